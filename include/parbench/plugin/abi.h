@@ -1,0 +1,145 @@
+/* parbench plugin ABI — pure C, stable across compilers and standard libraries.
+ *
+ * A plugin is a shared module that exports exactly one symbol, PARBENCH_ENTRY_SYMBOL, a function
+ * returning a pointer to a static parbench_plugin descriptor. No C++ types and no exceptions
+ * cross this boundary: every callback returns a parbench_status and, on failure, writes a
+ * one-line, NUL-terminated message into the caller's buffer.
+ *
+ * Structured data (run requests, results, run-start headers) crosses as UTF-8 JSON text whose
+ * schema is versioned by PARBENCH_EVENT_SCHEMA (see docs/plugin-authors.md). Keeping the C
+ * surface this small is what lets the host accept plugins built by a different compiler.
+ *
+ * Versioning: a host accepts a plugin when abi_major matches exactly and struct_size is at least
+ * the size of the fields the host reads. Minor versions only append fields (use the reserved
+ * slots first); a host reads appended fields only when abi_minor says they exist. */
+#ifndef PARBENCH_PLUGIN_ABI_H
+#define PARBENCH_PLUGIN_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PARBENCH_ABI_MAJOR 1u
+#define PARBENCH_ABI_MINOR 0u
+#define PARBENCH_ENTRY_SYMBOL "parbench_plugin_entry_v1"
+#define PARBENCH_EVENT_SCHEMA 1
+
+typedef enum parbench_status {
+    PARBENCH_OK = 0,
+    PARBENCH_ERROR = 1,     /* the plugin or its backend failed */
+    PARBENCH_BAD_INPUT = 2, /* the user's request is invalid; the message says why */
+} parbench_status;
+
+/* How many values a suite parameter takes on the command line. */
+typedef enum parbench_arity {
+    PARBENCH_ARITY_FLAG = 0, /* -check */
+    PARBENCH_ARITY_ONE = 1,  /* -msglog 0:20 */
+    PARBENCH_ARITY_LIST = 2, /* -include A B C (until the next option) */
+} parbench_arity;
+
+typedef struct parbench_parameter {
+    const char* name;         /* without dashes: "msglog"; accepted as -msglog and --msglog */
+    const char* metavar;      /* "[MIN:]MAX"; may be NULL */
+    const char* description;  /* one line */
+    const char* default_text; /* shown in help; NULL when there is none */
+    uint32_t arity;           /* parbench_arity */
+} parbench_parameter;
+
+enum {
+    PARBENCH_BENCH_DEFAULT = 1u << 0,   /* part of the suite's default run */
+    PARBENCH_BENCH_TEST_ONLY = 1u << 1, /* fault-injection kernels: hidden from list and defaults */
+};
+
+typedef struct parbench_benchmark {
+    const char* name;        /* canonical spelling, matched case-insensitively */
+    const char* description; /* one line */
+    const char* klass;       /* "single_transfer", "parallel_transfer", "collective", "compute", ... */
+    uint32_t flags;          /* PARBENCH_BENCH_* */
+} parbench_benchmark;
+
+enum {
+    PARBENCH_SUITE_NEEDS_MPI = 1u << 0, /* cannot run without the communication service */
+};
+
+typedef struct parbench_suite {
+    const char* name;        /* "imb-mpi1" */
+    const char* description; /* one line */
+    const parbench_benchmark* benchmarks;
+    size_t benchmark_count;
+    const parbench_parameter* parameters; /* the suite's own options, on top of the common ones */
+    size_t parameter_count;
+    uint32_t flags; /* PARBENCH_SUITE_* */
+} parbench_suite;
+
+enum { PARBENCH_OP_SUM = 0, PARBENCH_OP_MIN = 1, PARBENCH_OP_MAX = 2 };
+
+/* The communication service: offered by the MPI plugin, used by the host and other plugins to
+ * combine statistics and agree on decisions. All calls are collective over all processes of the
+ * run except rank/size/wtime/abort. Valid between the offering plugin's init and finalize. */
+typedef struct parbench_comm_service {
+    uint32_t struct_size;
+    int (*rank)(void);
+    int (*size)(void);
+    int (*barrier)(void);
+    int (*broadcast)(void* data, size_t bytes, int root);
+    int (*allreduce_f64)(double* inout, size_t count, int op); /* PARBENCH_OP_* */
+    /* recv holds size()*bytes at root (ignored elsewhere) */
+    int (*gather_bytes)(const void* send, size_t bytes, void* recv, int root);
+    void (*abort)(int exit_code); /* tears down every process of the run; does not return */
+    double (*wtime)(void);
+    void* reserved[4];
+} parbench_comm_service;
+
+/* What the host offers a plugin during run(). */
+typedef struct parbench_host {
+    uint32_t struct_size;
+    void* context;
+    /* A JSON event: {"event":"run_start"|"result"|"warning"|"note", ...}. Results are emitted on
+     * rank 0 of the run (after cross-rank reduction); warnings on any rank. */
+    void (*emit)(void* context, const char* event_json);
+    /* Called on every rank before each measurement starts; arms the time limit and progress. */
+    void (*progress)(void* context, const char* benchmark, uint64_t bytes, int processes);
+    /* NULL when the run is single-process (no MPI plugin loaded). */
+    const parbench_comm_service* comm;
+    void* reserved[4];
+} parbench_host;
+
+typedef struct parbench_init_args {
+    uint32_t struct_size;
+    int* argc;                /* may be NULL */
+    char*** argv;             /* may be NULL */
+    const char* thread_level; /* "single", "funneled", "serialized", "multiple"; NULL: default */
+    const parbench_comm_service* comm; /* another plugin's service, or NULL */
+    void* reserved[4];
+} parbench_init_args;
+
+typedef struct parbench_plugin {
+    uint32_t abi_major;   /* PARBENCH_ABI_MAJOR */
+    uint32_t abi_minor;   /* PARBENCH_ABI_MINOR */
+    uint32_t struct_size; /* sizeof(parbench_plugin) as the plugin was built */
+    const char* name;     /* "mpi" */
+    const char* version;  /* "0.1.0" */
+    /* Text about the backend (library versions, configuration). Callable before init. */
+    const char* (*backend_info)(void);
+    parbench_status (*init)(const parbench_init_args* args, char* error, size_t error_size);
+    parbench_status (*finalize)(char* error, size_t error_size);
+    const parbench_suite* suites;
+    size_t suite_count;
+    /* The plugin's communication service after init, or NULL if it offers none. May be NULL. */
+    const parbench_comm_service* (*comm_service)(void);
+    /* Runs the request (JSON, see docs/plugin-authors.md) and reports through host->emit. */
+    parbench_status (*run)(const char* request_json, const parbench_host* host, char* error,
+                           size_t error_size);
+    void* reserved[8];
+} parbench_plugin;
+
+typedef const parbench_plugin* (*parbench_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARBENCH_PLUGIN_ABI_H */

@@ -1,0 +1,81 @@
+// C++ side of the plugin ABI, for plugin authors: turns exceptions into status codes and
+// messages, and wraps the host's callbacks in typed calls. Nothing here crosses the boundary.
+#pragma once
+
+#include <parbench/core/error.hpp>
+#include <parbench/plugin/abi.h>
+#include <parbench/report/result.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace parbench::plugin {
+
+// Copies a one-line message into the caller's buffer, truncating and always NUL-terminating.
+inline void write_message(char* buffer, std::size_t size, std::string_view message) noexcept {
+    if (buffer == nullptr || size == 0) return;
+    const std::size_t n = std::min(size - 1, message.size());
+    std::memcpy(buffer, message.data(), n);
+    buffer[n] = '\0';
+    std::replace(buffer, buffer + n, '\n', ' ');
+}
+
+// Runs `body`; an input_error becomes PARBENCH_BAD_INPUT, anything else PARBENCH_ERROR, each
+// with its message. Use it as the whole body of every exported callback.
+template <class Body>
+parbench_status guarded(char* error, std::size_t error_size, Body&& body) noexcept {
+    try {
+        std::forward<Body>(body)();
+        return PARBENCH_OK;
+    } catch (const input_error& e) {
+        write_message(error, error_size, e.what());
+        return PARBENCH_BAD_INPUT;
+    } catch (const std::exception& e) {
+        write_message(error, error_size, e.what());
+        return PARBENCH_ERROR;
+    } catch (...) {
+        write_message(error, error_size, "unknown error");
+        return PARBENCH_ERROR;
+    }
+}
+
+// Typed access to what the host offers during run().
+class host_channel {
+public:
+    explicit host_channel(const parbench_host* host) noexcept : host_(host) {}
+
+    void run_started(const run_start& start) const { emit("run_start", nlohmann::json(start)); }
+    void result(const result_record& record) const { emit("result", nlohmann::json(record)); }
+    void warning(std::string_view text) const {
+        emit("warning", nlohmann::json{{"message", std::string(text)}});
+    }
+    void progress(std::string_view benchmark, std::uint64_t bytes, int processes) const {
+        if (host_ != nullptr && host_->progress != nullptr)
+            host_->progress(host_->context, std::string(benchmark).c_str(), bytes, processes);
+    }
+    [[nodiscard]] const parbench_comm_service* comm() const noexcept {
+        return host_ != nullptr ? host_->comm : nullptr;
+    }
+
+private:
+    void emit(std::string_view kind, nlohmann::json payload) const {
+        if (host_ == nullptr || host_->emit == nullptr) return;
+        const std::string text = make_event(kind, std::move(payload));
+        host_->emit(host_->context, text.c_str());
+    }
+    const parbench_host* host_;
+};
+
+}  // namespace parbench::plugin
+
+// Defines the plugin's entry symbol. Use once per plugin, at namespace scope:
+//   PARBENCH_PLUGIN_ENTRY(my_descriptor)
+#define PARBENCH_PLUGIN_ENTRY(descriptor)                                                   \
+    extern "C" __attribute__((visibility("default"))) const parbench_plugin*               \
+    parbench_plugin_entry_v1(void) {                                                         \
+        return &(descriptor);                                                                \
+    }

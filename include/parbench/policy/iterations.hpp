@@ -1,0 +1,151 @@
+// Iteration policies: how many times one timed loop repeats the kernel.
+//
+//  * fixed        — a given count, always.
+//  * imb_volume   — IMB's rule: n = MSGSPERSAMPLE for X = 0, else max(1, min(MSGSPERSAMPLE,
+//                   OVERALL_VOL / X)); MSGS_NONAGGR replaces MSGSPERSAMPLE for non-aggregate
+//                   kernels; then the -time cap and -iter_policy (dynamic, multiple_np, auto,
+//                   off) adjust it.
+//  * paw_nloop    — PAW's calibration against the timer overhead (policy/paw_nloop.hpp).
+//
+// Policies are plain aggregates configured with designated initialisers, e.g.
+// `imb_volume{.msgs_per_sample = 2000, .secs_per_sample = 1.5}`. For multi-rank patterns the
+// caller makes the decision collectively (the estimate is reduced with MAX before it is used).
+#pragma once
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace parbench::iterations {
+
+struct fixed {
+    std::uint64_t count = 1000;
+    [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t /*bytes*/) const noexcept {
+        return count;
+    }
+};
+
+enum class imb_policy { dynamic, multiple_np, automatic, off };
+
+[[nodiscard]] constexpr std::string_view to_string(imb_policy p) noexcept {
+    switch (p) {
+        case imb_policy::dynamic: return "dynamic";
+        case imb_policy::multiple_np: return "multiple_np";
+        case imb_policy::automatic: return "auto";
+        case imb_policy::off: return "off";
+    }
+    return "dynamic";
+}
+
+[[nodiscard]] inline bool parse_imb_policy(std::string_view text, imb_policy& policy) noexcept {
+    for (auto p : {imb_policy::dynamic, imb_policy::multiple_np, imb_policy::automatic,
+                   imb_policy::off}) {
+        if (text == to_string(p)) {
+            policy = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+struct imb_volume {
+    std::uint64_t msgs_per_sample = 1000;           // MSGSPERSAMPLE
+    std::uint64_t overall_vol_bytes = 40ull << 20;  // OVERALL_VOL (40 MB)
+    std::uint64_t msgs_nonaggr = 100;               // MSGS_NONAGGR
+    imb_policy policy = imb_policy::dynamic;        // ITER_POLICY
+    double secs_per_sample = 10.0;                  // SECS_PER_SAMPLE, -time
+
+    // The volume rule alone (before the run-time cap).
+    [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
+                                                   bool aggregate = true) const noexcept {
+        const std::uint64_t cap = aggregate ? msgs_per_sample : msgs_nonaggr;
+        if (policy == imb_policy::off || bytes == 0) return std::max<std::uint64_t>(cap, 1);
+        return std::max<std::uint64_t>(1, std::min(cap, overall_vol_bytes / bytes));
+    }
+
+    // The policy that applies to one benchmark: `auto` resolves to multiple_np for collectives
+    // with a (rotating) root and to dynamic otherwise.
+    [[nodiscard]] constexpr imb_policy effective_policy(bool rooted_collective) const noexcept {
+        if (policy == imb_policy::automatic)
+            return rooted_collective ? imb_policy::multiple_np : imb_policy::dynamic;
+        return policy;
+    }
+
+    // The final count: the largest that satisfies every restriction. `estimate_s` is the
+    // (collectively agreed) time of one iteration from the preparatory run; `processes` the
+    // active group size. dynamic: cut so that n * estimate <= secs_per_sample. multiple_np:
+    // the same cut, then rounded to a multiple of the process count so that a rotating root
+    // visits every rank equally often. off: never changed.
+    [[nodiscard]] std::uint64_t decide(std::uint64_t bytes, bool aggregate, double estimate_s,
+                                       int processes, bool rooted_collective) const noexcept {
+        const std::uint64_t base = n_sample(bytes, aggregate);
+        const imb_policy p = effective_policy(rooted_collective);
+        if (p == imb_policy::off) return base;
+        std::uint64_t n = base;
+        if (estimate_s > 0.0 && secs_per_sample > 0.0) {
+            const double affordable = std::floor(secs_per_sample / estimate_s);
+            if (affordable < static_cast<double>(n))
+                n = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(affordable));
+        }
+        if (p == imb_policy::multiple_np && processes > 1) {
+            const auto np = static_cast<std::uint64_t>(processes);
+            n = std::max(np, n / np * np);
+        }
+        return n;
+    }
+};
+
+// "-iter msgspersample[,overall_vol[,msgs_nonaggr]][,policy]" or "-iter policy". overall_vol is
+// in MB (2^20 bytes), as IMB's default "40 Mbytes".
+[[nodiscard]] inline imb_volume parse_imb_iter(std::string_view text, imb_volume base) {
+    const std::string shown(text);
+    int field = 0;
+    while (true) {
+        const auto comma = text.find(',');
+        const auto item = detail::trim(text.substr(0, comma));
+        std::uint64_t value = 0;
+        imb_policy policy{};
+        if (parse_imb_policy(item, policy)) {
+            base.policy = policy;
+        } else if (field < 3 && detail::parse_unsigned(item, value) && value > 0) {
+            if (field == 0) base.msgs_per_sample = value;
+            if (field == 1) base.overall_vol_bytes = value << 20;
+            if (field == 2) base.msgs_nonaggr = value;
+            ++field;
+        } else {
+            throw input_error("-iter " + shown + ": '" + std::string(item) +
+                              "' is neither a positive integer nor a policy (dynamic, "
+                              "multiple_np, auto, off); expected "
+                              "msgspersample[,overall_vol[,msgs_nonaggr]][,policy]");
+        }
+        if (comma == std::string_view::npos) break;
+        text = text.substr(comma + 1);
+    }
+    return base;
+}
+
+[[nodiscard]] inline imb_policy parse_iter_policy_option(std::string_view text) {
+    imb_policy policy{};
+    if (!parse_imb_policy(detail::trim(text), policy))
+        throw input_error("-iter_policy " + std::string(text) +
+                          ": expected one of dynamic, multiple_np, auto, off");
+    return policy;
+}
+
+// "-time SECONDS": positive and finite.
+[[nodiscard]] inline double parse_seconds(std::string_view option, std::string_view text) {
+    const std::string copy(detail::trim(text));
+    char* end = nullptr;
+    const double value = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
+    if (copy.empty() || end != copy.c_str() + copy.size() || !(value > 0.0) || !std::isfinite(value))
+        throw input_error(std::string(option) + " " + std::string(text) +
+                          ": expected a positive number of seconds");
+    return value;
+}
+
+}  // namespace parbench::iterations

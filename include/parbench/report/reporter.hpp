@@ -1,0 +1,25 @@
+// The interface every output format implements. Reporters only render records; they never
+// measure. The driver feeds them events in order, on rank 0 only.
+#pragma once
+
+#include <parbench/report/result.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace parbench::report {
+
+class reporter {
+public:
+    virtual ~reporter() = default;
+    // `driver_context` holds what the driver knows (date, host, uname, calling sequence,
+    // parbench version, plugins); `start.context` what the plugin knows.
+    virtual void on_run_start(const run_start& start, const nlohmann::json& driver_context) = 0;
+    virtual void on_result(const result_record& record) = 0;
+    virtual void on_warning(const std::string& /*message*/) {}
+    // `completed` is false when the run stopped early (time limit, error, interrupt).
+    virtual void on_run_end(bool completed) = 0;
+};
+
+}  // namespace parbench::report

@@ -1,0 +1,212 @@
+// The result model: one typed record per (benchmark, process count/group, size, mode), plus the
+// run-start event that carries the header and run context. Plugins build these, serialise them to
+// JSON for the C ABI (see plugin/abi.h), and the driver's reporters render them. Nothing here
+// depends on MPI.
+#pragma once
+
+#include <parbench/core/statistics.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench {
+
+// How per-rank times combine and which columns a benchmark reports (IMB's classes, plus the
+// kinds the other suites need).
+enum class benchmark_class {
+    single_transfer,    // two active processes; one time column t = t_max, throughput X/t
+    parallel_transfer,  // all active; t_min/t_max/t_avg, throughput nmsg*X/t_max
+    multiple_transfer,  // one origin, N targets (IMB-RMA); throughput N*X/t
+    collective,         // all active; bare t_min/t_max/t_avg, no throughput
+    other,              // setup overheads (Window, Open_Close): time only
+    compute,            // a numerical kernel (BLAS); flop rates instead of bandwidth
+};
+
+[[nodiscard]] constexpr std::string_view to_string(benchmark_class c) noexcept {
+    switch (c) {
+        case benchmark_class::single_transfer: return "single_transfer";
+        case benchmark_class::parallel_transfer: return "parallel_transfer";
+        case benchmark_class::multiple_transfer: return "multiple_transfer";
+        case benchmark_class::collective: return "collective";
+        case benchmark_class::other: return "other";
+        case benchmark_class::compute: return "compute";
+    }
+    return "other";
+}
+
+[[nodiscard]] inline benchmark_class benchmark_class_from_string(std::string_view text) {
+    for (auto c : {benchmark_class::single_transfer, benchmark_class::parallel_transfer,
+                   benchmark_class::multiple_transfer, benchmark_class::collective,
+                   benchmark_class::other, benchmark_class::compute}) {
+        if (to_string(c) == text) return c;
+    }
+    throw std::invalid_argument("unknown benchmark class '" + std::string(text) + "'");
+}
+
+// The heading printed above a table: what ran, on which processes, in which mode. Consecutive
+// records with an equal block share one table.
+struct block_info {
+    std::string title;       // "PingPong", "Multi-PingPing"
+    int processes = 1;       // active processes per group (IMB's #processes)
+    int groups = 1;          // groups running simultaneously (multiple mode)
+    std::vector<std::vector<int>> group_ranks;  // world ranks of each group, multiple mode only
+    std::vector<std::vector<int>> rank_order;   // -map: matrix rows ("rank order (rowwise)")
+    int waiting = 0;         // additional processes waiting in MPI_Barrier
+    std::string mode;        // "", "aggregate" or "non_aggregate"
+    int group = -1;          // -multi 1: the group this block reports; -1: combined
+    int threads = 0;         // compute kernels: threads used (0: not applicable)
+
+    friend bool operator==(const block_info&, const block_info&) = default;
+};
+
+struct result_record {
+    std::string suite;      // "imb-mpi1"
+    std::string benchmark;  // canonical name, "PingPong"
+    benchmark_class klass = benchmark_class::other;
+    block_info block;
+    std::uint64_t bytes = 0;     // message or I/O size X; matrix order N for compute kernels
+    bool has_bytes = true;       // false for Barrier (no #bytes column)
+    std::uint64_t iterations = 0;  // repetitions per timed sample (IMB's #repetitions)
+    // The suite's three headline timings, µs per iteration. IMB: across the active ranks
+    // (and groups); PAW: across repetitions.
+    double t_min_us = 0.0;
+    double t_max_us = 0.0;
+    double t_avg_us = 0.0;
+    double cpu_time_us = 0.0;  // process CPU time per iteration (max over ranks)
+    std::optional<double> throughput_mib_s;  // 2^20 bytes per second; only where well defined
+    std::optional<std::uint64_t> defects;    // with -check: mismatching elements found
+    summary distribution_us;   // over the timed samples (batches or repetitions), µs
+    std::map<std::string, double> metrics;  // further named figures, unit in the name
+    std::vector<std::string> warnings;
+
+    // The figure a table's "t[usec]" column and Google Benchmark's real_time show.
+    [[nodiscard]] double headline_time_us() const noexcept { return t_max_us; }
+};
+
+// --- JSON (event schema PARBENCH_EVENT_SCHEMA) ---------------------------------------------
+
+inline void to_json(nlohmann::json& j, const summary& s) {
+    j = {{"samples", s.samples}, {"min", s.min},       {"max", s.max},
+         {"mean", s.mean},       {"stddev", s.stddev}, {"median", s.median},
+         {"p5", s.p5},           {"p95", s.p95},       {"ci_low", s.ci_low},
+         {"ci_high", s.ci_high}, {"ci_coverage", s.ci_coverage}};
+}
+
+inline void from_json(const nlohmann::json& j, summary& s) {
+    s.samples = j.at("samples").get<std::size_t>();
+    s.min = j.at("min").get<double>();
+    s.max = j.at("max").get<double>();
+    s.mean = j.at("mean").get<double>();
+    s.stddev = j.at("stddev").get<double>();
+    s.median = j.at("median").get<double>();
+    s.p5 = j.at("p5").get<double>();
+    s.p95 = j.at("p95").get<double>();
+    s.ci_low = j.at("ci_low").get<double>();
+    s.ci_high = j.at("ci_high").get<double>();
+    s.ci_coverage = j.at("ci_coverage").get<double>();
+}
+
+inline void to_json(nlohmann::json& j, const block_info& b) {
+    j = {{"title", b.title},
+         {"processes", b.processes},
+         {"groups", b.groups},
+         {"group_ranks", b.group_ranks},
+         {"rank_order", b.rank_order},
+         {"waiting", b.waiting},
+         {"mode", b.mode},
+         {"group", b.group},
+         {"threads", b.threads}};
+}
+
+inline void from_json(const nlohmann::json& j, block_info& b) {
+    b.title = j.at("title").get<std::string>();
+    b.processes = j.at("processes").get<int>();
+    b.groups = j.value("groups", 1);
+    b.group_ranks = j.value("group_ranks", std::vector<std::vector<int>>{});
+    b.rank_order = j.value("rank_order", std::vector<std::vector<int>>{});
+    b.waiting = j.value("waiting", 0);
+    b.mode = j.value("mode", std::string{});
+    b.group = j.value("group", -1);
+    b.threads = j.value("threads", 0);
+}
+
+inline void to_json(nlohmann::json& j, const result_record& r) {
+    j = {{"suite", r.suite},
+         {"benchmark", r.benchmark},
+         {"class", std::string(to_string(r.klass))},
+         {"block", r.block},
+         {"bytes", r.bytes},
+         {"has_bytes", r.has_bytes},
+         {"iterations", r.iterations},
+         {"t_min_us", r.t_min_us},
+         {"t_max_us", r.t_max_us},
+         {"t_avg_us", r.t_avg_us},
+         {"cpu_time_us", r.cpu_time_us},
+         {"distribution_us", r.distribution_us},
+         {"metrics", r.metrics},
+         {"warnings", r.warnings}};
+    j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
+    j["defects"] = r.defects ? nlohmann::json(*r.defects) : nullptr;
+}
+
+inline void from_json(const nlohmann::json& j, result_record& r) {
+    r.suite = j.at("suite").get<std::string>();
+    r.benchmark = j.at("benchmark").get<std::string>();
+    r.klass = benchmark_class_from_string(j.at("class").get<std::string>());
+    r.block = j.at("block").get<block_info>();
+    r.bytes = j.at("bytes").get<std::uint64_t>();
+    r.has_bytes = j.value("has_bytes", true);
+    r.iterations = j.at("iterations").get<std::uint64_t>();
+    r.t_min_us = j.at("t_min_us").get<double>();
+    r.t_max_us = j.at("t_max_us").get<double>();
+    r.t_avg_us = j.at("t_avg_us").get<double>();
+    r.cpu_time_us = j.value("cpu_time_us", 0.0);
+    if (auto it = j.find("throughput_mib_s"); it != j.end() && !it->is_null())
+        r.throughput_mib_s = it->get<double>();
+    if (auto it = j.find("defects"); it != j.end() && !it->is_null())
+        r.defects = it->get<std::uint64_t>();
+    if (auto it = j.find("distribution_us"); it != j.end()) r.distribution_us = it->get<summary>();
+    r.metrics = j.value("metrics", std::map<std::string, double>{});
+    r.warnings = j.value("warnings", std::vector<std::string>{});
+}
+
+// The event a plugin emits once, before its first result: what the console header shows and
+// what the run context records. `layout` picks the console renderer ("imb", "paw").
+struct run_start {
+    std::string suite;
+    std::string layout;        // "imb" | "paw"
+    std::string title;         // "Intel (R) MPI Benchmarks 4.0 compatible, MPI-1 part"
+    nlohmann::json header;     // layout-specific header fields (see docs/plugin-authors.md)
+    nlohmann::json context;    // run context: library versions, processes, threads, timer, ...
+    std::vector<std::string> benchmarks;  // the resolved list, as the header prints it
+};
+
+inline void to_json(nlohmann::json& j, const run_start& s) {
+    j = {{"suite", s.suite},   {"layout", s.layout},   {"title", s.title},
+         {"header", s.header}, {"context", s.context}, {"benchmarks", s.benchmarks}};
+}
+
+inline void from_json(const nlohmann::json& j, run_start& s) {
+    s.suite = j.at("suite").get<std::string>();
+    s.layout = j.value("layout", std::string{"imb"});
+    s.title = j.value("title", std::string{});
+    s.header = j.value("header", nlohmann::json::object());
+    s.context = j.value("context", nlohmann::json::object());
+    s.benchmarks = j.value("benchmarks", std::vector<std::string>{});
+}
+
+// Wraps a payload as an ABI event: {"event": kind, "schema": N, ...payload}.
+[[nodiscard]] inline std::string make_event(std::string_view kind, nlohmann::json payload) {
+    payload["event"] = kind;
+    payload["schema"] = 1;  // PARBENCH_EVENT_SCHEMA
+    return payload.dump();
+}
+
+}  // namespace parbench
