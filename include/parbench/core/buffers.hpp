@@ -16,6 +16,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace parbench {
 
@@ -26,6 +27,14 @@ inline constexpr std::size_t buffer_alignment = 4096;
 class aligned_buffer {
 public:
     aligned_buffer() = default;
+    // A moved-from buffer is empty (null, size 0), not a size without storage.
+    aligned_buffer(aligned_buffer&& other) noexcept
+        : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+    aligned_buffer& operator=(aligned_buffer&& other) noexcept {
+        data_ = std::move(other.data_);
+        size_ = std::exchange(other.size_, 0);
+        return *this;
+    }
     explicit aligned_buffer(std::size_t bytes) : size_(bytes) {
         const std::size_t rounded =
             (std::max<std::size_t>(bytes, 1) + buffer_alignment - 1) / buffer_alignment *

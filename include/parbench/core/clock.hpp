@@ -49,9 +49,10 @@ template <clock_source Clock = monotonic_clock>
         double sink = 0.0;
         for (std::size_t i = 0; i < calls_per_batch; ++i) sink += clock.now();
         const double stop = clock.now();
+        // start..stop spans the loop's readings plus the stop reading itself: calls + 1.
         if (sink >= 0.0)  // keeps the readings observable
-            result.overhead_s = std::min(result.overhead_s,
-                                         (stop - start) / static_cast<double>(calls_per_batch));
+            result.overhead_s = std::min(
+                result.overhead_s, (stop - start) / static_cast<double>(calls_per_batch + 1));
     }
     if (result.resolution_s == std::numeric_limits<double>::max()) result.resolution_s = 0.0;
     if (result.overhead_s == std::numeric_limits<double>::max()) result.overhead_s = 0.0;

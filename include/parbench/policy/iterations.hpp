@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -104,15 +105,25 @@ struct imb_volume {
 // in MB (2^20 bytes), as IMB's default "40 Mbytes".
 [[nodiscard]] inline imb_volume parse_imb_iter(std::string_view text, imb_volume base) {
     const std::string shown(text);
+    const std::string expected = "; expected msgspersample[,overall_vol[,msgs_nonaggr]][,policy]";
     int field = 0;
+    bool policy_seen = false;
     while (true) {
         const auto comma = text.find(',');
         const auto item = detail::trim(text.substr(0, comma));
         std::uint64_t value = 0;
         imb_policy policy{};
+        // The policy word is the last field (IMB's syntax); anything after it is a mistake.
+        if (policy_seen)
+            throw input_error("-iter " + shown + ": '" + std::string(item) +
+                              "' follows the policy word" + expected);
         if (parse_imb_policy(item, policy)) {
             base.policy = policy;
+            policy_seen = true;
         } else if (field < 3 && detail::parse_unsigned(item, value) && value > 0) {
+            if (field == 1 && value > (std::numeric_limits<std::uint64_t>::max() >> 20))
+                throw input_error("-iter " + shown + ": overall_vol " + std::string(item) +
+                                  " MB does not fit in 64-bit bytes" + expected);
             if (field == 0) base.msgs_per_sample = value;
             if (field == 1) base.overall_vol_bytes = value << 20;
             if (field == 2) base.msgs_nonaggr = value;
@@ -120,8 +131,7 @@ struct imb_volume {
         } else {
             throw input_error("-iter " + shown + ": '" + std::string(item) +
                               "' is neither a positive integer nor a policy (dynamic, "
-                              "multiple_np, auto, off); expected "
-                              "msgspersample[,overall_vol[,msgs_nonaggr]][,policy]");
+                              "multiple_np, auto, off)" + expected);
         }
         if (comma == std::string_view::npos) break;
         text = text.substr(comma + 1);

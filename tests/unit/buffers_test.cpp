@@ -1,0 +1,154 @@
+// core/buffers.hpp: aligned buffers, -off_cache parsing and message rotation, -mem parsing.
+#include <parbench/core/buffers.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+using parbench::input_error;
+using Catch::Matchers::Message;
+
+namespace {
+bool page_aligned(const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % parbench::buffer_alignment == 0;
+}
+}  // namespace
+
+TEST_CASE("aligned_buffer is page aligned and zeroed", "[buffers]") {
+    for (std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{4096},
+                              std::size_t{4097}, std::size_t{1} << 20}) {
+        INFO(bytes);
+        parbench::aligned_buffer buffer(bytes);
+        REQUIRE(buffer.data() != nullptr);
+        CHECK(page_aligned(buffer.data()));
+        CHECK(buffer.size() == bytes);
+        CHECK(std::all_of(buffer.data(), buffer.data() + bytes,
+                          [](std::byte b) { return b == std::byte{0}; }));
+        buffer.data()[bytes - 1] = std::byte{0x5a};  // writable to the last byte
+        CHECK(buffer.data()[bytes - 1] == std::byte{0x5a});
+    }
+}
+
+TEST_CASE("a zero-byte aligned_buffer still has a valid pointer", "[buffers]") {
+    parbench::aligned_buffer buffer(0);
+    CHECK(buffer.size() == 0);
+    REQUIRE(buffer.data() != nullptr);
+    CHECK(page_aligned(buffer.data()));
+    const parbench::aligned_buffer empty;
+    CHECK(empty.size() == 0);
+    CHECK(empty.data() == nullptr);
+}
+
+TEST_CASE("aligned_buffer moves leave the source empty", "[buffers]") {
+    parbench::aligned_buffer a(64);
+    const std::byte* p = a.data();
+    parbench::aligned_buffer b(std::move(a));
+    CHECK(b.data() == p);
+    CHECK(b.size() == 64);
+    CHECK(a.data() == nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is API
+    CHECK(a.size() == 0);
+    parbench::aligned_buffer c(8);
+    c = std::move(b);
+    CHECK(c.data() == p);
+    CHECK(c.size() == 64);
+    CHECK(b.size() == 0);  // NOLINT(bugprone-use-after-move)
+}
+
+TEST_CASE("parse_off_cache", "[buffers]") {
+    SECTION("-1 uses the defaults") {
+        const auto c = parbench::parse_off_cache("-1");
+        CHECK(c.enabled);
+        CHECK(c.cache_mib == parbench::off_cache::default_cache_mib);
+        CHECK(c.line_bytes == parbench::off_cache::default_line_bytes);
+    }
+    SECTION("2.5 MB with the default line size") {
+        const auto c = parbench::parse_off_cache("2.5");
+        CHECK(c.enabled);
+        CHECK(c.cache_mib == 2.5);
+        CHECK(c.cache_bytes() == 2621440);
+        CHECK(c.line_bytes == 64);
+    }
+    SECTION("16,128: cache size and line size") {
+        const auto c = parbench::parse_off_cache("16,128");
+        CHECK(c.enabled);
+        CHECK(c.cache_mib == 16.0);
+        CHECK(c.cache_bytes() == 16u << 20);
+        CHECK(c.line_bytes == 128);
+    }
+    SECTION("disabled by default") {
+        const parbench::off_cache c;
+        CHECK_FALSE(c.enabled);
+    }
+    SECTION("bad values") {
+        for (const char* bad : {"0", "-2", "abc", "", "16,", "16,0", "16,-64", ",64", "16,64,1",
+                                "2.5MB", "nan", "inf", "-1,64"}) {
+            INFO(bad);
+            CHECK_THROWS_MATCHES(parbench::parse_off_cache(bad), input_error,
+                                 Message(std::string("-off_cache ") + bad +
+                                         ": expected -1, CACHE_MB or CACHE_MB,LINE_BYTES "
+                                         "(e.g. 2.5 or 16,128)"));
+        }
+    }
+}
+
+TEST_CASE("message_rotation without off_cache reuses the start", "[buffers]") {
+    parbench::message_rotation rotation(1000, parbench::off_cache{});
+    CHECK(rotation.region_bytes() == 1000);
+    for (int i = 0; i < 5; ++i) CHECK(rotation.next_offset() == 0);
+}
+
+TEST_CASE("message_rotation with off_cache keeps messages out of cache", "[buffers]") {
+    // A small cache keeps the region small and the wrap quick to reach.
+    const parbench::off_cache cache{.enabled = true, .cache_mib = 1.0 / 64, .line_bytes = 64};
+    REQUIRE(cache.cache_bytes() == 16384);
+    for (std::size_t message : {std::size_t{0}, std::size_t{1}, std::size_t{100},
+                                std::size_t{4096}, std::size_t{10000}, std::size_t{100000}}) {
+        INFO("message bytes " << message);
+        parbench::message_rotation rotation(message, cache);
+        const std::size_t region = rotation.region_bytes();
+        // The region holds 2 * max(cache, X) (IMB's buffer size) and then some.
+        CHECK(region >= 2 * std::max(cache.cache_bytes(), message));
+        std::vector<std::size_t> offsets;
+        for (int i = 0; i < 2000; ++i) offsets.push_back(rotation.next_offset());
+        CHECK(offsets.front() == 0);
+        bool wrapped = false;
+        for (std::size_t i = 0; i < offsets.size(); ++i) {
+            INFO("message " << i << " at " << offsets[i]);
+            CHECK(offsets[i] % cache.line_bytes == 0);
+            CHECK(offsets[i] + message <= region);  // stays inside the region
+            if (i == 0) continue;
+            const std::size_t previous = offsets[i - 1];
+            if (offsets[i] > previous) {
+                // At least two cache lines between the end of one message and the next start.
+                CHECK(offsets[i] >= previous + message + 2 * cache.line_bytes);
+            } else {
+                wrapped = true;
+                CHECK(offsets[i] == 0);
+                // After the wrap the new message does not overlap the previous one.
+                CHECK(offsets[i] + message <= previous);
+                // and only when the next slot (one stride, < X + 3 lines, on) would not fit.
+                CHECK(previous + 2 * message + 3 * cache.line_bytes > region);
+            }
+        }
+        CHECK(wrapped);
+        rotation.reset();
+        CHECK(rotation.next_offset() == 0);
+    }
+}
+
+TEST_CASE("parse_mem_gib", "[buffers]") {
+    CHECK(parbench::parse_mem_gib("2") == 2.0);
+    CHECK(parbench::parse_mem_gib("0.5") == 0.5);
+    CHECK(parbench::parse_mem_gib(" 1.25 ") == 1.25);
+    for (const char* bad : {"0", "-1", "", "abc", "2GB", "inf", "nan"}) {
+        INFO(bad);
+        CHECK_THROWS_MATCHES(parbench::parse_mem_gib(bad), input_error,
+                             Message(std::string("-mem ") + bad +
+                                     ": expected a positive number of GB per process, e.g. 2 "
+                                     "or 0.5"));
+    }
+}

@@ -1,0 +1,227 @@
+// policy/iterations.hpp: IMB's volume rule (catalogue A.6.9), the -time cap and the iteration
+// policies (A.6.9b), and the -iter / -iter_policy / -time option parsers.
+#include <parbench/policy/iterations.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+
+using parbench::input_error;
+using parbench::iterations::imb_policy;
+using parbench::iterations::imb_volume;
+using Catch::Matchers::Message;
+
+namespace {
+constexpr std::uint64_t kib = 1024;
+constexpr std::uint64_t mib = 1024 * 1024;
+
+// IMB_settings_io.h: MSGSPERSAMPLE 50, OVERALL_VOL 16 MiB, MSGS_NONAGGR 10.
+constexpr imb_volume io_settings{
+    .msgs_per_sample = 50, .overall_vol_bytes = 16 * mib, .msgs_nonaggr = 10};
+}  // namespace
+
+TEST_CASE("fixed always gives its count", "[iterations]") {
+    constexpr parbench::iterations::fixed f{.count = 37};
+    STATIC_REQUIRE(f.n_sample(0) == 37);
+    CHECK(f.n_sample(1 << 20) == 37);
+    CHECK(parbench::iterations::fixed{}.n_sample(5) == 1000);
+}
+
+TEST_CASE("imb_volume defaults are IMB_settings.h's", "[iterations]") {
+    constexpr imb_volume v{};
+    CHECK(v.msgs_per_sample == 1000);
+    CHECK(v.overall_vol_bytes == 40 * mib);
+    CHECK(v.msgs_nonaggr == 100);
+    CHECK(v.policy == imb_policy::dynamic);
+    CHECK(v.secs_per_sample == 10.0);
+}
+
+TEST_CASE("IMB volume rule reproduces the catalogue's worked values (A.6.9)", "[iterations]") {
+    constexpr imb_volume v{};
+    SECTION("MPI-1, aggregate") {
+        STATIC_REQUIRE(v.n_sample(0) == 1000);
+        CHECK(v.n_sample(1) == 1000);
+        CHECK(v.n_sample(32768) == 1000);
+        CHECK(v.n_sample(65536) == 640);
+        CHECK(v.n_sample(131072) == 320);
+        CHECK(v.n_sample(100000) == 419);
+        CHECK(v.n_sample(1000000) == 41);
+        CHECK(v.n_sample(4194304) == 10);
+        CHECK(v.n_sample(std::uint64_t{1} << 40) == 1);  // never below one
+    }
+    SECTION("non-aggregate (Window, MSGS_NONAGGR = 100)") {
+        CHECK(v.n_sample(0, false) == 100);
+        CHECK(v.n_sample(256 * kib, false) == 100);
+        CHECK(v.n_sample(512 * kib, false) == 80);
+        CHECK(v.n_sample(1 * mib, false) == 40);
+        CHECK(v.n_sample(2 * mib, false) == 20);
+        CHECK(v.n_sample(4 * mib, false) == 10);
+    }
+    SECTION("IO settings (50 / 16 MiB / 10)") {
+        CHECK(io_settings.n_sample(0) == 50);
+        CHECK(io_settings.n_sample(524288) == 32);
+        CHECK(io_settings.n_sample(1 * mib) == 16);
+        CHECK(io_settings.n_sample(16 * mib) == 1);
+        CHECK(io_settings.n_sample(0, false) == 10);
+        CHECK(io_settings.n_sample(1 * mib, false) == 10);
+        CHECK(io_settings.n_sample(2 * mib, false) == 8);
+        CHECK(io_settings.n_sample(4 * mib, false) == 4);
+        CHECK(io_settings.n_sample(8 * mib, false) == 2);
+        CHECK(io_settings.n_sample(16 * mib, false) == 1);
+    }
+}
+
+TEST_CASE("decide applies the -time cap and the policy", "[iterations]") {
+    SECTION("dynamic: n * estimate <= secs_per_sample, at least 1") {
+        imb_volume v{.secs_per_sample = 1.0};
+        CHECK(v.decide(8, true, 1e-6, 2, false) == 1000);   // cap not reached
+        CHECK(v.decide(8, true, 1.0 / 256, 2, false) == 256);  // exact in binary
+        CHECK(v.decide(8, true, 0.003, 2, false) == 333);   // floor
+        CHECK(v.decide(8, true, 5.0, 2, false) == 1);       // one iteration takes longer
+        CHECK(v.decide(65536, true, 1.0 / 128, 2, false) == 128);
+        CHECK(v.decide(65536, true, 1e-4, 2, false) == 640);  // volume rule binds first
+        CHECK(v.decide(65536, false, 1e-4, 2, false) == 100);
+        // No estimate: only the volume rule.
+        CHECK(v.decide(65536, true, 0.0, 2, false) == 640);
+    }
+    SECTION("multiple_np rounds down to a multiple of the process count, at least np") {
+        imb_volume v{.policy = imb_policy::multiple_np, .secs_per_sample = 1.0};
+        CHECK(v.decide(8, true, 1e-6, 3, false) == 999);
+        CHECK(v.decide(8, true, 1e-6, 7, false) == 994);
+        CHECK(v.decide(8, true, 1.0 / 256, 3, false) == 255);
+        CHECK(v.decide(65536, true, 1e-6, 3, false) == 639);
+        CHECK(v.decide(8, true, 5.0, 4, false) == 4);   // cut to 1, raised to np
+        CHECK(v.decide(8, true, 1e-6, 1, false) == 1000);
+        CHECK(v.decide(8, true, 1e-6, 1000, false) == 1000);
+    }
+    SECTION("auto: multiple_np for rooted collectives, dynamic otherwise") {
+        imb_volume v{.policy = imb_policy::automatic, .secs_per_sample = 1.0};
+        CHECK(v.effective_policy(true) == imb_policy::multiple_np);
+        CHECK(v.effective_policy(false) == imb_policy::dynamic);
+        CHECK(v.decide(8, true, 1e-6, 3, true) == 999);
+        CHECK(v.decide(8, true, 1e-6, 3, false) == 1000);
+        imb_volume d{};
+        CHECK(d.effective_policy(true) == imb_policy::dynamic);
+    }
+    SECTION("off: MSGSPERSAMPLE for every size, never cut by time") {
+        imb_volume v{.policy = imb_policy::off, .secs_per_sample = 1.0};
+        CHECK(v.n_sample(4194304) == 1000);
+        CHECK(v.n_sample(4194304, false) == 100);
+        CHECK(v.decide(4194304, true, 5.0, 3, true) == 1000);
+        CHECK(v.effective_policy(true) == imb_policy::off);
+    }
+}
+
+TEST_CASE("policy names round-trip", "[iterations]") {
+    for (auto p : {imb_policy::dynamic, imb_policy::multiple_np, imb_policy::automatic,
+                   imb_policy::off}) {
+        imb_policy parsed = p == imb_policy::off ? imb_policy::dynamic : imb_policy::off;
+        REQUIRE(parbench::iterations::parse_imb_policy(parbench::iterations::to_string(p), parsed));
+        CHECK(parsed == p);
+    }
+    CHECK(parbench::iterations::to_string(imb_policy::automatic) == "auto");
+    imb_policy untouched = imb_policy::off;
+    CHECK_FALSE(parbench::iterations::parse_imb_policy("Dynamic", untouched));
+    CHECK_FALSE(parbench::iterations::parse_imb_policy("automatic", untouched));
+    CHECK(untouched == imb_policy::off);
+}
+
+TEST_CASE("parse_imb_iter: -iter msgspersample[,overall_vol[,msgs_nonaggr]][,policy]",
+          "[iterations]") {
+    const imb_volume base{};
+    SECTION("one integer overrides MSGSPERSAMPLE") {
+        const auto v = parbench::iterations::parse_imb_iter("20", base);
+        CHECK(v.msgs_per_sample == 20);
+        CHECK(v.overall_vol_bytes == 40 * mib);
+        CHECK(v.msgs_nonaggr == 100);
+        CHECK(v.policy == imb_policy::dynamic);
+    }
+    SECTION("2000,100: MSGSPERSAMPLE and OVERALL_VOL in MB") {
+        const auto v = parbench::iterations::parse_imb_iter("2000,100", base);
+        CHECK(v.msgs_per_sample == 2000);
+        CHECK(v.overall_vol_bytes == 100 * mib);
+        CHECK(v.msgs_nonaggr == 100);
+    }
+    SECTION("1000,40,150 sets MSGS_NONAGGR") {
+        const auto v = parbench::iterations::parse_imb_iter("1000,40,150", base);
+        CHECK(v.msgs_per_sample == 1000);
+        CHECK(v.overall_vol_bytes == 40 * mib);
+        CHECK(v.msgs_nonaggr == 150);
+        CHECK(v.n_sample(1 * mib, false) == 40);
+        CHECK(v.n_sample(64, false) == 150);
+    }
+    SECTION("2000,multiple_np sets the policy too") {
+        const auto v = parbench::iterations::parse_imb_iter("2000,multiple_np", base);
+        CHECK(v.msgs_per_sample == 2000);
+        CHECK(v.policy == imb_policy::multiple_np);
+    }
+    SECTION("four fields") {
+        const auto v = parbench::iterations::parse_imb_iter("10, 4, 5, auto", base);
+        CHECK(v.msgs_per_sample == 10);
+        CHECK(v.overall_vol_bytes == 4 * mib);
+        CHECK(v.msgs_nonaggr == 5);
+        CHECK(v.policy == imb_policy::automatic);
+    }
+    SECTION("a policy alone keeps the numbers") {
+        const auto v = parbench::iterations::parse_imb_iter("off", io_settings);
+        CHECK(v.policy == imb_policy::off);
+        CHECK(v.msgs_per_sample == 50);
+        CHECK(v.overall_vol_bytes == 16 * mib);
+        CHECK(v.msgs_nonaggr == 10);
+    }
+    SECTION("bad values") {
+        const std::string tail =
+            "' is neither a positive integer nor a policy (dynamic, multiple_np, auto, off); "
+            "expected msgspersample[,overall_vol[,msgs_nonaggr]][,policy]";
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("abc", base), input_error,
+                             Message("-iter abc: 'abc" + tail));
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("0", base), input_error,
+                             Message("-iter 0: '0" + tail));
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("-5", base), input_error,
+                             Message("-iter -5: '-5" + tail));
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("", base), input_error,
+                             Message("-iter : '" + tail));
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("100,", base), input_error,
+                             Message("-iter 100,: '" + tail));
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("1,2,3,4", base), input_error,
+                             Message("-iter 1,2,3,4: '4" + tail));
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("1.5", base), input_error,
+                             Message("-iter 1.5: '1.5" + tail));
+        CHECK_THROWS(parbench::iterations::parse_imb_iter("100,fast", base));
+    }
+    SECTION("the policy word comes last, once") {
+        CHECK_THROWS_AS(parbench::iterations::parse_imb_iter("off,100", base), input_error);
+        CHECK_THROWS_AS(parbench::iterations::parse_imb_iter("100,off,dynamic", base),
+                        input_error);
+    }
+    SECTION("an overall_vol that overflows 64-bit bytes is rejected") {
+        CHECK_THROWS_AS(parbench::iterations::parse_imb_iter("100,99999999999999999", base),
+                        input_error);
+    }
+}
+
+TEST_CASE("parse_iter_policy_option", "[iterations]") {
+    CHECK(parbench::iterations::parse_iter_policy_option("dynamic") == imb_policy::dynamic);
+    CHECK(parbench::iterations::parse_iter_policy_option("multiple_np") ==
+          imb_policy::multiple_np);
+    CHECK(parbench::iterations::parse_iter_policy_option(" auto ") == imb_policy::automatic);
+    CHECK(parbench::iterations::parse_iter_policy_option("off") == imb_policy::off);
+    CHECK_THROWS_MATCHES(parbench::iterations::parse_iter_policy_option("never"), input_error,
+                         Message("-iter_policy never: expected one of dynamic, multiple_np, "
+                                 "auto, off"));
+    CHECK_THROWS_AS(parbench::iterations::parse_iter_policy_option(""), input_error);
+}
+
+TEST_CASE("parse_seconds: -time takes a positive finite number", "[iterations]") {
+    CHECK(parbench::iterations::parse_seconds("-time", "1.5") == 1.5);
+    CHECK(parbench::iterations::parse_seconds("-time", "10") == 10.0);
+    CHECK(parbench::iterations::parse_seconds("-time", " 0.1 ") == 0.1);
+    CHECK(parbench::iterations::parse_seconds("-time", "2e-3") == 0.002);
+    for (const char* bad : {"0", "-1", "abc", "", "1.5s", "inf", "nan", "1e999"}) {
+        INFO(bad);
+        CHECK_THROWS_MATCHES(parbench::iterations::parse_seconds("-time", bad), input_error,
+                             Message(std::string("-time ") + bad +
+                                     ": expected a positive number of seconds"));
+    }
+}

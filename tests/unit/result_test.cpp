@@ -1,0 +1,206 @@
+// report/result.hpp: class strings, JSON round trips of records and run_start, make_event.
+#include <parbench/report/result.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+using nlohmann::json;
+
+namespace {
+
+parbench::result_record full_record() {
+    parbench::result_record r;
+    r.suite = "imb-mpi1";
+    r.benchmark = "Multi-PingPing";
+    r.klass = parbench::benchmark_class::parallel_transfer;
+    r.block.title = "Multi-PingPing";
+    r.block.processes = 2;
+    r.block.groups = 3;
+    r.block.group_ranks = {{0, 1}, {2, 3}, {4, 5}};
+    r.block.rank_order = {{0, 2, 4}, {1, 3, 5}};
+    r.block.waiting = 1;
+    r.block.mode = "non_aggregate";
+    r.block.group = 2;
+    r.block.threads = 4;
+    r.bytes = 4194304;
+    r.has_bytes = true;
+    r.iterations = 10;
+    r.t_min_us = 1234.5;
+    r.t_max_us = 1300.25;
+    r.t_avg_us = 1270.125;
+    r.cpu_time_us = 1299.0;
+    r.throughput_mib_s = 3076.3;
+    r.defects = 7;
+    const std::vector<double> samples{1.0, 2.0, 3.5, 4.0, 5.0, 6.0, 7.25};
+    r.distribution_us = parbench::summarize(samples);
+    r.metrics = {{"gflops", 12.5}, {"overhead_us", 0.02}};
+    r.warnings = {"oversubscribed", "second"};
+    return r;
+}
+
+void check_equal(const parbench::summary& a, const parbench::summary& b) {
+    CHECK(a.samples == b.samples);
+    CHECK(a.min == b.min);
+    CHECK(a.max == b.max);
+    CHECK(a.mean == b.mean);
+    CHECK(a.stddev == b.stddev);
+    CHECK(a.median == b.median);
+    CHECK(a.p5 == b.p5);
+    CHECK(a.p95 == b.p95);
+    CHECK(a.ci_low == b.ci_low);
+    CHECK(a.ci_high == b.ci_high);
+    CHECK(a.ci_coverage == b.ci_coverage);
+}
+
+void check_equal(const parbench::result_record& a, const parbench::result_record& b) {
+    CHECK(a.suite == b.suite);
+    CHECK(a.benchmark == b.benchmark);
+    CHECK(a.klass == b.klass);
+    CHECK(a.block == b.block);
+    CHECK(a.bytes == b.bytes);
+    CHECK(a.has_bytes == b.has_bytes);
+    CHECK(a.iterations == b.iterations);
+    CHECK(a.t_min_us == b.t_min_us);
+    CHECK(a.t_max_us == b.t_max_us);
+    CHECK(a.t_avg_us == b.t_avg_us);
+    CHECK(a.cpu_time_us == b.cpu_time_us);
+    CHECK(a.throughput_mib_s == b.throughput_mib_s);
+    CHECK(a.defects == b.defects);
+    check_equal(a.distribution_us, b.distribution_us);
+    CHECK(a.metrics == b.metrics);
+    CHECK(a.warnings == b.warnings);
+}
+
+}  // namespace
+
+TEST_CASE("benchmark_class strings round-trip", "[result]") {
+    using parbench::benchmark_class;
+    const std::vector<std::pair<benchmark_class, std::string>> names{
+        {benchmark_class::single_transfer, "single_transfer"},
+        {benchmark_class::parallel_transfer, "parallel_transfer"},
+        {benchmark_class::multiple_transfer, "multiple_transfer"},
+        {benchmark_class::collective, "collective"},
+        {benchmark_class::other, "other"},
+        {benchmark_class::compute, "compute"}};
+    for (const auto& [klass, name] : names) {
+        CHECK(parbench::to_string(klass) == name);
+        CHECK(parbench::benchmark_class_from_string(name) == klass);
+    }
+    CHECK_THROWS_WITH(parbench::benchmark_class_from_string("Collective"),
+                      "unknown benchmark class 'Collective'");
+    CHECK_THROWS_AS(parbench::benchmark_class_from_string(""), std::invalid_argument);
+}
+
+TEST_CASE("result_record JSON round trip keeps every field", "[result]") {
+    const auto original = full_record();
+    const json j = original;
+    CHECK(j.at("class") == "parallel_transfer");
+    CHECK(j.at("block").at("group_ranks") == json::parse("[[0,1],[2,3],[4,5]]"));
+    CHECK(j.at("throughput_mib_s") == 3076.3);
+    CHECK(j.at("defects") == 7);
+    CHECK(j.at("distribution_us").at("samples") == 7);
+    // Through text, as across the plugin ABI.
+    const auto back = json::parse(j.dump()).get<parbench::result_record>();
+    check_equal(back, original);
+    CHECK(back.headline_time_us() == 1300.25);
+}
+
+TEST_CASE("optional fields are null in JSON and absent after reading", "[result]") {
+    parbench::result_record r;
+    r.suite = "imb-mpi1";
+    r.benchmark = "Barrier";
+    r.klass = parbench::benchmark_class::collective;
+    r.block.title = "Barrier";
+    r.has_bytes = false;
+    r.iterations = 1000;
+    const json j = r;
+    REQUIRE(j.contains("throughput_mib_s"));
+    REQUIRE(j.contains("defects"));
+    CHECK(j.at("throughput_mib_s").is_null());
+    CHECK(j.at("defects").is_null());
+    CHECK(j.at("has_bytes") == false);
+    const auto back = json::parse(j.dump()).get<parbench::result_record>();
+    CHECK_FALSE(back.throughput_mib_s.has_value());
+    CHECK_FALSE(back.defects.has_value());
+    check_equal(back, r);
+}
+
+TEST_CASE("a minimal record reads with defaults for the optional keys", "[result]") {
+    const auto j = json::parse(R"({
+        "suite": "paw", "benchmark": "DGEMM", "class": "compute",
+        "block": {"title": "DGEMM", "processes": 1},
+        "bytes": 1000, "iterations": 5,
+        "t_min_us": 1.0, "t_max_us": 3.0, "t_avg_us": 2.0})");
+    const auto r = j.get<parbench::result_record>();
+    CHECK(r.klass == parbench::benchmark_class::compute);
+    CHECK(r.block.groups == 1);
+    CHECK(r.block.group == -1);
+    CHECK(r.block.waiting == 0);
+    CHECK(r.block.mode.empty());
+    CHECK(r.block.group_ranks.empty());
+    CHECK(r.has_bytes);
+    CHECK(r.cpu_time_us == 0.0);
+    CHECK_FALSE(r.throughput_mib_s);
+    CHECK_FALSE(r.defects);
+    CHECK(r.distribution_us.samples == 0);
+    CHECK(r.metrics.empty());
+    CHECK(r.warnings.empty());
+}
+
+TEST_CASE("malformed records are rejected, not misread", "[result]") {
+    auto j = json(full_record());
+    SECTION("missing required key") {
+        j.erase("t_max_us");
+        CHECK_THROWS_AS(j.get<parbench::result_record>(), json::exception);
+    }
+    SECTION("unknown class") {
+        j["class"] = "bogus";
+        CHECK_THROWS_AS(j.get<parbench::result_record>(), std::invalid_argument);
+    }
+    SECTION("wrong type") {
+        j["bytes"] = "many";
+        CHECK_THROWS_AS(j.get<parbench::result_record>(), json::exception);
+    }
+}
+
+TEST_CASE("run_start JSON round trip and defaults", "[result]") {
+    parbench::run_start s;
+    s.suite = "imb-mpi1";
+    s.layout = "imb";
+    s.title = "Intel (R) MPI Benchmarks 4.0 compatible, MPI-1 part";
+    s.header = {{"part", "MPI-1 part"}, {"min_bytes", 0}, {"max_bytes", 4194304},
+                {"benchmark_list", {"PingPong", "(Multi-)PingPing"}}, {"check", false}};
+    s.context = {{"processes", 2}, {"timer_resolution_s", 1e-9}};
+    s.benchmarks = {"PingPong", "PingPing"};
+    const json j = s;
+    const auto back = json::parse(j.dump()).get<parbench::run_start>();
+    CHECK(back.suite == s.suite);
+    CHECK(back.layout == s.layout);
+    CHECK(back.title == s.title);
+    CHECK(back.header == s.header);
+    CHECK(back.context == s.context);
+    CHECK(back.benchmarks == s.benchmarks);
+
+    const auto minimal = json::parse(R"({"suite": "paw"})").get<parbench::run_start>();
+    CHECK(minimal.layout == "imb");
+    CHECK(minimal.title.empty());
+    CHECK(minimal.header.is_object());
+    CHECK(minimal.context.is_object());
+    CHECK(minimal.benchmarks.empty());
+}
+
+TEST_CASE("make_event tags the payload with kind and schema", "[result]") {
+    const auto text = parbench::make_event("warning", {{"message", "low memory"}});
+    const auto j = json::parse(text);
+    CHECK(j.at("event") == "warning");
+    CHECK(j.at("schema") == 1);
+    CHECK(j.at("message") == "low memory");
+
+    const auto result = json::parse(parbench::make_event("result", full_record()));
+    CHECK(result.at("event") == "result");
+    check_equal(result.get<parbench::result_record>(), full_record());
+}
