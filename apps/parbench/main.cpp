@@ -1,0 +1,706 @@
+// parbench — the single driver. It links no MPI: it finds plugins, decides which ones a run
+// needs, initialises the MPI plugin first when there is one, hands the chosen plugin a run
+// request and renders the events it emits (IMB/PAW console, JSON, CSV) on rank 0.
+//
+//   parbench --version | --help
+//   parbench list [--plugin-path DIR]
+//   parbench run SUITE [BENCHMARK...] [suite options] [common options]
+//
+// Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input, 3 time limit.
+#include "system_context.hpp"
+#include "watchdog.hpp"
+
+#include <parbench/core/error.hpp>
+#include <parbench/plugin/loader.hpp>
+#include <parbench/plugin/registry.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/report/csv.hpp>
+#include <parbench/report/imb_console.hpp>
+#include <parbench/report/json.hpp>
+#if __has_include(<parbench/report/paw.hpp>)
+#include <parbench/report/paw.hpp>
+#define PARBENCH_HAVE_PAW_REPORTER 1
+#endif
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#ifndef PARBENCH_VERSION
+#define PARBENCH_VERSION "0.0.0"
+#endif
+#ifndef PARBENCH_BUILD_ROOT
+#define PARBENCH_BUILD_ROOT ""
+#endif
+#ifndef PARBENCH_PLUGINDIR
+#define PARBENCH_PLUGINDIR ""
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using parbench::plugin::loaded_plugin;
+using parbench::plugin::plugin_error;
+using parbench::plugin::registry;
+
+constexpr int exit_ok = 0;
+constexpr int exit_failure = 1;
+constexpr int exit_bad_input = 2;
+constexpr int exit_time_limit = 3;
+
+// A message for the user: "parbench: error: ..." and the exit status that goes with it.
+struct driver_exit {
+    int status;
+    std::string message;
+};
+
+// The rank the MPI launcher gave this process, before any MPI is initialised; 0 when there is
+// no launcher. Decides who prints errors found before the MPI plugin runs.
+int launcher_rank() {
+    for (const char* name : {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"})
+        if (const char* value = std::getenv(name)) return std::atoi(value);
+    return 0;
+}
+
+bool launched_by_mpi_launcher() {
+    for (const char* name :
+         {"PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS"})
+        if (std::getenv(name) != nullptr) return true;
+    return false;
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+fs::path executable_path(const char* argv0) {
+    std::error_code ec;
+    fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) return self;
+    return fs::path(argv0 != nullptr ? argv0 : "parbench");
+}
+
+// The common options of `run` (without dashes) and whether each takes a value.
+const std::map<std::string, bool>& common_options() {
+    static const std::map<std::string, bool> options = {
+        {"json", true},  {"csv", true},   {"timeout", true}, {"check", false},
+        {"plugin-path", true}, {"dat-dir", true}, {"quiet", false}, {"mpi", true},
+        {"help", false}, {"h", false}};
+    return options;
+}
+
+// --plugin-path values are needed before CLI11 runs (to find the suite's parameters); CLI11
+// parses and validates them again afterwards.
+std::vector<std::string> prescan_plugin_paths(const std::vector<std::string>& args) {
+    std::vector<std::string> paths;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        for (const std::string prefix : {"--plugin-path", "-plugin-path"}) {
+            if (a == prefix && i + 1 < args.size()) paths.push_back(args[i + 1]);
+            if (a.rfind(prefix + "=", 0) == 0) paths.push_back(a.substr(prefix.size() + 1));
+        }
+    }
+    return paths;
+}
+
+// The suite named after `run`: the first word that is neither an option nor a common option's
+// value. Suite options may only follow it (their arities are unknown until it is found).
+std::string prescan_suite(const std::vector<std::string>& args, std::size_t run_index) {
+    for (std::size_t i = run_index + 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.empty() || a[0] != '-') return a;
+        std::string name = a.substr(a[1] == '-' ? 2 : 1);
+        if (name.find('=') != std::string::npos) continue;
+        auto it = common_options().find(name);
+        if (it != common_options().end() && it->second) ++i;
+    }
+    return {};
+}
+
+// IMB spells its long options with one dash (-msglog 0:20). CLI11 wants two: rewrite -name to
+// --name (and -name=value to --name=value) when `name` is an option of the suite or a common
+// one. Everything else (values such as "-1", unknown words) is left for CLI11 to judge.
+std::vector<std::string> rewrite_single_dash(const std::vector<std::string>& args,
+                                             const std::set<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& a : args) {
+        if (a.size() > 2 && a[0] == '-' && a[1] != '-') {
+            const std::string body = a.substr(1);
+            const std::string name = body.substr(0, body.find('='));
+            if (name == "help") {
+                out.push_back("--help");
+                continue;
+            }
+            if (names.contains(name)) {
+                out.push_back("-" + a);
+                continue;
+            }
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+std::string calling_sequence(int argc, char** argv) {
+    std::string text;
+    for (int i = 0; i < argc; ++i) {
+        if (i > 0) text += ' ';
+        text += argv[i];
+    }
+    return text;
+}
+
+nlohmann::json plugin_summary(const loaded_plugin& p) {
+    std::string info = p.backend_info();
+    return {{"name", std::string(p.name())},
+            {"version", std::string(p.version())},
+            {"file", p.path().string()},
+            {"backend_info", info}};
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+registry discover(const char* argv0, const std::vector<std::string>& extra_dirs) {
+    const auto where = parbench::plugin::search_path::standard(
+        executable_path(argv0), PARBENCH_BUILD_ROOT, PARBENCH_PLUGINDIR,
+        std::getenv("PARBENCH_PLUGIN_PATH"), extra_dirs);
+    return registry::discover(where);
+}
+
+// ---- parbench list -------------------------------------------------------------------------
+
+int list_plugins(registry& found) {
+    for (const auto& p : found.plugins()) {
+        const auto& d = p.descriptor();
+        std::cout << "plugin " << p.name() << ' ' << p.version() << "  (" << p.path().string()
+                  << ")\n";
+        const std::string info = first_line(p.backend_info());
+        if (!info.empty()) std::cout << "  " << info << '\n';
+        for (std::size_t s = 0; s < d.suite_count; ++s) {
+            const parbench_suite& suite = d.suites[s];
+            std::cout << "  suite " << suite.name;
+            if (suite.description != nullptr) std::cout << " - " << suite.description;
+            if ((suite.flags & PARBENCH_SUITE_NEEDS_MPI) != 0u) std::cout << " [needs MPI]";
+            std::cout << '\n';
+            std::size_t width = 4;
+            for (std::size_t b = 0; b < suite.benchmark_count; ++b)
+                width = std::max(width, std::string_view(suite.benchmarks[b].name).size());
+            for (std::size_t b = 0; b < suite.benchmark_count; ++b) {
+                const parbench_benchmark& bench = suite.benchmarks[b];
+                if ((bench.flags & PARBENCH_BENCH_TEST_ONLY) != 0u) continue;
+                const bool by_default = (bench.flags & PARBENCH_BENCH_DEFAULT) != 0u;
+                std::cout << fmt::format("    {:<{}}  {:<17}  {:<11}  {}\n", bench.name, width,
+                                         bench.klass, by_default ? "default" : "non-default",
+                                         bench.description != nullptr ? bench.description : "");
+            }
+        }
+    }
+    for (const auto& s : found.shadowed())
+        std::cout << "shadowed: " << s.file.string() << " (plugin '" << s.name
+                  << "' is already provided by " << s.winner.string() << ")\n";
+    if (found.plugins().empty()) std::cout << "no plugins found\n";
+    for (const auto& problem : found.problems())
+        std::cerr << "parbench: error: " << problem.message << '\n';
+    return found.problems().empty() ? exit_ok : exit_failure;
+}
+
+// ---- parbench run --------------------------------------------------------------------------
+
+// Everything the host callbacks need; host->context points here.
+class run_session {
+public:
+    run_session(bool render, bool quiet, fs::path dat_dir)
+        : render_(render), quiet_(quiet), dat_dir_(std::move(dat_dir)) {}
+
+    void set_rank(int rank) { rank_ = rank; }
+    void set_driver_context(nlohmann::json context) { driver_context_ = std::move(context); }
+
+    void add_file_reporter(std::unique_ptr<parbench::report::reporter> r) {
+        files_.push_back(std::move(r));
+    }
+    parbench::report::json_reporter* json = nullptr;
+
+    void emit(const char* text) {
+        nlohmann::json event;
+        try {
+            event = nlohmann::json::parse(text);
+        } catch (const std::exception&) {
+            warn_locally("a plugin emitted an event that is not JSON");
+            return;
+        }
+        const std::string kind = event.value("event", std::string{});
+        std::lock_guard lock(mutex_);
+        if (kind == "warning") {
+            const std::string message = event.value("message", std::string{});
+            if (rank_ == 0) {
+                std::cerr << "parbench: warning: " << message << '\n';
+                for_each([&](auto& r) { r.on_warning(message); });
+            } else {
+                std::cerr << "parbench: warning (rank " << rank_ << "): " << message << '\n';
+            }
+            return;
+        }
+        if (rank_ != 0) return;
+        if (kind == "run_start") {
+            started_ = true;
+            const auto start = event.get<parbench::run_start>();
+            make_console(start.layout);
+            for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
+        } else if (kind == "result") {
+            if (!console_) make_console("imb");
+            const auto record = event.get<parbench::result_record>();
+            clear_progress_line();
+            for_each([&](auto& r) { r.on_result(record); });
+            ++results_;
+        }
+    }
+
+    void progress(const char* benchmark, std::uint64_t bytes, int processes) {
+        if (watchdog_ != nullptr)
+            watchdog_->arm({benchmark != nullptr ? benchmark : "?", bytes, processes});
+        if (rank_ == 0 && !quiet_ && ::isatty(STDERR_FILENO) != 0) {
+            std::lock_guard lock(mutex_);
+            std::cerr << fmt::format("\r\x1b[K[parbench] {} ({} bytes, {} processes)",
+                                     benchmark != nullptr ? benchmark : "?", bytes, processes)
+                      << std::flush;
+            progress_shown_ = true;
+        }
+    }
+
+    void end(bool completed) {
+        std::lock_guard lock(mutex_);
+        clear_progress_line();
+        if (ended_) return;
+        ended_ = true;
+        for_each([&](auto& r) { r.on_run_end(completed); });
+    }
+
+    void attach_watchdog(parbench::app::watchdog* w) { watchdog_ = w; }
+
+private:
+    void warn_locally(const std::string& message) {
+        std::cerr << "parbench: warning: " << message << '\n';
+    }
+
+    void make_console(const std::string& layout) {
+        if (!render_ || quiet_ || console_) return;
+#ifdef PARBENCH_HAVE_PAW_REPORTER
+        if (layout == "paw") {
+            console_ = std::make_unique<parbench::report::paw_reporter>(std::cout, dat_dir_);
+            return;
+        }
+#endif
+        (void)layout;
+        console_ = std::make_unique<parbench::report::imb_console_reporter>(std::cout);
+    }
+
+    template <class Fn>
+    void for_each(Fn&& fn) {
+        if (console_) fn(*console_);
+        for (auto& r : files_) fn(*r);
+    }
+
+    void clear_progress_line() {
+        if (progress_shown_) std::cerr << "\r\x1b[K" << std::flush;
+        progress_shown_ = false;
+    }
+
+    bool render_;
+    bool quiet_;
+    fs::path dat_dir_;
+    int rank_ = 0;
+    nlohmann::json driver_context_;
+    std::unique_ptr<parbench::report::reporter> console_;
+    std::vector<std::unique_ptr<parbench::report::reporter>> files_;
+    parbench::app::watchdog* watchdog_ = nullptr;
+    std::recursive_mutex mutex_;
+    bool started_ = false;
+    bool ended_ = false;
+    bool progress_shown_ = false;
+    std::size_t results_ = 0;
+};
+
+extern "C" void host_emit(void* context, const char* event_json) {
+    try {
+        static_cast<run_session*>(context)->emit(event_json);
+    } catch (const std::exception& e) {
+        std::cerr << "parbench: warning: cannot handle an event: " << e.what() << '\n';
+    }
+}
+
+extern "C" void host_progress(void* context, const char* benchmark, std::uint64_t bytes,
+                              int processes) {
+    try {
+        static_cast<run_session*>(context)->progress(benchmark, bytes, processes);
+    } catch (...) {  // progress display is best effort; the run goes on
+    }
+}
+
+// Where an output file will be written must be writable before anything starts.
+void check_writable(const std::string& option, const std::string& file) {
+    if (file.empty()) throw driver_exit{exit_bad_input, option + ": empty file name"};
+    fs::path parent = fs::path(file).parent_path();
+    if (parent.empty()) parent = ".";
+    std::error_code ec;
+    if (!fs::is_directory(parent, ec))
+        throw driver_exit{exit_bad_input,
+                          option + " " + file + ": directory " + parent.string() + " does not exist"};
+    if (::access(parent.c_str(), W_OK) != 0)
+        throw driver_exit{exit_bad_input,
+                          option + " " + file + ": directory " + parent.string() + " is not writable"};
+}
+
+struct run_options {
+    std::string suite;
+    std::vector<std::string> benchmarks;
+    std::string json_file;
+    std::string csv_file;
+    double timeout_s = 300.0;
+    bool check = false;
+    std::vector<std::string> plugin_paths;
+    std::string dat_dir = ".";
+    bool quiet = false;
+    std::string mpi = "auto";
+};
+
+int run_suite(int argc, char** argv, registry& found, const run_options& o,
+              std::map<std::string, nlohmann::json> suite_options) {
+    loaded_plugin* suite_plugin = found.plugin_for_suite(o.suite);
+    const parbench_suite* suite = suite_plugin->find_suite(o.suite);
+
+    // Benchmark names are checked against the suite's list (case-insensitively, as IMB does).
+    for (const auto& name : o.benchmarks) {
+        bool known = false;
+        for (std::size_t b = 0; b < suite->benchmark_count && !known; ++b)
+            known = lowercase(suite->benchmarks[b].name) == lowercase(name);
+        if (!known)
+            throw driver_exit{exit_bad_input, "unknown benchmark '" + name + "' in suite '" +
+                                                  o.suite + "' (see parbench list)"};
+    }
+    if (!o.json_file.empty()) check_writable("--json", o.json_file);
+    if (!o.csv_file.empty()) check_writable("--csv", o.csv_file);
+    if (!(o.timeout_s >= 0.0))
+        throw driver_exit{exit_bad_input, "--timeout must be zero (no limit) or positive"};
+
+    const bool suite_needs_mpi = (suite->flags & PARBENCH_SUITE_NEEDS_MPI) != 0u;
+    if (suite_needs_mpi && o.mpi == "off")
+        throw driver_exit{exit_bad_input,
+                          "suite '" + o.suite + "' needs MPI, which --mpi off excludes"};
+    const bool want_mpi = o.mpi == "on" || suite_needs_mpi ||
+                          (o.mpi == "auto" && launched_by_mpi_launcher());
+    loaded_plugin* comm_plugin = want_mpi ? found.comm_provider() : nullptr;
+    if (want_mpi && comm_plugin == nullptr && (suite_needs_mpi || o.mpi == "on"))
+        throw driver_exit{exit_failure, "suite '" + o.suite +
+                                            "' needs the MPI plugin (parbench_mpi.so), which was "
+                                            "not found (see parbench list)"};
+    if (suite_plugin->offers_comm() && o.mpi != "off") comm_plugin = suite_plugin;
+
+    // Plugins this run does not need are released before anything is initialised.
+    found.keep_only({suite_plugin, comm_plugin});
+    suite_plugin = found.plugin_for_suite(o.suite);
+    comm_plugin = comm_plugin != nullptr ? found.comm_provider() : nullptr;
+
+    std::string thread_level;
+    if (auto it = suite_options.find("thread_level");
+        it != suite_options.end() && it->second.is_string())
+        thread_level = it->second.get<std::string>();
+
+    const parbench_comm_service* comm = nullptr;
+    if (comm_plugin != nullptr) {
+        comm_plugin->promote_global();
+        parbench_init_args args{};
+        args.struct_size = sizeof args;
+        args.argc = &argc;
+        args.argv = &argv;
+        args.thread_level = thread_level.empty() ? nullptr : thread_level.c_str();
+        comm_plugin->init(args);  // throws plugin_error: "<file>: init failed: ..."
+        comm = comm_plugin->comm();
+    }
+    if (suite_plugin != comm_plugin) {
+        parbench_init_args args{};
+        args.struct_size = sizeof args;
+        args.thread_level = thread_level.empty() ? nullptr : thread_level.c_str();
+        args.comm = comm;
+        suite_plugin->init(args);
+    }
+    const int rank = comm != nullptr ? comm->rank() : 0;
+    const int processes = comm != nullptr ? comm->size() : 1;
+
+    parbench::run_request request;
+    request.suite = o.suite;
+    request.benchmarks = o.benchmarks;
+    request.options = std::move(suite_options);
+    request.check = o.check;
+    request.calling_sequence = calling_sequence(argc, argv);
+
+    nlohmann::json driver_context = parbench::app::system_context(executable_path(argv[0]));
+    driver_context["parbench_version"] = PARBENCH_VERSION;
+    driver_context["schema_version"] = parbench::report::json_schema_version;
+    driver_context["event_schema"] = PARBENCH_EVENT_SCHEMA;
+    driver_context["calling_sequence"] = request.calling_sequence;
+    driver_context["suite"] = o.suite;
+    driver_context["requested_benchmarks"] = o.benchmarks;
+    driver_context["options"] = request.options;
+    driver_context["check"] = o.check;
+    driver_context["timeout_s"] = o.timeout_s;
+    driver_context["processes"] = processes;
+    driver_context["plugins"] = nlohmann::json::array();
+    for (const auto& p : found.plugins()) driver_context["plugins"].push_back(plugin_summary(p));
+
+    run_session session(rank == 0, o.quiet, o.dat_dir);
+    session.set_rank(rank);
+    session.set_driver_context(driver_context);
+    if (rank == 0) {
+        if (!o.json_file.empty()) {
+            auto json = std::make_unique<parbench::report::json_reporter>(o.json_file);
+            json->set_driver_context(driver_context);
+            session.json = json.get();
+            session.add_file_reporter(std::move(json));
+        }
+        if (!o.csv_file.empty())
+            session.add_file_reporter(std::make_unique<parbench::report::csv_reporter>(o.csv_file));
+    }
+
+    // The time limit: rank 0 reports and stops the run; the other ranks fire a little later so
+    // that rank 0's message is the one printed.
+    const double timeout_s = o.timeout_s;
+    parbench::app::watchdog guard(
+        std::chrono::duration<double>(timeout_s),
+        std::chrono::duration<double>(rank == 0 ? 0.0 : 3.0),
+        [&session, comm, rank, timeout_s](const parbench::app::measurement& m) {
+            if (rank == 0) {
+                std::cerr << fmt::format(
+                                 "parbench: error: time limit: benchmark {} ({} bytes, {} "
+                                 "processes) did not finish within {:g} s; stopped",
+                                 m.benchmark, m.bytes, m.processes, timeout_s)
+                          << std::endl;
+                try {
+                    session.end(false);
+                } catch (...) {  // the files already hold every finished record
+                }
+            }
+            std::cout.flush();
+            if (comm != nullptr && comm->abort != nullptr) comm->abort(exit_time_limit);
+            std::_Exit(exit_time_limit);
+        });
+    session.attach_watchdog(&guard);
+
+    parbench_host host{};
+    host.struct_size = sizeof host;
+    host.context = &session;
+    host.emit = host_emit;
+    host.progress = host_progress;
+    host.comm = comm;
+
+    const std::string request_json = nlohmann::json(request).dump();
+    char message[2048] = {};
+    const parbench_status status =
+        suite_plugin->descriptor().run(request_json.c_str(), &host, message, sizeof message);
+    guard.stop();
+    session.end(status == PARBENCH_OK);
+
+    if (status == PARBENCH_ERROR) {
+        std::cerr << "parbench: error: " << (rank != 0 ? fmt::format("(rank {}) ", rank) : "")
+                  << (message[0] != '\0' ? message : "the plugin failed without a message")
+                  << std::endl;
+        // Other ranks may be waiting in a collective: only an abort ends them reliably.
+        if (comm != nullptr && processes > 1 && comm->abort != nullptr) comm->abort(exit_failure);
+    }
+    if (status == PARBENCH_BAD_INPUT && rank == 0)
+        std::cerr << "parbench: error: " << message << std::endl;
+
+    if (suite_plugin != comm_plugin) suite_plugin->finalize();
+    if (comm_plugin != nullptr) comm_plugin->finalize();
+    switch (status) {
+        case PARBENCH_OK: return exit_ok;
+        case PARBENCH_BAD_INPUT: return exit_bad_input;
+        default: return exit_failure;
+    }
+}
+
+int main_impl(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    const auto run_it = std::find(args.begin(), args.end(), "run");
+    const bool is_run = run_it != args.end();
+    const auto extra_dirs = prescan_plugin_paths(args);
+
+    CLI::App app{"parbench — HPC micro-benchmarks (IMB, PAW, ...) with one driver", "parbench"};
+    app.set_version_flag("--version", "parbench " PARBENCH_VERSION);
+    app.require_subcommand(1);
+    std::vector<std::string> top_plugin_paths;
+
+    CLI::App* list = app.add_subcommand("list", "List plugins, suites and benchmarks");
+    list->add_option("--plugin-path", top_plugin_paths, "Also search DIR for plugins")
+        ->type_name("DIR");
+
+    CLI::App* run = app.add_subcommand(
+        "run", "Run a suite: parbench run SUITE [BENCHMARK...] [options]");
+    run_options o;
+    run->add_option("suite", o.suite, "Suite to run (see parbench list)")->required();
+    run->add_option("benchmarks", o.benchmarks, "Benchmarks to run (default: the suite's)");
+    run->add_option("--json", o.json_file, "Write results as JSON (Google Benchmark layout)")
+        ->type_name("FILE");
+    run->add_option("--csv", o.csv_file, "Write results as CSV")->type_name("FILE");
+    run->add_option("--timeout", o.timeout_s,
+                    "Per-measurement time limit in seconds (0: none)")
+        ->capture_default_str()
+        ->type_name("SECONDS");
+    run->add_flag("--check", o.check, "Validate transferred data (IMB -check)");
+    run->add_option("--plugin-path", o.plugin_paths, "Also search DIR for plugins")
+        ->type_name("DIR");
+    run->add_option("--dat-dir", o.dat_dir, "Directory for PAW .dat files")
+        ->capture_default_str()
+        ->type_name("DIR");
+    run->add_flag("--quiet", o.quiet, "No console tables (files only)");
+    run->add_option("--mpi", o.mpi, "Load the MPI plugin: auto, on or off")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "on", "off"}));
+
+    registry found = discover(argv[0], extra_dirs);
+
+    // The suite's own options become CLI11 options, so CLI11 does all the parsing.
+    std::set<std::string> rewrite_names;
+    for (const auto& [name, takes_value] : common_options()) {
+        (void)takes_value;
+        if (name != "h") rewrite_names.insert(name);
+    }
+    std::map<std::string, std::string> one_values;
+    std::map<std::string, std::vector<std::string>> list_values;
+    std::map<std::string, bool> flag_values;
+    std::map<std::string, CLI::Option*> suite_option_handles;
+    std::vector<std::string> parse_args = args;
+    std::string suite_name;
+    if (is_run) {
+        suite_name = prescan_suite(args, static_cast<std::size_t>(run_it - args.begin()));
+        if (!suite_name.empty()) {
+            loaded_plugin* p = found.plugin_for_suite(suite_name);
+            if (p == nullptr) {
+                for (const auto& problem : found.problems())
+                    std::cerr << "parbench: warning: " << problem.message << '\n';
+                std::string known;
+                for (const auto& plugin : found.plugins())
+                    for (std::size_t s = 0; s < plugin.descriptor().suite_count; ++s)
+                        known += (known.empty() ? "" : ", ") +
+                                 std::string(plugin.descriptor().suites[s].name);
+                throw driver_exit{exit_bad_input,
+                                  "unknown suite '" + suite_name + "' (available: " +
+                                      (known.empty() ? std::string("none") : known) + ")"};
+            }
+            const parbench_suite* suite = p->find_suite(suite_name);
+            for (std::size_t i = 0; i < suite->parameter_count; ++i) {
+                const parbench_parameter& param = suite->parameters[i];
+                const std::string name = param.name;
+                rewrite_names.insert(name);
+                if (common_options().contains(name)) continue;  // -check is a common option
+                const std::string flag = "--" + name;
+                const std::string description =
+                    std::string(param.description != nullptr ? param.description : "") +
+                    (param.default_text != nullptr
+                         ? std::string(" (default: ") + param.default_text + ")"
+                         : std::string{});
+                CLI::Option* option = nullptr;
+                switch (param.arity) {
+                    case PARBENCH_ARITY_FLAG:
+                        option = run->add_flag(flag, flag_values[name], description);
+                        break;
+                    case PARBENCH_ARITY_ONE:
+                        // CLI11 would take a following option as the value; say what is missing.
+                        option = run->add_option(flag, one_values[name], description)
+                                     ->check(CLI::Validator(
+                                         [name](const std::string& value) {
+                                             return value.starts_with("--")
+                                                        ? "-" + name + " needs a value"
+                                                        : std::string{};
+                                         },
+                                         "", "value"));
+                        break;
+                    default:
+                        option = run->add_option(flag, list_values[name], description)
+                                     ->expected(0, -1)
+                                     ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+                        break;
+                }
+                if (param.metavar != nullptr && param.arity != PARBENCH_ARITY_FLAG)
+                    option->type_name(param.metavar);
+                option->group(std::string("Options of suite ") + suite_name);
+                suite_option_handles[name] = option;
+            }
+        }
+        parse_args = rewrite_single_dash(args, rewrite_names);
+    }
+
+    std::vector<std::string> reversed(parse_args.rbegin(), parse_args.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        throw driver_exit{exit_bad_input, e.what()};
+    }
+
+    if (list->parsed()) {
+        return list_plugins(found);  // --plugin-path was taken into account by the prescan
+    }
+
+    std::map<std::string, nlohmann::json> suite_options;
+    for (const auto& [name, option] : suite_option_handles) {
+        if (option->count() == 0) continue;
+        if (flag_values.contains(name))
+            suite_options[name] = true;
+        else if (one_values.contains(name))
+            suite_options[name] = one_values[name];
+        else
+            suite_options[name] = list_values[name];
+    }
+    // A suite that declares "check" itself sees it among its options as well.
+    if (o.check && rewrite_names.contains("check")) {
+        loaded_plugin* p = found.plugin_for_suite(o.suite);
+        const parbench_suite* suite = p->find_suite(o.suite);
+        for (std::size_t i = 0; i < suite->parameter_count; ++i)
+            if (std::string_view(suite->parameters[i].name) == "check") suite_options["check"] = true;
+    }
+    for (const auto& problem : found.problems())
+        std::cerr << "parbench: warning: ignoring " << problem.message << '\n';
+    return run_suite(argc, argv, found, o, std::move(suite_options));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return main_impl(argc, argv);
+    } catch (const driver_exit& e) {
+        if (launcher_rank() == 0) std::cerr << "parbench: error: " << e.message << std::endl;
+        return e.status;
+    } catch (const plugin_error& e) {
+        std::cerr << "parbench: error: " << e.what() << std::endl;
+        return exit_failure;
+    } catch (const parbench::input_error& e) {
+        std::cerr << "parbench: error: " << e.what() << std::endl;
+        return exit_bad_input;
+    } catch (const std::exception& e) {
+        std::cerr << "parbench: error: " << e.what() << std::endl;
+        return exit_failure;
+    }
+}

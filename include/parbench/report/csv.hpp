@@ -1,0 +1,96 @@
+// CSV output: a header row, then one row per result record, quoted as RFC 4180 says (fields
+// holding a comma, a quote or a line break are enclosed in quotes, quotes doubled; CRLF line
+// ends). Each row is flushed as it is written, so a run stopped early leaves the rows that
+// finished.
+#pragma once
+
+#include <parbench/report/reporter.hpp>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::report {
+
+namespace detail {
+
+[[nodiscard]] inline std::string csv_field(std::string_view text) {
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
+[[nodiscard]] inline std::string csv_number(double value) { return fmt::format("{:.6g}", value); }
+
+}  // namespace detail
+
+class csv_reporter final : public reporter {
+public:
+    static constexpr const char* columns[] = {
+        "suite",       "benchmark",    "class",       "title",      "processes",
+        "groups",      "group",        "mode",        "bytes",      "iterations",
+        "t_min_us",    "t_max_us",     "t_avg_us",    "cpu_time_us", "throughput_mib_s",
+        "defects",     "median_us",    "ci_low_us",   "ci_high_us", "p5_us",
+        "p95_us",      "samples"};
+
+    explicit csv_reporter(const std::filesystem::path& path)
+        : out_(path, std::ios::binary | std::ios::trunc) {
+        if (!out_) throw std::runtime_error("cannot write " + path.string());
+        std::vector<std::string> head(std::begin(columns), std::end(columns));
+        write_row(head);
+    }
+
+    void on_run_start(const run_start&, const nlohmann::json&) override {}
+
+    void on_result(const result_record& r) override {
+        const summary& d = r.distribution_us;
+        write_row({r.suite,
+                   r.benchmark,
+                   std::string(to_string(r.klass)),
+                   r.block.title,
+                   std::to_string(r.block.processes),
+                   std::to_string(r.block.groups),
+                   std::to_string(r.block.group),
+                   r.block.mode,
+                   r.has_bytes ? std::to_string(r.bytes) : std::string{},
+                   std::to_string(r.iterations),
+                   detail::csv_number(r.t_min_us),
+                   detail::csv_number(r.t_max_us),
+                   detail::csv_number(r.t_avg_us),
+                   detail::csv_number(r.cpu_time_us),
+                   r.throughput_mib_s ? detail::csv_number(*r.throughput_mib_s) : std::string{},
+                   r.defects ? std::to_string(*r.defects) : std::string{},
+                   detail::csv_number(d.median),
+                   detail::csv_number(d.ci_low),
+                   detail::csv_number(d.ci_high),
+                   detail::csv_number(d.p5),
+                   detail::csv_number(d.p95),
+                   std::to_string(d.samples)});
+    }
+
+    void on_run_end(bool) override { out_.flush(); }
+
+private:
+    void write_row(const std::vector<std::string>& fields) {
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            if (i > 0) out_ << ',';
+            out_ << detail::csv_field(fields[i]);
+        }
+        out_ << "\r\n";
+        out_.flush();
+    }
+
+    std::ofstream out_;
+};
+
+}  // namespace parbench::report

@@ -1,0 +1,221 @@
+// The IMB console layout (Intel MPI Benchmarks 4.0, catalogue §A.7): the header with machine and
+// MPI information, the calling sequence and the benchmark list, then one table per block with
+// class-dependent columns. parbench appends the median and the relative half-width of its 95 %
+// confidence interval to every table, and a defects column in check mode.
+#pragma once
+
+#include <parbench/report/reporter.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace parbench::report {
+
+namespace detail {
+
+// IMB prints every column 13 characters wide, right-aligned, times with two decimals.
+inline constexpr int imb_column_width = 13;
+
+[[nodiscard]] inline std::string json_text(const nlohmann::json& object, const char* key,
+                                           const std::string& fallback = {}) {
+    if (!object.is_object()) return fallback;
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return fallback;
+    if (it->is_string()) return it->get<std::string>();
+    return it->dump();
+}
+
+// The table a record belongs to: its block, with the -multi 1 group index folded into a column.
+[[nodiscard]] inline block_info table_key(const result_record& r) {
+    block_info key = r.block;
+    key.group = -1;
+    return key;
+}
+
+// Multiple mode shows single-transfer benchmarks with min/max/avg across groups, as IMB does.
+[[nodiscard]] inline bool shows_spread(const result_record& r) {
+    switch (r.klass) {
+        case benchmark_class::single_transfer:
+        case benchmark_class::multiple_transfer:
+            return r.block.groups > 1 || r.block.group >= 0 || r.block.title.starts_with("Multi-");
+        default: return true;
+    }
+}
+
+[[nodiscard]] inline bool shows_throughput(const result_record& r) {
+    return r.klass == benchmark_class::single_transfer ||
+           r.klass == benchmark_class::parallel_transfer ||
+           r.klass == benchmark_class::multiple_transfer;
+}
+
+}  // namespace detail
+
+class imb_console_reporter final : public reporter {
+public:
+    // The defects column appears when the plugin's header or the driver context says "check".
+    explicit imb_console_reporter(std::ostream& out) : out_(out) {}
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        const nlohmann::json& h = start.header;
+        check_ = (h.is_object() && h.value("check", false)) ||
+                 (driver_context.is_object() && driver_context.value("check", false));
+        const std::string rule(51, '-');
+        out_ << '#' << rule << '\n';
+        out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
+        out_ << '#' << rule << '\n';
+        line("Date", detail::json_text(driver_context, "date_text"));
+        line("Machine", detail::json_text(driver_context, "machine"));
+        line("System", detail::json_text(driver_context, "system"));
+        line("Release", detail::json_text(driver_context, "release"));
+        line("Version", detail::json_text(driver_context, "version"));
+        line("MPI Version", detail::json_text(h, "mpi_version", "-"));
+        out_ << "# MPI Thread Environment: "
+             << detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE") << "\n\n";
+        out_ << "# The number of iterations per message size is cut down\n"
+                "# dynamically when a certain run time (per message size sample)\n"
+                "# is expected to be exceeded. The time limit per sample is set\n"
+                "# through the flag => -time\n\n";
+        out_ << "# Calling sequence was:\n\n";
+        out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n\n";
+        if (h.is_object() && h.value("lengths_user_defined", false)) {
+            out_ << "# Message lengths were user defined\n";
+        } else {
+            out_ << "# Minimum message length in bytes:   " << detail::json_text(h, "min_bytes", "0")
+                 << '\n';
+            out_ << "# Maximum message length in bytes:   "
+                 << detail::json_text(h, "max_bytes", "0") << '\n';
+        }
+        out_ << "#\n";
+        out_ << "# MPI_Datatype                   :   " << detail::json_text(h, "datatype", "MPI_BYTE")
+             << '\n';
+        out_ << "# MPI_Datatype for reductions    :   "
+             << detail::json_text(h, "reduction_datatype", "MPI_FLOAT") << '\n';
+        out_ << "# MPI_Op                         :   "
+             << detail::json_text(h, "reduction_op", "MPI_SUM") << '\n';
+        out_ << "#\n#\n\n";
+        out_ << "# List of Benchmarks to run:\n\n";
+        std::vector<std::string> list = start.benchmarks;
+        if (h.is_object() && h.contains("benchmark_list") && h["benchmark_list"].is_array())
+            list = h["benchmark_list"].get<std::vector<std::string>>();
+        for (const auto& name : list) out_ << "# " << name << '\n';
+        out_.flush();
+    }
+
+    void on_result(const result_record& r) override {
+        const block_info key = detail::table_key(r);
+        if (!current_ || !(*current_ == key) || current_benchmark_ != r.benchmark) {
+            begin_table(r);
+            current_ = key;
+            current_benchmark_ = r.benchmark;
+        }
+        row(r);
+        out_.flush();
+    }
+
+    void on_warning(const std::string& message) override {
+        out_ << "# WARNING: " << message << '\n';
+        out_.flush();
+    }
+
+    void on_run_end(bool completed) override {
+        if (completed) out_ << "\n\n# All processes entering MPI_Finalize\n\n";
+        out_.flush();
+    }
+
+private:
+    void line(const char* label, const std::string& value) {
+        out_ << fmt::format("# {:<22}: {}\n", label, value);
+    }
+
+    void begin_table(const result_record& r) {
+        const block_info& b = r.block;
+        const std::string rule(b.groups > 1 ? 77 : 64, '-');
+        out_ << "\n#" << rule << '\n';
+        out_ << "# Benchmarking " << b.title << '\n';
+        if (b.groups > 1) {
+            out_ << "# ( " << b.groups << " groups of " << b.processes
+                 << " processes each running simultaneously )\n";
+            for (std::size_t g = 0; g < b.group_ranks.size(); ++g) {
+                out_ << fmt::format("# Group {:2d}:", g);
+                for (int rank : b.group_ranks[g]) out_ << fmt::format("{:5d}", rank);
+                out_ << '\n';
+            }
+        } else if (!b.rank_order.empty()) {
+            out_ << "# #processes = " << b.processes << "; rank order (rowwise):\n";
+            for (const auto& matrix_row : b.rank_order) {
+                out_ << '#';
+                for (int rank : matrix_row) out_ << fmt::format("{:5d}", rank);
+                out_ << '\n';
+            }
+        } else {
+            out_ << "# #processes = " << b.processes << '\n';
+        }
+        if (b.threads > 0) out_ << "# #threads = " << b.threads << '\n';
+        if (b.waiting > 0)
+            out_ << "# ( " << b.waiting << " additional processes waiting in MPI_Barrier)\n";
+        if (b.mode == "aggregate") out_ << "# ( MODE: AGGREGATE )\n";
+        if (b.mode == "non_aggregate") out_ << "# ( MODE: NON-AGGREGATE )\n";
+        out_ << '#' << rule << '\n';
+
+        std::string head;
+        if (r.block.group >= 0) head += fmt::format("{:>7}", "#group");
+        if (r.has_bytes) head += cell("#bytes");
+        head += cell("#repetitions");
+        if (detail::shows_spread(r)) {
+            head += cell("t_min[usec]") + cell("t_max[usec]") + cell("t_avg[usec]");
+        } else {
+            head += cell("t[usec]");
+        }
+        if (detail::shows_throughput(r)) head += cell("Mbytes/sec");
+        head += fmt::format("{:>16}{:>10}", "t_median[usec]", "ci95[%]");
+        if (check_) head += fmt::format("{:>10}", "defects");
+        out_ << head << '\n';
+    }
+
+    void row(const result_record& r) {
+        std::string text;
+        if (r.block.group >= 0) text += fmt::format("{:>7}", r.block.group);
+        const int w = detail::imb_column_width;
+        if (r.has_bytes) text += fmt::format("{:>{}}", r.bytes, w);
+        text += fmt::format("{:>{}}", r.iterations, w);
+        if (detail::shows_spread(r)) {
+            text += fmt::format("{:>{}.2f}{:>{}.2f}{:>{}.2f}", r.t_min_us, w, r.t_max_us, w,
+                                r.t_avg_us, w);
+        } else {
+            text += fmt::format("{:>{}.2f}", r.t_max_us, w);
+        }
+        if (detail::shows_throughput(r))
+            text += fmt::format("{:>{}.2f}", r.throughput_mib_s.value_or(0.0), w);
+        const summary& d = r.distribution_us;
+        text += fmt::format("{:>16.2f}", d.median);
+        if (d.samples > 0 && d.median > 0.0 && std::isfinite(d.median)) {
+            const double half_width = (d.ci_high - d.ci_low) / 2.0;
+            text += fmt::format("{:>10.1f}", 100.0 * half_width / d.median);
+        } else {
+            text += fmt::format("{:>10}", "-");
+        }
+        if (check_) {
+            if (r.defects)
+                text += fmt::format("{:>10}", *r.defects);
+            else
+                text += fmt::format("{:>10}", "-");
+        }
+        out_ << text << '\n';
+    }
+
+    static std::string cell(const char* text) {
+        return fmt::format("{:>{}}", text, detail::imb_column_width);
+    }
+
+    std::ostream& out_;
+    bool check_ = false;
+    std::optional<block_info> current_;
+    std::string current_benchmark_;
+};
+
+}  // namespace parbench::report

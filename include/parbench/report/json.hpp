@@ -1,0 +1,174 @@
+// JSON output in Google Benchmark's layout, so that its tools (compare.py) read parbench files
+// unchanged: a top-level `context` (with parbench's full run context under "parbench") and one
+// `benchmarks[]` entry per result record, carrying Google Benchmark's fields plus parbench's own.
+// The file is rewritten atomically (temporary file + rename) after every record: a run that is
+// stopped early leaves a valid file holding everything that finished.
+#pragma once
+
+#include <parbench/report/reporter.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+
+namespace parbench::report {
+
+// Version of the JSON layout below (context.parbench.schema_version).
+inline constexpr int json_schema_version = 1;
+
+namespace detail {
+
+// Writes `text` to `path` so that readers see either the old or the new complete file.
+inline void write_atomically(const std::filesystem::path& path, const std::string& text) {
+    std::filesystem::path temporary = path;
+    temporary += ".tmp." + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error("cannot write " + temporary.string());
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + temporary.string());
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) {
+        std::filesystem::remove(temporary, ec);
+        throw std::runtime_error("cannot replace " + path.string() + ": " + ec.message());
+    }
+}
+
+// The Google Benchmark name of a record: suite/title/np:Q[/groups:G][/group:k][/mode:M]/bytes:X.
+[[nodiscard]] inline std::string gbench_name(const result_record& r) {
+    std::string name = r.suite + "/" + (r.block.title.empty() ? r.benchmark : r.block.title);
+    name += "/np:" + std::to_string(r.block.processes);
+    if (r.block.groups > 1) name += "/groups:" + std::to_string(r.block.groups);
+    if (r.block.group >= 0) name += "/group:" + std::to_string(r.block.group);
+    if (!r.block.mode.empty()) name += "/mode:" + r.block.mode;
+    if (r.block.threads > 0) name += "/threads:" + std::to_string(r.block.threads);
+    if (r.has_bytes)
+        name += (r.klass == benchmark_class::compute ? "/n:" : "/bytes:") + std::to_string(r.bytes);
+    return name;
+}
+
+}  // namespace detail
+
+class json_reporter final : public reporter {
+public:
+    explicit json_reporter(std::filesystem::path path) : path_(std::move(path)) {
+        document_ = {{"context", nlohmann::json::object()},
+                     {"benchmarks", nlohmann::json::array()}};
+    }
+
+    // Context known before any run_start (so that a run that fails early still leaves a file).
+    void set_driver_context(const nlohmann::json& driver_context) {
+        apply_context(driver_context);
+        write();
+    }
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        apply_context(driver_context);
+        nlohmann::json& pb = document_["context"]["parbench"];
+        pb["suite"] = start.suite;
+        pb["layout"] = start.layout;
+        pb["title"] = start.title;
+        pb["header"] = start.header;
+        pb["plugin_context"] = start.context;
+        pb["benchmark_list"] = start.benchmarks;
+        write();
+    }
+
+    void on_result(const result_record& r) override {
+        std::string name = detail::gbench_name(r);
+        if (!names_.insert(name).second) {  // names must be unique for compare.py
+            int k = 2;
+            while (!names_.insert(name + "/#" + std::to_string(k)).second) ++k;
+            name += "/#" + std::to_string(k);
+        }
+        const summary& d = r.distribution_us;
+        nlohmann::json b = {
+            {"name", name},
+            {"run_name", name},
+            {"run_type", "iteration"},
+            {"repetitions", 1},
+            {"repetition_index", 0},
+            {"threads", r.block.threads > 0 ? r.block.threads : 1},
+            {"iterations", r.iterations},
+            {"real_time", r.headline_time_us()},
+            {"cpu_time", r.cpu_time_us},
+            {"time_unit", "us"},
+            {"suite", r.suite},
+            {"benchmark", r.benchmark},
+            {"class", std::string(to_string(r.klass))},
+            {"title", r.block.title},
+            {"bytes", r.has_bytes ? nlohmann::json(r.bytes) : nlohmann::json(nullptr)},
+            {"processes", r.block.processes},
+            {"groups", r.block.groups},
+            {"group", r.block.group},
+            {"mode", r.block.mode},
+            {"t_min_us", r.t_min_us},
+            {"t_max_us", r.t_max_us},
+            {"t_avg_us", r.t_avg_us},
+            {"median_us", d.median},
+            {"ci_low_us", d.ci_low},
+            {"ci_high_us", d.ci_high},
+            {"ci_coverage", d.ci_coverage},
+            {"p5_us", d.p5},
+            {"p95_us", d.p95},
+            {"stddev_us", d.stddev},
+            {"samples", d.samples},
+            {"metrics", r.metrics},
+        };
+        b["throughput_mib_s"] =
+            r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nlohmann::json(nullptr);
+        if (r.throughput_mib_s) b["bytes_per_second"] = *r.throughput_mib_s * 1048576.0;
+        b["defects"] = r.defects ? nlohmann::json(*r.defects) : nlohmann::json(nullptr);
+        if (!r.warnings.empty()) b["warnings"] = r.warnings;
+        document_["benchmarks"].push_back(std::move(b));
+        write();
+    }
+
+    void on_warning(const std::string& message) override {
+        document_["context"]["parbench"]["warnings"].push_back(message);
+        write();
+    }
+
+    void on_run_end(bool completed) override {
+        document_["context"]["parbench"]["completed"] = completed;
+        write();
+    }
+
+    [[nodiscard]] const nlohmann::json& document() const noexcept { return document_; }
+
+private:
+    // Google Benchmark's context keys go to the top level, everything else under "parbench".
+    void apply_context(const nlohmann::json& driver_context) {
+        static const std::set<std::string> gbench_keys = {
+            "date",      "host_name",          "executable", "num_cpus",
+            "mhz_per_cpu", "cpu_scaling_enabled", "caches",   "load_avg",
+            "library_build_type"};
+        nlohmann::json& context = document_["context"];
+        nlohmann::json& pb = context["parbench"];
+        pb["schema_version"] = json_schema_version;
+        if (!driver_context.is_object()) return;
+        for (const auto& [key, value] : driver_context.items()) {
+            if (gbench_keys.contains(key))
+                context[key] = value;
+            else
+                pb[key] = value;
+        }
+        if (!pb.contains("completed")) pb["completed"] = false;
+    }
+
+    void write() { detail::write_atomically(path_, document_.dump(2) + "\n"); }
+
+    std::filesystem::path path_;
+    nlohmann::json document_;
+    std::set<std::string> names_;
+};
+
+}  // namespace parbench::report

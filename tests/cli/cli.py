@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Driver behaviour on bad input: one line `parbench: error: ...` on stderr and the documented
+exit status (2 bad input, 1 failure, 3 time limit), never a crash or a hang. Cases named mpi_*
+need the MPI plugin and skip (exit 77) when it is not built.
+
+usage: cli.py CASE PARBENCH FAKE_DIR MPI_PLUGIN_FILE MPIEXEC
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+CASE, PARBENCH, FAKE, MPI_PLUGIN, MPIEXEC = sys.argv[1:6]
+PARBENCH = os.path.abspath(PARBENCH)
+
+
+def run(args, launcher=None, env=None, timeout=120, cwd=None):
+    environment = dict(os.environ)
+    environment.pop("PARBENCH_PLUGIN_PATH", None)
+    environment.update(env or {})
+    command = (launcher or []) + [PARBENCH] + args
+    p = subprocess.run(command, capture_output=True, text=True, env=environment,
+                       timeout=timeout, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fail(what, *context):
+    print("FAILED:", what)
+    for c in context:
+        print("----\n" + str(c))
+    sys.exit(1)
+
+
+def expect_error(rc, err, status, pattern, what):
+    """Exactly one error line, matching `pattern`, and the exit status."""
+    errors = [line for line in err.splitlines() if line.startswith("parbench: error:")]
+    if rc != status:
+        fail(f"{what}: exit status {rc}, want {status}", err)
+    if len(errors) != 1 or not re.fullmatch(pattern, errors[0]):
+        fail(f"{what}: want one error line matching /{pattern}/", err)
+
+
+def fake(args, **kw):
+    return run(["run", "fake"] + args + ["--plugin-path", FAKE], **kw)
+
+
+def need_mpi():
+    if not os.path.exists(MPI_PLUGIN) or not os.path.exists(MPIEXEC):
+        print(f"SKIP: the MPI plugin ({MPI_PLUGIN}) or mpiexec is not built")
+        sys.exit(77)
+
+
+def mpi(n, args, **kw):
+    return run(["run", "imb-mpi1"] + args, launcher=[MPIEXEC, "-n", str(n)], **kw)
+
+
+def case_unknown_suite():
+    rc, out, err = run(["run", "no-such-suite", "--plugin-path", FAKE])
+    expect_error(rc, err, 2, r"parbench: error: unknown suite 'no-such-suite' \(available: .*fake.*\)",
+                 "unknown suite")
+
+
+def case_unknown_benchmark():
+    rc, out, err = fake(["PingPong", "NoSuchBenchmark"])
+    expect_error(rc, err, 2,
+                 r"parbench: error: unknown benchmark 'NoSuchBenchmark' in suite 'fake' \(see parbench list\)",
+                 "unknown benchmark")
+    if out:
+        fail("nothing may run before the input is checked", out)
+
+
+def case_unknown_option():
+    for option in (["-bogus", "3"], ["--bogus"]):
+        rc, out, err = fake(option)
+        expect_error(rc, err, 2, rf"parbench: error: .*{option[0]}.*", f"unknown option {option}")
+
+
+def case_malformed_value():
+    rc, out, err = fake(["--timeout", "soon"])
+    expect_error(rc, err, 2, r"parbench: error: .*--timeout.*soon.*", "malformed --timeout")
+    rc, out, err = fake(["--mpi", "maybe"])
+    expect_error(rc, err, 2, r"parbench: error: --mpi: maybe not in \{auto,on,off\}", "--mpi value")
+    rc, out, err = fake(["-msglog"])
+    expect_error(rc, err, 2, r"parbench: error: .*-msglog needs a value", "missing value")
+    rc, out, err = fake(["--json", "/nonexistent-dir/out.json"])
+    expect_error(rc, err, 2, r"parbench: error: --json /nonexistent-dir/out.json: directory "
+                             r"/nonexistent-dir does not exist", "unwritable --json")
+
+
+def case_usage():
+    rc, out, err = run([])
+    expect_error(rc, err, 2, r"parbench: error: A subcommand is required", "no subcommand")
+    rc, out, err = run(["--version"])
+    if rc != 0 or not re.fullmatch(r"parbench \d+\.\d+\.\d+\n", out):
+        fail("--version", out, err)
+    rc, out, err = fake(["-help"])
+    if rc != 0 or "--msglog [MIN:]MAX" not in out or "--json FILE" not in out:
+        fail("run SUITE -help lists the suite's and the common options", out, err)
+
+
+def case_mpi_msglog():
+    need_mpi()
+    rc, out, err = mpi(2, ["PingPong", "-msglog", "5:2"])
+    expect_error(rc, err, 2, r"parbench: error: .*msglog.*", "-msglog 5:2")
+
+
+def case_mpi_msglen():
+    need_mpi()
+    with tempfile.TemporaryDirectory() as tmp:
+        missing = os.path.join(tmp, "missing-lengths")
+        rc, out, err = mpi(2, ["PingPong", "-msglen", missing])
+        expect_error(rc, err, 2, rf"parbench: error: .*{re.escape(missing)}.*", "unreadable -msglen")
+        bad = os.path.join(tmp, "bad-lengths")
+        with open(bad, "w") as f:
+            f.write("0\n100\nlots\n")
+        rc, out, err = mpi(2, ["PingPong", "-msglen", bad])
+        expect_error(rc, err, 2, r"parbench: error: .*(lots|bad-lengths).*", "malformed -msglen")
+
+
+def case_mpi_npmin():
+    need_mpi()
+    rc, out, err = mpi(2, ["PingPong", "-npmin", "3", "-msglog", "0:1", "-iter", "10"])
+    expect_error(rc, err, 2, r"parbench: error: .*npmin.*", "-npmin above the process count")
+
+
+def case_mpi_map():
+    need_mpi()
+    rc, out, err = mpi(2, ["PingPong", "-map", "3x2", "-msglog", "0:1"])
+    expect_error(rc, err, 2, r"parbench: error: .*map.*", "-map that does not fit")
+
+
+def case_mpi_timeout():
+    need_mpi()
+    with tempfile.TemporaryDirectory() as tmp:
+        out_json = os.path.join(tmp, "out.json")
+        rc, out, err = mpi(2, ["PingPong", "Test_Deadlock", "-msglog", "0:2", "--timeout", "5",
+                               "--json", out_json], env={"PARBENCH_TEST_KERNELS": "1"}, timeout=90)
+        if rc == 0:
+            fail("a deadlocked benchmark must end with a non-zero status", err)
+        lines = [l for l in err.splitlines() if l.startswith("parbench: error: time limit:")]
+        if len(lines) != 1 or not re.fullmatch(
+                r"parbench: error: time limit: benchmark Test_Deadlock \(\d+ bytes, \d+ processes\) "
+                r"did not finish within 5 s; stopped", lines[0]):
+            fail("one time-limit message naming the benchmark", err)
+        doc = json.load(open(out_json))
+        names = [b["name"] for b in doc["benchmarks"]]
+        if not names or not all("/PingPong/" in n for n in names):
+            fail(f"out.json holds the PingPong rows: {names}")
+        if doc["context"]["parbench"].get("completed") is not False:
+            fail("out.json marks the run incomplete")
+
+
+globals()["case_" + CASE]()
+print("ok", CASE)

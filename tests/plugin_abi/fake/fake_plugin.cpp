@@ -1,0 +1,204 @@
+// A minimal, MPI-free plugin with a "fake" suite that emits canned results, so that the driver,
+// its reporters and its time limit can be tested without MPI. Its numbers are deterministic
+// functions of the message size; only the layout of what the driver renders is under test.
+//
+// Options: -msglog [MIN:]MAX (sizes 0, 2^MIN .. 2^MAX; default 0:3), -multi 0|1 (multiple mode
+// on 4 simulated ranks), -map PxQ (rank order matrix, 4 ranks), -fail bad_input|error,
+// -include A B (accepted and echoed in the header list).
+#include <parbench/core/error.hpp>
+#include <parbench/plugin/export.hpp>
+#include <parbench/plugin/request.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const parbench_benchmark fake_benchmarks[] = {
+    {"PingPong", "Canned single-transfer results", "single_transfer", PARBENCH_BENCH_DEFAULT},
+    {"Sendrecv", "Canned parallel-transfer results", "parallel_transfer", PARBENCH_BENCH_DEFAULT},
+    {"Allreduce", "Canned collective results", "collective", PARBENCH_BENCH_DEFAULT},
+    {"Barrier", "Canned Barrier results (no message size)", "collective", PARBENCH_BENCH_DEFAULT},
+    {"Extra", "A benchmark outside the default set", "collective", 0},
+    {"Hang", "Reports progress, then never finishes (time-limit tests)", "collective",
+     PARBENCH_BENCH_TEST_ONLY},
+};
+
+const parbench_parameter fake_parameters[] = {
+    {"msglog", "[MIN:]MAX", "Message sizes 0, 2^MIN, ..., 2^MAX", "0:3", PARBENCH_ARITY_ONE},
+    {"multi", "0|1", "Multiple mode on 4 simulated ranks", nullptr, PARBENCH_ARITY_ONE},
+    {"map", "PxQ", "Rank order matrix on 4 simulated ranks", nullptr, PARBENCH_ARITY_ONE},
+    {"fail", "bad_input|error", "Fail the run as asked", nullptr, PARBENCH_ARITY_ONE},
+    {"include", "NAME...", "Further benchmarks", nullptr, PARBENCH_ARITY_LIST},
+    {"verbose", nullptr, "A flag that is only echoed", nullptr, PARBENCH_ARITY_FLAG},
+};
+
+const parbench_suite fake_suites[] = {{
+    "fake",
+    "Canned results for testing the driver",
+    fake_benchmarks,
+    sizeof fake_benchmarks / sizeof fake_benchmarks[0],
+    fake_parameters,
+    sizeof fake_parameters / sizeof fake_parameters[0],
+    0,
+}};
+
+const char* fake_backend_info() { return "fake backend 1.0\nsecond line not shown by list"; }
+
+parbench_status fake_init(const parbench_init_args*, char*, size_t) { return PARBENCH_OK; }
+parbench_status fake_finalize(char*, size_t) { return PARBENCH_OK; }
+
+std::string option_text(const parbench::run_request& request, const std::string& name) {
+    auto it = request.options.find(name);
+    if (it == request.options.end()) return {};
+    return it->second.is_string() ? it->second.get<std::string>() : it->second.dump();
+}
+
+parbench::result_record canned(const std::string& name, parbench::benchmark_class klass,
+                               std::uint64_t bytes, double scale) {
+    parbench::result_record r;
+    r.suite = "fake";
+    r.benchmark = name;
+    r.klass = klass;
+    r.block.title = name;
+    r.block.processes = 2;
+    r.bytes = bytes;
+    r.iterations = 1000;
+    r.t_min_us = scale * (0.5 + static_cast<double>(bytes) / 1000.0);
+    r.t_max_us = r.t_min_us * 1.25;
+    r.t_avg_us = r.t_min_us * 1.125;
+    r.cpu_time_us = r.t_max_us;
+    std::vector<double> samples;
+    for (int i = 0; i < 10; ++i) samples.push_back(r.t_max_us * (1.0 + 0.01 * i));
+    r.distribution_us = parbench::summarize(samples);
+    if (klass == parbench::benchmark_class::single_transfer ||
+        klass == parbench::benchmark_class::parallel_transfer)
+        r.throughput_mib_s = static_cast<double>(bytes) / 1.048576 / r.t_max_us;
+    return r;
+}
+
+void run_fake(const char* request_json, const parbench_host* host) {
+    const auto request = nlohmann::json::parse(request_json).get<parbench::run_request>();
+    const parbench::plugin::host_channel channel(host);
+
+    const std::string fail = option_text(request, "fail");
+    if (fail == "bad_input") throw parbench::input_error("-fail bad_input: the fake plugin was asked to reject its input");
+    if (fail == "error") throw std::runtime_error("the fake backend failed as asked");
+    if (!fail.empty()) throw parbench::input_error("-fail " + fail + ": expected bad_input or error");
+
+    int min_log = 0, max_log = 3;
+    if (const std::string msglog = option_text(request, "msglog"); !msglog.empty()) {
+        const auto colon = msglog.find(':');
+        try {
+            if (colon == std::string::npos) {
+                max_log = std::stoi(msglog);
+            } else {
+                min_log = std::stoi(msglog.substr(0, colon));
+                max_log = std::stoi(msglog.substr(colon + 1));
+            }
+        } catch (const std::exception&) {
+            throw parbench::input_error("-msglog " + msglog + ": expected [MIN:]MAX");
+        }
+        if (min_log > max_log || min_log < 0 || max_log > 30)
+            throw parbench::input_error("-msglog " + msglog + ": expected 0 <= MIN <= MAX <= 30");
+    }
+    std::vector<std::uint64_t> sizes{0};
+    for (int l = min_log; l <= max_log; ++l) sizes.push_back(std::uint64_t{1} << l);
+
+    const std::string multi = option_text(request, "multi");
+    const std::string map = option_text(request, "map");
+
+    std::vector<std::string> names = request.benchmarks;
+    if (names.empty()) names = {"PingPong", "Sendrecv", "Allreduce", "Barrier"};
+
+    parbench::run_start start;
+    start.suite = "fake";
+    start.layout = "imb";
+    start.title = "parbench fake suite, IMB layout";
+    start.header = {{"part", "fake part"},
+                    {"mpi_version", "4.0"},
+                    {"mpi_thread_environment", "MPI_THREAD_SINGLE"},
+                    {"lengths_user_defined", false},
+                    {"min_bytes", 0},
+                    {"max_bytes", sizes.back()},
+                    {"datatype", "MPI_BYTE"},
+                    {"reduction_datatype", "MPI_FLOAT"},
+                    {"reduction_op", "MPI_SUM"},
+                    {"check", request.check}};
+    std::vector<std::string> list;
+    for (const auto& n : names) list.push_back(multi.empty() ? n : "(Multi-)" + n);
+    start.header["benchmark_list"] = list;
+    start.benchmarks = names;
+    start.context = {{"processes", 4}, {"fake", true}};
+    channel.run_started(start);
+
+    for (const auto& name : names) {
+        if (name == "Hang" || name == "hang") {
+            channel.progress("Hang", 1024, 2);
+            for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
+        const bool is_barrier = name == "Barrier";
+        auto klass = parbench::benchmark_class::collective;
+        if (name == "PingPong") klass = parbench::benchmark_class::single_transfer;
+        if (name == "Sendrecv") klass = parbench::benchmark_class::parallel_transfer;
+        const std::vector<std::uint64_t> run_sizes =
+            is_barrier ? std::vector<std::uint64_t>{0} : sizes;
+        for (const auto bytes : run_sizes) {
+            channel.progress(name, bytes, 2);
+            auto r = canned(name, klass, bytes, is_barrier ? 2.0 : 1.0);
+            r.has_bytes = !is_barrier;
+            if (request.check) r.defects = 0;
+            if (!map.empty()) {
+                r.block.rank_order = {{0, 2}, {1, 3}};
+                if (klass == parbench::benchmark_class::collective) {
+                    r.block.processes = 4;
+                } else {
+                    r.block.waiting = 2;
+                }
+            } else if (!multi.empty()) {
+                r.block.title = "Multi-" + name;
+                r.block.groups = 2;
+                r.block.group_ranks = {{0, 2}, {1, 3}};
+                if (multi == "1") {
+                    for (int g = 0; g < 2; ++g) {
+                        auto per_group = r;
+                        per_group.block.group = g;
+                        per_group.t_max_us += g;
+                        channel.result(per_group);
+                    }
+                    continue;
+                }
+            }
+            channel.result(r);
+        }
+    }
+    channel.warning("fake plugin finished");
+}
+
+parbench_status fake_run(const char* request_json, const parbench_host* host, char* error,
+                         size_t error_size) {
+    return parbench::plugin::guarded(error, error_size, [&] { run_fake(request_json, host); });
+}
+
+const parbench_plugin fake_descriptor = {
+    PARBENCH_ABI_MAJOR,
+    PARBENCH_ABI_MINOR,
+    sizeof(parbench_plugin),
+    "fake",
+    "1.2.3",
+    fake_backend_info,
+    fake_init,
+    fake_finalize,
+    fake_suites,
+    sizeof fake_suites / sizeof fake_suites[0],
+    nullptr,
+    fake_run,
+    {},
+};
+
+}  // namespace
+
+PARBENCH_PLUGIN_ENTRY(fake_descriptor)

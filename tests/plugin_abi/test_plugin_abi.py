@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Plugin ABI tests: the driver's exact one-line message and exit status for every way a plugin
+can be unusable, plus discovery rules (search order, shadowing, no implicit current directory),
+the time limit and the plugin's error statuses, all against MPI-free test plugins.
+
+usage: test_plugin_abi.py CASE PARBENCH FAKE_DIR NO_ENTRY_DIR WRONG_ABI_DIR SMALL_STRUCT_DIR
+                          INIT_FAILS_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CASE, PARBENCH, FAKE, NO_ENTRY, WRONG_ABI, SMALL_STRUCT, INIT_FAILS = sys.argv[1:8]
+PARBENCH = os.path.abspath(PARBENCH)
+
+
+def run(args, env=None, cwd=None, timeout=60):
+    environment = dict(os.environ)
+    environment.pop("PARBENCH_PLUGIN_PATH", None)
+    environment.update(env or {})
+    p = subprocess.run([PARBENCH] + args, capture_output=True, text=True, env=environment,
+                       cwd=cwd, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(condition, what, *context):
+    if not condition:
+        print("FAILED:", what)
+        for c in context:
+            print("----\n" + str(c))
+        sys.exit(1)
+
+
+def expect_line(stderr, pattern, what):
+    lines = stderr.splitlines()
+    expect(any(re.fullmatch(pattern, line) for line in lines), what + f" (want /{pattern}/)",
+           stderr)
+
+
+def so(directory, kind):
+    return os.path.join(directory, f"parbench_{kind}.so")
+
+
+def case_no_entry():
+    rc, out, err = run(["list", "--plugin-path", NO_ENTRY])
+    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    path = re.escape(so(NO_ENTRY, "no_entry"))
+    expect_line(err, rf"parbench: error: {path}: no entry symbol parbench_plugin_entry_v1 \(.*undefined symbol: parbench_plugin_entry_v1.*\)",
+                "missing entry symbol")
+
+
+def case_wrong_abi():
+    rc, out, err = run(["list", "--plugin-path", WRONG_ABI])
+    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    path = re.escape(so(WRONG_ABI, "wrong_abi"))
+    expect_line(err, rf"parbench: error: {path}: built for ABI 2\.0, this parbench reads ABI 1\.x",
+                "wrong ABI major")
+    # A broken plugin is skipped by run with a warning; its suite is then unknown.
+    rc, out, err = run(["run", "broken", "--plugin-path", WRONG_ABI])
+    expect(rc == 2, f"run exit status {rc}, want 2", err)
+    expect_line(err, rf"parbench: warning: {path}: built for ABI 2\.0, this parbench reads ABI 1\.x",
+                "warning on run")
+    expect_line(err, r"parbench: error: unknown suite 'broken' \(available: .*\)", "unknown suite")
+
+
+def case_small_struct():
+    rc, out, err = run(["list", "--plugin-path", SMALL_STRUCT])
+    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    path = re.escape(so(SMALL_STRUCT, "small_struct"))
+    expect_line(err, rf"parbench: error: {path}: descriptor is 16 bytes, ABI 1 needs at least \d+",
+                "too-small struct_size")
+
+
+def case_init_fails():
+    rc, out, err = run(["list", "--plugin-path", INIT_FAILS])
+    expect(rc == 0, f"list must not initialise plugins (exit {rc})", err)
+    expect("plugin broken 0.0.1" in out, "list shows the plugin", out)
+    rc, out, err = run(["run", "broken", "--plugin-path", INIT_FAILS])
+    expect(rc == 1, f"run exit status {rc}, want 1", err)
+    path = re.escape(so(INIT_FAILS, "init_fails"))
+    expect_line(err, rf"parbench: error: {path}: init failed: cannot reach the fabric",
+                "init failure")
+    expect(len(err.strip().splitlines()) == 1, "exactly one line on stderr", err)
+
+
+def case_fake_list():
+    rc, out, err = run(["list", "--plugin-path", FAKE])
+    expect(rc == 0, f"list exit status {rc}", err)
+    expect(re.search(r"^plugin fake 1\.2\.3  \(.*parbench_fake\.so\)$", out, re.M), "plugin line", out)
+    expect(re.search(r"^  fake backend 1\.0$", out, re.M), "backend info first line", out)
+    expect("second line not shown" not in out, "only the first backend_info line", out)
+    expect(re.search(r"^  suite fake - Canned results for testing the driver$", out, re.M), "suite", out)
+    expect(re.search(r"^    PingPong\s+single_transfer\s+default\s+Canned single-transfer results$",
+                     out, re.M), "benchmark row", out)
+    expect(re.search(r"^    Extra\s+collective\s+non-default\s+", out, re.M), "non-default row", out)
+    expect("Hang" not in out, "TEST_ONLY benchmarks are hidden", out)
+
+
+def case_fake_run():
+    with tempfile.TemporaryDirectory() as tmp:
+        j, c = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.csv")
+        rc, out, err = run(["run", "fake", "PingPong", "-msglog", "1:2", "--json", j, "--csv", c,
+                            "--plugin-path", FAKE])
+        expect(rc == 0, f"run exit status {rc}", err, out)
+        expect("# Benchmarking PingPong" in out, "console table", out)
+        expect("# All processes entering MPI_Finalize" in out, "console end", out)
+        doc = json.load(open(j))
+        names = [b["name"] for b in doc["benchmarks"]]
+        expect(names == ["fake/PingPong/np:2/bytes:0", "fake/PingPong/np:2/bytes:2",
+                         "fake/PingPong/np:2/bytes:4"], f"JSON names {names}")
+        expect(doc["context"]["parbench"]["completed"] is True, "JSON marks the run complete")
+        rows = open(c, newline="").read().split("\r\n")
+        expect(len([r for r in rows if r]) == 4, "CSV header + 3 rows", rows)
+        # Case-insensitive benchmark names, as IMB.
+        rc, out, err = run(["run", "fake", "pingpong", "--plugin-path", FAKE, "--quiet"])
+        expect(rc == 0 and out == "", f"case-insensitive name, quiet: {rc}", err, out)
+
+
+def case_shadowed():
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(so(FAKE, "fake"), tmp)
+        rc, out, err = run(["list", "--plugin-path", tmp], env={"PARBENCH_PLUGIN_PATH": FAKE})
+        expect(rc == 0, f"list exit status {rc}", err)
+        winner = re.escape(so(FAKE, "fake"))
+        expect(re.search(rf"^plugin fake 1\.2\.3  \({winner}\)$", out, re.M),
+               "PARBENCH_PLUGIN_PATH comes before --plugin-path", out)
+        expect(re.search(rf"^shadowed: {re.escape(os.path.join(tmp, 'parbench_fake.so'))} "
+                         rf"\(plugin 'fake' is already provided by {winner}\)$", out, re.M),
+               "shadowed plugin logged", out)
+
+
+def case_env_path():
+    rc, out, err = run(["list"], env={"PARBENCH_PLUGIN_PATH": "/nonexistent:" + FAKE})
+    expect(rc == 0 and "plugin fake 1.2.3" in out, "PARBENCH_PLUGIN_PATH is searched", out, err)
+
+
+def case_no_cwd():
+    rc, out, err = run(["run", "fake"], cwd=FAKE)
+    expect(rc == 2, f"exit status {rc}, want 2", err)
+    expect_line(err, r"parbench: error: unknown suite 'fake' \(available: .*\)",
+                "the current directory is not searched")
+
+
+def case_time_limit():
+    with tempfile.TemporaryDirectory() as tmp:
+        j = os.path.join(tmp, "out.json")
+        rc, out, err = run(["run", "fake", "PingPong", "Hang", "--timeout", "1", "--json", j,
+                            "--plugin-path", FAKE], timeout=30)
+        expect(rc == 3, f"exit status {rc}, want 3", err)
+        expect_line(err, r"parbench: error: time limit: benchmark Hang \(1024 bytes, 2 processes\) "
+                         r"did not finish within 1 s; stopped", "time-limit message")
+        doc = json.load(open(j))
+        names = [b["name"] for b in doc["benchmarks"]]
+        expect(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
+               f"JSON holds the finished PingPong rows: {names}")
+        expect(doc["context"]["parbench"]["completed"] is False, "JSON marks the run incomplete")
+
+
+def case_bad_input():
+    rc, out, err = run(["run", "fake", "-fail", "bad_input", "--plugin-path", FAKE])
+    expect(rc == 2, f"exit status {rc}, want 2", err)
+    expect_line(err, r"parbench: error: -fail bad_input: the fake plugin was asked to reject its input",
+                "plugin BAD_INPUT")
+
+
+def case_plugin_error():
+    rc, out, err = run(["run", "fake", "-fail", "error", "--plugin-path", FAKE])
+    expect(rc == 1, f"exit status {rc}, want 1", err)
+    expect_line(err, r"parbench: error: the fake backend failed as asked", "plugin ERROR")
+
+
+globals()["case_" + CASE]()
+print("ok", CASE)
