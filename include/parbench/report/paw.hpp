@@ -1,0 +1,185 @@
+// PAW's output (catalogue C.3, C.10): a brief summary on the console and, per call and thread
+// count, two files written incrementally — after each size, so an interrupted run keeps what it
+// measured:
+//
+//   <call>_time-np_<threads>.dat    N  min  max  mean    (seconds per call, over NREPS)
+//   <call>_flops-np_<threads>.dat   N  min  max  mean    (GFlop/s, PAW's flop count)
+//
+// PAW does not give the column layout; parbench writes one '#' comment line naming the columns
+// and units, then one line per size. The flop rates use PAW's count (2N^2(N+1), 2N(N+1));
+// min rate = flops / max time, mean rate = flops / mean time.
+#pragma once
+
+#include <parbench/report/reporter.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace parbench::report {
+
+// The two file names PAW uses for one call at one thread count.
+[[nodiscard]] inline std::pair<std::string, std::string> paw_dat_names(const std::string& call,
+                                                                       int threads) {
+    return {fmt::format("{}_time-np_{}.dat", call, threads),
+            fmt::format("{}_flops-np_{}.dat", call, threads)};
+}
+
+class paw_reporter final : public reporter {
+public:
+    paw_reporter(std::ostream& console, std::filesystem::path dat_directory)
+        : out_(console), directory_(std::move(dat_directory)) {}
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        // A plugin may leave either block out; render what is there.
+        const nlohmann::json c = start.context.is_object() ? start.context : nlohmann::json::object();
+        const nlohmann::json h = start.header.is_object() ? start.header : nlohmann::json::object();
+        out_ << "#------------------------------------------------------------\n";
+        out_ << "# " << (start.title.empty() ? std::string("PAW compatible tests") : start.title)
+             << '\n';
+        out_ << "#------------------------------------------------------------\n";
+        for (const char* key : {"date", "host", "calling_sequence"})
+            if (driver_context.is_object() && driver_context.contains(key) &&
+                driver_context[key].is_string())
+                out_ << fmt::format("# {:<18}: {}\n", key, driver_context[key].get<std::string>());
+        if (c.contains("openblas")) {
+            const auto& o = c["openblas"];
+            out_ << fmt::format("# {:<18}: {}\n", "BLAS", text(o, "config"));
+            out_ << fmt::format("# {:<18}: {} ({} threads by default)\n", "BLAS core",
+                                text(o, "corename"), text(o, "num_threads"));
+        }
+        if (c.contains("cpu")) {
+            const auto& cpu = c["cpu"];
+            out_ << fmt::format("# {:<18}: {}, {} cores, {} MHz\n", "CPU", text(cpu, "model_name"),
+                                text(cpu, "physical_cores"), text(cpu, "clock_mhz"));
+            out_ << fmt::format("# {:<18}: {}\n", "vector flags", text(cpu, "vector_flags"));
+        }
+        if (c.contains("peak")) {
+            const auto& p = c["peak"];
+            out_ << fmt::format("# {:<18}: {} DP / {} SP GFlop/s  ({})\n", "theoretical peak",
+                                number(p, "dp_gflops"), number(p, "sp_gflops"), text(p, "basis"));
+        }
+        out_ << fmt::format("# {:<18}: {}\n", "processes", text(c, "processes"));
+        out_ << fmt::format("# {:<18}: {:.3g} s (x {} = shortest valid loop)\n", "timer threshold",
+                            h.value("timer_threshold_s", 0.0), text(h, "threshold_factor"));
+        out_ << fmt::format("# {:<18}: NREPS {}, NLOOP_MAX {}, NLOOP_MIN {}, budget {} s per size\n",
+                            "loops", text(h, "nreps"), text(h, "nloop_max"), text(h, "nloop_min"),
+                            text(h, "budget_s"));
+        out_ << "# sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) / 2N(N+1),\n"
+                "# %peak the conventional 2N^3 / 2N^2\n";
+        out_.flush();
+    }
+
+    void on_result(const result_record& r) override {
+        const std::string key = r.benchmark + "/" + std::to_string(r.block.threads);
+        if (key != current_block_) {
+            current_block_ = key;
+            const auto [time_name, flops_name] = paw_dat_names(r.benchmark, r.block.threads);
+            out_ << fmt::format("\n# {}, {} thread{}, {} process{}  (files {}, {})\n", r.benchmark,
+                                r.block.threads, r.block.threads == 1 ? "" : "s",
+                                r.block.processes, r.block.processes == 1 ? "" : "es", time_name,
+                                flops_name);
+            out_ << fmt::format("{:>8} {:>7} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>10} {:>10}",
+                                "N", "NLOOP", "NREPS", "t_min[s]", "t_max[s]", "t_mean[s]",
+                                "t_median[s]", "ci95[%]", "GFlop/s", "%peak");
+            if (r.block.processes > 1) out_ << fmt::format(" {:>9} {:>11}", "spread[%]", "aggr_GF/s");
+            out_ << '\n';
+        }
+        const auto metric = [&](const char* name) -> std::string {
+            const auto it = r.metrics.find(name);
+            return it == r.metrics.end() ? std::string("-") : fmt::format("{:.2f}", it->second);
+        };
+        const auto& d = r.distribution_us;
+        const double ci = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
+        const auto nreps = r.metrics.count("nreps") ? r.metrics.at("nreps") : 0.0;
+        out_ << fmt::format("{:>8} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7.2f} "
+                            "{:>10} {:>10}",
+                            r.bytes, r.iterations, nreps, r.t_min_us * 1e-6, r.t_max_us * 1e-6,
+                            r.t_avg_us * 1e-6, d.median * 1e-6, ci, metric("gflops_paw"),
+                            metric("percent_of_peak"));
+        if (r.block.processes > 1)
+            out_ << fmt::format(" {:>9} {:>11}", metric("rank_spread_percent"),
+                                metric("aggregate_gflops_paw"));
+        out_ << '\n';
+        for (const auto& w : r.warnings) out_ << "#   note: " << w << '\n';
+        out_.flush();
+        write_dat(r);
+    }
+
+    void on_warning(const std::string& message) override {
+        out_ << "# WARNING: " << message << '\n';
+        out_.flush();
+    }
+
+    void on_run_end(bool completed) override {
+        if (!completed) out_ << "\n# run stopped early; the .dat files hold the sizes completed\n";
+        out_.flush();
+        files_.clear();
+    }
+
+private:
+    struct dat_pair {
+        std::ofstream time;
+        std::ofstream flops;
+    };
+
+    static std::string text(const nlohmann::json& j, const char* key) {
+        if (!j.contains(key)) return "unknown";
+        const auto& v = j[key];
+        if (v.is_string()) return v.get<std::string>();
+        if (v.is_null()) return "unknown";
+        return v.dump();
+    }
+    static std::string number(const nlohmann::json& j, const char* key) {
+        if (j.contains(key) && j[key].is_number()) return fmt::format("{:.1f}", j[key].get<double>());
+        return text(j, key);
+    }
+
+    // Opens (truncating) a call's files on its first size and appends one flushed line per size.
+    void write_dat(const result_record& r) {
+        const std::string key = r.benchmark + "/" + std::to_string(r.block.threads);
+        auto it = files_.find(key);
+        if (it == files_.end()) {
+            std::filesystem::create_directories(directory_);
+            const auto [time_name, flops_name] = paw_dat_names(r.benchmark, r.block.threads);
+            dat_pair files;
+            files.time.open(directory_ / time_name, std::ios::trunc);
+            files.flops.open(directory_ / flops_name, std::ios::trunc);
+            if (!files.time || !files.flops)
+                throw std::runtime_error("cannot write PAW files " +
+                                         (directory_ / time_name).string() + " / " + flops_name);
+            files.time << fmt::format("# {} time per call [s], {} thread(s): N min max mean\n",
+                                      r.benchmark, r.block.threads);
+            files.flops << fmt::format(
+                "# {} rate [GFlop/s, PAW count], {} thread(s): N min max mean\n", r.benchmark,
+                r.block.threads);
+            it = files_.emplace(key, std::move(files)).first;
+        }
+        const double t_min = r.t_min_us * 1e-6;
+        const double t_max = r.t_max_us * 1e-6;
+        const double t_mean = r.t_avg_us * 1e-6;
+        it->second.time << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
+                                       t_mean);
+        const auto f = r.metrics.find("flops_paw");
+        const double flops = f != r.metrics.end() ? f->second : 0.0;
+        const auto rate = [&](double t) { return t > 0.0 ? flops / t / 1e9 : 0.0; };
+        it->second.flops << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
+                                        rate(t_min), rate(t_mean));
+        it->second.time.flush();
+        it->second.flops.flush();
+    }
+
+    std::ostream& out_;
+    std::filesystem::path directory_;
+    std::string current_block_;
+    std::map<std::string, dat_pair> files_;
+};
+
+}  // namespace parbench::report

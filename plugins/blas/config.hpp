@@ -1,0 +1,241 @@
+// The BLAS suite's settings: PAW's environment variables (table 2.1) give the defaults, the
+// suite's options override them, and every value is validated here with a one-line message
+// (input_error -> PARBENCH_BAD_INPUT). Pure: the environment comes in as a lookup function, so
+// tests can feed any.
+#pragma once
+
+#include "kernels.hpp"
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/paw_nloop.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::blas {
+
+using env_lookup = std::function<std::optional<std::string>(const char*)>;
+
+[[nodiscard]] inline env_lookup process_environment() {
+    return [](const char* name) -> std::optional<std::string> {
+        const char* v = std::getenv(name);
+        if (v == nullptr) return std::nullopt;
+        return std::string(v);
+    };
+}
+
+struct blas_config {
+    std::vector<kernel> kernels;
+    std::vector<int> threads;  // one sweep per value
+    std::uint64_t min_size = 8;
+    std::uint64_t med_size = 1024;  // the warm-up size, clamped into [min, max]
+    std::uint64_t max_size = 10000;
+    std::string size_step = "x2";
+    std::vector<std::uint64_t> sizes;  // the resolved progression
+    iterations::paw_nloop policy{};
+    nlohmann::json sources = nlohmann::json::object();  // where each setting came from
+};
+
+namespace detail {
+
+[[nodiscard]] inline std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// An option's value as text: one-value options are strings, list options arrays (joined with
+// commas), flags `true` (a value was needed).
+[[nodiscard]] inline std::string option_text(const std::string& name, const nlohmann::json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number()) return v.dump();
+    if (v.is_array()) {
+        std::string out;
+        for (const auto& item : v) {
+            if (!out.empty()) out += ',';
+            out += item.is_string() ? item.get<std::string>() : item.dump();
+        }
+        return out;
+    }
+    throw input_error("--" + name + ": a value is required");
+}
+
+[[nodiscard]] inline std::uint64_t positive_integer(const std::string& what,
+                                                    std::string_view text) {
+    std::uint64_t value = 0;
+    if (!parbench::detail::parse_unsigned(text, value) || value == 0)
+        throw input_error(what + " '" + std::string(text) + "': expected a positive integer");
+    return value;
+}
+
+[[nodiscard]] inline double positive_seconds(const std::string& what, std::string_view text,
+                                             bool allow_zero) {
+    const std::string copy(parbench::detail::trim(text));
+    char* end = nullptr;
+    const double v = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
+    const bool ok = !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(v) &&
+                    (allow_zero ? v >= 0.0 : v > 0.0);
+    if (!ok)
+        throw input_error(what + " '" + std::string(text) + "': expected a " +
+                          (allow_zero ? "non-negative" : "positive") + " number of seconds");
+    return v;
+}
+
+[[nodiscard]] inline std::vector<std::string> split_commas(std::string_view text) {
+    std::vector<std::string> out;
+    while (true) {
+        const auto comma = text.find(',');
+        out.emplace_back(parbench::detail::trim(text.substr(0, comma)));
+        if (comma == std::string_view::npos) break;
+        text = text.substr(comma + 1);
+    }
+    return out;
+}
+
+}  // namespace detail
+
+// The progression from min to max: "xF" multiplies by the integer F >= 2 (default x2: PAW's
+// 8, 16, ..., 8192, then 10000), "+S" adds S. The maximum is always the last size.
+[[nodiscard]] inline std::vector<std::uint64_t> size_progression(std::uint64_t min_size,
+                                                                 std::uint64_t max_size,
+                                                                 std::string_view step) {
+    const std::string shown(step);
+    const auto fail = [&] {
+        return input_error("--size_step '" + shown +
+                           "': expected xF (multiply by an integer F >= 2, e.g. x2) or +S "
+                           "(add a positive integer S, e.g. +256)");
+    };
+    if (step.size() < 2 || (step[0] != 'x' && step[0] != '+')) throw fail();
+    std::uint64_t amount = 0;
+    if (!parbench::detail::parse_unsigned(step.substr(1), amount) || amount == 0) throw fail();
+    if (step[0] == 'x' && amount < 2) throw fail();
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t s = min_size; s < max_size;) {
+        sizes.push_back(s);
+        const std::uint64_t next = step[0] == 'x' ? s * amount : s + amount;
+        if (next <= s) break;  // overflow
+        s = next;
+    }
+    sizes.push_back(max_size);
+    return sizes;
+}
+
+[[nodiscard]] inline kernel parse_kernel(std::string_view name) {
+    const std::string l = detail::lower(name);
+    for (kernel k : {kernel::dgemm, kernel::sgemm, kernel::dgemv, kernel::sgemv})
+        if (name_of(k) == l) return k;
+    throw input_error("paw: unknown benchmark '" + std::string(name) +
+                      "'; available: dgemm, sgemm, dgemv, sgemv");
+}
+
+// `default_threads`: the thread count OpenBLAS started with (OPENBLAS_NUM_THREADS /
+// OMP_NUM_THREADS / cores), used when --threads is not given.
+[[nodiscard]] inline blas_config parse_config(const run_request& request, const env_lookup& env,
+                                              int default_threads) {
+    blas_config cfg;
+    static const char* const known[] = {"threads", "min_size",  "med_size", "max_size",
+                                        "sizes",   "size_step", "nreps",    "nloop_max",
+                                        "nloop_min", "time",    "min_loop_time"};
+    for (const auto& [name, value] : request.options) {
+        if (std::find_if(std::begin(known), std::end(known),
+                         [&](const char* k) { return name == k; }) == std::end(known))
+            throw input_error("paw: unknown option --" + name);
+        (void)value;
+    }
+    const auto option = [&](const char* name) -> std::optional<std::string> {
+        const auto it = request.options.find(name);
+        if (it == request.options.end()) return std::nullopt;
+        return detail::option_text(name, it->second);
+    };
+    // An integer setting: option over environment variable over default.
+    const auto integer = [&](const char* opt, const char* var, std::uint64_t fallback) {
+        if (auto text = option(opt)) {
+            cfg.sources[opt] = "option --" + std::string(opt);
+            return detail::positive_integer("--" + std::string(opt), *text);
+        }
+        if (var != nullptr) {
+            if (auto text = env(var)) {
+                cfg.sources[opt] = "environment " + std::string(var);
+                return detail::positive_integer(std::string(var), *text);
+            }
+        }
+        cfg.sources[opt] = "default";
+        return fallback;
+    };
+
+    if (request.benchmarks.empty()) {
+        cfg.kernels = {kernel::dgemm, kernel::sgemm, kernel::dgemv, kernel::sgemv};
+    } else {
+        for (const auto& b : request.benchmarks) {
+            const kernel k = parse_kernel(b);
+            if (std::find(cfg.kernels.begin(), cfg.kernels.end(), k) == cfg.kernels.end())
+                cfg.kernels.push_back(k);
+        }
+    }
+
+    cfg.min_size = integer("min_size", "MIN_BLAS_SIZE", 8);
+    cfg.med_size = integer("med_size", "MED_BLAS_SIZE", 1024);
+    cfg.max_size = integer("max_size", "MAX_BLAS_SIZE", 10000);
+    cfg.policy.nreps = integer("nreps", "NREPS", 10);
+    cfg.policy.nloop_max = integer("nloop_max", "NLOOP_MAX", 1000);
+    cfg.policy.nloop_min = integer("nloop_min", "NLOOP_MIN", 1);
+    if (cfg.policy.nloop_min > cfg.policy.nloop_max)
+        throw input_error("NLOOP_MIN " + std::to_string(cfg.policy.nloop_min) +
+                          " is larger than NLOOP_MAX " + std::to_string(cfg.policy.nloop_max));
+    cfg.policy.min_reps = std::min<std::uint64_t>(cfg.policy.min_reps, cfg.policy.nreps);
+    if (auto t = option("time")) cfg.policy.budget_s = detail::positive_seconds("--time", *t, false);
+    if (auto t = option("min_loop_time"))
+        cfg.policy.min_loop_s = detail::positive_seconds("--min_loop_time", *t, true);
+
+    if (auto list = option("sizes")) {
+        for (const auto& item : detail::split_commas(*list)) {
+            const auto n = detail::positive_integer("--sizes", item);
+            if (!cfg.sizes.empty() && n <= cfg.sizes.back())
+                throw input_error("--sizes " + *list + ": sizes must be ascending");
+            cfg.sizes.push_back(n);
+        }
+        cfg.min_size = cfg.sizes.front();
+        cfg.max_size = cfg.sizes.back();
+        cfg.sources["sizes"] = "option --sizes";
+    } else {
+        if (cfg.min_size > cfg.max_size)
+            throw input_error("minimum size " + std::to_string(cfg.min_size) + " (" +
+                              cfg.sources["min_size"].get<std::string>() +
+                              ") is larger than maximum size " + std::to_string(cfg.max_size) +
+                              " (" + cfg.sources["max_size"].get<std::string>() + ")");
+        if (auto step = option("size_step")) cfg.size_step = *step;
+        cfg.sizes = size_progression(cfg.min_size, cfg.max_size, cfg.size_step);
+    }
+    for (const auto n : cfg.sizes)
+        if (n > 46340)
+            throw input_error("matrix order " + std::to_string(n) +
+                              " is above 46340 (the largest whose N*N elements CBLAS can index)");
+    cfg.med_size = std::clamp(cfg.med_size, cfg.min_size, cfg.max_size);
+
+    if (auto list = option("threads")) {
+        for (const auto& item : detail::split_commas(*list)) {
+            const auto t = detail::positive_integer("--threads", item);
+            if (t > 4096) throw input_error("--threads " + item + ": more than 4096 threads");
+            cfg.threads.push_back(static_cast<int>(t));
+        }
+        cfg.sources["threads"] = "option --threads";
+    } else {
+        cfg.threads = {std::max(1, default_threads)};
+        cfg.sources["threads"] = "OpenBLAS default (OPENBLAS_NUM_THREADS / OMP_NUM_THREADS)";
+    }
+    return cfg;
+}
+
+}  // namespace parbench::blas

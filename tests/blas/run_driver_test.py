@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""`parbench run paw ...` through the driver: a single-process run with no MPI library in the
+process, PAW's .dat files plus JSON and CSV, the OpenBLAS fallback warning with its remedy (and
+the remedy raising the rate), and bad input failing fast with one line.
+
+usage: run_driver_test.py PARBENCH
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+PARBENCH = os.path.abspath(sys.argv[1])
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(args, env=None, cwd=None):
+    full_env = {k: v for k, v in os.environ.items()
+                if k not in ("MIN_BLAS_SIZE", "MED_BLAS_SIZE", "MAX_BLAS_SIZE", "NLOOP_MAX",
+                             "NLOOP_MIN", "NREPS", "OPENBLAS_CORETYPE")}
+    full_env.update(env or {})
+    return subprocess.run([PARBENCH, "run", "paw"] + args, capture_output=True, text=True,
+                          env=full_env, cwd=cwd, timeout=240)
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+# 1. A whole run: no MPI library is ever loaded (LD_DEBUG lists every object the loader opens).
+out = tempfile.mkdtemp(prefix="parbench_paw_")
+proc = run(["dgemm", "sgemm", "dgemv", "sgemv", "--max_size", "64", "--nreps", "2",
+            "--time", "1", "--json", "r.json", "--csv", "r.csv", "--dat-dir", "dat"],
+           env={"LD_DEBUG": "files", "LD_DEBUG_OUTPUT": os.path.join(out, "ld")}, cwd=out)
+check(proc.returncode == 0, f"run exit status {proc.returncode}: {proc.stderr[-500:]}")
+loaded = ""
+for name in os.listdir(out):
+    if name.startswith("ld."):
+        with open(os.path.join(out, name)) as f:
+            loaded += f.read()
+check("parbench_blas" in loaded, "the loader trace shows the BLAS plugin")
+check("libmpi" not in loaded, "no MPI library loaded into a paw run")
+for kernel in ("dgemm", "sgemm", "dgemv", "sgemv"):
+    for kind in ("time", "flops"):
+        files = [n for n in os.listdir(os.path.join(out, "dat"))
+                 if n.startswith(f"{kernel}_{kind}-np_") and n.endswith(".dat")]
+        check(len(files) == 1, f"{kernel}_{kind}-np_<threads>.dat written ({files})")
+with open(os.path.join(out, "r.json")) as f:
+    doc = json.load(f)
+text = json.dumps(doc)
+for field in ("flops_paw", "flops_conventional", "gflops_paw", "gflops_conventional"):
+    check(f'"{field}"' in text, f"JSON carries {field}")
+check('"corename"' in text, "JSON context carries the OpenBLAS core name")
+with open(os.path.join(out, "r.csv")) as f:
+    rows = list(csv.reader(f))
+check(len(rows) >= 1 + 4 * 4, f"CSV has a row per kernel and size ({len(rows)} rows)")
+check("# dgemm," in proc.stdout and "GFlop/s" in proc.stdout, "PAW summary on the console")
+
+# 2. The fallback core is warned about once, with the remedy, and the remedy is faster.
+flags = cpu_flags()
+if {"avx2", "fma"} <= flags:
+    def rate(coretype):
+        d = tempfile.mkdtemp(prefix="parbench_paw_")
+        p = run(["dgemm", "--sizes", "384", "--nreps", "5", "--threads", "1", "--json", "r.json",
+                 "--dat-dir", d], env={"OPENBLAS_CORETYPE": coretype}, cwd=d)
+        with open(os.path.join(d, "r.json")) as f:
+            rows = [b for b in json.load(f)["benchmarks"] if b.get("benchmark") == "dgemm"]
+        return p, max(r["metrics"]["gflops_conventional"] for r in rows)
+    slow_proc, slow = rate("Prescott")
+    remedy = "SkylakeX" if "avx512f" in flags else "Haswell"
+    # Once in the PAW summary (the driver may echo warnings on stderr too).
+    warned = [l for l in slow_proc.stdout.splitlines() if f"OPENBLAS_CORETYPE={remedy}" in l]
+    check(len(warned) == 1, f"one fallback warning naming OPENBLAS_CORETYPE={remedy} ({warned})")
+    _, fast = rate(remedy)
+    check(fast > 1.3 * slow, f"the remedy raises DGEMM: {slow:.1f} -> {fast:.1f} GFlop/s")
+    print(f"DGEMM N=384, 1 thread: Prescott {slow:.1f}, {remedy} {fast:.1f} GFlop/s")
+
+# 3. Bad input: non-zero exit, one clear line, no results.
+for args, env, expected in [
+        (["dgemm", "--min_size", "abc"], {}, "--min_size 'abc'"),
+        (["dgemm", "--max_size", "-5"], {}, "-5"),
+        (["dgemm"], {"MIN_BLAS_SIZE": "512", "MAX_BLAS_SIZE": "256"}, "minimum size 512"),
+        (["dgemm", "--threads", "0"], {}, "--threads '0'")]:
+    p = run(args, env=env, cwd=tempfile.mkdtemp(prefix="parbench_paw_"))
+    lines = [l for l in p.stderr.strip().splitlines() if l.strip()]
+    check(p.returncode != 0, f"{args} {env}: non-zero exit")
+    check(len(lines) == 1 and expected in lines[0], f"{args} {env}: one clear line ({lines})")
+    check("GFlop/s" not in p.stdout, f"{args} {env}: no results")
+
+print(f"{len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
