@@ -86,8 +86,11 @@ struct result_record {
     std::map<std::string, double> metrics;  // further named figures, unit in the name
     std::vector<std::string> warnings;
 
-    // The figure a table's "t[usec]" column and Google Benchmark's real_time show.
-    [[nodiscard]] double headline_time_us() const noexcept { return t_max_us; }
+    // The figure a table's "t[usec]" column and Google Benchmark's real_time show: IMB reports
+    // the slowest rank (t_max); PAW the mean over its repetitions.
+    [[nodiscard]] double headline_time_us() const noexcept {
+        return klass == benchmark_class::compute ? t_avg_us : t_max_us;
+    }
 };
 
 // --- JSON (event schema PARBENCH_EVENT_SCHEMA) ---------------------------------------------

@@ -1,0 +1,105 @@
+// Is parbench's timed loop as cheap as a hand-written one? A plain MPI ping-pong loop (two
+// barriers, MPI_Wtime, n x Send/Recv, MPI_Wtime) runs alternately with the plugin's PingPong
+// kernel through parbench's runner (batched timing, same page-aligned buffers, same n), at 0 B,
+// 8 B, 64 KiB and 4 MiB. Each alternation gives a ratio parbench / plain of the half-round-trip
+// time (max over the two ranks, as IMB reports); the median ratio is printed per size.
+//
+//   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS]
+#include "imb_mpi1_kernels.hpp"
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/core/statistics.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/runner.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+// The reference: what one would write by hand, IMB-style.
+double plain_pingpong_us(MPI_Comm comm, std::byte* send, std::byte* recv, int bytes,
+                         std::uint64_t n) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    for (int warm = 0; warm < 5; ++warm) {
+        if (rank == 0) {
+            MPI_Send(send, bytes, MPI_BYTE, 1, 7, comm);
+            MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
+            MPI_Send(send, bytes, MPI_BYTE, 0, 7, comm);
+        }
+    }
+    MPI_Barrier(comm);
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    for (std::uint64_t i = 0; i < n; ++i) {
+        if (rank == 0) {
+            MPI_Send(send, bytes, MPI_BYTE, 1, 7, comm);
+            MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
+            MPI_Send(send, bytes, MPI_BYTE, 0, 7, comm);
+        }
+    }
+    double t_us = (MPI_Wtime() - start) / static_cast<double>(n) / 2.0 * 1e6;
+    MPI_Allreduce(MPI_IN_PLACE, &t_us, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return t_us;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    parbench::mpi::environment env(argc, argv);
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) {
+        if (rank == 0) std::fprintf(stderr, "pingpong_overhead: run with mpiexec -n 2\n");
+        return 1;
+    }
+    const int alternations = argc > 1 ? std::max(1, std::atoi(argv[1])) : 30;
+    using def = parbench::imb_mpi1::ping_pong_def<false>;
+    const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
+    parbench::mpi::measure_options options;
+    options.iterations.secs_per_sample = 1e9;  // never cut: the same n (volume rule) for both loops
+    const parbench::mpi::record_labels labels{.suite = "bench", .benchmark = "PingPong"};
+
+    if (rank == 0)
+        std::printf("# PingPong overhead: parbench runner vs a plain MPI loop, %d alternations\n"
+                    "%10s %8s %14s %14s %14s %10s %10s\n", alternations, "#bytes", "n",
+                    "plain[usec]", "parbench[usec]", "median_ratio", "ratio_p5", "ratio_p95");
+    for (const std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{8}, std::uint64_t{65536},
+                                      std::uint64_t{4194304}}) {
+        const std::uint64_t n = options.iterations.n_sample(bytes);
+        parbench::aligned_buffer send(bytes);
+        parbench::aligned_buffer recv(bytes);
+        std::vector<double> ratios;
+        std::vector<double> plain_all;
+        std::vector<double> runner_all;
+        for (int a = 0; a < alternations; ++a) {
+            const double plain = plain_pingpong_us(MPI_COMM_WORLD, send.data(), recv.data(),
+                                                   static_cast<int>(bytes), n);
+            const auto context = pair.context(bytes);
+            const auto m = parbench::mpi::measure(pair, def::descriptor, labels, bytes,
+                                                  def::layout(bytes, 2), def::make_kernel(context),
+                                                  options);
+            if (rank == 0 && !m.records.empty()) {
+                ratios.push_back(m.records.front().t_max_us / plain);
+                plain_all.push_back(plain);
+                runner_all.push_back(m.records.front().t_max_us);
+            }
+        }
+        if (rank == 0) {
+            const auto r = parbench::summarize(ratios);
+            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f\n",
+                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
+                        parbench::summarize(plain_all).median,
+                        parbench::summarize(runner_all).median, r.median, r.p5, r.p95);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,68 @@
+// A communicator handle that frees what it created (MPI_Comm_split results) and only borrows
+// what it was given (MPI_COMM_WORLD). MPI_COMM_NULL is a valid, inactive value.
+#pragma once
+
+#include <mpi.h>
+
+#include <utility>
+
+namespace parbench::mpi {
+
+class communicator {
+public:
+    communicator() = default;
+    // Borrows `comm`; never frees it.
+    static communicator borrow(MPI_Comm comm) noexcept { return communicator(comm, false); }
+    // Takes ownership of `comm` (from MPI_Comm_split and friends).
+    static communicator adopt(MPI_Comm comm) noexcept { return communicator(comm, true); }
+
+    communicator(communicator&& other) noexcept
+        : comm_(std::exchange(other.comm_, MPI_COMM_NULL)),
+          owned_(std::exchange(other.owned_, false)) {}
+    communicator& operator=(communicator&& other) noexcept {
+        if (this != &other) {
+            release();
+            comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+            owned_ = std::exchange(other.owned_, false);
+        }
+        return *this;
+    }
+    communicator(const communicator&) = delete;
+    communicator& operator=(const communicator&) = delete;
+    ~communicator() { release(); }
+
+    [[nodiscard]] MPI_Comm get() const noexcept { return comm_; }
+    [[nodiscard]] bool valid() const noexcept { return comm_ != MPI_COMM_NULL; }
+    [[nodiscard]] int rank() const {
+        int r = -1;
+        if (valid()) MPI_Comm_rank(comm_, &r);
+        return r;
+    }
+    [[nodiscard]] int size() const {
+        int s = 0;
+        if (valid()) MPI_Comm_size(comm_, &s);
+        return s;
+    }
+    void barrier() const { MPI_Barrier(comm_); }
+
+    // MPI_Comm_split; `color` < 0 means MPI_UNDEFINED (the result is MPI_COMM_NULL).
+    [[nodiscard]] communicator split(int color, int key) const {
+        MPI_Comm out = MPI_COMM_NULL;
+        MPI_Comm_split(comm_, color < 0 ? MPI_UNDEFINED : color, key, &out);
+        return adopt(out);
+    }
+
+private:
+    communicator(MPI_Comm comm, bool owned) noexcept : comm_(comm), owned_(owned) {}
+    void release() noexcept {
+        int finalised = 0;
+        MPI_Finalized(&finalised);
+        if (owned_ && comm_ != MPI_COMM_NULL && finalised == 0) MPI_Comm_free(&comm_);
+        comm_ = MPI_COMM_NULL;
+        owned_ = false;
+    }
+    MPI_Comm comm_ = MPI_COMM_NULL;
+    bool owned_ = false;
+};
+
+}  // namespace parbench::mpi

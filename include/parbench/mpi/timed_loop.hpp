@@ -1,0 +1,68 @@
+// The timed region. n iterations run as up to a few dozen consecutive batches with one clock
+// read at every batch boundary and nothing else: no barrier, no branch on options, no virtual
+// call. The first and last reads bracket IMB's Δt; the boundaries give the batch times from
+// which the distribution is computed.
+#pragma once
+
+#include <mpi.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace parbench::mpi {
+
+// What a kernel knows about its group for one message size.
+struct kernel_context {
+    MPI_Comm comm = MPI_COMM_NULL;  // the group's communicator (IMB's MY_COMM)
+    int rank = 0;                   // in comm
+    int size = 1;                   // processes in comm
+    int left = 0;                   // periodic chain: (rank - 1 + size) % size
+    int right = 0;                  // periodic chain: (rank + 1) % size
+    int peer = MPI_PROC_NULL;       // pair patterns: the other process of the pair
+    std::size_t bytes = 0;          // message size X
+    // Rooted collectives: the root of iteration i, i % size.
+    [[nodiscard]] int root(std::uint64_t i) const noexcept {
+        return static_cast<int>(i % static_cast<std::uint64_t>(size));
+    }
+};
+
+// A kernel performs iteration i: kernel(context, i, buffers).
+template <class Kernel, class Buffers>
+concept kernel_for = std::invocable<Kernel&, const kernel_context&, std::uint64_t, const Buffers&>;
+
+// MPI_Wtime as a clock source (core/clock.hpp's concept).
+struct wtime_clock {
+    [[nodiscard]] static double now() noexcept { return MPI_Wtime(); }
+};
+
+// Runs iterations [first, first + count) untimed (warm-up and the preparatory estimate).
+template <class Kernel, class Buffers>
+    requires kernel_for<Kernel, Buffers>
+inline void run_untimed(Kernel& kernel, const kernel_context& context, const Buffers& buffers,
+                        std::uint64_t first, std::uint64_t count) {
+    for (std::uint64_t i = first; i < first + count; ++i) kernel(context, i, buffers);
+}
+
+// Runs iterations [0, ends.back()) in batches ending at `ends`; stamps[b] is the clock at the
+// start of batch b and stamps[ends.size()] at the end of the last. stamps.size() must be
+// ends.size() + 1.
+template <class Kernel, class Buffers>
+    requires kernel_for<Kernel, Buffers>
+inline void run_timed_batches(Kernel& kernel, const kernel_context& context,
+                              const Buffers& buffers, std::span<const std::uint64_t> ends,
+                              std::span<double> stamps) {
+    const std::uint64_t* end = ends.data();
+    const std::size_t batches = ends.size();
+    double* stamp = stamps.data();
+    std::uint64_t i = 0;
+    stamp[0] = MPI_Wtime();
+    for (std::size_t b = 0; b < batches; ++b) {
+        const std::uint64_t stop = end[b];
+        for (; i < stop; ++i) kernel(context, i, buffers);
+        stamp[b + 1] = MPI_Wtime();
+    }
+}
+
+}  // namespace parbench::mpi

@@ -1,0 +1,77 @@
+// The pattern vocabulary: who takes part in one iteration, how many messages it moves (for
+// throughput), how a rank's loop time becomes the reported time, and which benchmark class
+// (report/result.hpp) decides the columns. Descriptors are small aggregates configured with
+// designated initialisers; the runner (mpi/runner.hpp) reads them, kernels never do.
+//
+// The same vocabulary serves the later one-sided, I/O and offload patterns (rma_epoch: origin and
+// targets, io_action: one process and a file, offload_transfer: host and device): each is one
+// more descriptor with a category tag, not a new timing loop.
+#pragma once
+
+#include <parbench/report/result.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+namespace parbench::pattern {
+
+// Who is active in one iteration.
+enum class participants {
+    pair,            // two processes (ping-pong, ping-ping)
+    chain,           // a periodic chain: every process has a left and a right neighbour
+    all,             // every process of the group (collectives)
+    origin_targets,  // one origin, the others targets (one-sided)
+    single,          // one process on its own (I/O on private files)
+    host_device,     // a host process and its accelerator (offload transfers)
+};
+
+// Category tags: what kind of operation one iteration is. Policies that only make sense for one
+// category constrain on it, so that misuse fails to compile.
+struct point_to_point_tag {};
+struct collective_tag {};
+struct one_sided_tag {};
+struct io_tag {};
+struct offload_tag {};
+
+// What every descriptor provides. `nmsg` is IMB's turnover per process and iteration (the factor
+// in nmsg * X / t); `time_divisor` turns a loop's time per iteration into the reported time
+// (2 for ping-pong: half a round trip).
+template <class Pattern>
+concept descriptor = std::is_aggregate_v<Pattern> && requires(const Pattern& p) {
+    typename Pattern::category;
+    { p.klass } -> std::convertible_to<benchmark_class>;
+    { p.who } -> std::convertible_to<participants>;
+    { p.nmsg } -> std::convertible_to<int>;
+    { p.time_divisor } -> std::convertible_to<double>;
+    { p.rooted } -> std::convertible_to<bool>;
+};
+
+template <class Pattern>
+concept collective_descriptor =
+    descriptor<Pattern> && std::same_as<typename Pattern::category, collective_tag>;
+
+template <class Pattern>
+concept point_to_point_descriptor =
+    descriptor<Pattern> && std::same_as<typename Pattern::category, point_to_point_tag>;
+
+// The fewest processes one group of the pattern needs, and whether it needs exactly that many.
+template <descriptor Pattern>
+[[nodiscard]] constexpr int min_processes(const Pattern& p) noexcept {
+    return p.who == participants::pair ? 2 : 1;
+}
+template <descriptor Pattern>
+[[nodiscard]] constexpr bool fixed_group_size(const Pattern& p) noexcept {
+    return p.who == participants::pair;
+}
+
+// The class a pattern reports in IMB's multiple mode: single transfers running in several groups
+// at once "behave as parallel transfer benchmarks".
+template <descriptor Pattern>
+[[nodiscard]] constexpr benchmark_class class_in_groups(const Pattern& p, int groups) noexcept {
+    return groups > 1 && p.klass == benchmark_class::single_transfer
+               ? benchmark_class::parallel_transfer
+               : p.klass;
+}
+
+}  // namespace parbench::pattern

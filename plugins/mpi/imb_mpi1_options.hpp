@@ -1,0 +1,218 @@
+// The imb-mpi1 suite's options: validation of every value with the core parsers (input_error ->
+// BAD_INPUT), -msglen/-input files read on rank 0 and broadcast so that every rank reports the
+// same error, and the benchmark selection (positional names, -input, -include, -exclude).
+#pragma once
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+#include <parbench/mpi/active_set.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/iterations.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::imb_mpi1 {
+
+struct options {
+    int npmin = 2;
+    bool npmin_given = false;
+    std::optional<int> multi;  // -multi 0|1
+    mpi::rank_map map{};
+    off_cache cache{};
+    iterations::imb_volume iterations{};
+    std::optional<double> mem_gib;
+    msglog_range msglog{};
+    std::vector<std::uint64_t> msglen;  // non-empty: user-defined lengths
+    std::string msglen_file;
+    std::vector<std::string> input_names;
+    std::vector<std::string> include;
+    std::vector<std::string> exclude;
+    std::string thread_level = "single";
+    bool check = false;
+};
+
+[[nodiscard]] inline std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+namespace detail {
+
+[[nodiscard]] inline std::string one_value(const std::string& name, const nlohmann::json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number()) return value.dump();
+    if (value.is_array() && value.size() == 1 && value[0].is_string())
+        return value[0].get<std::string>();
+    throw input_error("-" + name + ": expects one value");
+}
+
+[[nodiscard]] inline std::vector<std::string> list_value(const std::string& name,
+                                                         const nlohmann::json& value) {
+    if (value.is_string()) return {value.get<std::string>()};
+    if (value.is_array()) {
+        std::vector<std::string> out;
+        for (const auto& v : value) {
+            if (!v.is_string()) throw input_error("-" + name + ": expects benchmark names");
+            out.push_back(v.get<std::string>());
+        }
+        return out;
+    }
+    throw input_error("-" + name + ": expects a list of benchmark names");
+}
+
+// Rank 0 reads the file; every rank receives either its content or rank 0's error message and
+// throws the same input_error, so no rank waits for another that gave up.
+[[nodiscard]] inline std::string read_file_everywhere(const std::string& option,
+                                                      const std::string& path) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::string text;
+    int ok = 1;
+    if (rank == 0) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            ok = 0;
+            text = "-" + option + " " + path + ": cannot open file for reading";
+        } else {
+            std::ostringstream s;
+            s << in.rdbuf();
+            if (in.bad()) {
+                ok = 0;
+                text = "-" + option + " " + path + ": read error";
+            } else {
+                text = s.str();
+            }
+        }
+    }
+    long long header[2] = {ok, static_cast<long long>(text.size())};
+    MPI_Bcast(header, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    text.resize(static_cast<std::size_t>(header[1]));
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const int chunk = static_cast<int>(std::min<std::size_t>(text.size() - done, 1 << 30));
+        MPI_Bcast(text.data() + done, chunk, MPI_CHAR, 0, MPI_COMM_WORLD);
+        done += static_cast<std::size_t>(chunk);
+    }
+    if (header[0] == 0) throw input_error(text);
+    return text;
+}
+
+// -input: one benchmark name per line; '#' starts a comment line; blank lines skipped.
+[[nodiscard]] inline std::vector<std::string> parse_input_file(std::string_view content,
+                                                               std::string_view source) {
+    std::vector<std::string> names;
+    std::istringstream in{std::string(content)};
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        const auto t = parbench::detail::trim(line);
+        if (t.empty() || t.front() == '#') continue;
+        if (t.find_first_of(" \t") != std::string_view::npos)
+            throw input_error("-input " + std::string(source) + ":" + std::to_string(number) +
+                              ": expected one benchmark name per line, got '" + std::string(t) +
+                              "'");
+        names.emplace_back(t);
+    }
+    return names;
+}
+
+}  // namespace detail
+
+// Validates the request's options. Collective (files are broadcast): every rank calls it.
+[[nodiscard]] inline options parse_options(const run_request& request, int world_size) {
+    options o;
+    o.check = request.check;
+    std::optional<std::string> iter_policy_text;
+    for (const auto& [name, value] : request.options) {
+        if (name == "npmin") {
+            const std::string text = detail::one_value(name, value);
+            if (!parbench::detail::parse_unsigned(text, o.npmin) || o.npmin < 1)
+                throw input_error("-npmin " + text + ": expected a positive integer");
+            if (o.npmin > world_size)
+                throw input_error("-npmin " + text + ": larger than the " +
+                                  std::to_string(world_size) + " processes of this run");
+            o.npmin_given = true;
+        } else if (name == "multi") {
+            const std::string text = detail::one_value(name, value);
+            const auto t = parbench::detail::trim(text);
+            if (t != "0" && t != "1")
+                throw input_error("-multi " + text +
+                                  ": expected 0 (worst group only) or 1 (every group)");
+            o.multi = t == "1" ? 1 : 0;
+        } else if (name == "map") {
+            o.map = mpi::parse_map(detail::one_value(name, value));
+            (void)mpi::mapped_order(world_size, o.map);  // throws when P x Q != world size
+        } else if (name == "off_cache") {
+            o.cache = parse_off_cache(detail::one_value(name, value));
+        } else if (name == "iter") {
+            o.iterations = iterations::parse_imb_iter(detail::one_value(name, value), o.iterations);
+        } else if (name == "iter_policy") {
+            iter_policy_text = detail::one_value(name, value);
+        } else if (name == "time") {
+            o.iterations.secs_per_sample =
+                iterations::parse_seconds("-time", detail::one_value(name, value));
+        } else if (name == "mem") {
+            o.mem_gib = parse_mem_gib(detail::one_value(name, value));
+        } else if (name == "msglog") {
+            o.msglog = parse_msglog(detail::one_value(name, value));
+        } else if (name == "msglen") {
+            o.msglen_file = detail::one_value(name, value);
+        } else if (name == "input") {
+            const std::string path = detail::one_value(name, value);
+            o.input_names =
+                detail::parse_input_file(detail::read_file_everywhere("input", path), path);
+        } else if (name == "include") {
+            o.include = detail::list_value(name, value);
+        } else if (name == "exclude") {
+            o.exclude = detail::list_value(name, value);
+        } else if (name == "thread_level") {
+            o.thread_level = detail::one_value(name, value);
+            (void)mpi::parse_thread_level(o.thread_level);
+        } else {
+            throw input_error("-" + name + ": not an option of suite imb-mpi1");
+        }
+    }
+    if (iter_policy_text) o.iterations.policy = iterations::parse_iter_policy_option(*iter_policy_text);
+    if (!o.msglen_file.empty()) {
+        if (request.options.count("msglog") != 0)
+            throw input_error("-msglen and -msglog both set the message lengths; give only one");
+        o.msglen = parse_msglen(detail::read_file_everywhere("msglen", o.msglen_file),
+                                o.msglen_file);
+    }
+    const std::uint64_t largest =
+        o.msglen.empty() ? std::uint64_t{1} << o.msglog.max_log
+                         : *std::max_element(o.msglen.begin(), o.msglen.end());
+    if (largest > static_cast<std::uint64_t>(INT_MAX))
+        throw input_error("message length " + std::to_string(largest) +
+                          " is above 2147483647 bytes, the largest MPI count of MPI_BYTE");
+    return o;
+}
+
+// The message lengths of one benchmark: IMB's sequence (reductions start at sizeof(float)) or
+// the user's -msglen list (reductions rounded down to whole floats).
+[[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit) {
+    if (o.msglen.empty()) return imb_sizes(o.msglog, unit);
+    std::vector<std::uint64_t> sizes;
+    for (const auto x : o.msglen) {
+        const auto y = round_to_unit(x, unit);
+        if (sizes.empty() || sizes.back() != y) sizes.push_back(y);
+    }
+    return sizes;
+}
+
+}  // namespace parbench::imb_mpi1

@@ -1,0 +1,12 @@
+// Misuse: a sync policy must act on a communicator (before_timing(comm)); passing an iteration
+// policy in its place must not compile.
+#include <parbench/mpi/runner.hpp>
+#include <parbench/pattern/ping_pong.hpp>
+
+int misuse(const parbench::mpi::session& s) {
+    const auto kernel = [](const parbench::mpi::kernel_context&, std::uint64_t, const auto&) {};
+    const auto m = parbench::mpi::measure(s, parbench::pattern::ping_pong{}, {}, 8, {8, 8}, kernel,
+                                          {}, parbench::mpi::no_check{},
+                                          parbench::iterations::fixed{});
+    return static_cast<int>(m.records.size());
+}

@@ -1,0 +1,160 @@
+// The MPI runner's pure parts (no MPI calls): active process sets, -map renumbering, groups,
+// batching, slot rotation, -check values and the pattern vocabulary.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <parbench/mpi/active_set.hpp>
+#include <parbench/mpi/check.hpp>
+#include <parbench/mpi/message_buffers.hpp>
+#include <parbench/pattern/collective.hpp>
+#include <parbench/pattern/exchange.hpp>
+#include <parbench/pattern/ping_pong.hpp>
+#include <parbench/policy/aggregation.hpp>
+#include <parbench/policy/sync.hpp>
+
+#include <set>
+#include <vector>
+
+using namespace parbench;
+using V = std::vector<int>;
+
+TEST_CASE("process counts follow IMB's doubling up to P", "[active_set]") {
+    CHECK(mpi::process_counts(11, 1) == V{1, 2, 4, 8, 11});
+    CHECK(mpi::process_counts(8, 2) == V{2, 4, 8});
+    CHECK(mpi::process_counts(6, 2) == V{2, 4, 6});
+    CHECK(mpi::process_counts(512, 512) == V{512});
+    CHECK(mpi::process_counts(14, 3) == V{3, 6, 12, 14});
+    CHECK(mpi::process_counts(1, 2) == V{1});
+}
+
+TEST_CASE("-map PxQ renumbers along the matrix rows", "[active_set]") {
+    CHECK(mpi::mapped_order(6, mpi::parse_map("3x2")) == V{0, 3, 1, 4, 2, 5});
+    CHECK(mpi::mapped_order(4, mpi::parse_map("2x2")) == V{0, 2, 1, 3});
+    CHECK(mpi::mapped_order(4, {}) == V{0, 1, 2, 3});
+    CHECK_THROWS_AS(mpi::mapped_order(4, mpi::parse_map("3x2")), input_error);
+    CHECK_THROWS_WITH(mpi::mapped_order(4, mpi::parse_map("3x2")),
+                      Catch::Contains("-map 3x2") && Catch::Contains("4 processes"));
+    for (const char* bad : {"3", "x2", "3x", "0x4", "-1x2", "2x2x2", "axb"})
+        CHECK_THROWS_AS(mpi::parse_map(bad), input_error);
+}
+
+TEST_CASE("multiple mode groups follow the mapped order (IMB sample 2)", "[active_set]") {
+    const auto order = mpi::mapped_order(6, mpi::parse_map("3x2"));
+    const auto pairs = mpi::layout_groups(order, 2, true, 2);
+    CHECK(pairs.groups == 3);
+    CHECK(pairs.waiting == 0);
+    CHECK(pairs.group_ranks == std::vector<V>{{0, 3}, {1, 4}, {2, 5}});
+    const auto four = mpi::layout_groups(order, 4, true, 2);  // Q > P/2: one group
+    CHECK(four.groups == 1);
+    CHECK(four.waiting == 2);
+    CHECK(four.rank_order == std::vector<V>{{0, 3}, {1, 4}});
+    const auto standard = mpi::layout_groups(mpi::mapped_order(5, {}), 2, false);
+    CHECK(standard.groups == 1);
+    CHECK(standard.waiting == 3);
+    CHECK(standard.rank_order.empty());
+}
+
+TEST_CASE("batches cover every iteration once, at most max_batches", "[aggregation]") {
+    const policy::aggregation::batched b{};
+    for (const std::uint64_t n : {1ull, 2ull, 10ull, 63ull, 64ull, 65ull, 1000ull, 12345ull}) {
+        const auto ends = b.batch_ends(n);
+        CHECK(ends.size() == std::min<std::uint64_t>(n, 64));
+        CHECK(ends.back() == n);
+        std::uint64_t previous = 0;
+        std::uint64_t shortest = n;
+        std::uint64_t longest = 0;
+        for (const auto e : ends) {
+            REQUIRE(e > previous);
+            shortest = std::min(shortest, e - previous);
+            longest = std::max(longest, e - previous);
+            previous = e;
+        }
+        CHECK(longest - shortest <= 1);
+    }
+    CHECK(policy::aggregation::batched{.max_batches = 4}.batch_ends(10) ==
+          std::vector<std::uint64_t>{2, 5, 7, 10});
+}
+
+TEST_CASE("off_cache slots are distinct, line-aligned and inside the region", "[buffers]") {
+    const off_cache cache{true, 0.001, 64};
+    mpi::message_region region(1000, cache);
+    REQUIRE(region.rotating());
+    region.allocate();
+    const auto view = region.rotating_view();
+    CHECK(view.stride() >= 1000 + 2 * 64);
+    CHECK(view.stride() % 64 == 0);
+    std::set<std::byte*> seen;
+    for (std::uint64_t i = 0; i < view.count(); ++i) {
+        std::byte* p = view.at(i);
+        CHECK(p + 1000 <= region.data() + region.footprint());
+        seen.insert(p);
+    }
+    CHECK(seen.size() == view.count());
+    CHECK(view.at(view.count()) == view.at(0));  // wraps
+    mpi::message_region plain(1000, off_cache{});
+    CHECK_FALSE(plain.rotating());
+    CHECK(plain.footprint() == 1000);
+}
+
+TEST_CASE("-check values are rank- and index-dependent and never zero", "[check]") {
+    std::set<int> values;
+    for (int rank = 0; rank < 4; ++rank)
+        for (std::uint64_t j = 0; j < 600; ++j) {
+            CHECK(mpi::check::byte_value(rank, j) != std::byte{0});
+            values.insert(static_cast<int>(mpi::check::byte_value(rank, j)));
+        }
+    CHECK(values.size() > 200);
+    CHECK(mpi::check::byte_value(0, 5) != mpi::check::byte_value(1, 5));
+    std::vector<std::byte> data(300);
+    mpi::check::fill_bytes(data, 3, 17);
+    CHECK(mpi::check::count_byte_defects(data, 3, 17) == 0);
+    data[7] ^= std::byte{1};
+    data[200] = std::byte{0};
+    CHECK(mpi::check::count_byte_defects(data, 3, 17) == 2);
+    CHECK(mpi::check::count_byte_defects(data, 2, 17) > 250);
+    // Reductions: exact float sums.
+    std::vector<std::byte> sum(64 * sizeof(float));
+    for (std::size_t j = 0; j < 64; ++j) {
+        const float v = mpi::check::float_value(0, j) + mpi::check::float_value(1, j) +
+                        mpi::check::float_value(2, j);
+        std::memcpy(sum.data() + j * sizeof(float), &v, sizeof v);
+    }
+    CHECK(mpi::check::count_sum_defects(sum, 3) == 0);
+    CHECK(mpi::check::count_sum_defects(sum, 2) == 64);
+}
+
+struct counting_comm {
+    int barriers = 0;
+    void barrier() { ++barriers; }
+};
+
+TEST_CASE("sync policies: IMB's N_BARR barriers or none", "[sync]") {
+    counting_comm c;
+    policy::sync::barrier{}.before_timing(c);
+    CHECK(c.barriers == 2);
+    policy::sync::barrier{.count = 5}.before_timing(c);
+    CHECK(c.barriers == 7);
+    policy::sync::none{}.before_timing(c);
+    CHECK(c.barriers == 7);
+}
+
+TEST_CASE("pattern descriptors carry IMB's reporting rules", "[pattern]") {
+    constexpr pattern::ping_pong pp{};
+    STATIC_REQUIRE(pp.time_divisor == 2.0);
+    STATIC_REQUIRE(pattern::fixed_group_size(pp));
+    STATIC_REQUIRE(pattern::class_in_groups(pp, 1) == benchmark_class::single_transfer);
+    STATIC_REQUIRE(pattern::class_in_groups(pp, 3) == benchmark_class::parallel_transfer);
+    constexpr auto pingping = pattern::exchange::ping_ping();
+    STATIC_REQUIRE(pingping.klass == benchmark_class::single_transfer);
+    STATIC_REQUIRE(pingping.time_divisor == 1.0);
+    STATIC_REQUIRE(pattern::exchange::sendrecv().nmsg == 2);
+    STATIC_REQUIRE(pattern::exchange::left_right().nmsg == 4);
+    STATIC_REQUIRE(pattern::exchange::left_right().klass == benchmark_class::parallel_transfer);
+    constexpr pattern::collective bcast{.rooted = true};
+    STATIC_REQUIRE(pattern::root_of(bcast, 7, 3) == 1);
+    STATIC_REQUIRE(pattern::class_in_groups(bcast, 4) == benchmark_class::collective);
+    STATIC_REQUIRE(pattern::collective_descriptor<pattern::collective>);
+    STATIC_REQUIRE_FALSE(pattern::collective_descriptor<pattern::ping_pong>);
+    STATIC_REQUIRE(policy::aggregation_policy<policy::aggregation::aggregate>);
+    STATIC_REQUIRE_FALSE(policy::aggregation::non_aggregate::is_aggregate);
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""IMB-MPI1 through the MPI plugin and the test host, under mpiexec -n NP.
+
+Every benchmark runs at small sizes with -check; the figures must be plausible, the data
+correct, the process sets and groups as IMB defines them, and bad options must fail with
+BAD_INPUT and a message naming the problem.
+
+usage: test_imb_mpi1.py --np N --host PLUGIN_HOST --plugin PARBENCH_MPI_SO
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ALL = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource", "Sendrecv",
+       "Exchange", "Bcast", "Allgather", "Allgatherv", "Scatter", "Scatterv", "Gather", "Gatherv",
+       "Alltoall", "Alltoallv", "Reduce", "Reduce_scatter", "Allreduce", "Barrier", "Uniband",
+       "Biband"]
+SINGLE = {"PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource"}
+REDUCTIONS = {"Reduce", "Reduce_scatter", "Allreduce"}
+NMSG = {"Sendrecv": 2, "Exchange": 4}
+BAD_INPUT = 2
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL:", message, flush=True)
+
+
+def expect(condition, message):
+    if not condition:
+        fail(message)
+    return condition
+
+
+class Run:
+    def __init__(self, rc, events, stderr):
+        self.rc = rc
+        self.events = events
+        self.stderr = stderr
+
+    def of(self, kind):
+        return [e for e in self.events if e.get("event") == kind]
+
+    def results(self, name=None):
+        return [e for e in self.of("result") if name is None or e["benchmark"] == name]
+
+
+def run(args, np, request, env_extra=None, timeout=300):
+    request.setdefault("suite", "imb-mpi1")
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "out")
+        env = dict(os.environ)
+        env.update(env_extra or {})
+        proc = subprocess.run(["mpiexec", "-n", str(np), args.host, args.plugin,
+                               json.dumps(request), prefix],
+                              capture_output=True, text=True, timeout=timeout, env=env)
+        events = []
+        for path in sorted(glob.glob(prefix + ".*.jsonl")):
+            with open(path) as f:
+                events += [json.loads(line) for line in f if line.strip()]
+    return Run(proc.returncode, events, proc.stderr)
+
+
+def volume_rule(x, msgs=1000, vol=40 << 20):
+    return msgs if x == 0 else max(1, min(msgs, vol // x))
+
+
+def plausible(r, label):
+    ok = expect(0 < r["t_min_us"] <= r["t_avg_us"] * (1 + 1e-9) and
+                r["t_avg_us"] <= r["t_max_us"] * (1 + 1e-9),
+                f"{label}: t_min {r['t_min_us']} <= t_avg {r['t_avg_us']} <= t_max {r['t_max_us']}")
+    d = r["distribution_us"]
+    ok &= expect(d["samples"] == min(64, r["iterations"]) and d["min"] <= d["median"] <= d["max"],
+                 f"{label}: distribution {d}")
+    ok &= expect(r["defects"] == 0, f"{label}: defects {r['defects']} at {r['bytes']} bytes")
+    name = r["benchmark"]
+    klass = r["class"]
+    if klass == "collective":
+        ok &= expect(r["throughput_mib_s"] is None, f"{label}: collective without throughput")
+    elif name not in ("Uniband", "Biband"):
+        nmsg = NMSG.get(name, 1)
+        want = nmsg * r["bytes"] / 1.048576 / r["t_max_us"]
+        ok &= expect(abs(r["throughput_mib_s"] - want) <= 1e-6 * max(1.0, want),
+                     f"{label}: throughput {r['throughput_mib_s']} != {want}")
+    else:
+        want = 64 * (2 if name == "Biband" else 1) * (r["block"]["processes"] // 2) * r["bytes"] \
+            / 1.048576 / r["t_max_us"]
+        ok &= expect(abs(r["throughput_mib_s"] - want) <= 1e-6 * max(1.0, want),
+                     f"{label}: windowed throughput {r['throughput_mib_s']} != {want}")
+        ok &= expect(r["metrics"].get("messages_per_s", 0) > 0, f"{label}: messages_per_s")
+    return ok
+
+
+def q_set(p, first=2):
+    if first >= p:
+        return [p]
+    out, q = [], first
+    while q < p:
+        out.append(q)
+        q *= 2
+    return out + [p]
+
+
+def test_all_benchmarks(args, np):
+    small = {"msglog": "0:2", "iter": "10", "time": "0.2"} if np > 2 else {"msglog": "0:6"}
+    r = run(args, np, {"benchmarks": ALL, "options": small, "check": True})
+    if not expect(r.rc == 0, f"all benchmarks at -n {np}: rc {r.rc}: {r.stderr[-400:]}"):
+        return
+    start = r.of("run_start")
+    expect(len(start) == 1 and start[0]["header"]["check"] is True
+           and start[0]["header"]["benchmark_list"] == ALL, "run_start once with the list")
+    done = r.of("host_done")
+    expect(len(done) == np, "every rank finished")
+    for name in ALL:
+        rows = r.results(name)
+        if name in SINGLE and np < 2:
+            expect(not rows and any(name in w["message"] for w in r.of("warning")),
+                   f"{name} skipped with a warning at -n 1")
+            continue
+        if name in ("Uniband", "Biband") and np == 1:
+            expect(not rows, f"{name} skipped at -n 1")
+            continue
+        expect(rows, f"{name} has results at -n {np}")
+        maxlog = 2 if np > 2 else 6
+        sizes = [0] + [2 ** k for k in range(2 if name in REDUCTIONS else 0, maxlog + 1)]
+        if name == "Barrier":
+            sizes = [0]
+        qs = [2] if name in SINGLE else q_set(np)
+        if name in ("Uniband", "Biband"):
+            qs = [q for q in qs if q % 2 == 0]
+        got = [(x["block"]["processes"], x["bytes"]) for x in rows]
+        want = [(q, s) for q in qs for s in sizes]
+        expect(got == want, f"{name}: (Q, bytes) {got} != {want}")
+        for row in rows:
+            plausible(row, f"{name} -n {np} Q={row['block']['processes']}")
+            expect(row["block"]["waiting"] == np - row["block"]["processes"],
+                   f"{name}: waiting processes")
+            if np <= 2:
+                expect(row["iterations"] == volume_rule(row["bytes"]),
+                       f"{name}: repetitions {row['iterations']} at {row['bytes']} bytes")
+            else:
+                # -iter 10 caps the count; the -time 0.2 cap may cut it further when
+                # oversubscribed ranks spin.
+                expect(1 <= row["iterations"] <= 10, f"{name}: -iter 10 gives at most 10 repetitions")
+        if name == "Barrier":
+            expect(all(not x["has_bytes"] for x in rows), "Barrier has no #bytes")
+    # Progress is reported on every rank before each measurement.
+    measurements = len(r.of("result"))
+    expect(all(d["progress_calls"] >= measurements // max(1, 1) for d in done if d["rank"] == 0),
+           f"progress calls on rank 0: {[d['progress_calls'] for d in done]} < {measurements}")
+    expect(len({d["progress_calls"] for d in done}) == 1, "same progress calls on every rank")
+
+
+def test_volume_rule(args):
+    r = run(args, 2, {"benchmarks": ["PingPong", "Allreduce"],
+                      "options": {"msglog": "16:18", "iter": "100,1"}})
+    for row in r.results():
+        x = row["bytes"]
+        want = 100 if x == 0 else max(1, min(100, (1 << 20) // x))
+        expect(row["iterations"] == want, f"-iter 100,1: {row['iterations']} != {want} at {x}")
+    r = run(args, 2, {"benchmarks": ["Bcast"],
+                      "options": {"msglog": "3:4", "iter": "7", "iter_policy": "multiple_np"}})
+    expect(r.rc == 0 and all(x["iterations"] == 6 for x in r.results()),
+           f"multiple_np rounds 7 down to a multiple of 2: {[x['iterations'] for x in r.results()]}")
+
+
+def test_corrupt(args, np):
+    env = {"PARBENCH_TEST_KERNELS": "1"}
+    r = run(args, np, {"benchmarks": ["Test_Corrupt"], "options": {"msglog": "0:3"},
+                       "check": True}, env)
+    rows = r.results("Test_Corrupt")
+    expect(r.rc == 0 and rows, f"Test_Corrupt runs: {r.stderr[-300:]}")
+    expect(any(x["defects"] >= 1 for x in rows if x["bytes"] > 0),
+           f"Test_Corrupt defects: {[x['defects'] for x in rows]}")
+    r = run(args, np, {"benchmarks": ["Test_Corrupt"]})
+    expect(r.rc == BAD_INPUT and "Test_Corrupt" in r.stderr,
+           "test kernels are hidden without PARBENCH_TEST_KERNELS=1")
+
+
+def test_deadlock(args):
+    """Test_Deadlock must hang (the driver's --timeout is what stops it); stop it with SIGTERM,
+    which mpiexec forwards to every process, so that nothing is left behind."""
+    env = dict(os.environ, PARBENCH_TEST_KERNELS="1")
+    request = json.dumps({"suite": "imb-mpi1", "benchmarks": ["Test_Deadlock"],
+                          "options": {"msglog": "0:1"}})
+    proc = subprocess.Popen(["mpiexec", "-n", "2", args.host, args.plugin, request],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        proc.wait(timeout=3)
+        fail(f"Test_Deadlock returned (rc {proc.returncode}) instead of hanging")
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def bad(args, np, request, needle, files=None):
+    r = run(args, np, request)
+    expect(r.rc == BAD_INPUT, f"{request}: rc {r.rc}, expected BAD_INPUT")
+    expect(needle in r.stderr, f"{request}: message lacks '{needle}': {r.stderr.strip()[-300:]}")
+    msgs = {d["message"] for d in r.of("host_done")}
+    expect(len(msgs) == 1, f"{request}: every rank reports the same error: {msgs}")
+
+
+def test_bad_input(args, np):
+    bad(args, np, {"benchmarks": ["NoSuchBench"]}, "unknown benchmark 'NoSuchBench'")
+    bad(args, np, {"options": {"exclude": ["Nope"]}}, "unknown benchmark 'Nope'")
+    bad(args, np, {"options": {"msglog": "5:2"}}, "-msglog 5:2")
+    bad(args, np, {"options": {"msglog": "abc"}}, "-msglog abc")
+    bad(args, np, {"options": {"npmin": str(np + 1)}}, f"-npmin {np + 1}")
+    bad(args, np, {"options": {"npmin": "0"}}, "-npmin 0")
+    bad(args, np, {"options": {"map": f"{np + 1}x1"}}, f"-map {np + 1}x1")
+    bad(args, np, {"options": {"map": "2y2"}}, "-map 2y2")
+    bad(args, np, {"options": {"multi": "2"}}, "-multi 2")
+    bad(args, np, {"options": {"iter": "abc"}}, "-iter abc")
+    bad(args, np, {"options": {"iter_policy": "sometimes"}}, "-iter_policy sometimes")
+    bad(args, np, {"options": {"time": "-1"}}, "-time -1")
+    bad(args, np, {"options": {"mem": "lots"}}, "-mem lots")
+    bad(args, np, {"options": {"off_cache": "big"}}, "-off_cache big")
+    r = run(args, np, {"options": {"thread_level": "many"}})
+    expect(r.rc == BAD_INPUT and "-thread_level many" in r.stderr,
+           f"-thread_level many: rc {r.rc} {r.stderr.strip()[-200:]}")
+    bad(args, np, {"options": {"msglen": "/nonexistent/lengths"}}, "/nonexistent/lengths")
+    bad(args, np, {"options": {"input": "/nonexistent/list"}}, "/nonexistent/list")
+    bad(args, np, {"options": {"bogus": "1"}}, "-bogus")
+    bad(args, np, {"suite": "osu"}, "osu")
+    with tempfile.NamedTemporaryFile("w", suffix=".len", delete=False) as f:
+        f.write("0\n100\nten\n")
+    bad(args, np, {"options": {"msglen": f.name}}, f"{f.name}:3")
+    os.unlink(f.name)
+
+
+def test_files(args, np):
+    with tempfile.TemporaryDirectory() as tmp:
+        lengths = os.path.join(tmp, "lengths")
+        with open(lengths, "w") as f:
+            f.write("# user lengths\n0\n100\n1000\n")
+        select = os.path.join(tmp, "select")
+        with open(select, "w") as f:
+            f.write("# pick two\nsendrecv\n#Exchange\nALLREDUCE\n")
+        r = run(args, np, {"options": {"msglen": lengths, "input": select}, "check": True})
+        expect(r.rc == 0, f"-msglen/-input run: {r.stderr[-300:]}")
+        names = sorted({x["benchmark"] for x in r.results()})
+        expect(names == ["Allreduce", "Sendrecv"], f"-input selects: {names}")
+        expect([x["bytes"] for x in r.results("Sendrecv") if x["block"]["processes"] == np]
+               == [0, 100, 1000], "-msglen lengths")
+        expect([x["bytes"] for x in r.results("Allreduce") if x["block"]["processes"] == np]
+               == [0, 100, 1000], "-msglen lengths for reductions (whole floats)")
+        expect(r.of("run_start")[0]["header"]["lengths_user_defined"] is True,
+               "header says user-defined lengths")
+
+
+def test_selection(args, np):
+    r = run(args, np, {"options": {"msglog": "0:0", "iter": "5", "exclude": ["Alltoall", "allgather"],
+                                   "include": ["pingpongspecificsource"]}})
+    expect(r.rc == 0, f"selection run: {r.stderr[-300:]}")
+    listed = r.of("run_start")[0]["header"]["benchmark_list"]
+    want = [n for n in ALL if n not in ("Alltoall", "Allgather", "PingPingSpecificSource",
+                                        "Uniband", "Biband")]
+    expect(listed == want, f"default list with -include/-exclude: {listed}")
+
+
+def test_off_cache_and_mem(args, np):
+    r = run(args, np, {"benchmarks": ["PingPong", "Exchange", "Alltoall", "Reduce"],
+                       "options": {"msglog": "0:8", "off_cache": "0.05,64", "iter": "50"},
+                       "check": True})
+    expect(r.rc == 0 and r.results(), f"-off_cache run: {r.stderr[-300:]}")
+    for row in r.results():
+        expect(row["defects"] == 0, f"-off_cache {row['benchmark']} defects at {row['bytes']}")
+    r = run(args, np, {"benchmarks": ["Sendrecv"], "options": {"msglog": "0:20", "mem": "0.0005"}})
+    expect(r.rc == 0, f"-mem run: {r.stderr[-300:]}")
+    sizes = [x["bytes"] for x in r.results()]
+    expect(sizes and max(sizes) < (1 << 20), f"-mem skipped the large sizes: {sizes}")
+    expect(any("-mem" in w["message"] for w in r.of("warning")), "-mem warning")
+
+
+def test_multi_and_map(args):
+    r = run(args, 4, {"benchmarks": ["PingPong", "Allreduce"],
+                      "options": {"multi": "0", "msglog": "0:2", "iter": "10", "time": "0.1"},
+                      "check": True})
+    expect(r.rc == 0, f"-multi 0: {r.stderr[-300:]}")
+    pp = r.results("PingPong")
+    expect(pp and all(x["block"]["title"] == "Multi-PingPong" and x["block"]["groups"] == 2
+                      and x["block"]["group_ranks"] == [[0, 1], [2, 3]] and x["block"]["group"] == -1
+                      and x["class"] == "parallel_transfer" for x in pp), f"Multi-PingPong {pp[:1]}")
+    ar = r.results("Allreduce")
+    expect([(x["block"]["processes"], x["block"]["groups"], x["block"]["title"]) for x in ar] ==
+           [(2, 2, "Multi-Allreduce")] * 2 + [(4, 1, "Allreduce")] * 2,
+           f"Multi-Allreduce blocks {[(x['block']['processes'], x['block']['groups']) for x in ar]}")
+    expect(r.of("run_start")[0]["header"]["benchmark_list"] == ["(Multi-)PingPong",
+                                                                 "(Multi-)Allreduce"],
+           "(Multi-) list")
+    r = run(args, 4, {"benchmarks": ["PingPong"],
+                      "options": {"multi": "1", "msglog": "0:1", "iter": "10", "map": "2x2"},
+                      "check": True})
+    expect(r.rc == 0, f"-multi 1 -map 2x2: {r.stderr[-300:]}")
+    pp = r.results("PingPong")
+    expect([x["block"]["group"] for x in pp] == [0, 1] * 3, f"-multi 1 groups {pp[:1]}")
+    expect(all(x["block"]["group_ranks"] == [[0, 2], [1, 3]] and
+               x["block"]["rank_order"] == [[0, 2], [1, 3]] for x in pp), "-map 2x2 groups")
+    r = run(args, 4, {"benchmarks": ["Multi-Barrier", "Sendrecv"],
+                      "options": {"map": "2x2", "iter": "10", "msglog": "0:0"}, "check": True})
+    expect(r.rc == 0, f"Multi- name: {r.stderr[-300:]}")
+    expect(r.of("run_start")[0]["header"]["benchmark_list"] == ["Sendrecv", "Multi-Barrier"],
+           "Multi- in the list")
+    sr = r.results("Sendrecv")
+    expect(sr and sr[0]["block"]["processes"] == 2 and sr[0]["block"]["waiting"] == 2 and
+           sr[0]["block"]["rank_order"] == [[0, 2]], f"-map Q=2 order {sr[:1]}")
+
+
+def test_npmin(args):
+    for npmin, want in (("1", [(1, 3), (2, 2), (4, 0)]), ("3", [(3, 1), (4, 0)])):
+        r = run(args, 4, {"benchmarks": ["Barrier", "PingPong"],
+                          "options": {"npmin": npmin, "iter": "5", "msglog": "0:0"}})
+        got = [(x["block"]["processes"], x["block"]["waiting"]) for x in r.results("Barrier")]
+        expect(r.rc == 0 and got == want, f"-npmin {npmin}: (Q, waiting) {got} != {want}")
+        pp = [(x["block"]["processes"], x["block"]["waiting"]) for x in r.results("PingPong")]
+        expect(set(pp) == {(2, 2)}, f"-npmin does not change PingPong's pair: {pp}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--np", type=int, required=True)
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--plugin", required=True)
+    args = parser.parse_args()
+    np = args.np
+    test_all_benchmarks(args, np)
+    test_bad_input(args, np)
+    if np == 2:
+        test_volume_rule(args)
+        test_corrupt(args, np)
+        test_deadlock(args)
+        test_files(args, np)
+        test_selection(args, np)
+        test_off_cache_and_mem(args, np)
+    if np == 1:
+        test_files(args, np)
+    if np == 4:
+        test_multi_and_map(args)
+        test_npmin(args)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
