@@ -187,7 +187,7 @@ registry discover(const char* argv0, const std::vector<std::string>& extra_dirs)
 // ---- parbench list -------------------------------------------------------------------------
 
 int list_plugins(registry& found) {
-    for (const auto& p : found.plugins()) {
+    for (const auto& p : found.load_all()) {
         const auto& d = p.descriptor();
         std::cout << "plugin " << p.name() << ' ' << p.version() << "  (" << p.path().string()
                   << ")\n";
@@ -412,10 +412,7 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
                                             "not found (see parbench list)"};
     if (suite_plugin->offers_comm() && o.mpi != "off") comm_plugin = suite_plugin;
 
-    // Plugins this run does not need are released before anything is initialised.
-    found.keep_only({suite_plugin, comm_plugin});
-    suite_plugin = found.plugin_for_suite(o.suite);
-    comm_plugin = comm_plugin != nullptr ? found.comm_provider() : nullptr;
+    // Only the plugins this run needs were ever loaded into this process (see registry).
 
     std::string thread_level;
     if (auto it = suite_options.find("thread_level");
@@ -595,10 +592,8 @@ int main_impl(int argc, char** argv) {
                 for (const auto& problem : found.problems())
                     std::cerr << "parbench: warning: " << problem.message << '\n';
                 std::string known;
-                for (const auto& plugin : found.plugins())
-                    for (std::size_t s = 0; s < plugin.descriptor().suite_count; ++s)
-                        known += (known.empty() ? "" : ", ") +
-                                 std::string(plugin.descriptor().suites[s].name);
+                for (const auto& name : found.known_suites())
+                    known += (known.empty() ? "" : ", ") + name;
                 throw driver_exit{exit_bad_input,
                                   "unknown suite '" + suite_name + "' (available: " +
                                       (known.empty() ? std::string("none") : known) + ")"};

@@ -3,12 +3,14 @@
 #include <parbench/plugin/abi.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 
 #define PARBENCH_DEFECT_NO_ENTRY 1
 #define PARBENCH_DEFECT_WRONG_ABI 2
 #define PARBENCH_DEFECT_SMALL_STRUCT 3
 #define PARBENCH_DEFECT_INIT_FAILS 4
+#define PARBENCH_DEFECT_CRASHES 5
 
 namespace {
 
@@ -50,7 +52,12 @@ const parbench_plugin broken_descriptor = {
 
 }  // namespace
 
-#if PARBENCH_TEST_DEFECT != PARBENCH_DEFECT_NO_ENTRY
+#if PARBENCH_TEST_DEFECT == PARBENCH_DEFECT_CRASHES
+// Dies inside the entry point, as a plugin linked against a broken library might.
+extern "C" __attribute__((visibility("default"))) const parbench_plugin* parbench_plugin_entry_v1(void) {
+    std::abort();
+}
+#elif PARBENCH_TEST_DEFECT != PARBENCH_DEFECT_NO_ENTRY
 extern "C" __attribute__((visibility("default"))) const parbench_plugin* parbench_plugin_entry_v1(void) {
     return &broken_descriptor;
 }

@@ -4,7 +4,7 @@ can be unusable, plus discovery rules (search order, shadowing, no implicit curr
 the time limit and the plugin's error statuses, all against MPI-free test plugins.
 
 usage: test_plugin_abi.py CASE PARBENCH FAKE_DIR NO_ENTRY_DIR WRONG_ABI_DIR SMALL_STRUCT_DIR
-                          INIT_FAILS_DIR
+                          INIT_FAILS_DIR CRASHES_DIR
 """
 import json
 import os
@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-CASE, PARBENCH, FAKE, NO_ENTRY, WRONG_ABI, SMALL_STRUCT, INIT_FAILS = sys.argv[1:8]
+CASE, PARBENCH, FAKE, NO_ENTRY, WRONG_ABI, SMALL_STRUCT, INIT_FAILS, CRASHES = sys.argv[1:9]
 PARBENCH = os.path.abspath(PARBENCH)
 
 
@@ -85,6 +85,19 @@ def case_init_fails():
     expect_line(err, rf"parbench: error: {path}: init failed: cannot reach the fabric",
                 "init failure")
     expect(len(err.strip().splitlines()) == 1, "exactly one line on stderr", err)
+
+
+def case_crashes():
+    # Discovery probes plugin files in a child process: a plugin that dies while loading is
+    # reported by name, and the plugins beside it remain usable.
+    rc, out, err = run(["list", "--plugin-path", CRASHES, "--plugin-path", FAKE])
+    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    path = re.escape(so(CRASHES, "crashes"))
+    expect_line(err, rf"parbench: error: {path}: crashed while loading \(signal 6\)",
+                "crashing plugin named")
+    expect("plugin fake" in out, "the fake plugin is still listed", out)
+    rc, out, err = run(["run", "fake", "--plugin-path", CRASHES, "--plugin-path", FAKE])
+    expect(rc == 0, f"run beside a crashing plugin: exit {rc}", err)
 
 
 def case_fake_list():

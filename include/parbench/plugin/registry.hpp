@@ -1,11 +1,19 @@
 // Plugin discovery: where plugins are looked for, in which order, and which file wins when two
-// offer the same plugin name. Loading is RTLD_LOCAL and initialises nothing; the driver decides
-// afterwards which plugins a run needs and releases the others before any init.
+// offer the same plugin name. Files are probed in a child process; the driver then loads
+// (RTLD_LOCAL, initialising nothing) only the plugins a run needs.
 #pragma once
 
 #include <parbench/plugin/loader.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <deque>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -82,29 +90,131 @@ struct shadowed_plugin {
     std::filesystem::path winner;
 };
 
-// Everything found on the search path: one loaded_plugin per plugin name (first wins).
+// What probing one plugin file found out, without keeping it loaded.
+struct plugin_manifest {
+    std::filesystem::path file;
+    std::string name;
+    std::vector<std::string> suites;
+    bool offers_comm = false;
+};
+
+namespace detail {
+
+// Opens every file in a forked child and reports each one's manifest (or problem) as a JSON line
+// through a pipe. The driver's own process therefore maps only the plugins a run needs: a BLAS run
+// never has libmpich loaded because the MPI plugin sat beside it on the search path. It also
+// turns a plugin that crashes while loading into a message instead of a dead driver. When the
+// child dies on a file, that file is reported and probing resumes after it.
+inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesystem::path>& files) {
+    std::vector<nlohmann::json> reports;
+    std::size_t next = 0;
+    while (next < files.size()) {
+        int fds[2];
+        if (::pipe(fds) != 0) throw plugin_error("cannot probe plugins: pipe() failed");
+        std::fflush(nullptr);  // nothing buffered may be written twice
+        const pid_t child = ::fork();
+        if (child < 0) {
+            ::close(fds[0]);
+            ::close(fds[1]);
+            throw plugin_error("cannot probe plugins: fork() failed");
+        }
+        if (child == 0) {
+            ::close(fds[0]);
+            for (std::size_t i = next; i < files.size(); ++i) {
+                nlohmann::json report{{"file", files[i].string()}};
+                try {
+                    const loaded_plugin candidate(files[i]);
+                    const parbench_plugin& d = candidate.descriptor();
+                    report["name"] = std::string(candidate.name());
+                    report["offers_comm"] = candidate.offers_comm();
+                    std::vector<std::string> suites;
+                    for (std::size_t k = 0; k < d.suite_count; ++k) suites.emplace_back(d.suites[k].name);
+                    report["suites"] = suites;
+                } catch (const std::exception& e) {
+                    report["problem"] = e.what();
+                }
+                const std::string line = report.dump() + "\n";
+                std::size_t written = 0;
+                while (written < line.size()) {
+                    const ssize_t n = ::write(fds[1], line.data() + written, line.size() - written);
+                    if (n <= 0) ::_exit(1);
+                    written += static_cast<std::size_t>(n);
+                }
+            }
+            ::_exit(0);  // no atexit handlers, no stdio flush: the child only reports
+        }
+        ::close(fds[1]);
+        std::string text;
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            text.append(buffer, static_cast<std::size_t>(n));
+        }
+        ::close(fds[0]);
+        int status = 0;
+        while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+        }
+        std::size_t line_start = 0;
+        for (std::size_t nl; (nl = text.find('\n', line_start)) != std::string::npos;
+             line_start = nl + 1) {
+            reports.push_back(nlohmann::json::parse(text.substr(line_start, nl - line_start)));
+            ++next;
+        }
+        if (next < files.size() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+            const std::string how = files[next].string() + ": " +
+                                    (WIFSIGNALED(status)
+                                        ? "crashed while loading (signal " +
+                                              std::to_string(WTERMSIG(status)) + ")"
+                                        : std::string("made the plugin probe exit while loading"));
+            reports.push_back({{"file", files[next].string()}, {"problem", how}});
+            ++next;
+        }
+    }
+    return reports;
+}
+
+}  // namespace detail
+
+// Everything found on the search path. Discovery probes the files (see detail::probe_in_child)
+// and loads nothing; a plugin is loaded (RTLD_LOCAL, not initialised) the first time it is asked
+// for, so a run maps only the plugins it uses. One plugin per name: the first file wins.
 class registry {
 public:
     static registry discover(const search_path& where) {
-        registry found;
+        std::vector<std::filesystem::path> files;
         for (const auto& dir : where.directories) {
             std::error_code ec;
             if (!std::filesystem::is_directory(dir, ec)) continue;
-            std::vector<std::filesystem::path> files;
+            std::vector<std::filesystem::path> in_dir;
             for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
                 const std::string name = entry.path().filename().string();
                 if (name.starts_with("parbench_") && name.ends_with(".so") &&
                     !entry.is_directory(ec))
-                    files.push_back(entry.path());
+                    in_dir.push_back(entry.path());
             }
-            std::sort(files.begin(), files.end());  // a stable order, whatever readdir says
-            for (const auto& file : files) found.consider(file);
+            std::sort(in_dir.begin(), in_dir.end());  // a stable order, whatever readdir says
+            files.insert(files.end(), in_dir.begin(), in_dir.end());
         }
+        registry found;
+        for (const auto& report : detail::probe_in_child(files)) found.consider(report);
         return found;
     }
 
-    [[nodiscard]] std::vector<loaded_plugin>& plugins() noexcept { return plugins_; }
-    [[nodiscard]] const std::vector<loaded_plugin>& plugins() const noexcept { return plugins_; }
+    // Loads every plugin found (for `parbench list`) and returns them.
+    [[nodiscard]] std::deque<loaded_plugin>& load_all() {
+        for (const auto& m : manifests_) load(m);
+        return plugins_;
+    }
+
+    // The plugins loaded so far.
+    [[nodiscard]] std::deque<loaded_plugin>& plugins() noexcept { return plugins_; }
+    [[nodiscard]] const std::deque<loaded_plugin>& plugins() const noexcept { return plugins_; }
+    [[nodiscard]] const std::vector<plugin_manifest>& manifests() const noexcept {
+        return manifests_;
+    }
     [[nodiscard]] const std::vector<discovery_problem>& problems() const noexcept {
         return problems_;
     }
@@ -112,45 +222,56 @@ public:
         return shadowed_;
     }
 
-    // The plugin that offers `suite`, or nullptr.
-    [[nodiscard]] loaded_plugin* plugin_for_suite(std::string_view suite) noexcept {
-        for (auto& p : plugins_)
-            if (p.find_suite(suite) != nullptr) return &p;
+    // Every suite some plugin offers, in discovery order.
+    [[nodiscard]] std::vector<std::string> known_suites() const {
+        std::vector<std::string> suites;
+        for (const auto& m : manifests_) suites.insert(suites.end(), m.suites.begin(), m.suites.end());
+        return suites;
+    }
+
+    // The plugin that offers `suite`, loaded on first use; nullptr when none does.
+    [[nodiscard]] loaded_plugin* plugin_for_suite(std::string_view suite) {
+        for (const auto& m : manifests_)
+            if (std::find(m.suites.begin(), m.suites.end(), suite) != m.suites.end())
+                return load(m);
         return nullptr;
     }
 
-    // The plugin that offers the communication service (the MPI plugin), or nullptr.
-    [[nodiscard]] loaded_plugin* comm_provider() noexcept {
-        for (auto& p : plugins_)
-            if (p.offers_comm()) return &p;
+    // The plugin that offers the communication service (the MPI plugin), loaded on first use.
+    [[nodiscard]] loaded_plugin* comm_provider() {
+        for (const auto& m : manifests_)
+            if (m.offers_comm) return load(m);
         return nullptr;
-    }
-
-    // dlcloses every plugin except those listed (by address); call before any init.
-    void keep_only(const std::vector<const loaded_plugin*>& keep) {
-        std::vector<loaded_plugin> kept;
-        for (auto& p : plugins_)
-            if (std::find(keep.begin(), keep.end(), &p) != keep.end()) kept.push_back(std::move(p));
-        plugins_ = std::move(kept);  // the moved-from handles are empty; the rest close here
     }
 
 private:
-    void consider(const std::filesystem::path& file) {
-        try {
-            loaded_plugin candidate(file);
-            for (const auto& p : plugins_) {
-                if (p.name() == candidate.name()) {
-                    shadowed_.push_back({file, std::string(candidate.name()), p.path()});
-                    return;  // candidate closes here
-                }
-            }
-            plugins_.push_back(std::move(candidate));
-        } catch (const plugin_error& e) {
-            problems_.push_back({file, e.what()});
+    void consider(const nlohmann::json& report) {
+        const std::filesystem::path file = report.at("file").get<std::string>();
+        if (report.contains("problem")) {
+            problems_.push_back({file, report.at("problem").get<std::string>()});
+            return;
         }
+        plugin_manifest m{file, report.at("name").get<std::string>(),
+                          report.at("suites").get<std::vector<std::string>>(),
+                          report.at("offers_comm").get<bool>()};
+        for (const auto& earlier : manifests_) {
+            if (earlier.name == m.name) {
+                shadowed_.push_back({file, m.name, earlier.file});
+                return;
+            }
+        }
+        manifests_.push_back(std::move(m));
     }
 
-    std::vector<loaded_plugin> plugins_;
+    loaded_plugin* load(const plugin_manifest& m) {
+        for (auto& p : plugins_)
+            if (p.path() == m.file) return &p;
+        plugins_.emplace_back(m.file);  // a deque: earlier pointers stay valid
+        return &plugins_.back();
+    }
+
+    std::vector<plugin_manifest> manifests_;
+    std::deque<loaded_plugin> plugins_;
     std::vector<discovery_problem> problems_;
     std::vector<shadowed_plugin> shadowed_;
 };
