@@ -250,7 +250,10 @@ public:
         if (kind == "warning") {
             const std::string message = event.value("message", std::string{});
             if (rank_ == 0) {
-                std::cerr << "parbench: warning: " << message << '\n';
+                // The console reporter prints warnings in its output; echo them on stderr too
+                // unless both streams are the same terminal (the user would read them twice).
+                if (!console_ || !stdout_and_stderr_share_a_terminal())
+                    std::cerr << "parbench: warning: " << message << '\n';
                 for_each([&](auto& r) { r.on_warning(message); });
             } else {
                 std::cerr << "parbench: warning (rank " << rank_ << "): " << message << '\n';
@@ -295,6 +298,15 @@ public:
     void attach_watchdog(parbench::app::watchdog* w) { watchdog_ = w; }
 
 private:
+    static bool stdout_and_stderr_share_a_terminal() {
+        if (::isatty(STDOUT_FILENO) == 0 || ::isatty(STDERR_FILENO) == 0) return false;
+        const auto name_of = [](int fd) {  // ttyname() reuses one static buffer: copy at once
+            const char* name = ::ttyname(fd);
+            return std::string(name != nullptr ? name : "");
+        };
+        return name_of(STDOUT_FILENO) == name_of(STDERR_FILENO);
+    }
+
     void warn_locally(const std::string& message) {
         std::cerr << "parbench: warning: " << message << '\n';
     }

@@ -44,7 +44,7 @@ struct blas_config {
     std::uint64_t max_size = 10000;
     std::string size_step = "x2";
     std::vector<std::uint64_t> sizes;  // the resolved progression
-    iterations::paw_nloop policy{};
+    policy::iterations::paw_nloop policy{};
     nlohmann::json sources = nlohmann::json::object();  // where each setting came from
 };
 

@@ -32,7 +32,7 @@ struct options {
     std::optional<int> multi;  // -multi 0|1
     mpi::rank_map map{};
     off_cache cache{};
-    iterations::imb_volume iterations{};
+    policy::iterations::imb_volume iterations{};
     std::optional<double> mem_gib;
     msglog_range msglog{};
     std::vector<std::uint64_t> msglen;  // non-empty: user-defined lengths
@@ -160,12 +160,12 @@ namespace detail {
         } else if (name == "off_cache") {
             o.cache = parse_off_cache(detail::one_value(name, value));
         } else if (name == "iter") {
-            o.iterations = iterations::parse_imb_iter(detail::one_value(name, value), o.iterations);
+            o.iterations = policy::iterations::parse_imb_iter(detail::one_value(name, value), o.iterations);
         } else if (name == "iter_policy") {
             iter_policy_text = detail::one_value(name, value);
         } else if (name == "time") {
             o.iterations.secs_per_sample =
-                iterations::parse_seconds("-time", detail::one_value(name, value));
+                policy::iterations::parse_seconds("-time", detail::one_value(name, value));
         } else if (name == "mem") {
             o.mem_gib = parse_mem_gib(detail::one_value(name, value));
         } else if (name == "msglog") {
@@ -187,7 +187,7 @@ namespace detail {
             throw input_error("-" + name + ": not an option of suite imb-mpi1");
         }
     }
-    if (iter_policy_text) o.iterations.policy = iterations::parse_iter_policy_option(*iter_policy_text);
+    if (iter_policy_text) o.iterations.policy = policy::iterations::parse_iter_policy_option(*iter_policy_text);
     if (!o.msglen_file.empty()) {
         if (request.options.count("msglog") != 0)
             throw input_error("-msglen and -msglog both set the message lengths; give only one");

@@ -361,7 +361,7 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
         run_start start;
         start.suite = suite_name;
         start.layout = "imb";
-        start.title = "Intel (R) MPI Benchmarks 4.0 compatible, MPI-1 part";
+        start.title = "parbench " PARBENCH_PLUGIN_VERSION ", IMB-MPI1 compatible (IMB 4.0 methodology), MPI-1 part";
         start.benchmarks = listed;
         start.header = {
             {"part", "MPI-1 part"},
@@ -388,7 +388,7 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"msgs_per_sample", o.iterations.msgs_per_sample},
             {"overall_vol_bytes", o.iterations.overall_vol_bytes},
             {"msgs_nonaggr", o.iterations.msgs_nonaggr},
-            {"iter_policy", std::string(iterations::to_string(o.iterations.policy))},
+            {"iter_policy", std::string(policy::iterations::to_string(o.iterations.policy))},
             {"time_s", o.iterations.secs_per_sample},
             {"mem_limit_bytes", st.mem_limit_bytes},
             {"msglog", std::to_string(o.msglog.min_log) + ":" + std::to_string(o.msglog.max_log)},

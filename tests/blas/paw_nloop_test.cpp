@@ -11,7 +11,7 @@
 
 namespace {
 
-using parbench::iterations::paw_nloop;
+using parbench::policy::iterations::paw_nloop;
 
 // Simulated time: reading it costs `tick`; kernels add their modelled duration.
 struct fake_clock {
@@ -74,7 +74,7 @@ TEST_CASE("plan: NLOOP never rises above the ceiling; the budget lowers NREPS to
 
 TEST_CASE("the timer threshold is measured with any clock_source", "[paw_nloop]") {
     double t = 0.0;
-    const double threshold = parbench::iterations::timer_threshold_s(fake_clock{&t, 2e-6});
+    const double threshold = parbench::policy::iterations::timer_threshold_s(fake_clock{&t, 2e-6});
     CHECK(threshold == Approx(2e-6).epsilon(0.01));  // a reading costs one tick
 }
 

@@ -8,8 +8,8 @@
 #include <limits>
 
 using parbench::input_error;
-using parbench::iterations::imb_policy;
-using parbench::iterations::imb_volume;
+using parbench::policy::iterations::imb_policy;
+using parbench::policy::iterations::imb_volume;
 using Catch::Matchers::Message;
 
 namespace {
@@ -22,10 +22,10 @@ constexpr imb_volume io_settings{
 }  // namespace
 
 TEST_CASE("fixed always gives its count", "[iterations]") {
-    constexpr parbench::iterations::fixed f{.count = 37};
+    constexpr parbench::policy::iterations::fixed f{.count = 37};
     STATIC_REQUIRE(f.n_sample(0) == 37);
     CHECK(f.n_sample(1 << 20) == 37);
-    CHECK(parbench::iterations::fixed{}.n_sample(5) == 1000);
+    CHECK(parbench::policy::iterations::fixed{}.n_sample(5) == 1000);
 }
 
 TEST_CASE("imb_volume defaults are IMB_settings.h's", "[iterations]") {
@@ -117,13 +117,13 @@ TEST_CASE("policy names round-trip", "[iterations]") {
     for (auto p : {imb_policy::dynamic, imb_policy::multiple_np, imb_policy::automatic,
                    imb_policy::off}) {
         imb_policy parsed = p == imb_policy::off ? imb_policy::dynamic : imb_policy::off;
-        REQUIRE(parbench::iterations::parse_imb_policy(parbench::iterations::to_string(p), parsed));
+        REQUIRE(parbench::policy::iterations::parse_imb_policy(parbench::policy::iterations::to_string(p), parsed));
         CHECK(parsed == p);
     }
-    CHECK(parbench::iterations::to_string(imb_policy::automatic) == "auto");
+    CHECK(parbench::policy::iterations::to_string(imb_policy::automatic) == "auto");
     imb_policy untouched = imb_policy::off;
-    CHECK_FALSE(parbench::iterations::parse_imb_policy("Dynamic", untouched));
-    CHECK_FALSE(parbench::iterations::parse_imb_policy("automatic", untouched));
+    CHECK_FALSE(parbench::policy::iterations::parse_imb_policy("Dynamic", untouched));
+    CHECK_FALSE(parbench::policy::iterations::parse_imb_policy("automatic", untouched));
     CHECK(untouched == imb_policy::off);
 }
 
@@ -131,20 +131,20 @@ TEST_CASE("parse_imb_iter: -iter msgspersample[,overall_vol[,msgs_nonaggr]][,pol
           "[iterations]") {
     const imb_volume base{};
     SECTION("one integer overrides MSGSPERSAMPLE") {
-        const auto v = parbench::iterations::parse_imb_iter("20", base);
+        const auto v = parbench::policy::iterations::parse_imb_iter("20", base);
         CHECK(v.msgs_per_sample == 20);
         CHECK(v.overall_vol_bytes == 40 * mib);
         CHECK(v.msgs_nonaggr == 100);
         CHECK(v.policy == imb_policy::dynamic);
     }
     SECTION("2000,100: MSGSPERSAMPLE and OVERALL_VOL in MB") {
-        const auto v = parbench::iterations::parse_imb_iter("2000,100", base);
+        const auto v = parbench::policy::iterations::parse_imb_iter("2000,100", base);
         CHECK(v.msgs_per_sample == 2000);
         CHECK(v.overall_vol_bytes == 100 * mib);
         CHECK(v.msgs_nonaggr == 100);
     }
     SECTION("1000,40,150 sets MSGS_NONAGGR") {
-        const auto v = parbench::iterations::parse_imb_iter("1000,40,150", base);
+        const auto v = parbench::policy::iterations::parse_imb_iter("1000,40,150", base);
         CHECK(v.msgs_per_sample == 1000);
         CHECK(v.overall_vol_bytes == 40 * mib);
         CHECK(v.msgs_nonaggr == 150);
@@ -152,19 +152,19 @@ TEST_CASE("parse_imb_iter: -iter msgspersample[,overall_vol[,msgs_nonaggr]][,pol
         CHECK(v.n_sample(64, false) == 150);
     }
     SECTION("2000,multiple_np sets the policy too") {
-        const auto v = parbench::iterations::parse_imb_iter("2000,multiple_np", base);
+        const auto v = parbench::policy::iterations::parse_imb_iter("2000,multiple_np", base);
         CHECK(v.msgs_per_sample == 2000);
         CHECK(v.policy == imb_policy::multiple_np);
     }
     SECTION("four fields") {
-        const auto v = parbench::iterations::parse_imb_iter("10, 4, 5, auto", base);
+        const auto v = parbench::policy::iterations::parse_imb_iter("10, 4, 5, auto", base);
         CHECK(v.msgs_per_sample == 10);
         CHECK(v.overall_vol_bytes == 4 * mib);
         CHECK(v.msgs_nonaggr == 5);
         CHECK(v.policy == imb_policy::automatic);
     }
     SECTION("a policy alone keeps the numbers") {
-        const auto v = parbench::iterations::parse_imb_iter("off", io_settings);
+        const auto v = parbench::policy::iterations::parse_imb_iter("off", io_settings);
         CHECK(v.policy == imb_policy::off);
         CHECK(v.msgs_per_sample == 50);
         CHECK(v.overall_vol_bytes == 16 * mib);
@@ -174,53 +174,53 @@ TEST_CASE("parse_imb_iter: -iter msgspersample[,overall_vol[,msgs_nonaggr]][,pol
         const std::string tail =
             "' is neither a positive integer nor a policy (dynamic, multiple_np, auto, off); "
             "expected msgspersample[,overall_vol[,msgs_nonaggr]][,policy]";
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("abc", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("abc", base), input_error,
                              Message("-iter abc: 'abc" + tail));
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("0", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("0", base), input_error,
                              Message("-iter 0: '0" + tail));
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("-5", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("-5", base), input_error,
                              Message("-iter -5: '-5" + tail));
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("", base), input_error,
                              Message("-iter : '" + tail));
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("100,", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("100,", base), input_error,
                              Message("-iter 100,: '" + tail));
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("1,2,3,4", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("1,2,3,4", base), input_error,
                              Message("-iter 1,2,3,4: '4" + tail));
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_imb_iter("1.5", base), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_imb_iter("1.5", base), input_error,
                              Message("-iter 1.5: '1.5" + tail));
-        CHECK_THROWS(parbench::iterations::parse_imb_iter("100,fast", base));
+        CHECK_THROWS(parbench::policy::iterations::parse_imb_iter("100,fast", base));
     }
     SECTION("the policy word comes last, once") {
-        CHECK_THROWS_AS(parbench::iterations::parse_imb_iter("off,100", base), input_error);
-        CHECK_THROWS_AS(parbench::iterations::parse_imb_iter("100,off,dynamic", base),
+        CHECK_THROWS_AS(parbench::policy::iterations::parse_imb_iter("off,100", base), input_error);
+        CHECK_THROWS_AS(parbench::policy::iterations::parse_imb_iter("100,off,dynamic", base),
                         input_error);
     }
     SECTION("an overall_vol that overflows 64-bit bytes is rejected") {
-        CHECK_THROWS_AS(parbench::iterations::parse_imb_iter("100,99999999999999999", base),
+        CHECK_THROWS_AS(parbench::policy::iterations::parse_imb_iter("100,99999999999999999", base),
                         input_error);
     }
 }
 
 TEST_CASE("parse_iter_policy_option", "[iterations]") {
-    CHECK(parbench::iterations::parse_iter_policy_option("dynamic") == imb_policy::dynamic);
-    CHECK(parbench::iterations::parse_iter_policy_option("multiple_np") ==
+    CHECK(parbench::policy::iterations::parse_iter_policy_option("dynamic") == imb_policy::dynamic);
+    CHECK(parbench::policy::iterations::parse_iter_policy_option("multiple_np") ==
           imb_policy::multiple_np);
-    CHECK(parbench::iterations::parse_iter_policy_option(" auto ") == imb_policy::automatic);
-    CHECK(parbench::iterations::parse_iter_policy_option("off") == imb_policy::off);
-    CHECK_THROWS_MATCHES(parbench::iterations::parse_iter_policy_option("never"), input_error,
+    CHECK(parbench::policy::iterations::parse_iter_policy_option(" auto ") == imb_policy::automatic);
+    CHECK(parbench::policy::iterations::parse_iter_policy_option("off") == imb_policy::off);
+    CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_iter_policy_option("never"), input_error,
                          Message("-iter_policy never: expected one of dynamic, multiple_np, "
                                  "auto, off"));
-    CHECK_THROWS_AS(parbench::iterations::parse_iter_policy_option(""), input_error);
+    CHECK_THROWS_AS(parbench::policy::iterations::parse_iter_policy_option(""), input_error);
 }
 
 TEST_CASE("parse_seconds: -time takes a positive finite number", "[iterations]") {
-    CHECK(parbench::iterations::parse_seconds("-time", "1.5") == 1.5);
-    CHECK(parbench::iterations::parse_seconds("-time", "10") == 10.0);
-    CHECK(parbench::iterations::parse_seconds("-time", " 0.1 ") == 0.1);
-    CHECK(parbench::iterations::parse_seconds("-time", "2e-3") == 0.002);
+    CHECK(parbench::policy::iterations::parse_seconds("-time", "1.5") == 1.5);
+    CHECK(parbench::policy::iterations::parse_seconds("-time", "10") == 10.0);
+    CHECK(parbench::policy::iterations::parse_seconds("-time", " 0.1 ") == 0.1);
+    CHECK(parbench::policy::iterations::parse_seconds("-time", "2e-3") == 0.002);
     for (const char* bad : {"0", "-1", "abc", "", "1.5s", "inf", "nan", "1e999"}) {
         INFO(bad);
-        CHECK_THROWS_MATCHES(parbench::iterations::parse_seconds("-time", bad), input_error,
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_seconds("-time", bad), input_error,
                              Message(std::string("-time ") + bad +
                                      ": expected a positive number of seconds"));
     }

@@ -171,7 +171,7 @@ TEST_CASE("run_start JSON round trip and defaults", "[result]") {
     parbench::run_start s;
     s.suite = "imb-mpi1";
     s.layout = "imb";
-    s.title = "Intel (R) MPI Benchmarks 4.0 compatible, MPI-1 part";
+    s.title = "parbench 0.1.0, IMB-MPI1 compatible (IMB 4.0 methodology), MPI-1 part";
     s.header = {{"part", "MPI-1 part"}, {"min_bytes", 0}, {"max_bytes", 4194304},
                 {"benchmark_list", {"PingPong", "(Multi-)PingPing"}}, {"check", false}};
     s.context = {{"processes", 2}, {"timer_resolution_s", 1e-9}};

@@ -117,7 +117,7 @@ concept data_check = requires(const Check& c, const kernel_context& k, std::span
 };
 
 struct measure_options {
-    iterations::imb_volume iterations{};
+    policy::iterations::imb_volume iterations{};
     policy::aggregation::batched batching{};
     off_cache cache{};
     double mem_limit_bytes = 0.0;  // per process; 0: no cap

@@ -91,7 +91,7 @@ template <clock_source Clock, class Workload>
 }
 
 struct compute_sweep_config {
-    iterations::paw_nloop policy{};
+    policy::iterations::paw_nloop policy{};
     double timer_threshold_s = 0.0;  // step 1, measured by the caller (once per run)
     std::uint64_t warmup_size = 0;   // PAW's MED_*_SIZE: the initial warm-up; 0: none
     double cost_exponent = 3.0;      // time per call grows as size^exponent (prediction only)
@@ -127,7 +127,7 @@ std::uint64_t run_compute_sweep(Clock& clock, const compute_sweep_config& config
 
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         const std::uint64_t size = sizes[i];
-        const double predicted = iterations::paw_nloop::predict(
+        const double predicted = policy::iterations::paw_nloop::predict(
             t_call, previous_size, static_cast<double>(size), config.cost_exponent);
         if (!policy.affordable(predicted)) {
             compute_skip skip{{sizes.begin() + static_cast<std::ptrdiff_t>(i), sizes.end()},

@@ -22,7 +22,7 @@
 #include <string>
 #include <string_view>
 
-namespace parbench::iterations {
+namespace parbench::policy::iterations {
 
 struct fixed {
     std::uint64_t count = 1000;
@@ -158,4 +158,4 @@ struct imb_volume {
     return value;
 }
 
-}  // namespace parbench::iterations
+}  // namespace parbench::policy::iterations

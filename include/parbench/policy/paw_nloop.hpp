@@ -25,7 +25,7 @@
 #include <limits>
 #include <string>
 
-namespace parbench::iterations {
+namespace parbench::policy::iterations {
 
 struct paw_nloop {
     std::uint64_t nloop_max = 1000;  // NLOOP_MAX (PAW's default NLOOP)
@@ -113,4 +113,4 @@ template <clock_source Clock>
     return std::max(c.resolution_s, c.overhead_s);
 }
 
-}  // namespace parbench::iterations
+}  // namespace parbench::policy::iterations

@@ -185,7 +185,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 struct run_start {
     std::string suite;
     std::string layout;        // "imb" | "paw"
-    std::string title;         // "Intel (R) MPI Benchmarks 4.0 compatible, MPI-1 part"
+    std::string title;         // "parbench 0.1.0, IMB-MPI1 compatible (IMB 4.0 methodology), MPI-1 part"
     nlohmann::json header;     // layout-specific header fields (see docs/plugin-authors.md)
     nlohmann::json context;    // run context: library versions, processes, threads, timer, ...
     std::vector<std::string> benchmarks;  // the resolved list, as the header prints it

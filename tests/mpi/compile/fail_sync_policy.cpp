@@ -7,6 +7,6 @@ int misuse(const parbench::mpi::session& s) {
     const auto kernel = [](const parbench::mpi::kernel_context&, std::uint64_t, const auto&) {};
     const auto m = parbench::mpi::measure(s, parbench::pattern::ping_pong{}, {}, 8, {8, 8}, kernel,
                                           {}, parbench::mpi::no_check{},
-                                          parbench::iterations::fixed{});
+                                          parbench::policy::iterations::fixed{});
     return static_cast<int>(m.records.size());
 }
