@@ -1,22 +1,28 @@
 // Is parbench's timed loop as cheap as a hand-written one? A plain MPI ping-pong loop (two
 // barriers, MPI_Wtime, n x Send/Recv, MPI_Wtime) runs alternately with the plugin's PingPong
-// kernel through parbench's runner (batched timing, same page-aligned buffers, same n), at 0 B,
-// 8 B, 64 KiB and 4 MiB. Each alternation gives a ratio parbench / plain of the half-round-trip
-// time (max over the two ranks, as IMB reports); the median ratio is printed per size.
+// kernel through parbench's runner (batched timing, page-aligned buffers, same n), at every size
+// of IMB's default sequence (0 B, 1 B, 2 B, ..., 4 MiB). The two swap places every alternation so
+// that neither always runs on the other's warm caches. Each alternation gives a ratio
+// parbench / plain of the half-round-trip time (max over the two ranks, as IMB reports); the
+// median ratio per size must stay within 3 % (exit status 1 otherwise).
 //
 //   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS]
 #include "imb_mpi1_kernels.hpp"
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/core/sizes.hpp>
 #include <parbench/core/statistics.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 namespace {
+
+constexpr double tolerated_ratio = 1.03;
 
 // The reference: what one would write by hand, IMB-style.
 double plain_pingpong_us(MPI_Comm comm, std::byte* send, std::byte* recv, int bytes,
@@ -61,7 +67,7 @@ int main(int argc, char** argv) {
         if (rank == 0) std::fprintf(stderr, "pingpong_overhead: run with mpiexec -n 2\n");
         return 1;
     }
-    const int alternations = argc > 1 ? std::max(1, std::atoi(argv[1])) : 30;
+    const int alternations = argc > 1 ? std::max(1, std::atoi(argv[1])) : 100;
     using def = parbench::imb_mpi1::ping_pong_def<false>;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     parbench::mpi::measure_options options;
@@ -72,34 +78,55 @@ int main(int argc, char** argv) {
         std::printf("# PingPong overhead: parbench runner vs a plain MPI loop, %d alternations\n"
                     "%10s %8s %14s %14s %14s %10s %10s\n", alternations, "#bytes", "n",
                     "plain[usec]", "parbench[usec]", "median_ratio", "ratio_p5", "ratio_p95");
-    for (const std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{8}, std::uint64_t{65536},
-                                      std::uint64_t{4194304}}) {
+    int over = 0;
+    for (const std::uint64_t bytes : parbench::imb_sizes(parbench::msglog_range{})) {
         const std::uint64_t n = options.iterations.n_sample(bytes);
         parbench::aligned_buffer send(bytes);
         parbench::aligned_buffer recv(bytes);
+        const auto parbench_us = [&] {
+            const auto m = parbench::mpi::measure(pair, def::descriptor, labels, bytes,
+                                                  def::layout(bytes, 2),
+                                                  def::make_kernel(pair.context(bytes)), options);
+            return m.records.empty() ? 0.0 : m.records.front().t_max_us;  // rank 0 only
+        };
+        const auto plain_us = [&] {
+            return plain_pingpong_us(MPI_COMM_WORLD, send.data(), recv.data(),
+                                     static_cast<int>(bytes), n);
+        };
         std::vector<double> ratios;
         std::vector<double> plain_all;
         std::vector<double> runner_all;
         for (int a = 0; a < alternations; ++a) {
-            const double plain = plain_pingpong_us(MPI_COMM_WORLD, send.data(), recv.data(),
-                                                   static_cast<int>(bytes), n);
-            const auto context = pair.context(bytes);
-            const auto m = parbench::mpi::measure(pair, def::descriptor, labels, bytes,
-                                                  def::layout(bytes, 2), def::make_kernel(context),
-                                                  options);
-            if (rank == 0 && !m.records.empty()) {
-                ratios.push_back(m.records.front().t_max_us / plain);
+            double plain = 0.0;
+            double runner = 0.0;
+            if (a % 2 == 0) {
+                plain = plain_us();
+                runner = parbench_us();
+            } else {
+                runner = parbench_us();
+                plain = plain_us();
+            }
+            if (rank == 0) {
+                ratios.push_back(runner / plain);
                 plain_all.push_back(plain);
-                runner_all.push_back(m.records.front().t_max_us);
+                runner_all.push_back(runner);
             }
         }
         if (rank == 0) {
             const auto r = parbench::summarize(ratios);
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f\n",
+            const bool ok = r.median <= tolerated_ratio;
+            over += ok ? 0 : 1;
+            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
                         static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
                         parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, r.median, r.p5, r.p95);
+                        parbench::summarize(runner_all).median, r.median, r.p5, r.p95,
+                        ok ? "" : "  ABOVE 1.03");
         }
     }
-    return 0;
+    MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        std::printf("# %s: median ratio within %.0f %% at %s\n", over == 0 ? "ok" : "FAILED",
+                    (tolerated_ratio - 1.0) * 100.0,
+                    over == 0 ? "every size" : "not every size");
+    return over == 0 ? 0 : 1;
 }
