@@ -7,6 +7,7 @@
 #include <parbench/core/clock.hpp>
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/node.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
@@ -320,17 +321,21 @@ struct selected {
 
 // --- the run -------------------------------------------------------------------------------
 
-[[nodiscard]] double default_mem_limit_bytes() {
-    // 80 % of physical memory shared by the processes of this node.
-    MPI_Comm node = MPI_COMM_NULL;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int local = 1;
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
+// 80 % of physical memory shared by the processes of this node.
+[[nodiscard]] double default_mem_limit_bytes(const mpi::node_share& share) {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page = sysconf(_SC_PAGESIZE);
     const double physical = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-    return physical > 0.0 ? 0.8 * physical / std::max(1, local) : 0.0;
+    return physical > 0.0 ? 0.8 * physical / std::max(1, share.processes) : 0.0;
+}
+
+// Said once per run: figures from a node with more processes than CPUs measure the scheduler.
+[[nodiscard]] std::string oversubscription_warning(const mpi::node_share& share) {
+    return "oversubscribed: " + std::to_string(share.processes) + " processes share " +
+           std::to_string(share.cpus) + " CPUs on a node; MPI busy-polls, so any measurement with "
+           "more active processes than CPUs times the scheduler (milliseconds instead of "
+           "microseconds). Idle processes wait without spinning, but run at most one process per "
+           "CPU for figures worth keeping";
 }
 
 void run_suite(const run_request& request, plugin::host_channel& host) {
@@ -344,7 +349,17 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
     st.opts = &o;
     st.host = &host;
     st.order = mpi::mapped_order(st.world_size, o.map);
-    st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes();
+    // The busiest node speaks for the run: the most processes per CPU anywhere.
+    mpi::node_share share = mpi::share_of_node(MPI_COMM_WORLD);
+    {
+        int mine[2] = {share.oversubscribed() ? share.processes - share.cpus : 0, st.world_rank};
+        int worst[2] = {0, 0};
+        MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+        int figures[2] = {share.processes, share.cpus};
+        MPI_Bcast(figures, 2, MPI_INT, worst[1], MPI_COMM_WORLD);
+        share = {figures[0], figures[1]};
+    }
+    st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes(share);
 
     std::vector<std::string> listed;
     for (std::size_t k = 0; k < catalogue_size; ++k) {
@@ -402,6 +417,9 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
         start.context = {
             {"mpi_library", mpi::library_version()},
             {"processes", st.world_size},
+            {"processes_per_node", share.processes},
+            {"cpus_per_node", share.cpus},
+            {"oversubscribed", share.oversubscribed()},
             {"thread_level", std::string(mpi::thread_level_name(thread_level))},
             {"timer", "MPI_Wtime"},
             {"timer_resolution_s", clock.resolution_s},
@@ -410,6 +428,7 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"options", effective},
         };
         host.run_started(start);
+        if (share.oversubscribed()) host.warning(oversubscription_warning(share));
     }
     for (std::size_t k = 0; k < catalogue_size; ++k) {
         if (!chosen[k].run) continue;

@@ -117,6 +117,15 @@ def test_all_benchmarks(args, np):
            and start[0]["header"]["benchmark_list"] == ALL, "run_start once with the list")
     done = r.of("host_done")
     expect(len(done) == np, "every rank finished")
+    # Oversubscription is recorded and warned about. The processes' CPUs are a subset of this
+    # script's, so fewer CPUs here than processes means the node is oversubscribed.
+    context = start[0]["context"] if start else {}
+    over = context.get("oversubscribed")
+    warned = any("oversubscribed" in w["message"] for w in r.of("warning"))
+    expect(context.get("processes_per_node") == np and over == (np > context.get("cpus_per_node", 0))
+           and warned == over, f"oversubscription record {context} / warned {warned}")
+    if len(os.sched_getaffinity(0)) < np:
+        expect(over is True, f"-n {np} on {len(os.sched_getaffinity(0))} CPUs is oversubscribed")
     for name in ALL:
         rows = r.results(name)
         if name in SINGLE and np < 2:

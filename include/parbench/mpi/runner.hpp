@@ -3,7 +3,8 @@
 //
 //   session   — the active set at Q processes per group (-npmin, -map, multiple mode): the
 //               communicators of the active processes and of this process's group.
-//   measure() — collective over the session's world. Idle processes wait in MPI_Barrier; active
+//   measure() — collective over the session's world. Idle processes wait in a barrier that
+//               sleeps instead of spinning (IMB's MPI_Barrier would steal cores); active
 //               ones allocate buffers (-off_cache rotation, -mem cap), run a timed preparatory
 //               loop that is both warm-up and the estimate for the -time cap (agreed with MAX),
 //               align with the sync policy, run the batched timed loop, validate data (-check),
@@ -253,7 +254,7 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
                                   Sync sync = {}, Aggregation = {}) {
     measurement out;
     if (!s.active()) {
-        s.world().barrier();  // idle: wait for the active processes
+        s.world().quiet_barrier();  // idle: wait for the active processes without spinning
         return out;
     }
     message_region send(layout.send_bytes, options.cache);
@@ -261,7 +262,7 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
     const std::size_t need = send.footprint() + recv.footprint();
     if (options.mem_limit_bytes > 0.0 && static_cast<double>(need) > options.mem_limit_bytes) {
         out.skipped_need_bytes = need;  // the same decision on every process
-        s.world().barrier();
+        s.world().quiet_barrier();
         return out;
     }
     int failed = 0;
@@ -275,7 +276,7 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, active.get());
     if (failed != 0) {
         out.allocation_failed = true;
-        s.world().barrier();
+        s.world().quiet_barrier();
         return out;
     }
 
@@ -379,7 +380,7 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
                 detail::build_record(pattern, labels, g, bytes, n, checking, members, -1));
         }
     }
-    s.world().barrier();
+    s.world().quiet_barrier();
     return out;
 }
 

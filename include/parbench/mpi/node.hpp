@@ -1,0 +1,46 @@
+// How the processes of a run share the node they run on: how many there are, and how many CPUs
+// their affinity masks cover together. Used for per-node memory caps and to warn when a node
+// runs more processes than it has CPUs (MPI libraries busy-poll, so such runs time the
+// scheduler, not the network).
+#pragma once
+
+#include <mpi.h>
+#include <sched.h>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+
+namespace parbench::mpi {
+
+struct node_share {
+    int processes = 1;  // processes of the communicator on this node
+    int cpus = 0;       // CPUs in the union of their affinity masks; 0 if unknown
+    [[nodiscard]] bool oversubscribed() const noexcept { return cpus > 0 && processes > cpus; }
+};
+
+// Collective over `comm`.
+[[nodiscard]] inline node_share share_of_node(MPI_Comm comm) {
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    node_share share;
+    MPI_Comm_size(node, &share.processes);
+
+    constexpr std::size_t bits = 8 * sizeof(unsigned long);
+    std::array<unsigned long, CPU_SETSIZE / bits> mask{};
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    const bool known = sched_getaffinity(0, sizeof set, &set) == 0;
+    for (std::size_t cpu = 0; known && cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &set)) mask[cpu / bits] |= 1UL << (cpu % bits);
+    int all_known = known ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, mask.data(), static_cast<int>(mask.size()), MPI_UNSIGNED_LONG,
+                  MPI_BOR, node);
+    MPI_Allreduce(MPI_IN_PLACE, &all_known, 1, MPI_INT, MPI_MIN, node);
+    MPI_Comm_free(&node);
+    if (all_known != 0)
+        for (const unsigned long word : mask) share.cpus += std::popcount(word);
+    return share;
+}
+
+}  // namespace parbench::mpi

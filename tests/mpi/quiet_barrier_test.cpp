@@ -1,0 +1,77 @@
+// communicator::quiet_barrier waits without holding a core. Rank 0 arrives 400 ms late; every
+// other rank measures its own CPU time while it waits. A spinning barrier (MPI_Barrier in MPICH)
+// burns about as much CPU as wall time; the quiet one must stay far below half of it. CPU time
+// can only fall behind wall time on a busy machine, so the bound does not make the test flaky.
+// It also checks share_of_node against what the test itself can see.
+//
+//   mpiexec -n 2 ./quiet_barrier_test
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/node.hpp>
+
+#include <sched.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <thread>
+
+namespace {
+
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+double wall_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    parbench::mpi::environment env(argc, argv);
+    const auto world = parbench::mpi::communicator::borrow(MPI_COMM_WORLD);
+    const int rank = world.rank();
+    int failed = 0;
+
+    // share_of_node: every process of this single-node test is on the node; the CPUs are at
+    // least those this process may run on.
+    const auto share = parbench::mpi::share_of_node(MPI_COMM_WORLD);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    sched_getaffinity(0, sizeof set, &set);
+    if (share.processes != world.size() || share.cpus < CPU_COUNT(&set) ||
+        share.oversubscribed() != (share.processes > share.cpus)) {
+        std::fprintf(stderr, "rank %d: share_of_node gave %d processes, %d CPUs (world %d, own "
+                     "mask %d)\n", rank, share.processes, share.cpus, world.size(),
+                     CPU_COUNT(&set));
+        failed = 1;
+    }
+
+    world.barrier();
+    const double wall_start = wall_seconds();
+    const double cpu_start = cpu_seconds();
+    if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    world.quiet_barrier();
+    const double wall = wall_seconds() - wall_start;
+    const double cpu = cpu_seconds() - cpu_start;
+    if (rank != 0) {
+        std::printf("rank %d waited %.3f s using %.3f s of CPU\n", rank, wall, cpu);
+        if (wall < 0.35) {
+            std::fprintf(stderr, "rank %d: quiet_barrier returned after %.3f s, before rank 0 "
+                         "arrived\n", rank, wall);
+            failed = 1;
+        }
+        if (cpu > 0.5 * wall) {
+            std::fprintf(stderr, "rank %d: quiet_barrier spun: %.3f s CPU in %.3f s\n", rank, cpu,
+                         wall);
+            failed = 1;
+        }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0) std::printf(failed != 0 ? "FAILED\n" : "ok\n");
+    return failed;
+}
