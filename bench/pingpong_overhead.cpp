@@ -1,6 +1,6 @@
 // Is parbench's timed loop as cheap as a hand-written one? A plain MPI ping-pong loop (two
 // barriers, MPI_Wtime, n x Send/Recv, MPI_Wtime) runs alternately with the plugin's PingPong
-// kernel through parbench's runner (batched timing, page-aligned buffers, same n), at every size
+// kernel through parbench's runner (batched timing, the same buffers, the same n), at every size
 // of IMB's default sequence (0 B, 1 B, 2 B, ..., 4 MiB). The two swap places every alternation so
 // that neither always runs on the other's warm caches. Each alternation gives a ratio
 // parbench / plain of the half-round-trip time (max over the two ranks, as IMB reports); the
@@ -81,8 +81,10 @@ int main(int argc, char** argv) {
     int over = 0;
     for (const std::uint64_t bytes : parbench::imb_sizes(parbench::msglog_range{})) {
         const std::uint64_t n = options.iterations.n_sample(bytes);
-        parbench::aligned_buffer send(bytes);
-        parbench::aligned_buffer recv(bytes);
+        // The plain loop sends from and receives into the runner's own message buffers (the
+        // session's pools), so both loops time the same memory.
+        for (parbench::aligned_buffer* pool : {&pair.send_pool(), &pair.recv_pool()})
+            if (pool->size() < bytes || pool->data() == nullptr) *pool = parbench::aligned_buffer(bytes);
         const auto parbench_us = [&] {
             const auto m = parbench::mpi::measure(pair, def::descriptor, labels, bytes,
                                                   def::layout(bytes, 2),
@@ -90,8 +92,8 @@ int main(int argc, char** argv) {
             return m.records.empty() ? 0.0 : m.records.front().t_max_us;  // rank 0 only
         };
         const auto plain_us = [&] {
-            return plain_pingpong_us(MPI_COMM_WORLD, send.data(), recv.data(),
-                                     static_cast<int>(bytes), n);
+            return plain_pingpong_us(MPI_COMM_WORLD, pair.send_pool().data(),
+                                     pair.recv_pool().data(), static_cast<int>(bytes), n);
         };
         std::vector<double> ratios;
         std::vector<double> plain_all;
