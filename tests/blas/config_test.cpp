@@ -5,7 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -141,3 +143,40 @@ TEST_CASE("peak: known micro-architectures only, otherwise unknown", "[blas][env
     no_clock.clock_mhz = 0.0;
     CHECK_FALSE(parbench::detail::estimate_peak(no_clock).dp_gflops_per_core);
 }
+
+TEST_CASE("peak: a measured clock is named as such in the basis", "[blas][env]") {
+    auto cpu = parbench::detail::parse_proc_cpuinfo(
+        "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+        "model name\t: AMD EPYC\ncpu MHz\t\t: 2596.000\nsiblings\t: 2\ncpu cores\t: 2\n"
+        "flags\t\t: fpu sse2 avx avx2 fma avx512f hypervisor\n");
+    CHECK_THAT(parbench::detail::estimate_peak(cpu).basis,
+               Catch::Matchers::Contains("nominal (TSC) clock"));
+    cpu.clock_mhz = 3700.0;
+    cpu.clock_source = "measured (dependent-add chain on one core at start-up)";
+    const auto peak = parbench::detail::estimate_peak(cpu);
+    REQUIRE(peak.dp_gflops_per_core);
+    CHECK(*peak.dp_gflops_per_core == Approx(3.7 * 16));  // Zen 4: 2 x 256-bit FMA
+    CHECK_THAT(peak.basis, Catch::Matchers::Contains("3700 MHz measured") &&
+                               !Catch::Matchers::Contains("nominal"));
+}
+
+#if defined(__x86_64__)
+TEST_CASE("the core clock is measured where the add chain exists", "[blas][env]") {
+    const auto mhz = parbench::detail::measure_core_clock_mhz();
+    REQUIRE(mhz);
+    // A chain the compiler removed or a loop that miscounts is off by orders of magnitude.
+    CHECK(*mhz > 200.0);
+    CHECK(*mhz < 10000.0);
+    const auto proc = parbench::detail::parse_proc_cpuinfo([] {
+        std::ifstream f("/proc/cpuinfo");
+        std::stringstream text;
+        text << f.rdbuf();
+        return text.str();
+    }());
+    if (proc.clock_mhz > 0.0) {
+        // The nominal and the running clock differ by boost or power saving, never by 3x.
+        CHECK(*mhz > proc.clock_mhz / 3.0);
+        CHECK(*mhz < proc.clock_mhz * 3.0);
+    }
+}
+#endif

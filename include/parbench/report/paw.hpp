@@ -57,8 +57,11 @@ public:
         }
         if (c.contains("cpu")) {
             const auto& cpu = c["cpu"];
+            const auto mhz = cpu.value("clock_mhz", nlohmann::json());
             out_ << fmt::format("# {:<18}: {}, {} cores, {} MHz\n", "CPU", text(cpu, "model_name"),
-                                text(cpu, "physical_cores"), text(cpu, "clock_mhz"));
+                                text(cpu, "physical_cores"),
+                                mhz.is_number() ? fmt::format("{:.0f}", mhz.get<double>())
+                                                : text(cpu, "clock_mhz"));
             out_ << fmt::format("# {:<18}: {}\n", "vector flags", text(cpu, "vector_flags"));
         }
         if (c.contains("peak")) {
