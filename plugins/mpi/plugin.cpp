@@ -349,16 +349,7 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
     st.opts = &o;
     st.host = &host;
     st.order = mpi::mapped_order(st.world_size, o.map);
-    // The busiest node speaks for the run: the most processes per CPU anywhere.
-    mpi::node_share share = mpi::share_of_node(MPI_COMM_WORLD);
-    {
-        int mine[2] = {share.oversubscribed() ? share.processes - share.cpus : 0, st.world_rank};
-        int worst[2] = {0, 0};
-        MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
-        int figures[2] = {share.processes, share.cpus};
-        MPI_Bcast(figures, 2, MPI_INT, worst[1], MPI_COMM_WORLD);
-        share = {figures[0], figures[1]};
-    }
+    const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
     st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes(share);
 
     std::vector<std::string> listed;

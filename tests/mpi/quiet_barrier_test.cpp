@@ -2,7 +2,7 @@
 // other rank measures its own CPU time while it waits. A spinning barrier (MPI_Barrier in MPICH)
 // burns about as much CPU as wall time; the quiet one must stay far below half of it. CPU time
 // can only fall behind wall time on a busy machine, so the bound does not make the test flaky.
-// It also checks share_of_node against what the test itself can see.
+// It also checks share_of_node and busiest_node against what the test itself can see.
 //
 //   mpiexec -n 2 ./quiet_barrier_test
 #include <parbench/mpi/communicator.hpp>
@@ -43,8 +43,10 @@ int main(int argc, char** argv) {
     cpu_set_t set;
     CPU_ZERO(&set);
     sched_getaffinity(0, sizeof set, &set);
+    const auto busiest = parbench::mpi::busiest_node(MPI_COMM_WORLD);
     if (share.processes != world.size() || share.cpus < CPU_COUNT(&set) ||
-        share.oversubscribed() != (share.processes > share.cpus)) {
+        share.oversubscribed() != (share.processes > share.cpus) ||
+        busiest.processes != share.processes || busiest.cpus != share.cpus) {
         std::fprintf(stderr, "rank %d: share_of_node gave %d processes, %d CPUs (world %d, own "
                      "mask %d)\n", rank, share.processes, share.cpus, world.size(),
                      CPU_COUNT(&set));

@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -41,6 +42,22 @@ struct node_share {
     if (all_known != 0)
         for (const unsigned long word : mask) share.cpus += std::popcount(word);
     return share;
+}
+
+// The node that constrains a run most: the most processes per CPU (ties: the lowest rank's).
+// Collective over `comm`; every process gets the same answer, so decisions taken from it (a
+// memory cap, a warning) agree everywhere.
+[[nodiscard]] inline node_share busiest_node(MPI_Comm comm) {
+    const node_share mine = share_of_node(comm);
+    struct {
+        double load;
+        int rank;
+    } local{static_cast<double>(mine.processes) / std::max(1, mine.cpus), 0}, busiest{};
+    MPI_Comm_rank(comm, &local.rank);
+    MPI_Allreduce(&local, &busiest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    int figures[2] = {mine.processes, mine.cpus};
+    MPI_Bcast(figures, 2, MPI_INT, busiest.rank, comm);
+    return {figures[0], figures[1]};
 }
 
 }  // namespace parbench::mpi
