@@ -8,6 +8,7 @@
 //
 // Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input, 3 time limit.
 #include "system_context.hpp"
+#include "terminal.hpp"
 #include "watchdog.hpp"
 
 #include <parbench/core/error.hpp>
@@ -101,7 +102,8 @@ fs::path executable_path(const char* argv0) {
 const std::map<std::string, bool>& common_options() {
     static const std::map<std::string, bool> options = {
         {"json", true},  {"csv", true},   {"timeout", true}, {"check", false},
-        {"plugin-path", true}, {"dat-dir", true}, {"quiet", false}, {"mpi", true},
+        {"plugin-path", true}, {"dat-dir", true}, {"quiet", false}, {"progress", true},
+        {"mpi", true},
         {"help", false}, {"h", false}};
     return options;
 }
@@ -226,8 +228,9 @@ int list_plugins(registry& found) {
 // Everything the host callbacks need; host->context points here.
 class run_session {
 public:
-    run_session(bool render, bool quiet, fs::path dat_dir)
-        : render_(render), quiet_(quiet), dat_dir_(std::move(dat_dir)) {}
+    run_session(bool render, bool quiet, bool progress_line, fs::path dat_dir)
+        : render_(render), quiet_(quiet), progress_line_(progress_line),
+          dat_dir_(std::move(dat_dir)) {}
 
     void set_rank(int rank) { rank_ = rank; }
     void set_driver_context(nlohmann::json context) { driver_context_ = std::move(context); }
@@ -278,7 +281,7 @@ public:
     void progress(const char* benchmark, std::uint64_t bytes, int processes) {
         if (watchdog_ != nullptr)
             watchdog_->arm({benchmark != nullptr ? benchmark : "?", bytes, processes});
-        if (rank_ == 0 && !quiet_ && ::isatty(STDERR_FILENO) != 0) {
+        if (rank_ == 0 && !quiet_ && progress_line_) {
             std::lock_guard lock(mutex_);
             std::cerr << fmt::format("\r\x1b[K[parbench] {} ({} bytes, {} processes)",
                                      benchmark != nullptr ? benchmark : "?", bytes, processes)
@@ -336,6 +339,7 @@ private:
 
     bool render_;
     bool quiet_;
+    bool progress_line_;
     fs::path dat_dir_;
     int rank_ = 0;
     nlohmann::json driver_context_;
@@ -389,6 +393,7 @@ struct run_options {
     std::vector<std::string> plugin_paths;
     std::string dat_dir = ".";
     bool quiet = false;
+    std::string progress = "auto";
     std::string mpi = "auto";
 };
 
@@ -473,7 +478,10 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     driver_context["plugins"] = nlohmann::json::array();
     for (const auto& p : found.plugins()) driver_context["plugins"].push_back(plugin_summary(p));
 
-    run_session session(rank == 0, o.quiet, o.dat_dir);
+    run_session session(rank == 0, o.quiet,
+                        rank == 0 && parbench::app::progress_line_wanted(
+                                         o.progress, launched_by_mpi_launcher()),
+                        o.dat_dir);
     session.set_rank(rank);
     session.set_driver_context(driver_context);
     if (rank == 0) {
@@ -578,6 +586,11 @@ int main_impl(int argc, char** argv) {
         ->capture_default_str()
         ->type_name("DIR");
     run->add_flag("--quiet", o.quiet, "No console tables (files only)");
+    run->add_option("--progress", o.progress,
+                    "Progress line on stderr: auto (when it reaches a terminal, also through "
+                    "mpiexec), on or off")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "on", "off"}));
     run->add_option("--mpi", o.mpi, "Load the MPI plugin: auto, on or off")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "on", "off"}));

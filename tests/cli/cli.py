@@ -100,6 +100,48 @@ def case_usage():
         fail("run SUITE -help lists the suite's and the common options", out, err)
 
 
+def case_progress():
+    # stderr is a pipe here: auto draws nothing, on draws a line per measurement and clears it.
+    rc, out, err = fake(["--progress", "on"])
+    last = err.rfind("[parbench]")
+    if rc != 0 or "[parbench] PingPong (" not in err or "\x1b[K" not in err[last:]:
+        fail("--progress on draws the progress line and clears it at the end", repr(err[-300:]))
+    for mode in ("auto", "off"):
+        rc, out, err = fake(["--progress", mode])
+        if rc != 0 or "[parbench]" in err:
+            fail(f"--progress {mode} with stderr on a pipe draws nothing", repr(err[-300:]))
+    rc, out, err = fake(["--progress", "sometimes"])
+    expect_error(rc, err, 2, r"parbench: error: --progress: sometimes not in \{auto,on,off\}",
+                 "--progress value")
+
+
+def case_progress_launcher():
+    # Under mpiexec a rank's stderr is a pipe to the launcher; auto asks the launcher instead.
+    # Here a small Python process whose stderr is a pseudo-terminal plays the launcher,
+    # PMI_RANK says "launched", and parbench's own stderr goes to a file.
+    import pty
+    controller, terminal = pty.openpty()
+    launcher = ("import subprocess, sys\n"
+                "with open(sys.argv[1], 'w') as log:\n"
+                "    sys.exit(subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL,\n"
+                "                            stderr=log).returncode)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "stderr")
+        for mode, drawn in (("auto", True), ("off", False)):
+            env = dict(os.environ, PMI_RANK="0", PMI_SIZE="1")
+            env.pop("PARBENCH_PLUGIN_PATH", None)
+            p = subprocess.run([sys.executable, "-c", launcher, log, PARBENCH, "run", "fake",
+                                "--plugin-path", FAKE, "--mpi", "off", "--progress", mode],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=terminal, env=env, timeout=60)
+            text = open(log, encoding="utf-8", errors="replace").read()
+            if p.returncode != 0 or ("[parbench] PingPong (" in text) != drawn:
+                fail(f"--progress {mode} under a launcher on a terminal: drawn {not drawn}",
+                     repr(text[-300:]))
+    os.close(controller)
+    os.close(terminal)
+
+
 def case_mpi_msglog():
     need_mpi()
     rc, out, err = mpi(2, ["PingPong", "-msglog", "5:2"])
