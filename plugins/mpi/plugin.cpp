@@ -382,6 +382,7 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"benchmark_list", listed},
             {"check", o.check},
         };
+        const mpi::measure_options mo_defaults{};
         nlohmann::json effective = {
             {"npmin", o.npmin_given ? o.npmin : std::min(2, st.world_size)},
             {"multi", o.multi ? nlohmann::json(*o.multi) : nlohmann::json(nullptr)},
@@ -403,7 +404,8 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"check", o.check},
             {"n_barr", 2},
             {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
-            {"max_batches", 64},
+            {"max_batches", mo_defaults.batching.max_batches},
+            {"min_batch_s", mo_defaults.batching.min_batch_s},
         };
         start.context = {
             {"mpi_library", mpi::library_version()},

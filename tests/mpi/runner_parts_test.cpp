@@ -75,6 +75,22 @@ TEST_CASE("batches cover every iteration once, at most max_batches", "[aggregati
           std::vector<std::uint64_t>{2, 5, 7, 10});
 }
 
+TEST_CASE("a batch lasts at least min_batch_s, so boundary reads stay cheap", "[aggregation]") {
+    const policy::aggregation::batched b{.max_batches = 64, .min_batch_s = 20e-6};
+    // 1000 iterations of 0.37 us: 370 us in all, room for 18 whole batches of 20 us.
+    CHECK(b.batch_count(1000, 0.37e-6) == 18);
+    CHECK(b.batch_ends(1000, 0.37e-6).size() == 18);
+    CHECK(b.batch_ends(1000, 0.37e-6).back() == 1000);
+    // Long iterations keep every batch (at most one iteration each, at most max_batches).
+    CHECK(b.batch_count(10, 1e-3) == 10);
+    CHECK(b.batch_count(640, 16e-6) == 64);
+    // Shorter than one floor in all: a single batch, never zero.
+    CHECK(b.batch_count(5, 1e-7) == 1);
+    // Unknown iteration time: no floor.
+    CHECK(b.batch_count(1000) == 64);
+    CHECK(policy::aggregation::batched{.min_batch_s = 0.0}.batch_count(1000, 1e-9) == 64);
+}
+
 TEST_CASE("off_cache slots are distinct, line-aligned and inside the region", "[buffers]") {
     const off_cache cache{true, 0.001, 64};
     mpi::message_region region(1000, cache);

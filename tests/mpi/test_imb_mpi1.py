@@ -76,7 +76,9 @@ def plausible(r, label):
                 r["t_avg_us"] <= r["t_max_us"] * (1 + 1e-9),
                 f"{label}: t_min {r['t_min_us']} <= t_avg {r['t_avg_us']} <= t_max {r['t_max_us']}")
     d = r["distribution_us"]
-    ok &= expect(d["samples"] == min(64, r["iterations"]) and d["min"] <= d["median"] <= d["max"],
+    # One sample per batch: at most 64 and at most one per iteration; fewer where a batch would
+    # be shorter than 20 us (its boundary clock reads would then cost more than 0.5 %).
+    ok &= expect(1 <= d["samples"] <= min(64, r["iterations"]) and d["min"] <= d["median"] <= d["max"],
                  f"{label}: distribution {d}")
     ok &= expect(r["defects"] == 0, f"{label}: defects {r['defects']} at {r['bytes']} bytes")
     name = r["benchmark"]

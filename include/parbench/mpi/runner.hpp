@@ -316,7 +316,7 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
         n = options.iterations.decide(bytes, Aggregation::is_aggregate, estimate_s,
                                       s.layout().processes, pattern.rooted);
         if (checking) std::memset(recv.data(), 0, recv.footprint());
-        const std::vector<std::uint64_t> ends = options.batching.batch_ends(n);
+        const std::vector<std::uint64_t> ends = options.batching.batch_ends(n, estimate_s);
         std::vector<double> stamps(ends.size() + 1, 0.0);
         sync.before_timing(active);
         const double cpu_start = detail::process_cpu_seconds();

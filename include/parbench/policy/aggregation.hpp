@@ -6,6 +6,10 @@
 //  * batched       — the n_sample iterations are timed as up to `max_batches` consecutive
 //                    batches, one clock read per boundary: the total is IMB's Δt, the batches
 //                    give the distribution, and no barrier or branch enters the timed region.
+//                    Each boundary read sits on the critical path of the loop (in a ping-pong
+//                    both processes' reads do), so a batch lasts at least `min_batch_s`: with
+//                    64 batches a 0.2 us PingPong paid ~1.5 % for its reads; with the 20 us
+//                    floor it pays < 0.5 %, and large messages keep all 64 samples.
 #pragma once
 
 #include <algorithm>
@@ -28,12 +32,28 @@ struct non_aggregate {
 
 struct batched {
     std::size_t max_batches = 64;
+    double min_batch_s = 20e-6;
+
+    // How many batches n iterations of `iteration_s` seconds each are cut into: at most
+    // max_batches and n, and few enough that each lasts min_batch_s (at least one). An unknown
+    // iteration time (0) applies no floor.
+    [[nodiscard]] std::uint64_t batch_count(std::uint64_t n, double iteration_s = 0.0) const {
+        std::uint64_t batches = std::max<std::uint64_t>(1, std::min<std::uint64_t>(n, max_batches));
+        if (iteration_s > 0.0 && min_batch_s > 0.0) {
+            const double affordable = static_cast<double>(n) * iteration_s / min_batch_s;
+            if (affordable < static_cast<double>(batches))
+                batches = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(affordable));
+        }
+        return batches;
+    }
 
     // Iteration index at which each batch ends (exclusive), ascending; the last is n. Batches
-    // differ in length by at most one iteration.
-    [[nodiscard]] std::vector<std::uint64_t> batch_ends(std::uint64_t n) const {
-        const std::uint64_t batches =
-            std::max<std::uint64_t>(1, std::min<std::uint64_t>(n, max_batches));
+    // differ in length by at most one iteration. Every process of a measurement must pass the
+    // same iteration_s (the runner passes the estimate agreed with MPI_MAX), so that batch b
+    // covers the same iterations everywhere.
+    [[nodiscard]] std::vector<std::uint64_t> batch_ends(std::uint64_t n,
+                                                        double iteration_s = 0.0) const {
+        const std::uint64_t batches = batch_count(n, iteration_s);
         std::vector<std::uint64_t> ends(static_cast<std::size_t>(batches));
         for (std::uint64_t b = 0; b < batches; ++b) ends[b] = (b + 1) * n / batches;
         return ends;
