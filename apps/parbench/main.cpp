@@ -7,6 +7,7 @@
 //   parbench run SUITE [BENCHMARK...] [suite options] [common options]
 //
 // Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input, 3 time limit.
+#include "interrupt.hpp"
 #include "system_context.hpp"
 #include "terminal.hpp"
 #include "watchdog.hpp"
@@ -30,7 +31,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,6 +44,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #ifndef PARBENCH_VERSION
@@ -279,8 +284,12 @@ public:
     }
 
     void progress(const char* benchmark, std::uint64_t bytes, int processes) {
-        if (watchdog_ != nullptr)
-            watchdog_->arm({benchmark != nullptr ? benchmark : "?", bytes, processes});
+        parbench::app::measurement now{benchmark != nullptr ? benchmark : "?", bytes, processes};
+        {
+            std::lock_guard lock(mutex_);
+            current_ = now;
+        }
+        if (watchdog_ != nullptr) watchdog_->arm(std::move(now));
         if (rank_ == 0 && !quiet_ && progress_line_) {
             std::lock_guard lock(mutex_);
             std::cerr << fmt::format("\r\x1b[K[parbench] {} ({} bytes, {} processes)",
@@ -299,6 +308,12 @@ public:
     }
 
     void attach_watchdog(parbench::app::watchdog* w) { watchdog_ = w; }
+
+    // What the plugin said it measures now ("" before the first measurement).
+    [[nodiscard]] parbench::app::measurement current() {
+        std::lock_guard lock(mutex_);
+        return current_;
+    }
 
 private:
     static bool stdout_and_stderr_share_a_terminal() {
@@ -351,6 +366,7 @@ private:
     bool ended_ = false;
     bool progress_shown_ = false;
     std::size_t results_ = 0;
+    parbench::app::measurement current_;
 };
 
 extern "C" void host_emit(void* context, const char* event_json) {
@@ -436,6 +452,39 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
         it != suite_options.end() && it->second.is_string())
         thread_level = it->second.get<std::string>();
 
+    // Ctrl-C and kill end the run as the time limit does: rank 0 names what was being measured,
+    // completes the files and stops every process. Installed before MPI starts threads, so that
+    // they inherit the blocked signals; the session and the communication service are known to
+    // the handler once they exist.
+    std::atomic<run_session*> interrupt_session{nullptr};
+    std::atomic<const parbench_comm_service*> interrupt_comm{nullptr};
+    const int process_rank = launcher_rank();
+    const parbench::app::interrupt_guard interrupts([&](int signo) {
+        const int status = 128 + signo;
+        run_session* s = interrupt_session.load();
+        const parbench_comm_service* c = interrupt_comm.load();
+        if (process_rank == 0) {
+            const auto what = s != nullptr ? s->current() : parbench::app::measurement{};
+            std::cerr << "parbench: error: interrupted by " << (signo == SIGINT ? "SIGINT" : "SIGTERM")
+                      << (what.benchmark.empty()
+                              ? std::string()
+                              : fmt::format(" during {} ({} bytes, {} processes)", what.benchmark,
+                                            what.bytes, what.processes))
+                      << "; stopped" << std::endl;
+            try {
+                if (s != nullptr) s->end(false);
+            } catch (...) {  // the files already hold every finished record
+            }
+            std::cout.flush();
+        } else {
+            // The launcher signals every process; rank 0's abort should end this one while it
+            // completes the files. Only if it does not: stop alone.
+            std::this_thread::sleep_for(std::chrono::seconds(3));
+        }
+        if (c != nullptr && c->abort != nullptr) c->abort(status);
+        std::_Exit(status);
+    });
+
     const parbench_comm_service* comm = nullptr;
     if (comm_plugin != nullptr) {
         comm_plugin->promote_global();
@@ -446,6 +495,7 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
         args.thread_level = thread_level.empty() ? nullptr : thread_level.c_str();
         comm_plugin->init(args);  // throws plugin_error: "<file>: init failed: ..."
         comm = comm_plugin->comm();
+        interrupt_comm = comm;
     }
     if (suite_plugin != comm_plugin) {
         parbench_init_args args{};
@@ -518,6 +568,11 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
             std::_Exit(exit_time_limit);
         });
     session.attach_watchdog(&guard);
+    interrupt_session = &session;
+    struct forget_session {  // declared after session: runs before it is destroyed
+        std::atomic<run_session*>& target;
+        ~forget_session() { target = nullptr; }
+    } forget{interrupt_session};
 
     parbench_host host{};
     host.struct_size = sizeof host;

@@ -194,5 +194,41 @@ def case_mpi_timeout():
             fail("out.json marks the run incomplete")
 
 
+def case_mpi_interrupt():
+    # Ctrl-C on mpiexec: the launcher passes SIGINT on; rank 0 names the measurement, completes
+    # the JSON with the finished rows and stops every process.
+    need_mpi()
+    import signal
+    import time
+    with tempfile.TemporaryDirectory() as tmp:
+        out_json = os.path.join(tmp, "out.json")
+        environment = dict(os.environ, PARBENCH_TEST_KERNELS="1")
+        environment.pop("PARBENCH_PLUGIN_PATH", None)
+        p = subprocess.Popen([MPIEXEC, "-n", "2", PARBENCH, "run", "imb-mpi1", "PingPong",
+                              "Test_Deadlock", "-msglog", "0:2", "--timeout", "0", "--json",
+                              out_json], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=environment)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+                os.path.exists(out_json) and "PingPong" in open(out_json).read()):
+            time.sleep(0.05)
+        time.sleep(1.0)  # into Test_Deadlock
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        if p.returncode == 0:
+            fail("an interrupted run must end with a non-zero status", err)
+        lines = [l for l in err.splitlines() if l.startswith("parbench: error: interrupted")]
+        if len(lines) != 1 or not re.fullmatch(
+                r"parbench: error: interrupted by SIGINT during Test_Deadlock \(\d+ bytes, "
+                r"2 processes\); stopped", lines[0]):
+            fail("one interrupt message naming the benchmark", err)
+        doc = json.load(open(out_json))
+        names = [b["name"] for b in doc["benchmarks"]]
+        if len(names) != 4 or not all("/PingPong/" in n for n in names):
+            fail(f"out.json holds the 4 PingPong rows: {names}")
+        if doc["context"]["parbench"].get("completed") is not False:
+            fail("out.json marks the run incomplete")
+
+
 globals()["case_" + CASE]()
 print("ok", CASE)

@@ -173,6 +173,36 @@ def case_time_limit():
         expect(doc["context"]["parbench"]["completed"] is False, "JSON marks the run incomplete")
 
 
+def case_interrupt():
+    # SIGINT and SIGTERM end the run like the time limit: a message naming the measurement, the
+    # files completed with every finished row, and 128 + the signal as the exit status.
+    import signal
+    import time
+    for signo, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM")):
+        with tempfile.TemporaryDirectory() as tmp:
+            j = os.path.join(tmp, "out.json")
+            environment = dict(os.environ)
+            environment.pop("PARBENCH_PLUGIN_PATH", None)
+            p = subprocess.Popen([PARBENCH, "run", "fake", "PingPong", "Hang", "--json", j,
+                                  "--plugin-path", FAKE], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=environment)
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not (
+                    os.path.exists(j) and "PingPong" in open(j).read()):
+                time.sleep(0.05)
+            time.sleep(0.3)  # into Hang
+            p.send_signal(signo)
+            out, err = p.communicate(timeout=30)
+            expect(p.returncode == 128 + signo, f"{name}: exit status {p.returncode}", err)
+            expect_line(err, rf"parbench: error: interrupted by {name} during Hang \(1024 bytes, "
+                             r"2 processes\); stopped", f"{name} message")
+            doc = json.load(open(j))
+            names = [b["name"] for b in doc["benchmarks"]]
+            expect(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
+                   f"{name}: JSON holds every finished row: {names}")
+            expect(doc["context"]["parbench"]["completed"] is False, f"{name}: run incomplete")
+
+
 def case_bad_input():
     rc, out, err = run(["run", "fake", "-fail", "bad_input", "--plugin-path", FAKE])
     expect(rc == 2, f"exit status {rc}, want 2", err)
