@@ -173,25 +173,31 @@ def case_mpi_map():
     expect_error(rc, err, 2, r"parbench: error: .*map.*", "-map that does not fit")
 
 
+def expect_stopped(rc, err, out_json, prefix, pattern, what):
+    """A run stopped during Test_Deadlock (-msglog 0:2): non-zero status, one message naming the
+    benchmark, and the JSON completed with PingPong's 4 rows and completed = false."""
+    if rc == 0:
+        fail(f"{what}: a stopped run must end with a non-zero status", err)
+    lines = [l for l in err.splitlines() if l.startswith(prefix)]
+    if len(lines) != 1 or not re.fullmatch(pattern, lines[0]):
+        fail(f"{what}: one message naming the benchmark", err)
+    doc = json.load(open(out_json))
+    names = [b["name"] for b in doc["benchmarks"]]
+    if len(names) != 4 or not all("/PingPong/" in n for n in names):
+        fail(f"{what}: out.json holds the 4 PingPong rows: {names}")
+    if doc["context"]["parbench"].get("completed") is not False:
+        fail(f"{what}: out.json marks the run incomplete")
+
+
 def case_mpi_timeout():
     need_mpi()
     with tempfile.TemporaryDirectory() as tmp:
         out_json = os.path.join(tmp, "out.json")
         rc, out, err = mpi(2, ["PingPong", "Test_Deadlock", "-msglog", "0:2", "--timeout", "5",
                                "--json", out_json], env={"PARBENCH_TEST_KERNELS": "1"}, timeout=90)
-        if rc == 0:
-            fail("a deadlocked benchmark must end with a non-zero status", err)
-        lines = [l for l in err.splitlines() if l.startswith("parbench: error: time limit:")]
-        if len(lines) != 1 or not re.fullmatch(
-                r"parbench: error: time limit: benchmark Test_Deadlock \(\d+ bytes, \d+ processes\) "
-                r"did not finish within 5 s; stopped", lines[0]):
-            fail("one time-limit message naming the benchmark", err)
-        doc = json.load(open(out_json))
-        names = [b["name"] for b in doc["benchmarks"]]
-        if not names or not all("/PingPong/" in n for n in names):
-            fail(f"out.json holds the PingPong rows: {names}")
-        if doc["context"]["parbench"].get("completed") is not False:
-            fail("out.json marks the run incomplete")
+        expect_stopped(rc, err, out_json, "parbench: error: time limit:",
+                       r"parbench: error: time limit: benchmark Test_Deadlock \(\d+ bytes, \d+ "
+                       r"processes\) did not finish within 5 s; stopped", "time limit")
 
 
 def case_mpi_interrupt():
@@ -215,19 +221,9 @@ def case_mpi_interrupt():
         time.sleep(1.0)  # into Test_Deadlock
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
-        if p.returncode == 0:
-            fail("an interrupted run must end with a non-zero status", err)
-        lines = [l for l in err.splitlines() if l.startswith("parbench: error: interrupted")]
-        if len(lines) != 1 or not re.fullmatch(
-                r"parbench: error: interrupted by SIGINT during Test_Deadlock \(\d+ bytes, "
-                r"2 processes\); stopped", lines[0]):
-            fail("one interrupt message naming the benchmark", err)
-        doc = json.load(open(out_json))
-        names = [b["name"] for b in doc["benchmarks"]]
-        if len(names) != 4 or not all("/PingPong/" in n for n in names):
-            fail(f"out.json holds the 4 PingPong rows: {names}")
-        if doc["context"]["parbench"].get("completed") is not False:
-            fail("out.json marks the run incomplete")
+        expect_stopped(p.returncode, err, out_json, "parbench: error: interrupted",
+                       r"parbench: error: interrupted by SIGINT during Test_Deadlock \(\d+ bytes, "
+                       r"2 processes\); stopped", "interrupt")
 
 
 globals()["case_" + CASE]()
