@@ -29,7 +29,7 @@ double plain_pingpong_us(MPI_Comm comm, std::byte* send, std::byte* recv, int by
                          std::uint64_t n) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    for (int warm = 0; warm < 5; ++warm) {
+    const auto round_trip = [&] {
         if (rank == 0) {
             MPI_Send(send, bytes, MPI_BYTE, 1, 7, comm);
             MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
@@ -37,19 +37,12 @@ double plain_pingpong_us(MPI_Comm comm, std::byte* send, std::byte* recv, int by
             MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
             MPI_Send(send, bytes, MPI_BYTE, 0, 7, comm);
         }
-    }
+    };
+    for (int warm = 0; warm < 5; ++warm) round_trip();
     MPI_Barrier(comm);
     MPI_Barrier(comm);
     const double start = MPI_Wtime();
-    for (std::uint64_t i = 0; i < n; ++i) {
-        if (rank == 0) {
-            MPI_Send(send, bytes, MPI_BYTE, 1, 7, comm);
-            MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(recv, bytes, MPI_BYTE, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE);
-            MPI_Send(send, bytes, MPI_BYTE, 0, 7, comm);
-        }
-    }
+    for (std::uint64_t i = 0; i < n; ++i) round_trip();
     double t_us = (MPI_Wtime() - start) / static_cast<double>(n) / 2.0 * 1e6;
     MPI_Allreduce(MPI_IN_PLACE, &t_us, 1, MPI_DOUBLE, MPI_MAX, comm);
     return t_us;

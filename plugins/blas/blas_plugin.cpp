@@ -303,13 +303,7 @@ nlohmann::json peak_json(const std::optional<double>& v) {
 }
 
 void run_paw(const char* request_json, const parbench_host* host) {
-    run_request request;
-    try {
-        request = nlohmann::json::parse(request_json != nullptr ? request_json : "")
-                      .get<run_request>();
-    } catch (const nlohmann::json::exception& e) {
-        throw input_error(std::string("blas plugin: malformed run request: ") + e.what());
-    }
+    const run_request request = parse_run_request(request_json, "blas plugin");
     if (request.suite != "paw")
         throw input_error("blas plugin: unknown suite '" + request.suite + "' (it offers: paw)");
     const plugin::host_channel channel(host);

@@ -520,13 +520,7 @@ parbench_status run(const char* request_json, const parbench_host* host_ptr, cha
         int initialised = 0;
         MPI_Initialized(&initialised);
         if (initialised == 0) throw std::runtime_error("the mpi plugin was not initialised");
-        run_request request;
-        try {
-            request = nlohmann::json::parse(request_json != nullptr ? request_json : "")
-                          .get<run_request>();
-        } catch (const nlohmann::json::exception& e) {
-            throw input_error(std::string("malformed run request: ") + e.what());
-        }
+        const run_request request = parse_run_request(request_json, "mpi plugin");
         plugin::host_channel host(host_ptr);
         run_suite(request, host);
     });

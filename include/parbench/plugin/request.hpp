@@ -1,10 +1,13 @@
 // The run request the driver hands a plugin (as JSON through plugin/abi.h's run()).
 #pragma once
 
+#include <parbench/core/error.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parbench {
@@ -33,6 +36,16 @@ inline void from_json(const nlohmann::json& j, run_request& r) {
     r.options = j.value("options", std::map<std::string, nlohmann::json>{});
     r.check = j.value("check", false);
     r.calling_sequence = j.value("calling_sequence", std::string{});
+}
+
+// What a plugin's run() does first: the request text to a run_request, or an input_error
+// ("<plugin>: malformed run request: ...") that the plugin returns as BAD_INPUT.
+[[nodiscard]] inline run_request parse_run_request(const char* text, std::string_view plugin) {
+    try {
+        return nlohmann::json::parse(text != nullptr ? text : "").get<run_request>();
+    } catch (const nlohmann::json::exception& e) {
+        throw input_error(std::string(plugin) + ": malformed run request: " + e.what());
+    }
 }
 
 }  // namespace parbench
