@@ -260,8 +260,7 @@ public:
             if (rank_ == 0) {
                 // The console reporter prints warnings in its output; echo them on stderr too
                 // unless both streams are the same terminal (the user would read them twice).
-                if (!console_ || !stdout_and_stderr_share_a_terminal())
-                    std::cerr << "parbench: warning: " << message << '\n';
+                if (!console_ || !stdout_and_stderr_share_a_terminal()) warn_locally(message);
                 for_each([&](auto& r) { r.on_warning(message); });
             } else {
                 std::cerr << "parbench: warning (rank " << rank_ << "): " << message << '\n';

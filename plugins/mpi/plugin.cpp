@@ -321,7 +321,8 @@ struct selected {
 
 // --- the run -------------------------------------------------------------------------------
 
-// 80 % of physical memory shared by the processes of this node.
+// 80 % of physical memory shared by the processes of the busiest node (the same on every
+// process, so that every process skips the same sizes).
 [[nodiscard]] double default_mem_limit_bytes(const mpi::node_share& share) {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page = sysconf(_SC_PAGESIZE);

@@ -212,9 +212,6 @@ public:
     // The plugins loaded so far.
     [[nodiscard]] std::deque<loaded_plugin>& plugins() noexcept { return plugins_; }
     [[nodiscard]] const std::deque<loaded_plugin>& plugins() const noexcept { return plugins_; }
-    [[nodiscard]] const std::vector<plugin_manifest>& manifests() const noexcept {
-        return manifests_;
-    }
     [[nodiscard]] const std::vector<discovery_problem>& problems() const noexcept {
         return problems_;
     }
