@@ -1,11 +1,12 @@
 // The MPI runner's pure parts (no MPI calls): active process sets, -map renumbering, groups,
-// batching, slot rotation, -check values and the pattern vocabulary.
+// batching, slot rotation, -check values, the pattern vocabulary and record building.
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/check.hpp>
 #include <parbench/mpi/message_buffers.hpp>
+#include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/collective.hpp>
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/pattern/ping_pong.hpp>
@@ -16,6 +17,7 @@
 #include <vector>
 
 using namespace parbench;
+using namespace parbench::mpi;
 using V = std::vector<int>;
 
 TEST_CASE("process counts follow IMB's doubling up to P", "[active_set]") {
@@ -173,4 +175,19 @@ TEST_CASE("pattern descriptors carry IMB's reporting rules", "[pattern]") {
     STATIC_REQUIRE_FALSE(pattern::collective_descriptor<pattern::ping_pong>);
     STATIC_REQUIRE(policy::aggregation_policy<policy::aggregation::aggregate>);
     STATIC_REQUIRE_FALSE(policy::aggregation::non_aggregate::is_aggregate);
+}
+
+TEST_CASE("build_record keeps t_min <= t_avg <= t_max when every rank took the same time",
+          "[record]") {
+    // Three ranks, each 1.43e-5 s for one iteration: t = 14.3 us and (t + t + t) / 3 rounds
+    // above t unless clamped, while every consumer takes min <= avg <= max for granted.
+    const auto pattern = pattern::exchange::sendrecv();
+    const auto layout = layout_groups({0, 1, 2}, 3, false);
+    const mpi::detail::rank_figures same{0, 1.43e-5, 1.43e-5, 0.0, {}};
+    const std::vector<const mpi::detail::rank_figures*> ranks{&same, &same, &same};
+    const auto r = mpi::detail::build_record(pattern, record_labels{"imb-mpi1", "Sendrecv"},
+                                             layout, 1024, 1, false, ranks, 0);
+    CHECK(r.t_min_us <= r.t_avg_us);
+    CHECK(r.t_avg_us <= r.t_max_us);
+    CHECK(r.t_avg_us == Approx(14.3));
 }

@@ -160,6 +160,16 @@ TEST_CASE("summarize reports min/max/mean, n-1 stddev, median and percentiles", 
         CHECK(s.p5 == Approx(5.95));
         CHECK(s.p95 == Approx(95.05));
     }
+    SECTION("the mean of equal samples stays within [min, max] despite rounding") {
+        // Unclamped, (0.1 + 0.1 + 0.1) / 3 rounds to 0.10000000000000002 > max.
+        const std::vector<double> values{0.1, 0.1, 0.1};
+        const auto s = parbench::summarize(values);
+        CHECK(s.min <= s.mean);
+        CHECK(s.mean <= s.max);
+        const auto us = parbench::scaled(s, 1e6);
+        CHECK(us.min <= us.mean);
+        CHECK(us.mean <= us.max);
+    }
     SECTION("a single sample has zero spread") {
         const std::vector<double> values{3.25};
         const auto s = parbench::summarize(values);

@@ -80,7 +80,11 @@ struct summary {
     std::sort(sorted.begin(), sorted.end());
     s.min = sorted.front();
     s.max = sorted.back();
-    s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.samples);
+    // The exact mean lies in [min, max]; the rounded sum can leave it by an ulp
+    // ((0.1 + 0.1 + 0.1) / 3 > 0.1), which consumers rightly treat as impossible.
+    s.mean = std::clamp(
+        std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.samples),
+        s.min, s.max);
     if (s.samples > 1) {
         double squares = 0.0;
         for (const double v : sorted) squares += (v - s.mean) * (v - s.mean);

@@ -206,7 +206,9 @@ template <pattern::descriptor Pattern>
     if (ranks.empty()) t_min = 0.0;
     r.t_min_us = t_min;
     r.t_max_us = t_max;
-    r.t_avg_us = ranks.empty() ? 0.0 : t_sum / static_cast<double>(ranks.size());
+    // Clamped: a rounded sum of equal times can put the mean an ulp outside [min, max].
+    r.t_avg_us =
+        ranks.empty() ? 0.0 : std::clamp(t_sum / static_cast<double>(ranks.size()), t_min, t_max);
     r.cpu_time_us = cpu_max;
     r.distribution_us = summarize(batches);
     const double x = static_cast<double>(bytes);
