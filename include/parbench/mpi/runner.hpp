@@ -32,7 +32,6 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
-#include <limits>
 #include <new>
 #include <optional>
 #include <span>
@@ -186,29 +185,24 @@ template <pattern::descriptor Pattern>
     r.has_bytes = labels.has_bytes;
     r.iterations = n;
     const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
-    double t_min = std::numeric_limits<double>::max();
-    double t_max = 0.0;
-    double t_sum = 0.0;
+    std::vector<double> rank_us;  // each process's time per iteration
+    rank_us.reserve(ranks.size());
     double cpu_max = 0.0;
     std::uint64_t defects = 0;
     std::vector<double> batches;
     for (const rank_figures* f : ranks) {
-        const double t = f->total_s * per_iteration_us;
-        t_min = std::min(t_min, t);
-        t_max = std::max(t_max, t);
-        t_sum += t;
+        rank_us.push_back(f->total_s * per_iteration_us);
         cpu_max = std::max(cpu_max, f->cpu_s * 1e6 / static_cast<double>(n));
         defects += static_cast<std::uint64_t>(f->defects);
         if (batches.size() < f->batch_s.size()) batches.resize(f->batch_s.size(), 0.0);
         for (std::size_t b = 0; b < f->batch_s.size(); ++b)
             batches[b] = std::max(batches[b], f->batch_s[b] * 1e6 / pattern.time_divisor);
     }
-    if (ranks.empty()) t_min = 0.0;
-    r.t_min_us = t_min;
+    const summary across_ranks = summarize(rank_us);  // all zero without ranks
+    const double t_max = across_ranks.max;
+    r.t_min_us = across_ranks.min;
     r.t_max_us = t_max;
-    // Clamped: a rounded sum of equal times can put the mean an ulp outside [min, max].
-    r.t_avg_us =
-        ranks.empty() ? 0.0 : std::clamp(t_sum / static_cast<double>(ranks.size()), t_min, t_max);
+    r.t_avg_us = across_ranks.mean;
     r.cpu_time_us = cpu_max;
     r.distribution_us = summarize(batches);
     const double x = static_cast<double>(bytes);
