@@ -8,21 +8,15 @@
 #include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/node.hpp>
+#include <parbench/mpi/runner.hpp>
 
 #include <sched.h>
 
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <thread>
 
 namespace {
-
-double cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 double wall_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -55,11 +49,11 @@ int main(int argc, char** argv) {
 
     world.barrier();
     const double wall_start = wall_seconds();
-    const double cpu_start = cpu_seconds();
+    const double cpu_start = parbench::mpi::detail::process_cpu_seconds();
     if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(400));
     world.quiet_barrier();
     const double wall = wall_seconds() - wall_start;
-    const double cpu = cpu_seconds() - cpu_start;
+    const double cpu = parbench::mpi::detail::process_cpu_seconds() - cpu_start;
     if (rank != 0) {
         std::printf("rank %d waited %.3f s using %.3f s of CPU\n", rank, wall, cpu);
         if (wall < 0.35) {
