@@ -6,7 +6,8 @@
 //   parbench list [--plugin-path DIR]
 //   parbench run SUITE [BENCHMARK...] [suite options] [common options]
 //
-// Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input, 3 time limit.
+// Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input, 3 time limit,
+// 128 + signal when SIGINT or SIGTERM stopped the run.
 #include "interrupt.hpp"
 #include "system_context.hpp"
 #include "terminal.hpp"
@@ -283,17 +284,13 @@ public:
     }
 
     void progress(const char* benchmark, std::uint64_t bytes, int processes) {
-        parbench::app::measurement now{benchmark != nullptr ? benchmark : "?", bytes, processes};
-        {
-            std::lock_guard lock(mutex_);
-            current_ = now;
-        }
-        if (watchdog_ != nullptr) watchdog_->arm(std::move(now));
+        const parbench::app::measurement now{benchmark != nullptr ? benchmark : "?", bytes,
+                                             processes};
+        if (watchdog_ != nullptr) watchdog_->arm(now);
+        std::lock_guard lock(mutex_);
+        current_ = now;
         if (rank_ == 0 && !quiet_ && progress_line_) {
-            std::lock_guard lock(mutex_);
-            std::cerr << fmt::format("\r\x1b[K[parbench] {} ({} bytes, {} processes)",
-                                     benchmark != nullptr ? benchmark : "?", bytes, processes)
-                      << std::flush;
+            std::cerr << "\r\x1b[K[parbench] " << parbench::app::describe(now) << std::flush;
             progress_shown_ = true;
         }
     }
@@ -367,6 +364,20 @@ private:
     std::size_t results_ = 0;
     parbench::app::measurement current_;
 };
+
+// Ends a run that is being stopped (time limit, interrupt): `finishing` — rank 0's session, null
+// elsewhere — completes its files, then every process stops with `status`.
+[[noreturn]] void stop_run(run_session* finishing, const parbench_comm_service* comm, int status) {
+    if (finishing != nullptr) {
+        try {
+            finishing->end(false);
+        } catch (...) {  // the files already hold every finished record
+        }
+    }
+    std::cout.flush();
+    if (comm != nullptr && comm->abort != nullptr) comm->abort(status);
+    std::_Exit(status);
+}
 
 extern "C" void host_emit(void* context, const char* event_json) {
     try {
@@ -459,29 +470,18 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     std::atomic<const parbench_comm_service*> interrupt_comm{nullptr};
     const int process_rank = launcher_rank();
     const parbench::app::interrupt_guard interrupts([&](int signo) {
-        const int status = 128 + signo;
         run_session* s = interrupt_session.load();
-        const parbench_comm_service* c = interrupt_comm.load();
         if (process_rank == 0) {
             const auto what = s != nullptr ? s->current() : parbench::app::measurement{};
             std::cerr << "parbench: error: interrupted by " << (signo == SIGINT ? "SIGINT" : "SIGTERM")
-                      << (what.benchmark.empty()
-                              ? std::string()
-                              : fmt::format(" during {} ({} bytes, {} processes)", what.benchmark,
-                                            what.bytes, what.processes))
+                      << (what.benchmark.empty() ? "" : " during " + parbench::app::describe(what))
                       << "; stopped" << std::endl;
-            try {
-                if (s != nullptr) s->end(false);
-            } catch (...) {  // the files already hold every finished record
-            }
-            std::cout.flush();
         } else {
             // The launcher signals every process; rank 0's abort should end this one while it
             // completes the files. Only if it does not: stop alone.
             std::this_thread::sleep_for(std::chrono::seconds(3));
         }
-        if (c != nullptr && c->abort != nullptr) c->abort(status);
-        std::_Exit(status);
+        stop_run(process_rank == 0 ? s : nullptr, interrupt_comm.load(), 128 + signo);
     });
 
     const parbench_comm_service* comm = nullptr;
@@ -551,20 +551,12 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
         std::chrono::duration<double>(timeout_s),
         std::chrono::duration<double>(rank == 0 ? 0.0 : 3.0),
         [&session, comm, rank, timeout_s](const parbench::app::measurement& m) {
-            if (rank == 0) {
-                std::cerr << fmt::format(
-                                 "parbench: error: time limit: benchmark {} ({} bytes, {} "
-                                 "processes) did not finish within {:g} s; stopped",
-                                 m.benchmark, m.bytes, m.processes, timeout_s)
+            if (rank == 0)
+                std::cerr << fmt::format("parbench: error: time limit: benchmark {} did not "
+                                         "finish within {:g} s; stopped",
+                                         parbench::app::describe(m), timeout_s)
                           << std::endl;
-                try {
-                    session.end(false);
-                } catch (...) {  // the files already hold every finished record
-                }
-            }
-            std::cout.flush();
-            if (comm != nullptr && comm->abort != nullptr) comm->abort(exit_time_limit);
-            std::_Exit(exit_time_limit);
+            stop_run(rank == 0 ? &session : nullptr, comm, exit_time_limit);
         });
     session.attach_watchdog(&guard);
     interrupt_session = &session;

@@ -20,6 +20,13 @@ struct measurement {
     int processes = 0;
 };
 
+// "PingPong (1024 bytes, 2 processes)": how the progress line and every message that stops a run
+// name a measurement.
+[[nodiscard]] inline std::string describe(const measurement& m) {
+    return m.benchmark + " (" + std::to_string(m.bytes) + " bytes, " +
+           std::to_string(m.processes) + " processes)";
+}
+
 class watchdog {
 public:
     using clock = std::chrono::steady_clock;
