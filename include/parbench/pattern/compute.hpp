@@ -57,6 +57,17 @@ struct compute_skip {
     double budget_s = 0.0;
 };
 
+// `calls` calls of a workload. A workload that runs a batch itself (run(n): e.g. several devices
+// driven by their own threads) gets the whole batch at once, so nothing but its own work is timed.
+template <class Workload>
+inline void run_calls(Workload& workload, std::uint64_t calls) {
+    if constexpr (requires { workload.run(calls); }) {
+        workload.run(calls);
+    } else {
+        for (std::uint64_t i = 0; i < calls; ++i) workload();
+    }
+}
+
 // NREPS timed loops of NLOOP calls. Nothing but the kernel inside the timer pair.
 template <clock_source Clock, class Workload>
 [[nodiscard]] std::vector<double> time_repetitions(Clock& clock, Workload& workload,
@@ -67,7 +78,7 @@ template <clock_source Clock, class Workload>
     for (std::uint64_t rep = 0; rep < nreps; ++rep) {
         collective.sync();
         const double start = clock.now();
-        for (std::uint64_t i = 0; i < nloop; ++i) workload();
+        run_calls(workload, nloop);
         const double stop = clock.now();
         out.push_back((stop - start) / static_cast<double>(nloop));
     }
@@ -82,7 +93,7 @@ template <clock_source Clock, class Workload>
     std::uint64_t calls = 1;
     while (true) {
         const double start = clock.now();
-        for (std::uint64_t i = 0; i < calls; ++i) workload();
+        run_calls(workload, calls);
         const double elapsed = clock.now() - start;
         if (calls >= max_calls || elapsed >= target_s)
             return elapsed / static_cast<double>(calls);

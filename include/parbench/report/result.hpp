@@ -27,6 +27,7 @@ enum class benchmark_class {
     collective,         // all active; bare t_min/t_max/t_avg, no throughput
     other,              // setup overheads (Window, Open_Close): time only
     compute,            // a numerical kernel (BLAS); flop rates instead of bandwidth
+    host_device_transfer,  // host <-> accelerator copies (PAW GPU/offload); GB/s = 10^9 B/s
 };
 
 [[nodiscard]] constexpr std::string_view to_string(benchmark_class c) noexcept {
@@ -37,6 +38,7 @@ enum class benchmark_class {
         case benchmark_class::collective: return "collective";
         case benchmark_class::other: return "other";
         case benchmark_class::compute: return "compute";
+        case benchmark_class::host_device_transfer: return "host_device_transfer";
     }
     return "other";
 }
@@ -44,7 +46,8 @@ enum class benchmark_class {
 [[nodiscard]] inline benchmark_class benchmark_class_from_string(std::string_view text) {
     for (auto c : {benchmark_class::single_transfer, benchmark_class::parallel_transfer,
                    benchmark_class::multiple_transfer, benchmark_class::collective,
-                   benchmark_class::other, benchmark_class::compute}) {
+                   benchmark_class::other, benchmark_class::compute,
+                   benchmark_class::host_device_transfer}) {
         if (to_string(c) == text) return c;
     }
     throw std::invalid_argument("unknown benchmark class '" + std::string(text) + "'");
@@ -89,7 +92,11 @@ struct result_record {
     // The figure a table's "t[usec]" column and Google Benchmark's real_time show: IMB reports
     // the slowest rank (t_max); PAW the mean over its repetitions.
     [[nodiscard]] double headline_time_us() const noexcept {
-        return klass == benchmark_class::compute ? t_avg_us : t_max_us;
+        return uses_paw_statistics() ? t_avg_us : t_max_us;
+    }
+    // PAW's classes: t_min/t_max/t_avg are over repetitions of one process, not across ranks.
+    [[nodiscard]] bool uses_paw_statistics() const noexcept {
+        return klass == benchmark_class::compute || klass == benchmark_class::host_device_transfer;
     }
 };
 

@@ -1,0 +1,226 @@
+// Settings of PAW's host-device transfer tests (GPU: catalogue C.8; Phi/offload: C.9), shared by
+// every plugin that offers them. PAW's environment variables (table 2.1) give the defaults, the
+// suite's options override them; every value is validated with a one-line message naming the
+// option or variable (input_error -> PARBENCH_BAD_INPUT). Pure: the environment comes in as a
+// lookup function, so tests can feed any.
+//
+// PAW leaves the size progression and the unit open; parbench's: sizes are bytes, doubling from
+// MIN to MAX with MAX always last (as the BLAS tests), or an explicit --sizes list.
+#pragma once
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/paw_nloop.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::paw {
+
+using env_lookup = std::function<std::optional<std::string>(const char*)>;
+
+[[nodiscard]] inline env_lookup process_environment() {
+    return [](const char* name) -> std::optional<std::string> {
+        const char* v = std::getenv(name);
+        if (v == nullptr) return std::nullopt;
+        return std::string(v);
+    };
+}
+
+// Which family of PAW variables a plugin reads, and their defaults.
+struct transfer_family {
+    const char* min_variable;    // "MIN_GPU_SIZE"
+    const char* med_variable;    // "MED_GPU_SIZE"
+    const char* max_variable;    // "MAX_GPU_SIZE"
+    const char* nloop_variable;  // "NLOOP_MAX" or "NLOOP_PHI_MAX"
+    std::uint64_t min_bytes;
+    std::uint64_t med_bytes;
+    std::uint64_t max_bytes;
+    std::uint64_t nloop_max;
+};
+
+inline constexpr transfer_family gpu_family{"MIN_GPU_SIZE", "MED_GPU_SIZE", "MAX_GPU_SIZE",
+                                            "NLOOP_MAX",    128,            20000,
+                                            200000000,      1000};
+inline constexpr transfer_family phi_family{"MIN_PHI_SIZE", "MED_PHI_SIZE", "MAX_PHI_SIZE",
+                                            "NLOOP_PHI_MAX", 256,           8192,
+                                            614400000,       100};
+
+// The options every transfer suite declares (names without dashes), for the plugin's parameter
+// table and for the unknown-option check.
+inline const std::vector<std::string>& transfer_option_names() {
+    static const std::vector<std::string> names = {"min_size", "med_size", "max_size", "sizes",
+                                                   "nreps",    "nloop_max", "nloop_min", "time",
+                                                   "min_loop_time"};
+    return names;
+}
+
+struct transfer_settings {
+    std::uint64_t min_bytes = 0;
+    std::uint64_t med_bytes = 0;  // the warm-up size, clamped into [min, max]
+    std::uint64_t max_bytes = 0;
+    std::vector<std::uint64_t> sizes;  // the resolved progression, ascending
+    policy::iterations::paw_nloop policy{};
+    nlohmann::json sources = nlohmann::json::object();  // where each setting came from
+};
+
+// An option's value as text: one-value options are strings, list options arrays.
+[[nodiscard]] inline std::string option_text(const std::string& name, const nlohmann::json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number()) return v.dump();
+    throw input_error("--" + name + ": a value is required");
+}
+
+[[nodiscard]] inline std::uint64_t positive_integer(const std::string& what, std::string_view text) {
+    std::uint64_t value = 0;
+    if (!parbench::detail::parse_unsigned(text, value) || value == 0)
+        throw input_error(what + " '" + std::string(text) + "': expected a positive integer");
+    return value;
+}
+
+[[nodiscard]] inline double seconds_value(const std::string& what, std::string_view text,
+                                          bool allow_zero) {
+    const std::string copy(parbench::detail::trim(text));
+    char* end = nullptr;
+    const double v = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
+    const bool ok = !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(v) &&
+                    (allow_zero ? v >= 0.0 : v > 0.0) && v <= 86400.0;
+    if (!ok)
+        throw input_error(what + " '" + std::string(text) + "': expected a " +
+                          (allow_zero ? "non-negative" : "positive") +
+                          " number of seconds (at most 86400)");
+    return v;
+}
+
+// Doubling from min to max, max always last.
+[[nodiscard]] inline std::vector<std::uint64_t> doubling_sizes(std::uint64_t min_bytes,
+                                                               std::uint64_t max_bytes) {
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t s = min_bytes; s < max_bytes; s *= 2) sizes.push_back(s);
+    sizes.push_back(max_bytes);
+    return sizes;
+}
+
+// `plugin_options`: the names of the plugin's own further options (e.g. "device"), accepted and
+// left to the plugin. Anything else is an unknown option.
+[[nodiscard]] inline transfer_settings parse_transfer_settings(
+    const run_request& request, const env_lookup& env, const transfer_family& family,
+    const std::vector<std::string>& plugin_options = {}) {
+    transfer_settings cfg;
+    for (const auto& [name, value] : request.options) {
+        (void)value;
+        const auto& shared = transfer_option_names();
+        if (std::find(shared.begin(), shared.end(), name) == shared.end() &&
+            std::find(plugin_options.begin(), plugin_options.end(), name) == plugin_options.end())
+            throw input_error("paw: unknown option --" + name);
+    }
+    const auto option = [&](const char* name) -> std::optional<std::string> {
+        const auto it = request.options.find(name);
+        if (it == request.options.end()) return std::nullopt;
+        return option_text(name, it->second);
+    };
+    // option over environment variable over default
+    const auto integer = [&](const char* opt, const char* var, std::uint64_t fallback) {
+        if (auto text = option(opt)) {
+            cfg.sources[opt] = "option --" + std::string(opt);
+            return positive_integer("--" + std::string(opt), *text);
+        }
+        if (auto text = env(var)) {
+            cfg.sources[opt] = "environment " + std::string(var);
+            return positive_integer(std::string(var), *text);
+        }
+        cfg.sources[opt] = "default";
+        return fallback;
+    };
+
+    cfg.min_bytes = integer("min_size", family.min_variable, family.min_bytes);
+    cfg.med_bytes = integer("med_size", family.med_variable, family.med_bytes);
+    cfg.max_bytes = integer("max_size", family.max_variable, family.max_bytes);
+    cfg.policy.nreps = integer("nreps", "NREPS", 10);
+    cfg.policy.nloop_max = integer("nloop_max", family.nloop_variable, family.nloop_max);
+    cfg.policy.nloop_min = integer("nloop_min", "NLOOP_MIN", 1);
+    if (cfg.policy.nloop_min > cfg.policy.nloop_max)
+        throw input_error("NLOOP_MIN " + std::to_string(cfg.policy.nloop_min) +
+                          " is larger than " + family.nloop_variable + " " +
+                          std::to_string(cfg.policy.nloop_max));
+    cfg.policy.min_reps = std::min<std::uint64_t>(cfg.policy.min_reps, cfg.policy.nreps);
+    if (auto t = option("time")) cfg.policy.budget_s = seconds_value("--time", *t, false);
+    if (auto t = option("min_loop_time"))
+        cfg.policy.min_loop_s = seconds_value("--min_loop_time", *t, true);
+
+    if (auto list = option("sizes")) {
+        std::string_view rest = *list;
+        while (true) {
+            const auto comma = rest.find(',');
+            const auto n = positive_integer("--sizes", parbench::detail::trim(rest.substr(0, comma)));
+            if (!cfg.sizes.empty() && n <= cfg.sizes.back())
+                throw input_error("--sizes " + *list + ": sizes must be ascending");
+            cfg.sizes.push_back(n);
+            if (comma == std::string_view::npos) break;
+            rest = rest.substr(comma + 1);
+        }
+        cfg.min_bytes = cfg.sizes.front();
+        cfg.max_bytes = cfg.sizes.back();
+        cfg.sources["sizes"] = "option --sizes";
+    } else {
+        if (cfg.min_bytes > cfg.max_bytes)
+            throw input_error("minimum size " + std::to_string(cfg.min_bytes) + " (" +
+                              cfg.sources["min_size"].get<std::string>() +
+                              ") is larger than maximum size " + std::to_string(cfg.max_bytes) +
+                              " (" + cfg.sources["max_size"].get<std::string>() + ")");
+        cfg.sizes = doubling_sizes(cfg.min_bytes, cfg.max_bytes);
+    }
+    // A transfer buffer above 1 TiB is a typo, not a benchmark.
+    constexpr std::uint64_t largest = std::uint64_t{1} << 40;
+    if (cfg.max_bytes > largest)
+        throw input_error("transfer size " + std::to_string(cfg.max_bytes) + " (" +
+                          (cfg.sources.contains("sizes") ? std::string("option --sizes")
+                                                         : cfg.sources["max_size"].get<std::string>()) +
+                          ") is out of range (at most 2^40 bytes)");
+    cfg.med_bytes = std::clamp(cfg.med_bytes, cfg.min_bytes, cfg.max_bytes);
+    return cfg;
+}
+
+// "--device 0,1" / "all": the device ids to use, validated against the count present.
+[[nodiscard]] inline std::vector<int> parse_devices(const run_request& request, int device_count) {
+    const auto it = request.options.find("device");
+    if (it == request.options.end()) return {0};
+    const std::string text = option_text("device", it->second);
+    std::vector<int> devices;
+    if (text == "all") {
+        for (int d = 0; d < device_count; ++d) devices.push_back(d);
+        return devices;
+    }
+    std::set<int> seen;
+    std::string_view rest = text;
+    while (true) {
+        const auto comma = rest.find(',');
+        const std::string item(parbench::detail::trim(rest.substr(0, comma)));
+        std::uint64_t id = 0;
+        if (!parbench::detail::parse_unsigned(item, id))
+            throw input_error("--device '" + text + "': expected device ids (0,1,...) or 'all'");
+        if (id >= static_cast<std::uint64_t>(device_count))
+            throw input_error("--device '" + text + "': device " + item + " is out of range (" +
+                              std::to_string(device_count) + " device" +
+                              (device_count == 1 ? "" : "s") + " present)");
+        if (!seen.insert(static_cast<int>(id)).second)
+            throw input_error("--device '" + text + "': device " + item + " named twice");
+        devices.push_back(static_cast<int>(id));
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+    }
+    return devices;
+}
+
+}  // namespace parbench::paw
