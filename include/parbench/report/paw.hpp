@@ -10,6 +10,7 @@
 // min rate = flops / max time, mean rate = flops / mean time.
 #pragma once
 
+#include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <fmt/format.h>
@@ -124,13 +125,17 @@ public:
     void on_run_end(bool completed) override {
         if (!completed) out_ << "\n# run stopped early; the .dat files hold the sizes completed\n";
         out_.flush();
+        for (auto& [key, files] : files_) {  // fsync'ed and checked (output_file.hpp)
+            files.time.close();
+            files.flops.close();
+        }
         files_.clear();
     }
 
 private:
     struct dat_pair {
-        std::ofstream time;
-        std::ofstream flops;
+        output_file time;
+        output_file flops;
     };
 
     static std::string text(const nlohmann::json& j, const char* key) {
@@ -153,30 +158,25 @@ private:
             std::filesystem::create_directories(directory_);
             const auto [time_name, flops_name] = paw_dat_names(r.benchmark, r.block.threads);
             dat_pair files;
-            files.time.open(directory_ / time_name, std::ios::trunc);
-            files.flops.open(directory_ / flops_name, std::ios::trunc);
-            if (!files.time || !files.flops)
-                throw std::runtime_error("cannot write PAW files " +
-                                         (directory_ / time_name).string() + " / " + flops_name);
-            files.time << fmt::format("# {} time per call [s], {} thread(s): N min max mean\n",
-                                      r.benchmark, r.block.threads);
-            files.flops << fmt::format(
+            files.time = output_file(directory_ / time_name, (directory_ / time_name).string());
+            files.flops = output_file(directory_ / flops_name, (directory_ / flops_name).string());
+            files.time.write(fmt::format("# {} time per call [s], {} thread(s): N min max mean\n",
+                                      r.benchmark, r.block.threads));
+            files.flops.write(fmt::format(
                 "# {} rate [GFlop/s, PAW count], {} thread(s): N min max mean\n", r.benchmark,
-                r.block.threads);
+                r.block.threads));
             it = files_.emplace(key, std::move(files)).first;
         }
         const double t_min = r.t_min_us * 1e-6;
         const double t_max = r.t_max_us * 1e-6;
         const double t_mean = r.t_avg_us * 1e-6;
-        it->second.time << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
-                                       t_mean);
+        it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
+                                          t_mean));
         const auto f = r.metrics.find("flops_paw");
         const double flops = f != r.metrics.end() ? f->second : 0.0;
         const auto rate = [&](double t) { return t > 0.0 ? flops / t / 1e9 : 0.0; };
-        it->second.flops << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
-                                        rate(t_min), rate(t_mean));
-        it->second.time.flush();
-        it->second.flops.flush();
+        it->second.flops.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
+                                           rate(t_min), rate(t_mean)));
     }
 
     std::ostream& out_;
