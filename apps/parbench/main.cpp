@@ -280,6 +280,16 @@ public:
         }
         const std::string kind = event.value("event", std::string{});
         std::lock_guard lock(mutex_);
+        try {
+            render(kind, event);
+        } catch (const output_error& e) {
+            if (!output_failed_) throw;
+            output_failed_(e.what());
+        }
+    }
+
+private:
+    void render(const std::string& kind, const nlohmann::json& event) {
         if (kind == "warning") {
             const std::string message = event.value("message", std::string{});
             if (rank_ == 0) {
@@ -294,15 +304,6 @@ public:
             return;
         }
         if (rank_ != 0) return;
-        try {
-            render(kind, event);
-        } catch (const output_error& e) {
-            if (!output_failed_) throw;
-            output_failed_(e.what());
-        }
-    }
-
-    void render(const std::string& kind, const nlohmann::json& event) {
         if (kind == "run_start") {
             started_ = true;
             const auto start = event.get<parbench::run_start>();
@@ -317,6 +318,7 @@ public:
         }
     }
 
+public:
     void progress(const char* benchmark, std::uint64_t bytes, int processes) {
         const parbench::app::measurement now{benchmark != nullptr ? benchmark : "?", bytes,
                                              processes};
@@ -693,7 +695,10 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     host.progress = host_progress;
     host.comm = comm;
 
-    const std::string request_json = nlohmann::json(request).dump();
+    // Arguments may be any bytes; invalid UTF-8 reaches the plugin as U+FFFD (which it rejects
+    // with its own message) instead of failing the serialisation.
+    const std::string request_json =
+        nlohmann::json(request).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     char message[2048] = {};
     const parbench_status status =
         suite_plugin->descriptor().run(request_json.c_str(), &host, message, sizeof message);
@@ -735,8 +740,10 @@ int main_impl(int argc, char** argv) {
     std::vector<std::string> top_plugin_paths;
 
     CLI::App* list = app.add_subcommand("list", "List plugins, suites and benchmarks");
+    // One DIR per --plugin-path (a vector option would swallow the benchmark names after it).
     list->add_option("--plugin-path", top_plugin_paths, "Also search DIR for plugins")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->allow_extra_args(false);
 
     CLI::App* run = app.add_subcommand(
         "run", "Run a suite: parbench run SUITE [BENCHMARK...] [options]");
@@ -756,7 +763,8 @@ int main_impl(int argc, char** argv) {
             ->type_name("SECONDS");
     run->add_flag("--check", o.check, "Validate transferred data (IMB -check)");
     run->add_option("--plugin-path", o.plugin_paths, "Also search DIR for plugins")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->allow_extra_args(false);
     CLI::Option* dat_dir_option =
         run->add_option("--dat-dir", o.dat_dir, "Directory for PAW .dat files")
             ->capture_default_str()

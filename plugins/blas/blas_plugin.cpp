@@ -200,7 +200,9 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
     // dgemv at N = 46340, set up twice (NLOOP calibration, then the size). So that --time bounds
     // the setup too, sizes whose setup alone is predicted to exceed the per-size budget are
     // dropped before any allocation, from the fill rate of a 64 MiB buffer agreed over ranks.
+    // A setup is always allowed one second, so that tiny budgets still measure small sizes.
     if (cfg.policy.budget_s > 0.0 && !sizes.empty()) {
+        const double setup_limit_s = std::max(cfg.policy.budget_s, 1.0);
         constexpr std::size_t probe_doubles = std::size_t{8} << 20;
         const auto start = std::chrono::steady_clock::now();
         {
@@ -213,7 +215,7 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
             1e-6, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
         const double bytes_per_s = static_cast<double>(probe_doubles * sizeof(double)) / probe_s;
         const auto slow = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t n) {
-            return 2.0 * blas::bytes_of(k, n) / bytes_per_s > cfg.policy.budget_s;
+            return 2.0 * blas::bytes_of(k, n) / bytes_per_s > setup_limit_s;
         });
         if (slow != sizes.end()) {
             const std::vector<std::uint64_t> dropped(slow, sizes.end());
@@ -224,7 +226,7 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
                     << dropped.front() << " (" << blas::bytes_of(k, dropped.front()) / 1e9
                     << " GB of operands) is predicted to take "
                     << 2.0 * blas::bytes_of(k, dropped.front()) / bytes_per_s << " s, over the "
-                    << cfg.policy.budget_s << " s per-size budget; raise --time to run them";
+                    << setup_limit_s << " s per-size budget; raise --time to run them";
                 channel.warning(msg.str());
             }
             sizes.erase(slow, sizes.end());

@@ -144,7 +144,9 @@ namespace detail {
         if (name == "npmin") {
             const std::string text = detail::one_value(name, value);
             if (!parbench::detail::parse_unsigned(text, o.npmin) || o.npmin < 1)
-                throw input_error("-npmin " + text + ": expected a positive integer");
+                throw input_error("-npmin " + text + ": " +
+                                  parbench::detail::integer_problem<int>(
+                                      text, "expected a positive integer"));
             if (o.npmin > world_size)
                 throw input_error("-npmin " + text + ": larger than the " +
                                   std::to_string(world_size) + " processes of this run");

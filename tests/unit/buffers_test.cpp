@@ -94,11 +94,11 @@ TEST_CASE("parse_off_cache", "[buffers]") {
         }
     }
     SECTION("sizes too large for the byte count are out of range, not overflowed") {
-        for (const char* huge : {"inf", "1e300", "99999999999999"}) {
+        for (const char* huge : {"inf", "1e300", "99999999999999", "1e-300"}) {
             INFO(huge);
             CHECK_THROWS_MATCHES(parbench::parse_off_cache(huge), input_error,
                                  Message(std::string("-off_cache ") + huge +
-                                         ": cache size out of range (at most 1073741824 MB)"));
+                                         ": cache size out of range (at most 1073741824 MB, at least one byte)"));
         }
         CHECK_THROWS_MATCHES(parbench::parse_off_cache("16,99999999999999999999"), input_error,
                              Message("-off_cache 16,99999999999999999999: cache line size out of "

@@ -90,10 +90,10 @@ struct off_cache {
     const double mib = size_text.empty() ? 0.0 : std::strtod(size_text.c_str(), &end);
     if (size_text.empty() || end != size_text.c_str() + size_text.size() || !(mib > 0.0))
         throw fail();
-    if (!std::isfinite(mib) || mib > off_cache::max_cache_mib)
+    if (!std::isfinite(mib) || mib > off_cache::max_cache_mib || mib * 1048576.0 < 1.0)
         throw input_error("-off_cache " + shown + ": cache size out of range (at most " +
                           std::to_string(static_cast<long long>(off_cache::max_cache_mib)) +
-                          " MB)");
+                          " MB, at least one byte)");
     off_cache result{true, mib, off_cache::default_line_bytes};
     if (comma != std::string_view::npos) {
         if (!detail::parse_unsigned(text.substr(comma + 1), result.line_bytes) ||

@@ -164,7 +164,10 @@ private:
 
     void write(bool durable = false) {
         const auto start = clock::now();
-        write_file_atomically(path_, document_.dump(2) + "\n", label_, durable);
+        // Invalid UTF-8 (from the command line) becomes U+FFFD rather than a lost file.
+        write_file_atomically(
+            path_, document_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+            label_, durable);
         const auto end = clock::now();
         next_write_ = end + std::max(std::chrono::duration_cast<clock::duration>(min_interval_),
                                      20 * (end - start));

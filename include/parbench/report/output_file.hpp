@@ -54,12 +54,22 @@ namespace detail {
 }
 
 // The path with every symbolic link and '.'/'..' resolved, as far as it exists; the part that
-// does not exist yet is appended lexically. Two spellings of one file give the same result.
+// does not exist yet is appended lexically. Two spellings of one file give the same result. A
+// link whose target does not exist yet (a dangling link) resolves to that target, which is
+// where writing through it creates the file.
 [[nodiscard]] inline std::filesystem::path resolved(const std::filesystem::path& path) {
+    namespace fs = std::filesystem;
     std::error_code ec;
-    auto real = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
-    if (ec) return std::filesystem::absolute(path, ec).lexically_normal();
-    return real;
+    fs::path current = fs::absolute(path, ec);
+    for (int hops = 0; hops < 40; ++hops) {  // 40: Linux's own limit on nested links
+        current = fs::weakly_canonical(current, ec);
+        if (ec) return fs::absolute(path, ec).lexically_normal();
+        if (!fs::is_symlink(fs::symlink_status(current, ec))) return current;
+        const fs::path target = fs::read_symlink(current, ec);
+        if (ec) return current;
+        current = target.is_absolute() ? target : current.parent_path() / target;
+    }
+    return current;
 }
 
 // Writes all of `text`; 0 or the errno of the failing write.
