@@ -43,7 +43,9 @@ def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, ch
                        setup=setup, check=check, env=env or {}, launcher=launcher,
                        file_size_kb=file_size_kb, tmpfs_kb=tmpfs_kb, interrupt=interrupt,
                        one_error_line=one_error_line, says=says,
-                       group="mpi" if launcher else group)
+                       # Rows that start MPI (mpiexec, or the MPI plugin's singleton init) run in
+                       # the launches-mpi suite: serial, and without leak checking under ASan.
+                       group="mpi" if launcher or "mpi" in needs else group)
 
 
 # ---- helpers for setup and checks --------------------------------------------------------------
