@@ -318,7 +318,10 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
             budget_s / probe_s < static_cast<double>(planned - done))
             planned = done + static_cast<std::uint64_t>(budget_s / probe_s);
         const std::uint64_t rest = planned - done;
-        const std::uint64_t rest_chunks = std::min<std::uint64_t>(rest, 4);
+        // The estimate is the median of the (up to) five equal chunks that follow, as before the
+        // probe existed; the probe's few cold iterations count only when nothing follows.
+        const std::uint64_t rest_chunks = std::min<std::uint64_t>(rest, 5);
+        if (rest_chunks > 0) chunk_s.clear();
         for (std::uint64_t k = 0, given = 0; k < rest_chunks; ++k) {
             const std::uint64_t count = (k + 1) * rest / rest_chunks - given;
             given += count;
