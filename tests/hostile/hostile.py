@@ -31,18 +31,21 @@ CASES = {}
 
 def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, check=None,
          env=None, launcher=None, file_size_kb=None, tmpfs_kb=None, interrupt=None,
-         one_error_line=True, says=None, group="inputs"):
+         one_error_line=True, says=None, leftovers_allowed=False, kill_rank=None,
+         group="inputs"):
     """Registers a case. `args` may hold {tmp} (a fresh directory) and {fake} (the fake
     plugin's directory). `launcher`: 'mpiexec2' runs it under mpiexec -n 2 (group 'mpi').
     `file_size_kb`: run under `ulimit -f` (writes past it fail with EFBIG, like a full disk).
     `tmpfs_kb`: mount a tmpfs of that size at {tmp}/small (root only; skipped otherwise).
     `interrupt`: (signal, a predicate on tmp) sent to the processes once the predicate holds.
-    `says`: a regex that stdout or stderr must match (warnings of runs that succeed)."""
+    `says`: a regex that stdout or stderr must match (warnings of runs that succeed).
+    `status` "nonzero": any failure status (a launcher's report of a killed process)."""
     assert name not in CASES, name
     CASES[name] = dict(args=args, status=status, message=message, bound=bound, needs=needs,
                        setup=setup, check=check, env=env or {}, launcher=launcher,
                        file_size_kb=file_size_kb, tmpfs_kb=tmpfs_kb, interrupt=interrupt,
                        one_error_line=one_error_line, says=says,
+                       leftovers_allowed=leftovers_allowed, kill_rank=kill_rank,
                        # Rows that start MPI (mpiexec, or the MPI plugin's singleton init) run in
                        # the launches-mpi suite: serial, and without leak checking under ASan.
                        group="mpi" if launcher or "mpi" in needs else group)
@@ -293,6 +296,20 @@ case("mpi_sighup", IMB + ["PingPong", "-msglog", "0:22", "-time", "0.5", "-iter"
      needs=("mpi",), bound=60, check=interrupted_files)
 
 
+
+
+def rank_killed_files(t):
+    json_valid(t + "/out.json", completed=False)  # the last complete version
+    csv_rows(t + "/out.csv")  # whole rows only
+
+
+# SIGKILL of a rank: nothing can report it (MPICH's mpiexec kills the others at once), but the
+# run must end, and the files must hold whole rows and valid JSON.
+case("mpi_rank_killed", IMB + ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"],
+     "nonzero", None, interrupt=(signal.SIGKILL, has_rows), kill_rank=1, launcher="mpiexec2",
+     needs=("mpi",), bound=60, one_error_line=False, leftovers_allowed=True,
+     check=rank_killed_files)
+
 # ---- the runner ----------------------------------------------------------------------------------
 
 def children_of(pid):
@@ -312,6 +329,17 @@ def children_of(pid):
                 found.append(int(entry))
                 frontier.append(int(entry))
     return found
+
+
+def launcher_rank(pid):
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            for item in f.read().split(b"\0"):
+                if item.startswith(b"PMI_RANK="):
+                    return int(item.split(b"=", 1)[1])
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def is_parbench(pid):
@@ -374,6 +402,8 @@ def execute(name, c, tmp):
             # the ranks themselves (Hydra's mpiexec dies of SIGHUP without passing it on).
             targets = [pid for pid in children_of(p.pid) if is_parbench(pid)] \
                 if c["launcher"] else [p.pid]
+            if c["kill_rank"] is not None:
+                targets = [pid for pid in targets if launcher_rank(pid) == c["kill_rank"]]
             for pid in targets:
                 try:
                     os.kill(pid, signo)
@@ -389,13 +419,15 @@ def execute(name, c, tmp):
     elapsed = time.monotonic() - start
     err_text = err.decode(errors="replace")
     problems = []
-    if p.returncode != c["status"]:
+    if c["status"] == "nonzero" and p.returncode == 0:
+        problems.append("exit status 0 after a rank was killed")
+    elif c["status"] != "nonzero" and p.returncode != c["status"]:
         problems.append(f"exit status {p.returncode}, want {c['status']}")
     errors = [line for line in err_text.splitlines() if line.startswith("parbench: error:")]
     if c["message"] is not None:
         if not any(re.search(c["message"], line) for line in errors):
             problems.append(f"no error line matching /{c['message']}/")
-    if c["status"] not in (0,) and c["one_error_line"] and len(errors) != 1:
+    if c["status"] != 0 and c["one_error_line"] and len(errors) != 1:
         problems.append(f"{len(errors)} error lines, want exactly one")
     if c["says"] and not re.search(c["says"], err_text + out.decode(errors="replace")):
         problems.append(f"nothing on stdout or stderr matches /{c['says']}/")
@@ -405,7 +437,7 @@ def execute(name, c, tmp):
         problems.append("'--list' is not an option")
     for root, _, files in os.walk(tmp):
         for f in files:
-            if ".tmp." in f or f.startswith(".parbench-probe"):
+            if (".tmp." in f or f.startswith(".parbench-probe")) and not c["leftovers_allowed"]:
                 problems.append(f"left behind: {os.path.join(root, f)}")
     if c["check"]:
         try:
