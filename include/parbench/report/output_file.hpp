@@ -120,7 +120,7 @@ struct output_path {
 // systems such as /proc, and names that are too long).
 [[nodiscard]] inline output_path check_output_file(const std::string& option,
                                                    const std::string& path) {
-    if (path.empty()) throw output_error(option + ": empty file name");
+    if (path.empty()) throw output_error(option + " '': empty file name");
     output_path out{option + " " + path, path, detail::resolved(path)};
     struct stat st {};
     if (::stat(out.real.c_str(), &st) == 0) {
@@ -150,7 +150,7 @@ struct output_path {
 // writable (probed as above).
 [[nodiscard]] inline output_path check_output_directory(const std::string& option,
                                                         const std::string& path) {
-    if (path.empty()) throw output_error(option + ": empty directory name");
+    if (path.empty()) throw output_error(option + " '': empty directory name");
     output_path out{option + " " + path, path, detail::resolved(path)};
     struct stat st {};
     if (::stat(out.real.c_str(), &st) == 0) {
