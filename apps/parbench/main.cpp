@@ -472,8 +472,9 @@ std::string agree_on_outputs(const parbench_comm_service* comm, int rank,
     if (rank == 0) {
         try {
             open_outputs();
-        } catch (const output_error& e) {
+        } catch (const std::exception& e) {  // any failure: the others must not wait for rank 0
             message = e.what();
+            if (message.empty()) message = "cannot open the output files";
         }
     }
     if (comm != nullptr && comm->size() > 1) {
@@ -515,7 +516,8 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
               std::map<std::string, nlohmann::json> suite_options) {
     loaded_plugin* suite_plugin = found.plugin_for_suite(o.suite);
     if (suite_plugin == nullptr)  // e.g. `parbench run ''`, which the prescan passes over
-        throw driver_exit{exit_bad_input, "unknown suite " + quote_value(o.suite) + " (see parbench list)"};
+        throw driver_exit{exit_bad_input,
+                          "unknown suite " + quote_value(o.suite) + " (see parbench list)"};
     const parbench_suite* suite = suite_plugin->find_suite(o.suite);
 
     // Benchmark names are checked against the suite's list (case-insensitively, as IMB does).
@@ -646,7 +648,8 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
         if (o.csv_given) files.push_back(check_output_file("--csv", o.csv_file));
         check_distinct(files);
         // PAW writes .dat files into --dat-dir ("." unless given): checked when it will be used.
-        if (o.dat_dir_given || o.suite == "paw") (void)check_output_directory("--dat-dir", o.dat_dir);
+        if (o.dat_dir_given || o.suite == "paw")
+            (void)check_output_directory("--dat-dir", o.dat_dir);
         if (o.json_given) {
             auto json = std::make_unique<json_reporter>(o.json_file, std::chrono::seconds(1),
                                                         "--json " + o.json_file);
@@ -868,7 +871,8 @@ int main_impl(int argc, char** argv) {
         std::error_code ec;
         const auto kind = fs::status(dir, ec).type();
         if (dir.empty() || kind == fs::file_type::not_found)
-            throw driver_exit{exit_bad_input, "--plugin-path " + quote_value(dir) + ": no such directory"};
+            throw driver_exit{exit_bad_input,
+                              "--plugin-path " + quote_value(dir) + ": no such directory"};
         if (kind != fs::file_type::directory)
             throw driver_exit{exit_bad_input,
                               "--plugin-path " + quote_value(dir) + ": not a directory"};

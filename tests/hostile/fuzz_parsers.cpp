@@ -36,12 +36,15 @@ std::size_t rejected = 0;
 [[noreturn]] void die(const std::string& what, const std::string& input) {
     std::string shown;
     for (const unsigned char c : input)
-        shown += (c < 0x20 || c >= 0x7f) ? "\\x" + std::to_string(c) + ";" : std::string(1, char(c));
+        shown += (c < 0x20 || c >= 0x7f) ? "\\x" + std::to_string(c) + ";"
+                                         : std::string(1, static_cast<char>(c));
     std::fprintf(stderr, "FAILED: %s\n  input: '%s'\n", what.c_str(), shown.c_str());
     std::exit(1);
 }
 
-std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); }
+std::size_t pick(std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+}
 
 // Random text built from pieces that parsers care about.
 std::string random_text(std::size_t max_pieces = 6) {

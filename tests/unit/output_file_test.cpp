@@ -128,8 +128,9 @@ TEST_CASE("output directories: created when missing, refused when not directorie
     CHECK_THROWS_WITH(parbench::report::check_output_directory("--dat-dir", ""),
                       "--dat-dir '': empty directory name");
     std::ofstream(d.path / "file") << "keep";
-    CHECK_THROWS_WITH(parbench::report::check_output_directory("--dat-dir", (d.path / "file").string()),
-                      Contains("is a regular file, not a directory"));
+    CHECK_THROWS_WITH(
+        parbench::report::check_output_directory("--dat-dir", (d.path / "file").string()),
+        Contains("is a regular file, not a directory"));
     CHECK(slurp(d.path / "file") == "keep");
     CHECK_NOTHROW(parbench::report::check_output_directory("--dat-dir", (d.path / "a/b").string()));
     CHECK(fs::is_directory(d.path / "a/b"));
