@@ -256,10 +256,23 @@ def has_rows(t):
         return False
 
 
+def pingpong_done(t):
+    """The fake PingPong's 3 rows (-msglog 0:1) are in the CSV, then a moment for Hang to start."""
+    try:
+        if csv_rows(t + "/out.csv") < 3:
+            return False
+    except (OSError, AssertionError):
+        return False
+    time.sleep(0.3)
+    return True
+
+
 for signame, number in (("SIGHUP", 129), ("SIGINT", 130), ("SIGTERM", 143)):
-    case(f"sig_{signame.lower()}", FAKE_RUN + ["PingPong", "Hang", "--json", "{tmp}/out.json",
+    case(f"sig_{signame.lower()}", FAKE_RUN + ["PingPong", "Hang", "-msglog", "0:1",
+                                              "--json", "{tmp}/out.json",
                                               "--csv", "{tmp}/out.csv", "--quiet"], number,
-         rf"interrupted by {signame} during Hang", interrupt=(getattr(signal, signame), has_rows),
+         rf"interrupted by {signame} during Hang", interrupt=(getattr(signal, signame),
+                                                             pingpong_done),
          check=interrupted_files, group="signals")
 
 # ---- under mpiexec -n 2: nothing may hang when one rank finds the problem -----------------------
