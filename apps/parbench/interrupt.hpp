@@ -1,5 +1,6 @@
-// Ctrl-C and kill: SIGINT and SIGTERM end a run the way the time limit does — rank 0 says what
-// was being measured, completes the JSON/CSV files and the run stops with 128 + the signal.
+// Ctrl-C, kill and a closed terminal: SIGINT, SIGTERM and SIGHUP end a run the way the time limit
+// does — rank 0 says what was being measured, completes the JSON/CSV files and the run stops with
+// 128 + the signal (130, 143, 129).
 // The signals are blocked in every thread (threads created later, MPI's included, inherit the
 // mask) and taken by one thread with sigwait, so the handler may do ordinary work (write files),
 // which a signal handler may not.
@@ -22,6 +23,7 @@ public:
         sigemptyset(&set_);
         sigaddset(&set_, SIGINT);
         sigaddset(&set_, SIGTERM);
+        sigaddset(&set_, SIGHUP);
         pthread_sigmask(SIG_BLOCK, &set_, &previous_);
         thread_ = std::thread([this] { loop(); });
     }

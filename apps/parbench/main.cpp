@@ -6,9 +6,11 @@
 //   parbench list [--plugin-path DIR]
 //   parbench run SUITE [BENCHMARK...] [suite options] [common options]
 //
-// Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input, 3 time limit,
-// 128 + signal when SIGINT or SIGTERM stopped the run.
+// Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input (options, files, output
+// paths), 3 time limit, 4 an output file could not be written during the run, 128 + signal when
+// SIGHUP, SIGINT or SIGTERM stopped the run.
 #include "interrupt.hpp"
+#include "printable.hpp"
 #include "system_context.hpp"
 #include "terminal.hpp"
 #include "watchdog.hpp"
@@ -20,6 +22,7 @@
 #include <parbench/report/csv.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/json.hpp>
+#include <parbench/report/output_file.hpp>
 #if __has_include(<parbench/report/paw.hpp>)
 #include <parbench/report/paw.hpp>
 #define PARBENCH_HAVE_PAW_REPORTER 1
@@ -32,13 +35,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cerrno>
+#include <cmath>
 #include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -64,11 +71,23 @@ namespace fs = std::filesystem;
 using parbench::plugin::loaded_plugin;
 using parbench::plugin::plugin_error;
 using parbench::plugin::registry;
+using parbench::app::printable;
+using parbench::app::quote_value;
+using parbench::report::output_error;
 
 constexpr int exit_ok = 0;
 constexpr int exit_failure = 1;
 constexpr int exit_bad_input = 2;
 constexpr int exit_time_limit = 3;
+constexpr int exit_output_error = 4;
+
+// Every line parbench prints about a problem: escaped (one line, no terminal control).
+void print_error(std::string_view message) {
+    std::cerr << "parbench: error: " << printable(message) << std::endl;
+}
+void print_warning(std::string_view message) {
+    std::cerr << "parbench: warning: " << printable(message) << '\n';
+}
 
 // A message for the user: "parbench: error: ..." and the exit status that goes with it.
 struct driver_exit {
@@ -225,7 +244,7 @@ int list_plugins(registry& found) {
                   << "' is already provided by " << s.winner.string() << ")\n";
     if (found.plugins().empty()) std::cout << "no plugins found\n";
     for (const auto& problem : found.problems())
-        std::cerr << "parbench: error: " << problem.message << '\n';
+        print_error(problem.message);
     return found.problems().empty() ? exit_ok : exit_failure;
 }
 
@@ -246,6 +265,11 @@ public:
     }
     parbench::report::json_reporter* json = nullptr;
 
+    // Called (with the message) when a file cannot be written during the run; it ends the run.
+    void on_output_error(std::function<void(const std::string&)> handler) {
+        output_failed_ = std::move(handler);
+    }
+
     void emit(const char* text) {
         nlohmann::json event;
         try {
@@ -256,6 +280,16 @@ public:
         }
         const std::string kind = event.value("event", std::string{});
         std::lock_guard lock(mutex_);
+        try {
+            render(kind, event);
+        } catch (const output_error& e) {
+            if (!output_failed_) throw;
+            output_failed_(e.what());
+        }
+    }
+
+private:
+    void render(const std::string& kind, const nlohmann::json& event) {
         if (kind == "warning") {
             const std::string message = event.value("message", std::string{});
             if (rank_ == 0) {
@@ -264,7 +298,8 @@ public:
                 if (!console_ || !stdout_and_stderr_share_a_terminal()) warn_locally(message);
                 for_each([&](auto& r) { r.on_warning(message); });
             } else {
-                std::cerr << "parbench: warning (rank " << rank_ << "): " << message << '\n';
+                std::cerr << "parbench: warning (rank " << rank_ << "): " << printable(message)
+                          << '\n';
             }
             return;
         }
@@ -283,6 +318,7 @@ public:
         }
     }
 
+public:
     void progress(const char* benchmark, std::uint64_t bytes, int processes) {
         const parbench::app::measurement now{benchmark != nullptr ? benchmark : "?", bytes,
                                              processes};
@@ -295,12 +331,21 @@ public:
         }
     }
 
-    void end(bool completed) {
+    // Completes every file (each one even when another fails); the first output error, or "".
+    std::string end(bool completed) {
         std::lock_guard lock(mutex_);
         clear_progress_line();
-        if (ended_) return;
+        if (ended_) return {};
         ended_ = true;
-        for_each([&](auto& r) { r.on_run_end(completed); });
+        std::string first_error;
+        for_each([&](auto& r) {
+            try {
+                r.on_run_end(completed);
+            } catch (const output_error& e) {
+                if (first_error.empty()) first_error = e.what();
+            }
+        });
+        return first_error;
     }
 
     void attach_watchdog(parbench::app::watchdog* w) { watchdog_ = w; }
@@ -321,9 +366,7 @@ private:
         return name_of(STDOUT_FILENO) == name_of(STDERR_FILENO);
     }
 
-    void warn_locally(const std::string& message) {
-        std::cerr << "parbench: warning: " << message << '\n';
-    }
+    void warn_locally(const std::string& message) { print_warning(message); }
 
     void make_console(const std::string& layout) {
         if (!render_ || quiet_ || console_) return;
@@ -357,6 +400,7 @@ private:
     std::unique_ptr<parbench::report::reporter> console_;
     std::vector<std::unique_ptr<parbench::report::reporter>> files_;
     parbench::app::watchdog* watchdog_ = nullptr;
+    std::function<void(const std::string&)> output_failed_;
     std::recursive_mutex mutex_;
     bool started_ = false;
     bool ended_ = false;
@@ -365,15 +409,21 @@ private:
     parbench::app::measurement current_;
 };
 
-// Ends a run that is being stopped (time limit, interrupt): `finishing` — rank 0's session, null
-// elsewhere — completes its files, then every process stops with `status`.
-[[noreturn]] void stop_run(run_session* finishing, const parbench_comm_service* comm, int status) {
+// Ends a run that is being stopped (time limit, interrupt, output error): `finishing` — rank 0's
+// session, null elsewhere — completes its files, then `message` (if any) is printed and every
+// process stops with `status`. Files first: after SIGHUP the terminal (or mpiexec, the reader of
+// stderr) may be gone, and a write to it must neither kill this process (SIGPIPE, ignored from
+// here on) nor come before the files are complete.
+[[noreturn]] void stop_run(run_session* finishing, const parbench_comm_service* comm, int status,
+                           const std::string& message = {}) {
+    std::signal(SIGPIPE, SIG_IGN);
     if (finishing != nullptr) {
         try {
-            finishing->end(false);
+            (void)finishing->end(false);  // a file that fails now was reported when it failed
         } catch (...) {  // the files already hold every finished record
         }
     }
+    if (!message.empty()) print_error(message);
     std::cout.flush();
     if (comm != nullptr && comm->abort != nullptr) comm->abort(status);
     std::_Exit(status);
@@ -383,7 +433,7 @@ extern "C" void host_emit(void* context, const char* event_json) {
     try {
         static_cast<run_session*>(context)->emit(event_json);
     } catch (const std::exception& e) {
-        std::cerr << "parbench: warning: cannot handle an event: " << e.what() << '\n';
+        print_warning(std::string("cannot handle an event: ") + e.what());
     }
 }
 
@@ -395,29 +445,68 @@ extern "C" void host_progress(void* context, const char* benchmark, std::uint64_
     }
 }
 
-// Where an output file will be written must be writable before anything starts.
-void check_writable(const std::string& option, const std::string& file) {
-    if (file.empty()) throw driver_exit{exit_bad_input, option + ": empty file name"};
-    fs::path parent = fs::path(file).parent_path();
-    if (parent.empty()) parent = ".";
-    std::error_code ec;
-    if (!fs::is_directory(parent, ec))
-        throw driver_exit{exit_bad_input,
-                          option + " " + file + ": directory " + parent.string() + " does not exist"};
-    if (::access(parent.c_str(), W_OK) != 0)
-        throw driver_exit{exit_bad_input,
-                          option + " " + file + ": directory " + parent.string() + " is not writable"};
+// --timeout SECONDS: a number, 0 (no limit) or positive, at most a year.
+double parse_timeout(const std::string& text) {
+    const auto fail = [&](const std::string& why) {
+        return driver_exit{exit_bad_input, "--timeout " + quote_value(text) + ": " + why};
+    };
+    if (text.empty()) throw fail("empty value; expected seconds (0: no limit)");
+    errno = 0;
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || std::isnan(value))
+        throw fail("not a number of seconds (0: no limit)");
+    if (value < 0.0) throw fail("must be zero (no limit) or positive");
+    constexpr double longest_s = 366.0 * 24 * 3600;
+    if (errno == ERANGE || !std::isfinite(value) || value > longest_s)
+        throw fail(fmt::format("out of range (at most {:g} s)", longest_s));
+    return value;
+}
+
+// Rank 0 checks the output paths and opens the files (`open_outputs`); every process learns the
+// verdict through the communication service, so that a bad path ends the run on every rank at
+// once (rank 0 leaving alone would leave the others waiting in a collective). "" when all is well.
+std::string agree_on_outputs(const parbench_comm_service* comm, int rank,
+                             const std::function<void()>& open_outputs) {
+    std::string message;
+    if (rank == 0) {
+        try {
+            open_outputs();
+        } catch (const std::exception& e) {  // any failure: the others must not wait for rank 0
+            message = e.what();
+            if (message.empty()) message = "cannot open the output files";
+        }
+    }
+    if (comm != nullptr && comm->size() > 1) {
+        std::array<char, 2048> verdict{};
+        message.copy(verdict.data(), verdict.size() - 1);
+        comm->broadcast(verdict.data(), verdict.size(), 0);
+        message = verdict.data();
+    }
+    return message;
+}
+
+const char* signal_name(int signo) {
+    switch (signo) {
+        case SIGHUP: return "SIGHUP";
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        default: return "a signal";
+    }
 }
 
 struct run_options {
     std::string suite;
     std::vector<std::string> benchmarks;
     std::string json_file;
+    bool json_given = false;  // --json '' is an error, not "no JSON"
     std::string csv_file;
+    bool csv_given = false;
     double timeout_s = 300.0;
     bool check = false;
     std::vector<std::string> plugin_paths;
     std::string dat_dir = ".";
+    bool dat_dir_given = false;
     bool quiet = false;
     std::string progress = "auto";
     std::string mpi = "auto";
@@ -426,6 +515,9 @@ struct run_options {
 int run_suite(int argc, char** argv, registry& found, const run_options& o,
               std::map<std::string, nlohmann::json> suite_options) {
     loaded_plugin* suite_plugin = found.plugin_for_suite(o.suite, o.benchmarks);
+    if (suite_plugin == nullptr)  // e.g. `parbench run ''`, which the prescan passes over
+        throw driver_exit{exit_bad_input,
+                          "unknown suite " + quote_value(o.suite) + " (see parbench list)"};
     const parbench_suite* suite = suite_plugin->find_suite(o.suite);
 
     // Benchmark names are checked against the suite's list (case-insensitively, as IMB does).
@@ -437,10 +529,14 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
             throw driver_exit{exit_bad_input, "unknown benchmark '" + name + "' in suite '" +
                                                   o.suite + "' (see parbench list)"};
     }
-    if (!o.json_file.empty()) check_writable("--json", o.json_file);
-    if (!o.csv_file.empty()) check_writable("--csv", o.csv_file);
-    if (!(o.timeout_s >= 0.0))
-        throw driver_exit{exit_bad_input, "--timeout must be zero (no limit) or positive"};
+    // What every process can judge alone, before MPI starts (all of them reach the same answer;
+    // the launcher's rank 0 prints it). The file system is asked later, by rank 0 for all.
+    if (o.json_given && o.json_file.empty())
+        throw driver_exit{exit_bad_input, "--json '': empty file name"};
+    if (o.csv_given && o.csv_file.empty())
+        throw driver_exit{exit_bad_input, "--csv '': empty file name"};
+    if (o.dat_dir_given && o.dat_dir.empty())
+        throw driver_exit{exit_bad_input, "--dat-dir '': empty directory name"};
 
     const bool suite_needs_mpi = (suite->flags & PARBENCH_SUITE_NEEDS_MPI) != 0u;
     if (suite_needs_mpi && o.mpi == "off")
@@ -461,6 +557,17 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     if (auto it = suite_options.find("thread_level");
         it != suite_options.end() && it->second.is_string())
         thread_level = it->second.get<std::string>();
+    // MPI_Init_thread happens in the plugin's init, before the suite sees its options: a bad
+    // level is judged here, so that it is one "bad input" line rather than a failed init on
+    // every rank.
+    if (!thread_level.empty()) {
+        static const std::set<std::string> levels = {"single", "funneled", "serialized",
+                                                     "multiple"};
+        if (!levels.contains(thread_level))
+            throw driver_exit{exit_bad_input,
+                              "-thread_level " + quote_value(thread_level) +
+                                  ": expected one of single, funneled, serialized, multiple"};
+    }
 
     // Ctrl-C and kill end the run as the time limit does: rank 0 names what was being measured,
     // completes the files and stops every process. Installed before MPI starts threads, so that
@@ -471,17 +578,18 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     const int process_rank = launcher_rank();
     const parbench::app::interrupt_guard interrupts([&](int signo) {
         run_session* s = interrupt_session.load();
+        std::string message;
         if (process_rank == 0) {
             const auto what = s != nullptr ? s->current() : parbench::app::measurement{};
-            std::cerr << "parbench: error: interrupted by " << (signo == SIGINT ? "SIGINT" : "SIGTERM")
-                      << (what.benchmark.empty() ? "" : " during " + parbench::app::describe(what))
-                      << "; stopped" << std::endl;
+            message = std::string("interrupted by ") + signal_name(signo) +
+                      (what.benchmark.empty() ? "" : " during " + parbench::app::describe(what)) +
+                      "; stopped";
         } else {
             // The launcher signals every process; rank 0's abort should end this one while it
             // completes the files. Only if it does not: stop alone.
             std::this_thread::sleep_for(std::chrono::seconds(3));
         }
-        stop_run(process_rank == 0 ? s : nullptr, interrupt_comm.load(), 128 + signo);
+        stop_run(process_rank == 0 ? s : nullptr, interrupt_comm.load(), 128 + signo, message);
     });
 
     const parbench_comm_service* comm = nullptr;
@@ -533,16 +641,35 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
                         o.dat_dir);
     session.set_rank(rank);
     session.set_driver_context(driver_context);
-    if (rank == 0) {
-        if (!o.json_file.empty()) {
-            auto json = std::make_unique<parbench::report::json_reporter>(o.json_file);
+    const std::string output_problem = agree_on_outputs(comm, rank, [&] {
+        using namespace parbench::report;
+        std::vector<output_path> files;
+        if (o.json_given) files.push_back(check_output_file("--json", o.json_file));
+        if (o.csv_given) files.push_back(check_output_file("--csv", o.csv_file));
+        check_distinct(files);
+        // PAW writes .dat files into --dat-dir ("." unless given): checked when it will be used.
+        if (o.dat_dir_given || o.suite == "paw")
+            (void)check_output_directory("--dat-dir", o.dat_dir);
+        if (o.json_given) {
+            auto json = std::make_unique<json_reporter>(o.json_file, std::chrono::seconds(1),
+                                                        "--json " + o.json_file);
             json->set_driver_context(driver_context);
             session.json = json.get();
             session.add_file_reporter(std::move(json));
         }
-        if (!o.csv_file.empty())
-            session.add_file_reporter(std::make_unique<parbench::report::csv_reporter>(o.csv_file));
+        if (o.csv_given)
+            session.add_file_reporter(
+                std::make_unique<csv_reporter>(o.csv_file, "--csv " + o.csv_file));
+    });
+    if (!output_problem.empty()) {
+        if (suite_plugin != comm_plugin) suite_plugin->finalize();
+        if (comm_plugin != nullptr) comm_plugin->finalize();
+        throw driver_exit{exit_bad_input, output_problem};
     }
+    // A file that cannot be written during the run ends the run at once, on every process.
+    session.on_output_error([&session, comm](const std::string& problem) {
+        stop_run(&session, comm, exit_output_error, problem + "; stopped");
+    });
 
     // The time limit: rank 0 reports and stops the run; the other ranks fire a little later so
     // that rank 0's message is the one printed.
@@ -551,12 +678,11 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
         std::chrono::duration<double>(timeout_s),
         std::chrono::duration<double>(rank == 0 ? 0.0 : 3.0),
         [&session, comm, rank, timeout_s](const parbench::app::measurement& m) {
-            if (rank == 0)
-                std::cerr << fmt::format("parbench: error: time limit: benchmark {} did not "
-                                         "finish within {:g} s; stopped",
-                                         parbench::app::describe(m), timeout_s)
-                          << std::endl;
-            stop_run(rank == 0 ? &session : nullptr, comm, exit_time_limit);
+            stop_run(rank == 0 ? &session : nullptr, comm, exit_time_limit,
+                     rank == 0 ? fmt::format("time limit: benchmark {} did not finish within "
+                                             "{:g} s; stopped",
+                                             parbench::app::describe(m), timeout_s)
+                               : std::string{});
         });
     session.attach_watchdog(&guard);
     interrupt_session = &session;
@@ -572,22 +698,29 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     host.progress = host_progress;
     host.comm = comm;
 
-    const std::string request_json = nlohmann::json(request).dump();
+    // Arguments may be any bytes; invalid UTF-8 reaches the plugin as U+FFFD (which it rejects
+    // with its own message) instead of failing the serialisation.
+    const std::string request_json =
+        nlohmann::json(request).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     char message[2048] = {};
     const parbench_status status =
         suite_plugin->descriptor().run(request_json.c_str(), &host, message, sizeof message);
     guard.stop();
-    session.end(status == PARBENCH_OK);
+    const std::string end_problem = session.end(status == PARBENCH_OK);
 
     if (status == PARBENCH_ERROR) {
-        std::cerr << "parbench: error: " << (rank != 0 ? fmt::format("(rank {}) ", rank) : "")
-                  << (message[0] != '\0' ? message : "the plugin failed without a message")
-                  << std::endl;
+        print_error((rank != 0 ? fmt::format("(rank {}) ", rank) : std::string{}) +
+                    (message[0] != '\0' ? message : "the plugin failed without a message"));
         // Other ranks may be waiting in a collective: only an abort ends them reliably.
         if (comm != nullptr && processes > 1 && comm->abort != nullptr) comm->abort(exit_failure);
     }
-    if (status == PARBENCH_BAD_INPUT && rank == 0)
-        std::cerr << "parbench: error: " << message << std::endl;
+    if (status == PARBENCH_BAD_INPUT && rank == 0) print_error(message);
+    if (!end_problem.empty()) {  // only rank 0 writes files; the others are finishing
+        print_error(end_problem);
+        if (comm != nullptr && processes > 1 && comm->abort != nullptr)
+            comm->abort(exit_output_error);
+        return exit_output_error;
+    }
 
     if (suite_plugin != comm_plugin) suite_plugin->finalize();
     if (comm_plugin != nullptr) comm_plugin->finalize();
@@ -610,27 +743,35 @@ int main_impl(int argc, char** argv) {
     std::vector<std::string> top_plugin_paths;
 
     CLI::App* list = app.add_subcommand("list", "List plugins, suites and benchmarks");
+    // One DIR per --plugin-path (a vector option would swallow the benchmark names after it).
     list->add_option("--plugin-path", top_plugin_paths, "Also search DIR for plugins")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->allow_extra_args(false);
 
     CLI::App* run = app.add_subcommand(
         "run", "Run a suite: parbench run SUITE [BENCHMARK...] [options]");
     run_options o;
     run->add_option("suite", o.suite, "Suite to run (see parbench list)")->required();
     run->add_option("benchmarks", o.benchmarks, "Benchmarks to run (default: the suite's)");
-    run->add_option("--json", o.json_file, "Write results as JSON (Google Benchmark layout)")
-        ->type_name("FILE");
-    run->add_option("--csv", o.csv_file, "Write results as CSV")->type_name("FILE");
-    run->add_option("--timeout", o.timeout_s,
-                    "Per-measurement time limit in seconds (0: none)")
-        ->capture_default_str()
-        ->type_name("SECONDS");
+    CLI::Option* json_option =
+        run->add_option("--json", o.json_file, "Write results as JSON (Google Benchmark layout)")
+            ->type_name("FILE");
+    CLI::Option* csv_option =
+        run->add_option("--csv", o.csv_file, "Write results as CSV")->type_name("FILE");
+    std::string timeout_text;  // parsed by parse_timeout: one message for every bad value
+    CLI::Option* timeout_option =
+        run->add_option("--timeout", timeout_text,
+                        "Per-measurement time limit in seconds (0: none)")
+            ->default_str("300")
+            ->type_name("SECONDS");
     run->add_flag("--check", o.check, "Validate transferred data (IMB -check)");
     run->add_option("--plugin-path", o.plugin_paths, "Also search DIR for plugins")
-        ->type_name("DIR");
-    run->add_option("--dat-dir", o.dat_dir, "Directory for PAW .dat files")
-        ->capture_default_str()
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->allow_extra_args(false);
+    CLI::Option* dat_dir_option =
+        run->add_option("--dat-dir", o.dat_dir, "Directory for PAW .dat files")
+            ->capture_default_str()
+            ->type_name("DIR");
     run->add_flag("--quiet", o.quiet, "No console tables (files only)");
     run->add_option("--progress", o.progress,
                     "Progress line on stderr: auto (when it reaches a terminal, also through "
@@ -662,7 +803,7 @@ int main_impl(int argc, char** argv) {
             loaded_plugin* p = found.plugin_for_suite(suite_name, words);
             if (p == nullptr) {
                 for (const auto& problem : found.problems())
-                    std::cerr << "parbench: warning: " << problem.message << '\n';
+                    print_warning(problem.message);
                 std::string known;
                 for (const auto& name : found.known_suites())
                     known += (known.empty() ? "" : ", ") + name;
@@ -726,9 +867,26 @@ int main_impl(int argc, char** argv) {
         throw driver_exit{exit_bad_input, e.what()};
     }
 
+    // A plugin directory that is not there is a mistake worth a word, not a silent no-op.
+    for (const auto& dir : extra_dirs) {
+        std::error_code ec;
+        const auto kind = fs::status(dir, ec).type();
+        if (dir.empty() || kind == fs::file_type::not_found)
+            throw driver_exit{exit_bad_input,
+                              "--plugin-path " + quote_value(dir) + ": no such directory"};
+        if (kind != fs::file_type::directory)
+            throw driver_exit{exit_bad_input,
+                              "--plugin-path " + quote_value(dir) + ": not a directory"};
+    }
+
     if (list->parsed()) {
         return list_plugins(found);  // --plugin-path was taken into account by the prescan
     }
+
+    o.json_given = json_option->count() > 0;
+    o.csv_given = csv_option->count() > 0;
+    o.dat_dir_given = dat_dir_option->count() > 0;
+    if (timeout_option->count() > 0) o.timeout_s = parse_timeout(timeout_text);
 
     std::map<std::string, nlohmann::json> suite_options;
     for (const auto& [name, option] : suite_option_handles) {
@@ -748,7 +906,7 @@ int main_impl(int argc, char** argv) {
             if (std::string_view(suite->parameters[i].name) == "check") suite_options["check"] = true;
     }
     for (const auto& problem : found.problems())
-        std::cerr << "parbench: warning: ignoring " << problem.message << '\n';
+        print_warning("ignoring " + problem.message);
     return run_suite(argc, argv, found, o, std::move(suite_options));
 }
 
@@ -758,16 +916,19 @@ int main(int argc, char** argv) {
     try {
         return main_impl(argc, argv);
     } catch (const driver_exit& e) {
-        if (launcher_rank() == 0) std::cerr << "parbench: error: " << e.message << std::endl;
+        if (launcher_rank() == 0) print_error(e.message);
         return e.status;
     } catch (const plugin_error& e) {
-        std::cerr << "parbench: error: " << e.what() << std::endl;
+        print_error(e.what());
         return exit_failure;
     } catch (const parbench::input_error& e) {
-        std::cerr << "parbench: error: " << e.what() << std::endl;
+        print_error(e.what());
         return exit_bad_input;
+    } catch (const output_error& e) {
+        print_error(e.what());
+        return exit_output_error;
     } catch (const std::exception& e) {
-        std::cerr << "parbench: error: " << e.what() << std::endl;
+        print_error(e.what());
         return exit_failure;
     }
 }

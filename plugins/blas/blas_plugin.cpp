@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <sstream>
@@ -194,6 +195,43 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
     if (!too_big.empty() && env.rank == 0)
         channel.warning(name + ": sizes " + join_sizes(too_big) +
                         " skipped: their operands exceed 80 % of physical memory");
+
+    // Setting a size up (allocating and filling its operands) is untimed but not free: 17 GB for
+    // dgemv at N = 46340, set up twice (NLOOP calibration, then the size). So that --time bounds
+    // the setup too, sizes whose setup alone is predicted to exceed the per-size budget are
+    // dropped before any allocation, from the fill rate of a 64 MiB buffer agreed over ranks.
+    // A setup is always allowed one second, so that tiny budgets still measure small sizes.
+    if (cfg.policy.budget_s > 0.0 && !sizes.empty()) {
+        const double setup_limit_s = std::max(cfg.policy.budget_s, 1.0);
+        constexpr std::size_t probe_doubles = std::size_t{8} << 20;
+        const auto start = std::chrono::steady_clock::now();
+        {
+            blas::typed_buffer<double> probe(probe_doubles);
+            blas::fill_pattern(probe.data(), probe.size(), 5);
+            volatile double sink = probe.data()[probe_doubles - 1];
+            (void)sink;
+        }
+        const double probe_s = collective.max(std::max(
+            1e-6, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+        const double bytes_per_s = static_cast<double>(probe_doubles * sizeof(double)) / probe_s;
+        const auto slow = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t n) {
+            return 2.0 * blas::bytes_of(k, n) / bytes_per_s > setup_limit_s;
+        });
+        if (slow != sizes.end()) {
+            const std::vector<std::uint64_t> dropped(slow, sizes.end());
+            if (env.rank == 0) {
+                std::ostringstream msg;
+                msg.precision(3);
+                msg << name << ": sizes " << join_sizes(dropped) << " skipped: setting up N = "
+                    << dropped.front() << " (" << blas::bytes_of(k, dropped.front()) / 1e9
+                    << " GB of operands) is predicted to take "
+                    << 2.0 * blas::bytes_of(k, dropped.front()) / bytes_per_s << " s, over the "
+                    << setup_limit_s << " s per-size budget; raise --time to run them";
+                channel.warning(msg.str());
+            }
+            sizes.erase(slow, sizes.end());
+        }
+    }
 
     pattern::compute_sweep_config sc;
     sc.policy = cfg.policy;

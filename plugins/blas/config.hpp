@@ -76,7 +76,8 @@ namespace detail {
                                                     std::string_view text) {
     std::uint64_t value = 0;
     if (!parbench::detail::parse_unsigned(text, value) || value == 0)
-        throw input_error(what + " '" + std::string(text) + "': expected a positive integer");
+        throw input_error(what + " '" + std::string(text) + "': " +
+                          parbench::detail::integer_problem(text, "expected a positive integer"));
     return value;
 }
 
@@ -85,8 +86,10 @@ namespace detail {
     const std::string copy(parbench::detail::trim(text));
     char* end = nullptr;
     const double v = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
-    const bool ok = !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(v) &&
-                    (allow_zero ? v >= 0.0 : v > 0.0);
+    const bool number = !copy.empty() && end == copy.c_str() + copy.size();
+    if (number && v > 0.0 && (!std::isfinite(v) || v > 1e9))
+        throw input_error(what + " '" + std::string(text) + "': out of range (at most 1e9 s)");
+    const bool ok = number && std::isfinite(v) && (allow_zero ? v >= 0.0 : v > 0.0);
     if (!ok)
         throw input_error(what + " '" + std::string(text) + "': expected a " +
                           (allow_zero ? "non-negative" : "positive") + " number of seconds");
@@ -218,10 +221,23 @@ namespace detail {
         if (auto step = option("size_step")) cfg.size_step = *step;
         cfg.sizes = size_progression(cfg.min_size, cfg.max_size, cfg.size_step);
     }
+    if (!cfg.sources.contains("sizes") && cfg.max_size > 46340)
+        throw input_error("maximum size " + std::to_string(cfg.max_size) + " (" +
+                          cfg.sources["max_size"].get<std::string>() +
+                          ") is above 46340 (the largest matrix order whose N*N elements CBLAS "
+                          "can index)");
     for (const auto n : cfg.sizes)
-        if (n > 46340)
-            throw input_error("matrix order " + std::to_string(n) +
-                              " is above 46340 (the largest whose N*N elements CBLAS can index)");
+        if (n > 46340) {
+            // Name where the number came from: an environment variable is easy to forget.
+            const std::string source =
+                cfg.sources.contains("sizes")       ? std::string("option --sizes")
+                : n == cfg.max_size                 ? cfg.sources["max_size"].get<std::string>()
+                : n == cfg.min_size                 ? cfg.sources["min_size"].get<std::string>()
+                                                    : std::string("the size progression");
+            throw input_error("matrix order " + std::to_string(n) + " (" + source +
+                              ") is above 46340 (the largest whose N*N elements CBLAS can "
+                              "index)");
+        }
     cfg.med_size = std::clamp(cfg.med_size, cfg.min_size, cfg.max_size);
 
     if (auto list = option("threads")) {

@@ -5,6 +5,7 @@
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
+#include <parbench/core/input_file.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -64,11 +65,17 @@ namespace detail {
                                                          const nlohmann::json& value) {
     if (value.is_string()) return {value.get<std::string>()};
     if (value.is_array()) {
+        // "-include" with nothing after it arrives as [] or [""].
+        if (value.empty() || (value.size() == 1 && value[0] == ""))
+            throw input_error("-" + name + ": expects at least one benchmark name");
         std::vector<std::string> out;
         for (const auto& v : value) {
             if (!v.is_string()) throw input_error("-" + name + ": expects benchmark names");
+            if (v.get<std::string>().empty())
+                throw input_error("-" + name + " '': an empty benchmark name");
             out.push_back(v.get<std::string>());
         }
+        if (out.empty()) throw input_error("-" + name + ": expects at least one benchmark name");
         return out;
     }
     throw input_error("-" + name + ": expects a list of benchmark names");
@@ -83,19 +90,11 @@ namespace detail {
     std::string text;
     int ok = 1;
     if (rank == 0) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
+        try {
+            text = read_input_file("-" + option, path);  // regular, bounded, not empty
+        } catch (const input_error& e) {
             ok = 0;
-            text = "-" + option + " " + path + ": cannot open file for reading";
-        } else {
-            std::ostringstream s;
-            s << in.rdbuf();
-            if (in.bad()) {
-                ok = 0;
-                text = "-" + option + " " + path + ": read error";
-            } else {
-                text = s.str();
-            }
+            text = e.what();
         }
     }
     long long header[2] = {ok, static_cast<long long>(text.size())};
@@ -128,6 +127,9 @@ namespace detail {
                               "'");
         names.emplace_back(t);
     }
+    if (names.empty())
+        throw input_error("-input " + std::string(source) +
+                          ": no benchmark names in the file (only comments or blank lines)");
     return names;
 }
 
@@ -142,7 +144,9 @@ namespace detail {
         if (name == "npmin") {
             const std::string text = detail::one_value(name, value);
             if (!parbench::detail::parse_unsigned(text, o.npmin) || o.npmin < 1)
-                throw input_error("-npmin " + text + ": expected a positive integer");
+                throw input_error("-npmin " + text + ": " +
+                                  parbench::detail::integer_problem<int>(
+                                      text, "expected a positive integer"));
             if (o.npmin > world_size)
                 throw input_error("-npmin " + text + ": larger than the " +
                                   std::to_string(world_size) + " processes of this run");
@@ -172,8 +176,10 @@ namespace detail {
             o.msglog = parse_msglog(detail::one_value(name, value));
         } else if (name == "msglen") {
             o.msglen_file = detail::one_value(name, value);
+            if (o.msglen_file.empty()) throw input_error("-msglen '': empty file name");
         } else if (name == "input") {
             const std::string path = detail::one_value(name, value);
+            if (path.empty()) throw input_error("-input '': empty file name");
             o.input_names =
                 detail::parse_input_file(detail::read_file_everywhere("input", path), path);
         } else if (name == "include") {

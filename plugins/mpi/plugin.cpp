@@ -289,7 +289,7 @@ struct resolved {
             return r;
         }
     }
-    throw input_error("unknown benchmark '" + typed + "' in suite imb-mpi1 (see --list)");
+    throw input_error("unknown benchmark '" + typed + "' in suite imb-mpi1 (see parbench list)");
 }
 
 struct selected {
@@ -316,6 +316,8 @@ struct selected {
         chosen[r.index].multi_name = chosen[r.index].multi_name || r.multi_name;
     }
     for (const auto& n : o.exclude) chosen[resolve(n).index].run = false;
+    if (std::none_of(chosen.begin(), chosen.end(), [](const selected& s) { return s.run; }))
+        throw input_error("nothing to run: -exclude removed every benchmark selected");
     return chosen;
 }
 

@@ -85,13 +85,24 @@ TEST_CASE("parse_off_cache", "[buffers]") {
     }
     SECTION("bad values") {
         for (const char* bad : {"0", "-2", "abc", "", "16,", "16,0", "16,-64", ",64", "16,64,1",
-                                "2.5MB", "nan", "inf", "-1,64"}) {
+                                "2.5MB", "nan", "-1,64"}) {
             INFO(bad);
             CHECK_THROWS_MATCHES(parbench::parse_off_cache(bad), input_error,
                                  Message(std::string("-off_cache ") + bad +
                                          ": expected -1, CACHE_MB or CACHE_MB,LINE_BYTES "
                                          "(e.g. 2.5 or 16,128)"));
         }
+    }
+    SECTION("sizes too large for the byte count are out of range, not overflowed") {
+        for (const char* huge : {"inf", "1e300", "99999999999999", "1e-300"}) {
+            INFO(huge);
+            CHECK_THROWS_MATCHES(parbench::parse_off_cache(huge), input_error,
+                                 Message(std::string("-off_cache ") + huge +
+                                         ": cache size out of range (at most 1073741824 MB, at least one byte)"));
+        }
+        CHECK_THROWS_MATCHES(parbench::parse_off_cache("16,99999999999999999999"), input_error,
+                             Message("-off_cache 16,99999999999999999999: cache line size out of "
+                                     "range"));
     }
 }
 
@@ -144,7 +155,9 @@ TEST_CASE("parse_mem_gib", "[buffers]") {
     CHECK(parbench::parse_mem_gib("2") == 2.0);
     CHECK(parbench::parse_mem_gib("0.5") == 0.5);
     CHECK(parbench::parse_mem_gib(" 1.25 ") == 1.25);
-    for (const char* bad : {"0", "-1", "", "abc", "2GB", "inf", "nan"}) {
+    CHECK_THROWS_MATCHES(parbench::parse_mem_gib("1e300"), input_error,
+                         Message("-mem 1e300: out of range (at most 1e9 GB)"));
+    for (const char* bad : {"0", "-1", "", "abc", "2GB", "nan"}) {
         INFO(bad);
         CHECK_THROWS_MATCHES(parbench::parse_mem_gib(bad), input_error,
                              Message(std::string("-mem ") + bad +

@@ -218,10 +218,16 @@ TEST_CASE("parse_seconds: -time takes a positive finite number", "[iterations]")
     CHECK(parbench::policy::iterations::parse_seconds("-time", "10") == 10.0);
     CHECK(parbench::policy::iterations::parse_seconds("-time", " 0.1 ") == 0.1);
     CHECK(parbench::policy::iterations::parse_seconds("-time", "2e-3") == 0.002);
-    for (const char* bad : {"0", "-1", "abc", "", "1.5s", "inf", "nan", "1e999"}) {
+    for (const char* bad : {"0", "-1", "abc", "", "1.5s", "nan"}) {
         INFO(bad);
         CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_seconds("-time", bad), input_error,
                              Message(std::string("-time ") + bad +
                                      ": expected a positive number of seconds"));
+    }
+    for (const char* huge : {"inf", "1e999", "1e300"}) {  // numbers, but too large: out of range
+        INFO(huge);
+        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_seconds("-time", huge), input_error,
+                             Message(std::string("-time ") + huge +
+                                     ": out of range (at most 1e9 seconds)"));
     }
 }

@@ -35,7 +35,7 @@ TEST_CASE("parse_msglog rejects bad input with one clear line", "[sizes]") {
                          Message("-msglog 1:2:3" + syntax));
     CHECK_THROWS_MATCHES(parbench::parse_msglog("4.5"), input_error, Message("-msglog 4.5" + syntax));
     CHECK_THROWS_MATCHES(parbench::parse_msglog("99999999999999999999"), input_error,
-                         Message("-msglog 99999999999999999999" + syntax));
+                         Message("-msglog 99999999999999999999: exponent out of range (at most 40)"));
     CHECK_THROWS_MATCHES(parbench::parse_msglog("99"), input_error,
                          Message("-msglog 99: maximum exponent 99 is above the supported 40"));
     CHECK_THROWS_MATCHES(parbench::parse_msglog("2:41"), input_error,
@@ -114,8 +114,7 @@ TEST_CASE("parse_msglen reads one length per line", "[sizes]") {
             Message("-msglen f:1: '12 34' is not a non-negative message length in bytes"));
         CHECK_THROWS_MATCHES(
             parbench::parse_msglen("99999999999999999999999\n", "f"), input_error,
-            Message("-msglen f:1: '99999999999999999999999' is not a non-negative message "
-                    "length in bytes"));
+            Message("-msglen f:1: '99999999999999999999999' out of range"));
     }
     SECTION("a file without lengths is an error") {
         CHECK_THROWS_MATCHES(parbench::parse_msglen("", "empty.txt"), input_error,

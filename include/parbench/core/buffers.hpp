@@ -67,8 +67,12 @@ struct off_cache {
     static constexpr double default_cache_mib = 64.0;
     static constexpr std::size_t default_line_bytes = 64;
 
+    // The largest cache size accepted (1 PiB): its byte count and every region built from it
+    // stay far inside std::size_t.
+    static constexpr double max_cache_mib = 1073741824.0;
+
     [[nodiscard]] std::size_t cache_bytes() const noexcept {
-        return static_cast<std::size_t>(cache_mib * 1048576.0);
+        return static_cast<std::size_t>(std::clamp(cache_mib, 0.0, max_cache_mib) * 1048576.0);
     }
 };
 
@@ -84,14 +88,23 @@ struct off_cache {
     const std::string size_text(detail::trim(text.substr(0, comma)));
     char* end = nullptr;
     const double mib = size_text.empty() ? 0.0 : std::strtod(size_text.c_str(), &end);
-    if (size_text.empty() || end != size_text.c_str() + size_text.size() || !(mib > 0.0) ||
-        !std::isfinite(mib))
+    if (size_text.empty() || end != size_text.c_str() + size_text.size() || !(mib > 0.0))
         throw fail();
+    if (!std::isfinite(mib) || mib > off_cache::max_cache_mib || mib * 1048576.0 < 1.0)
+        throw input_error("-off_cache " + shown + ": cache size out of range (at most " +
+                          std::to_string(static_cast<long long>(off_cache::max_cache_mib)) +
+                          " MB, at least one byte)");
     off_cache result{true, mib, off_cache::default_line_bytes};
     if (comma != std::string_view::npos) {
         if (!detail::parse_unsigned(text.substr(comma + 1), result.line_bytes) ||
-            result.line_bytes == 0)
+            result.line_bytes == 0) {
+            if (detail::integer_problem(text.substr(comma + 1), "") != "" ||
+                result.line_bytes > (std::size_t{1} << 30))
+                throw input_error("-off_cache " + shown + ": cache line size out of range");
             throw fail();
+        }
+        if (result.line_bytes > (std::size_t{1} << 30))  // a stride must not overflow
+            throw input_error("-off_cache " + shown + ": cache line size out of range");
     }
     return result;
 }
@@ -137,6 +150,9 @@ private:
     const std::string copy(detail::trim(text));
     char* end = nullptr;
     const double value = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
+    if (!copy.empty() && end == copy.c_str() + copy.size() && value > 0.0 &&
+        (!std::isfinite(value) || value > 1e9))
+        throw input_error("-mem " + std::string(text) + ": out of range (at most 1e9 GB)");
     if (copy.empty() || end != copy.c_str() + copy.size() || !(value > 0.0) ||
         !std::isfinite(value))
         throw input_error("-mem " + std::string(text) +

@@ -40,6 +40,17 @@ template <class Integer>
     return ec == std::errc{} && ptr == end;
 }
 
+// Why `text` is not a valid unsigned Integer, for a message: "out of range" when it is a
+// number too large for the type (only digits), otherwise `otherwise`.
+template <class Integer = std::uint64_t>
+[[nodiscard]] std::string integer_problem(std::string_view text, std::string otherwise) {
+    const auto t = trim(text);
+    const bool digits_only =
+        !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+    Integer value{};
+    return digits_only && !parse_unsigned(t, value) ? std::string("out of range") : otherwise;
+}
+
 }  // namespace detail
 
 // "-msglog [min:]max". A lone max means min = 0 ("-msglog 16" -> 0, 1, 2, ..., 65536).
@@ -54,6 +65,14 @@ template <class Integer>
         ok = detail::parse_unsigned(text.substr(0, colon), range.min_log) &&
              detail::parse_unsigned(text.substr(colon + 1), range.max_log);
     }
+    const bool too_large =
+        colon == std::string_view::npos
+            ? detail::integer_problem<int>(text, "") != ""
+            : detail::integer_problem<int>(text.substr(0, colon), "") != "" ||
+                  detail::integer_problem<int>(text.substr(colon + 1), "") != "";
+    if (!ok && too_large)
+        throw input_error("-msglog " + shown + ": exponent out of range (at most " +
+                          std::to_string(max_supported_msglog) + ")");
     if (!ok)
         throw input_error("-msglog " + shown +
                           ": expected [MIN:]MAX with non-negative integers, e.g. 3:7 or 16");
@@ -96,8 +115,9 @@ template <class Integer>
         std::uint64_t value = 0;
         if (!detail::parse_unsigned(line, value))
             throw input_error("-msglen " + std::string(source) + ":" +
-                              std::to_string(line_number) + ": '" + std::string(line) +
-                              "' is not a non-negative message length in bytes");
+                              std::to_string(line_number) + ": '" + std::string(line) + "' " +
+                              detail::integer_problem(
+                                  line, "is not a non-negative message length in bytes"));
         sizes.push_back(value);
     }
     if (sizes.empty())

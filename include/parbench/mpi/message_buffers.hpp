@@ -57,19 +57,16 @@ public:
     message_region(std::size_t message_bytes, const off_cache& cache)
         : rotation_(message_bytes, cache), bytes_(message_bytes) {
         if (cache.enabled) {
-            // Learn the rotation's slots from its own offsets (it wraps back to 0).
+            // Learn the rotation's stride from its own offsets; its slots are the k * stride with
+            // k * stride + message <= region (it wraps back to 0 after them). Counted, not walked:
+            // a huge -off_cache has millions of slots.
             message_rotation probe = rotation_;
             (void)probe.next_offset();
             const std::size_t second = probe.next_offset();
             stride_ = second;
             count_ = 1;
-            if (second != 0) {
-                std::size_t next = second;
-                while (next != 0) {
-                    ++count_;
-                    next = probe.next_offset();
-                }
-            }
+            if (second != 0 && rotation_.region_bytes() >= bytes_)
+                count_ = (rotation_.region_bytes() - bytes_) / second + 1;
         }
     }
     // Bytes this region needs (before allocation).

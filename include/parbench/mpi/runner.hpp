@@ -29,6 +29,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <ctime>
@@ -295,16 +296,38 @@ template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check
         sync.before_timing(active);
         // The warm-up in a few chunks; the median chunk is the estimate, so one preemption of
         // a process does not cut the repetitions of a whole message size.
-        const std::uint64_t chunks = std::min<std::uint64_t>(warmup, 5);
         std::vector<double> chunk_s;
         std::uint64_t done = 0;
-        for (std::uint64_t k = 0; k < chunks; ++k) {
-            const std::uint64_t count = (k + 1) * warmup / chunks - done;
+        const auto run_chunk = [&](std::uint64_t count) {
             const double start = MPI_Wtime();
             run_untimed(kernel, context, buffers, done, count);
             chunk_s.push_back((MPI_Wtime() - start) / static_cast<double>(count));
             done += count;
+        };
+        // The first chunk tells (collectively: every rank must run as many iterations) how long
+        // an iteration takes; the rest of the warm-up is cut to half the -time budget, so that
+        // a huge -iter cannot make this untimed phase outlast the limit.
+        const std::uint64_t probe = std::min<std::uint64_t>(
+            warmup, std::max<std::uint64_t>(1, (warmup + 4) / 5));
+        run_chunk(std::min<std::uint64_t>(probe, std::max<std::uint64_t>(1, options.min_warmup)));
+        double probe_s = chunk_s.front();
+        MPI_Allreduce(MPI_IN_PLACE, &probe_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
+        std::uint64_t planned = warmup;
+        const double budget_s = 0.5 * options.iterations.secs_per_sample;
+        if (std::isfinite(budget_s) && budget_s > 0.0 && probe_s > 0.0 &&
+            budget_s / probe_s < static_cast<double>(planned - done))
+            planned = done + static_cast<std::uint64_t>(budget_s / probe_s);
+        const std::uint64_t rest = planned - done;
+        // The estimate is the median of the (up to) five equal chunks that follow, as before the
+        // probe existed; the probe's few cold iterations count only when nothing follows.
+        const std::uint64_t rest_chunks = std::min<std::uint64_t>(rest, 5);
+        if (rest_chunks > 0) chunk_s.clear();
+        for (std::uint64_t k = 0, given = 0; k < rest_chunks; ++k) {
+            const std::uint64_t count = (k + 1) * rest / rest_chunks - given;
+            given += count;
+            run_chunk(count);
         }
+        const std::size_t chunks = chunk_s.size();
         std::nth_element(chunk_s.begin(), chunk_s.begin() + static_cast<std::ptrdiff_t>(chunks / 2),
                          chunk_s.end());
         double estimate_s = chunk_s[chunks / 2];

@@ -128,6 +128,9 @@ struct imb_volume {
             if (field == 1) base.overall_vol_bytes = value << 20;
             if (field == 2) base.msgs_nonaggr = value;
             ++field;
+        } else if (detail::integer_problem(item, "") != "") {
+            throw input_error("-iter " + shown + ": '" + std::string(item) + "' out of range" +
+                              (field >= 3 ? " (at most three numbers)" : "") + expected);
         } else {
             throw input_error("-iter " + shown + ": '" + std::string(item) +
                               "' is neither a positive integer nor a policy (dynamic, "
@@ -152,7 +155,11 @@ struct imb_volume {
     const std::string copy(detail::trim(text));
     char* end = nullptr;
     const double value = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
-    if (copy.empty() || end != copy.c_str() + copy.size() || !(value > 0.0) || !std::isfinite(value))
+    const bool number = !copy.empty() && end == copy.c_str() + copy.size();
+    if (number && value > 0.0 && (!std::isfinite(value) || value > 1e9))
+        throw input_error(std::string(option) + " " + std::string(text) +
+                          ": out of range (at most 1e9 seconds)");
+    if (!number || !(value > 0.0) || !std::isfinite(value))
         throw input_error(std::string(option) + " " + std::string(text) +
                           ": expected a positive number of seconds");
     return value;

@@ -1,15 +1,15 @@
 // CSV output: a header row, then one row per result record, quoted as RFC 4180 says (fields
 // holding a comma, a quote or a line break are enclosed in quotes, quotes doubled; CRLF line
-// ends). Each row is flushed as it is written, so a run stopped early leaves the rows that
-// finished.
+// ends). Each row reaches the file as it is written (output_file.hpp: unbuffered, every write
+// checked), so a run stopped early leaves the rows that finished; the end of a run fsyncs.
 #pragma once
 
+#include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,9 +43,9 @@ public:
         "defects",     "median_us",    "ci_low_us",   "ci_high_us", "p5_us",
         "p95_us",      "samples"};
 
-    explicit csv_reporter(const std::filesystem::path& path)
-        : out_(path, std::ios::binary | std::ios::trunc) {
-        if (!out_) throw std::runtime_error("cannot write " + path.string());
+    // `label` names the file in error messages (the driver passes "--csv PATH").
+    explicit csv_reporter(const std::filesystem::path& path, std::string label = {})
+        : out_(path, label.empty() ? path.string() : std::move(label)) {
         std::vector<std::string> head(std::begin(columns), std::end(columns));
         write_row(head);
     }
@@ -78,19 +78,21 @@ public:
                    std::to_string(d.samples)});
     }
 
-    void on_run_end(bool) override { out_.flush(); }
+    void on_run_end(bool) override { out_.close(); }
 
 private:
+    // One write per row: a row is in the file whole or (on a write error) reported as lost.
     void write_row(const std::vector<std::string>& fields) {
+        std::string row;
         for (std::size_t i = 0; i < fields.size(); ++i) {
-            if (i > 0) out_ << ',';
-            out_ << detail::csv_field(fields[i]);
+            if (i > 0) row += ',';
+            row += detail::csv_field(fields[i]);
         }
-        out_ << "\r\n";
-        out_.flush();
+        row += "\r\n";
+        out_.write(row);
     }
 
-    std::ofstream out_;
+    output_file out_;
 };
 
 }  // namespace parbench::report

@@ -1,10 +1,12 @@
 // JSON output in Google Benchmark's layout, so that its tools (compare.py) read parbench files
 // unchanged: a top-level `context` (with parbench's full run context under "parbench") and one
 // `benchmarks[]` entry per result record, carrying Google Benchmark's fields plus parbench's own.
-// The file is rewritten atomically (temporary file + rename), so it is valid JSON at every
-// moment; a run the driver stops (time limit, interrupt, error) leaves everything that finished.
+// The file is rewritten atomically (temporary file + rename, see output_file.hpp), so it is valid
+// JSON at every moment; a run the driver stops (time limit, interrupt, error) leaves everything
+// that finished. The last rewrite of a run is fsync'ed.
 #pragma once
 
+#include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <algorithm>
@@ -24,25 +26,6 @@ namespace parbench::report {
 inline constexpr int json_schema_version = 1;
 
 namespace detail {
-
-// Writes `text` to `path` so that readers see either the old or the new complete file.
-inline void write_atomically(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::path temporary = path;
-    temporary += ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("cannot write " + temporary.string());
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error("cannot write " + temporary.string());
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        throw std::runtime_error("cannot replace " + path.string() + ": " + ec.message());
-    }
-}
 
 // The Google Benchmark name of a record:
 // suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (or /n:N).
@@ -71,9 +54,12 @@ class json_reporter final : public reporter {
 public:
     using clock = std::chrono::steady_clock;
 
+    // `label` names the file in error messages (the driver passes "--json PATH").
     explicit json_reporter(std::filesystem::path path,
-                           std::chrono::duration<double> min_interval = std::chrono::seconds(1))
-        : path_(std::move(path)), min_interval_(min_interval) {
+                           std::chrono::duration<double> min_interval = std::chrono::seconds(1),
+                           std::string label = {})
+        : path_(std::move(path)), min_interval_(min_interval),
+          label_(label.empty() ? path_.string() : std::move(label)) {
         document_ = {{"context", nlohmann::json::object()},
                      {"benchmarks", nlohmann::json::array()}};
     }
@@ -157,7 +143,7 @@ public:
 
     void on_run_end(bool completed) override {
         document_["context"]["parbench"]["completed"] = completed;
-        write();
+        write(/*durable=*/true);
     }
 
     [[nodiscard]] const nlohmann::json& document() const noexcept { return document_; }
@@ -182,9 +168,12 @@ private:
         if (!pb.contains("completed")) pb["completed"] = false;
     }
 
-    void write() {
+    void write(bool durable = false) {
         const auto start = clock::now();
-        detail::write_atomically(path_, document_.dump(2) + "\n");
+        // Invalid UTF-8 (from the command line) becomes U+FFFD rather than a lost file.
+        write_file_atomically(
+            path_, document_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+            label_, durable);
         const auto end = clock::now();
         next_write_ = end + std::max(std::chrono::duration_cast<clock::duration>(min_interval_),
                                      20 * (end - start));
@@ -192,6 +181,7 @@ private:
 
     std::filesystem::path path_;
     std::chrono::duration<double> min_interval_;
+    std::string label_;
     clock::time_point next_write_{};
     nlohmann::json document_;
     std::set<std::string> names_;

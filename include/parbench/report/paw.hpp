@@ -12,6 +12,7 @@
 // concurrent-device suffix ("_dev0+1").
 #pragma once
 
+#include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <fmt/format.h>
@@ -156,13 +157,17 @@ public:
     void on_run_end(bool completed) override {
         if (!completed) out_ << "\n# run stopped early; the .dat files hold the sizes completed\n";
         out_.flush();
+        for (auto& [key, files] : files_) {  // fsync'ed and checked (output_file.hpp)
+            files.time.close();
+            files.rate.close();
+        }
         files_.clear();
     }
 
 private:
     struct dat_pair {
-        std::ofstream time;
-        std::ofstream rate;
+        output_file time;
+        output_file rate;
     };
 
     static std::string text(const nlohmann::json& j, const char* key) {
@@ -190,38 +195,33 @@ private:
         if (it == files_.end()) {
             std::filesystem::create_directories(directory_);
             dat_pair files;
-            files.time.open(directory_ / time_name, std::ios::trunc);
-            files.rate.open(directory_ / rate_name, std::ios::trunc);
-            if (!files.time || !files.rate)
-                throw std::runtime_error("cannot write PAW files " +
-                                         (directory_ / time_name).string() + " / " + rate_name);
+            files.time = output_file(directory_ / time_name, (directory_ / time_name).string());
+            files.rate = output_file(directory_ / rate_name, (directory_ / rate_name).string());
             if (transfer) {
-                files.time << fmt::format("# {} time per transfer [s]: bytes min max mean\n",
-                                          r.block.title);
-                files.rate << fmt::format(
-                    "# {} bandwidth [GB/s = 10^9 bytes/s]: bytes min max mean\n", r.block.title);
+                files.time.write(fmt::format("# {} time per transfer [s]: bytes min max mean\n",
+                                             r.block.title));
+                files.rate.write(fmt::format(
+                    "# {} bandwidth [GB/s = 10^9 bytes/s]: bytes min max mean\n", r.block.title));
             } else {
-                files.time << fmt::format("# {} time per call [s], {} thread(s): N min max mean\n",
-                                          r.benchmark, r.block.threads);
-                files.rate << fmt::format(
+                files.time.write(fmt::format(
+                    "# {} time per call [s], {} thread(s): N min max mean\n", r.benchmark,
+                    r.block.threads));
+                files.rate.write(fmt::format(
                     "# {} rate [GFlop/s, PAW count], {} thread(s): N min max mean\n", r.benchmark,
-                    r.block.threads);
+                    r.block.threads));
             }
             it = files_.emplace(time_name, std::move(files)).first;
         }
         const double t_min = r.t_min_us * 1e-6;
         const double t_max = r.t_max_us * 1e-6;
         const double t_mean = r.t_avg_us * 1e-6;
-        it->second.time << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
-                                       t_mean);
+        it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
+                                          t_mean));
         // Work per call: PAW's flop count, or the bytes one transfer iteration moves.
-        const double work =
-            metric_value(r, transfer ? "bytes_per_iteration" : "flops_paw");
+        const double work = metric_value(r, transfer ? "bytes_per_iteration" : "flops_paw");
         const auto rate = [&](double t) { return t > 0.0 ? work / t / 1e9 : 0.0; };
-        it->second.rate << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
-                                       rate(t_min), rate(t_mean));
-        it->second.time.flush();
-        it->second.rate.flush();
+        it->second.rate.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
+                                          rate(t_min), rate(t_mean)));
     }
 
     std::ostream& out_;

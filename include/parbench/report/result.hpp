@@ -220,7 +220,8 @@ inline void from_json(const nlohmann::json& j, run_start& s) {
 [[nodiscard]] inline std::string make_event(std::string_view kind, nlohmann::json payload) {
     payload["event"] = kind;
     payload["schema"] = 1;  // PARBENCH_EVENT_SCHEMA
-    return payload.dump();
+    // Text from the command line may be any bytes: invalid UTF-8 becomes U+FFFD, not an error.
+    return payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace parbench

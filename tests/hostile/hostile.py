@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""Hostile and careless input against the parbench driver, one table row per case.
+
+Each row: the command, the exit status it must end with, a fragment (regex) that its one
+`parbench: error:` line must contain (or a warning/anything on stderr), a time bound (a case
+that runs past it has hung), and what must (still) be on disk afterwards. Every case also checks
+that stderr holds no raw control character (escape sequences, carriage returns), that no
+temporary or probe file is left behind, and, for a failed run, that there is exactly one error
+line.
+
+usage: hostile.py PARBENCH FAKE_PLUGIN_DIR MPIEXEC --list | CASE...
+Exit 77 (skipped) when a case needs a plugin that is not built.
+"""
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+PARBENCH, FAKE, MPIEXEC = (os.path.abspath(a) for a in sys.argv[1:4])
+BUILD = os.path.dirname(os.path.dirname(os.path.dirname(PARBENCH)))  # build/apps/parbench/x
+MPI_PLUGIN = os.path.join(BUILD, "plugins", "mpi", "parbench_mpi.so")
+BLAS_PLUGIN = os.path.join(BUILD, "plugins", "blas", "parbench_blas.so")
+
+CASES = {}
+
+
+def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, check=None,
+         env=None, launcher=None, file_size_kb=None, tmpfs_kb=None, interrupt=None,
+         one_error_line=True, says=None, leftovers_allowed=False, kill_rank=None,
+         group="inputs"):
+    """Registers a case. `args` may hold {tmp} (a fresh directory) and {fake} (the fake
+    plugin's directory). `launcher`: 'mpiexec2' runs it under mpiexec -n 2 (group 'mpi').
+    `file_size_kb`: run under `ulimit -f` (writes past it fail with EFBIG, like a full disk).
+    `tmpfs_kb`: mount a tmpfs of that size at {tmp}/small (root only; skipped otherwise).
+    `interrupt`: (signal, a predicate on tmp) sent to the processes once the predicate holds.
+    `says`: a regex that stdout or stderr must match (warnings of runs that succeed).
+    `status` "nonzero": any failure status (a launcher's report of a killed process)."""
+    assert name not in CASES, name
+    CASES[name] = dict(args=args, status=status, message=message, bound=bound, needs=needs,
+                       setup=setup, check=check, env=env or {}, launcher=launcher,
+                       file_size_kb=file_size_kb, tmpfs_kb=tmpfs_kb, interrupt=interrupt,
+                       one_error_line=one_error_line, says=says,
+                       leftovers_allowed=leftovers_allowed, kill_rank=kill_rank,
+                       # Rows that start MPI (mpiexec, or the MPI plugin's singleton init) run in
+                       # the launches-mpi suite: serial, and without leak checking under ASan.
+                       group="mpi" if launcher or "mpi" in needs else group)
+
+
+# ---- helpers for setup and checks --------------------------------------------------------------
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def mkfifo(path):
+    os.mkfifo(path)
+
+
+def json_valid(path, completed=None):
+    with open(path) as f:
+        d = json.load(f)
+    if completed is not None:
+        assert d["context"]["parbench"]["completed"] == completed, f"{path}: completed flag"
+    return d
+
+
+def csv_rows(path):
+    with open(path, newline="") as f:
+        text = f.read()
+    assert text.endswith("\r\n"), f"{path}: ends in the middle of a row"
+    return text.count("\r\n") - 1
+
+
+def is_kind(path, test):
+    return test(os.lstat(path).st_mode)
+
+
+FAKE_RUN = ["run", "fake", "--plugin-path", "{fake}"]
+IMB = ["run", "imb-mpi1"]
+PAW = ["run", "paw", "--mpi", "off"]
+SMALL_IMB = ["-msglog", "0:2", "-iter", "10"]
+
+# ---- outputs: what parbench does with each kind of path ---------------------------------------
+
+case("out_json_devnull", FAKE_RUN + ["--json", "/dev/null"], 2,
+     r"--json /dev/null: is a character device, not a regular file",
+     check=lambda t: is_kind("/dev/null", stat.S_ISCHR), group="outputs")
+case("out_csv_devnull", FAKE_RUN + ["--csv", "/dev/null"], 2, r"is a character device",
+     check=lambda t: is_kind("/dev/null", stat.S_ISCHR), group="outputs")
+case("out_csv_fifo", FAKE_RUN + ["--csv", "{tmp}/fifo"], 2, r"--csv \S+/fifo: is a FIFO",
+     setup=lambda t: mkfifo(t + "/fifo"), bound=10,
+     check=lambda t: is_kind(t + "/fifo", stat.S_ISFIFO), group="outputs")
+case("out_json_fifo", FAKE_RUN + ["--json", "{tmp}/fifo"], 2, r"is a FIFO",
+     setup=lambda t: mkfifo(t + "/fifo"), bound=10,
+     check=lambda t: is_kind(t + "/fifo", stat.S_ISFIFO), group="outputs")
+case("out_json_directory", FAKE_RUN + ["--json", "{tmp}"], 2, r"is a directory",
+     group="outputs")
+case("out_json_empty", FAKE_RUN + ["--json", ""], 2, r"--json '': empty file name",
+     group="outputs")
+case("out_csv_empty", FAKE_RUN + ["--csv", ""], 2, r"--csv '': empty file name",
+     group="outputs")
+case("out_same_file", FAKE_RUN + ["--json", "{tmp}/x", "--csv", "{tmp}/./x"], 2,
+     r"--json \S+ and --csv \S+ name the same file", group="outputs",
+     check=lambda t: not os.path.exists(t + "/x") or open(t + "/x").read() == "keep")
+case("out_same_file_dotdot", FAKE_RUN + ["--json", "{tmp}/d/../x", "--csv", "{tmp}/x"], 2,
+     r"name the same file", setup=lambda t: os.mkdir(t + "/d"), group="outputs")
+case("out_same_file_symlink", FAKE_RUN + ["--json", "{tmp}/link", "--csv", "{tmp}/target"], 2,
+     r"name the same file", setup=lambda t: os.symlink("target", t + "/link"), group="outputs")
+case("out_same_file_kept", FAKE_RUN + ["--json", "{tmp}/x", "--csv", "{tmp}/x"], 2,
+     r"name the same file", setup=lambda t: write(t + "/x", "keep"),
+     check=lambda t: open(t + "/x").read() == "keep", group="outputs")
+
+
+def symlink_written_through(t):
+    assert os.path.islink(t + "/link"), "the link was replaced"
+    json_valid(t + "/target", completed=True)
+
+
+case("out_symlink_written_through", FAKE_RUN + ["PingPong", "--json", "{tmp}/link",
+                                                 "--csv", "{tmp}/csvlink", "--quiet"], 0,
+     setup=lambda t: (os.symlink("target", t + "/link"), os.symlink("rows", t + "/csvlink")),
+     check=lambda t: (symlink_written_through(t), os.path.islink(t + "/csvlink"),
+                      csv_rows(t + "/rows") > 0), group="outputs")
+case("out_json_missing_directory", FAKE_RUN + ["--json", "{tmp}/no/such/x.json"], 2,
+     r"directory \S+ does not exist", group="outputs")
+case("out_json_proc", FAKE_RUN + ["--json", "/proc/x.json"], 2,
+     r"--json /proc/x.json: cannot create files in /proc", group="outputs")
+case("out_json_name_too_long", FAKE_RUN + ["--json", "{tmp}/" + "a" * 300], 2,
+     r"File name too long", group="outputs")
+case("out_dat_dir_empty", PAW + ["dgemm", "--sizes", "8", "--dat-dir", ""], 2,
+     r"--dat-dir '': empty directory name", needs=("blas",), group="outputs")
+case("out_dat_dir_file", PAW + ["dgemm", "--sizes", "8", "--dat-dir", "{tmp}/f"], 2,
+     r"--dat-dir \S+: is a regular file, not a directory", needs=("blas",),
+     setup=lambda t: write(t + "/f", "keep"), check=lambda t: open(t + "/f").read() == "keep",
+     group="outputs")
+case("out_dat_dir_proc", PAW + ["dgemm", "--sizes", "8", "--dat-dir", "/proc"], 2,
+     r"--dat-dir /proc: cannot create files there", needs=("blas",), group="outputs")
+
+
+def full_disk_json(t):
+    json_valid(t + "/out.json")  # still the last complete document
+
+
+case("out_json_file_too_large",
+     FAKE_RUN + ["-msglog", "0:30", "--json", "{tmp}/out.json", "--quiet"], 4,
+     r"--json \S+/out.json: cannot write: File too large; stopped", file_size_kb=4,
+     check=full_disk_json, group="outputs")
+case("out_csv_file_too_large",
+     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/out.csv", "--json", "{tmp}/ok.json",
+                 "--quiet"], 4,
+     r"--csv \S+/out.csv: cannot write: File too large; stopped", file_size_kb=8,
+     check=lambda t: json_valid(t + "/ok.json", completed=False), group="outputs")
+case("out_dat_file_too_large",
+     PAW + ["dgemv", "--sizes", ",".join(str(8 * k) for k in range(1, 150)), "--nreps", "2",
+            "--dat-dir", "{tmp}/dat"], 4,
+     r"dgemv_\w+-np_\d+\.dat: cannot write: File too large; stopped", file_size_kb=4,
+     needs=("blas",), bound=60, group="outputs")
+case("out_invalid_utf8", FAKE_RUN + ["-msglog", "\udcff", "--json", "{tmp}/x.json"], 2,
+     r"-msglog \S+: expected", check=lambda t: json_valid(t + "/x.json", completed=False),
+     group="outputs")
+
+# ---- inputs: every value checked, one line naming the option and the value ---------------------
+
+case("in_run_empty_suite", ["run", ""], 2, r"unknown suite '' \(see parbench list\)")
+case("in_unknown_benchmark", FAKE_RUN + ["NoSuch"], 2, r"unknown benchmark 'NoSuch'.*parbench list")
+case("in_control_characters", FAKE_RUN + ["Ping\nPong\x1b[31m"], 2,
+     r"unknown benchmark 'Ping\\nPong\\x1b\[31m'")
+case("in_timeout_empty", FAKE_RUN + ["--timeout", ""], 2, r"--timeout '': empty value")
+case("in_timeout_text", FAKE_RUN + ["--timeout", "soon"], 2, r"--timeout 'soon': not a number")
+case("in_timeout_negative", FAKE_RUN + ["--timeout", "-1"], 2, r"must be zero .* or positive")
+case("in_timeout_huge", FAKE_RUN + ["--timeout", "1e999"], 2, r"--timeout '1e999': out of range")
+case("in_plugin_path_missing", FAKE_RUN + ["--plugin-path", "{tmp}/nope"], 2,
+     r"--plugin-path '\S+/nope': no such directory")
+case("in_plugin_path_file", FAKE_RUN + ["--plugin-path", "{tmp}/f"], 2,
+     r"--plugin-path '\S+/f': not a directory", setup=lambda t: write(t + "/f", "x"))
+case("in_list_plugin_path_missing", ["list", "--plugin-path", "{tmp}/nope"], 2,
+     r"no such directory")
+case("in_thread_level_bogus", IMB + ["-thread_level", "bogus"], 2,
+     r"-thread_level 'bogus': expected one of", needs=("mpi",))
+case("in_msglen_empty_value", IMB + ["-msglen", ""], 2, r"-msglen '': empty file name",
+     needs=("mpi",))
+case("in_msglen_dev_zero", IMB + ["-msglen", "/dev/zero"], 2,
+     r"-msglen /dev/zero: not a regular file", needs=("mpi",), bound=10)
+case("in_msglen_dev_urandom", IMB + ["-msglen", "/dev/urandom"], 2, r"not a regular file",
+     needs=("mpi",), bound=10)
+case("in_msglen_fifo", IMB + ["-msglen", "{tmp}/fifo"], 2, r"not a regular file",
+     setup=lambda t: mkfifo(t + "/fifo"), needs=("mpi",), bound=10)
+case("in_msglen_directory", IMB + ["-msglen", "{tmp}"], 2, r"is a directory, not a file",
+     needs=("mpi",))
+case("in_msglen_empty_file", IMB + ["-msglen", "{tmp}/e"], 2, r"the file is empty",
+     setup=lambda t: write(t + "/e", ""), needs=("mpi",))
+case("in_msglen_huge_file", IMB + ["-msglen", "{tmp}/big"], 2, r"larger than 1048576 bytes",
+     setup=lambda t: write(t + "/big", "8\n" * 600000), needs=("mpi",))
+case("in_msglen_comments_only", IMB + ["-msglen", "{tmp}/c"], 2, r"no message lengths in file",
+     setup=lambda t: write(t + "/c", "# nothing\n\n"), needs=("mpi",))
+case("in_msglen_out_of_range", IMB + ["-msglen", "{tmp}/r"], 2,
+     r"'99999999999999999999999' out of range",
+     setup=lambda t: write(t + "/r", "99999999999999999999999\n"), needs=("mpi",))
+case("in_input_dev_zero", IMB + ["-input", "/dev/zero"], 2, r"-input /dev/zero: not a regular",
+     needs=("mpi",), bound=10)
+case("in_input_empty_file", IMB + ["-input", "{tmp}/e"], 2, r"the file is empty",
+     setup=lambda t: write(t + "/e", ""), needs=("mpi",))
+case("in_input_directory", IMB + ["-input", "{tmp}"], 2, r"is a directory", needs=("mpi",))
+case("in_input_comments_only", IMB + ["-input", "{tmp}/c"], 2, r"no benchmark names in the file",
+     setup=lambda t: write(t + "/c", "# PingPong\n"), needs=("mpi",))
+case("in_include_nothing", IMB + ["-include"], 2, r"-include: expects at least one benchmark",
+     needs=("mpi",))
+case("in_exclude_everything", IMB + ["PingPong", "-exclude", "PingPong"], 2, r"nothing to run",
+     needs=("mpi",))
+case("in_imb_unknown_benchmark", IMB + ["-include", "NoSuch"], 2,
+     r"unknown benchmark 'NoSuch' in suite imb-mpi1 \(see parbench list\)", needs=("mpi",))
+case("in_off_cache_huge", IMB + ["-off_cache", "99999999999999"], 2,
+     r"-off_cache 99999999999999: cache size out of range", needs=("mpi",))
+case("in_off_cache_1e300", IMB + ["-off_cache", "1e300"], 2, r"out of range", needs=("mpi",))
+case("in_msglog_out_of_range", IMB + ["-msglog", "99999999999999999999"], 2,
+     r"-msglog \d+: exponent out of range", needs=("mpi",))
+case("in_npmin_out_of_range", IMB + ["-npmin", "99999999999"], 2, r"-npmin \d+: out of range",
+     needs=("mpi",))
+case("in_iter_out_of_range", IMB + ["-iter", "99999999999999999999999"], 2,
+     r"-iter \d+: '\d+' out of range", needs=("mpi",))
+case("in_time_out_of_range", IMB + ["-time", "1e999"], 2, r"-time 1e999: out of range",
+     needs=("mpi",))
+case("in_mem_out_of_range", IMB + ["-mem", "1e300"], 2, r"-mem 1e300: out of range",
+     needs=("mpi",))
+case("in_max_blas_size_env", PAW + ["dgemm"], 2,
+     r"maximum size 1000000000 \(environment MAX_BLAS_SIZE\)", env={"MAX_BLAS_SIZE": "1000000000"},
+     needs=("blas",))
+case("in_paw_sizes_out_of_range", PAW + ["dgemm", "--sizes", "99999999999999999999999"], 2,
+     r"--sizes '\d+': out of range", needs=("blas",))
+
+# ---- limits: -time and --timeout bound every phase ---------------------------------------------
+
+case("limit_paw_setup_bounded", PAW + ["dgemv", "--sizes", "46340", "--time", "1", "--quiet"], 0,
+     None, needs=("blas",), bound=20,
+     says=r"sizes 46340 skipped: (setting up N = 46340|their operands exceed)")
+
+# ---- signals ----------------------------------------------------------------------------------
+
+
+def interrupted_files(t):
+    rows = csv_rows(t + "/out.csv")
+    d = json_valid(t + "/out.json", completed=False)
+    assert len(d["benchmarks"]) == rows, f"JSON {len(d['benchmarks'])} rows, CSV {rows}"
+
+
+def has_rows(t):
+    try:
+        return csv_rows(t + "/out.csv") >= 4
+    except (OSError, AssertionError):
+        return False
+
+
+def pingpong_done(t):
+    """The fake PingPong's 3 rows (-msglog 0:1) are in the CSV, then a moment for Hang to start."""
+    try:
+        if csv_rows(t + "/out.csv") < 3:
+            return False
+    except (OSError, AssertionError):
+        return False
+    time.sleep(0.3)
+    return True
+
+
+for signame, number in (("SIGHUP", 129), ("SIGINT", 130), ("SIGTERM", 143)):
+    case(f"sig_{signame.lower()}", FAKE_RUN + ["PingPong", "Hang", "-msglog", "0:1",
+                                              "--json", "{tmp}/out.json",
+                                              "--csv", "{tmp}/out.csv", "--quiet"], number,
+         rf"interrupted by {signame} during Hang", interrupt=(getattr(signal, signame),
+                                                             pingpong_done),
+         check=interrupted_files, group="signals")
+
+# ---- under mpiexec -n 2: nothing may hang when one rank finds the problem -----------------------
+
+case("mpi_json_directory", IMB + ["PingPong"] + SMALL_IMB + ["--json", "{tmp}"], 2,
+     r"is a directory", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_json_proc", IMB + ["PingPong"] + SMALL_IMB + ["--json", "/proc/x.json"], 2,
+     r"cannot create files in /proc", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_csv_name_too_long", IMB + ["PingPong"] + SMALL_IMB + ["--csv", "{tmp}/" + "c" * 300],
+     2, r"File name too long", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_same_file", IMB + ["PingPong"] + SMALL_IMB + ["--json", "{tmp}/x", "--csv",
+                                                         "{tmp}/d/../x"], 2,
+     r"name the same file", setup=lambda t: os.mkdir(t + "/d"), launcher="mpiexec2",
+     needs=("mpi",), bound=30)
+case("mpi_thread_level_bogus", IMB + ["-thread_level", "bogus"], 2, r"-thread_level 'bogus'",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_msglen_dev_zero", IMB + ["-msglen", "/dev/zero"], 2, r"not a regular file",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_csv_disk_full", IMB + ["PingPong", "PingPing", "Sendrecv", "Exchange", "-msglog", "0:22",
+                                  "-iter", "10", "--csv", "{tmp}/small/out.csv",
+                                  "--json", "{tmp}/ok.json"], 4,
+     r"--csv \S+: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     launcher="mpiexec2", needs=("mpi",), bound=60,
+     check=lambda t: json_valid(t + "/ok.json", completed=False))
+case("mpi_iter_huge_time_bounded", IMB + ["PingPong", "-msglog", "0:0", "-iter", "2147483648",
+                                          "-time", "1", "--quiet"], 0, None,
+     launcher="mpiexec2", needs=("mpi",), bound=45)
+case("mpi_off_cache_huge_hits_mem", IMB + ["PingPong", "-msglog", "0:0", "-iter", "10",
+                                           "-off_cache", "20000000"], 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=45, says=r"above the -mem limit")
+case("mpi_sighup", IMB + ["PingPong", "-msglog", "0:22", "-time", "0.5", "-iter", "100000",
+                          "--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"], 129,
+     r"interrupted by SIGHUP", interrupt=(signal.SIGHUP, has_rows), launcher="mpiexec2",
+     needs=("mpi",), bound=60, check=interrupted_files)
+
+
+
+
+def rank_killed_files(t):
+    json_valid(t + "/out.json", completed=False)  # the last complete version
+    csv_rows(t + "/out.csv")  # whole rows only
+
+
+# SIGKILL of a rank: nothing can report it (MPICH's mpiexec kills the others at once), but the
+# run must end, and the files must hold whole rows and valid JSON.
+case("mpi_rank_killed", IMB + ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"],
+     "nonzero", None, interrupt=(signal.SIGKILL, has_rows), kill_rank=1, launcher="mpiexec2",
+     needs=("mpi",), bound=60, one_error_line=False, leftovers_allowed=True,
+     check=rank_killed_files)
+
+# ---- the runner ----------------------------------------------------------------------------------
+
+def children_of(pid):
+    """Every descendant of `pid` (the ranks under mpiexec), from /proc."""
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent:
+                found.append(int(entry))
+                frontier.append(int(entry))
+    return found
+
+
+def launcher_rank(pid):
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            for item in f.read().split(b"\0"):
+                if item.startswith(b"PMI_RANK="):
+                    return int(item.split(b"=", 1)[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def is_parbench(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().split(b"\0")[0].endswith(b"parbench")
+    except OSError:
+        return False
+
+
+def run_case(name):
+    c = CASES[name]
+    for plugin, path in (("mpi", MPI_PLUGIN), ("blas", BLAS_PLUGIN)):
+        if plugin in c["needs"] and not os.path.exists(path):
+            print(f"SKIP {name}: {path} is not built")
+            return 77
+    if c["launcher"] and not os.path.exists(MPIEXEC):
+        print(f"SKIP {name}: no mpiexec")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
+        mounted = False
+        try:
+            if c["tmpfs_kb"]:
+                os.mkdir(tmp + "/small")
+                r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={c['tmpfs_kb']}k",
+                                    "tmpfs", tmp + "/small"], capture_output=True)
+                if r.returncode != 0:
+                    print(f"SKIP {name}: cannot mount a small tmpfs (needs root)")
+                    return 77
+                mounted = True
+            if c["setup"]:
+                c["setup"](tmp)
+            return execute(name, c, tmp)
+        finally:
+            if mounted:
+                subprocess.run(["umount", "-l", tmp + "/small"])
+
+
+def execute(name, c, tmp):
+    args = [a.replace("{tmp}", tmp).replace("{fake}", FAKE) for a in c["args"]]
+    command = [PARBENCH] + args
+    if c["launcher"] == "mpiexec2":
+        command = [MPIEXEC, "-n", "2"] + command
+    if c["file_size_kb"]:
+        # EFBIG instead of SIGXFSZ: the driver must report the failed write itself.
+        command = ["bash", "-c", f"trap '' XFSZ; ulimit -f {c['file_size_kb']}; exec \"$@\"",
+                   "bash"] + command
+    env = dict(os.environ)
+    env.pop("PARBENCH_PLUGIN_PATH", None)
+    env.update(c["env"])
+    start = time.monotonic()
+    p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         cwd=tmp, start_new_session=True)
+    if c["interrupt"]:
+        signo, ready = c["interrupt"]
+        while time.monotonic() - start < c["bound"] and p.poll() is None and not ready(tmp):
+            time.sleep(0.05)
+        if p.poll() is None:
+            # What a terminal does: the signal reaches the processes of the job. Under mpiexec,
+            # the ranks themselves (Hydra's mpiexec dies of SIGHUP without passing it on).
+            targets = [pid for pid in children_of(p.pid) if is_parbench(pid)] \
+                if c["launcher"] else [p.pid]
+            if c["kill_rank"] is not None:
+                targets = [pid for pid in targets if launcher_rank(pid) == c["kill_rank"]]
+            for pid in targets:
+                try:
+                    os.kill(pid, signo)
+                except ProcessLookupError:
+                    pass
+    try:
+        out, err = p.communicate(timeout=max(1.0, c["bound"] - (time.monotonic() - start)))
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        print(f"FAILED {name}: still running after {c['bound']} s (a hang)\n{err.decode()}")
+        return 1
+    elapsed = time.monotonic() - start
+    err_text = err.decode(errors="replace")
+    problems = []
+    if c["status"] == "nonzero" and p.returncode == 0:
+        problems.append("exit status 0 after a rank was killed")
+    elif c["status"] != "nonzero" and p.returncode != c["status"]:
+        problems.append(f"exit status {p.returncode}, want {c['status']}")
+    errors = [line for line in err_text.splitlines() if line.startswith("parbench: error:")]
+    if c["message"] is not None:
+        if not any(re.search(c["message"], line) for line in errors):
+            problems.append(f"no error line matching /{c['message']}/")
+    if c["status"] != 0 and c["one_error_line"] and len(errors) != 1:
+        problems.append(f"{len(errors)} error lines, want exactly one")
+    if c["says"] and not re.search(c["says"], err_text + out.decode(errors="replace")):
+        problems.append(f"nothing on stdout or stderr matches /{c['says']}/")
+    if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err_text):
+        problems.append("a raw control character on stderr")
+    if "see --list" in err_text:
+        problems.append("'--list' is not an option")
+    for root, _, files in os.walk(tmp):
+        for f in files:
+            if (".tmp." in f or f.startswith(".parbench-probe")) and not c["leftovers_allowed"]:
+                problems.append(f"left behind: {os.path.join(root, f)}")
+    if c["check"]:
+        try:
+            c["check"](tmp)
+        except (AssertionError, OSError, ValueError, KeyError) as e:
+            problems.append(f"on disk: {e!r}")
+    verdict = "ok" if not problems else "FAILED"
+    print(f"{verdict} {name}: status {p.returncode} in {elapsed:.1f} s; "
+          f"{errors[0] if errors else '(no error line)'}")
+    for problem in problems:
+        print("   - " + problem)
+    if problems:
+        print("---- stderr\n" + err_text + "---- stdout (tail)\n" + out.decode()[-2000:])
+    return 0 if not problems else 1
+
+
+def main():
+    names = sys.argv[4:]
+    if names == ["--list"]:
+        for n, c in CASES.items():
+            print(f"{c['group']}:{n}")
+        return 0
+    status = 0
+    for n in names:
+        rc = run_case(n)
+        status = rc if status == 0 else status
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
