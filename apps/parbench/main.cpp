@@ -425,7 +425,7 @@ struct run_options {
 
 int run_suite(int argc, char** argv, registry& found, const run_options& o,
               std::map<std::string, nlohmann::json> suite_options) {
-    loaded_plugin* suite_plugin = found.plugin_for_suite(o.suite);
+    loaded_plugin* suite_plugin = found.plugin_for_suite(o.suite, o.benchmarks);
     const parbench_suite* suite = suite_plugin->find_suite(o.suite);
 
     // Benchmark names are checked against the suite's list (case-insensitively, as IMB does).
@@ -658,7 +658,8 @@ int main_impl(int argc, char** argv) {
     if (is_run) {
         suite_name = prescan_suite(args, static_cast<std::size_t>(run_it - args.begin()));
         if (!suite_name.empty()) {
-            loaded_plugin* p = found.plugin_for_suite(suite_name);
+            const std::vector<std::string> words(run_it + 1, args.end());
+            loaded_plugin* p = found.plugin_for_suite(suite_name, words);
             if (p == nullptr) {
                 for (const auto& problem : found.problems())
                     std::cerr << "parbench: warning: " << problem.message << '\n';
@@ -741,7 +742,7 @@ int main_impl(int argc, char** argv) {
     }
     // A suite that declares "check" itself sees it among its options as well.
     if (o.check && rewrite_names.contains("check")) {
-        loaded_plugin* p = found.plugin_for_suite(o.suite);
+        loaded_plugin* p = found.plugin_for_suite(o.suite, o.benchmarks);
         const parbench_suite* suite = p->find_suite(o.suite);
         for (std::size_t i = 0; i < suite->parameter_count; ++i)
             if (std::string_view(suite->parameters[i].name) == "check") suite_options["check"] = true;

@@ -3,6 +3,7 @@
 // (RTLD_LOCAL, initialising nothing) only the plugins a run needs.
 #pragma once
 
+#include <parbench/core/error.hpp>
 #include <parbench/plugin/loader.hpp>
 
 #include <nlohmann/json.hpp>
@@ -11,12 +12,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <deque>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -96,6 +100,9 @@ struct plugin_manifest {
     std::string name;
     std::vector<std::string> suites;
     bool offers_comm = false;
+    // Each suite's benchmark names (hidden test kernels included): one suite may be offered by
+    // several plugins (PAW's BLAS, GPU and offload tests), and the names pick the plugin.
+    std::map<std::string, std::vector<std::string>> benchmarks;
 };
 
 namespace detail {
@@ -128,8 +135,17 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
                     report["name"] = std::string(candidate.name());
                     report["offers_comm"] = candidate.offers_comm();
                     std::vector<std::string> suites;
-                    for (std::size_t k = 0; k < d.suite_count; ++k) suites.emplace_back(d.suites[k].name);
+                    nlohmann::json benchmarks = nlohmann::json::object();
+                    for (std::size_t k = 0; k < d.suite_count; ++k) {
+                        const parbench_suite& suite = d.suites[k];
+                        suites.emplace_back(suite.name);
+                        auto& names = benchmarks[suite.name];
+                        names = nlohmann::json::array();
+                        for (std::size_t b = 0; b < suite.benchmark_count; ++b)
+                            names.push_back(suite.benchmarks[b].name);
+                    }
                     report["suites"] = suites;
+                    report["benchmarks"] = benchmarks;
                 } catch (const std::exception& e) {
                     report["problem"] = e.what();
                 }
@@ -226,12 +242,36 @@ public:
         return suites;
     }
 
-    // The plugin that offers `suite`, loaded on first use; nullptr when none does.
-    [[nodiscard]] loaded_plugin* plugin_for_suite(std::string_view suite) {
-        for (const auto& m : manifests_)
-            if (std::find(m.suites.begin(), m.suites.end(), suite) != m.suites.end())
-                return load(m);
-        return nullptr;
+    // The plugin that runs `suite`, loaded on first use; nullptr when none offers it. Several
+    // plugins may offer one suite, each with its own benchmarks: `words` (the command line after
+    // the suite name) picks the one whose benchmarks they name; with no name among them, the
+    // first plugin found runs the suite's defaults. Names from two plugins cannot share a run
+    // (each plugin's run has its own header and context): that is an input_error.
+    [[nodiscard]] loaded_plugin* plugin_for_suite(std::string_view suite,
+                                                  std::span<const std::string> words = {}) {
+        const plugin_manifest* first = nullptr;
+        const plugin_manifest* chosen = nullptr;
+        std::string chosen_word;
+        for (const auto& m : manifests_) {
+            if (std::find(m.suites.begin(), m.suites.end(), suite) == m.suites.end()) continue;
+            if (first == nullptr) first = &m;
+            const auto it = m.benchmarks.find(std::string(suite));
+            if (it == m.benchmarks.end()) continue;
+            for (const auto& word : words) {
+                const bool named = std::any_of(it->second.begin(), it->second.end(),
+                                               [&](const std::string& b) { return same_name(b, word); });
+                if (!named) continue;
+                if (chosen != nullptr && chosen != &m)
+                    throw input_error("'" + chosen_word + "' (plugin " + chosen->name + ") and '" +
+                                      word + "' (plugin " + m.name + ") of suite '" +
+                                      std::string(suite) +
+                                      "' are run by different plugins: run them separately");
+                chosen = &m;
+                chosen_word = word;
+            }
+        }
+        if (chosen == nullptr) chosen = first;
+        return chosen != nullptr ? load(*chosen) : nullptr;
     }
 
     // The plugin that offers the communication service (the MPI plugin), loaded on first use.
@@ -242,6 +282,15 @@ public:
     }
 
 private:
+    // Benchmark names match case-insensitively, as IMB's do.
+    static bool same_name(std::string_view a, std::string_view b) noexcept {
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x)) ==
+                          std::tolower(static_cast<unsigned char>(y));
+               });
+    }
+
     void consider(const nlohmann::json& report) {
         const std::filesystem::path file = report.at("file").get<std::string>();
         if (report.contains("problem")) {
@@ -250,7 +299,9 @@ private:
         }
         plugin_manifest m{file, report.at("name").get<std::string>(),
                           report.at("suites").get<std::vector<std::string>>(),
-                          report.at("offers_comm").get<bool>()};
+                          report.at("offers_comm").get<bool>(),
+                          report.value("benchmarks",
+                                       std::map<std::string, std::vector<std::string>>{})};
         for (const auto& earlier : manifests_) {
             if (earlier.name == m.name) {
                 shadowed_.push_back({file, m.name, earlier.file});

@@ -1,13 +1,15 @@
-// PAW's output (catalogue C.3, C.10): a brief summary on the console and, per call and thread
-// count, two files written incrementally — after each size, so an interrupted run keeps what it
-// measured:
+// PAW's output (catalogue C.3, C.8-C.10): a brief summary on the console and, per test, two files
+// written incrementally — after each size, so an interrupted run keeps what it measured:
 //
-//   <call>_time-np_<threads>.dat    N  min  max  mean    (seconds per call, over NREPS)
-//   <call>_flops-np_<threads>.dat   N  min  max  mean    (GFlop/s, PAW's flop count)
+//   BLAS:      <call>_time-np_<threads>.dat   N      min  max  mean  (seconds per call)
+//              <call>_flops-np_<threads>.dat  N      min  max  mean  (GFlop/s, PAW's flop count)
+//   transfers: <test>_time-np_<processes>.dat bytes  min  max  mean  (seconds per transfer)
+//              <test>_bw-np_<processes>.dat   bytes  min  max  mean  (GB/s = 10^9 bytes/s)
 //
 // PAW does not give the column layout; parbench writes one '#' comment line naming the columns
-// and units, then one line per size. The flop rates use PAW's count (2N^2(N+1), 2N(N+1));
-// min rate = flops / max time, mean rate = flops / mean time.
+// and units, then one line per size. Rates come from times: min rate = work / max time, mean
+// rate = work / mean time. A transfer test's <test> is the block title, which carries PAW's
+// concurrent-device suffix ("_dev0+1").
 #pragma once
 
 #include <parbench/report/reporter.hpp>
@@ -30,6 +32,15 @@ namespace parbench::report {
                                                                        int threads) {
     return {fmt::format("{}_time-np_{}.dat", call, threads),
             fmt::format("{}_flops-np_{}.dat", call, threads)};
+}
+
+// The two file names of a record: BLAS calls by thread count, transfer tests by process count.
+[[nodiscard]] inline std::pair<std::string, std::string> paw_dat_names(const result_record& r) {
+    if (r.klass != benchmark_class::host_device_transfer)
+        return paw_dat_names(r.benchmark, r.block.threads);
+    const std::string& test = r.block.title.empty() ? r.benchmark : r.block.title;
+    return {fmt::format("{}_time-np_{}.dat", test, r.block.processes),
+            fmt::format("{}_bw-np_{}.dat", test, r.block.processes)};
 }
 
 class paw_reporter final : public reporter {
@@ -75,24 +86,41 @@ public:
         out_ << fmt::format("# {:<18}: NREPS {}, NLOOP_MAX {}, NLOOP_MIN {}, budget {} s per size\n",
                             "loops", text(h, "nreps"), text(h, "nloop_max"), text(h, "nloop_min"),
                             text(h, "budget_s"));
-        out_ << "# sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) / 2N(N+1),\n"
-                "# %peak the conventional 2N^3 / 2N^2\n";
+        if (c.contains("devices") && c["devices"].is_array())
+            for (const auto& d : c["devices"])
+                out_ << fmt::format("# {:<18}: {}\n", "device " + text(d, "id"), text(d, "summary"));
+        if (h.value("family", std::string("blas")) == "blas")
+            out_ << "# sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) / 2N(N+1),\n"
+                    "# %peak the conventional 2N^3 / 2N^2\n";
+        else
+            out_ << "# sizes are bytes per transfer; GB/s = 10^9 bytes/s moved (inout counts both\n"
+                    "# directions) over PAW's mean time; GB/s(med) over the median\n";
+        if (h.contains("method")) out_ << fmt::format("# {:<18}: {}\n", "timing method", text(h, "method"));
         out_.flush();
     }
 
     void on_result(const result_record& r) override {
-        const std::string key = r.benchmark + "/" + std::to_string(r.block.threads);
-        if (key != current_block_) {
-            current_block_ = key;
-            const auto [time_name, flops_name] = paw_dat_names(r.benchmark, r.block.threads);
-            out_ << fmt::format("\n# {}, {} thread{}, {} process{}  (files {}, {})\n", r.benchmark,
-                                r.block.threads, r.block.threads == 1 ? "" : "s",
-                                r.block.processes, r.block.processes == 1 ? "" : "es", time_name,
-                                flops_name);
-            out_ << fmt::format("{:>8} {:>7} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>10} {:>10}",
-                                "N", "NLOOP", "NREPS", "t_min[s]", "t_max[s]", "t_mean[s]",
-                                "t_median[s]", "ci95[%]", "GFlop/s", "%peak");
-            if (r.block.processes > 1) out_ << fmt::format(" {:>9} {:>11}", "spread[%]", "aggr_GF/s");
+        const bool transfer = r.klass == benchmark_class::host_device_transfer;
+        const int size_width = transfer ? 10 : 8;  // bytes up to 2^40 / matrix orders
+        const auto [time_name, rate_name] = paw_dat_names(r);
+        if (time_name != current_block_) {
+            current_block_ = time_name;
+            if (transfer)
+                out_ << fmt::format("\n# {}, {} device{}  (files {}, {})\n", r.block.title,
+                                    metric_value(r, "devices"),
+                                    metric_value(r, "devices") == 1.0 ? "" : "s", time_name,
+                                    rate_name);
+            else
+                out_ << fmt::format("\n# {}, {} thread{}, {} process{}  (files {}, {})\n",
+                                    r.benchmark, r.block.threads, r.block.threads == 1 ? "" : "s",
+                                    r.block.processes, r.block.processes == 1 ? "" : "es",
+                                    time_name, rate_name);
+            out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>10} {:>10}",
+                                transfer ? "bytes" : "N", size_width, "NLOOP", "NREPS", "t_min[s]", "t_max[s]",
+                                "t_mean[s]", "t_median[s]", "ci95[%]",
+                                transfer ? "GB/s" : "GFlop/s", transfer ? "GB/s(med)" : "%peak");
+            if (!transfer && r.block.processes > 1)
+                out_ << fmt::format(" {:>9} {:>11}", "spread[%]", "aggr_GF/s");
             out_ << '\n';
         }
         const auto metric = [&](const char* name) -> std::string {
@@ -101,13 +129,13 @@ public:
         };
         const auto& d = r.distribution_us;
         const double ci = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
-        const auto nreps = r.metrics.count("nreps") ? r.metrics.at("nreps") : 0.0;
-        out_ << fmt::format("{:>8} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7.2f} "
+        out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7.2f} "
                             "{:>10} {:>10}",
-                            r.bytes, r.iterations, nreps, r.t_min_us * 1e-6, r.t_max_us * 1e-6,
-                            r.t_avg_us * 1e-6, d.median * 1e-6, ci, metric("gflops_paw"),
-                            metric("percent_of_peak"));
-        if (r.block.processes > 1)
+                            r.bytes, size_width, r.iterations, metric_value(r, "nreps"), r.t_min_us * 1e-6,
+                            r.t_max_us * 1e-6, r.t_avg_us * 1e-6, d.median * 1e-6, ci,
+                            metric(transfer ? "gb_per_s_mean" : "gflops_paw"),
+                            metric(transfer ? "gb_per_s_median" : "percent_of_peak"));
+        if (!transfer && r.block.processes > 1)
             out_ << fmt::format(" {:>9} {:>11}", metric("rank_spread_percent"),
                                 metric("aggregate_gflops_paw"));
         out_ << '\n';
@@ -130,7 +158,7 @@ public:
 private:
     struct dat_pair {
         std::ofstream time;
-        std::ofstream flops;
+        std::ofstream rate;
     };
 
     static std::string text(const nlohmann::json& j, const char* key) {
@@ -145,38 +173,51 @@ private:
         return text(j, key);
     }
 
-    // Opens (truncating) a call's files on its first size and appends one flushed line per size.
+    static double metric_value(const result_record& r, const char* name) {
+        const auto it = r.metrics.find(name);
+        return it != r.metrics.end() ? it->second : 0.0;
+    }
+
+    // Opens (truncating) a test's files on its first size and appends one flushed line per size.
     void write_dat(const result_record& r) {
-        const std::string key = r.benchmark + "/" + std::to_string(r.block.threads);
-        auto it = files_.find(key);
+        const bool transfer = r.klass == benchmark_class::host_device_transfer;
+        const auto [time_name, rate_name] = paw_dat_names(r);
+        auto it = files_.find(time_name);
         if (it == files_.end()) {
             std::filesystem::create_directories(directory_);
-            const auto [time_name, flops_name] = paw_dat_names(r.benchmark, r.block.threads);
             dat_pair files;
             files.time.open(directory_ / time_name, std::ios::trunc);
-            files.flops.open(directory_ / flops_name, std::ios::trunc);
-            if (!files.time || !files.flops)
+            files.rate.open(directory_ / rate_name, std::ios::trunc);
+            if (!files.time || !files.rate)
                 throw std::runtime_error("cannot write PAW files " +
-                                         (directory_ / time_name).string() + " / " + flops_name);
-            files.time << fmt::format("# {} time per call [s], {} thread(s): N min max mean\n",
-                                      r.benchmark, r.block.threads);
-            files.flops << fmt::format(
-                "# {} rate [GFlop/s, PAW count], {} thread(s): N min max mean\n", r.benchmark,
-                r.block.threads);
-            it = files_.emplace(key, std::move(files)).first;
+                                         (directory_ / time_name).string() + " / " + rate_name);
+            if (transfer) {
+                files.time << fmt::format("# {} time per transfer [s]: bytes min max mean\n",
+                                          r.block.title);
+                files.rate << fmt::format(
+                    "# {} bandwidth [GB/s = 10^9 bytes/s]: bytes min max mean\n", r.block.title);
+            } else {
+                files.time << fmt::format("# {} time per call [s], {} thread(s): N min max mean\n",
+                                          r.benchmark, r.block.threads);
+                files.rate << fmt::format(
+                    "# {} rate [GFlop/s, PAW count], {} thread(s): N min max mean\n", r.benchmark,
+                    r.block.threads);
+            }
+            it = files_.emplace(time_name, std::move(files)).first;
         }
         const double t_min = r.t_min_us * 1e-6;
         const double t_max = r.t_max_us * 1e-6;
         const double t_mean = r.t_avg_us * 1e-6;
         it->second.time << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
                                        t_mean);
-        const auto f = r.metrics.find("flops_paw");
-        const double flops = f != r.metrics.end() ? f->second : 0.0;
-        const auto rate = [&](double t) { return t > 0.0 ? flops / t / 1e9 : 0.0; };
-        it->second.flops << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
-                                        rate(t_min), rate(t_mean));
+        // Work per call: PAW's flop count, or the bytes one transfer iteration moves.
+        const double work =
+            metric_value(r, transfer ? "bytes_per_iteration" : "flops_paw");
+        const auto rate = [&](double t) { return t > 0.0 ? work / t / 1e9 : 0.0; };
+        it->second.rate << fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
+                                       rate(t_min), rate(t_mean));
         it->second.time.flush();
-        it->second.flops.flush();
+        it->second.rate.flush();
     }
 
     std::ostream& out_;
