@@ -141,8 +141,12 @@ void run_paw(const char* request_json, const parbench_host* host) {
         throw input_error("offload plugin: unknown suite '" + request.suite +
                           "' (it offers: paw)");
     const auto tests = offload::resolve_tests(request.benchmarks);
-    if (tests.empty()) return;  // none of these tests runs by default
     const plugin::host_channel channel(host);
+    if (tests.empty()) {  // none of these tests runs by default
+        channel.warning("paw: the offload tests (phi_*, offload_*) run only when named; "
+                        "'parbench list' shows them");
+        return;
+    }
     const auto cfg = paw::parse_transfer_settings(request, paw::process_environment(),
                                                   paw::phi_family, {"device"});
 
