@@ -236,6 +236,11 @@ void run_paw(const char* request_json, const parbench_host* host) {
                     {"device", chosen},
                     {"sources", cfg.sources}};
     channel.run_started(start);
+    if (x86_device)
+        channel.warning("offload devices are libomptarget's x86_64 host devices: the figures are "
+                        "copies between two buffers in host memory (plus libomptarget's per-call "
+                        "cost), not a host-device link; for a GPU build with "
+                        "-Doffload_targets=nvptx64-nvidia-cuda and a clang that supports it");
 
     offload::omp_device_layer layer;
     offload::sweep_hooks hooks;

@@ -95,6 +95,10 @@ def check_run(events, tests, sizes, nreps, dat, devices_present, how):
           f"{how}: context names the x86_64 offload device ({off.get('device_kind')})")
     check(off.get("initial_device") == devices_present,
           f"{how}: initial device {off.get('initial_device')}")
+    if how == "host":
+        warnings = [e["message"] for e in events if e["event"] == "warning"]
+        check(any("x86_64 host devices" in w for w in warnings),
+              f"{how}: a warning says what the x86_64 offload devices are ({warnings})")
     results = [e for e in events if e["event"] == "result"]
     titles = []
     for t in tests:
