@@ -147,6 +147,12 @@ void run_paw(const char* request_json, const parbench_host* host) {
                         "'parbench list' shows them");
         return;
     }
+    // PAW's transfer tests are one process driving its devices; several ranks would each
+    // report the same rows (every rank returns the same status here).
+    if (const parbench_comm_service* comm = channel.comm(); comm != nullptr && comm->size() > 1)
+        throw input_error("paw: the offload tests run in one process (" +
+                          std::to_string(comm->size()) + " were started): run them without "
+                          "mpiexec");
     const auto cfg = paw::parse_transfer_settings(request, paw::process_environment(),
                                                   paw::phi_family, {"device"});
 
@@ -174,7 +180,7 @@ void run_paw(const char* request_json, const parbench_host* host) {
     start.title = "PAW (TACC Performance Assessment Workbench) compatible offload transfer tests "
                   "(Xeon Phi tests on OpenMP target offload)";
     for (const auto* t : tests) {
-        start.benchmarks.emplace_back(t->name);
+        start.benchmarks.push_back(offload::title_of(*t, {plan.single}));
         if (!plan.concurrent.empty())
             start.benchmarks.push_back(offload::title_of(*t, plan.concurrent));
     }

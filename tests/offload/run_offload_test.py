@@ -176,6 +176,8 @@ if DEVICES >= 2:
                                       "NREPS": "2"})
     check(proc.returncode == 0, f"--device 1: exit status {proc.returncode}: {proc.stderr[-400:]}")
     rows = [e for e in events if e["event"] == "result"]
+    listed = [e["benchmarks"] for e in events if e["event"] == "run_start"]
+    check(listed == [["phi_alloc_al_out_dev1"]], f"--device 1: run_start lists {listed}")
     check([(r["block"]["title"], r["bytes"], r["metrics"].get("device")) for r in rows] ==
           [("phi_alloc_al_out_dev1", b, 1.0) for b in (1024, 2048, 4096)],
           f"--device 1: rows {[(r['block']['title'], r['bytes']) for r in rows]}")
