@@ -63,9 +63,7 @@ enum class kernel { dgemm, sgemm, dgemv, sgemv };
 
 // Flops of one call at matrix order n: PAW's counts and the conventional ones.
 [[nodiscard]] constexpr pattern::compute_work work_of(kernel k, std::uint64_t n) noexcept {
-    const double d = static_cast<double>(n);
-    if (is_gemm(k)) return {2.0 * d * d * (d + 1.0), 2.0 * d * d * d};
-    return {2.0 * d * (d + 1.0), 2.0 * d * d};
+    return is_gemm(k) ? pattern::gemm_work(n) : pattern::gemv_work(n);
 }
 
 // Bytes a workload of order n allocates (for the memory check before setup).

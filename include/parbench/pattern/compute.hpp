@@ -15,6 +15,7 @@
 #include <parbench/policy/paw_nloop.hpp>
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -29,6 +30,18 @@ struct compute_work {
     double flops_paw = 0.0;
     double flops_conventional = 0.0;
 };
+
+// C = alpha A B + beta C at matrix order n (every GEMM backend: OpenBLAS, cuBLAS, ...).
+[[nodiscard]] constexpr compute_work gemm_work(std::uint64_t n) noexcept {
+    const double d = static_cast<double>(n);
+    return {2.0 * d * d * (d + 1.0), 2.0 * d * d * d};
+}
+
+// y = alpha A x + beta y at matrix order n.
+[[nodiscard]] constexpr compute_work gemv_work(std::uint64_t n) noexcept {
+    const double d = static_cast<double>(n);
+    return {2.0 * d * (d + 1.0), 2.0 * d * d};
+}
 
 struct compute_collective {
     std::function<void()> barrier;              // align ranks before each timed loop
@@ -68,6 +81,14 @@ inline void run_calls(Workload& workload, std::uint64_t calls) {
     }
 }
 
+// A workload that times a batch on its own clock and returns the seconds it took: a device
+// measures its own work with events on its stream (launch latency and host-side queuing are
+// then outside the figure). The sweep uses that time instead of the host clock's.
+template <class Workload>
+concept self_timed = requires(Workload& w, std::uint64_t calls) {
+    { w.timed_run(calls) } -> std::convertible_to<double>;
+};
+
 // NREPS timed loops of NLOOP calls. Nothing but the kernel inside the timer pair.
 template <clock_source Clock, class Workload>
 [[nodiscard]] std::vector<double> time_repetitions(Clock& clock, Workload& workload,
@@ -77,10 +98,14 @@ template <clock_source Clock, class Workload>
     out.reserve(nreps);
     for (std::uint64_t rep = 0; rep < nreps; ++rep) {
         collective.sync();
-        const double start = clock.now();
-        run_calls(workload, nloop);
-        const double stop = clock.now();
-        out.push_back((stop - start) / static_cast<double>(nloop));
+        if constexpr (self_timed<Workload>) {
+            out.push_back(workload.timed_run(nloop) / static_cast<double>(nloop));
+        } else {
+            const double start = clock.now();
+            run_calls(workload, nloop);
+            const double stop = clock.now();
+            out.push_back((stop - start) / static_cast<double>(nloop));
+        }
     }
     return out;
 }
@@ -92,9 +117,14 @@ template <clock_source Clock, class Workload>
                                      double target_s) {
     std::uint64_t calls = 1;
     while (true) {
-        const double start = clock.now();
-        run_calls(workload, calls);
-        const double elapsed = clock.now() - start;
+        double elapsed = 0.0;
+        if constexpr (self_timed<Workload>) {
+            elapsed = workload.timed_run(calls);
+        } else {
+            const double start = clock.now();
+            run_calls(workload, calls);
+            elapsed = clock.now() - start;
+        }
         if (calls >= max_calls || elapsed >= target_s)
             return elapsed / static_cast<double>(calls);
         calls = std::min(max_calls, calls * 2);

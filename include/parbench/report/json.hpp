@@ -44,7 +44,8 @@ inline void write_atomically(const std::filesystem::path& path, const std::strin
     }
 }
 
-// The Google Benchmark name of a record: suite/title/np:Q[/groups:G][/group:k][/mode:M]/bytes:X.
+// The Google Benchmark name of a record:
+// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (or /n:N).
 [[nodiscard]] inline std::string gbench_name(const result_record& r) {
     std::string name = r.suite + "/" + (r.block.title.empty() ? r.benchmark : r.block.title);
     name += "/np:" + std::to_string(r.block.processes);
@@ -52,6 +53,7 @@ inline void write_atomically(const std::filesystem::path& path, const std::strin
     if (r.block.group >= 0) name += "/group:" + std::to_string(r.block.group);
     if (!r.block.mode.empty()) name += "/mode:" + r.block.mode;
     if (r.block.threads > 0) name += "/threads:" + std::to_string(r.block.threads);
+    if (!r.block.timing.empty()) name += "/timing:" + r.block.timing;
     if (r.has_bytes)
         name += (r.klass == benchmark_class::compute ? "/n:" : "/bytes:") + std::to_string(r.bytes);
     return name;

@@ -38,7 +38,8 @@ namespace parbench::report {
 [[nodiscard]] inline std::pair<std::string, std::string> paw_dat_names(const result_record& r) {
     if (r.klass != benchmark_class::host_device_transfer)
         return paw_dat_names(r.benchmark, r.block.threads);
-    const std::string& test = r.block.title.empty() ? r.benchmark : r.block.title;
+    std::string test = r.block.title.empty() ? r.benchmark : r.block.title;
+    if (!r.block.timing.empty()) test += "_" + r.block.timing;  // a second method, its own files
     return {fmt::format("{}_time-np_{}.dat", test, r.block.processes),
             fmt::format("{}_bw-np_{}.dat", test, r.block.processes)};
 }
@@ -89,11 +90,13 @@ public:
         if (c.contains("devices") && c["devices"].is_array())
             for (const auto& d : c["devices"])
                 out_ << fmt::format("# {:<18}: {}\n", "device " + text(d, "id"), text(d, "summary"));
-        if (h.value("family", std::string("blas")) == "blas")
-            out_ << "# sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) / 2N(N+1),\n"
-                    "# %peak the conventional 2N^3 / 2N^2\n";
-        else
-            out_ << "# sizes are bytes per transfer; GB/s = 10^9 bytes/s moved (inout counts both\n"
+        // "blas", "gpu" (transfers) or "gpu+blas": which kinds of rows follow.
+        const std::string family = h.value("family", std::string("blas"));
+        if (family.find("blas") != std::string::npos)
+            out_ << "# BLAS sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) /\n"
+                    "# 2N(N+1), %peak the conventional 2N^3 / 2N^2\n";
+        if (family != "blas")
+            out_ << "# transfer sizes are bytes; GB/s = 10^9 bytes/s moved (inout counts both\n"
                     "# directions) over PAW's mean time; GB/s(med) over the median\n";
         if (h.contains("method")) out_ << fmt::format("# {:<18}: {}\n", "timing method", text(h, "method"));
         out_.flush();
@@ -106,10 +109,11 @@ public:
         if (time_name != current_block_) {
             current_block_ = time_name;
             if (transfer)
-                out_ << fmt::format("\n# {}, {} device{}  (files {}, {})\n", r.block.title,
-                                    metric_value(r, "devices"),
-                                    metric_value(r, "devices") == 1.0 ? "" : "s", time_name,
-                                    rate_name);
+                out_ << fmt::format("\n# {}, {} device{}, timed with {}  (files {}, {})\n",
+                                    r.block.title, metric_value(r, "devices"),
+                                    metric_value(r, "devices") == 1.0 ? "" : "s",
+                                    r.block.timing.empty() ? "the host clock" : r.block.timing,
+                                    time_name, rate_name);
             else
                 out_ << fmt::format("\n# {}, {} thread{}, {} process{}  (files {}, {})\n",
                                     r.benchmark, r.block.threads, r.block.threads == 1 ? "" : "s",

@@ -10,8 +10,19 @@
 #include <parbench/report/result.hpp>
 
 #include <string>
+#include <vector>
 
 namespace parbench::report {
+
+// PAW's suffix for tests run on several devices at once: "_dev0+1" (PAW's dual-Phi files say
+// "_mic0+1"); empty for one device.
+[[nodiscard]] inline std::string paw_device_suffix(const std::vector<int>& devices) {
+    if (devices.size() < 2) return {};
+    std::string s = "_dev";
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        s += (i == 0 ? "" : "+") + std::to_string(devices[i]);
+    return s;
+}
 
 // `title` names the block and PAW's files: the test name, plus "_dev0+1"-style suffixes for
 // concurrent devices (PAW's "_mic0+1").

@@ -65,6 +65,8 @@ struct block_info {
     std::string mode;        // "", "aggregate" or "non_aggregate"
     int group = -1;          // -multi 1: the group this block reports; -1: combined
     int threads = 0;         // compute kernels: threads used (0: not applicable)
+    std::string timing;      // how a batch was timed: "" = the host clock around the loop;
+                             // "cuda_events" = events on the device's stream
 
     friend bool operator==(const block_info&, const block_info&) = default;
 };
@@ -132,7 +134,8 @@ inline void to_json(nlohmann::json& j, const block_info& b) {
          {"waiting", b.waiting},
          {"mode", b.mode},
          {"group", b.group},
-         {"threads", b.threads}};
+         {"threads", b.threads},
+         {"timing", b.timing}};
 }
 
 inline void from_json(const nlohmann::json& j, block_info& b) {
@@ -145,6 +148,7 @@ inline void from_json(const nlohmann::json& j, block_info& b) {
     b.mode = j.value("mode", std::string{});
     b.group = j.value("group", -1);
     b.threads = j.value("threads", 0);
+    b.timing = j.value("timing", std::string{});
 }
 
 inline void to_json(nlohmann::json& j, const result_record& r) {

@@ -1,0 +1,28 @@
+// CUDA runtime and cuBLAS statuses as exceptions with the library's own words, so that every
+// failure reaches the user as one line naming the call ("cudaMalloc: out of memory").
+#pragma once
+
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace parbench::cuda {
+
+class cuda_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+inline void check(cudaError_t status, const char* call) {
+    if (status != cudaSuccess)
+        throw cuda_error(std::string(call) + ": " + cudaGetErrorString(status));
+}
+
+inline void check(cublasStatus_t status, const char* call) {
+    if (status != CUBLAS_STATUS_SUCCESS)
+        throw cuda_error(std::string(call) + ": " + cublasGetStatusString(status));
+}
+
+}  // namespace parbench::cuda

@@ -1,0 +1,413 @@
+// parbench's CUDA plugin: PAW's GPU tests (catalogue C.8) in the `paw` suite — host-device
+// transfers with pinned and pageable host memory, and cuBLAS DGEMM/SGEMM — timed with PAW's
+// NLOOP/NREPS method. Beside PAW's method (host clock around synchronous cudaMemcpy) the pinned
+// transfers are also timed the modern way (CUDA events on a stream held by a spin kernel while
+// the batch is queued); the record names the method. Needs no MPI and no GPU to build; without a
+// device it says why and runs nothing.
+#include "cuda_error.hpp"
+#include "devices.hpp"
+#include "event_timed_transfer.hpp"
+#include "gemm.hpp"
+#include "gpu_tests.hpp"
+#include "runtime_layer.hpp"
+
+#include <parbench/core/clock.hpp>
+#include <parbench/core/statistics.hpp>
+#include <parbench/pattern/compute.hpp>
+#include <parbench/pattern/offload_transfer.hpp>
+#include <parbench/plugin/export.hpp>
+#include <parbench/plugin/paw_transfer_settings.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/paw_nloop.hpp>
+#include <parbench/report/paw_transfer.hpp>
+#include <parbench/report/result.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace parbench;
+using cuda::gpu_test;
+using cuda::gpu_test_kind;
+
+constexpr std::array<parbench_benchmark, std::size(cuda::gpu_tests)> make_benchmarks() {
+    std::array<parbench_benchmark, std::size(cuda::gpu_tests)> out{};
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const auto& t = cuda::gpu_tests[i];
+        // Not part of `parbench run paw` without names: that runs the BLAS tests, on any machine.
+        out[i] = {t.name, t.description,
+                  t.kind == gpu_test_kind::gemm ? "compute" : "host_device_transfer", 0u};
+    }
+    return out;
+}
+constexpr auto gpu_benchmarks = make_benchmarks();
+
+constexpr parbench_parameter gpu_parameters[] = {
+    {"device", "ID[,ID...]|all",
+     "CUDA devices to use; several: each alone, then all at once (files suffixed _dev0+1)", "0",
+     PARBENCH_ARITY_ONE},
+    {"method", "paw|events|both",
+     "transfer timing: PAW's host clock around cudaMemcpy, CUDA events on a held stream (pinned "
+     "memory only), or both",
+     "both", PARBENCH_ARITY_ONE},
+    {"min_size", "BYTES|N", "smallest transfer in bytes / matrix order (overrides MIN_GPU_SIZE, MIN_GPU_BLAS_SIZE)",
+     "128 / 8", PARBENCH_ARITY_ONE},
+    {"med_size", "BYTES|N", "warm-up size (overrides MED_GPU_SIZE, MED_GPU_BLAS_SIZE)",
+     "20000 / 1024", PARBENCH_ARITY_ONE},
+    {"max_size", "BYTES|N", "largest size (overrides MAX_GPU_SIZE, MAX_GPU_BLAS_SIZE)",
+     "200000000 / 9192", PARBENCH_ARITY_ONE},
+    {"sizes", "S1,S2,...", "explicit ascending list of sizes (replaces min/max)", nullptr,
+     PARBENCH_ARITY_ONE},
+    {"nreps", "R", "timed repetitions per size (PAW's NREPS)", "10", PARBENCH_ARITY_ONE},
+    {"nloop_max", "L", "upper bound of calls per timed loop (overrides NLOOP_MAX)", "1000",
+     PARBENCH_ARITY_ONE},
+    {"nloop_min", "L", "lower bound of calls per timed loop (overrides NLOOP_MIN)", "1",
+     PARBENCH_ARITY_ONE},
+    {"time", "SECONDS", "per-size time budget; larger sizes predicted to exceed it are skipped",
+     "10", PARBENCH_ARITY_ONE},
+    {"min_loop_time", "SECONDS", "shortest timed loop (0: PAW's bare 10x timer rule)", "0.001",
+     PARBENCH_ARITY_ONE},
+};
+
+constexpr parbench_suite cuda_suites[] = {
+    {"paw",
+     "TACC PAW GPU tests: host-device transfers (pinned, pageable) and cuBLAS DGEMM/SGEMM",
+     gpu_benchmarks.data(), gpu_benchmarks.size(), gpu_parameters, std::size(gpu_parameters), 0u},
+};
+
+// PAW's GPU BLAS sizes (table 2.1); NLOOP_MAX as the transfer tests.
+constexpr paw::transfer_family gpu_blas_family{"MIN_GPU_BLAS_SIZE", "MED_GPU_BLAS_SIZE",
+                                               "MAX_GPU_BLAS_SIZE", "NLOOP_MAX",
+                                               8,                   1024,
+                                               9192,                1000};
+
+// CUDA events resolve about half a microsecond (CUDA Runtime API, cudaEventElapsedTime).
+constexpr double event_resolution_s = 0.5e-6;
+
+const cuda::device_census& census() {
+    static const cuda::device_census c = cuda::take_census();
+    return c;
+}
+
+const char* backend_info() {
+    static const std::string text = [] {
+        const auto& c = census();
+        std::string s = "CUDA runtime " + cuda::version_text(c.runtime_version);
+        if (c.driver_version > 0) s += ", driver API " + cuda::version_text(c.driver_version);
+        if (c.devices.empty()) return s + "; no CUDA device: " + c.no_device_reason;
+        for (const auto& d : c.devices) s += fmt::format("; device {}: {}", d.id, d.summary());
+        return s;
+    }();
+    return text.c_str();
+}
+
+parbench_status init(const parbench_init_args*, char* error, std::size_t error_size) {
+    return plugin::guarded(error, error_size, [] {});
+}
+
+parbench_status finalize(char* error, std::size_t error_size) {
+    return plugin::guarded(error, error_size, [] {});
+}
+
+struct run_settings {
+    std::vector<const gpu_test*> tests;
+    std::vector<int> devices;
+    bool paw_method = true;
+    bool event_method = true;
+    paw::transfer_settings transfers;
+    paw::transfer_settings gemms;
+    double host_threshold_s = 0.0;
+};
+
+class gpu_run {
+public:
+    gpu_run(const run_settings& settings, const plugin::host_channel& channel)
+        : s_(settings), channel_(channel) {}
+
+    void transfer(const gpu_test& t) {
+        const bool several = s_.devices.size() > 1;
+        for (const int d : s_.devices) {
+            const auto p = cuda::transfer_pattern(t, {d});
+            const std::string title = std::string(t.name) + (several ? fmt::format("_dev{}", d) : "");
+            if (s_.paw_method)
+                sweep_transfer(t, p, title, "", [&, d](std::uint64_t n) {
+                    return pattern::transfer_workload<cuda::runtime_layer>(layer_, p, n, d);
+                });
+            if (s_.event_method && t.memory == pattern::host_memory::pinned) {
+                const long long hold = hold_cycles(d);
+                sweep_transfer(t, p, title, "cuda_events", [&, d, hold](std::uint64_t n) {
+                    return cuda::event_timed_transfer(layer_, p, n, d, hold);
+                });
+            }
+        }
+        if (several) {
+            // PAW's dual-device form: every device at once, one host thread each.
+            const auto p = cuda::transfer_pattern(t, s_.devices);
+            sweep_transfer(t, p, std::string(t.name) + report::paw_device_suffix(s_.devices), "",
+                           [&](std::uint64_t n) {
+                               return pattern::concurrent_transfer_workload<cuda::runtime_layer>(
+                                   layer_, p, n);
+                           });
+        }
+    }
+
+    template <class T>
+    void gemm(const gpu_test& t, bool check) {
+        for (const int d : s_.devices) {
+            const auto& info = census().devices.at(static_cast<std::size_t>(d));
+            const std::string title =
+                std::string(t.name) + (s_.devices.size() > 1 ? fmt::format("_dev{}", d) : "");
+            // Operands that do not fit 80 % of the device's memory are not attempted.
+            std::vector<std::uint64_t> sizes;
+            std::vector<std::uint64_t> too_big;
+            for (const auto n : s_.gemms.sizes)
+                (3.0 * static_cast<double>(n) * static_cast<double>(n) * sizeof(T) >
+                         0.8 * info.memory_gib * 1073741824.0
+                     ? too_big
+                     : sizes)
+                    .push_back(n);
+            if (!too_big.empty())
+                channel_.warning(fmt::format("{}: matrix orders {} skipped: their operands exceed "
+                                             "80 % of device {}'s memory",
+                                             title, fmt::join(too_big, ", "), d));
+            const std::optional<double> peak =
+                sizeof(T) == 8 ? info.peak_fp64_gflops : info.peak_fp32_gflops;
+            pattern::compute_sweep_config config;
+            config.policy = s_.gemms.policy;
+            config.timer_threshold_s = s_.host_threshold_s;
+            config.warmup_size = sizes.empty() ? 0 : std::min(s_.gemms.med_bytes, sizes.back());
+            config.cost_exponent = 3.0;
+            const auto make = [d](std::uint64_t n) { return cuda::gemm_workload<T>(d, n); };
+            const auto on_result = [&](const pattern::compute_measurement& m) {
+                channel_.result(gemm_record<T>(t, title, m, peak));
+            };
+            run_sweep(title, config, sizes, make, on_result);
+            if (check && !sizes.empty()) {
+                // The operands are deterministic: check a small product against the host.
+                cuda::gemm_workload<T> probe(d, std::min<std::uint64_t>(sizes.front(), 256));
+                probe.run(1);
+                if (const auto bad = probe.defects(64); bad != 0)
+                    throw cuda::cuda_error(fmt::format(
+                        "{}: {} of 64 sampled entries of C = A B differ from the host's product",
+                        title, bad));
+            }
+        }
+    }
+
+private:
+    long long hold_cycles(int device) const {
+        // Two seconds of the device's clock: far longer than queuing any batch takes.
+        const double mhz = census().devices.at(static_cast<std::size_t>(device)).sm_clock_mhz;
+        return static_cast<long long>((mhz > 0.0 ? mhz : 2000.0) * 1e6 * 2.0);
+    }
+
+    template <class Make>
+    void sweep_transfer(const gpu_test& t, const pattern::offload_transfer& p,
+                        const std::string& title, const std::string& timing, Make&& make) {
+        pattern::compute_sweep_config config;
+        config.policy = s_.transfers.policy;
+        config.timer_threshold_s =
+            timing.empty() ? s_.host_threshold_s : std::max(s_.host_threshold_s, event_resolution_s);
+        config.warmup_size = s_.transfers.med_bytes;
+        config.cost_exponent = 1.0;  // a transfer's time grows linearly with its size
+        const auto on_result = [&](const pattern::compute_measurement& m) {
+            result_record r = report::paw_transfer_record("paw", t.name, title, p, m);
+            r.block.timing = timing;
+            channel_.result(r);
+        };
+        run_sweep(title + (timing.empty() ? "" : " (" + timing + ")"), config,
+                  s_.transfers.sizes, std::forward<Make>(make), on_result);
+    }
+
+    template <class Make, class OnResult>
+    void run_sweep(const std::string& title, const pattern::compute_sweep_config& config,
+                   const std::vector<std::uint64_t>& sizes, Make&& make, OnResult&& on_result) {
+        if (sizes.empty()) return;
+        const auto before = [&](std::uint64_t n) { channel_.progress(title, n, 1); };
+        const auto on_skip = [&](const pattern::compute_skip& skip) {
+            channel_.warning(fmt::format(
+                "{}: sizes {} cut short by the {} s per-size budget (one call at {} predicted to "
+                "take {:.3g} s); raise --time or lower --max_size to run them",
+                title, fmt::join(skip.sizes, ", "), skip.budget_s, skip.sizes.front(),
+                skip.predicted_call_s));
+        };
+        monotonic_clock clock;
+        pattern::run_compute_sweep(clock, config, sizes, std::forward<Make>(make), before,
+                                   std::forward<OnResult>(on_result), on_skip);
+    }
+
+    template <class T>
+    result_record gemm_record(const gpu_test& t, const std::string& title,
+                              const pattern::compute_measurement& m,
+                              const std::optional<double>& peak_gflops) const {
+        const auto work = pattern::gemm_work(m.size);
+        const summary s = summarize(m.seconds_per_call);
+        result_record r;
+        r.suite = "paw";
+        r.benchmark = t.name;
+        r.klass = benchmark_class::compute;
+        r.block.title = title;
+        r.block.processes = 1;
+        r.block.threads = 1;  // one device; PAW's file names carry a count here
+        r.bytes = m.size;
+        r.iterations = m.nloop;
+        r.t_min_us = s.min * 1e6;
+        r.t_max_us = s.max * 1e6;
+        r.t_avg_us = s.mean * 1e6;
+        r.distribution_us = scaled(s, 1e6);
+        auto& x = r.metrics;
+        x["matrix_order"] = static_cast<double>(m.size);
+        x["nreps"] = static_cast<double>(m.seconds_per_call.size());
+        x["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
+        x["warmup_us"] = m.warmup_s * 1e6;
+        x["flops_paw"] = work.flops_paw;
+        x["flops_conventional"] = work.flops_conventional;
+        x["gflops_paw"] = work.flops_paw / s.mean / 1e9;
+        x["gflops_paw_min"] = work.flops_paw / s.max / 1e9;
+        x["gflops_paw_max"] = work.flops_paw / s.min / 1e9;
+        x["gflops_conventional"] = work.flops_conventional / s.mean / 1e9;
+        x["gflops_conventional_median"] = work.flops_conventional / s.median / 1e9;
+        if (peak_gflops) {
+            x["peak_gflops"] = *peak_gflops;
+            x["percent_of_peak"] = 100.0 * x["gflops_conventional"] / *peak_gflops;
+        }
+        if (m.reps_cut)
+            r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) + " to " +
+                                 std::to_string(m.seconds_per_call.size()) +
+                                 " by the per-size time budget");
+        return r;
+    }
+
+    const run_settings& s_;
+    const plugin::host_channel& channel_;
+    cuda::runtime_layer layer_;
+};
+
+// Everything but the devices, which need the census: a typo is reported as a typo on any machine.
+run_settings parse_settings(const run_request& request) {
+    run_settings s;
+    s.tests = cuda::select_gpu_tests(request.benchmarks);
+    if (const auto it = request.options.find("method"); it != request.options.end()) {
+        const std::string m = paw::option_text("method", it->second);
+        if (m == "paw")
+            s.event_method = false;
+        else if (m == "events")
+            s.paw_method = false;
+        else if (m != "both")
+            throw input_error("--method '" + m + "': expected paw, events or both");
+    }
+    // The size options mean bytes for the transfer tests and matrix orders for the GEMMs, each
+    // with its own PAW variables; each family is read only when one of its tests runs.
+    const std::vector<std::string> own = {"device", "method"};
+    const auto env = paw::process_environment();
+    const auto runs = [&](gpu_test_kind kind) {
+        return std::any_of(s.tests.begin(), s.tests.end(),
+                           [kind](const gpu_test* t) { return t->kind == kind; });
+    };
+    if (runs(gpu_test_kind::transfer))
+        s.transfers = paw::parse_transfer_settings(request, env, paw::gpu_family, own);
+    if (runs(gpu_test_kind::gemm)) {
+        s.gemms = paw::parse_transfer_settings(request, env, gpu_blas_family, own);
+        for (const auto n : s.gemms.sizes)
+            if (n > 46340)
+                throw input_error("matrix order " + std::to_string(n) +
+                                  " is out of range (at most 46340: cuBLAS indexes N*N with int)");
+    }
+    return s;
+}
+
+void run_gpu(const char* request_json, const parbench_host* host) {
+    const run_request request = parse_run_request(request_json, "cuda plugin");
+    if (request.suite != "paw")
+        throw input_error("cuda plugin: unknown suite '" + request.suite + "' (it offers: paw)");
+    const plugin::host_channel channel(host);
+    if (channel.comm() != nullptr && channel.comm()->size() > 1)
+        throw input_error("paw GPU tests run in one process (each process would share the "
+                          "devices); run them without mpiexec");
+    run_settings settings = parse_settings(request);
+    const auto& c = census();
+    if (c.devices.empty()) throw cuda::cuda_error("no CUDA device: " + c.no_device_reason);
+    settings.devices = paw::parse_devices(request, static_cast<int>(c.devices.size()));
+    settings.host_threshold_s = policy::iterations::timer_threshold_s(monotonic_clock{});
+
+    run_start start;
+    start.suite = "paw";
+    start.layout = "paw";
+    start.title = "PAW (TACC Performance Assessment Workbench) compatible GPU tests on CUDA";
+    for (const auto* t : settings.tests) start.benchmarks.emplace_back(t->name);
+    // The loop settings shown are the transfer tests', or the GEMMs' in a GEMM-only run.
+    const bool any_transfer = !settings.transfers.sizes.empty();
+    const auto& tr = any_transfer ? settings.transfers : settings.gemms;
+    start.header = {
+        {"family", any_transfer ? (settings.gemms.sizes.empty() ? "gpu" : "gpu+blas") : "blas"},
+        {"sizes", tr.sizes},
+        {"gemm_sizes", settings.gemms.sizes},
+        {"devices", settings.devices},
+        {"nreps", tr.policy.nreps},
+        {"nloop_max", tr.policy.nloop_max},
+        {"nloop_min", tr.policy.nloop_min},
+        {"threshold_factor", tr.policy.threshold_factor},
+        {"timer_threshold_s", settings.host_threshold_s},
+        {"budget_s", tr.policy.budget_s},
+        {"method",
+         std::string(settings.paw_method ? "PAW (host clock around synchronous cudaMemcpy)" : "") +
+             (settings.paw_method && settings.event_method ? " and " : "") +
+             (settings.event_method ? "CUDA events on a held stream (pinned transfers)" : "")},
+        {"bandwidth_unit", "GB/s = 10^9 bytes/s"},
+        {"flop_count", "PAW: 2N^2(N+1) (GEMM); conventional: 2N^3"},
+        {"size_meaning", "bytes per transfer; matrix order N for GEMM"},
+    };
+    nlohmann::json& ctx = start.context;
+    ctx["processes"] = 1;
+    ctx["cuda_runtime"] = cuda::version_text(c.runtime_version);
+    ctx["cuda_driver"] = cuda::version_text(c.driver_version);
+    ctx["device_kind"] = "CUDA GPU";
+    ctx["devices"] = nlohmann::json::array();
+    for (const int d : settings.devices)
+        ctx["devices"].push_back(cuda::to_json(c.devices.at(static_cast<std::size_t>(d))));
+    ctx["timer_threshold_s"] = settings.host_threshold_s;
+    ctx["event_resolution_s"] = event_resolution_s;
+    ctx["options"] = {{"transfer_sources", tr.sources}, {"gemm_sources", settings.gemms.sources}};
+    channel.run_started(start);
+
+    gpu_run run(settings, channel);
+    for (const gpu_test* t : settings.tests) {
+        if (t->kind == gpu_test_kind::transfer)
+            run.transfer(*t);
+        else if (t->double_precision)
+            run.gemm<double>(*t, request.check);
+        else
+            run.gemm<float>(*t, request.check);
+    }
+}
+
+parbench_status run(const char* request_json, const parbench_host* host, char* error,
+                    std::size_t error_size) {
+    return plugin::guarded(error, error_size, [&] { run_gpu(request_json, host); });
+}
+
+const parbench_plugin cuda_plugin = {
+    PARBENCH_ABI_MAJOR,
+    PARBENCH_ABI_MINOR,
+    sizeof(parbench_plugin),
+    "cuda",
+    "0.1.0",
+    backend_info,
+    init,
+    finalize,
+    cuda_suites,
+    std::size(cuda_suites),
+    nullptr,
+    run,
+    {},
+};
+
+}  // namespace
+
+PARBENCH_PLUGIN_ENTRY(cuda_plugin)
