@@ -41,6 +41,10 @@ public:
                   "cublasSetMatrix");
         }
         check(cudaMemset(c_, 0, elements * sizeof(T)), "cudaMemset");
+        // One untimed call: cuBLAS picks a kernel per size, and CUDA loads a kernel's module on
+        // its first launch (lazy loading, milliseconds). Left in the warm-up it made NLOOP's
+        // estimate 100x too long (SGEMM N = 32 planned NLOOP 1, and no later size may raise it).
+        run(1);
     }
     gemm_workload(const gemm_workload&) = delete;
     gemm_workload& operator=(const gemm_workload&) = delete;
