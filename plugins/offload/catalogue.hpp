@@ -11,6 +11,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
+#include <parbench/report/paw_transfer.hpp>
 
 #include <algorithm>
 #include <array>
@@ -127,16 +128,18 @@ inline constexpr std::array<transfer_test, 12> transfer_tests = {{
 }
 
 // The title of a block and PAW's file stem: the test name on device 0, "_dev<N>" on another
-// single device, PAW's "_mic0+1" spelled "_dev0+1" for devices driven at once.
+// single device, PAW's "_mic0+1" spelled "_dev0+1" (report::paw_device_suffix) for devices driven
+// at once.
 [[nodiscard]] inline std::string title_of(const transfer_test& t, const std::vector<int>& devices) {
     std::string title = t.name;
-    if (devices.size() == 1 && devices.front() == 0) return title;
-    title += "_dev";
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-        if (i > 0) title += '+';
-        title += std::to_string(devices[i]);
+    if (devices.size() == 1) {
+        if (devices.front() != 0) {
+            title += "_dev";
+            title += std::to_string(devices.front());
+        }
+        return title;
     }
-    return title;
+    return title + report::paw_device_suffix(devices);
 }
 
 // Which devices a run measures. PAW measures one coprocessor and, when it finds more than one,
