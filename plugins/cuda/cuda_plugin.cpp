@@ -19,6 +19,7 @@
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
+#include <parbench/report/paw_record.hpp>
 #include <parbench/report/paw_transfer.hpp>
 #include <parbench/report/result.hpp>
 
@@ -246,41 +247,10 @@ private:
     result_record gemm_record(const gpu_test& t, const std::string& title,
                               const pattern::compute_measurement& m,
                               const std::optional<double>& peak_gflops) const {
-        const auto work = pattern::gemm_work(m.size);
-        const summary s = summarize(m.seconds_per_call);
-        result_record r;
-        r.suite = "paw";
-        r.benchmark = t.name;
-        r.klass = benchmark_class::compute;
-        r.block.title = title;
-        r.block.processes = 1;
+        result_record r =
+            report::paw_measurement_record("paw", t.name, benchmark_class::compute, title, m);
         r.block.threads = 1;  // one device; PAW's file names carry a count here
-        r.bytes = m.size;
-        r.iterations = m.nloop;
-        r.t_min_us = s.min * 1e6;
-        r.t_max_us = s.max * 1e6;
-        r.t_avg_us = s.mean * 1e6;
-        r.distribution_us = scaled(s, 1e6);
-        auto& x = r.metrics;
-        x["matrix_order"] = static_cast<double>(m.size);
-        x["nreps"] = static_cast<double>(m.seconds_per_call.size());
-        x["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
-        x["warmup_us"] = m.warmup_s * 1e6;
-        x["flops_paw"] = work.flops_paw;
-        x["flops_conventional"] = work.flops_conventional;
-        x["gflops_paw"] = work.flops_paw / s.mean / 1e9;
-        x["gflops_paw_min"] = work.flops_paw / s.max / 1e9;
-        x["gflops_paw_max"] = work.flops_paw / s.min / 1e9;
-        x["gflops_conventional"] = work.flops_conventional / s.mean / 1e9;
-        x["gflops_conventional_median"] = work.flops_conventional / s.median / 1e9;
-        if (peak_gflops) {
-            x["peak_gflops"] = *peak_gflops;
-            x["percent_of_peak"] = 100.0 * x["gflops_conventional"] / *peak_gflops;
-        }
-        if (m.reps_cut)
-            r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) + " to " +
-                                 std::to_string(m.seconds_per_call.size()) +
-                                 " by the per-size time budget");
+        report::add_flop_rates(r, pattern::gemm_work(m.size), peak_gflops);
         return r;
     }
 

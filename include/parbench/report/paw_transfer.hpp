@@ -4,9 +4,9 @@
 // (its own definition) and from the median (parbench's robust figure), named apart.
 #pragma once
 
-#include <parbench/core/statistics.hpp>
 #include <parbench/pattern/compute.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
+#include <parbench/report/paw_record.hpp>
 #include <parbench/report/result.hpp>
 
 #include <string>
@@ -35,33 +35,16 @@ namespace parbench::report {
                                                        const std::string& title,
                                                        const pattern::offload_transfer& p,
                                                        const pattern::compute_measurement& m) {
-    const summary s = summarize(m.seconds_per_call);
-    result_record r;
-    r.suite = suite;
-    r.benchmark = benchmark;
-    r.klass = p.klass;
-    r.block.title = title;
-    r.block.processes = 1;
-    r.bytes = m.size;
-    r.iterations = m.nloop;
-    r.t_min_us = s.min * 1e6;
-    r.t_max_us = s.max * 1e6;
-    r.t_avg_us = s.mean * 1e6;
-    r.distribution_us = scaled(s, 1e6);
+    result_record r = paw_measurement_record(suite, benchmark, p.klass, title, m);
+    const double mean_s = r.t_avg_us * 1e-6;
     auto& x = r.metrics;
-    x["nreps"] = static_cast<double>(m.seconds_per_call.size());
-    x["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
-    x["warmup_us"] = m.warmup_s * 1e6;
     x["devices"] = static_cast<double>(p.devices.size());
     x["bytes_per_iteration"] = pattern::bytes_per_iteration(p, m.size);
-    x["gb_per_s_mean"] = pattern::gb_per_s(p, m.size, s.mean);     // PAW: over the mean time
-    x["gb_per_s_min"] = pattern::gb_per_s(p, m.size, s.max);
-    x["gb_per_s_max"] = pattern::gb_per_s(p, m.size, s.min);
-    x["gb_per_s_median"] = pattern::gb_per_s(p, m.size, s.median);  // parbench's robust figure
-    if (m.reps_cut)
-        r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) + " to " +
-                             std::to_string(m.seconds_per_call.size()) +
-                             " by the per-size time budget");
+    x["gb_per_s_mean"] = pattern::gb_per_s(p, m.size, mean_s);  // PAW: over the mean time
+    x["gb_per_s_min"] = pattern::gb_per_s(p, m.size, r.t_max_us * 1e-6);
+    x["gb_per_s_max"] = pattern::gb_per_s(p, m.size, r.t_min_us * 1e-6);
+    x["gb_per_s_median"] =
+        pattern::gb_per_s(p, m.size, r.distribution_us.median * 1e-6);  // parbench's robust figure
     return r;
 }
 
