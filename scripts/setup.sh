@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev       # header-only libraries the core uses
   mpich libmpich-dev                               # MPI plugin (IMB-MPI1 ...)
   libopenblas-dev                                  # BLAS plugin (PAW)
+  clang-14 libomp-14-dev                           # offload plugin (OpenMP offload, libomptarget)
   catch2                                           # unit tests
   libbenchmark-tools python3-numpy python3-scipy   # Google Benchmark's compare.py
 )

@@ -19,8 +19,12 @@ namespace parbench::report {
 [[nodiscard]] inline std::string paw_device_suffix(const std::vector<int>& devices) {
     if (devices.size() < 2) return {};
     std::string s = "_dev";
-    for (std::size_t i = 0; i < devices.size(); ++i)
-        s += (i == 0 ? "" : "+") + std::to_string(devices[i]);
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        // Two appends, not "+" + to_string(): GCC 12 -O3 sees a false -Wrestrict overlap in
+        // operator+(const char*, string&&).
+        if (i > 0) s += '+';
+        s += std::to_string(devices[i]);
+    }
     return s;
 }
 

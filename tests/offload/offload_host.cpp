@@ -1,0 +1,83 @@
+// A minimal host for the offload plugin, standing in for the driver in tests: loads
+// parbench_offload.so, runs one request, renders the events with paw_reporter (console and
+// PAW's .dat files) and records every event, one JSON object a line.
+//
+//   offload_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY EVENTS_FILE
+//
+// Exit status as the driver's: 0 ok, 2 the plugin rejected the request (bad input), 1 any other
+// failure; the plugin's message is printed as one line "error: ...".
+#include <parbench/plugin/abi.h>
+#include <parbench/report/paw.hpp>
+#include <parbench/report/result.hpp>
+
+#include <dlfcn.h>
+
+#include <fstream>
+#include <iostream>
+#include <string>
+
+namespace {
+
+struct host_state {
+    parbench::report::paw_reporter* reporter = nullptr;
+    std::ofstream* events = nullptr;
+    int progress_calls = 0;
+};
+
+void emit(void* context, const char* event_json) {
+    auto& state = *static_cast<host_state*>(context);
+    *state.events << event_json << '\n';
+    const auto event = nlohmann::json::parse(event_json);
+    const auto kind = event.at("event").get<std::string>();
+    if (kind == "run_start")
+        state.reporter->on_run_start(event.get<parbench::run_start>(),
+                                     {{"calling_sequence", "offload_host"}});
+    else if (kind == "result")
+        state.reporter->on_result(event.get<parbench::result_record>());
+    else if (kind == "warning")
+        state.reporter->on_warning(event.at("message").get<std::string>());
+}
+
+void progress(void* context, const char*, std::uint64_t, int) {
+    ++static_cast<host_state*>(context)->progress_calls;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 5) {
+        std::cerr << "usage: offload_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY EVENTS_FILE\n";
+        return 1;
+    }
+    void* handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+        std::cerr << "error: " << dlerror() << '\n';
+        return 1;
+    }
+    auto entry = reinterpret_cast<parbench_entry_fn>(dlsym(handle, PARBENCH_ENTRY_SYMBOL));
+    if (entry == nullptr) {
+        std::cerr << "error: " << argv[1] << " has no " << PARBENCH_ENTRY_SYMBOL << '\n';
+        return 1;
+    }
+    const parbench_plugin* plugin = entry();
+    char error[1024] = {};
+    parbench_init_args args{sizeof(parbench_init_args), nullptr, nullptr, nullptr, nullptr, {}};
+    if (plugin->init(&args, error, sizeof error) != PARBENCH_OK) {
+        std::cerr << "error: " << error << '\n';
+        return 1;
+    }
+    std::ofstream events(argv[4]);
+    parbench::report::paw_reporter reporter(std::cout, argv[3]);
+    host_state state{&reporter, &events, 0};
+    parbench_host host{sizeof(parbench_host), &state, emit, progress, nullptr, {}};
+    int status = 0;
+    const parbench_status s = plugin->run(argv[2], &host, error, sizeof error);
+    reporter.on_run_end(s == PARBENCH_OK);
+    if (s != PARBENCH_OK) {
+        std::cerr << "error: " << error << '\n';
+        status = s == PARBENCH_BAD_INPUT ? 2 : 1;
+    }
+    std::cerr << "progress calls: " << state.progress_calls << '\n';
+    plugin->finalize(error, sizeof error);
+    return status;
+}
