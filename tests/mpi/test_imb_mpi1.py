@@ -110,7 +110,11 @@ def q_set(p, first=2):
 
 
 def test_all_benchmarks(args, np):
-    small = {"msglog": "0:2", "iter": "10", "time": "0.2"} if np > 2 else {"msglog": "0:6"}
+    # At -n <= 2 the repetitions must be IMB's volume rule exactly, so the -time cap (tested
+    # against a known answer in oracle.py) is lifted: on a loaded 2-core VM the default 10 s cut
+    # Biband's 1000 repetitions to 500.
+    small = {"msglog": "0:2", "iter": "10", "time": "0.2"} if np > 2 else {"msglog": "0:6",
+                                                                          "time": "600"}
     r = run(args, np, {"benchmarks": ALL, "options": small, "check": True})
     if not expect(r.rc == 0, f"all benchmarks at -n {np}: rc {r.rc}: {r.stderr[-400:]}"):
         return
