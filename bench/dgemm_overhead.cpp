@@ -4,9 +4,17 @@
 // ABI, to run `paw dgemm --sizes N`; its rate is taken from the result event (conventional flops
 // over the median repetition). "direct" is a plain loop around cblas_dgemm on buffers of its own,
 // timed the same way (median of repetitions). The two alternate round by round so drift in
-// machine load hits both; the verdict is the median ratio over rounds, which must be >= 0.98.
+// machine load hits both.
 //
-//   dgemm_overhead PARBENCH_BLAS_SO [ROUNDS] [SIZES...]     (defaults: 3 rounds, 256 1024 4096)
+// Long form (the benchmark() target): the median ratio over rounds must be >= 0.98. Short form
+// (--short, a test() in the normal test command; fewer repetitions): fails when the 95 % CI of
+// the median ratio lies entirely above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when
+// a rate was not measured (zero, NaN, infinite).
+//
+//   dgemm_overhead PARBENCH_BLAS_SO [--short] [ROUNDS] [SIZES...]
+//       (defaults: 3 rounds, N = 256 1024 4096; --short: N = 128 256)
+#include "ratio_rule.hpp"
+
 #include <parbench/core/clock.hpp>
 #include <parbench/core/statistics.hpp>
 #include <parbench/detail/cpu_info.hpp>
@@ -20,6 +28,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -40,6 +49,9 @@ void on_progress(void*, const char*, std::uint64_t, int) {}
 // Repetitions of `calls` DGEMMs per repetition, as parbench's plan would choose for this size.
 std::uint64_t calls_for(std::uint64_t n) { return n <= 256 ? 100 : n <= 1024 ? 2 : 1; }
 std::uint64_t reps_for(std::uint64_t n) { return n >= 4096 ? 3 : 10; }
+bool short_form = false;  // --short: 5 repetitions of 20 calls (N <= 256)
+std::uint64_t calls_at(std::uint64_t n) { return short_form ? 20 : calls_for(n); }
+std::uint64_t reps_at(std::uint64_t n) { return short_form ? 5 : reps_for(n); }
 
 double parbench_rate(const parbench_plugin* plugin, std::uint64_t n) {
     const nlohmann::json request = {
@@ -47,11 +59,11 @@ double parbench_rate(const parbench_plugin* plugin, std::uint64_t n) {
         {"benchmarks", {"dgemm"}},
         {"options",
          {{"sizes", std::to_string(n)},
-          {"nreps", std::to_string(reps_for(n))},
+          {"nreps", std::to_string(reps_at(n))},
           {"time", "100000"},
           // the loop length the direct loop uses, so both time the same work per repetition
-          {"nloop_min", std::to_string(calls_for(n))},
-          {"nloop_max", std::to_string(calls_for(n))}}}};
+          {"nloop_min", std::to_string(calls_at(n))},
+          {"nloop_max", std::to_string(calls_at(n))}}}};
     capture result;
     parbench_host host{sizeof(parbench_host), &result, on_event, on_progress, nullptr, {}};
     char error[256] = {};
@@ -76,8 +88,8 @@ double direct_rate(std::uint64_t n) {
     };
     call();  // warm-up, as parbench does
     std::vector<double> per_call;
-    const std::uint64_t calls = calls_for(n);
-    for (std::uint64_t rep = 0; rep < reps_for(n); ++rep) {
+    const std::uint64_t calls = calls_at(n);
+    for (std::uint64_t rep = 0; rep < reps_at(n); ++rep) {
         const double start = parbench::monotonic_clock::now();
         for (std::uint64_t i = 0; i < calls; ++i) call();
         per_call.push_back((parbench::monotonic_clock::now() - start) /
@@ -111,10 +123,16 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "error: {}\n", error);
         return 1;
     }
-    const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
+    int first = 2;
+    if (argc > first && std::strcmp(argv[first], "--short") == 0) {
+        short_form = true;
+        ++first;
+    }
+    const int rounds = argc > first ? std::max(1, std::atoi(argv[first])) : 3;
     std::vector<std::uint64_t> sizes;
-    for (int i = 3; i < argc; ++i) sizes.push_back(std::strtoull(argv[i], nullptr, 10));
-    if (sizes.empty()) sizes = {256, 1024, 4096};
+    for (int i = first + 1; i < argc; ++i) sizes.push_back(std::strtoull(argv[i], nullptr, 10));
+    if (sizes.empty()) sizes = short_form ? std::vector<std::uint64_t>{128, 256}
+                                          : std::vector<std::uint64_t>{256, 1024, 4096};
 
     const auto cpu = parbench::detail::read_cpu_info();
     const auto peak = parbench::detail::estimate_peak(cpu);
@@ -144,16 +162,25 @@ int main(int argc, char** argv) {
             ratios.push_back(p / d);
             fmt::print("{:>6} {:>5} {:>14.2f} {:>14.2f} {:>8.4f}\n", n, r, p, d, p / d);
         }
-        const double ratio = parbench::summarize(ratios).median;
+        const auto ci = bench::median_with_ci(ratios);
+        const double ratio = ci.median;
         const double rate = parbench::summarize(ours).median;
         const double direct = parbench::summarize(theirs).median;
+        const bool measured = bench::all_measured(ours) && bench::all_measured(theirs) &&
+                              bench::all_measured(ratios);
+        const bool pass = measured && (short_form ? bench::ci_within(ci, 0.90, 1.10)
+                                                  : ratio >= 0.98);
         fmt::print("# N = {}: parbench {:.2f} GFlop/s{}, direct {:.2f} GFlop/s, median ratio {:.4f} "
-                   "{}\n",
+                   "(95 % CI {:.4f} - {:.4f}, {} rounds) {}\n",
                    n, rate,
                    peak_gflops ? fmt::format(" ({:.1f} % of peak)", 100.0 * rate / *peak_gflops)
                                : std::string(" (peak unknown)"),
-                   direct, ratio, ratio >= 0.98 ? "ok" : "BELOW 0.98");
-        ok = ok && ratio >= 0.98;
+                   direct, ratio, ci.low, ci.high, ci.n,
+                   pass ? "ok"
+                   : !measured ? "NOT MEASURED (zero, NaN or infinite)"
+                   : short_form ? "CI OUTSIDE [0.90, 1.10]"
+                                : "BELOW 0.98");
+        ok = ok && pass;
     }
     plugin->finalize(error, sizeof error);
     return ok ? 0 : 1;

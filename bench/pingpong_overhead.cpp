@@ -3,11 +3,16 @@
 // kernel through parbench's runner (batched timing, the same buffers, the same n), at every size
 // of IMB's default sequence (0 B, 1 B, 2 B, ..., 4 MiB). The two swap places every alternation so
 // that neither always runs on the other's warm caches. Each alternation gives a ratio
-// parbench / plain of the half-round-trip time (max over the two ranks, as IMB reports); the
-// median ratio per size must stay within 3 % (exit status 1 otherwise).
+// parbench / plain of the half-round-trip time (max over the two ranks, as IMB reports).
 //
-//   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS]
+// Long form (the benchmark() target): every IMB size; the median ratio per size must stay within
+// 3 %. Short form (--short, a test() in the normal test command): 0 B, 1 KiB and 64 KiB, at most
+// 200 iterations per measurement; fails when a size's 95 % CI of the median ratio lies entirely
+// above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when a time was not measured (zero, NaN, infinite).
+//
+//   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS] [--short]
 #include "imb_mpi1_kernels.hpp"
+#include "ratio_rule.hpp"
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/sizes.hpp>
@@ -18,11 +23,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
 
 constexpr double tolerated_ratio = 1.03;
+constexpr double short_low = 0.90;
+constexpr double short_high = 1.10;
 
 // The reference: what one would write by hand, IMB-style.
 double plain_pingpong_us(MPI_Comm comm, std::byte* send, std::byte* recv, int bytes,
@@ -60,19 +68,34 @@ int main(int argc, char** argv) {
         if (rank == 0) std::fprintf(stderr, "pingpong_overhead: run with mpiexec -n 2\n");
         return 1;
     }
-    const int alternations = argc > 1 ? std::max(1, std::atoi(argv[1])) : 100;
+    int alternations = 100;
+    bool short_form = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--short") == 0)
+            short_form = true;
+        else
+            alternations = std::max(1, std::atoi(argv[i]));
+    }
     using def = parbench::imb_mpi1::ping_pong_def<false>;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     parbench::mpi::measure_options options;
     options.iterations.secs_per_sample = 1e9;  // never cut: the same n (volume rule) for both loops
+    // Short form: 200 iterations per measurement (not 1000), so that one preemption by another
+    // job spoils fewer alternations, and more alternations for a narrower CI.
+    if (short_form) options.iterations.msgs_per_sample = 200;
     const parbench::mpi::record_labels labels{.suite = "bench", .benchmark = "PingPong"};
 
     if (rank == 0)
-        std::printf("# PingPong overhead: parbench runner vs a plain MPI loop, %d alternations\n"
-                    "%10s %8s %14s %14s %14s %10s %10s\n", alternations, "#bytes", "n",
-                    "plain[usec]", "parbench[usec]", "median_ratio", "ratio_p5", "ratio_p95");
+        std::printf("# PingPong overhead (%s form): parbench runner vs a plain MPI loop, %d "
+                    "alternations\n%10s %8s %14s %14s %14s %10s %10s %10s %10s\n",
+                    short_form ? "short" : "long", alternations, "#bytes", "n", "plain[usec]",
+                    "parbench[usec]", "median_ratio", "ci95_low", "ci95_high", "ratio_p5",
+                    "ratio_p95");
     int over = 0;
-    for (const std::uint64_t bytes : parbench::imb_sizes(parbench::msglog_range{})) {
+    const std::vector<std::uint64_t> sizes =
+        short_form ? std::vector<std::uint64_t>{0, 1024, 65536}
+                   : parbench::imb_sizes(parbench::msglog_range{});
+    for (const std::uint64_t bytes : sizes) {
         const std::uint64_t n = options.iterations.n_sample(bytes);
         // The plain loop sends from and receives into the runner's own message buffers (the
         // session's pools), so both loops time the same memory.
@@ -109,19 +132,33 @@ int main(int argc, char** argv) {
         }
         if (rank == 0) {
             const auto r = parbench::summarize(ratios);
-            const bool ok = r.median <= tolerated_ratio;
+            const auto ci = bench::median_with_ci(ratios);
+            const bool measured = bench::all_measured(plain_all) &&
+                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
+            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
+                                                    : ci.median <= tolerated_ratio);
             over += ok ? 0 : 1;
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
+            const char* verdict = ok ? ""
+                                  : !measured ? "  NOT MEASURED (zero, NaN or infinite)"
+                                  : short_form ? "  CI OUTSIDE [0.90, 1.10]"
+                                               : "  ABOVE 1.03";
+            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f %10.4f %10.4f%s\n",
                         static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
                         parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, r.median, r.p5, r.p95,
-                        ok ? "" : "  ABOVE 1.03");
+                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high, r.p5,
+                        r.p95, verdict);
         }
     }
     MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        std::printf("# %s: median ratio within %.0f %% at %s\n", over == 0 ? "ok" : "FAILED",
-                    (tolerated_ratio - 1.0) * 100.0,
-                    over == 0 ? "every size" : "not every size");
+    if (rank == 0) {
+        if (short_form)
+            std::printf("# %s: the 95 %% CI of the median ratio meets [%.2f, %.2f] at %s\n",
+                        over == 0 ? "ok" : "FAILED", short_low, short_high,
+                        over == 0 ? "every size" : "not every size");
+        else
+            std::printf("# %s: median ratio within %.0f %% at %s\n", over == 0 ? "ok" : "FAILED",
+                        (tolerated_ratio - 1.0) * 100.0,
+                        over == 0 ? "every size" : "not every size");
+    }
     return over == 0 ? 0 : 1;
 }

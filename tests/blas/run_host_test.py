@@ -77,7 +77,25 @@ for kernel in ("dgemm", "sgemm", "dgemv", "sgemv"):
             with open(path) as f:
                 lines = [l for l in f if not l.startswith("#")]
             check([int(l.split()[0]) for l in lines] == [16, 32, 64, 128], f"{path}: one line a size")
-            check(all(len(l.split()) == 4 for l in lines), f"{path}: N min max mean")
+            check(lines and all(len(l.split()) == 4 for l in lines), f"{path}: N min max mean")
+            # The columns, from PAW's definitions: time per call in seconds (min, max, mean over
+            # the repetitions) and GFlop/s from PAW's flop count, the slowest time giving the
+            # lowest rate: min = flops / t_max, max = flops / t_min, mean = flops / t_mean.
+            by_size = {r["bytes"]: r for r in rows}
+            for l in lines:
+                n, a, b, c = l.split()
+                r = by_size.get(int(n))
+                if r is None:
+                    check(False, f"{path}: size {n} has no result")
+                    continue
+                t = [r["t_min_us"] * 1e-6, r["t_max_us"] * 1e-6, r["t_avg_us"] * 1e-6]
+                flops = r["metrics"]["flops_paw"]
+                want = t if kind == "time" else [flops / t[1] / 1e9, flops / t[0] / 1e9,
+                                                 flops / t[2] / 1e9]
+                got = [float(a), float(b), float(c)]
+                check(all(abs(g - w) <= 1e-6 * w for g, w in zip(got, want)),
+                      f"{path} N={n}: {got} != {want} ({kind}: "
+                      f"{'seconds' if kind == 'time' else 'GFlop/s'})")
 if ctx.get("openblas", {}).get("fallback_core"):
     check(sum("OPENBLAS_CORETYPE=" in w for w in warnings) == 1,
           "the fallback core is warned about once, with the remedy")

@@ -193,8 +193,10 @@ def case_mpi_timeout():
     need_mpi()
     with tempfile.TemporaryDirectory() as tmp:
         out_json = os.path.join(tmp, "out.json")
-        rc, out, err = mpi(2, ["PingPong", "Test_Deadlock", "-msglog", "0:2", "--timeout", "5",
-                               "--json", out_json], env={"PARBENCH_TEST_KERNELS": "1"}, timeout=90)
+        # -iter 20: PingPong must finish well within the 5 s limit on a loaded VM too.
+        rc, out, err = mpi(2, ["PingPong", "Test_Deadlock", "-msglog", "0:2", "-iter", "20",
+                               "--timeout", "5", "--json", out_json],
+                           env={"PARBENCH_TEST_KERNELS": "1"}, timeout=90)
         expect_stopped(rc, err, out_json, "parbench: error: time limit:",
                        r"parbench: error: time limit: benchmark Test_Deadlock \(\d+ bytes, \d+ "
                        r"processes\) did not finish within 5 s; stopped", "time limit")
@@ -211,16 +213,30 @@ def case_mpi_interrupt():
         environment = dict(os.environ, PARBENCH_TEST_KERNELS="1")
         environment.pop("PARBENCH_PLUGIN_PATH", None)
         p = subprocess.Popen([MPIEXEC, "-n", "2", PARBENCH, "run", "imb-mpi1", "PingPong",
-                              "Test_Deadlock", "-msglog", "0:2", "--timeout", "0", "--json",
-                              out_json], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=environment)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (
-                os.path.exists(out_json) and "PingPong" in open(out_json).read()):
-            time.sleep(0.05)
-        time.sleep(1.0)  # into Test_Deadlock
+                              "Test_Deadlock", "-msglog", "0:2", "-iter", "20", "--timeout", "0",
+                              "--progress", "on", "--json", out_json], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=environment)
+        # The event: the progress line for Test_Deadlock on stderr (the JSON's text names
+        # PingPong from the start, in requested_benchmarks, so it is no event).
+        import threading
+        seen, began = [], threading.Event()
+
+        def read_stderr():
+            for chunk in iter(lambda: p.stderr.read(1), ""):
+                seen.append(chunk)
+                if not began.is_set() and "[parbench] Test_Deadlock (" in "".join(seen[-4096:]):
+                    began.set()
+        reader = threading.Thread(target=read_stderr, daemon=True)
+        reader.start()
+        began.wait(timeout=60)
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
+        out = p.stdout.read()
+        p.wait(timeout=60)
+        reader.join(timeout=10)
+        # Drop the progress lines (the driver does not clear the last one before its error
+        # message, which then follows it on the same line).
+        err = re.sub(r"\[parbench\] [^\n]*?\(\d+ bytes, \d+ processes\)", "",
+                     "".join(seen).replace("\x1b[K", "").replace("\r", ""))
         expect_stopped(p.returncode, err, out_json, "parbench: error: interrupted",
                        r"parbench: error: interrupted by SIGINT during Test_Deadlock \(\d+ bytes, "
                        r"2 processes\); stopped", "interrupt")

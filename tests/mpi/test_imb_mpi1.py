@@ -110,7 +110,11 @@ def q_set(p, first=2):
 
 
 def test_all_benchmarks(args, np):
-    small = {"msglog": "0:2", "iter": "10", "time": "0.2"} if np > 2 else {"msglog": "0:6"}
+    # At -n <= 2 the repetitions must be IMB's volume rule exactly, so the -time cap (tested
+    # against a known answer in oracle.py) is lifted: on a loaded 2-core VM the default 10 s cut
+    # Biband's 1000 repetitions to 500.
+    small = {"msglog": "0:2", "iter": "10", "time": "0.2"} if np > 2 else {"msglog": "0:6",
+                                                                          "time": "600"}
     r = run(args, np, {"benchmarks": ALL, "options": small, "check": True})
     if not expect(r.rc == 0, f"all benchmarks at -n {np}: rc {r.rc}: {r.stderr[-400:]}"):
         return
@@ -160,10 +164,11 @@ def test_all_benchmarks(args, np):
                 # oversubscribed ranks spin.
                 expect(1 <= row["iterations"] <= 10, f"{name}: -iter 10 gives at most 10 repetitions")
         if name == "Barrier":
-            expect(all(not x["has_bytes"] for x in rows), "Barrier has no #bytes")
+            expect(rows and all(not x["has_bytes"] for x in rows), "Barrier has no #bytes")
     # Progress is reported on every rank before each measurement.
     measurements = len(r.of("result"))
-    expect(all(d["progress_calls"] >= measurements // max(1, 1) for d in done if d["rank"] == 0),
+    rank0 = [d for d in done if d["rank"] == 0]
+    expect(measurements > 0 and len(rank0) == 1 and rank0[0]["progress_calls"] >= measurements,
            f"progress calls on rank 0: {[d['progress_calls'] for d in done]} < {measurements}")
     expect(len({d["progress_calls"] for d in done}) == 1, "same progress calls on every rank")
 
@@ -171,13 +176,15 @@ def test_all_benchmarks(args, np):
 def test_volume_rule(args):
     r = run(args, 2, {"benchmarks": ["PingPong", "Allreduce"],
                       "options": {"msglog": "16:18", "iter": "100,1"}})
+    expect(r.rc == 0 and len(r.results()) == 8, f"-iter 100,1 run: rc {r.rc}, "
+                                                 f"{len(r.results())} rows, want 8")
     for row in r.results():
         x = row["bytes"]
         want = 100 if x == 0 else max(1, min(100, (1 << 20) // x))
         expect(row["iterations"] == want, f"-iter 100,1: {row['iterations']} != {want} at {x}")
     r = run(args, 2, {"benchmarks": ["Bcast"],
                       "options": {"msglog": "3:4", "iter": "7", "iter_policy": "multiple_np"}})
-    expect(r.rc == 0 and all(x["iterations"] == 6 for x in r.results()),
+    expect(r.rc == 0 and len(r.results()) == 3 and all(x["iterations"] == 6 for x in r.results()),
            f"multiple_np rounds 7 down to a multiple of 2: {[x['iterations'] for x in r.results()]}")
 
 

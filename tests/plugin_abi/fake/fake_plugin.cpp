@@ -4,13 +4,16 @@
 //
 // Options: -msglog [MIN:]MAX (sizes 0, 2^MIN .. 2^MAX; default 0:3), -multi 0|1 (multiple mode
 // on 4 simulated ranks), -map PxQ (rank order matrix, 4 ranks), -fail bad_input|error,
-// -include A B (accepted and echoed in the header list).
+// -include A B (accepted and echoed in the header list). With PARBENCH_FAKE_HANG_MARKER=PATH, Hang
+// creates PATH once it has begun (an event for tests to wait on).
 #include <parbench/core/error.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -138,6 +141,10 @@ void run_fake(const char* request_json, const parbench_host* host) {
     for (const auto& name : names) {
         if (name == "Hang" || name == "hang") {
             channel.progress("Hang", 1024, 2);
+            // The event tests wait for (instead of sleeping): Hang has begun, every earlier row
+            // has been handed to the driver.
+            if (const char* marker = std::getenv("PARBENCH_FAKE_HANG_MARKER"); marker != nullptr)
+                std::ofstream(marker) << "Hang\n";
             for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
         }
         const bool is_barrier = name == "Barrier";
