@@ -315,7 +315,13 @@ void run_gpu(const char* request_json, const parbench_host* host) {
     const bool any_transfer = !settings.transfers.sizes.empty();
     const auto& tr = any_transfer ? settings.transfers : settings.gemms;
     start.header = {
-        {"family", any_transfer ? (settings.gemms.sizes.empty() ? "gpu" : "gpu+blas") : "blas"},
+        {"family", "gpu"},
+        {"row_kinds", [&] {
+             std::vector<std::string> kinds;
+             if (any_transfer) kinds.emplace_back("transfer");
+             if (!settings.gemms.sizes.empty()) kinds.emplace_back("gemm");
+             return kinds;
+         }()},
         {"sizes", tr.sizes},
         {"gemm_sizes", settings.gemms.sizes},
         {"devices", settings.devices},

@@ -186,6 +186,7 @@ void run_paw(const char* request_json, const parbench_host* host) {
     }
     start.header = {
         {"family", "offload"},
+        {"row_kinds", {"transfer"}},
         {"sizes", cfg.sizes},
         {"min_size", cfg.min_bytes},
         {"med_size", cfg.med_bytes},

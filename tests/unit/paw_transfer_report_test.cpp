@@ -69,7 +69,7 @@ TEST_CASE("PAW files of transfer tests: names by test, method and devices; GB/s 
     run_start start;
     start.suite = "paw";
     start.layout = "paw";
-    start.header = {{"family", "gpu"}};
+    start.header = {{"family", "gpu"}, {"row_kinds", {"transfer"}}};
     reporter.on_run_start(start, nlohmann::json::object());
 
     const pattern::offload_transfer one{.direction = pattern::transfer_direction::inout};

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,6 +26,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace parbench::report {
 
@@ -91,12 +93,19 @@ public:
         if (c.contains("devices") && c["devices"].is_array())
             for (const auto& d : c["devices"])
                 out_ << fmt::format("# {:<18}: {}\n", "device " + text(d, "id"), text(d, "summary"));
-        // "blas", "gpu" (transfers) or "gpu+blas": which kinds of rows follow.
-        const std::string family = h.value("family", std::string("blas"));
-        if (family.find("blas") != std::string::npos)
-            out_ << "# BLAS sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) /\n"
-                    "# 2N(N+1), %peak the conventional 2N^3 / 2N^2\n";
-        if (family != "blas")
+        // Which kinds of rows follow ("row_kinds": "blas", "gemm", "transfer"; BLAS by default),
+        // and what their sizes and rates mean.
+        const auto kinds = h.value("row_kinds", std::vector<std::string>{"blas"});
+        const auto has = [&](const char* kind) {
+            return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+        };
+        if (has("blas"))
+            out_ << "# sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) / 2N(N+1),\n"
+                    "# %peak the conventional 2N^3 / 2N^2\n";
+        if (has("gemm"))
+            out_ << "# GEMM sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1),\n"
+                    "# %peak the conventional 2N^3\n";
+        if (has("transfer"))
             out_ << "# transfer sizes are bytes; GB/s = 10^9 bytes/s moved (inout counts both\n"
                     "# directions) over PAW's mean time; GB/s(med) over the median\n";
         if (h.contains("method")) out_ << fmt::format("# {:<18}: {}\n", "timing method", text(h, "method"));
