@@ -49,7 +49,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
+#include <stop_token>
 #include <set>
 #include <string>
 #include <thread>
@@ -350,6 +352,30 @@ public:
 
     void attach_watchdog(parbench::app::watchdog* w) { watchdog_ = w; }
 
+    // JSON rows that the writer's rate limit held back are written once their time has come even
+    // when no event follows (a benchmark that hangs): a thread asks the JSON reporter four times
+    // a second, under the same lock as the events. Without it a SIGKILL lost every row finished
+    // in the last second before a hang.
+    void start_flushing() {
+        if (json == nullptr) return;
+        flusher_ = std::jthread([this](std::stop_token stop) {
+            std::mutex sleep_lock;
+            std::condition_variable_any wake;
+            std::unique_lock sleeping(sleep_lock);
+            while (!wake.wait_for(sleeping, stop, std::chrono::milliseconds(250),
+                                  [] { return false; }) &&
+                   !stop.stop_requested()) {
+                std::lock_guard lock(mutex_);
+                if (ended_) return;
+                try {
+                    json->flush_due();
+                } catch (const output_error& e) {
+                    if (output_failed_) output_failed_(e.what());
+                }
+            }
+        });
+    }
+
     // What the plugin said it measures now ("" before the first measurement).
     [[nodiscard]] parbench::app::measurement current() {
         std::lock_guard lock(mutex_);
@@ -407,6 +433,7 @@ private:
     bool progress_shown_ = false;
     std::size_t results_ = 0;
     parbench::app::measurement current_;
+    std::jthread flusher_;  // last: stopped and joined before anything it uses is destroyed
 };
 
 // Ends a run that is being stopped (time limit, interrupt, output error): `finishing` — rank 0's
@@ -670,6 +697,7 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     session.on_output_error([&session, comm](const std::string& problem) {
         stop_run(&session, comm, exit_output_error, problem + "; stopped");
     });
+    session.start_flushing();
 
     // The time limit: rank 0 reports and stops the run; the other ranks fire a little later so
     // that rank 0's message is the one printed.

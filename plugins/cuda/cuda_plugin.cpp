@@ -17,6 +17,7 @@
 #include <parbench/pattern/offload_transfer.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
+#include <parbench/plugin/paw_transfer_sweep.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
 #include <parbench/report/paw_record.hpp>
@@ -129,32 +130,49 @@ struct run_settings {
 class gpu_run {
 public:
     gpu_run(const run_settings& settings, const plugin::host_channel& channel)
-        : s_(settings), channel_(channel) {}
+        : s_(settings), channel_(channel) {
+        hooks_.before_size = [this](const std::string& title, std::uint64_t n) {
+            channel_.progress(title, n, 1);
+        };
+        hooks_.on_record = [this](result_record& r) { channel_.result(r); };
+        hooks_.on_warning = [this](const std::string& w) { channel_.warning(w); };
+    }
 
     void transfer(const gpu_test& t) {
         const bool several = s_.devices.size() > 1;
+        const auto& sizes = s_.transfers.sizes;
         for (const int d : s_.devices) {
             const auto p = cuda::transfer_pattern(t, {d});
             const std::string title = std::string(t.name) + (several ? fmt::format("_dev{}", d) : "");
             if (s_.paw_method)
-                sweep_transfer(t, p, title, "", [&, d](std::uint64_t n) {
-                    return pattern::transfer_workload<cuda::runtime_layer>(layer_, p, n, d);
-                });
+                paw::run_transfer_sweep({t.name, title, "", p}, sizes, s_.transfers, paw::gpu_family,
+                                        s_.host_threshold_s,
+                                        [&, d](std::uint64_t n) {
+                                            return pattern::transfer_workload<cuda::runtime_layer>(
+                                                layer_, p, n, d);
+                                        },
+                                        hooks_);
             if (s_.event_method && t.memory == pattern::host_memory::pinned) {
                 const long long hold = hold_cycles(d);
-                sweep_transfer(t, p, title, "cuda_events", [&, d, hold](std::uint64_t n) {
-                    return cuda::event_timed_transfer(layer_, p, n, d, hold);
-                });
+                paw::run_transfer_sweep({t.name, title, "cuda_events", p}, sizes, s_.transfers,
+                                        paw::gpu_family,
+                                        std::max(s_.host_threshold_s, event_resolution_s),
+                                        [&, d, hold](std::uint64_t n) {
+                                            return cuda::event_timed_transfer(layer_, p, n, d, hold);
+                                        },
+                                        hooks_);
             }
         }
         if (several) {
             // PAW's dual-device form: every device at once, one host thread each.
             const auto p = cuda::transfer_pattern(t, s_.devices);
-            sweep_transfer(t, p, std::string(t.name) + report::paw_device_suffix(s_.devices), "",
-                           [&](std::uint64_t n) {
-                               return pattern::concurrent_transfer_workload<cuda::runtime_layer>(
-                                   layer_, p, n);
-                           });
+            paw::run_transfer_sweep(
+                {t.name, std::string(t.name) + report::paw_device_suffix(s_.devices), "", p}, sizes,
+                s_.transfers, paw::gpu_family, s_.host_threshold_s,
+                [&](std::uint64_t n) {
+                    return pattern::concurrent_transfer_workload<cuda::runtime_layer>(layer_, p, n);
+                },
+                hooks_);
         }
     }
 
@@ -208,35 +226,13 @@ private:
         return static_cast<long long>((mhz > 0.0 ? mhz : 2000.0) * 1e6 * 2.0);
     }
 
-    template <class Make>
-    void sweep_transfer(const gpu_test& t, const pattern::offload_transfer& p,
-                        const std::string& title, const std::string& timing, Make&& make) {
-        pattern::compute_sweep_config config;
-        config.policy = s_.transfers.policy;
-        config.timer_threshold_s =
-            timing.empty() ? s_.host_threshold_s : std::max(s_.host_threshold_s, event_resolution_s);
-        config.warmup_size = s_.transfers.med_bytes;
-        config.cost_exponent = 1.0;  // a transfer's time grows linearly with its size
-        const auto on_result = [&](const pattern::compute_measurement& m) {
-            result_record r = report::paw_transfer_record("paw", t.name, title, p, m);
-            r.block.timing = timing;
-            channel_.result(r);
-        };
-        run_sweep(title + (timing.empty() ? "" : " (" + timing + ")"), config,
-                  s_.transfers.sizes, std::forward<Make>(make), on_result);
-    }
-
     template <class Make, class OnResult>
     void run_sweep(const std::string& title, const pattern::compute_sweep_config& config,
                    const std::vector<std::uint64_t>& sizes, Make&& make, OnResult&& on_result) {
         if (sizes.empty()) return;
         const auto before = [&](std::uint64_t n) { channel_.progress(title, n, 1); };
         const auto on_skip = [&](const pattern::compute_skip& skip) {
-            channel_.warning(fmt::format(
-                "{}: sizes {} cut short by the {} s per-size budget (one call at {} predicted to "
-                "take {:.3g} s); raise --time or lower --max_size to run them",
-                title, fmt::join(skip.sizes, ", "), skip.budget_s, skip.sizes.front(),
-                skip.predicted_call_s));
+            channel_.warning(paw::budget_skip_message(title, skip, gpu_blas_family.max_variable));
         };
         monotonic_clock clock;
         pattern::run_compute_sweep(clock, config, sizes, std::forward<Make>(make), before,
@@ -256,6 +252,7 @@ private:
 
     const run_settings& s_;
     const plugin::host_channel& channel_;
+    paw::transfer_sweep_hooks hooks_;
     cuda::runtime_layer layer_;
 };
 

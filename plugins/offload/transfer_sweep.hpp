@@ -1,21 +1,18 @@
-// One offload test at one device set, PAW's way: the NLOOP/NREPS sweep of pattern/compute.hpp
-// over the transfer sizes (a transfer's time grows linearly with its size), each measured size
-// turned into a record by report/paw_transfer.hpp. A template on the device layer, so the tests
-// can run the plugin's own sweep through a layer that counts what happens.
+// One offload test at one device set: the sizes that fit in memory, swept PAW's way by
+// plugin/paw_transfer_sweep.hpp, with the offload test's own figures added to each record. A
+// template on the device layer, so the tests can run the plugin's own sweep through a layer that
+// counts what happens.
 #pragma once
 
 #include "catalogue.hpp"
 
-#include <parbench/core/clock.hpp>
-#include <parbench/pattern/compute.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
-#include <parbench/report/paw_transfer.hpp>
+#include <parbench/plugin/paw_transfer_sweep.hpp>
 
 #include <unistd.h>
 
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,17 +66,10 @@ void run_transfer_test(Layer& layer, const transfer_test& test, const std::vecto
                          " skipped: their buffers exceed 80 % of physical memory");
     if (sizes.empty()) return;
 
-    pattern::compute_sweep_config sc;
-    sc.policy = cfg.policy;
-    sc.timer_threshold_s = timer_threshold_s;
-    sc.warmup_size = std::min(cfg.med_bytes, sizes.back());
-    sc.cost_exponent = 1.0;  // a transfer's time grows linearly with its size
-
-    const auto before = [&](std::uint64_t bytes) {
-        if (hooks.before_size) hooks.before_size(title, bytes);
-    };
-    const auto on_result = [&](const pattern::compute_measurement& m) {
-        result_record r = report::paw_transfer_record("paw", test.name, title, p, m);
+    paw::transfer_sweep_hooks sweep_hooks;
+    sweep_hooks.before_size = hooks.before_size;
+    sweep_hooks.on_warning = hooks.on_warning;
+    sweep_hooks.on_record = [&](result_record& r) {
         if (devices.size() == 1) {
             r.metrics["device"] = devices.front();
         } else {
@@ -92,26 +82,19 @@ void run_transfer_test(Layer& layer, const transfer_test& test, const std::vecto
             test.allocation == pattern::device_allocation::per_transfer ? 1.0 : 0.0;
         if (hooks.on_record) hooks.on_record(r);
     };
-    const auto on_skip = [&](const pattern::compute_skip& skip) {
-        if (!hooks.on_warning) return;
-        std::ostringstream msg;
-        msg << title << ": sizes " << join_sizes(skip.sizes) << " cut short by the "
-            << skip.budget_s << " s per-size budget (one transfer of " << skip.sizes.front()
-            << " bytes predicted to take " << skip.predicted_call_s
-            << " s); raise --time or lower --max_size / MAX_PHI_SIZE to run them";
-        hooks.on_warning(msg.str());
-    };
-    monotonic_clock clock;
+    const paw::transfer_sweep what{test.name, title, "", p};
     if (devices.size() == 1) {
         const auto make = [&](std::uint64_t bytes) {
             return pattern::transfer_workload<Layer>(layer, p, bytes, devices.front());
         };
-        pattern::run_compute_sweep(clock, sc, sizes, make, before, on_result, on_skip);
+        paw::run_transfer_sweep(what, sizes, cfg, paw::phi_family, timer_threshold_s, make,
+                                sweep_hooks);
     } else {
         const auto make = [&](std::uint64_t bytes) {
             return pattern::concurrent_transfer_workload<Layer>(layer, p, bytes);
         };
-        pattern::run_compute_sweep(clock, sc, sizes, make, before, on_result, on_skip);
+        paw::run_transfer_sweep(what, sizes, cfg, paw::phi_family, timer_threshold_s, make,
+                                sweep_hooks);
     }
 }
 

@@ -49,7 +49,8 @@ namespace detail {
 // serialise gigabytes between its measurements. So rows are written at most once per
 // `min_interval` and never more often than 20x the time the last rewrite took (at most ~5 % of
 // the run); the context, warnings and the end of the run (normal, time limit, interrupt) are
-// written at once, so the file is complete whenever the driver ends it.
+// written at once, so the file is complete whenever the driver ends it, and held-back rows are
+// written by flush_due() once their time has come, so a SIGKILL loses at most the last second.
 class json_reporter final : public reporter {
 public:
     using clock = std::chrono::steady_clock;
@@ -133,7 +134,15 @@ public:
             // Google Benchmark's rate field, from PAW's mean time (as real_time)
             b["bytes_per_second"] = r.metrics.at("bytes_per_iteration") / (r.t_avg_us * 1e-6);
         document_["benchmarks"].push_back(std::move(b));
+        unwritten_rows_ = true;
         if (clock::now() >= next_write_) write();
+    }
+
+    // Writes rows that the rate limit held back once their time has come. The driver calls this
+    // from a timer, so that rows finished before a hang (no further event) reach the file and
+    // survive a SIGKILL. Not thread-safe by itself: the caller serialises it with the events.
+    void flush_due() {
+        if (unwritten_rows_ && clock::now() >= next_write_) write();
     }
 
     void on_warning(const std::string& message) override {
@@ -175,6 +184,7 @@ private:
             path_, document_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
             label_, durable);
         const auto end = clock::now();
+        unwritten_rows_ = false;
         next_write_ = end + std::max(std::chrono::duration_cast<clock::duration>(min_interval_),
                                      20 * (end - start));
     }
@@ -183,6 +193,7 @@ private:
     std::chrono::duration<double> min_interval_;
     std::string label_;
     clock::time_point next_write_{};
+    bool unwritten_rows_ = false;  // rows in document_ that the file does not have yet
     nlohmann::json document_;
     std::set<std::string> names_;
 };
