@@ -13,6 +13,7 @@
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
+#include <parbench/report/paw_record.hpp>
 #include <parbench/report/result.hpp>
 
 #include <cblas.h>
@@ -271,36 +272,14 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
         }
         if (env.rank != 0) return;
         const auto work = blas::work_of(k, m.size);
-        const summary s = summarize(all);
-        result_record r;
-        r.suite = "paw";
-        r.benchmark = name;
-        r.klass = benchmark_class::compute;
-        r.block.title = name;
+        // PAW's statistics over every rank's repetitions.
+        result_record r = report::paw_measurement_record("paw", name, benchmark_class::compute,
+                                                         name, m, all);
         r.block.processes = env.processes;
         r.block.threads = threads;
-        r.bytes = m.size;
-        r.iterations = m.nloop;
-        r.t_min_us = s.min * 1e6;
-        r.t_max_us = s.max * 1e6;
-        r.t_avg_us = s.mean * 1e6;
-        r.distribution_us = scaled(s, 1e6);
         auto& x = r.metrics;
-        x["matrix_order"] = static_cast<double>(m.size);
-        x["nreps"] = static_cast<double>(m.seconds_per_call.size());
-        x["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
-        x["warmup_us"] = m.warmup_s * 1e6;
-        x["flops_paw"] = work.flops_paw;
-        x["flops_conventional"] = work.flops_conventional;
-        x["gflops_paw"] = work.flops_paw / s.mean / 1e9;
-        x["gflops_paw_min"] = work.flops_paw / s.max / 1e9;
-        x["gflops_paw_max"] = work.flops_paw / s.min / 1e9;
-        x["gflops_conventional"] = work.flops_conventional / s.mean / 1e9;
+        report::add_flop_rates(r, work, rank_peak_gflops(env, threads, dp));
         x["threads_openblas"] = openblas_get_num_threads();
-        if (const auto peak = rank_peak_gflops(env, threads, dp)) {
-            x["peak_gflops"] = *peak;
-            x["percent_of_peak"] = 100.0 * x["gflops_conventional"] / *peak;
-        }
         if (!rank_means.empty()) {
             const auto [lo, hi] = std::minmax_element(rank_means.begin(), rank_means.end());
             x["rank_mean_min_us"] = *lo * 1e6;
@@ -315,10 +294,6 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
                     100.0 * x["aggregate_gflops_conventional"] / (*peak * p);
             }
         }
-        if (m.reps_cut)
-            r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) +
-                                 " to " + std::to_string(m.seconds_per_call.size()) +
-                                 " by the per-size time budget");
         channel.result(r);
     };
     if (sizes.empty()) return;

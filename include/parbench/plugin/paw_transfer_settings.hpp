@@ -10,6 +10,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/sizes.hpp>
+#include <parbench/plugin/paw_options.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
 
@@ -27,16 +28,6 @@
 #include <vector>
 
 namespace parbench::paw {
-
-using env_lookup = std::function<std::optional<std::string>(const char*)>;
-
-[[nodiscard]] inline env_lookup process_environment() {
-    return [](const char* name) -> std::optional<std::string> {
-        const char* v = std::getenv(name);
-        if (v == nullptr) return std::nullopt;
-        return std::string(v);
-    };
-}
 
 // Which family of PAW variables a plugin reads, and their defaults.
 struct transfer_family {
@@ -74,43 +65,6 @@ struct transfer_settings {
     policy::iterations::paw_nloop policy{};
     nlohmann::json sources = nlohmann::json::object();  // where each setting came from
 };
-
-// An option's value as text: one-value options are strings, list options arrays.
-[[nodiscard]] inline std::string option_text(const std::string& name, const nlohmann::json& v) {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number()) return v.dump();
-    throw input_error("--" + name + ": a value is required");
-}
-
-[[nodiscard]] inline std::uint64_t positive_integer(const std::string& what, std::string_view text) {
-    std::uint64_t value = 0;
-    if (!parbench::detail::parse_unsigned(text, value) || value == 0)
-        throw input_error(what + " '" + std::string(text) + "': expected a positive integer");
-    return value;
-}
-
-[[nodiscard]] inline double seconds_value(const std::string& what, std::string_view text,
-                                          bool allow_zero) {
-    const std::string copy(parbench::detail::trim(text));
-    char* end = nullptr;
-    const double v = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
-    const bool ok = !copy.empty() && end == copy.c_str() + copy.size() && std::isfinite(v) &&
-                    (allow_zero ? v >= 0.0 : v > 0.0) && v <= 86400.0;
-    if (!ok)
-        throw input_error(what + " '" + std::string(text) + "': expected a " +
-                          (allow_zero ? "non-negative" : "positive") +
-                          " number of seconds (at most 86400)");
-    return v;
-}
-
-// Doubling from min to max, max always last.
-[[nodiscard]] inline std::vector<std::uint64_t> doubling_sizes(std::uint64_t min_bytes,
-                                                               std::uint64_t max_bytes) {
-    std::vector<std::uint64_t> sizes;
-    for (std::uint64_t s = min_bytes; s < max_bytes; s *= 2) sizes.push_back(s);
-    sizes.push_back(max_bytes);
-    return sizes;
-}
 
 // `plugin_options`: the names of the plugin's own further options (e.g. "device"), accepted and
 // left to the plugin. Anything else is an unknown option.
@@ -155,9 +109,9 @@ struct transfer_settings {
                           " is larger than " + family.nloop_variable + " " +
                           std::to_string(cfg.policy.nloop_max));
     cfg.policy.min_reps = std::min<std::uint64_t>(cfg.policy.min_reps, cfg.policy.nreps);
-    if (auto t = option("time")) cfg.policy.budget_s = seconds_value("--time", *t, false);
+    if (auto t = option("time")) cfg.policy.budget_s = positive_seconds("--time", *t, false);
     if (auto t = option("min_loop_time"))
-        cfg.policy.min_loop_s = seconds_value("--min_loop_time", *t, true);
+        cfg.policy.min_loop_s = positive_seconds("--min_loop_time", *t, true);
 
     if (auto list = option("sizes")) {
         std::string_view rest = *list;
@@ -179,7 +133,7 @@ struct transfer_settings {
                               cfg.sources["min_size"].get<std::string>() +
                               ") is larger than maximum size " + std::to_string(cfg.max_bytes) +
                               " (" + cfg.sources["max_size"].get<std::string>() + ")");
-        cfg.sizes = doubling_sizes(cfg.min_bytes, cfg.max_bytes);
+        cfg.sizes = size_progression(cfg.min_bytes, cfg.max_bytes, "x2");
     }
     // A transfer buffer above 1 TiB is a typo, not a benchmark.
     constexpr std::uint64_t largest = std::uint64_t{1} << 40;

@@ -9,17 +9,20 @@
 #include <parbench/report/result.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 
 namespace parbench::report {
 
 // `title` names the block and PAW's files (the test name, plus suffixes such as "_dev0+1").
-[[nodiscard]] inline result_record paw_measurement_record(const std::string& suite,
-                                                          const std::string& benchmark,
-                                                          benchmark_class klass,
-                                                          const std::string& title,
-                                                          const pattern::compute_measurement& m) {
-    const summary s = summarize(m.seconds_per_call);
+// `samples`: the times the statistics are over when they are not m's own (every rank's
+// repetitions, gathered); NREPS and the budget note are m's.
+[[nodiscard]] inline result_record paw_measurement_record(
+    const std::string& suite, const std::string& benchmark, benchmark_class klass,
+    const std::string& title, const pattern::compute_measurement& m,
+    std::span<const double> samples = {}) {
+    const summary s = summarize(samples.empty() ? std::span<const double>(m.seconds_per_call)
+                                                : samples);
     result_record r;
     r.suite = suite;
     r.benchmark = benchmark;
