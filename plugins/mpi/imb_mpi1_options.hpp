@@ -43,6 +43,7 @@ struct options {
     std::vector<std::string> exclude;
     std::string thread_level = "single";
     bool check = false;
+    std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
 };
 
 [[nodiscard]] inline std::string lower(std::string_view s) {
@@ -189,10 +190,19 @@ namespace detail {
         } else if (name == "thread_level") {
             o.thread_level = detail::one_value(name, value);
             (void)mpi::parse_thread_level(o.thread_level);
+        } else if (name == "accelerator") {
+            o.accelerator = detail::one_value(name, value);
+            if (o.accelerator != "cuda")
+                throw input_error("-accelerator '" + o.accelerator +
+                                  "': expected cuda (message buffers in CUDA device memory)");
         } else {
             throw input_error("-" + name + ": not an option of suite imb-mpi1");
         }
     }
+    if (o.check && !o.accelerator.empty())
+        throw input_error("-check with -accelerator " + o.accelerator +
+                          ": the check fills and reads message buffers on the host; run them "
+                          "separately");
     if (iter_policy_text) o.iterations.policy = policy::iterations::parse_iter_policy_option(*iter_policy_text);
     if (!o.msglen_file.empty()) {
         if (request.options.count("msglog") != 0)

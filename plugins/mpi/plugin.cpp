@@ -2,6 +2,7 @@
 // MPI_COMM_WORLD, and runs the imb-mpi1 suite (IMB-MPI1 benchmarks through the header-only
 // runner in include/parbench/mpi).
 #include "imb_mpi1_kernels.hpp"
+#include "cuda_buffers.hpp"
 #include "imb_mpi1_options.hpp"
 
 #include <parbench/core/clock.hpp>
@@ -42,6 +43,7 @@ struct run_state {
     int world_size = 1;
     int world_rank = 0;
     double mem_limit_bytes = 0.0;
+    const memory_space* buffers = nullptr;  // message buffers' memory (nullptr: host)
 };
 
 struct selection {
@@ -98,7 +100,8 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
     mpi::record_labels labels{suite_name, std::string(name), sel.multiple, o.multi.value_or(0) == 1,
                               HasBytes};
     for (const int q : counts) {
-        const mpi::session session(MPI_COMM_WORLD, q, sel.multiple, st.order, o.map.columns);
+        const mpi::session session(MPI_COMM_WORLD, q, sel.multiple, st.order, o.map.columns,
+                                   st.buffers);
         std::size_t worst_need = 0;
         std::uint64_t first_skipped = 0;
         bool allocation_failed = false;
@@ -250,6 +253,9 @@ const parbench_parameter parameters[] = {
     {"exclude", "NAME...", "benchmarks to drop from the run", nullptr, PARBENCH_ARITY_LIST},
     {"thread_level", "single|funneled|serialized|multiple", "MPI_Init_thread level", "single",
      PARBENCH_ARITY_ONE},
+    {"accelerator", "cuda",
+     "message buffers in CUDA device memory (OSU's -d cuda); needs a CUDA-aware MPI", nullptr,
+     PARBENCH_ARITY_ONE},
 };
 
 const parbench_suite suites[] = {{
@@ -354,6 +360,15 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
     st.order = mpi::mapped_order(st.world_size, o.map);
     const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
     st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes(share);
+    if (o.accelerator == "cuda") {
+        // Every rank asks the same library, so every rank refuses alike (one line, on rank 0).
+        MPI_Comm node = MPI_COMM_NULL;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        int local_rank = 0;
+        MPI_Comm_rank(node, &local_rank);
+        MPI_Comm_free(&node);
+        st.buffers = imb_mpi1::cuda_memory_space(local_rank);
+    }
 
     std::vector<std::string> listed;
     for (std::size_t k = 0; k < catalogue_size; ++k) {
@@ -405,6 +420,7 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"msglen", o.msglen_file},
             {"thread_level", o.thread_level},
             {"check", o.check},
+            {"accelerator", o.accelerator},
             {"n_barr", 2},
             {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
             {"max_batches", mo_defaults.batching.max_batches},
@@ -418,6 +434,8 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"oversubscribed", share.oversubscribed()},
             {"thread_level", std::string(mpi::thread_level_name(thread_level))},
             {"timer", "MPI_Wtime"},
+            {"message_buffers", st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
+                                                      : std::string("host memory")},
             {"timer_resolution_s", clock.resolution_s},
             {"timer_overhead_s", clock.overhead_s},
             {"off_cache", o.cache.enabled},

@@ -161,6 +161,27 @@ def case_mpi_msglen():
         expect_error(rc, err, 2, r"parbench: error: .*(lots|bad-lengths).*", "malformed -msglen")
 
 
+def case_mpi_accelerator():
+    """-accelerator cuda asks the MPI library whether it is CUDA-aware and refuses, in one line,
+    when it is not (Debian's MPICH is built without CUDA) -- never a crash in MPI_Send with a
+    device pointer. Bad values and -check with device buffers are bad input."""
+    need_mpi()
+    rc, out, err = mpi(2, ["PingPong", "-accelerator", "cuda", "-msglog", "0:2"])
+    expect_error(rc, err, 2,
+                 r"parbench: error: -accelerator cuda: the MPI library is not CUDA-aware \("
+                 r"(MPIX_GPU_query_support\(MPIX_GPU_SUPPORT_CUDA\) says no|this MPI library offers "
+                 r"no query for CUDA support); .*\): device buffers need an MPI built with CUDA .*",
+                 "-accelerator cuda on a library without CUDA")
+    if "PingPong" in out:
+        fail("-accelerator cuda: nothing may run once it is refused", out)
+    rc, out, err = mpi(2, ["PingPong", "-accelerator", "opencl"])
+    expect_error(rc, err, 2, r"parbench: error: -accelerator 'opencl': expected cuda .*",
+                 "-accelerator opencl")
+    rc, out, err = mpi(2, ["PingPong", "-accelerator", "cuda", "-check"])
+    expect_error(rc, err, 2, r"parbench: error: -check with -accelerator cuda: .*",
+                 "-check with device buffers")
+
+
 def case_mpi_npmin():
     need_mpi()
     rc, out, err = mpi(2, ["PingPong", "-npmin", "3", "-msglog", "0:1", "-iter", "10"])

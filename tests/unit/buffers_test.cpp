@@ -1,11 +1,14 @@
 // core/buffers.hpp: aligned buffers, -off_cache parsing and message rotation, -mem parsing.
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/message_buffers.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -164,4 +167,64 @@ TEST_CASE("parse_mem_gib", "[buffers]") {
                                      ": expected a positive number of GB per process, e.g. 2 "
                                      "or 0.5"));
     }
+}
+
+namespace {
+// A memory space that counts what is asked of it (host memory underneath): the plumbing for
+// device buffers, tested where no device exists.
+struct counted_space {
+    static inline int allocations = 0;
+    static inline int releases = 0;
+    static inline std::size_t zeroed = 0;
+    static inline std::size_t last_request = 0;
+    static void* allocate(std::size_t bytes) {
+        ++allocations;
+        last_request = bytes;
+        return std::malloc(bytes);
+    }
+    static void release(void* p) {
+        ++releases;
+        std::free(p);
+    }
+    static void zero(void* p, std::size_t bytes) {
+        zeroed += bytes;
+        std::memset(p, 0, bytes);
+    }
+};
+const parbench::memory_space counted{"counted", counted_space::allocate, counted_space::release,
+                                     counted_space::zero};
+}  // namespace
+
+TEST_CASE("buffers in another memory space are allocated, zeroed and freed through it",
+          "[buffers]") {
+    counted_space::allocations = counted_space::releases = 0;
+    counted_space::zeroed = 0;
+    {
+        parbench::aligned_buffer b(5000, &counted);
+        CHECK(b.space() == &counted);
+        CHECK(b.size() == 5000);
+        CHECK(counted_space::allocations == 1);
+        CHECK(counted_space::last_request == 8192);  // whole pages, as host buffers
+        CHECK(counted_space::zeroed == 8192);
+        parbench::aligned_buffer moved = std::move(b);
+        CHECK(moved.space() == &counted);
+        CHECK(counted_space::releases == 0);
+    }
+    CHECK(counted_space::releases == 1);  // once, by the buffer that owned it last
+
+    // A pool keeps its space when a larger message makes it grow.
+    parbench::aligned_buffer pool = parbench::aligned_buffer::empty_in(&counted);
+    CHECK(pool.data() == nullptr);
+    parbench::mpi::message_region small(100, parbench::off_cache{});
+    small.attach(pool);
+    CHECK(counted_space::allocations == 2);
+    parbench::mpi::message_region large(100000, parbench::off_cache{});
+    large.attach(pool);
+    CHECK(counted_space::allocations == 3);
+    CHECK(counted_space::releases == 2);  // the smaller allocation went back to the space
+    CHECK(pool.space() == &counted);
+    // host buffers never touch it
+    parbench::aligned_buffer host(64);
+    CHECK(host.space() == nullptr);
+    CHECK(counted_space::allocations == 3);
 }

@@ -22,23 +22,67 @@ namespace parbench {
 
 inline constexpr std::size_t buffer_alignment = 4096;
 
-// Owning, page-aligned, zero-initialised byte buffer. Never null: a zero-byte request still
-// yields a valid pointer, because MPI implementations may dereference buffers of count 0.
+// Where a buffer's bytes live: page-aligned host memory unless a backend supplies another space
+// (CUDA device memory for a CUDA-aware MPI, plugins/mpi/cuda_buffers.hpp) as three functions.
+// Buffers are only ever allocated, zeroed and freed through a space; what reads or writes their
+// bytes on the host (-check) must not run with a device space.
+struct memory_space {
+    std::string_view name = "host";
+    void* (*allocate)(std::size_t bytes) = nullptr;  // the space's own alignment
+    void (*release)(void* p) = nullptr;
+    void (*zero)(void* p, std::size_t bytes) = nullptr;
+};
+
+// Owning, zero-initialised byte buffer, page-aligned in host memory (or in a memory_space).
+// Never null: a zero-byte request still yields a valid pointer, because MPI implementations may
+// dereference buffers of count 0.
 class aligned_buffer {
+    struct deleter {
+        // User-provided constructors, no member initialiser: with one, GCC 12 does not take this
+        // nested type as default-constructible inside the enclosing class (unique_ptr needs it).
+        deleter() noexcept : space(nullptr) {}
+        explicit deleter(const memory_space* s) noexcept : space(s) {}
+        const memory_space* space;
+        void operator()(std::byte* p) const noexcept {
+            if (space != nullptr && space->release != nullptr)
+                space->release(p);
+            else
+                std::free(p);
+        }
+    };
+
 public:
     aligned_buffer() = default;
+    // An empty buffer that remembers its space, so that a pool grows in the same place.
+    [[nodiscard]] static aligned_buffer empty_in(const memory_space* space) noexcept {
+        aligned_buffer b;
+        b.data_ = std::unique_ptr<std::byte, deleter>(nullptr, deleter{space});
+        b.space_ = space;
+        return b;
+    }
     // A moved-from buffer is empty (null, size 0), not a size without storage.
     aligned_buffer(aligned_buffer&& other) noexcept
-        : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+        : data_(std::move(other.data_)),
+          size_(std::exchange(other.size_, 0)),
+          space_(other.space_) {}
     aligned_buffer& operator=(aligned_buffer&& other) noexcept {
         data_ = std::move(other.data_);
         size_ = std::exchange(other.size_, 0);
+        space_ = other.space_;
         return *this;
     }
-    explicit aligned_buffer(std::size_t bytes) : size_(bytes) {
+    explicit aligned_buffer(std::size_t bytes, const memory_space* space = nullptr)
+        : data_(nullptr, deleter{space}), size_(bytes), space_(space) {
         const std::size_t rounded =
             (std::max<std::size_t>(bytes, 1) + buffer_alignment - 1) / buffer_alignment *
             buffer_alignment;
+        if (space != nullptr && space->allocate != nullptr) {
+            void* p = space->allocate(rounded);
+            if (p == nullptr) throw std::bad_alloc();
+            space->zero(p, rounded);
+            data_.reset(static_cast<std::byte*>(p));
+            return;
+        }
         void* p = std::aligned_alloc(buffer_alignment, rounded);
         if (p == nullptr) throw std::bad_alloc();
         std::memset(p, 0, rounded);
@@ -47,13 +91,13 @@ public:
     [[nodiscard]] std::byte* data() noexcept { return data_.get(); }
     [[nodiscard]] const std::byte* data() const noexcept { return data_.get(); }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    // nullptr: host memory.
+    [[nodiscard]] const memory_space* space() const noexcept { return space_; }
 
 private:
-    struct free_deleter {
-        void operator()(std::byte* p) const noexcept { std::free(p); }
-    };
-    std::unique_ptr<std::byte, free_deleter> data_;
+    std::unique_ptr<std::byte, deleter> data_;
     std::size_t size_ = 0;
+    const memory_space* space_ = nullptr;
 };
 
 // -off_cache cache_size[,cache_line_size] | -1. Sizes in MB (2^20 bytes) as IMB.

@@ -75,9 +75,10 @@ public:
     }
     // Uses `pool` as storage, growing it when it is too small (never shrinking it), so that a
     // sequence of sizes reuses one allocation as IMB does; a new region is zero only when the
-    // pool had to grow.
+    // pool had to grow, and lives in the pool's memory space.
     void attach(aligned_buffer& pool) {
-        if (pool.size() < footprint() || pool.data() == nullptr) pool = aligned_buffer(footprint());
+        if (pool.size() < footprint() || pool.data() == nullptr)
+            pool = aligned_buffer(footprint(), pool.space());
         base_ = pool.data();
     }
     void allocate() { attach(storage_); }

@@ -47,9 +47,12 @@ class session {
 public:
     // `order`: world ranks in mapped order (mapped_order()); empty means the identity.
     // `map_columns`: the -map matrix width, for the rank-order lines of the header.
+    // `buffers`: where message buffers live (nullptr: host memory; see core/buffers.hpp).
     session(MPI_Comm world, int processes, bool multiple = false, std::vector<int> order = {},
-            int map_columns = 0)
-        : world_(communicator::borrow(world)) {
+            int map_columns = 0, const memory_space* buffers = nullptr)
+        : send_pool_(aligned_buffer::empty_in(buffers)),
+          recv_pool_(aligned_buffer::empty_in(buffers)),
+          world_(communicator::borrow(world)) {
         const int world_size = world_.size();
         const int world_rank = world_.rank();
         if (order.empty()) order = mapped_order(world_size, {});

@@ -1,0 +1,130 @@
+// imb-mpi1 `-accelerator cuda` (OSU's -d cuda): message buffers in CUDA device memory, for an
+// MPI library that accepts device pointers (CUDA-aware). Whether it does is asked of the library at run time — MPICH's
+// MPIX_GPU_query_support, Open MPI's MPIX_Query_cuda_support — and a library that is not
+// CUDA-aware (or cannot say) gets a clear refusal instead of a crash inside MPI_Send.
+//
+// The CUDA runtime is opened with dlopen when -accelerator cuda is asked for: the MPI plugin
+// itself links no CUDA, so it builds and runs unchanged where there is none.
+#pragma once
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/core/error.hpp>
+
+#include <dlfcn.h>
+#include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI: MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support()
+#endif
+
+#include <cstddef>
+#include <string>
+
+namespace parbench::imb_mpi1 {
+
+struct cuda_awareness {
+    bool aware = false;
+    std::string how;  // what was asked, and what it answered
+};
+
+// Asks the MPI library whether it takes CUDA device pointers. Call after MPI_Init.
+[[nodiscard]] inline cuda_awareness query_cuda_awareness() {
+#if defined(MPIX_GPU_SUPPORT_CUDA)  // MPICH 4.0 and later
+    int supported = 0;
+    if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) != MPI_SUCCESS)
+        return {false, "MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA) failed"};
+    return {supported != 0, std::string("MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA) says ") +
+                                (supported != 0 ? "yes" : "no")};
+#elif defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT  // Open MPI built with CUDA
+    const int supported = MPIX_Query_cuda_support();
+    return {supported != 0, std::string("MPIX_Query_cuda_support() says ") +
+                                (supported != 0 ? "yes" : "no")};
+#else
+    return {false, "this MPI library offers no query for CUDA support"};
+#endif
+}
+
+namespace detail {
+
+// The few CUDA runtime entry points -accelerator cuda needs, opened at run time.
+struct cuda_runtime {
+    using malloc_fn = int (*)(void**, std::size_t);
+    using free_fn = int (*)(void*);
+    using memset_fn = int (*)(void*, int, std::size_t);
+    using count_fn = int (*)(int*);
+    using set_fn = int (*)(int);
+    using sync_fn = int (*)();
+    malloc_fn malloc = nullptr;
+    free_fn free = nullptr;
+    memset_fn memset = nullptr;
+    count_fn device_count = nullptr;
+    set_fn set_device = nullptr;
+    sync_fn synchronize = nullptr;
+    std::string problem;  // why it could not be opened; empty when it could
+};
+
+inline cuda_runtime& runtime() {
+    static cuda_runtime r = [] {
+        cuda_runtime c;
+        void* lib = nullptr;
+        for (const char* name : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
+            if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+        if (lib == nullptr) {
+            c.problem = "cannot load the CUDA runtime (libcudart.so.13/.12/.so not found)";
+            return c;
+        }
+        c.malloc = reinterpret_cast<cuda_runtime::malloc_fn>(dlsym(lib, "cudaMalloc"));
+        c.free = reinterpret_cast<cuda_runtime::free_fn>(dlsym(lib, "cudaFree"));
+        c.memset = reinterpret_cast<cuda_runtime::memset_fn>(dlsym(lib, "cudaMemset"));
+        c.device_count = reinterpret_cast<cuda_runtime::count_fn>(dlsym(lib, "cudaGetDeviceCount"));
+        c.set_device = reinterpret_cast<cuda_runtime::set_fn>(dlsym(lib, "cudaSetDevice"));
+        c.synchronize = reinterpret_cast<cuda_runtime::sync_fn>(dlsym(lib, "cudaDeviceSynchronize"));
+        if (!c.malloc || !c.free || !c.memset || !c.device_count || !c.set_device || !c.synchronize)
+            c.problem = "the CUDA runtime lacks cudaMalloc/cudaFree/cudaMemset/cudaSetDevice";
+        return c;
+    }();
+    return r;
+}
+
+inline void* device_allocate(std::size_t bytes) {
+    void* p = nullptr;
+    return runtime().malloc(&p, bytes) == 0 ? p : nullptr;
+}
+inline void device_release(void* p) { (void)runtime().free(p); }
+inline void device_zero(void* p, std::size_t bytes) {
+    // cudaMemset is asynchronous to the host: the buffer must be zero before MPI reads it.
+    (void)runtime().memset(p, 0, bytes);
+    (void)runtime().synchronize();
+}
+
+}  // namespace detail
+
+// The device memory space for this process, on device (node-local rank mod device count).
+// Throws input_error naming what is missing: a CUDA-aware MPI, the runtime, a device.
+[[nodiscard]] inline const memory_space* cuda_memory_space(int node_local_rank) {
+    const cuda_awareness awareness = query_cuda_awareness();
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    std::string library(version, static_cast<std::size_t>(length));
+    library = library.substr(0, library.find_first_of("\r\n"));
+    for (char& c : library)
+        if (c == '\t') c = ' ';  // MPICH writes "MPICH Version:\t4.0.2" 
+    if (!awareness.aware)
+        throw input_error("-accelerator cuda: the MPI library is not CUDA-aware (" + awareness.how + "; " +
+                          library +
+                          "): device buffers need an MPI built with CUDA support (MPICH "
+                          "--with-cuda, Open MPI with CUDA/UCX, MVAPICH2-GDR)");
+    auto& cuda = detail::runtime();
+    if (!cuda.problem.empty()) throw input_error("-accelerator cuda: " + cuda.problem);
+    int devices = 0;
+    if (cuda.device_count(&devices) != 0 || devices == 0)
+        throw input_error("-accelerator cuda: no CUDA device on this node");
+    if (cuda.set_device(node_local_rank % devices) != 0)
+        throw input_error("-accelerator cuda: cannot select CUDA device " +
+                          std::to_string(node_local_rank % devices));
+    static const memory_space space{"cuda", detail::device_allocate, detail::device_release,
+                                    detail::device_zero};
+    return &space;
+}
+
+}  // namespace parbench::imb_mpi1
