@@ -452,7 +452,14 @@ private:
     }
     if (!message.empty()) print_error(message);
     std::cout.flush();
-    if (comm != nullptr && comm->abort != nullptr) comm->abort(status);
+    if (comm != nullptr && comm->abort != nullptr) {
+        // The launcher forwards our stderr through a pipe and tears the job down on an abort;
+        // aborting at once sometimes lost the line just written (seen with MPICH's hydra:
+        // status 4, no message). A moment for the launcher to read it first.
+        if (!message.empty() && comm->size != nullptr && comm->size() > 1)
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        comm->abort(status);
+    }
     std::_Exit(status);
 }
 

@@ -11,6 +11,7 @@
 #include <parbench/detail/cpu_info.hpp>
 #include <parbench/pattern/compute.hpp>
 #include <parbench/plugin/export.hpp>
+#include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
 #include <parbench/report/paw_record.hpp>
@@ -44,33 +45,25 @@ constexpr parbench_benchmark paw_benchmarks[] = {
      "compute", PARBENCH_BENCH_DEFAULT},
 };
 
-constexpr parbench_parameter paw_parameters[] = {
-    {"threads", "T1[,T2...]", "BLAS thread counts to sweep (openblas_set_num_threads)",
-     "OpenBLAS's own count (OPENBLAS_NUM_THREADS / OMP_NUM_THREADS)", PARBENCH_ARITY_ONE},
-    {"min_size", "N", "smallest matrix order (overrides MIN_BLAS_SIZE)", "8", PARBENCH_ARITY_ONE},
-    {"med_size", "N", "warm-up matrix order (overrides MED_BLAS_SIZE)", "1024",
-     PARBENCH_ARITY_ONE},
-    {"max_size", "N", "largest matrix order (overrides MAX_BLAS_SIZE)", "10000",
-     PARBENCH_ARITY_ONE},
-    {"size_step", "xF|+S", "progression from min to max: multiply by F or add S", "x2",
-     PARBENCH_ARITY_ONE},
-    {"sizes", "N1,N2,...", "explicit ascending list of matrix orders (replaces min/max/step)",
-     nullptr, PARBENCH_ARITY_ONE},
-    {"nreps", "R", "timed repetitions per size (PAW's NREPS; overrides NREPS)", "10",
-     PARBENCH_ARITY_ONE},
-    {"nloop_max", "L", "upper bound of calls per timed loop (overrides NLOOP_MAX)", "1000",
-     PARBENCH_ARITY_ONE},
-    {"nloop_min", "L", "lower bound of calls per timed loop (overrides NLOOP_MIN)", "1",
-     PARBENCH_ARITY_ONE},
-    {"time", "SECONDS", "per-size time budget; larger sizes predicted to exceed it are skipped",
-     "10", PARBENCH_ARITY_ONE},
-    {"min_loop_time", "SECONDS", "shortest timed loop (0: PAW's bare 10x timer rule)", "0.001",
-     PARBENCH_ARITY_ONE},
-};
+constexpr auto paw_parameters = paw::join(
+    std::array<parbench_parameter, 6>{{
+        {"threads", "T1[,T2...]", "BLAS thread counts to sweep (openblas_set_num_threads)",
+         "OpenBLAS's own count (OPENBLAS_NUM_THREADS / OMP_NUM_THREADS)", PARBENCH_ARITY_ONE},
+        {"min_size", "N", "smallest matrix order (overrides MIN_BLAS_SIZE)", "8", PARBENCH_ARITY_ONE},
+        {"med_size", "N", "warm-up matrix order (overrides MED_BLAS_SIZE)", "1024",
+         PARBENCH_ARITY_ONE},
+        {"max_size", "N", "largest matrix order (overrides MAX_BLAS_SIZE)", "10000",
+         PARBENCH_ARITY_ONE},
+        {"size_step", "xF|+S", "progression from min to max: multiply by F or add S", "x2",
+         PARBENCH_ARITY_ONE},
+        {"sizes", "N1,N2,...", "explicit ascending list of matrix orders (replaces min/max/step)",
+         nullptr, PARBENCH_ARITY_ONE},
+    }},
+    paw::loop_parameters("upper bound of calls per timed loop (overrides NLOOP_MAX)", "1000"));
 
 constexpr parbench_suite blas_suites[] = {
     {"paw", "TACC PAW BLAS tests: DGEMM, SGEMM, DGEMV, SGEMV on OpenBLAS (no MPI needed)",
-     paw_benchmarks, std::size(paw_benchmarks), paw_parameters, std::size(paw_parameters), 0u},
+     paw_benchmarks, std::size(paw_benchmarks), paw_parameters.data(), paw_parameters.size(), 0u},
 };
 
 // OpenBLAS's thread count before parbench changed it: the default of --threads.

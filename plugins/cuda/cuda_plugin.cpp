@@ -16,6 +16,7 @@
 #include <parbench/pattern/compute.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
 #include <parbench/plugin/export.hpp>
+#include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/paw_transfer_sweep.hpp>
 #include <parbench/plugin/request.hpp>
@@ -50,37 +51,30 @@ constexpr std::array<parbench_benchmark, std::size(cuda::gpu_tests)> make_benchm
 }
 constexpr auto gpu_benchmarks = make_benchmarks();
 
-constexpr parbench_parameter gpu_parameters[] = {
-    {"device", "ID[,ID...]|all",
-     "CUDA devices to use; several: each alone, then all at once (files suffixed _dev0+1)", "0",
-     PARBENCH_ARITY_ONE},
-    {"method", "paw|events|both",
-     "transfer timing: PAW's host clock around cudaMemcpy, CUDA events on a held stream (pinned "
-     "memory only), or both",
-     "both", PARBENCH_ARITY_ONE},
-    {"min_size", "BYTES|N", "smallest transfer in bytes / matrix order (overrides MIN_GPU_SIZE, MIN_GPU_BLAS_SIZE)",
-     "128 / 8", PARBENCH_ARITY_ONE},
-    {"med_size", "BYTES|N", "warm-up size (overrides MED_GPU_SIZE, MED_GPU_BLAS_SIZE)",
-     "20000 / 1024", PARBENCH_ARITY_ONE},
-    {"max_size", "BYTES|N", "largest size (overrides MAX_GPU_SIZE, MAX_GPU_BLAS_SIZE)",
-     "200000000 / 9192", PARBENCH_ARITY_ONE},
-    {"sizes", "S1,S2,...", "explicit ascending list of sizes (replaces min/max)", nullptr,
-     PARBENCH_ARITY_ONE},
-    {"nreps", "R", "timed repetitions per size (PAW's NREPS)", "10", PARBENCH_ARITY_ONE},
-    {"nloop_max", "L", "upper bound of calls per timed loop (overrides NLOOP_MAX)", "1000",
-     PARBENCH_ARITY_ONE},
-    {"nloop_min", "L", "lower bound of calls per timed loop (overrides NLOOP_MIN)", "1",
-     PARBENCH_ARITY_ONE},
-    {"time", "SECONDS", "per-size time budget; larger sizes predicted to exceed it are skipped",
-     "10", PARBENCH_ARITY_ONE},
-    {"min_loop_time", "SECONDS", "shortest timed loop (0: PAW's bare 10x timer rule)", "0.001",
-     PARBENCH_ARITY_ONE},
-};
+constexpr auto gpu_parameters = paw::join(
+    std::array<parbench_parameter, 6>{{
+        {"device", "ID[,ID...]|all",
+         "CUDA devices to use; several: each alone, then all at once (files suffixed _dev0+1)", "0",
+         PARBENCH_ARITY_ONE},
+        {"method", "paw|events|both",
+         "transfer timing: PAW's host clock around cudaMemcpy, CUDA events on a held stream (pinned "
+         "memory only), or both",
+         "both", PARBENCH_ARITY_ONE},
+        {"min_size", "BYTES|N", "smallest transfer in bytes / matrix order (overrides MIN_GPU_SIZE, MIN_GPU_BLAS_SIZE)",
+         "128 / 8", PARBENCH_ARITY_ONE},
+        {"med_size", "BYTES|N", "warm-up size (overrides MED_GPU_SIZE, MED_GPU_BLAS_SIZE)",
+         "20000 / 1024", PARBENCH_ARITY_ONE},
+        {"max_size", "BYTES|N", "largest size (overrides MAX_GPU_SIZE, MAX_GPU_BLAS_SIZE)",
+         "200000000 / 9192", PARBENCH_ARITY_ONE},
+        {"sizes", "S1,S2,...", "explicit ascending list of sizes (replaces min/max)", nullptr,
+         PARBENCH_ARITY_ONE},
+    }},
+    paw::loop_parameters("upper bound of calls per timed loop (overrides NLOOP_MAX)", "1000"));
 
 constexpr parbench_suite cuda_suites[] = {
     {"paw",
      "TACC PAW GPU tests: host-device transfers (pinned, pageable) and cuBLAS DGEMM/SGEMM",
-     gpu_benchmarks.data(), gpu_benchmarks.size(), gpu_parameters, std::size(gpu_parameters), 0u},
+     gpu_benchmarks.data(), gpu_benchmarks.size(), gpu_parameters.data(), gpu_parameters.size(), 0u},
 };
 
 // PAW's GPU BLAS sizes (table 2.1); NLOOP_MAX as the transfer tests.

@@ -13,11 +13,13 @@
 
 #include <parbench/core/clock.hpp>
 #include <parbench/plugin/export.hpp>
+#include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/report/result.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -67,33 +69,25 @@ constexpr parbench_benchmark paw_benchmarks[] = {
 };
 static_assert(std::size(paw_benchmarks) == 2 * offload::transfer_tests.size());
 
-constexpr parbench_parameter paw_parameters[] = {
-    {"device", "D[,D...]|all",
-     "offload devices: the first is measured alone, all named at once (suffix _dev0+1)",
-     "0, and 0+1 at once when two or more devices exist", PARBENCH_ARITY_ONE},
-    {"min_size", "BYTES", "smallest transfer (overrides MIN_PHI_SIZE)", "256", PARBENCH_ARITY_ONE},
-    {"med_size", "BYTES", "warm-up transfer size (overrides MED_PHI_SIZE)", "8192",
-     PARBENCH_ARITY_ONE},
-    {"max_size", "BYTES", "largest transfer (overrides MAX_PHI_SIZE)", "614400000",
-     PARBENCH_ARITY_ONE},
-    {"sizes", "B1,B2,...", "explicit ascending list of transfer sizes in bytes", nullptr,
-     PARBENCH_ARITY_ONE},
-    {"nreps", "R", "timed repetitions per size (PAW's NREPS; overrides NREPS)", "10",
-     PARBENCH_ARITY_ONE},
-    {"nloop_max", "L", "upper bound of transfers per timed loop (overrides NLOOP_PHI_MAX)", "100",
-     PARBENCH_ARITY_ONE},
-    {"nloop_min", "L", "lower bound of transfers per timed loop (overrides NLOOP_MIN)", "1",
-     PARBENCH_ARITY_ONE},
-    {"time", "SECONDS", "per-size time budget; larger sizes predicted to exceed it are skipped",
-     "10", PARBENCH_ARITY_ONE},
-    {"min_loop_time", "SECONDS", "shortest timed loop (0: PAW's bare 10x timer rule)", "0.001",
-     PARBENCH_ARITY_ONE},
-};
+constexpr auto paw_parameters = paw::join(
+    std::array<parbench_parameter, 5>{{
+        {"device", "D[,D...]|all",
+         "offload devices: the first is measured alone, all named at once (suffix _dev0+1)",
+         "0, and 0+1 at once when two or more devices exist", PARBENCH_ARITY_ONE},
+        {"min_size", "BYTES", "smallest transfer (overrides MIN_PHI_SIZE)", "256", PARBENCH_ARITY_ONE},
+        {"med_size", "BYTES", "warm-up transfer size (overrides MED_PHI_SIZE)", "8192",
+         PARBENCH_ARITY_ONE},
+        {"max_size", "BYTES", "largest transfer (overrides MAX_PHI_SIZE)", "614400000",
+         PARBENCH_ARITY_ONE},
+        {"sizes", "B1,B2,...", "explicit ascending list of transfer sizes in bytes", nullptr,
+         PARBENCH_ARITY_ONE},
+    }},
+    paw::loop_parameters("upper bound of transfers per timed loop (overrides NLOOP_PHI_MAX)", "100"));
 
 constexpr parbench_suite offload_suites[] = {
     {"paw",
      "TACC PAW Xeon Phi transfer tests on OpenMP target offload (phi_*; run when named)",
-     paw_benchmarks, std::size(paw_benchmarks), paw_parameters, std::size(paw_parameters), 0u},
+     paw_benchmarks, std::size(paw_benchmarks), paw_parameters.data(), paw_parameters.size(), 0u},
 };
 
 nlohmann::json env_or_null(const char* name) {
