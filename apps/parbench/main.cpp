@@ -282,6 +282,9 @@ public:
         }
         const std::string kind = event.value("event", std::string{});
         std::lock_guard lock(mutex_);
+        // Once the files are completed (end()), the run is stopping: a result the plugin still
+        // sends is dropped, not written to a closed file (which would report a second error).
+        if (ended_) return;
         try {
             render(kind, event);
         } catch (const output_error& e) {
