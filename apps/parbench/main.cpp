@@ -16,6 +16,7 @@
 #include "watchdog.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
 #include <parbench/plugin/loader.hpp>
 #include <parbench/plugin/registry.hpp>
 #include <parbench/plugin/request.hpp>
@@ -112,11 +113,6 @@ bool launched_by_mpi_launcher() {
     return false;
 }
 
-std::string lowercase(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 fs::path executable_path(const char* argv0) {
     std::error_code ec;
@@ -561,7 +557,7 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     for (const auto& name : o.benchmarks) {
         bool known = false;
         for (std::size_t b = 0; b < suite->benchmark_count && !known; ++b)
-            known = lowercase(suite->benchmarks[b].name) == lowercase(name);
+            known = parbench::same_name(suite->benchmarks[b].name, name);
         if (!known)
             throw driver_exit{exit_bad_input, "unknown benchmark '" + name + "' in suite '" +
                                                   o.suite + "' (see parbench list)"};

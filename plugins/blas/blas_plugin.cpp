@@ -7,6 +7,7 @@
 #include "openblas_env.hpp"
 
 #include <parbench/core/clock.hpp>
+#include <parbench/core/memory.hpp>
 #include <parbench/core/statistics.hpp>
 #include <parbench/detail/cpu_info.hpp>
 #include <parbench/pattern/compute.hpp>
@@ -18,6 +19,7 @@
 #include <parbench/report/result.hpp>
 
 #include <cblas.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,7 +51,8 @@ constexpr auto paw_parameters = paw::join(
     std::array<parbench_parameter, 6>{{
         {"threads", "T1[,T2...]", "BLAS thread counts to sweep (openblas_set_num_threads)",
          "OpenBLAS's own count (OPENBLAS_NUM_THREADS / OMP_NUM_THREADS)", PARBENCH_ARITY_ONE},
-        {"min_size", "N", "smallest matrix order (overrides MIN_BLAS_SIZE)", "8", PARBENCH_ARITY_ONE},
+        {"min_size", "N", "smallest matrix order (overrides MIN_BLAS_SIZE)", "8",
+         PARBENCH_ARITY_ONE},
         {"med_size", "N", "warm-up matrix order (overrides MED_BLAS_SIZE)", "1024",
          PARBENCH_ARITY_ONE},
         {"max_size", "N", "largest matrix order (overrides MAX_BLAS_SIZE)", "10000",
@@ -148,17 +151,6 @@ std::optional<double> rank_peak_gflops(const environment& env, int threads, bool
     return dp ? env.peak.dp_gflops(used) : env.peak.sp_gflops(used);
 }
 
-double physical_memory_bytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
-
-std::string join_sizes(const std::vector<std::uint64_t>& sizes) {
-    std::string out;
-    for (auto s : sizes) out += (out.empty() ? "" : ", ") + std::to_string(s);
-    return out;
-}
 
 template <class Workload>
 void sweep(kernel k, int threads, const blas::blas_config& cfg, const environment& env,
@@ -187,7 +179,7 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
             sizes.push_back(n);
     }
     if (!too_big.empty() && env.rank == 0)
-        channel.warning(name + ": sizes " + join_sizes(too_big) +
+        channel.warning(name + ": sizes " + fmt::format("{}", fmt::join(too_big, ", ")) +
                         " skipped: their operands exceed 80 % of physical memory");
 
     // Setting a size up (allocating and filling its operands) is untimed but not free: 17 GB for
@@ -216,8 +208,9 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
             if (env.rank == 0) {
                 std::ostringstream msg;
                 msg.precision(3);
-                msg << name << ": sizes " << join_sizes(dropped) << " skipped: setting up N = "
-                    << dropped.front() << " (" << blas::bytes_of(k, dropped.front()) / 1e9
+                msg << name << ": sizes " << fmt::format("{}", fmt::join(dropped, ", "))
+                    << " skipped: setting up N = " << dropped.front() << " ("
+                    << blas::bytes_of(k, dropped.front()) / 1e9
                     << " GB of operands) is predicted to take "
                     << 2.0 * blas::bytes_of(k, dropped.front()) / bytes_per_s << " s, over the "
                     << setup_limit_s << " s per-size budget; raise --time to run them";
@@ -239,8 +232,8 @@ void sweep(kernel k, int threads, const blas::blas_config& cfg, const environmen
         if (env.rank != 0) return;
         std::ostringstream msg;
         msg << name << " (" << threads << " thread" << (threads == 1 ? "" : "s") << "): sizes "
-            << join_sizes(skip.sizes) << " cut short by the " << skip.budget_s
-            << " s per-size budget (one call at N = " << skip.sizes.front()
+            << fmt::format("{}", fmt::join(skip.sizes, ", ")) << " cut short by the "
+            << skip.budget_s << " s per-size budget (one call at N = " << skip.sizes.front()
             << " predicted to take " << skip.predicted_call_s
             << " s); raise --time or lower --max_size / MAX_BLAS_SIZE to run them";
         channel.warning(msg.str());

@@ -7,6 +7,7 @@
 #include "kernels.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/plugin/paw_options.hpp>
 #include <parbench/plugin/request.hpp>
@@ -46,11 +47,6 @@ struct blas_config {
 
 namespace detail {
 
-[[nodiscard]] inline std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 using paw::option_text;
 using paw::positive_integer;
@@ -60,7 +56,7 @@ using paw::split_commas;
 }  // namespace detail
 
 [[nodiscard]] inline kernel parse_kernel(std::string_view name) {
-    const std::string l = detail::lower(name);
+    const std::string l = parbench::lowercase(name);
     for (kernel k : {kernel::dgemm, kernel::sgemm, kernel::dgemv, kernel::sgemv})
         if (name_of(k) == l) return k;
     throw input_error("paw: unknown benchmark '" + std::string(name) +

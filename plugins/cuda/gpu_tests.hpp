@@ -3,10 +3,10 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,14 +45,6 @@ inline constexpr gpu_test gpu_tests[] = {
     {"gpu_sgemm", gpu_test_kind::gemm, transfer_direction::in, host_memory::pageable, false,
      "cuBLAS SGEMM C = A B (N x N); only the GEMM is timed; 2N^2(N+1) flops as PAW"},
 };
-
-[[nodiscard]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 [[nodiscard]] inline const gpu_test& find_gpu_test(std::string_view name) {
     for (const auto& t : gpu_tests)

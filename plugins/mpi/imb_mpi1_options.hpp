@@ -5,6 +5,7 @@
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
 #include <parbench/core/input_file.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/mpi/active_set.hpp>
@@ -46,11 +47,7 @@ struct options {
     std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
 };
 
-[[nodiscard]] inline std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
+using parbench::lowercase;
 
 namespace detail {
 

@@ -6,6 +6,7 @@
 #include "imb_mpi1_options.hpp"
 
 #include <parbench/core/clock.hpp>
+#include <parbench/core/memory.hpp>
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/node.hpp>
@@ -281,7 +282,7 @@ struct resolved {
 };
 
 [[nodiscard]] resolved resolve(const std::string& typed) {
-    std::string name = lower(typed);
+    std::string name = lowercase(typed);
     resolved r;
     if (name.rfind("multi-", 0) == 0) {
         name = name.substr(6);
@@ -290,7 +291,7 @@ struct resolved {
     for (std::size_t k = 0; k < catalogue_size; ++k) {
         const auto& info = catalogue[k].info;
         if ((info.flags & PARBENCH_BENCH_TEST_ONLY) != 0 && !test_kernels_enabled()) continue;
-        if (lower(info.name) == name) {
+        if (lowercase(info.name) == name) {
             r.index = k;
             return r;
         }
@@ -332,9 +333,7 @@ struct selected {
 // 80 % of physical memory shared by the processes of the busiest node (the same on every
 // process, so that every process skips the same sizes).
 [[nodiscard]] double default_mem_limit_bytes(const mpi::node_share& share) {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page = sysconf(_SC_PAGESIZE);
-    const double physical = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+    const double physical = physical_memory_bytes();
     return physical > 0.0 ? 0.8 * physical / std::max(1, share.processes) : 0.0;
 }
 
@@ -348,7 +347,7 @@ struct selected {
 }
 
 void run_suite(const run_request& request, plugin::host_channel& host) {
-    if (lower(request.suite) != suite_name)
+    if (lowercase(request.suite) != suite_name)
         throw input_error("suite '" + request.suite + "' is not offered by the mpi plugin");
     run_state st;
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
@@ -434,8 +433,9 @@ void run_suite(const run_request& request, plugin::host_channel& host) {
             {"oversubscribed", share.oversubscribed()},
             {"thread_level", std::string(mpi::thread_level_name(thread_level))},
             {"timer", "MPI_Wtime"},
-            {"message_buffers", st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
-                                                      : std::string("host memory")},
+            {"message_buffers", st.buffers != nullptr
+                                    ? std::string(st.buffers->name) + " device memory"
+                                    : std::string("host memory")},
             {"timer_resolution_s", clock.resolution_s},
             {"timer_overhead_s", clock.overhead_s},
             {"off_cache", o.cache.enabled},

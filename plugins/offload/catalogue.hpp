@@ -10,6 +10,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
 #include <parbench/report/paw_transfer.hpp>
 
@@ -86,15 +87,9 @@ inline constexpr std::array<transfer_test, 12> transfer_tests = {{
      device_allocation::persistent},
 }};
 
-[[nodiscard]] inline std::string lowercase(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // The test a name (canonical or alias, any case) stands for, or nullptr.
 [[nodiscard]] inline const transfer_test* find_test(std::string_view name) {
-    const std::string n = lowercase(name);
+    const std::string n = parbench::lowercase(name);
     for (const auto& t : transfer_tests)
         if (n == t.name || n == t.alias) return &t;
     return nullptr;

@@ -6,11 +6,12 @@
 
 #include "catalogue.hpp"
 
+#include <parbench/core/memory.hpp>
 #include <parbench/pattern/offload_transfer.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/paw_transfer_sweep.hpp>
 
-#include <unistd.h>
+#include <fmt/format.h>
 
 #include <functional>
 #include <string>
@@ -24,20 +25,6 @@ struct sweep_hooks {
     std::function<void(const std::string&)> on_warning;
 };
 
-[[nodiscard]] inline double physical_memory_bytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
-
-[[nodiscard]] inline std::string join_sizes(const std::vector<std::uint64_t>& sizes) {
-    std::string out;
-    for (auto s : sizes) {
-        if (!out.empty()) out += ", ";
-        out += std::to_string(s);
-    }
-    return out;
-}
 
 // Runs `test` on `devices` (one: a single-device test; several: one host thread each, at once).
 // `host_backed_devices`: device memory comes out of host memory too (the x86_64 offload device),
@@ -62,7 +49,7 @@ void run_transfer_test(Layer& layer, const transfer_test& test, const std::vecto
             sizes.push_back(s);
     }
     if (!too_big.empty() && hooks.on_warning)
-        hooks.on_warning(title + ": sizes " + join_sizes(too_big) +
+        hooks.on_warning(title + ": sizes " + fmt::format("{}", fmt::join(too_big, ", ")) +
                          " skipped: their buffers exceed 80 % of physical memory");
     if (sizes.empty()) return;
 

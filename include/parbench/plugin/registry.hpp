@@ -4,6 +4,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
 #include <parbench/plugin/loader.hpp>
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <deque>
@@ -282,15 +282,6 @@ public:
     }
 
 private:
-    // Benchmark names match case-insensitively, as IMB's do.
-    static bool same_name(std::string_view a, std::string_view b) noexcept {
-        return a.size() == b.size() &&
-               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                   return std::tolower(static_cast<unsigned char>(x)) ==
-                          std::tolower(static_cast<unsigned char>(y));
-               });
-    }
-
     void consider(const nlohmann::json& report) {
         const std::filesystem::path file = report.at("file").get<std::string>();
         if (report.contains("problem")) {
