@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Whole PAW BLAS runs through a host process that loads no MPI plugin (blas_host):
+"""Whole PAW BLAS runs through a host process that loads no MPI plugin (paw_host):
 files written, JSON events complete and consistent, thread sweep, budget cuts reported, and
 bad input rejected with exit status 2 and one clear line.
 

@@ -6,7 +6,7 @@ the recorded bytes and times (10^9 bytes/s; inout moves the buffer twice; the co
 it once per device) — an oracle that shares no code with the plugin; PAW's .dat files, one line
 per size; aliases; bad input (exit 2, one line); no offload device (exit 1, the reason).
 
-usage: run_offload_test.py OFFLOAD_HOST PLUGIN [PARBENCH]
+usage: run_offload_test.py PAW_HOST PLUGIN [PARBENCH]
 """
 import json
 import os

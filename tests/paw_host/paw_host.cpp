@@ -1,8 +1,9 @@
-// A minimal host for the BLAS plugin, standing in for the driver in tests: loads
-// parbench_blas.so (and no MPI plugin), runs one request and renders the events with
-// paw_reporter. Also records every event, one JSON object a line, when asked to.
+// A minimal host for the plugins of the paw suite (BLAS, offload), standing in for the driver in
+// tests: loads one plugin (and no MPI plugin), runs one request and renders the events with
+// paw_reporter (console and PAW's .dat files). Also records every event, one JSON object a line,
+// when asked to.
 //
-//   blas_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY [EVENTS_FILE]
+//   paw_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY [EVENTS_FILE]
 //
 // Exit status: 0 ok, 2 the plugin rejected the request (bad input), 1 any other failure.
 #include <parbench/plugin/abi.h>
@@ -33,7 +34,7 @@ void emit(void* context, const char* event_json) {
     if (kind == "run_start") {
         state.started = true;
         state.reporter->on_run_start(event.get<parbench::run_start>(),
-                                     {{"calling_sequence", "blas_host"}});
+                                     {{"calling_sequence", "paw_host"}});
     } else if (kind == "result") {
         state.reporter->on_result(event.get<parbench::result_record>());
     } else if (kind == "warning") {
@@ -49,7 +50,7 @@ void progress(void* context, const char*, std::uint64_t, int) {
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::cerr << "usage: blas_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY [EVENTS_FILE]\n";
+        std::cerr << "usage: paw_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY [EVENTS_FILE]\n";
         return 1;
     }
     void* handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
     plugin->finalize(error, sizeof error);
     // The point of this host: no MPI library may have been loaded into the process.
     if (dlopen("libmpi.so.12", RTLD_NOW | RTLD_NOLOAD) != nullptr) {
-        std::cerr << "error: an MPI library was loaded into a single-process BLAS run\n";
+        std::cerr << "error: an MPI library was loaded into a single-process PAW run\n";
         status = 1;
     }
     return status;
