@@ -177,16 +177,16 @@ TEST_CASE("pattern descriptors carry IMB's reporting rules", "[pattern]") {
     STATIC_REQUIRE_FALSE(policy::aggregation::non_aggregate::is_aggregate);
 }
 
-TEST_CASE("build_record keeps t_min <= t_avg <= t_max when every rank took the same time",
+TEST_CASE("reduce_ranks keeps t_min <= t_avg <= t_max when every rank took the same time",
           "[record]") {
     // Three ranks, each 1.43e-5 s for one iteration: t = 14.3 us and (t + t + t) / 3 rounds
     // above t unless clamped, while every consumer takes min <= avg <= max for granted.
     const auto pattern = pattern::exchange::sendrecv();
     const auto layout = layout_groups({0, 1, 2}, 3, false);
-    const mpi::detail::rank_figures same{0, 1.43e-5, 1.43e-5, 0.0, {}};
-    const std::vector<const mpi::detail::rank_figures*> ranks{&same, &same, &same};
-    const auto r = mpi::detail::build_record(pattern, record_labels{"imb-mpi1", "Sendrecv"},
-                                             layout, 1024, 1, false, ranks, 0);
+    const mpi::rank_timing same{0, 1, 1.43e-5, 1.43e-5, 0, {}};
+    const std::vector<const mpi::rank_timing*> ranks{&same, &same, &same};
+    const auto r = mpi::reduce_ranks(pattern, record_labels{"imb-mpi1", "Sendrecv"}, layout, 1024,
+                                     false, ranks, 0);
     CHECK(r.t_min_us <= r.t_avg_us);
     CHECK(r.t_avg_us <= r.t_max_us);
     CHECK(r.t_avg_us == Approx(14.3));

@@ -1,8 +1,10 @@
 // The timed region. n iterations run as up to a few dozen consecutive batches with one clock
 // read at every batch boundary and nothing else: no barrier, no branch on options, no virtual
-// call. The first and last reads bracket IMB's Δt; the boundaries give the batch times from
+// call. Completions (mpi/completion.hpp) sit where the aggregation policy puts them. The first and last reads bracket IMB's Δt; the boundaries give the batch times from
 // which the distribution is computed.
 #pragma once
+
+#include <parbench/pattern/pairing.hpp>
 
 #include <mpi.h>
 
@@ -22,10 +24,17 @@ struct kernel_context {
     int right = 0;                  // periodic chain: (rank + 1) % size
     int peer = MPI_PROC_NULL;       // pair patterns: the other process of the pair
     std::size_t bytes = 0;          // message size X
+    pattern::pairing pairs{};       // who talks to whom (pattern/pairing.hpp)
+    bool initiator = false;         // this process issues the iteration's operations
+
     // Rooted collectives: the root of iteration i, i % size.
     [[nodiscard]] int root(std::uint64_t i) const noexcept {
         return static_cast<int>(i % static_cast<std::uint64_t>(size));
     }
+    // The targets this process addresses in one iteration, by step.
+    [[nodiscard]] int target_count() const noexcept { return pairs.target_count(rank, size); }
+    [[nodiscard]] int target(int step) const noexcept { return pairs.target(rank, size, step); }
+    [[nodiscard]] bool active() const noexcept { return pairs.active(rank, size); }
 };
 
 // A kernel performs iteration i: kernel(context, i, buffers).
@@ -37,30 +46,50 @@ struct wtime_clock {
     [[nodiscard]] static double now() noexcept { return MPI_Wtime(); }
 };
 
-// Runs iterations [first, first + count) untimed (warm-up and the preparatory estimate).
-template <class Kernel, class Buffers>
-    requires kernel_for<Kernel, Buffers>
-inline void run_untimed(Kernel& kernel, const kernel_context& context, const Buffers& buffers,
-                        std::uint64_t first, std::uint64_t count) {
-    for (std::uint64_t i = first; i < first + count; ++i) kernel(context, i, buffers);
+// Runs iterations [first, first + count) untimed (warm-up and the preparatory estimate), with
+// the completion placed as in the timed loop.
+template <bool Aggregate, class Kernel, class View, class Completion>
+    requires kernel_for<Kernel, View>
+inline void run_untimed(Kernel& kernel, const kernel_context& context, const View& view,
+                        Completion& completion, std::uint64_t first, std::uint64_t count) {
+    if constexpr (Aggregate) {
+        completion.open(context, view);
+        for (std::uint64_t i = first; i < first + count; ++i) kernel(context, i, view);
+        completion.close(context, view);
+    } else {
+        for (std::uint64_t i = first; i < first + count; ++i) {
+            completion.open(context, view);
+            kernel(context, i, view);
+            completion.close(context, view);
+        }
+    }
 }
 
 // Runs iterations [0, ends.back()) in batches ending at `ends`; stamps[b] is the clock at the
 // start of batch b and stamps[ends.size()] at the end of the last. stamps.size() must be
-// ends.size() + 1.
-template <class Kernel, class Buffers>
-    requires kernel_for<Kernel, Buffers>
-inline void run_timed_batches(Kernel& kernel, const kernel_context& context,
-                              const Buffers& buffers, std::span<const std::uint64_t> ends,
+// ends.size() + 1. An aggregate completion opens before the first iteration and closes after
+// the last, inside the timed region; the caller passes a single batch for it.
+template <bool Aggregate, class Kernel, class View, class Completion>
+    requires kernel_for<Kernel, View>
+inline void run_timed_batches(Kernel& kernel, const kernel_context& context, const View& view,
+                              Completion& completion, std::span<const std::uint64_t> ends,
                               std::span<double> stamps) {
     const std::uint64_t* end = ends.data();
     const std::size_t batches = ends.size();
     double* stamp = stamps.data();
     std::uint64_t i = 0;
     stamp[0] = MPI_Wtime();
+    if constexpr (Aggregate) completion.open(context, view);
     for (std::size_t b = 0; b < batches; ++b) {
         const std::uint64_t stop = end[b];
-        for (; i < stop; ++i) kernel(context, i, buffers);
+        for (; i < stop; ++i) {
+            if constexpr (!Aggregate) completion.open(context, view);
+            kernel(context, i, view);
+            if constexpr (!Aggregate) completion.close(context, view);
+        }
+        if constexpr (Aggregate) {
+            if (b + 1 == batches) completion.close(context, view);
+        }
         stamp[b + 1] = MPI_Wtime();
     }
 }

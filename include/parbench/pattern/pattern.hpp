@@ -8,10 +8,12 @@
 // more descriptor with a category tag, not a new timing loop.
 #pragma once
 
+#include <parbench/pattern/pairing.hpp>
 #include <parbench/report/result.hpp>
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 
 namespace parbench::pattern {
@@ -55,10 +57,41 @@ template <class Pattern>
 concept point_to_point_descriptor =
     descriptor<Pattern> && std::same_as<typename Pattern::category, point_to_point_tag>;
 
+template <class Pattern>
+concept one_sided_descriptor =
+    descriptor<Pattern> && std::same_as<typename Pattern::category, one_sided_tag>;
+
+// How the bytes one iteration moves are counted for a throughput column (MB/s = F * X / t):
+//   by_class   — IMB's classes: single transfer F = 1, parallel transfer F = nmsg, none otherwise
+//   none       — bare timings only (IMB-RMA parallel transfer, collectives)
+//   per_target — F = nmsg * (Q - 1): one origin to every other process (IMB-RMA multiple transfer)
+//   per_pair   — F = nmsg * floor(Q / 2): every pair of a halves pairing (IMB Uniband/Biband)
+enum class throughput_rule { by_class, none, per_target, per_pair };
+
+// A descriptor may name its pairing (`pairs`) and throughput rule (`throughput`); the ones that
+// predate them get the pairing their participants imply and IMB's class rule.
+template <descriptor Pattern>
+[[nodiscard]] constexpr pairing pairing_of(const Pattern& p) noexcept {
+    if constexpr (requires { p.pairs; }) {
+        return p.pairs;
+    } else {
+        return p.who == participants::chain ? periodic_chain : first_pair;
+    }
+}
+
+template <descriptor Pattern>
+[[nodiscard]] constexpr throughput_rule throughput_rule_of(const Pattern& p) noexcept {
+    if constexpr (requires { p.throughput; }) {
+        return p.throughput;
+    } else {
+        return throughput_rule::by_class;
+    }
+}
+
 // The fewest processes one group of the pattern needs, and whether it needs exactly that many.
 template <descriptor Pattern>
 [[nodiscard]] constexpr int min_processes(const Pattern& p) noexcept {
-    return p.who == participants::pair ? 2 : 1;
+    return p.who == participants::pair || p.who == participants::origin_targets ? 2 : 1;
 }
 template <descriptor Pattern>
 [[nodiscard]] constexpr bool fixed_group_size(const Pattern& p) noexcept {
@@ -72,6 +105,25 @@ template <descriptor Pattern>
     return groups > 1 && p.klass == benchmark_class::single_transfer
                ? benchmark_class::parallel_transfer
                : p.klass;
+}
+
+// F in MB/s = F * X / 1.048576 / t for Q processes per group in `groups` groups; empty where the
+// pattern reports bare timings.
+template <descriptor Pattern>
+[[nodiscard]] constexpr std::optional<double> throughput_factor(const Pattern& p, int processes,
+                                                                int groups) noexcept {
+    switch (throughput_rule_of(p)) {
+        case throughput_rule::none: return std::nullopt;
+        case throughput_rule::per_target: return double(p.nmsg) * (processes - 1);
+        case throughput_rule::per_pair: return double(p.nmsg) * (processes / 2);
+        case throughput_rule::by_class: break;
+    }
+    switch (class_in_groups(p, groups)) {
+        case benchmark_class::single_transfer: return 1.0;
+        case benchmark_class::parallel_transfer:
+            return p.nmsg > 0 ? std::optional<double>(p.nmsg) : std::nullopt;
+        default: return std::nullopt;
+    }
 }
 
 }  // namespace parbench::pattern

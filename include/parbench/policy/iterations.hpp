@@ -1,6 +1,10 @@
-// Iteration policies: how many times one timed loop repeats the kernel.
+// Iteration policies: how many times one timed loop repeats the kernel, and how many untimed
+// iterations warm it up first (the warm-up belongs to the policy).
 //
-//  * fixed        — a given count, always.
+//  * fixed        — a given count and warm-up, always.
+//  * fixed_count  — OSU's -i/-x: one count and warm-up for small messages, another for messages
+//                   above a threshold.
+//  * time_budget  — as many as fit in a time budget, at most a cap.
 //  * imb_volume   — IMB's rule: n = MSGSPERSAMPLE for X = 0, else max(1, min(MSGSPERSAMPLE,
 //                   OVERALL_VOL / X)); MSGS_NONAGGR replaces MSGSPERSAMPLE for non-aggregate
 //                   kernels; then the -time cap and -iter_policy (dynamic, multiple_np, auto,
@@ -8,8 +12,10 @@
 //  * paw_nloop    — PAW's calibration against the timer overhead (policy/paw_nloop.hpp).
 //
 // Policies are plain aggregates configured with designated initialisers, e.g.
-// `imb_volume{.msgs_per_sample = 2000, .secs_per_sample = 1.5}`. For multi-rank patterns the
-// caller makes the decision collectively (the estimate is reduced with MAX before it is used).
+// `imb_volume{.msgs_per_sample = 2000, .secs_per_sample = 1.5}`. The MPI runner asks a policy
+// (iteration_policy below) for the most iterations a size may time — resources are sized for
+// it — and the warm-up; it runs the warm-up, agrees the per-iteration estimate with MAX over the
+// processes, and lets the policy decide the final count, so every process decides alike.
 #pragma once
 
 #include <parbench/core/error.hpp>
@@ -17,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -26,8 +33,75 @@ namespace parbench::policy::iterations {
 
 struct fixed {
     std::uint64_t count = 1000;
-    [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t /*bytes*/) const noexcept {
+    std::uint64_t warmup_count = 0;
+    [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t /*bytes*/,
+                                                   bool /*aggregate*/ = true) const noexcept {
         return count;
+    }
+    [[nodiscard]] constexpr std::uint64_t warmup(std::uint64_t /*bytes*/,
+                                                 bool /*aggregate*/ = true) const noexcept {
+        return warmup_count;
+    }
+    [[nodiscard]] static constexpr double warmup_budget_s() noexcept {
+        return std::numeric_limits<double>::infinity();
+    }
+    [[nodiscard]] constexpr std::uint64_t decide(std::uint64_t bytes, bool aggregate,
+                                                 double /*estimate_s*/, int /*processes*/,
+                                                 bool /*rooted*/) const noexcept {
+        return n_sample(bytes, aggregate);
+    }
+};
+
+// OSU's counts (-i ITER, -x WARMUP; separate counts above large_bytes, as OSU's *_LARGE).
+struct fixed_count {
+    std::uint64_t iterations = 10000;
+    std::uint64_t skip = 100;
+    std::uint64_t large_iterations = 1000;
+    std::uint64_t large_skip = 10;
+    std::uint64_t large_bytes = 8192;  // OSU's LARGE_MESSAGE_SIZE: above it the large counts
+
+    [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
+                                                   bool /*aggregate*/ = true) const noexcept {
+        return std::max<std::uint64_t>(1, bytes > large_bytes ? large_iterations : iterations);
+    }
+    [[nodiscard]] constexpr std::uint64_t warmup(std::uint64_t bytes,
+                                                 bool /*aggregate*/ = true) const noexcept {
+        return bytes > large_bytes ? large_skip : skip;
+    }
+    [[nodiscard]] static constexpr double warmup_budget_s() noexcept {
+        return std::numeric_limits<double>::infinity();
+    }
+    [[nodiscard]] constexpr std::uint64_t decide(std::uint64_t bytes, bool aggregate,
+                                                 double /*estimate_s*/, int /*processes*/,
+                                                 bool /*rooted*/) const noexcept {
+        return n_sample(bytes, aggregate);
+    }
+};
+
+// As many iterations as fit in `seconds` (by the warm-up's estimate), at least one, at most
+// max_iterations.
+struct time_budget {
+    double seconds = 1.0;
+    std::uint64_t max_iterations = 1000000;
+    std::uint64_t warmup_count = 10;
+
+    [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t /*bytes*/,
+                                                   bool /*aggregate*/ = true) const noexcept {
+        return std::max<std::uint64_t>(1, max_iterations);
+    }
+    [[nodiscard]] constexpr std::uint64_t warmup(std::uint64_t /*bytes*/,
+                                                 bool /*aggregate*/ = true) const noexcept {
+        return warmup_count;
+    }
+    [[nodiscard]] constexpr double warmup_budget_s() const noexcept { return 0.5 * seconds; }
+    [[nodiscard]] std::uint64_t decide(std::uint64_t bytes, bool aggregate, double estimate_s,
+                                       int /*processes*/, bool /*rooted*/) const noexcept {
+        const std::uint64_t cap = n_sample(bytes, aggregate);
+        if (!(estimate_s > 0.0)) return cap;
+        const double affordable = std::floor(seconds / estimate_s);
+        return affordable < static_cast<double>(cap)
+                   ? std::max<std::uint64_t>(1, static_cast<std::uint64_t>(affordable))
+                   : cap;
     }
 };
 
@@ -60,6 +134,11 @@ struct imb_volume {
     std::uint64_t msgs_nonaggr = 100;               // MSGS_NONAGGR
     imb_policy policy = imb_policy::dynamic;        // ITER_POLICY
     double secs_per_sample = 10.0;                  // SECS_PER_SAMPLE, -time
+    // parbench's warm-up at the measured size: max(ceil(n / warmup_divisor), min_warmup)
+    // iterations (at most n). It warms up the path for this size (large messages change
+    // protocol) and gives the -time estimate at little cost.
+    std::uint64_t warmup_divisor = 20;
+    std::uint64_t min_warmup = 3;
 
     // The volume rule alone (before the run-time cap).
     [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
@@ -68,6 +147,15 @@ struct imb_volume {
         if (policy == imb_policy::off || bytes == 0) return std::max<std::uint64_t>(cap, 1);
         return std::max<std::uint64_t>(1, std::min(cap, overall_vol_bytes / bytes));
     }
+
+    [[nodiscard]] constexpr std::uint64_t warmup(std::uint64_t bytes,
+                                                 bool aggregate = true) const noexcept {
+        const std::uint64_t n = n_sample(bytes, aggregate);
+        const std::uint64_t divisor = std::max<std::uint64_t>(1, warmup_divisor);
+        return std::clamp<std::uint64_t>(std::max((n + divisor - 1) / divisor, min_warmup), 1, n);
+    }
+    // The warm-up is cut so that it takes at most half the -time budget.
+    [[nodiscard]] constexpr double warmup_budget_s() const noexcept { return 0.5 * secs_per_sample; }
 
     // The policy that applies to one benchmark: `auto` resolves to multiple_np for collectives
     // with a (rotating) root and to dynamic otherwise.
@@ -166,3 +254,21 @@ struct imb_volume {
 }
 
 }  // namespace parbench::policy::iterations
+
+namespace parbench::policy {
+
+// What the runner needs of a policy (see the file comment). Policies may keep state across sizes
+// (PAW's NLOOP only falls as sizes grow), hence a non-const policy.
+template <class Policy>
+concept iteration_policy = requires(Policy& p, std::uint64_t bytes, bool aggregate,
+                                    double estimate_s, int processes, bool rooted) {
+    { p.n_sample(bytes, aggregate) } -> std::convertible_to<std::uint64_t>;
+    { p.warmup(bytes, aggregate) } -> std::convertible_to<std::uint64_t>;
+    { p.warmup_budget_s() } -> std::convertible_to<double>;
+    { p.decide(bytes, aggregate, estimate_s, processes, rooted) } -> std::convertible_to<std::uint64_t>;
+};
+
+static_assert(iteration_policy<iterations::fixed> && iteration_policy<iterations::fixed_count> &&
+              iteration_policy<iterations::time_budget> && iteration_policy<iterations::imb_volume>);
+
+}  // namespace parbench::policy

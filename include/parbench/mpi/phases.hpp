@@ -1,0 +1,365 @@
+// The measurement phases, each callable on its own; mpi::measure() (mpi/runner.hpp) composes
+// them, and a benchmark that combines two timings (Truly_passive_put, NBC's t_pure/t_ovrl, OSU
+// bcast's ack subtraction) calls them itself instead of forking the runner:
+//
+//   prepare(session, resource, mem_limit)   collective: -mem cap, allocation agreed by all,
+//                                           collective setup; tears the resource down when
+//                                           the returned guard goes
+//   time_iterations(...)                    per process: warm-up (the iteration policy's), the
+//                                           collectively agreed estimate and count, the sync
+//                                           policy, the batched timed loop with the completion
+//                                           where the aggregation policy puts it, -check
+//   gather(session, timing)                 collective over the active processes: every
+//                                           process's figures to world rank 0
+//   reduce(pattern, labels, layout, ...)    at world rank 0: the records (IMB's t_max/t_min/
+//                                           t_avg over ranks; the throughput rule of the pattern)
+//
+// Idle processes (outside the active set) take part in none of these; measure() parks them in a
+// barrier that sleeps.
+#pragma once
+
+#include <parbench/core/statistics.hpp>
+#include <parbench/mpi/active_set.hpp>
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/completion.hpp>
+#include <parbench/mpi/resource.hpp>
+#include <parbench/mpi/session.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+#include <parbench/pattern/pattern.hpp>
+#include <parbench/policy/aggregation.hpp>
+#include <parbench/policy/iterations.hpp>
+#include <parbench/policy/sync.hpp>
+#include <parbench/report/result.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace parbench::mpi {
+
+// How one size is timed: the iteration, sync and aggregation policies and the batching.
+template <policy::iteration_policy Iterations = policy::iterations::imb_volume,
+          class Sync = policy::sync::barrier,
+          policy::aggregation_policy Aggregation = policy::aggregation::aggregate>
+    requires policy::sync_policy<Sync, const communicator>
+struct timing_plan {
+    Iterations iterations{};
+    Sync sync{};
+    Aggregation aggregation{};
+    policy::aggregation::batched batching{};
+    double mem_limit_bytes = 0.0;  // per process; 0: no cap
+    bool check = false;
+};
+
+// --- phase 1: prepare ------------------------------------------------------------------------
+
+enum class preparation { ready, idle, over_memory_limit, allocation_failed };
+
+// A resource set up on the active processes; tears it down (collectively) when released or
+// destroyed, so a window is freed on every path, a skipped size and an error included.
+template <resource R>
+class prepared {
+public:
+    prepared(R resource, preparation state, std::size_t need)
+        : resource_(std::move(resource)), state_(state), need_(need) {}
+    prepared(const prepared&) = delete;
+    prepared& operator=(const prepared&) = delete;
+    ~prepared() { release(); }
+
+    [[nodiscard]] bool ready() const noexcept { return state_ == preparation::ready; }
+    [[nodiscard]] preparation state() const noexcept { return state_; }
+    [[nodiscard]] std::size_t need_bytes() const noexcept { return need_; }
+    [[nodiscard]] R& get() noexcept { return resource_; }
+    void release() noexcept {
+        if (state_ != preparation::ready) return;
+        resource_.teardown();
+        state_ = preparation::idle;
+    }
+
+private:
+    R resource_;
+    preparation state_;
+    std::size_t need_;
+};
+
+// Collective over the session's active processes (idle ones get an idle guard at once). The -mem
+// decision is the same everywhere (same footprint, same limit); a failed allocation anywhere
+// makes every process skip the size.
+template <resource R>
+[[nodiscard]] prepared<R> prepare(const session& s, R resource, double mem_limit_bytes) {
+    if (!s.active()) return prepared<R>(std::move(resource), preparation::idle, 0);
+    const std::size_t need = resource.footprint();
+    if (mem_limit_bytes > 0.0 && static_cast<double>(need) > mem_limit_bytes)
+        return prepared<R>(std::move(resource), preparation::over_memory_limit, need);
+    int failed = 0;
+    try {
+        resource.allocate();
+    } catch (const std::bad_alloc&) {
+        failed = 1;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, s.active_comm().get());
+    if (failed != 0) return prepared<R>(std::move(resource), preparation::allocation_failed, need);
+    resource.setup(s.group());
+    return prepared<R>(std::move(resource), preparation::ready, need);
+}
+
+// --- phase 2: time ---------------------------------------------------------------------------
+
+// One process's figures for one timing.
+struct rank_timing {
+    int group = -1;
+    std::uint64_t iterations = 0;
+    double total_s = 0.0;           // IMB's Δt: the whole timed loop
+    double cpu_s = 0.0;             // process CPU time over the timed loop
+    std::uint64_t defects = 0;      // -check
+    std::vector<double> batch_s;    // per-iteration time of each batch
+};
+
+namespace detail {
+
+[[nodiscard]] inline double process_cpu_seconds() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace detail
+
+// Times one size on this (active) process: warm-up, estimate, count, timed batches, -check.
+// `bytes` is the size the iteration policy sees (X). Every process of the active set calls it
+// with the same plan.
+template <pattern::descriptor Pattern, resource R, class Kernel, class Completion,
+          class Iterations, class Sync, class Aggregation, class Check = no_check>
+    requires(!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
+[[nodiscard]] rank_timing time_iterations(const session& s, const Pattern& pattern,
+                                          prepared<R>& ready, const kernel_context& context,
+                                          Kernel& kernel, Completion& completion,
+                                          timing_plan<Iterations, Sync, Aggregation>& plan,
+                                          std::uint64_t bytes, const Check& check = {}) {
+    constexpr bool aggregate = Aggregation::is_aggregate;
+    constexpr bool one_sample = aggregate && completes<Completion>;
+    const communicator& active = s.active_comm();
+    R& r = ready.get();
+    const bool checking = plan.check && Check::enabled;
+    rank_timing mine;
+    mine.group = s.group_index();
+    const std::uint64_t warmup = std::min(plan.iterations.warmup(bytes, aggregate),
+                                          plan.iterations.n_sample(bytes, aggregate));
+    if (checking) r.prepare_check(check, context);
+    r.begin_access();
+    r.visit([&](const auto& view) {
+        static_assert(completion_for<Completion, std::remove_cvref_t<decltype(view)>>,
+                      "this completion cannot complete operations on this resource");
+        plan.sync.before_timing(active);
+        // The warm-up in a few chunks; the median chunk is the estimate, so one preemption of a
+        // process does not cut the repetitions of a whole size. The first chunk tells
+        // (collectively: every rank must run as many iterations) how long an iteration takes;
+        // the rest of the warm-up is cut to the policy's warm-up budget.
+        std::vector<double> chunk_s;
+        std::uint64_t done = 0;
+        const auto run_chunk = [&](std::uint64_t count) {
+            const double start = MPI_Wtime();
+            run_untimed<aggregate>(kernel, context, view, completion, done, count);
+            chunk_s.push_back((MPI_Wtime() - start) / static_cast<double>(count));
+            done += count;
+        };
+        double estimate_s = 0.0;
+        if (warmup > 0) {
+            run_chunk(std::min<std::uint64_t>(warmup, std::max<std::uint64_t>(1, std::min<std::uint64_t>((warmup + 4) / 5, 3))));
+            double probe_s = chunk_s.front();
+            MPI_Allreduce(MPI_IN_PLACE, &probe_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
+            std::uint64_t planned = warmup;
+            const double budget_s = plan.iterations.warmup_budget_s();
+            if (std::isfinite(budget_s) && budget_s > 0.0 && probe_s > 0.0 &&
+                budget_s / probe_s < static_cast<double>(planned - done))
+                planned = done + static_cast<std::uint64_t>(budget_s / probe_s);
+            const std::uint64_t rest = planned - done;
+            // The estimate is the median of the (up to) five equal chunks that follow; the
+            // probe's few cold iterations count only when nothing follows.
+            const std::uint64_t rest_chunks = std::min<std::uint64_t>(rest, 5);
+            if (rest_chunks > 0) chunk_s.clear();
+            for (std::uint64_t k = 0, given = 0; k < rest_chunks; ++k) {
+                const std::uint64_t count = (k + 1) * rest / rest_chunks - given;
+                given += count;
+                run_chunk(count);
+            }
+            const std::size_t chunks = chunk_s.size();
+            std::nth_element(chunk_s.begin(),
+                             chunk_s.begin() + static_cast<std::ptrdiff_t>(chunks / 2), chunk_s.end());
+            estimate_s = chunk_s[chunks / 2];
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &estimate_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
+        const std::uint64_t n = std::max<std::uint64_t>(
+            1, plan.iterations.decide(bytes, aggregate, estimate_s, s.layout().processes,
+                                      pattern.rooted));
+        mine.iterations = n;
+        if (checking) {
+            r.prepare_check(check, context);  // clears what the warm-up delivered
+            r.begin_access();
+        }
+        const std::vector<std::uint64_t> ends =
+            one_sample ? std::vector<std::uint64_t>{n} : plan.batching.batch_ends(n, estimate_s);
+        std::vector<double> stamps(ends.size() + 1, 0.0);
+        plan.sync.before_timing(active);
+        const double cpu_start = detail::process_cpu_seconds();
+        run_timed_batches<aggregate>(kernel, context, view, completion, ends, stamps);
+        mine.cpu_s = detail::process_cpu_seconds() - cpu_start;
+        mine.total_s = stamps.back() - stamps.front();
+        std::uint64_t begin = 0;
+        for (std::size_t b = 0; b < ends.size(); ++b) {
+            mine.batch_s.push_back((stamps[b + 1] - stamps[b]) /
+                                   static_cast<double>(std::max<std::uint64_t>(1, ends[b] - begin)));
+            begin = ends[b];
+        }
+    });
+    r.end_access();
+    if (checking) mine.defects = r.count_defects(check, context, mine.iterations);
+    return mine;
+}
+
+// --- phase 3: gather ---------------------------------------------------------------------------
+
+struct gathered {
+    bool root = false;               // world rank 0 (the first active process) holds the ranks
+    std::vector<rank_timing> ranks;  // one per active process, in active-rank order
+};
+
+// Collective over the active processes. At most max_batches batch times travel per process.
+[[nodiscard]] inline gathered gather(const session& s, const rank_timing& mine,
+                                     std::size_t max_batches) {
+    gathered out;
+    if (!s.active()) return out;
+    constexpr std::size_t header = 6;
+    const std::size_t width = header + max_batches;
+    const std::size_t batches = std::min(mine.batch_s.size(), max_batches);
+    std::vector<double> row(width, 0.0);
+    row[0] = mine.group;
+    row[1] = static_cast<double>(mine.iterations);
+    row[2] = mine.total_s;
+    row[3] = mine.cpu_s;
+    row[4] = static_cast<double>(mine.defects);
+    row[5] = static_cast<double>(batches);
+    std::copy_n(mine.batch_s.begin(), batches, row.begin() + header);
+    const communicator& active = s.active_comm();
+    const int size = active.size();
+    out.root = active.rank() == 0;
+    std::vector<double> rows(out.root ? width * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(row.data(), static_cast<int>(width), MPI_DOUBLE, out.root ? rows.data() : nullptr,
+               static_cast<int>(width), MPI_DOUBLE, 0, active.get());
+    if (!out.root) return out;
+    out.ranks.resize(static_cast<std::size_t>(size));
+    for (int r = 0; r < size; ++r) {
+        const double* p = rows.data() + static_cast<std::size_t>(r) * width;
+        rank_timing& t = out.ranks[static_cast<std::size_t>(r)];
+        t.group = static_cast<int>(p[0]);
+        t.iterations = static_cast<std::uint64_t>(p[1]);
+        t.total_s = p[2];
+        t.cpu_s = p[3];
+        t.defects = static_cast<std::uint64_t>(p[4]);
+        t.batch_s.assign(p + header, p + header + static_cast<std::size_t>(p[5]));
+    }
+    return out;
+}
+
+// --- phase 4: reduce ---------------------------------------------------------------------------
+
+// How the records of one measurement are labelled.
+struct record_labels {
+    std::string suite;
+    std::string benchmark;      // canonical name, "PingPong"
+    bool multiple = false;      // multiple mode: "Multi-" title when more than one group runs
+    bool per_group = false;     // -multi 1: one record per group
+    bool has_bytes = true;      // false for Barrier
+    std::string mode{};         // "", "aggregate" or "non_aggregate" (IMB-EXT/RMA blocks)
+};
+
+// One record from the figures of `ranks` (IMB: t_max/t_min/t_avg across them, the distribution
+// of the slowest rank per batch, throughput by the pattern's rule from t_max).
+template <pattern::descriptor Pattern>
+[[nodiscard]] result_record reduce_ranks(const Pattern& pattern, const record_labels& labels,
+                                         const group_layout& layout, std::uint64_t bytes,
+                                         bool check, const std::vector<const rank_timing*>& ranks,
+                                         int group) {
+    result_record r;
+    r.suite = labels.suite;
+    r.benchmark = labels.benchmark;
+    r.klass = pattern::class_in_groups(pattern, layout.groups);
+    r.block.title = labels.multiple && layout.groups > 1 ? "Multi-" + labels.benchmark
+                                                          : labels.benchmark;
+    r.block.processes = layout.processes;
+    r.block.groups = layout.groups;
+    if (layout.groups > 1) r.block.group_ranks = layout.group_ranks;
+    r.block.rank_order = layout.rank_order;
+    r.block.waiting = layout.waiting;
+    r.block.group = group;
+    r.block.mode = labels.mode;
+    r.bytes = bytes;
+    r.has_bytes = labels.has_bytes;
+    std::uint64_t n = 1;
+    for (const rank_timing* f : ranks) n = std::max(n, f->iterations);
+    r.iterations = n;
+    const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
+    std::vector<double> rank_us;  // each process's time per iteration
+    rank_us.reserve(ranks.size());
+    double cpu_max = 0.0;
+    std::uint64_t defects = 0;
+    std::vector<double> batches;
+    for (const rank_timing* f : ranks) {
+        rank_us.push_back(f->total_s * per_iteration_us);
+        cpu_max = std::max(cpu_max, f->cpu_s * 1e6 / static_cast<double>(n));
+        defects += f->defects;
+        if (batches.size() < f->batch_s.size()) batches.resize(f->batch_s.size(), 0.0);
+        for (std::size_t b = 0; b < f->batch_s.size(); ++b)
+            batches[b] = std::max(batches[b], f->batch_s[b] * 1e6 / pattern.time_divisor);
+    }
+    const summary across_ranks = summarize(rank_us);  // all zero without ranks
+    const double t_max = across_ranks.max;
+    r.t_min_us = across_ranks.min;
+    r.t_max_us = t_max;
+    r.t_avg_us = across_ranks.mean;
+    r.cpu_time_us = cpu_max;
+    r.distribution_us = summarize(batches);
+    const double x = static_cast<double>(bytes);
+    if (const auto factor = pattern::throughput_factor(pattern, layout.processes, layout.groups)) {
+        r.throughput_mib_s = t_max > 0.0 ? *factor * x / 1.048576 / t_max : 0.0;
+        if constexpr (requires { pattern.message_rate; }) {
+            if (pattern.message_rate)
+                r.metrics["messages_per_s"] = t_max > 0.0 ? *factor * 1e6 / t_max : 0.0;
+        }
+    }
+    if (check) r.defects = defects;
+    return r;
+}
+
+// The records of one measurement: one, or one per group with -multi 1.
+template <pattern::descriptor Pattern>
+[[nodiscard]] std::vector<result_record> reduce(const Pattern& pattern,
+                                                const record_labels& labels,
+                                                const group_layout& layout, std::uint64_t bytes,
+                                                bool check, const gathered& figures) {
+    std::vector<result_record> records;
+    if (!figures.root) return records;
+    if (labels.per_group && layout.groups > 1) {
+        for (int k = 0; k < layout.groups; ++k) {
+            std::vector<const rank_timing*> members;
+            for (const auto& f : figures.ranks)
+                if (f.group == k) members.push_back(&f);
+            records.push_back(reduce_ranks(pattern, labels, layout, bytes, check, members, k));
+        }
+    } else {
+        std::vector<const rank_timing*> members;
+        for (const auto& f : figures.ranks) members.push_back(&f);
+        records.push_back(reduce_ranks(pattern, labels, layout, bytes, check, members, -1));
+    }
+    return records;
+}
+
+}  // namespace parbench::mpi

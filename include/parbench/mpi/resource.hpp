@@ -1,0 +1,122 @@
+// Resources: what one measurement sets up per size, collectively and outside the timed region,
+// and tears down after it. The runner (mpi/phases.hpp) drives every resource through the same
+// steps and never learns what it holds:
+//
+//   footprint()                 bytes per process, before anything is allocated (-mem)
+//   allocate()                  local; failure throws bad_alloc (the runner agrees on the
+//                               outcome before anyone enters a collective)
+//   setup(group)                collective over the group (window creation)
+//   prepare_check(check, ctx)   -check: fill what is sent, clear what is received; collective,
+//                               outside any access epoch
+//   begin_access() / end_access()
+//                               what must hold around iterations, outside timing: an RMA epoch
+//                               opened in setup (fence, lock, lock_all); nothing for messages
+//   visit(f)                    f(view): the per-iteration addressing kernels see — one type per
+//                               addressing, chosen once outside the timed loop
+//   count_defects(check, ctx, n)
+//                               -check after the n timed iterations
+//   teardown()                  collective; idempotent; also run by the owner's destructor
+//
+// Message buffers (here) and RMA windows (mpi/rma_window.hpp) are the two resources so far;
+// files and device buffers follow the same steps.
+#pragma once
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/message_buffers.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+namespace parbench::mpi {
+
+// Without -check: nothing to fill or verify, and records carry no defects.
+struct no_check {
+    static constexpr bool enabled = false;
+};
+
+// What every resource offers the runner (the check-dependent steps are templates on the check
+// and are exercised where a definition names its check).
+template <class R>
+concept resource = requires(R& r, const R& cr, const communicator& group) {
+    { cr.footprint() } -> std::convertible_to<std::size_t>;
+    r.allocate();
+    r.setup(group);
+    r.begin_access();
+    r.end_access();
+    r.teardown();
+};
+
+// A message-passing check fills every send slot and counts the defects in the receive slot of
+// the last timed iteration (the receive region is cleared to zero before timing).
+template <class Check>
+concept message_check = requires(const Check& c, const kernel_context& k, std::span<std::byte> s,
+                                 std::span<const std::byte> r, std::uint64_t i) {
+    c.fill_send(k, s);
+    { c.verify(k, i, r) } -> std::convertible_to<std::uint64_t>;
+};
+
+// The send and receive regions of message-passing kernels, stored in pools the session keeps
+// across sizes (IMB allocates once and grows). With -off_cache each iteration uses the next slot.
+class message_resource {
+public:
+    message_resource(buffer_layout layout, const off_cache& cache, aligned_buffer& send_pool,
+                     aligned_buffer& recv_pool)
+        : send_(layout.send_bytes, cache),
+          recv_(layout.recv_bytes, cache),
+          send_pool_(&send_pool),
+          recv_pool_(&recv_pool) {}
+
+    [[nodiscard]] std::size_t footprint() const noexcept {
+        return send_.footprint() + recv_.footprint();
+    }
+    void allocate() {
+        send_.attach(*send_pool_);
+        recv_.attach(*recv_pool_);
+    }
+    void setup(const communicator& /*group*/) const noexcept {}
+    void begin_access() const noexcept {}
+    void end_access() const noexcept {}
+    void teardown() const noexcept {}  // the pools outlive the measurement
+
+    template <class Check>
+    void prepare_check(const Check& check, const kernel_context& context) {
+        if constexpr (Check::enabled) {
+            for (std::uint64_t k = 0; k < send_.slot_count(); ++k)
+                check.fill_send(context, send_.slot(k));
+            std::memset(recv_.data(), 0, recv_.footprint());
+        }
+    }
+    // `n` iterations were timed: the check looks at the last one's receive slot.
+    template <class Check>
+    [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
+                                              std::uint64_t n) {
+        if constexpr (Check::enabled) {
+            const std::uint64_t last = n > 0 ? n - 1 : 0;
+            return check.verify(context, last, recv_.slot(last));
+        }
+        return 0;
+    }
+
+    template <class F>
+    void visit(F&& f) {
+        if (send_.rotating() || recv_.rotating())
+            f(message_buffers<rotating_slots>{send_.rotating_view(), recv_.rotating_view()});
+        else
+            f(message_buffers<fixed_slots>{send_.fixed(), recv_.fixed()});
+    }
+
+private:
+    message_region send_;
+    message_region recv_;
+    aligned_buffer* send_pool_;
+    aligned_buffer* recv_pool_;
+};
+
+static_assert(resource<message_resource>);
+
+}  // namespace parbench::mpi

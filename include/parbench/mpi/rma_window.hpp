@@ -1,0 +1,271 @@
+// The RMA window resource (mpi/resource.hpp's steps): a window over the group, an origin buffer
+// and a result buffer per process, created collectively outside the timed region in one of MPI's
+// three ways, with the access epoch that must hold around the iterations (fence, lock,
+// lock_all) opened in begin_access() and closed in end_access(). Kernels address it through a
+// window_view: the local slot of iteration i and the target displacement of a section.
+//
+// Sections: an aggregate timing issues M transfers before one completion; they go to disjoint
+// sections of the target window (IMB's "M-fold ... disjoint"), section i mod `sections`. Where
+// several origins write into one target (All_*_all, Exchange_*), each origin owns a region of
+// `sections` sections in every window, so that no two transfers of a timing overlap and -check
+// can tell who wrote what.
+#pragma once
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/resource.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <span>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace parbench::mpi {
+
+// How the window memory comes to be (OSU's -w): MPI_Win_create over memory we allocate,
+// MPI_Win_allocate (MPI allocates, possibly in shared or registered memory), or
+// MPI_Win_create_dynamic with the memory attached afterwards (targets address absolute
+// addresses, exchanged at setup).
+enum class window_creation { create, allocate, dynamic };
+
+// The epoch held across all iterations of a measurement (opened outside timing).
+//   none      — the completion opens its own epochs (PSCW, a lock per transfer, fence per
+//               transfer after the initial one is none: use `fence` for IMB-EXT)
+//   fence     — MPI_Win_fence opens an active-target epoch for every process of the group
+//   lock      — each initiator holds MPI_Win_lock(shared) on each of its targets
+//   lock_all  — each initiator holds MPI_Win_lock_all
+enum class window_epoch { none, fence, lock, lock_all };
+
+[[nodiscard]] constexpr std::string_view to_string(window_creation c) noexcept {
+    switch (c) {
+        case window_creation::create: return "create";
+        case window_creation::allocate: return "allocate";
+        case window_creation::dynamic: return "dynamic";
+    }
+    return "create";
+}
+
+struct window_plan {
+    window_creation creation = window_creation::create;
+    window_epoch epoch = window_epoch::none;
+    std::size_t bytes = 0;           // one transfer: X (bytes of the section and local slot)
+    std::uint64_t sections = 1;      // disjoint sections per origin region (aggregate: M)
+    int origin_regions = 1;          // regions per window: 1, or the group size when several
+                                     // origins write into one target
+    std::size_t result_bytes = 0;    // result buffer (Get_accumulate, Fetch_and_op, CAS)
+
+    [[nodiscard]] std::size_t region_bytes() const noexcept {
+        return bytes * static_cast<std::size_t>(sections);
+    }
+    [[nodiscard]] std::size_t window_bytes() const noexcept {
+        return region_bytes() * static_cast<std::size_t>(std::max(1, origin_regions));
+    }
+};
+
+// What a kernel sees of the window resource.
+struct window_view {
+    MPI_Win win = MPI_WIN_NULL;
+    std::byte* window = nullptr;  // this process's exposed memory
+    std::byte* origin = nullptr;  // local buffer: put sources, get destinations, one slot per section
+    std::byte* result = nullptr;  // fetched results
+    std::size_t bytes = 0;
+    std::uint64_t sections = 1;
+    int origin_regions = 1;
+    const MPI_Aint* bases = nullptr;  // per target: the address of its memory (dynamic windows),
+                                      // otherwise all zero
+
+    [[nodiscard]] std::uint64_t section(std::uint64_t i) const noexcept { return i % sections; }
+    // The local slot of iteration i.
+    [[nodiscard]] std::byte* local(std::uint64_t i) const noexcept {
+        return origin + section(i) * bytes;
+    }
+    // Byte offset into a window of the region `origin_rank` writes and iteration i's section.
+    [[nodiscard]] std::size_t offset(std::uint64_t i, int origin_rank = 0) const noexcept {
+        const std::uint64_t region = origin_regions > 1 ? static_cast<std::uint64_t>(origin_rank) : 0;
+        return static_cast<std::size_t>((region * sections + section(i)) * bytes);
+    }
+    // The target displacement (disp_unit 1) of iteration i's section in `target`'s window.
+    [[nodiscard]] MPI_Aint displacement(int target, std::uint64_t i, int origin_rank = 0) const noexcept {
+        return bases[target] + static_cast<MPI_Aint>(offset(i, origin_rank));
+    }
+};
+
+// A window check fills sources and clears destinations through the view, and counts the defects
+// of the last timing in the view (see rma definitions).
+template <class Check>
+concept window_check = requires(const Check& c, const kernel_context& k, const window_view& v,
+                                std::uint64_t n) {
+    c.prepare(k, v);
+    { c.verify(k, n, v) } -> std::convertible_to<std::uint64_t>;
+};
+
+class rma_window {
+public:
+    rma_window(window_plan plan, const kernel_context& context)
+        : plan_(plan), context_(context) {}
+    rma_window(const rma_window&) = delete;
+    rma_window& operator=(const rma_window&) = delete;
+    rma_window(rma_window&& other) noexcept
+        : plan_(other.plan_),
+          context_(other.context_),
+          win_(std::exchange(other.win_, MPI_WIN_NULL)),
+          window_memory_(std::move(other.window_memory_)),
+          origin_(std::move(other.origin_)),
+          result_(std::move(other.result_)),
+          window_base_(std::exchange(other.window_base_, nullptr)),
+          bases_(std::move(other.bases_)),
+          open_(std::exchange(other.open_, false)) {}
+    rma_window& operator=(rma_window&&) = delete;
+    ~rma_window() { teardown(); }
+
+    [[nodiscard]] std::size_t footprint() const noexcept {
+        return plan_.window_bytes() + plan_.region_bytes() + plan_.result_bytes;
+    }
+
+    // Local: the origin and result buffers and, except for MPI_Win_allocate, the window memory.
+    void allocate() {
+        origin_ = aligned_buffer(std::max<std::size_t>(plan_.region_bytes(), 1));
+        result_ = aligned_buffer(std::max<std::size_t>(plan_.result_bytes, 1));
+        if (plan_.creation != window_creation::allocate)
+            window_memory_ = aligned_buffer(std::max<std::size_t>(plan_.window_bytes(), 1));
+    }
+
+    // Collective over the group (context.comm): creates the window.
+    void setup(const communicator& /*group*/) {
+        const std::size_t window_bytes = plan_.window_bytes();
+        const auto size = static_cast<MPI_Aint>(window_bytes);
+        MPI_Comm comm = context_.comm;
+        switch (plan_.creation) {
+            case window_creation::create:
+                window_base_ = window_memory_.data();
+                MPI_Win_create(window_base_, size, 1, MPI_INFO_NULL, comm, &win_);
+                break;
+            case window_creation::allocate: {
+                void* base = nullptr;
+                MPI_Win_allocate(size, 1, MPI_INFO_NULL, comm, &base, &win_);
+                window_base_ = static_cast<std::byte*>(base);
+                if (window_base_ != nullptr && window_bytes > 0)
+                    std::fill_n(window_base_, window_bytes, std::byte{0});
+                break;
+            }
+            case window_creation::dynamic:
+                window_base_ = window_memory_.data();
+                MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win_);
+                MPI_Win_attach(win_, window_base_, static_cast<MPI_Aint>(std::max<std::size_t>(window_bytes, 1)));
+                break;
+        }
+        bases_.assign(static_cast<std::size_t>(context_.size), 0);
+        if (plan_.creation == window_creation::dynamic) {
+            MPI_Aint mine = 0;
+            MPI_Get_address(window_base_, &mine);
+            MPI_Allgather(&mine, 1, MPI_AINT, bases_.data(), 1, MPI_AINT, comm);
+        }
+    }
+
+    void begin_access() {
+        if (open_ || win_ == MPI_WIN_NULL) return;
+        switch (plan_.epoch) {
+            case window_epoch::none: break;
+            case window_epoch::fence: MPI_Win_fence(MPI_MODE_NOPRECEDE, win_); break;
+            case window_epoch::lock:
+                for (int step = 0; step < context_.target_count(); ++step)
+                    MPI_Win_lock(MPI_LOCK_SHARED, context_.target(step), 0, win_);
+                break;
+            case window_epoch::lock_all:
+                if (context_.initiator) MPI_Win_lock_all(0, win_);
+                break;
+        }
+        open_ = true;
+    }
+
+    void end_access() {
+        if (!open_ || win_ == MPI_WIN_NULL) return;
+        switch (plan_.epoch) {
+            case window_epoch::none: break;
+            case window_epoch::fence: MPI_Win_fence(MPI_MODE_NOSUCCEED, win_); break;
+            case window_epoch::lock:
+                for (int step = 0; step < context_.target_count(); ++step)
+                    MPI_Win_unlock(context_.target(step), win_);
+                break;
+            case window_epoch::lock_all:
+                if (context_.initiator) MPI_Win_unlock_all(win_);
+                break;
+        }
+        open_ = false;
+    }
+
+    // Outside any epoch: the local copy of the window is updated under an exclusive lock on
+    // this process (right in both memory models), then every process waits for every other,
+    // so that no origin touches a window before its owner has prepared it.
+    template <class Check>
+    void prepare_check(const Check& check, const kernel_context& context) {
+        if constexpr (Check::enabled) {
+            end_access();
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, context.rank, 0, win_);
+            check.prepare(context, view());
+            MPI_Win_unlock(context.rank, win_);
+            MPI_Barrier(context.comm);
+        }
+    }
+
+    // After the timed epochs are closed: every process waits until all transfers into its
+    // window are complete everywhere, then reads it under a local lock.
+    template <class Check>
+    [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
+                                              std::uint64_t n) {
+        if constexpr (Check::enabled) {
+            end_access();
+            MPI_Barrier(context.comm);
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, context.rank, 0, win_);
+            const std::uint64_t defects = check.verify(context, n, view());
+            MPI_Win_unlock(context.rank, win_);
+            return defects;
+        }
+        return 0;
+    }
+
+    template <class F>
+    void visit(F&& f) {
+        f(view());
+    }
+
+    // Collective: closes an open epoch and frees the window. Safe to call twice.
+    void teardown() noexcept {
+        int finalised = 0;
+        MPI_Finalized(&finalised);
+        if (win_ == MPI_WIN_NULL || finalised != 0) return;
+        end_access();
+        if (plan_.creation == window_creation::dynamic) MPI_Win_detach(win_, window_base_);
+        MPI_Win_free(&win_);
+        win_ = MPI_WIN_NULL;
+    }
+
+    [[nodiscard]] window_view view() noexcept {
+        return {win_,           window_base_, origin_.data(),        result_.data(),
+                plan_.bytes,    plan_.sections, plan_.origin_regions, bases_.data()};
+    }
+    [[nodiscard]] const window_plan& plan() const noexcept { return plan_; }
+
+private:
+    window_plan plan_;
+    kernel_context context_;
+    MPI_Win win_ = MPI_WIN_NULL;
+    aligned_buffer window_memory_;  // create and dynamic: our memory; allocate: MPI's
+    aligned_buffer origin_;
+    aligned_buffer result_;
+    std::byte* window_base_ = nullptr;
+    std::vector<MPI_Aint> bases_;
+    bool open_ = false;
+};
+
+static_assert(resource<rma_window>);
+
+}  // namespace parbench::mpi

@@ -1,0 +1,85 @@
+// The active set for one run at Q processes per group (IMB's -npmin, -map, multiple mode): the
+// communicators of the active processes and of this process's group, and the message-buffer
+// pools every measurement of the run reuses.
+#pragma once
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/mpi/active_set.hpp>
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+#include <parbench/pattern/pairing.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace parbench::mpi {
+
+// The active set for one run at `processes` (Q) per group.
+class session {
+public:
+    // `order`: world ranks in mapped order (mapped_order()); empty means the identity.
+    // `map_columns`: the -map matrix width, for the rank-order lines of the header.
+    // `buffers`: where message buffers live (nullptr: host memory; see core/buffers.hpp).
+    session(MPI_Comm world, int processes, bool multiple = false, std::vector<int> order = {},
+            int map_columns = 0, const memory_space* buffers = nullptr)
+        : send_pool_(aligned_buffer::empty_in(buffers)),
+          recv_pool_(aligned_buffer::empty_in(buffers)),
+          world_(communicator::borrow(world)) {
+        const int world_size = world_.size();
+        const int world_rank = world_.rank();
+        if (order.empty()) order = mapped_order(world_size, {});
+        layout_ = layout_groups(order, std::min(processes, world_size), multiple, map_columns);
+        const auto position = static_cast<int>(
+            std::find(order.begin(), order.end(), world_rank) - order.begin());
+        const int q = layout_.processes;
+        active_flag_ = q > 0 && position < layout_.groups * q;
+        group_index_ = active_flag_ ? position / q : -1;
+        active_ = world_.split(active_flag_ ? 0 : -1, position);
+        if (active_flag_) group_ = active_.split(group_index_, position);
+    }
+
+    [[nodiscard]] bool active() const noexcept { return active_flag_; }
+    [[nodiscard]] int group_index() const noexcept { return group_index_; }
+    [[nodiscard]] const group_layout& layout() const noexcept { return layout_; }
+    [[nodiscard]] const communicator& world() const noexcept { return world_; }
+    [[nodiscard]] const communicator& active_comm() const noexcept { return active_; }
+    [[nodiscard]] const communicator& group() const noexcept { return group_; }
+
+    // What a kernel knows of its group at one size, with `pairs` deciding peer and initiator.
+    [[nodiscard]] kernel_context context(std::size_t bytes,
+                                         pattern::pairing pairs = pattern::first_pair) const {
+        kernel_context c;
+        c.comm = group_.get();
+        c.rank = group_.rank();
+        c.size = std::max(1, group_.size());
+        c.left = (c.rank - 1 + c.size) % c.size;
+        c.right = (c.rank + 1) % c.size;
+        const int partner = pairs.partner(c.rank, c.size);
+        c.peer = partner >= 0 ? partner : MPI_PROC_NULL;
+        c.bytes = bytes;
+        c.pairs = pairs;
+        c.initiator = pairs.initiator(c.rank, c.size);
+        return c;
+    }
+
+    // Message buffer storage reused by every measurement of this session (IMB allocates once
+    // and grows); a cache, hence mutable.
+    aligned_buffer& send_pool() const noexcept { return send_pool_; }
+    aligned_buffer& recv_pool() const noexcept { return recv_pool_; }
+
+private:
+    mutable aligned_buffer send_pool_;
+    mutable aligned_buffer recv_pool_;
+    communicator world_;
+    communicator active_;
+    communicator group_;
+    group_layout layout_;
+    bool active_flag_ = false;
+    int group_index_ = -1;
+};
+
+}  // namespace parbench::mpi
