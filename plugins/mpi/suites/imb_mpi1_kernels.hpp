@@ -1,6 +1,7 @@
 // The IMB-MPI1 benchmarks as definitions for the runner: pattern, buffer layout per message size,
-// kernel (one iteration) and the -check fill/verify pair. One struct per benchmark; no timing
-// code here — the runner owns the loop.
+// kernel (one iteration), the -check fill/verify pair, and the traits the IMB driver reads where a
+// benchmark differs from the defaults (imb/definition_traits.hpp). One struct per benchmark; no
+// timing code here — the runner owns the loop.
 #pragma once
 
 #include <parbench/mpi/check.hpp>
@@ -159,6 +160,7 @@ struct exchange_def {
 // zero-byte acknowledgement closes the window (IMB's windowed bandwidth tests).
 template <bool Both>
 struct windowed_def {
+    static constexpr int window_messages = Both ? 2 * window_size : window_size;
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                .who = pattern::participants::chain,
                                                .nmsg = window_size * (Both ? 2 : 1)};
@@ -406,6 +408,7 @@ struct floats_of_rank {
 }
 
 struct reduce_def {
+    static constexpr std::uint64_t unit = sizeof(float);
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -426,6 +429,7 @@ struct reduce_def {
 };
 
 struct allreduce_def {
+    static constexpr std::uint64_t unit = sizeof(float);
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -463,6 +467,7 @@ struct reduce_scatter_split {
 };
 
 struct reduce_scatter_def {
+    static constexpr std::uint64_t unit = sizeof(float);
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -490,6 +495,7 @@ struct reduce_scatter_def {
 };
 
 struct barrier_def {
+    static constexpr bool has_bytes = false;
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t /*x*/, int /*np*/) { return {0, 0}; }
     struct kernel {
