@@ -33,8 +33,11 @@ namespace {
 
 }  // namespace
 
-suite::suite(const suite_spec& spec, std::span<const benchmark> catalogue)
-    : spec_(spec), catalogue_(catalogue.begin(), catalogue.end()), parameters_(spec.defaults) {
+suite::suite(const suite_spec& spec, std::span<const benchmark> reference,
+             std::span<const benchmark> test_only)
+    : spec_(spec), parameters_(spec.defaults) {
+    catalogue_.assign(reference.begin(), reference.end());
+    catalogue_.insert(catalogue_.end(), test_only.begin(), test_only.end());
     for (const auto& b : catalogue_) table_.push_back(b.info);
 }
 

@@ -26,7 +26,10 @@ struct suite_spec {
 
 class suite {
 public:
-    suite(const suite_spec& spec, std::span<const benchmark> catalogue);
+    // `test_only`: fault-injection benchmarks (PARBENCH_BENCH_TEST_ONLY) appended to the
+    // reference catalogue in builds with the testing module.
+    suite(const suite_spec& spec, std::span<const benchmark> reference,
+          std::span<const benchmark> test_only = {});
     suite(const suite&) = delete;
     suite& operator=(const suite&) = delete;
 

@@ -4,6 +4,7 @@
 #include "imb/driver.hpp"
 #include "imb/suite.hpp"
 #include "suites/imb_mpi1_kernels.hpp"
+#include "testing/fault_kernels.hpp"
 
 namespace parbench::mpi_plugin {
 namespace {
@@ -56,12 +57,6 @@ const imb::benchmark catalogue[] = {
     {{"Biband", "Windowed bidirectional bandwidth: 64 Isend and 64 Irecv each way, then an ack",
       "parallel_transfer", 0},
      &run_benchmark<windowed_def<true>>},
-    {{"Test_Corrupt", "Fault injection: a PingPong whose receiver flips one arrived byte",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &run_benchmark<ping_pong_def<true, true>>},
-    {{"Test_Deadlock", "Fault injection: rank 0 waits for a message nobody sends",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &run_benchmark<deadlock_def>},
 };
 
 const imb::suite& suite() {
@@ -71,7 +66,7 @@ const imb::suite& suite() {
              "Intel MPI Benchmarks IMB-MPI1: point-to-point and collective MPI-1 benchmarks",
          .compatible_with = "IMB-MPI1",
          .part = "MPI-1 part"},
-        catalogue);
+        catalogue, testing::imb_mpi1_faults());
     return s;
 }
 
