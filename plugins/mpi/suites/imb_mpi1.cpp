@@ -14,7 +14,7 @@ using imb::run_benchmark;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
-const imb::benchmark catalogue[] = {
+constexpr imb::benchmark catalogue[] = {
     {{"PingPong", "Half round trip of one message between two processes", "single_transfer", dflt},
      &run_benchmark<ping_pong_def<false>>},
     {{"PingPongSpecificSource", "PingPong receiving from the explicit source rank",

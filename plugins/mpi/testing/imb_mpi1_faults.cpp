@@ -41,7 +41,7 @@ struct deadlock_def : reference_ping_pong {
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
 };
 
-const imb::benchmark faults[] = {
+constexpr imb::benchmark faults[] = {
     {{"Test_Corrupt", "Fault injection: a PingPong whose receiver flips one arrived byte",
       "single_transfer", PARBENCH_BENCH_TEST_ONLY},
      &imb::run_benchmark<corrupt_ping_pong_def>},
