@@ -13,8 +13,8 @@ namespace {
 
 }  // namespace
 
-std::vector<int> process_counts(const run_state& st, std::string_view name, bool pair,
-                                bool even_only) {
+std::vector<int> process_counts_for(const run_state& st, std::string_view name, bool pair,
+                                    bool even_only) {
     const options& o = *st.opts;
     if (pair) {
         if (st.world_size >= 2) return {2};

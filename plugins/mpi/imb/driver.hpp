@@ -51,8 +51,8 @@ struct benchmark {
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
 // host it: a pair pattern needs two processes, a windowed pairing an even count.
-[[nodiscard]] std::vector<int> process_counts(const run_state& st, std::string_view name,
-                                              bool pair, bool even_only);
+[[nodiscard]] std::vector<int> process_counts_for(const run_state& st, std::string_view name,
+                                                  bool pair, bool even_only);
 
 // Rank 0's warnings after one process count: sizes skipped for -mem, a failed allocation.
 void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
@@ -67,8 +67,8 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
     static_assert(traits::modes == run_modes::single, "the runner measures one mode only");
     const options& o = *st.opts;
     const auto& descriptor = Def::descriptor;
-    const std::vector<int> counts = process_counts(st, name, pattern::fixed_group_size(descriptor),
-                                                   traits::window_messages > 0);
+    const std::vector<int> counts = process_counts_for(
+        st, name, pattern::fixed_group_size(descriptor), traits::window_messages > 0);
     const std::vector<std::uint64_t> sizes =
         traits::has_bytes ? lengths_for(o, traits::unit) : std::vector<std::uint64_t>{0};
     mpi::measure_options mo;
