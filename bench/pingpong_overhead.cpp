@@ -11,7 +11,7 @@
 // above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when a time was not measured (zero, NaN, infinite).
 //
 //   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS] [--short]
-#include "imb_mpi1_kernels.hpp"
+#include "suites/imb_mpi1_kernels.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/buffers.hpp>

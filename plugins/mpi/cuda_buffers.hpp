@@ -1,4 +1,4 @@
-// imb-mpi1 `-accelerator cuda` (OSU's -d cuda): message buffers in CUDA device memory, for an
+// `-accelerator cuda` (OSU's -d cuda) for the MPI plugin's suites: message buffers in CUDA device memory, for an
 // MPI library that accepts device pointers (CUDA-aware). Whether it does is asked of the library at run time — MPICH's
 // MPIX_GPU_query_support, Open MPI's MPIX_Query_cuda_support — and a library that is not
 // CUDA-aware (or cannot say) gets a clear refusal instead of a crash inside MPI_Send.
@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <string>
 
-namespace parbench::imb_mpi1 {
+namespace parbench::mpi_plugin {
 
 struct cuda_awareness {
     bool aware = false;
@@ -99,8 +99,14 @@ inline void device_zero(void* p, std::size_t bytes) {
 }  // namespace detail
 
 // The device memory space for this process, on device (node-local rank mod device count).
-// Throws input_error naming what is missing: a CUDA-aware MPI, the runtime, a device.
-[[nodiscard]] inline const memory_space* cuda_memory_space(int node_local_rank) {
+// Throws input_error naming what is missing: a CUDA-aware MPI, the runtime, a device. Collective
+// over MPI_COMM_WORLD; every rank asks the same library, so every rank refuses alike.
+[[nodiscard]] inline const memory_space* cuda_memory_space() {
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_local_rank = 0;
+    MPI_Comm_rank(node, &node_local_rank);
+    MPI_Comm_free(&node);
     const cuda_awareness awareness = query_cuda_awareness();
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
     int length = 0;
@@ -127,4 +133,4 @@ inline void device_zero(void* p, std::size_t bytes) {
     return &space;
 }
 
-}  // namespace parbench::imb_mpi1
+}  // namespace parbench::mpi_plugin

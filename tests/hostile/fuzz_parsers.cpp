@@ -6,7 +6,7 @@
 //
 //   fuzz_parsers [--seconds S] [--seed N]
 #include "config.hpp"             // plugins/blas
-#include "imb_mpi1_options.hpp"   // plugins/mpi
+#include "imb/options.hpp"         // plugins/mpi
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
@@ -125,7 +125,7 @@ void fuzz_one_round(const std::string& scratch_file) {
         if (sizes.empty()) die("parse_msglen returned no sizes", file);
     });
     expect_clean("parse_input_file", file, [&] {
-        const auto names = imb_mpi1::detail::parse_input_file(file, "fuzz");
+        const auto names = imb::parse_input_file(file, "fuzz");
         if (names.empty()) die("parse_input_file returned no names", file);
     });
     {

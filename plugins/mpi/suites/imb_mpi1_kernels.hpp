@@ -1,6 +1,8 @@
 // The IMB-MPI1 benchmarks as definitions for the runner: pattern, buffer layout per message size,
-// kernel (one iteration) and the -check fill/verify pair. One struct per benchmark; no timing
-// code here — the runner owns the loop.
+// kernel (one iteration), the -check fill/verify pair, and the traits the IMB driver reads where a
+// benchmark differs from the defaults (imb/definition_traits.hpp). One struct per benchmark; no
+// timing code here — the runner owns the loop — and no test code (fault injection lives in
+// plugins/mpi/testing/).
 #pragma once
 
 #include <parbench/mpi/check.hpp>
@@ -29,7 +31,6 @@ inline constexpr int tag_to_left = 1002;
 inline constexpr int tag_to_right = 1003;
 inline constexpr int tag_window = 1004;
 inline constexpr int tag_ack = 1005;
-inline constexpr int tag_never_sent = 1006;
 inline constexpr int window_size = 64;  // IMB Uniband/Biband window
 
 [[nodiscard]] inline int count_of(std::size_t bytes) noexcept { return static_cast<int>(bytes); }
@@ -45,7 +46,7 @@ struct bytes_from_peer {
 
 // --- point to point ---------------------------------------------------------------------------
 
-template <bool Specific, bool Corrupt = false>
+template <bool Specific>
 struct ping_pong_def {
     static constexpr pattern::ping_pong descriptor{.specific_source = Specific};
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
@@ -60,9 +61,6 @@ struct ping_pong_def {
             } else if (c.rank == 1) {
                 MPI_Recv(b.recv(i), n, MPI_BYTE, Specific ? 0 : MPI_ANY_SOURCE, tag_ping, c.comm,
                          MPI_STATUS_IGNORE);
-                if constexpr (Corrupt) {  // fault injection (Test_Corrupt): flip an arrived byte
-                    if (n > 0) b.recv(i)[0] ^= std::byte{0x5a};
-                }
                 MPI_Send(b.send(i), n, MPI_BYTE, 0, tag_ping, c.comm);
             }
         }
@@ -159,6 +157,7 @@ struct exchange_def {
 // zero-byte acknowledgement closes the window (IMB's windowed bandwidth tests).
 template <bool Both>
 struct windowed_def {
+    static constexpr int window_messages = Both ? 2 * window_size : window_size;
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                .who = pattern::participants::chain,
                                                .nmsg = window_size * (Both ? 2 : 1)};
@@ -209,22 +208,6 @@ struct windowed_def {
             return p >= 0 && receives ? check::count_byte_defects(recv, p) : 0;
         }
     };
-};
-
-// Fault injection: rank 0 waits for a message nobody sends (the driver's --timeout stops it).
-struct deadlock_def {
-    static constexpr pattern::ping_pong descriptor{};
-    static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
-    struct kernel {
-        template <class Buffers>
-        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            if (c.rank == 0)
-                MPI_Recv(b.recv(i), count_of(c.bytes), MPI_BYTE, 1, tag_never_sent, c.comm,
-                         MPI_STATUS_IGNORE);
-        }
-    };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    using verify_check = typename ping_pong_def<true>::verify_check;
 };
 
 // --- collectives ----------------------------------------------------------------------------
@@ -406,6 +389,7 @@ struct floats_of_rank {
 }
 
 struct reduce_def {
+    static constexpr std::uint64_t unit = sizeof(float);
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -426,6 +410,7 @@ struct reduce_def {
 };
 
 struct allreduce_def {
+    static constexpr std::uint64_t unit = sizeof(float);
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -463,6 +448,7 @@ struct reduce_scatter_split {
 };
 
 struct reduce_scatter_def {
+    static constexpr std::uint64_t unit = sizeof(float);
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -490,6 +476,7 @@ struct reduce_scatter_def {
 };
 
 struct barrier_def {
+    static constexpr bool has_bytes = false;
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t /*x*/, int /*np*/) { return {0, 0}; }
     struct kernel {

@@ -1,11 +1,12 @@
-// The imb-mpi1 suite's options: validation of every value with the core parsers (input_error ->
-// BAD_INPUT), -msglen/-input files read on rank 0 and broadcast so that every rank reports the
-// same error, and the benchmark selection (positional names, -input, -include, -exclude).
+// The options every imb-* suite accepts (IMB's -npmin, -multi, -map, -off_cache, -iter, -time,
+// -mem, -msglog, -msglen, -input, -include, -exclude, ...): validation of every value with the
+// core parsers (input_error -> BAD_INPUT), -msglen/-input files read on rank 0 and broadcast so
+// that every rank reports the same error. What differs per suite (its name, the -msglog and
+// -iter defaults) comes in as parameters.
 #pragma once
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
-#include <parbench/core/names.hpp>
 #include <parbench/core/input_file.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/mpi/active_set.hpp>
@@ -26,7 +27,13 @@
 #include <string_view>
 #include <vector>
 
-namespace parbench::imb_mpi1 {
+namespace parbench::imb {
+
+// A suite's defaults where IMB's executables differ (IMB-IO, for one, has its own -iter).
+struct suite_defaults {
+    msglog_range msglog{};
+    policy::iterations::imb_volume iterations{};
+};
 
 struct options {
     int npmin = 2;
@@ -46,8 +53,6 @@ struct options {
     bool check = false;
     std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
 };
-
-using parbench::lowercase;
 
 namespace detail {
 
@@ -108,6 +113,8 @@ namespace detail {
     return text;
 }
 
+}  // namespace detail
+
 // -input: one benchmark name per line; '#' starts a comment line; blank lines skipped.
 [[nodiscard]] inline std::vector<std::string> parse_input_file(std::string_view content,
                                                                std::string_view source) {
@@ -131,11 +138,12 @@ namespace detail {
     return names;
 }
 
-}  // namespace detail
-
 // Validates the request's options. Collective (files are broadcast): every rank calls it.
-[[nodiscard]] inline options parse_options(const run_request& request, int world_size) {
+[[nodiscard]] inline options parse_options(const run_request& request, int world_size,
+                                           std::string_view suite, const suite_defaults& defaults) {
     options o;
+    o.msglog = defaults.msglog;
+    o.iterations = defaults.iterations;
     o.check = request.check;
     std::optional<std::string> iter_policy_text;
     for (const auto& [name, value] : request.options) {
@@ -179,7 +187,7 @@ namespace detail {
             const std::string path = detail::one_value(name, value);
             if (path.empty()) throw input_error("-input '': empty file name");
             o.input_names =
-                detail::parse_input_file(detail::read_file_everywhere("input", path), path);
+                parse_input_file(detail::read_file_everywhere("input", path), path);
         } else if (name == "include") {
             o.include = detail::list_value(name, value);
         } else if (name == "exclude") {
@@ -193,7 +201,7 @@ namespace detail {
                 throw input_error("-accelerator '" + o.accelerator +
                                   "': expected cuda (message buffers in CUDA device memory)");
         } else {
-            throw input_error("-" + name + ": not an option of suite imb-mpi1");
+            throw input_error("-" + name + ": not an option of suite " + std::string(suite));
         }
     }
     if (o.check && !o.accelerator.empty())
@@ -228,4 +236,4 @@ namespace detail {
     return sizes;
 }
 
-}  // namespace parbench::imb_mpi1
+}  // namespace parbench::imb

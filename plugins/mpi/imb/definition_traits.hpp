@@ -1,0 +1,45 @@
+// What the IMB driver reads from a benchmark definition besides its pattern, layout, kernel and
+// check: the traits a definition declares as static constexpr members, with the defaults that
+// most benchmarks share, so that a definition states only how it differs.
+//
+//   has_bytes       false: no message size (Barrier); one row at 0 bytes
+//   unit            message lengths are multiples of this (sizeof(float) for float reductions)
+//   window_messages messages per pair and iteration of a windowed bandwidth test (Uniband: 64,
+//                   Biband: 128); > 0 also means pairs (r, r+Q/2), so only even process counts
+//   modes           which of IMB's modes the benchmark runs in (IMB-EXT/IMB-RMA: aggregate and
+//                   non-aggregate blocks); MPI-1 benchmarks have none
+#pragma once
+
+#include <cstdint>
+
+namespace parbench::imb {
+
+enum class run_modes : unsigned {
+    single = 0,            // no mode: one block (IMB-MPI1)
+    aggregate = 1u << 0,   // M transfers, one completion
+    non_aggregate = 1u << 1,  // every transfer completed (MSGS_NONAGGR repetitions)
+    both = aggregate | non_aggregate,
+};
+
+template <class Def>
+struct definition_traits {
+    static constexpr bool has_bytes = [] {
+        if constexpr (requires { Def::has_bytes; }) return bool{Def::has_bytes};
+        else return true;
+    }();
+    static constexpr std::uint64_t unit = [] {
+        if constexpr (requires { Def::unit; }) return std::uint64_t{Def::unit};
+        else return std::uint64_t{1};
+    }();
+    static constexpr int window_messages = [] {
+        if constexpr (requires { Def::window_messages; }) return int{Def::window_messages};
+        else return 0;
+    }();
+    static constexpr run_modes modes = [] {
+        if constexpr (requires { Def::modes; }) return run_modes{Def::modes};
+        else return run_modes::single;
+    }();
+    static_assert(unit >= 1, "a message length unit of at least one byte");
+};
+
+}  // namespace parbench::imb

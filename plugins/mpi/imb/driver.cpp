@@ -1,0 +1,56 @@
+#include "imb/driver.hpp"
+
+#include <cstdio>
+
+namespace parbench::imb {
+namespace {
+
+[[nodiscard]] std::string mib_text(double bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
+    return text;
+}
+
+}  // namespace
+
+std::vector<int> process_counts_for(const run_state& st, std::string_view name, bool pair,
+                                    bool even_only) {
+    const options& o = *st.opts;
+    if (pair) {
+        if (st.world_size >= 2) return {2};
+        if (st.world_rank == 0)
+            st.host->warning(std::string(name) + " needs 2 processes and the run has 1; skipped");
+        return {};
+    }
+    std::vector<int> counts =
+        mpi::process_counts(st.world_size, o.npmin_given ? o.npmin : std::min(2, st.world_size));
+    if (even_only) {
+        std::erase_if(counts, [](int q) { return q % 2 != 0; });
+        if (counts.empty() && st.world_rank == 0)
+            st.host->warning(std::string(name) + " needs an even number of processes; skipped");
+    }
+    return counts;
+}
+
+void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
+                        std::uint64_t first_skipped, std::size_t worst_need_bytes) {
+    if (st.world_rank != 0) return;
+    const double need = static_cast<double>(worst_need_bytes);
+    const double total = need * st.world_size;
+    st.host->warning(std::string(name) + " at " + std::to_string(processes) +
+                     " processes: message buffers from " + std::to_string(first_skipped) +
+                     " bytes need up to " + mib_text(need) +
+                     " per process, above the -mem limit of " + mib_text(st.mem_limit_bytes) +
+                     "; those sizes were skipped (the whole run needs " + mib_text(total) +
+                     ", -mem " + std::to_string(need / 1073741824.0 * 1.01) +
+                     " would allow them)");
+}
+
+void warn_allocation_failed(const run_state& st, std::string_view name, int processes) {
+    if (st.world_rank != 0) return;
+    st.host->warning(std::string(name) + " at " + std::to_string(processes) +
+                     " processes: a process could not allocate its message buffers; those sizes "
+                     "were skipped");
+}
+
+}  // namespace parbench::imb

@@ -1,0 +1,45 @@
+#include "imb/parameters.hpp"
+
+#include <fmt/format.h>
+
+namespace parbench::imb {
+
+parameter_table::parameter_table(const suite_defaults& defaults)
+    : iter_default_(fmt::format("{},{},{}", defaults.iterations.msgs_per_sample,
+                                defaults.iterations.overall_vol_bytes >> 20,
+                                defaults.iterations.msgs_nonaggr)),
+      time_default_(fmt::format("{:g}", defaults.iterations.secs_per_sample)),
+      msglog_default_(fmt::format("{}:{}", defaults.msglog.min_log, defaults.msglog.max_log)) {
+    entries_ = {
+        {"npmin", "P_MIN", "smallest number of active processes (then doubled up to P)", "2",
+         PARBENCH_ARITY_ONE},
+        {"multi", "0|1", "multiple mode: 0 reports the worst group, 1 every group", nullptr,
+         PARBENCH_ARITY_ONE},
+        {"map", "PxQ", "renumber processes along the rows of a P x Q matrix", nullptr,
+         PARBENCH_ARITY_ONE},
+        {"off_cache", "CACHE_MB[,LINE_BYTES]|-1", "rotate message buffers to avoid cache reuse",
+         nullptr, PARBENCH_ARITY_ONE},
+        {"iter", "MSGS[,VOL_MB[,MSGS_NONAGGR]][,POLICY]", "repetition limits (IMB -iter)",
+         iter_default_.c_str(), PARBENCH_ARITY_ONE},
+        {"iter_policy", "dynamic|multiple_np|auto|off", "how repetitions are cut to fit -time",
+         "dynamic", PARBENCH_ARITY_ONE},
+        {"time", "SECONDS", "maximum run time per message size", time_default_.c_str(),
+         PARBENCH_ARITY_ONE},
+        {"mem", "GB", "maximum message buffer memory per process",
+         "80% of physical memory / processes per node", PARBENCH_ARITY_ONE},
+        {"msglog", "[MIN:]MAX", "message sizes 0, 2^MIN ... 2^MAX", msglog_default_.c_str(),
+         PARBENCH_ARITY_ONE},
+        {"msglen", "FILE", "file with one message length per line", nullptr, PARBENCH_ARITY_ONE},
+        {"input", "FILE", "file with one benchmark name per line ('#' comments)", nullptr,
+         PARBENCH_ARITY_ONE},
+        {"include", "NAME...", "benchmarks to add to the run", nullptr, PARBENCH_ARITY_LIST},
+        {"exclude", "NAME...", "benchmarks to drop from the run", nullptr, PARBENCH_ARITY_LIST},
+        {"thread_level", "single|funneled|serialized|multiple", "MPI_Init_thread level", "single",
+         PARBENCH_ARITY_ONE},
+        {"accelerator", "cuda",
+         "message buffers in CUDA device memory (OSU's -d cuda); needs a CUDA-aware MPI", nullptr,
+         PARBENCH_ARITY_ONE},
+    };
+}
+
+}  // namespace parbench::imb

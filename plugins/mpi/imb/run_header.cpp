@@ -1,0 +1,87 @@
+#include "imb/run_header.hpp"
+
+#include <parbench/core/clock.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/runner.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+
+#ifndef PARBENCH_PLUGIN_VERSION
+#define PARBENCH_PLUGIN_VERSION "0.0.0"
+#endif
+
+namespace parbench::imb {
+
+run_start make_run_start(const suite_spec& spec, const run_state& st,
+                         const std::vector<std::string>& listed, const mpi::node_share& share) {
+    const options& o = *st.opts;
+    int thread_level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&thread_level);
+    const auto clock = measure_clock(mpi::wtime_clock{});
+    const auto sizes = lengths_for(o, 1);
+    run_start start;
+    start.suite = spec.name;
+    start.layout = "imb";
+    start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", ") + spec.compatible_with +
+                  " compatible (IMB 4.0 methodology), " + spec.part;
+    start.benchmarks = listed;
+    start.header = {
+        {"part", spec.part},
+        {"mpi_version", mpi::standard_version()},
+        {"mpi_thread_environment", std::string(mpi::thread_level_name(thread_level))},
+        {"lengths_user_defined", !o.msglen.empty()},
+        {"min_bytes", *std::min_element(sizes.begin(), sizes.end())},
+        {"max_bytes", *std::max_element(sizes.begin(), sizes.end())},
+        {"datatype", "MPI_BYTE"},
+        {"reduction_datatype", "MPI_FLOAT"},
+        {"reduction_op", "MPI_SUM"},
+        {"benchmark_list", listed},
+        {"check", o.check},
+    };
+    const mpi::measure_options mo_defaults{};
+    nlohmann::json effective = {
+        {"npmin", o.npmin_given ? o.npmin : std::min(2, st.world_size)},
+        {"multi", o.multi ? nlohmann::json(*o.multi) : nlohmann::json(nullptr)},
+        {"map", o.map.enabled() ? std::to_string(o.map.rows) + "x" + std::to_string(o.map.columns)
+                                : std::string()},
+        {"off_cache", o.cache.enabled ? nlohmann::json{{"cache_mib", o.cache.cache_mib},
+                                                       {"line_bytes", o.cache.line_bytes}}
+                                      : nlohmann::json(nullptr)},
+        {"msgs_per_sample", o.iterations.msgs_per_sample},
+        {"overall_vol_bytes", o.iterations.overall_vol_bytes},
+        {"msgs_nonaggr", o.iterations.msgs_nonaggr},
+        {"iter_policy", std::string(policy::iterations::to_string(o.iterations.policy))},
+        {"time_s", o.iterations.secs_per_sample},
+        {"mem_limit_bytes", st.mem_limit_bytes},
+        {"msglog", std::to_string(o.msglog.min_log) + ":" + std::to_string(o.msglog.max_log)},
+        {"msglen", o.msglen_file},
+        {"thread_level", o.thread_level},
+        {"check", o.check},
+        {"accelerator", o.accelerator},
+        {"n_barr", 2},
+        {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
+        {"max_batches", mo_defaults.batching.max_batches},
+        {"min_batch_s", mo_defaults.batching.min_batch_s},
+    };
+    start.context = {
+        {"mpi_library", mpi::library_version()},
+        {"processes", st.world_size},
+        {"processes_per_node", share.processes},
+        {"cpus_per_node", share.cpus},
+        {"oversubscribed", share.oversubscribed()},
+        {"thread_level", std::string(mpi::thread_level_name(thread_level))},
+        {"timer", "MPI_Wtime"},
+        {"message_buffers", st.buffers != nullptr
+                                ? std::string(st.buffers->name) + " device memory"
+                                : std::string("host memory")},
+        {"timer_resolution_s", clock.resolution_s},
+        {"timer_overhead_s", clock.overhead_s},
+        {"off_cache", o.cache.enabled},
+        {"options", effective},
+    };
+    return start;
+}
+
+}  // namespace parbench::imb

@@ -1,0 +1,22 @@
+// The run_start event of an imb-* run: the title and part of the suite, IMB's header fields
+// (MPI version, thread level, lengths, datatypes, benchmark list), the effective options and the
+// run context.
+#pragma once
+
+#include "imb/driver.hpp"
+#include "imb/suite.hpp"
+
+#include <parbench/mpi/node.hpp>
+#include <parbench/report/result.hpp>
+
+#include <string>
+#include <vector>
+
+namespace parbench::imb {
+
+// Rank 0 only (it asks MPI for the thread level and measures the clock).
+[[nodiscard]] run_start make_run_start(const suite_spec& spec, const run_state& st,
+                                       const std::vector<std::string>& listed,
+                                       const mpi::node_share& share);
+
+}  // namespace parbench::imb

@@ -1,0 +1,78 @@
+#include "imb/selection.hpp"
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace parbench::imb {
+namespace {
+
+[[nodiscard]] bool test_kernels_enabled() {
+    const char* v = std::getenv("PARBENCH_TEST_KERNELS");
+    return v != nullptr && std::string_view(v) == "1";
+}
+
+struct resolved {
+    std::size_t index = 0;
+    bool multi_name = false;
+};
+
+[[nodiscard]] resolved resolve(std::span<const benchmark> catalogue, std::string_view suite,
+                               const std::string& typed) {
+    std::string_view name = typed;
+    resolved r;
+    constexpr std::string_view multi_prefix = "multi-";
+    if (name.size() >= multi_prefix.size() &&
+        same_name(name.substr(0, multi_prefix.size()), multi_prefix)) {
+        name.remove_prefix(multi_prefix.size());
+        r.multi_name = true;
+    }
+    for (std::size_t k = 0; k < catalogue.size(); ++k) {
+        const auto& info = catalogue[k].info;
+        if ((info.flags & PARBENCH_BENCH_TEST_ONLY) != 0 && !test_kernels_enabled()) continue;
+        if (same_name(info.name, name)) {
+            r.index = k;
+            return r;
+        }
+    }
+    throw input_error("unknown benchmark '" + typed + "' in suite " + std::string(suite) +
+                      " (see parbench list)");
+}
+
+}  // namespace
+
+std::vector<selected> select(std::span<const benchmark> catalogue, std::string_view suite,
+                             const run_request& request, const options& o) {
+    std::vector<selected> chosen(catalogue.size());
+    std::vector<std::string> names = request.benchmarks;
+    names.insert(names.end(), o.input_names.begin(), o.input_names.end());
+    if (names.empty()) {
+        for (std::size_t k = 0; k < catalogue.size(); ++k)
+            chosen[k].run = (catalogue[k].info.flags & PARBENCH_BENCH_DEFAULT) != 0;
+    }
+    names.insert(names.end(), o.include.begin(), o.include.end());
+    for (const auto& n : names) {
+        const auto r = resolve(catalogue, suite, n);
+        chosen[r.index].run = true;
+        chosen[r.index].multi_name = chosen[r.index].multi_name || r.multi_name;
+    }
+    for (const auto& n : o.exclude) chosen[resolve(catalogue, suite, n).index].run = false;
+    if (std::none_of(chosen.begin(), chosen.end(), [](const selected& s) { return s.run; }))
+        throw input_error("nothing to run: -exclude removed every benchmark selected");
+    return chosen;
+}
+
+std::vector<std::string> listed_names(std::span<const benchmark> catalogue,
+                                      const std::vector<selected>& chosen, const options& o) {
+    std::vector<std::string> listed;
+    for (std::size_t k = 0; k < catalogue.size(); ++k) {
+        if (!chosen[k].run) continue;
+        const std::string name = catalogue[k].info.name;
+        listed.push_back(o.multi ? "(Multi-)" + name : chosen[k].multi_name ? "Multi-" + name : name);
+    }
+    return listed;
+}
+
+}  // namespace parbench::imb

@@ -1,0 +1,75 @@
+#include "imb/suite.hpp"
+
+#include "cuda_buffers.hpp"
+#include "imb/run_header.hpp"
+#include "imb/selection.hpp"
+
+#include <parbench/core/memory.hpp>
+#include <parbench/mpi/active_set.hpp>
+#include <parbench/mpi/node.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+
+namespace parbench::imb {
+namespace {
+
+// 80 % of physical memory shared by the processes of the busiest node (the same on every
+// process, so that every process skips the same sizes).
+[[nodiscard]] double default_mem_limit_bytes(const mpi::node_share& share) {
+    const double physical = physical_memory_bytes();
+    return physical > 0.0 ? 0.8 * physical / std::max(1, share.processes) : 0.0;
+}
+
+// Said once per run: figures from a node with more processes than CPUs measure the scheduler.
+[[nodiscard]] std::string oversubscription_warning(const mpi::node_share& share) {
+    return "oversubscribed: " + std::to_string(share.processes) + " processes share " +
+           std::to_string(share.cpus) + " CPUs on a node; MPI busy-polls, so any measurement with "
+           "more active processes than CPUs times the scheduler (milliseconds instead of "
+           "microseconds). Idle processes wait without spinning, but run at most one process per "
+           "CPU for figures worth keeping";
+}
+
+}  // namespace
+
+suite::suite(const suite_spec& spec, std::span<const benchmark> reference,
+             std::span<const benchmark> test_only)
+    : spec_(spec), parameters_(spec.defaults) {
+    catalogue_.assign(reference.begin(), reference.end());
+    catalogue_.insert(catalogue_.end(), test_only.begin(), test_only.end());
+    for (const auto& b : catalogue_) table_.push_back(b.info);
+}
+
+parbench_suite suite::info() const noexcept {
+    const auto parameters = parameters_.entries();
+    return {spec_.name,      spec_.description,  table_.data(), table_.size(),
+            parameters.data(), parameters.size(), PARBENCH_SUITE_NEEDS_MPI};
+}
+
+void suite::run(const run_request& request, const plugin::host_channel& host) const {
+    run_state st;
+    st.suite = spec_.name;
+    MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
+    const options o = parse_options(request, st.world_size, spec_.name, spec_.defaults);
+    const std::vector<selected> chosen = select(catalogue_, spec_.name, request, o);
+    st.opts = &o;
+    st.host = &host;
+    st.order = mpi::mapped_order(st.world_size, o.map);
+    const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
+    st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes(share);
+    if (o.accelerator == "cuda") st.buffers = mpi_plugin::cuda_memory_space();
+
+    if (st.world_rank == 0) {
+        host.run_started(make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share));
+        if (share.oversubscribed()) host.warning(oversubscription_warning(share));
+    }
+    for (std::size_t k = 0; k < catalogue_.size(); ++k) {
+        if (!chosen[k].run) continue;
+        const selection sel{o.multi.has_value() || chosen[k].multi_name};
+        catalogue_[k].run(st, sel, catalogue_[k].info.name);
+    }
+}
+
+}  // namespace parbench::imb

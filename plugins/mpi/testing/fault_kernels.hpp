@@ -1,0 +1,16 @@
+// Fault-injection benchmarks (PARBENCH_BENCH_TEST_ONLY) that the tests run to prove that -check
+// finds corrupted data and that --timeout and signals stop a hung measurement. Built into the
+// plugin only with -Dtest_kernels=true (scripts/test.sh turns it on); without it each set is
+// empty and a name like Test_Corrupt is an unknown benchmark.
+#pragma once
+
+#include "imb/driver.hpp"
+
+#include <span>
+
+namespace parbench::mpi_plugin::testing {
+
+// Test_Corrupt and Test_Deadlock, appended to imb-mpi1's catalogue.
+[[nodiscard]] std::span<const imb::benchmark> imb_mpi1_faults();
+
+}  // namespace parbench::mpi_plugin::testing

@@ -1,0 +1,57 @@
+#include "testing/fault_kernels.hpp"
+
+#include "suites/imb_mpi1_kernels.hpp"
+
+namespace parbench::mpi_plugin::testing {
+namespace {
+
+using imb_mpi1::buffer_layout;
+using imb_mpi1::kernel_context;
+using reference_ping_pong = imb_mpi1::ping_pong_def<true>;
+
+inline constexpr int tag_never_sent = 1006;
+
+// The reference PingPong, after which rank 1 flips the first byte that arrived: -check must
+// report it in the defects column.
+struct corrupt_ping_pong_def : reference_ping_pong {
+    struct kernel {
+        reference_ping_pong::kernel reference;
+        template <class Buffers>
+        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            reference(c, i, b);
+            if (c.rank == 1 && c.bytes > 0) b.recv(i)[0] ^= std::byte{0x5a};
+        }
+    };
+    static kernel make_kernel(const kernel_context& c) {
+        return {reference_ping_pong::make_kernel(c)};
+    }
+};
+
+// Rank 0 waits for a message nobody sends (the driver's --timeout or a signal stops it).
+struct deadlock_def : reference_ping_pong {
+    static constexpr pattern::ping_pong descriptor{};
+    struct kernel {
+        template <class Buffers>
+        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            if (c.rank == 0)
+                MPI_Recv(b.recv(i), imb_mpi1::count_of(c.bytes), MPI_BYTE, 1, tag_never_sent,
+                         c.comm, MPI_STATUS_IGNORE);
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+};
+
+constexpr imb::benchmark faults[] = {
+    {{"Test_Corrupt", "Fault injection: a PingPong whose receiver flips one arrived byte",
+      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
+     &imb::run_benchmark<corrupt_ping_pong_def>},
+    {{"Test_Deadlock", "Fault injection: rank 0 waits for a message nobody sends",
+      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
+     &imb::run_benchmark<deadlock_def>},
+};
+
+}  // namespace
+
+std::span<const imb::benchmark> imb_mpi1_faults() { return faults; }
+
+}  // namespace parbench::mpi_plugin::testing

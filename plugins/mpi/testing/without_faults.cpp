@@ -1,0 +1,8 @@
+// Builds without -Dtest_kernels: no fault-injection benchmarks.
+#include "testing/fault_kernels.hpp"
+
+namespace parbench::mpi_plugin::testing {
+
+std::span<const imb::benchmark> imb_mpi1_faults() { return {}; }
+
+}  // namespace parbench::mpi_plugin::testing
