@@ -205,8 +205,15 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
             r.prepare_check(check, context);  // clears what the warm-up delivered
             r.begin_access();
         }
-        const std::vector<std::uint64_t> ends =
-            one_sample ? std::vector<std::uint64_t>{n} : plan.batching.batch_ends(n, estimate_s);
+        // The batches: one sample for an aggregate completion; the policy's own repetitions
+        // where it has them (PAW's NREPS loops of NLOOP); otherwise the batching rule.
+        std::vector<std::uint64_t> ends;
+        if constexpr (one_sample)
+            ends = {n};
+        else if constexpr (requires { plan.iterations.batch_ends(n, estimate_s); })
+            ends = plan.iterations.batch_ends(n, estimate_s);
+        else
+            ends = plan.batching.batch_ends(n, estimate_s);
         std::vector<double> stamps(ends.size() + 1, 0.0);
         plan.sync.before_timing(active);
         const double cpu_start = detail::process_cpu_seconds();

@@ -4,8 +4,6 @@
 //
 //   has_bytes       false: no message size (Barrier); one row at 0 bytes
 //   unit            message lengths are multiples of this (sizeof(float) for float reductions)
-//   window_messages messages per pair and iteration of a windowed bandwidth test (Uniband: 64,
-//                   Biband: 128); > 0 also means pairs (r, r+Q/2), so only even process counts
 //   modes           which of IMB's modes the benchmark runs in (IMB-EXT/IMB-RMA: aggregate and
 //                   non-aggregate blocks); MPI-1 benchmarks have none
 #pragma once
@@ -30,10 +28,6 @@ struct definition_traits {
     static constexpr std::uint64_t unit = [] {
         if constexpr (requires { Def::unit; }) return std::uint64_t{Def::unit};
         else return std::uint64_t{1};
-    }();
-    static constexpr int window_messages = [] {
-        if constexpr (requires { Def::window_messages; }) return int{Def::window_messages};
-        else return 0;
     }();
     static constexpr run_modes modes = [] {
         if constexpr (requires { Def::modes; }) return run_modes{Def::modes};

@@ -13,6 +13,12 @@ namespace {
 
 }  // namespace
 
+std::uint64_t aggregate_sections(const options& o, std::uint64_t x) {
+    const std::uint64_t n = o.iterations.n_sample(x, true);
+    if (x == 0) return 1;
+    return std::max<std::uint64_t>(1, std::min(n, o.iterations.overall_vol_bytes / x));
+}
+
 std::vector<int> process_counts_for(const run_state& st, std::string_view name, bool pair,
                                     bool even_only) {
     const options& o = *st.opts;

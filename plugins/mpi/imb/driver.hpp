@@ -8,6 +8,7 @@
 #include "imb/options.hpp"
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/pattern.hpp>
 #include <parbench/plugin/abi.h>
@@ -50,7 +51,7 @@ struct benchmark {
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
-// host it: a pair pattern needs two processes, a windowed pairing an even count.
+// host it: a pair pattern needs two processes, a pairing of halves an even count.
 [[nodiscard]] std::vector<int> process_counts_for(const run_state& st, std::string_view name,
                                                   bool pair, bool even_only);
 
@@ -59,25 +60,44 @@ void warn_skipped_sizes(const run_state& st, std::string_view name, int processe
                         std::uint64_t first_skipped, std::size_t worst_need_bytes);
 void warn_allocation_failed(const run_state& st, std::string_view name, int processes);
 
+// The resource a definition measures on at size x: message buffers of its layout (from the
+// session's pools), or the RMA window of its plan with `sections` disjoint sections.
+template <class Def>
+[[nodiscard]] auto make_resource(const mpi::session& s, const options& o, std::size_t x,
+                                 const mpi::kernel_context& context, std::uint64_t sections) {
+    if constexpr (requires { Def::window(x, sections); })
+        return mpi::rma_window(Def::window(x, sections), context);
+    else
+        return mpi::message_resource(Def::layout(x, s.layout().processes), o.cache, s.send_pool(),
+                                     s.recv_pool());
+}
+
+// The completion a definition names (none for message passing).
+template <class Def>
+[[nodiscard]] auto make_completion(const mpi::kernel_context& context) {
+    if constexpr (requires { Def::make_completion(context); })
+        return Def::make_completion(context);
+    else if constexpr (requires { typename Def::completion; })
+        return typename Def::completion{};
+    else
+        return mpi::no_completion{};
+}
+
+// Disjoint window sections an aggregate timing needs: one per transfer of the largest count the
+// volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
+[[nodiscard]] std::uint64_t aggregate_sections(const options& o, std::uint64_t x);
+
 template <class Def>
 void run_benchmark(const run_state& st, const selection& sel, std::string_view name) {
     using traits = definition_traits<Def>;
-    // Aggregate and non-aggregate blocks (IMB-EXT, IMB-RMA) will loop over the modes here, once
-    // the runner places completions by aggregation policy.
-    static_assert(traits::modes == run_modes::single, "the runner measures one mode only");
     const options& o = *st.opts;
     const auto& descriptor = Def::descriptor;
     const std::vector<int> counts = process_counts_for(
-        st, name, pattern::fixed_group_size(descriptor), traits::window_messages > 0);
+        st, name, pattern::fixed_group_size(descriptor),
+        pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves);
     const std::vector<std::uint64_t> sizes =
         traits::has_bytes ? lengths_for(o, traits::unit) : std::vector<std::uint64_t>{0};
-    mpi::measure_options mo;
-    mo.iterations = o.iterations;
-    mo.cache = o.cache;
-    mo.mem_limit_bytes = st.mem_limit_bytes;
-    mo.check = o.check;
-    mpi::record_labels labels{std::string(st.suite), std::string(name), sel.multiple,
-                              o.multi.value_or(0) == 1, traits::has_bytes};
+    const auto pairs = pattern::pairing_of(descriptor);
     for (const int q : counts) {
         const mpi::session session(MPI_COMM_WORLD, q, sel.multiple, st.order, o.map.columns,
                                    st.buffers);
@@ -85,48 +105,52 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
         std::uint64_t first_skipped = 0;
         bool allocation_failed = false;
         bool warmed_up = false;
-        for (const std::uint64_t x : sizes) {
-            st.host->progress(name, x, q);
-            if (!warmed_up) {
-                // After the first progress call, so that the time limit covers it.
-                const std::uint64_t small = traits::has_bytes ? 4 : 0;
-                const mpi::kernel_context warm_context =
-                    session.context(static_cast<std::size_t>(small));
-                mpi::warm_up(session, small,
-                             Def::layout(static_cast<std::size_t>(small),
-                                         session.layout().processes),
-                             Def::make_kernel(warm_context),
-                             std::min(mpi::n_warmup, o.iterations.msgs_per_sample));
-                warmed_up = true;
-            }
-            const mpi::kernel_context context = session.context(static_cast<std::size_t>(x));
-            const mpi::buffer_layout layout =
-                Def::layout(static_cast<std::size_t>(x), session.layout().processes);
-            const typename Def::verify_check check{};
-            mpi::measurement m = mpi::measure(session, descriptor, labels, x, layout,
-                                              Def::make_kernel(context), mo, check);
-            if (m.skipped_need_bytes > 0) {
-                if (worst_need == 0) first_skipped = x;
-                worst_need = std::max(worst_need, m.skipped_need_bytes);
-            }
-            allocation_failed = allocation_failed || m.allocation_failed;
-            for (auto& r : m.records) {
-                if constexpr (traits::window_messages > 0) {
-                    // A window of messages per pair and iteration; all pairs together.
-                    const double pairs = r.block.processes / 2;
-                    const double per_iteration = traits::window_messages * pairs;
-                    r.klass = benchmark_class::parallel_transfer;
-                    r.throughput_mib_s = r.t_max_us > 0.0 ? per_iteration * static_cast<double>(x) /
-                                                                1.048576 / r.t_max_us
-                                                          : 0.0;
-                    r.metrics["messages_per_s"] =
-                        r.t_max_us > 0.0 ? per_iteration * 1e6 / r.t_max_us : 0.0;
+        // One block per mode: every size in aggregate mode, then every size in non-aggregate
+        // mode (IMB-EXT/RMA), or one block without a mode (IMB-MPI1).
+        const auto measure_sizes = [&]<class Aggregation>(Aggregation, std::string_view mode) {
+            mpi::timing_plan<policy::iterations::imb_volume, policy::sync::barrier, Aggregation>
+                plan{.iterations = o.iterations, .mem_limit_bytes = st.mem_limit_bytes,
+                     .check = o.check};
+            mpi::record_labels labels{std::string(st.suite), std::string(name), sel.multiple,
+                                      o.multi.value_or(0) == 1, traits::has_bytes,
+                                      std::string(mode)};
+            for (const std::uint64_t x : sizes) {
+                st.host->progress(name, x, q);
+                if (!warmed_up) {
+                    // After the first progress call, so that the time limit covers it.
+                    const std::size_t small = traits::has_bytes ? 4 : 0;
+                    const mpi::kernel_context warm = session.context(small, pairs);
+                    mpi::warm_up(session, make_resource<Def>(session, o, small, warm, 1),
+                                 Def::make_kernel(warm), make_completion<Def>(warm),
+                                 std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small,
+                                 pairs);
+                    warmed_up = true;
                 }
-                st.host->result(r);
+                const auto bytes = static_cast<std::size_t>(x);
+                const mpi::kernel_context context = session.context(bytes, pairs);
+                const std::uint64_t sections =
+                    Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
+                const typename Def::verify_check check{};
+                mpi::measurement m = mpi::measure(
+                    session, descriptor, labels, x,
+                    make_resource<Def>(session, o, bytes, context, sections),
+                    Def::make_kernel(context), make_completion<Def>(context), plan, check);
+                if (m.skipped_need_bytes > 0) {
+                    if (worst_need == 0) first_skipped = x;
+                    worst_need = std::max(worst_need, m.skipped_need_bytes);
+                }
+                allocation_failed = allocation_failed || m.allocation_failed;
+                for (const auto& r : m.records) st.host->result(r);
+                // No early exit on a failed allocation: idle processes cannot know of it, and
+                // every process must make the same sequence of measure() calls.
             }
-            // No early exit on a failed allocation: idle processes cannot know of it, and every
-            // process must make the same sequence of measure() calls.
-        }
+        };
+        if (traits::modes == run_modes::single) measure_sizes(policy::aggregation::aggregate{}, "");
+        if ((static_cast<unsigned>(traits::modes) & static_cast<unsigned>(run_modes::aggregate)) != 0)
+            measure_sizes(policy::aggregation::aggregate{}, "aggregate");
+        if ((static_cast<unsigned>(traits::modes) &
+             static_cast<unsigned>(run_modes::non_aggregate)) != 0)
+            measure_sizes(policy::aggregation::non_aggregate{}, "non_aggregate");
         if (worst_need > 0) warn_skipped_sizes(st, name, q, first_skipped, worst_need);
         if (allocation_failed) warn_allocation_failed(st, name, q);
     }

@@ -157,10 +157,12 @@ struct exchange_def {
 // zero-byte acknowledgement closes the window (IMB's windowed bandwidth tests).
 template <bool Both>
 struct windowed_def {
-    static constexpr int window_messages = Both ? 2 * window_size : window_size;
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                .who = pattern::participants::chain,
-                                               .nmsg = window_size * (Both ? 2 : 1)};
+                                               .nmsg = window_size * (Both ? 2 : 1),
+                                               .pairs = pattern::halves,
+                                               .throughput = pattern::throughput_rule::per_pair,
+                                               .message_rate = true};
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     [[nodiscard]] static int partner(const kernel_context& c) noexcept {
         const int half = c.size / 2;
