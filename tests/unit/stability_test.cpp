@@ -78,12 +78,17 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     r.distribution_us.min = r.distribution_us.median = 100;
     r.distribution_us.ci_low = r.distribution_us.ci_high = 100;
     r.metrics["loop_target_us"] = 1000;
+    r.metrics["nloop_calibrated"] = 1000;
     const timer_limits timer{.resolution_s = 1e-9, .overhead_s = 2e-8};
     const auto s = assess_stability(r, timer);
     CHECK(s.short_loops);
     CHECK(*s.shortest_loop_us == Approx(100));
     CHECK(*s.required_loop_us == Approx(500));
     r.iterations = 10;
+    CHECK_FALSE(assess_stability(r, timer).short_loops);
+    // NLOOP at its ceiling (NLOOP_MAX calls of a fast kernel): short by design, not flagged
+    r.iterations = 1;
+    r.metrics["nloop_calibrated"] = 1;
     CHECK_FALSE(assess_stability(r, timer).short_loops);
 }
 
