@@ -78,7 +78,7 @@ def figures(row, metric):
 
 AXES = {
     "latency": ("time per iteration [µs]", "latency"),
-    "bandwidth": ("bandwidth [MiB/s; GB/s for PAW transfers]", "bandwidth"),
+    "bandwidth": ("bandwidth [MiB/s]", "bandwidth"),
     "gflops": ("GFlop/s (PAW's flop count)", "GFlop/s"),
 }
 
@@ -165,7 +165,13 @@ def main(argv):
         ax.set_yscale("log")
         compute = panel == "gflops"
         ax.set_xlabel("matrix order N" if compute else "message size [bytes]")
-        ax.set_ylabel(AXES[panel][0])
+        ylabel = AXES[panel][0]
+        if panel == "bandwidth":  # PAW's transfer rates are GB/s (10^9 B/s), IMB's MiB/s
+            kinds = {r.get("class") == "host_device_transfer" for r in all_rows}
+            ylabel = {frozenset({True}): "bandwidth [GB/s]",
+                      frozenset({False}): "bandwidth [MiB/s]"}.get(
+                          frozenset(kinds), "bandwidth [MiB/s; GB/s for PAW transfers]")
+        ax.set_ylabel(ylabel)
         ax.set_title(AXES[panel][1] + ": median, 95% CI band"
                      + (", headline dashed" if args.imb_t else ""), fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
