@@ -76,7 +76,7 @@ struct stability {
         if (short_loops) out.emplace_back("short_loops");
         return out;
     }
-    // The console's short form, after the row's '!' marker: "t/median 5.36, ci95 191%, loop 0.1 ms".
+    // The console's short form after the row's '!': "t/median 5.36, ci95 191%, loop 100 us < 500".
     [[nodiscard]] std::string console_note() const;
 };
 
