@@ -68,6 +68,11 @@ namespace detail {
     return r.test ? fmt::format("{:.3g}", r.test->p_value) : std::string("-");
 }
 
+// "slower!" for a row flagged unstable in either run.
+[[nodiscard]] inline std::string verdict_text(const report::row_comparison& r) {
+    return std::string(report::to_string(r.verdict)) + (r.unstable ? "!" : "");
+}
+
 [[nodiscard]] inline std::string suite_line(const report::suite_summary& s) {
     return fmt::format("{}: {} rows, geometric mean of new/old medians {:.4f} ({}), {} slower, "
                        "{} faster",
@@ -83,7 +88,7 @@ inline void print_text(std::ostream& out, const report::comparison& c) {
     for (const auto& r : c.rows)
         out << fmt::format("{:<{}}  {:>14.4g}  {:>14.4g}  {:>8}  {:>8}  {}\n", r.name, width,
                            r.old_median_us, r.new_median_us, signed_percent(r.change()),
-                           p_text(r), report::to_string(r.verdict));
+                           p_text(r), verdict_text(r));
     out << '\n';
     for (const auto& s : c.suites) out << detail::suite_line(s) << '\n';
 }
@@ -94,7 +99,7 @@ inline void print_markdown(std::ostream& out, const report::comparison& c) {
     for (const auto& r : c.rows)
         out << fmt::format("| `{}` | {:.4g} | {:.4g} | {} | {} | {} |\n", r.name,
                            r.old_median_us, r.new_median_us, signed_percent(r.change()),
-                           p_text(r), report::to_string(r.verdict));
+                           p_text(r), verdict_text(r));
     out << '\n';
     for (const auto& s : c.suites) out << "- " << detail::suite_line(s) << '\n';
 }
@@ -114,7 +119,11 @@ inline int run_compare(const compare_options& o, std::ostream& out, std::ostream
     else
         detail::print_text(out, c);
     std::size_t untested = 0;
-    for (const auto& r : c.rows) untested += r.verdict == report::change_verdict::untested ? 1 : 0;
+    std::size_t unstable = 0;
+    for (const auto& r : c.rows) {
+        untested += r.verdict == report::change_verdict::untested ? 1 : 0;
+        unstable += r.unstable ? 1 : 0;
+    }
     if (c.only_old + c.only_new > 0)
         out << fmt::format("{} rows only in the old run, {} only in the new run (not compared)\n",
                            c.only_old, c.only_new);
@@ -122,6 +131,10 @@ inline int run_compare(const compare_options& o, std::ostream& out, std::ostream
         out << fmt::format("{} rows without batch samples in one of the runs: medians compared, "
                            "no test\n",
                            untested);
+    if (unstable > 0)
+        out << fmt::format("{} rows marked '!' were flagged unstable in a run (see their stability "
+                           "in the JSON): their change may be noise\n",
+                           unstable);
     out.flush();
 
     if (!fail_above) return 0;

@@ -92,14 +92,19 @@ TEST_CASE("files and directories: repeated runs are pooled; bad files named", "[
         std::ofstream(path) << R"({"context": {"parbench": {"schema_version": 1}}, "benchmarks": [
             {"name": "s/x", "suite": "s", "run_type": "iteration", "median_us": 0,
              "samples_us": )" << samples << R"(},
-            {"name": "s/x_median", "run_type": "aggregate", "real_time": 1}]})";
+            {"name": "s/x_median", "run_type": "aggregate", "real_time": 1},
+            {"name": "s/y", "suite": "s", "run_type": "iteration", "median_us": 1,
+             "stability": {"stable": false, "flags": ["wide_ci"]}}]})";
     };
     write(dir / "runs" / "1.json", "[1, 2, 3]");
     write(dir / "runs" / "2.json", "[4, 5, 6, 7]");
     const auto pooled = report::load_runs({(dir / "runs").string()});
-    REQUIRE(pooled.rows.size() == 1);  // the aggregate entry is not a row
+    REQUIRE(pooled.rows.size() == 2);  // the aggregate entry is not a row
     CHECK(pooled.rows[0].samples_us == std::vector<double>{1, 2, 3, 4, 5, 6, 7});
     CHECK(pooled.rows[0].median_us == 4.0);
+    CHECK_FALSE(pooled.rows[0].unstable);
+    CHECK(pooled.rows[1].unstable);  // flagged by its run
+    CHECK(report::compare_row(pooled.rows[1], pooled.rows[1]).unstable);
     CHECK(pooled.sources.size() == 2);
 
     std::ofstream(dir / "other.json") << R"({"benchmarks": []})";

@@ -31,6 +31,7 @@ struct run_row {
     double median_us = 0.0;
     std::vector<double> samples_us;  // empty in files written before samples were stored
     std::vector<double> run_medians_us;  // one per run pooled into this row
+    bool unstable = false;  // a run flagged it (JSON stability.stable false, report/stability.hpp)
 };
 
 // The rows of one or more runs, in the order first seen. Rows of the same name from several
@@ -76,14 +77,18 @@ inline void add_rows(run_rows& into, const nlohmann::json& document, const std::
         if (const auto s = b.find("samples_us"); s != b.end() && s->is_array())
             for (const auto& v : *s)
                 if (v.is_number()) samples.push_back(v.get<double>());
+        const auto stability = b.find("stability");
+        const bool unstable = stability != b.end() && stability->is_object() &&
+                              stability->value("stable", true) == false;
         auto it = std::find_if(into.rows.begin(), into.rows.end(),
                                [&](const run_row& r) { return r.name == *name; });
         if (it == into.rows.end()) {
             into.rows.push_back({name->get<std::string>(), b.value("suite", std::string{}),
                                  median->get<double>(), std::move(samples),
-                                 {median->get<double>()}});
+                                 {median->get<double>()}, unstable});
             continue;
         }
+        it->unstable = it->unstable || unstable;
         // A repeated run of an earlier row: pool the samples, or fall back to the runs' medians
         // when one of them has none.
         const bool all_sampled = !it->samples_us.empty() && !samples.empty();
@@ -151,6 +156,7 @@ struct row_comparison {
     double new_median_us = 0.0;
     std::optional<mann_whitney_result> test;  // absent when a side has fewer than 2 samples
     change_verdict verdict = change_verdict::untested;
+    bool unstable = false;  // flagged in either run: read the change with care
 
     // new / old - 1: +0.05 is 5 % slower.
     [[nodiscard]] double change() const noexcept { return new_median_us / old_median_us - 1.0; }
@@ -182,6 +188,7 @@ struct comparison_rules {
     c.suite = old_row.suite;
     c.old_median_us = old_row.median_us;
     c.new_median_us = new_row.median_us;
+    c.unstable = old_row.unstable || new_row.unstable;
     if (old_row.samples_us.size() < 2 || new_row.samples_us.size() < 2) return c;
     c.test = mann_whitney_u(old_row.samples_us, new_row.samples_us);
     if (!(c.test->p_value < rules.significance))
