@@ -11,6 +11,7 @@ packages=(
   clang-14 libomp-14-dev                           # offload plugin (OpenMP offload, libomptarget)
   catch2                                           # unit tests
   libbenchmark-tools python3-numpy python3-scipy   # Google Benchmark's compare.py
+  python3-matplotlib                               # parbench plot
 )
 
 missing=()

@@ -5,11 +5,16 @@
 //   parbench --version | --help
 //   parbench list [--plugin-path DIR]
 //   parbench run SUITE [BENCHMARK...] [suite options] [common options]
+//   parbench compare OLD NEW [--format text|markdown] [--fail-above 5%]
+//   parbench plot RUN.json... -o FIGURE.png|svg [--metric ...] [--imb-t]
 //
 // Exit statuses: 0 success, 1 plugin or backend failure, 2 bad input (options, files, output
 // paths), 3 time limit, 4 an output file could not be written during the run, 128 + signal when
-// SIGHUP, SIGINT or SIGTERM stopped the run.
+// SIGHUP, SIGINT or SIGTERM stopped the run. `compare` exits 1 when --fail-above finds a
+// regression.
+#include "compare_command.hpp"
 #include "interrupt.hpp"
+#include "plot_command.hpp"
 #include "printable.hpp"
 #include "system_context.hpp"
 #include "terminal.hpp"
@@ -24,6 +29,7 @@
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/json.hpp>
 #include <parbench/report/output_file.hpp>
+#include <parbench/report/stability.hpp>
 #if __has_include(<parbench/report/paw.hpp>)
 #include <parbench/report/paw.hpp>
 #define PARBENCH_HAVE_PAW_REPORTER 1
@@ -66,6 +72,15 @@
 #endif
 #ifndef PARBENCH_PLUGINDIR
 #define PARBENCH_PLUGINDIR ""
+#endif
+#ifndef PARBENCH_DATADIR
+#define PARBENCH_DATADIR ""
+#endif
+#ifndef PARBENCH_SOURCE_ROOT
+#define PARBENCH_SOURCE_ROOT ""
+#endif
+#ifndef PARBENCH_PYTHON
+#define PARBENCH_PYTHON "python3"
 #endif
 
 namespace {
@@ -294,10 +309,7 @@ private:
         if (kind == "warning") {
             const std::string message = event.value("message", std::string{});
             if (rank_ == 0) {
-                // The console reporter prints warnings in its output; echo them on stderr too
-                // unless both streams are the same terminal (the user would read them twice).
-                if (!console_ || !stdout_and_stderr_share_a_terminal()) warn_locally(message);
-                for_each([&](auto& r) { r.on_warning(message); });
+                warn_everywhere(message);
             } else {
                 std::cerr << "parbench: warning (rank " << rank_ << "): " << printable(message)
                           << '\n';
@@ -308,11 +320,13 @@ private:
         if (kind == "run_start") {
             started_ = true;
             const auto start = event.get<parbench::run_start>();
+            timer_ = parbench::report::timer_limits::from_context(start.context);
             make_console(start.layout);
             for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
         } else if (kind == "result") {
             if (!console_) make_console("imb");
             const auto record = event.get<parbench::result_record>();
+            stability_.add(parbench::report::assess_stability(record, timer_));
             clear_progress_line();
             for_each([&](auto& r) { r.on_result(record); });
             ++results_;
@@ -339,6 +353,15 @@ public:
         if (ended_) return {};
         ended_ = true;
         std::string first_error;
+        if (rank_ == 0) {
+            if (const std::string unstable = stability_.summary_warning(); !unstable.empty()) {
+                try {
+                    warn_everywhere(unstable);
+                } catch (const output_error& e) {
+                    first_error = e.what();
+                }
+            }
+        }
         for_each([&](auto& r) {
             try {
                 r.on_run_end(completed);
@@ -393,6 +416,13 @@ private:
 
     void warn_locally(const std::string& message) { print_warning(message); }
 
+    // The console reporter prints warnings in its output; echo them on stderr too unless both
+    // streams are the same terminal (the user would read them twice).
+    void warn_everywhere(const std::string& message) {
+        if (!console_ || !stdout_and_stderr_share_a_terminal()) warn_locally(message);
+        for_each([&](auto& r) { r.on_warning(message); });
+    }
+
     void make_console(const std::string& layout) {
         if (!render_ || quiet_ || console_) return;
 #ifdef PARBENCH_HAVE_PAW_REPORTER
@@ -431,6 +461,8 @@ private:
     bool ended_ = false;
     bool progress_shown_ = false;
     std::size_t results_ = 0;
+    parbench::report::timer_limits timer_;       // of the run context, for stability verdicts
+    parbench::report::stability_tally stability_;  // the one warning about unstable rows
     parbench::app::measurement current_;
     std::jthread flusher_;  // last: stopped and joined before anything it uses is destroyed
 };
@@ -816,6 +848,11 @@ int main_impl(int argc, char** argv) {
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "on", "off"}));
 
+    parbench::app::compare_options compare_o;
+    CLI::App* compare = parbench::app::add_compare_command(app, compare_o);
+    parbench::app::plot_options plot_o;
+    CLI::App* plot = parbench::app::add_plot_command(app, plot_o);
+
     registry found = discover(argv[0], extra_dirs);
 
     // The suite's own options become CLI11 options, so CLI11 does all the parsing.
@@ -912,6 +949,15 @@ int main_impl(int argc, char** argv) {
             throw driver_exit{exit_bad_input,
                               "--plugin-path " + quote_value(dir) + ": not a directory"};
     }
+
+    if (compare->parsed()) return parbench::app::run_compare(compare_o, std::cout, std::cerr);
+    if (plot->parsed())
+        parbench::app::exec_plot(plot_o,
+                                 parbench::app::find_plot_script(executable_path(argv[0]),
+                                                                 PARBENCH_DATADIR,
+                                                                 PARBENCH_BUILD_ROOT,
+                                                                 PARBENCH_SOURCE_ROOT),
+                                 PARBENCH_PYTHON);
 
     if (list->parsed()) {
         return list_plugins(found);  // --plugin-path was taken into account by the prescan

@@ -137,7 +137,8 @@ elif CASE == "json_values":
         parbench(["PingPong", "Barrier", "-multi", "1", "-msglog", "3:3", "--json", out,
                   "--quiet"])
         doc = json.load(open(out))
-    got = {(b["benchmark"], b["bytes"], b["group"]): b for b in doc["benchmarks"]}
+    got = {(b["benchmark"], b["bytes"], b["group"]): b for b in doc["benchmarks"]
+           if b["run_type"] == "iteration"}
     bad = []
     if sorted(got) != sorted(want):
         bad.append(f"rows {sorted(got)} != {sorted(want)}")
@@ -150,6 +151,33 @@ elif CASE == "json_values":
             bad.append(f"{key}: a collective has no throughput")
         if row.get("time_unit") != "us":
             bad.append(f"{key}: time_unit {row.get('time_unit')}")
+    # The rate from the median beside IMB's: 8 / 1.048576 / 0.663575 MiB/s.
+    near = lambda a, b: a is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    ping8, ping8_late = got.get(("PingPong", 8, 0), {}), got.get(("PingPong", 8, 1), {})
+    if not near(ping8.get("throughput_median_mib_s"), 8 / 1.048576 / 0.663575):
+        bad.append(f"throughput_median_mib_s {ping8.get('throughput_median_mib_s')}")
+    # Stability: group 0's t_max 0.635 is 0.635 / 0.663575 of the median (stable); group 1's
+    # 1.635 is 2.4639... times it (flagged). The CI of 10 samples is [x(2), x(9)]:
+    # 0.635 * (1.08 - 1.01) / 2 / 0.663575 = 3.349...%. Loops: 1000 / 10 batches x 0.635 us.
+    s0, s1 = ping8.get("stability", {}), ping8_late.get("stability", {})
+    if not (s0.get("stable") is True and s0.get("flags") == []
+            and near(s0.get("headline_to_median"), 0.635 / 0.663575)
+            and near(s0.get("ci_half_width_percent"), 100 * 0.635 * 0.035 / 0.663575)
+            and near(s0.get("shortest_loop_us"), 100 * 0.635)):
+        bad.append(f"stability of PingPong 8 B, group 0: {s0}")
+    if not (s1.get("stable") is False and s1.get("flags") == ["headline_far_from_median"]
+            and near(s1.get("headline_to_median"), 1.635 / 0.663575)):
+        bad.append(f"stability of PingPong 8 B, group 1: {s1}")
+    # compare.py's aggregate entries: the median and the mean of the samples, in ns.
+    aggregates = {b["name"]: b for b in doc["benchmarks"] if b["run_type"] == "aggregate"}
+    for suffix in ("median", "mean"):
+        a = aggregates.get(ping8.get("name", "?") + "_" + suffix, {})
+        if not (near(a.get("real_time"), 663.575) and a.get("time_unit") == "ns"
+                and a.get("aggregate_name") == suffix and a.get("run_name") == ping8.get("name")
+                and a.get("repetitions") == 10):
+            bad.append(f"aggregate {suffix} of PingPong 8 B: {a}")
+    if len(aggregates) != 2 * len(got):
+        bad.append(f"{len(aggregates)} aggregate entries for {len(got)} rows")
     if bad:
         print("\n".join(bad))
         sys.exit(1)
@@ -185,7 +213,7 @@ elif CASE in ("json_sigkill", "json_sigkill_rows"):
         if doc is not None:
             if doc["context"]["parbench"].get("completed") is not False:
                 bad.append("the JSON after SIGKILL must say completed: false")
-            rows = doc["benchmarks"]
+            rows = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
             want = [(x, 0.5 + x / 1000, 1.25 * (0.5 + x / 1000)) for x in (0, 1, 2, 4, 8)]
             got = [(b["bytes"], b["t_min_us"], b["t_max_us"]) for b in rows]
             if any(g[0] != w[0] or abs(g[1] - w[1]) > 1e-12 or abs(g[2] - w[2]) > 1e-12

@@ -155,5 +155,64 @@ TEST_CASE("sweep: collective hooks are used for every decision", "[compute]") {
         collective);
     CHECK(results == 2);
     CHECK(barriers == 2 * (1 + 4));  // before each warm-up and each repetition
-    CHECK(reductions == 1 + 2 * 2);  // calibration, then warm-up and next estimate per size
+    // calibration, then per size the warm-up, the first repetition (the plan's check) and the
+    // next size's estimate
+    CHECK(reductions == 1 + 2 * 3);
+}
+
+namespace {
+
+// A kernel whose first call on a new workload is cold (page faults, thread start-up).
+struct cold_kernel {
+    double* t;
+    double seconds;
+    double first_seconds;
+    bool warm = false;
+    void operator()() {
+        *t += warm ? seconds : first_seconds;
+        warm = true;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("sweep: a slow warm-up is corrected by the first repetition", "[compute][paw_nloop]") {
+    // 2^-16 s (15.3 us) a call, but the first call of each workload takes 64x as long (2^-10 s,
+    // the loop target; binary fractions keep the arithmetic exact). The warm-up stops after that
+    // one call (it already lasts the target), estimates 2^-10 s a call and plans NLOOP = 1: a
+    // loop of 1/64 of the target. The first repetition contradicts it, so the size is planned
+    // again from 2^-16 s: NLOOP = 2^-10 / 2^-16 = 64, the calibrated NLOOP.
+    const double call_s = 1.0 / 65536.0;
+    const double target_s = 1.0 / 1024.0;
+    double t = 0.0;
+    fake_clock clock{&t, 0.0};
+    parbench::pattern::compute_sweep_config cfg;
+    cfg.policy = paw_nloop{.nloop_max = 1000, .nreps = 10, .min_loop_s = target_s, .budget_s = 0.0};
+    const std::vector<std::uint64_t> sizes{8, 16};
+    std::vector<parbench::pattern::compute_measurement> results;
+    const auto calibrated = parbench::pattern::run_compute_sweep(
+        clock, cfg, sizes, [&](std::uint64_t) { return cold_kernel{&t, call_s, target_s}; },
+        [](std::uint64_t) {},
+        [&](const parbench::pattern::compute_measurement& m) { results.push_back(m); },
+        [](const parbench::pattern::compute_skip&) { FAIL("nothing should be skipped"); });
+    CHECK(calibrated == 64);
+    REQUIRE(results.size() == 2);
+    for (const auto& m : results) {
+        CHECK(m.warmup_s == target_s);
+        CHECK(m.recalibrations == 1);
+        CHECK(m.nloop == 64);
+        CHECK(m.loop_target_s == target_s);
+        REQUIRE(m.seconds_per_call.size() == 10);
+        for (const double s : m.seconds_per_call) CHECK(s == call_s);
+    }
+}
+
+TEST_CASE("estimate_too_high: faster than half the estimate and short of the target",
+          "[paw_nloop]") {
+    const paw_nloop p{.threshold_factor = 10.0, .min_loop_s = 1e-3};
+    // target max(10 x 1 us, 1 ms) = 1 ms
+    CHECK(p.loop_target_s(1e-6) == Approx(1e-3));
+    CHECK(p.estimate_too_high(1e-3, 20e-6, 1, 1e-6));       // 20 us loop, 1/50 of the estimate
+    CHECK_FALSE(p.estimate_too_high(1e-3, 20e-6, 50, 1e-6));  // 50 x 20 us = 1 ms: on target
+    CHECK_FALSE(p.estimate_too_high(30e-6, 20e-6, 1, 1e-6));  // within 2x of the estimate
 }

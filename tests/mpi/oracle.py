@@ -114,7 +114,7 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240):
 
 
 def rows(doc, name=None):
-    out = [b for b in (doc or {}).get("benchmarks", []) if name is None or b["benchmark"] == name]
+    out = [b for b in (doc or {}).get("benchmarks", []) if b["run_type"] == "iteration" and (name is None or b["benchmark"] == name)]
     return out
 
 

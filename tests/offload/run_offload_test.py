@@ -222,7 +222,7 @@ if DRIVER is not None:
                  "iterations": b["iterations"], "t_min_us": b["t_min_us"],
                  "t_max_us": b["t_max_us"], "t_avg_us": b["t_avg_us"],
                  "distribution_us": {"samples": b["samples"]}, "metrics": b["metrics"]}
-                for b in doc["benchmarks"] if b["suite"] == "paw"]
+                for b in doc["benchmarks"] if b.get("suite") == "paw"]
         check_run([start] + rows, ["phi_keep_al_in", "phi_alloc_al_inout"], SIZES, 3,
                   os.path.join(out, "dat"), DEVICES, "driver")
     proc = subprocess.run([DRIVER, "run", "paw", "phi_keep_al_in", "--device", "7"],

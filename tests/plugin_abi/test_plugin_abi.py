@@ -122,7 +122,7 @@ def case_fake_run():
         expect("# Benchmarking PingPong" in out, "console table", out)
         expect("# All processes entering MPI_Finalize" in out, "console end", out)
         doc = json.load(open(j))
-        names = [b["name"] for b in doc["benchmarks"]]
+        names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
         expect(names == ["fake/PingPong/np:2/bytes:0", "fake/PingPong/np:2/bytes:2",
                          "fake/PingPong/np:2/bytes:4"], f"JSON names {names}")
         expect(doc["context"]["parbench"]["completed"] is True, "JSON marks the run complete")
@@ -167,7 +167,7 @@ def case_time_limit():
         expect_line(err, r"parbench: error: time limit: benchmark Hang \(1024 bytes, 2 processes\) "
                          r"did not finish within 1 s; stopped", "time-limit message")
         doc = json.load(open(j))
-        names = [b["name"] for b in doc["benchmarks"]]
+        names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
         expect(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
                f"JSON holds the finished PingPong rows: {names}")
         expect(doc["context"]["parbench"]["completed"] is False, "JSON marks the run incomplete")
@@ -199,7 +199,7 @@ def case_interrupt():
             expect_line(err, rf"parbench: error: interrupted by {name} during Hang \(1024 bytes, "
                              r"2 processes\); stopped", f"{name} message")
             doc = json.load(open(j))
-            names = [b["name"] for b in doc["benchmarks"]]
+            names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
             expect(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
                    f"{name}: JSON holds every finished row: {names}")
             expect(doc["context"]["parbench"]["completed"] is False, f"{name}: run incomplete")

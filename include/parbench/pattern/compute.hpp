@@ -60,6 +60,8 @@ struct compute_measurement {
     std::uint64_t nloop_calibrated = 0;  // step 2's NLOOP, the ceiling of every size's
     std::vector<double> seconds_per_call;  // one entry per repetition: loop time / NLOOP
     double warmup_s = 0.0;             // time per call in the untimed warm-up, for the record
+    double loop_target_s = 0.0;        // how long each timed loop was meant to last
+    int recalibrations = 0;            // re-plans after a first repetition contradicted the warm-up
     bool reps_cut = false;             // the time budget lowered NREPS
 };
 
@@ -182,20 +184,36 @@ std::uint64_t run_compute_sweep(Clock& clock, const compute_sweep_config& config
         // Step 3: the untimed warm-up. It runs doubling batches until one lasts the target loop
         // time (a single call for large sizes), so the time per call that plans this size is
         // not one cold, timer-dominated call.
-        const double target_s =
-            std::max(policy.safety_s(config.timer_threshold_s), policy.min_loop_s);
+        const double target_s = policy.loop_target_s(config.timer_threshold_s);
         const double warmup_s =
             collective.max(probe_call_time(clock, workload, std::max<std::uint64_t>(ceiling, 1),
                                            target_s));
-        const auto plan = policy.plan(config.timer_threshold_s, warmup_s, ceiling);
         compute_measurement m;
         m.size = size;
-        m.nloop = plan.nloop;
         m.nreps_planned = policy.nreps;
         m.nloop_calibrated = nloop_calibrated;
         m.warmup_s = warmup_s;
+        m.loop_target_s = target_s;
+        // The first repetition checks the warm-up's estimate (policy/paw_nloop.hpp): a loop that
+        // was far faster than planned and short of the target is re-planned from its own time.
+        double estimate_s = warmup_s;
+        auto plan = policy.plan(config.timer_threshold_s, estimate_s, ceiling);
+        m.seconds_per_call = time_repetitions(clock, workload, plan.nloop, 1, collective);
+        for (; m.recalibrations < policy.max_recalibrations; ++m.recalibrations) {
+            const double first_s = collective.max(m.seconds_per_call.front());
+            if (!policy.estimate_too_high(estimate_s, first_s, plan.nloop,
+                                          config.timer_threshold_s))
+                break;
+            const auto replanned = policy.plan(config.timer_threshold_s, first_s, ceiling);
+            if (replanned.nloop <= plan.nloop) break;  // already at NLOOP's ceiling
+            estimate_s = first_s;
+            plan = replanned;
+            m.seconds_per_call = time_repetitions(clock, workload, plan.nloop, 1, collective);
+        }
+        const auto rest = time_repetitions(clock, workload, plan.nloop, plan.nreps - 1, collective);
+        m.seconds_per_call.insert(m.seconds_per_call.end(), rest.begin(), rest.end());
+        m.nloop = plan.nloop;
         m.reps_cut = plan.reps_cut;
-        m.seconds_per_call = time_repetitions(clock, workload, plan.nloop, plan.nreps, collective);
         // The next prediction starts from the fastest repetition agreed over ranks.
         t_call = collective.max(*std::min_element(m.seconds_per_call.begin(),
                                                   m.seconds_per_call.end()));

@@ -12,6 +12,12 @@
 // size's NLOOP] — so it never grows with size. min_loop_s (1 ms by default; 0 for PAW's bare
 // rule) keeps small, fast kernels from being timed over a handful of calls.
 //
+// The warm-up that plans a size can overestimate the time per call many times over (a cold first
+// call: page faults, thread start-up), which would plan loops far below the target. parbench
+// checks the plan against the first timed repetition: when that ran more than twice as fast as
+// the estimate and its loop fell short of the target, it becomes a warm-up and the size is
+// planned again from it (at most max_recalibrations times).
+//
 // parbench adds a per-size time budget (like IMB's -time): a size whose warm-up plus min_reps
 // single-call repetitions is predicted to exceed budget_s is skipped (with a message), and NREPS
 // is lowered (not below min_reps) where the full plan would not fit.
@@ -35,10 +41,24 @@ struct paw_nloop {
     double threshold_factor = 10.0;  // loop time >= factor x timer threshold
     double min_loop_s = 1e-3;        // parbench: a timed loop lasts at least this long
     double budget_s = 10.0;          // parbench: per-size time budget; 0 = unlimited
+    int max_recalibrations = 3;      // parbench: re-plans of one size after a slow warm-up
 
     // The shortest loop that counts as a valid measurement for a given timer threshold.
     [[nodiscard]] double safety_s(double timer_threshold_s) const noexcept {
         return threshold_factor * std::max(0.0, timer_threshold_s);
+    }
+
+    // How long one timed loop should last: the safety threshold or min_loop_s, the longer.
+    [[nodiscard]] double loop_target_s(double timer_threshold_s) const noexcept {
+        return std::max(safety_s(timer_threshold_s), min_loop_s);
+    }
+
+    // Whether a plan made from `estimate_s` per call is contradicted by a timed loop of `nloop`
+    // calls that took `measured_s` per call: far faster than estimated, and short of the target.
+    [[nodiscard]] bool estimate_too_high(double estimate_s, double measured_s, std::uint64_t nloop,
+                                         double timer_threshold_s) const noexcept {
+        return 2.0 * measured_s < estimate_s &&
+               static_cast<double>(nloop) * measured_s < loop_target_s(timer_threshold_s);
     }
 
     // The loop count that makes one loop last `target_s` for a call of `t_call_s`, clamped.
@@ -55,8 +75,7 @@ struct paw_nloop {
 
     // Step 2: NLOOP from the smallest workload's time per call.
     [[nodiscard]] std::uint64_t calibrate(double timer_threshold_s, double t_call_s) const noexcept {
-        return count_for(std::max(safety_s(timer_threshold_s), min_loop_s), t_call_s, nloop_min,
-                         nloop_max);
+        return count_for(loop_target_s(timer_threshold_s), t_call_s, nloop_min, nloop_max);
     }
 
     // A size whose warm-up and min_reps single calls would not fit the budget is not run.
@@ -78,8 +97,8 @@ struct paw_nloop {
     [[nodiscard]] size_plan plan(double timer_threshold_s, double t_call_s,
                                  std::uint64_t ceiling) const noexcept {
         size_plan p;
-        p.nloop = count_for(std::max(safety_s(timer_threshold_s), min_loop_s), t_call_s,
-                            nloop_min, std::min(ceiling, nloop_max));
+        p.nloop = count_for(loop_target_s(timer_threshold_s), t_call_s, nloop_min,
+                            std::min(ceiling, nloop_max));
         p.nreps = std::max<std::uint64_t>(nreps, 1);
         if (budget_s > 0.0 && t_call_s > 0.0) {
             const double per_rep = static_cast<double>(p.nloop) * t_call_s;

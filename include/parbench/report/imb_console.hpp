@@ -1,10 +1,12 @@
 // The IMB console layout (Intel MPI Benchmarks 4.0, catalogue §A.7): the header with machine and
 // MPI information, the calling sequence and the benchmark list, then one table per block with
 // class-dependent columns. parbench appends the median and the relative half-width of its 95 %
-// confidence interval to every table, and a defects column in check mode.
+// confidence interval to every table, a defects column in check mode, and after a row whose
+// figures are not to be read at face value (report/stability.hpp) a '!' with the reason.
 #pragma once
 
 #include <parbench/report/reporter.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 
@@ -64,6 +66,7 @@ public:
         const nlohmann::json& h = start.header;
         check_ = (h.is_object() && h.value("check", false)) ||
                  (driver_context.is_object() && driver_context.value("check", false));
+        timer_ = timer_limits::from_context(start.context);
         const std::string rule(51, '-');
         out_ << '#' << rule << '\n';
         out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
@@ -205,6 +208,8 @@ private:
             else
                 text += fmt::format("{:>10}", "-");
         }
+        if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
+            text += "  ! " + verdict.console_note();
         out_ << text << '\n';
     }
 
@@ -214,6 +219,7 @@ private:
 
     std::ostream& out_;
     bool check_ = false;
+    timer_limits timer_;
     std::optional<block_info> current_;
     std::string current_benchmark_;
 };

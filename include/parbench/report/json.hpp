@@ -8,6 +8,7 @@
 
 #include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -17,7 +18,10 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
+#include <utility>
+#include <vector>
 #include <unistd.h>
 
 namespace parbench::report {
@@ -40,6 +44,60 @@ namespace detail {
     if (r.has_bytes)
         name += (r.klass == benchmark_class::compute ? "/n:" : "/bytes:") + std::to_string(r.bytes);
     return name;
+}
+
+// Google Benchmark's aggregate entries for a row, so that compare.py compares the median (and
+// the mean) of the batch samples rather than the mean-based headline alone. They are in ns: its
+// table prints whole time units, and a sub-µs row in µs would print as 0.
+[[nodiscard]] inline std::vector<nlohmann::json> gbench_aggregates(const std::string& name,
+                                                                   const result_record& r) {
+    const summary& d = r.distribution_us;
+    if (d.samples == 0) return {};
+    std::vector<nlohmann::json> out;
+    for (const auto& [aggregate, value_us] : {std::pair{"median", d.median}, {"mean", d.mean}}) {
+        out.push_back({{"name", name + "_" + aggregate},
+                       {"run_name", name},
+                       {"run_type", "aggregate"},
+                       {"aggregate_name", aggregate},
+                       {"aggregate_unit", "time"},
+                       {"repetitions", d.samples},
+                       {"threads", r.block.threads > 0 ? r.block.threads : 1},
+                       {"iterations", r.iterations},
+                       {"real_time", value_us * 1e3},
+                       {"cpu_time", r.cpu_time_us * 1e3},
+                       {"time_unit", "ns"}});
+    }
+    return out;
+}
+
+// The document as text, indented, with each "samples_us" array on one line: 64 samples a row
+// would otherwise take 64 lines.
+[[nodiscard]] inline std::string dump_document(const nlohmann::json& document) {
+    const std::string text =
+        document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    static constexpr std::string_view key = "\"samples_us\": [";
+    std::string out;
+    out.reserve(text.size());
+    std::size_t from = 0;
+    for (std::size_t at; (at = text.find(key, from)) != std::string::npos;) {
+        const std::size_t close = text.find(']', at);  // numbers only: the first ']' ends it
+        out.append(text, from, at + key.size() - from);
+        const std::string_view body(text.data() + at + key.size(), close - at - key.size());
+        const char* separators = " \n,";
+        const char* comma = "";
+        for (std::size_t begin = body.find_first_not_of(separators);
+             begin != std::string_view::npos;
+             begin = body.find_first_not_of(separators, begin)) {
+            const std::size_t end = std::min(body.find_first_of(separators, begin), body.size());
+            (out += comma).append(body.substr(begin, end - begin));
+            comma = ", ";
+            begin = end;
+        }
+        out += ']';
+        from = close + 1;
+    }
+    out.append(text, from);
+    return out;
 }
 
 }  // namespace detail
@@ -80,6 +138,7 @@ public:
         pb["header"] = start.header;
         pb["plugin_context"] = start.context;
         pb["benchmark_list"] = start.benchmarks;
+        timer_ = timer_limits::from_context(start.context);
         write();
     }
 
@@ -122,10 +181,17 @@ public:
             {"p95_us", d.p95},
             {"stddev_us", d.stddev},
             {"samples", d.samples},
+            {"samples_us", r.samples_us},
+            {"stability", assess_stability(r, timer_)},
             {"metrics", r.metrics},
         };
+        // IMB's rate (from t_max) under IMB's name; the same rate from the median beside it.
         b["throughput_mib_s"] =
             r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nlohmann::json(nullptr);
+        b["throughput_median_mib_s"] =
+            r.throughput_mib_s && d.median > 0.0
+                ? nlohmann::json(*r.throughput_mib_s * r.headline_time_us() / d.median)
+                : nlohmann::json(nullptr);
         if (r.throughput_mib_s) b["bytes_per_second"] = *r.throughput_mib_s * 1048576.0;
         b["defects"] = r.defects ? nlohmann::json(*r.defects) : nlohmann::json(nullptr);
         if (!r.warnings.empty()) b["warnings"] = r.warnings;
@@ -134,6 +200,8 @@ public:
             // Google Benchmark's rate field, from PAW's mean time (as real_time)
             b["bytes_per_second"] = r.metrics.at("bytes_per_iteration") / (r.t_avg_us * 1e-6);
         document_["benchmarks"].push_back(std::move(b));
+        for (auto& aggregate : detail::gbench_aggregates(name, r))
+            document_["benchmarks"].push_back(std::move(aggregate));
         unwritten_rows_ = true;
         if (clock::now() >= next_write_) write();
     }
@@ -180,9 +248,7 @@ private:
     void write(bool durable = false) {
         const auto start = clock::now();
         // Invalid UTF-8 (from the command line) becomes U+FFFD rather than a lost file.
-        write_file_atomically(
-            path_, document_.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-            label_, durable);
+        write_file_atomically(path_, detail::dump_document(document_) + "\n", label_, durable);
         const auto end = clock::now();
         unwritten_rows_ = false;
         next_write_ = end + std::max(std::chrono::duration_cast<clock::duration>(min_interval_),
@@ -196,6 +262,7 @@ private:
     bool unwritten_rows_ = false;  // rows in document_ that the file does not have yet
     nlohmann::json document_;
     std::set<std::string> names_;
+    timer_limits timer_;
 };
 
 }  // namespace parbench::report

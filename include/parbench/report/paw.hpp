@@ -14,6 +14,7 @@
 
 #include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -56,6 +57,7 @@ public:
         // A plugin may leave either block out; render what is there.
         const nlohmann::json c = start.context.is_object() ? start.context : nlohmann::json::object();
         const nlohmann::json h = start.header.is_object() ? start.header : nlohmann::json::object();
+        timer_ = timer_limits::from_context(c);
         out_ << "#------------------------------------------------------------\n";
         out_ << "# " << (start.title.empty() ? std::string("PAW compatible tests") : start.title)
              << '\n';
@@ -152,6 +154,8 @@ public:
         if (!transfer && r.block.processes > 1)
             out_ << fmt::format(" {:>9} {:>11}", metric("rank_spread_percent"),
                                 metric("aggregate_gflops_paw"));
+        if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
+            out_ << "  ! " << verdict.console_note();
         out_ << '\n';
         for (const auto& w : r.warnings) out_ << "#   note: " << w << '\n';
         out_.flush();
@@ -236,6 +240,7 @@ private:
     std::ostream& out_;
     std::filesystem::path directory_;
     std::string current_block_;
+    timer_limits timer_;
     std::map<std::string, dat_pair> files_;
 };
 

@@ -21,8 +21,9 @@ namespace parbench::report {
     const std::string& suite, const std::string& benchmark, benchmark_class klass,
     const std::string& title, const pattern::compute_measurement& m,
     std::span<const double> samples = {}) {
-    const summary s = summarize(samples.empty() ? std::span<const double>(m.seconds_per_call)
-                                                : samples);
+    const std::span<const double> timed =
+        samples.empty() ? std::span<const double>(m.seconds_per_call) : samples;
+    const summary s = summarize(timed);
     result_record r;
     r.suite = suite;
     r.benchmark = benchmark;
@@ -35,9 +36,12 @@ namespace parbench::report {
     r.t_max_us = s.max * 1e6;
     r.t_avg_us = s.mean * 1e6;
     r.distribution_us = scaled(s, 1e6);
+    for (const double seconds : timed) r.samples_us.push_back(seconds * 1e6);
     r.metrics["nreps"] = static_cast<double>(m.seconds_per_call.size());
     r.metrics["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
     r.metrics["warmup_us"] = m.warmup_s * 1e6;
+    r.metrics["loop_target_us"] = m.loop_target_s * 1e6;  // judged by report/stability.hpp
+    r.metrics["recalibrations"] = static_cast<double>(m.recalibrations);
     if (m.reps_cut)
         r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) + " to " +
                              std::to_string(m.seconds_per_call.size()) +
@@ -46,7 +50,8 @@ namespace parbench::report {
 }
 
 // The flop figures of a compute record: PAW's count over the mean time (PAW's rate; min and max
-// from the slowest and fastest repetitions), the conventional count over mean and median, and
+// from the slowest and fastest repetitions) and over the median (parbench's robust rate, named
+// "_median"), the conventional count over mean and median, and
 // the share of a peak where one is known (conventional flops over the mean time).
 inline void add_flop_rates(result_record& r, const pattern::compute_work& work,
                            std::optional<double> peak_gflops) {
@@ -60,6 +65,7 @@ inline void add_flop_rates(result_record& r, const pattern::compute_work& work,
     x["gflops_paw_min"] = work.flops_paw / (r.t_max_us * 1e-6) / 1e9;
     x["gflops_paw_max"] = work.flops_paw / (r.t_min_us * 1e-6) / 1e9;
     x["gflops_conventional"] = work.flops_conventional / mean_s / 1e9;
+    x["gflops_paw_median"] = work.flops_paw / (d.median * 1e-6) / 1e9;  // parbench's robust rate
     x["gflops_conventional_median"] = work.flops_conventional / (d.median * 1e-6) / 1e9;
     if (peak_gflops) {
         x["peak_gflops"] = *peak_gflops;

@@ -88,6 +88,10 @@ struct result_record {
     std::optional<double> throughput_mib_s;  // 2^20 bytes per second; only where well defined
     std::optional<std::uint64_t> defects;    // with -check: mismatching elements found
     summary distribution_us;   // over the timed samples (batches or repetitions), µs
+    // The timed samples themselves, in the order they were taken (one per batch or repetition,
+    // µs per iteration, the same values distribution_us summarises). `parbench compare` tests
+    // two runs' samples against each other; empty when a plugin does not provide them.
+    std::vector<double> samples_us;
     std::map<std::string, double> metrics;  // further named figures, unit in the name
     std::vector<std::string> warnings;
 
@@ -164,6 +168,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
          {"t_avg_us", r.t_avg_us},
          {"cpu_time_us", r.cpu_time_us},
          {"distribution_us", r.distribution_us},
+         {"samples_us", r.samples_us},
          {"metrics", r.metrics},
          {"warnings", r.warnings}};
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
@@ -187,6 +192,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     if (auto it = j.find("defects"); it != j.end() && !it->is_null())
         r.defects = it->get<std::uint64_t>();
     if (auto it = j.find("distribution_us"); it != j.end()) r.distribution_us = it->get<summary>();
+    r.samples_us = j.value("samples_us", std::vector<double>{});
     r.metrics = j.value("metrics", std::map<std::string, double>{});
     r.warnings = j.value("warnings", std::vector<std::string>{});
 }

@@ -77,6 +77,7 @@ parbench::result_record canned(const std::string& name, parbench::benchmark_clas
     std::vector<double> samples;
     for (int i = 0; i < 10; ++i) samples.push_back(r.t_max_us * (1.0 + 0.01 * i));
     r.distribution_us = parbench::summarize(samples);
+    r.samples_us = samples;
     if (klass == parbench::benchmark_class::single_transfer ||
         klass == parbench::benchmark_class::parallel_transfer)
         r.throughput_mib_s = static_cast<double>(bytes) / 1.048576 / r.t_max_us;
