@@ -334,6 +334,7 @@ template <pattern::descriptor Pattern>
     r.t_avg_us = across_ranks.mean;
     r.cpu_time_us = cpu_max;
     r.distribution_us = summarize(batches);
+    r.samples_us = std::move(batches);
     const double x = static_cast<double>(bytes);
     if (const auto factor = pattern::throughput_factor(pattern, layout.processes, layout.groups)) {
         r.throughput_mib_s = t_max > 0.0 ? *factor * x / 1.048576 / t_max : 0.0;
