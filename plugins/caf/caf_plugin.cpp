@@ -10,7 +10,9 @@
 #include "caf_kernels.h"
 #include "neighbours.hpp"
 #include "options.hpp"
+#include "ping_pong_kernels.hpp"
 #include "point_to_point.hpp"
+#include "runtime.hpp"
 #include "timing.hpp"
 
 #include <parbench/core/clock.hpp>
@@ -39,9 +41,6 @@
 #ifndef PARBENCH_CAF_COMPILER
 #define PARBENCH_CAF_COMPILER "gfortran"
 #endif
-
-// OpenCoarrays' duplicate of MPI_COMM_WORLD (exported by libcaf_mpich).
-extern "C" MPI_Comm CAF_COMM_WORLD;
 
 namespace parbench::caf {
 namespace {
@@ -135,53 +134,6 @@ struct run_context {
 }
 
 // -- point-to-point --
-
-struct sync_all_step {
-    void operator()(int /*partner_image*/) const { parbench_caf_sync_all(); }
-};
-struct sync_images_step {
-    void operator()(int partner_image) const {
-        if (partner_image > 0) parbench_caf_sync_image(partner_image);
-    }
-};
-
-// One ping-pong iteration: the data travels there (step one) and back (step two), each step
-// closed by the synchronisation. Which image calls the transfer in a step depends on the
-// direction: the sender puts, the receiver gets.
-template <class Sync>
-struct ping_pong_kernel {
-    parbench_caf_transfer transfer = nullptr;
-    int partner_image = 0;  // 0: idle
-    bool moves_in_step_one = false;
-    bool moves_in_step_two = false;
-    Sync sync{};
-    template <class Buffers>
-    void operator()(const mpi::kernel_context& /*c*/, std::uint64_t /*i*/, const Buffers&) const {
-        if (moves_in_step_one) transfer(partner_image);
-        sync(partner_image);
-        if (moves_in_step_two) transfer(partner_image);
-        sync(partner_image);
-    }
-};
-
-// EPCC's sanity check: the same round trip with MPI_Send/MPI_Recv and no coarray sync.
-struct mpi_send_kernel {
-    double* data = nullptr;
-    int ndata = 0;
-    int partner = -1;  // rank; -1: idle
-    bool initiator = false;
-    template <class Buffers>
-    void operator()(const mpi::kernel_context& /*c*/, std::uint64_t /*i*/, const Buffers&) const {
-        if (partner < 0) return;
-        if (initiator) {
-            MPI_Send(data, ndata, MPI_DOUBLE, partner, 0, MPI_COMM_WORLD);
-            MPI_Recv(data, ndata, MPI_DOUBLE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(data, ndata, MPI_DOUBLE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(data, ndata, MPI_DOUBLE, partner, 0, MPI_COMM_WORLD);
-        }
-    }
-};
 
 // -check for the point-to-point patterns (the runner's data_check): the known answer of
 // point_to_point.hpp, on the coarray itself.
@@ -529,24 +481,27 @@ void run_halo(const run_context& c) {
 // The benchmarks to run, in catalogue order. A benchmark (or -mode) the user named that cannot
 // run at this image count is refused (one line, exit status 2); one that is merely among the
 // defaults is skipped with a warning.
-[[nodiscard]] std::vector<const entry*> select(const run_request& request, const options& o,
-                                               int images, const plugin::host_channel& host,
-                                               int rank) {
+struct selection {
     std::vector<const entry*> chosen;
+    std::vector<std::string> skipped;  // "NAME skipped: WHY", said after the run has started
+};
+
+[[nodiscard]] selection select(const run_request& request, const options& o, int images) {
+    selection s;
     for (const entry& e : catalogue) {
         const bool named = std::any_of(request.benchmarks.begin(), request.benchmarks.end(),
                                        [&](const std::string& b) { return same_name(b, e.info.name); });
         if (!request.benchmarks.empty() && !named) continue;
         const std::string why = cannot_run(e, o, images);
         if (why.empty()) {
-            chosen.push_back(&e);
+            s.chosen.push_back(&e);
             continue;
         }
         const bool asked = named || (o.modes_given && e.kind != family::sync);
         if (asked) throw input_error(std::string(e.info.name) + ": " + why);
-        if (rank == 0) host.warning(std::string(e.info.name) + " skipped: " + why);
+        s.skipped.push_back(std::string(e.info.name) + " skipped: " + why);
     }
-    return chosen;
+    return s;
 }
 
 // Every array must fit the size limit; judged before the run, alike on every image.
@@ -576,7 +531,7 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const options o = parse_options(request);
     check_extents(o);
-    const std::vector<const entry*> chosen = select(request, o, size, host, rank);
+    const auto [chosen, skipped] = select(request, o, size);
 
     if (rank == 0) {
         run_start start;
@@ -617,6 +572,7 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
               {"time_s", o.iterations.secs_per_sample},
               {"check", o.check}}}};
         host.run_started(start);
+        for (const auto& message : skipped) host.warning(message);
     }
 
     const mpi::session images(MPI_COMM_WORLD, size);
@@ -655,51 +611,16 @@ parbench_status caf_init(const parbench_init_args* args, char* error, std::size_
                 "the coarray runtime shares MPI with the MPI plugin, which has not started it "
                 "(is parbench_mpi.so on the plugin path?)");
         // OpenCoarrays asks MPI_Initialized too and then neither initialises nor finalizes MPI.
-        _gfortran_caf_init(args != nullptr ? args->argc : nullptr,
-                           args != nullptr ? args->argv : nullptr);
+        start_coarray_runtime(args != nullptr ? args->argc : nullptr,
+                              args != nullptr ? args->argv : nullptr);
         runtime_started = true;
     });
 }
 
-// OpenCoarrays' finalize announces "stopped" to every other image with one message each on its
-// communicator, which only a later `sync images` would receive; there is none, and UCX reports
-// each at MPI_Finalize as an "unexpected tag-receive descriptor ... was not matched" warning.
-// Receives posted before the finalize take them. Every other image sends exactly one such
-// message, so waiting for these receives cannot hang.
-class stop_announcements {
-public:
-    stop_announcements() {
-        int images = 1;
-        int me = 0;
-        MPI_Comm_size(CAF_COMM_WORLD, &images);
-        MPI_Comm_rank(CAF_COMM_WORLD, &me);
-        for (int other = 0; other < images; ++other) {
-            if (other == me) continue;
-            requests_.emplace_back();
-            values_.emplace_back();
-        }
-        for (int other = 0, k = 0; other < images; ++other) {
-            if (other == me) continue;
-            MPI_Irecv(&values_[static_cast<std::size_t>(k)], 1, MPI_INT, other, MPI_ANY_TAG,
-                      CAF_COMM_WORLD, &requests_[static_cast<std::size_t>(k)]);
-            ++k;
-        }
-    }
-    void receive() {
-        MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-    }
-
-private:
-    std::vector<MPI_Request> requests_;
-    std::vector<int> values_;
-};
-
 parbench_status caf_finalize(char* error, std::size_t error_size) {
     return plugin::guarded(error, error_size, [&] {
         if (!runtime_started) return;
-        stop_announcements announcements;
-        _gfortran_caf_finalize();
-        announcements.receive();
+        stop_coarray_runtime();
         runtime_started = false;
     });
 }

@@ -4,6 +4,7 @@
 //   point-to-point  count blksize stride ndata nextent #reps t_median[usec] CI95[usec] MiB/s
 //                   (t: one transfer, half a ping-pong round trip, with its synchronisation)
 //   synchronisation neighbours #reps t_delay+sync t_delay overhead[usec] CI95[usec] note
+//                   (note: "within noise" when the overhead's interval reaches zero)
 //   halo            size #reps t_median[usec] CI95[usec] MiB/s
 //
 // Every row shows the median over the timed batches and its 95 % confidence interval, not only
@@ -45,11 +46,12 @@ public:
         const table_kind kind = kind_of(r);
         if (!open_ || !(r.block == block_) || r.benchmark != benchmark_) begin_table(r, kind);
         const summary& d = r.distribution_us;
-        const std::string ci = fmt::format("{:.2f}-{:.2f}", d.ci_low, d.ci_high);
+        const std::string ci = fmt::format("{:.2f}..{:.2f}", d.ci_low, d.ci_high);
         std::string row;
+        std::string note;  // last, after the defects column: it may be empty
         switch (kind) {
             case table_kind::point_to_point:
-                row = fmt::format("{:>9}{:>9}{:>8}{:>11}{:>11}{:>8}{:>15.2f}{:>20}{:>12.2f}",
+                row = fmt::format(" {:>8} {:>8} {:>7} {:>10} {:>10} {:>7} {:>14.2f} {:>19} {:>11.2f}",
                                   metric(r, "count"), metric(r, "blksize"), metric(r, "stride"),
                                   metric(r, "ndata"), metric(r, "nextent"), r.iterations,
                                   d.median, ci, r.throughput_mib_s.value_or(0.0));
@@ -60,19 +62,20 @@ public:
                 const std::string overhead_ci =
                     fmt::format("{:.2f}..{:.2f}", value(r, "overhead_ci_low_us"),
                                 value(r, "overhead_ci_high_us"));
-                row = fmt::format("{:>11}{:>8}{:>15.2f}{:>12.2f}{:>16.2f}{:>20}  {}",
+                row = fmt::format(" {:>10} {:>7} {:>14.2f} {:>11.2f} {:>15.2f} {:>19}",
                                   metric(r, "neighbours"), r.iterations,
                                   value(r, "t_delay_sync_us"), value(r, "t_delay_us"),
-                                  value(r, "overhead_us"), overhead_ci,
-                                  noise ? "within noise" : "");
+                                  value(r, "overhead_us"), overhead_ci);
+                note = noise ? "  within noise" : "";
                 break;
             }
             case table_kind::halo:
-                row = fmt::format("{:>9}{:>8}{:>15.2f}{:>20}{:>12.2f}", metric(r, "halo_size"),
+                row = fmt::format(" {:>8} {:>7} {:>14.2f} {:>19} {:>11.2f}", metric(r, "halo_size"),
                                   r.iterations, d.median, ci, r.throughput_mib_s.value_or(0.0));
                 break;
         }
-        if (check_) row += fmt::format("{:>10}", r.defects.value_or(0));
+        if (check_) row += fmt::format(" {:>9}", r.defects.value_or(0));
+        row += note;
         while (!row.empty() && row.back() == ' ') row.pop_back();
         out_ << row << '\n';
         out_.flush();
@@ -125,21 +128,22 @@ private:
         std::string head;
         switch (kind) {
             case table_kind::point_to_point:
-                head = fmt::format("{:>9}{:>9}{:>8}{:>11}{:>11}{:>8}{:>15}{:>20}{:>12}", "count",
+                head = fmt::format(" {:>8} {:>8} {:>7} {:>10} {:>10} {:>7} {:>14} {:>19} {:>11}", "count",
                                    "blksize", "stride", "ndata", "nextent", "#reps",
                                    "t_median[usec]", "CI95[usec]", "MiB/s");
                 break;
             case table_kind::synchronisation:
-                head = fmt::format("{:>11}{:>8}{:>15}{:>12}{:>16}{:>20}  {}", "neighbours",
+                head = fmt::format(" {:>10} {:>7} {:>14} {:>11} {:>15} {:>19}", "neighbours",
                                    "#reps", "t_delay+sync", "t_delay", "overhead[usec]",
-                                   "CI95[usec]", "note");
+                                   "CI95[usec]");
                 break;
             case table_kind::halo:
-                head = fmt::format("{:>9}{:>8}{:>15}{:>20}{:>12}", "size", "#reps",
+                head = fmt::format(" {:>8} {:>7} {:>14} {:>19} {:>11}", "size", "#reps",
                                    "t_median[usec]", "CI95[usec]", "MiB/s");
                 break;
         }
-        if (check_) head += fmt::format("{:>10}", "defects");
+        if (check_) head += fmt::format(" {:>9}", "defects");
+        if (kind == table_kind::synchronisation) head += "  note";
         out_ << head << '\n';
     }
 
