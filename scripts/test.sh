@@ -9,11 +9,11 @@ bash scripts/setup.sh
 export OMPI_MCA_rmaps_base_oversubscribe=1   # harmless for MPICH; lets Open MPI run -n 4 on 2 cores
 jobs=$(nproc)
 
-# The plugins under test are forced on: a missing MPI, OpenBLAS or OpenMP-offload compiler (all
-# Debian packages that setup.sh installs) is a setup failure here, not a suite that silently
-# vanishes from the run. The CUDA plugin needs NVIDIA's toolkit, which Debian does not ship: it is
-# built and tested when /usr/local/cuda has one, and the line below says which.
-forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled)
+# The plugins under test are forced on: a missing MPI, OpenBLAS, OpenMP-offload compiler or
+# OpenCoarrays (all Debian packages that setup.sh installs) is a setup failure here, not a suite
+# that silently vanishes from the run. The CUDA plugin needs NVIDIA's toolkit, which Debian does
+# not ship: it is built and tested when /usr/local/cuda has one, and the line below says which.
+forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled)
 
 # Meson's summary counts skipped tests; this names each one with the reason it printed, so that
 # a skip is never silent.
