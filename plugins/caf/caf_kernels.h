@@ -21,6 +21,7 @@ void* parbench_caf_prepare_halo(int n, const int neighbours[6]);
 void parbench_caf_release_halo(void);
 void parbench_caf_prepare_lock(void);
 void parbench_caf_release_lock(void);
+void parbench_caf_warm_up(void);
 
 /* One transfer to (put) or from (get) `image`. */
 typedef void (*parbench_caf_transfer)(int image);

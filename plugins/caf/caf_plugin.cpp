@@ -575,6 +575,7 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
     }
 
     const mpi::session images(MPI_COMM_WORLD, size);
+    parbench_caf_warm_up();
     const run_context c{o, host, images, rank, size, {o.iterations, o.check}};
     std::optional<int> delay_loops;
     for (const entry* e : chosen) {
