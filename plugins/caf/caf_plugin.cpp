@@ -503,20 +503,27 @@ struct selection {
     return s;
 }
 
-// Every array must fit the size limit; judged before the run, alike on every image.
-void check_extents(const options& o) {
+// Every array of the chosen point-to-point benchmarks must fit the size limit; judged before
+// the run, alike on every image.
+void check_extents(const options& o, const std::vector<const entry*>& chosen) {
+    std::vector<placement> used;
+    for (const entry* e : chosen) {
+        if (e->kind == family::mpi_send) used.push_back(placement::contiguous);
+        if (e->kind == family::transfer) used.push_back(transfer_patterns[e->transfer].where);
+    }
     for (const int count : o.counts) {
-        for (const placement where : {placement::contiguous, placement::strided}) {
-            const data_geometry g = geometry_of(where, count, o);
-            const auto extent = static_cast<std::uint64_t>(g.nextent());
-            if (static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(o.blksize) *
-                        static_cast<std::uint64_t>(o.stride) >
-                    max_extent_elements ||
-                extent > max_extent_elements)
+        for (const placement where : used) {
+            // In floating point: the factors may reach 2^31 each (data_geometry's int64 would
+            // overflow before the comparison).
+            const double stride = where == placement::contiguous ? 1.0 : o.stride;
+            const double extent = ((count - 1.0) * stride + 1.0) * o.blksize;
+            if (extent > static_cast<double>(max_extent_elements))
                 throw input_error(fmt::format(
-                    "-count {} -blksize {} -stride {}: an array of {} elements would exceed the "
-                    "limit of {} elements (1 GiB) per image",
-                    count, o.blksize, o.stride, extent, max_extent_elements));
+                    "-count {} -blksize {}{}: an array of {:.0f} elements would exceed the limit of "
+                    "{} elements (1 GiB) per image",
+                    count, o.blksize,
+                    where == placement::contiguous ? "" : fmt::format(" -stride {}", o.stride),
+                    extent, max_extent_elements));
         }
     }
 }
@@ -529,8 +536,8 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const options o = parse_options(request);
-    check_extents(o);
     const auto [chosen, skipped] = select(request, o, size);
+    check_extents(o, chosen);
 
     if (rank == 0) {
         run_start start;

@@ -134,6 +134,19 @@ def case_n3_refusal():
                      "multiple ping-pong at three images")
 
 
+def case_bad_input():
+    cases = [
+        (1, ["-count", "5:2"], r"-count 5:2: minimum 5 is larger than maximum 2"),
+        (1, ["-mode", "sideways"], r"-mode sideways: expected single, multiple or crossing"),
+        (2, ["put", "-count", "2147483647", "-blksize", "134217728"],
+         r"-count 2147483647 -blksize 134217728: an array of \d+ elements would exceed the "
+         r"limit of 134217728 elements \(1 GiB\) per image"),
+    ]
+    for images, args, message in cases:
+        rc, out, err = run(images, args, timeout=60)
+        expect_one_error(rc, err, "parbench: error: " + message, " ".join(args))
+
+
 def case_n2():
     rc, out, err = run(2, TINY + ["-mode", "single", "multiple", "crossing"])
     expect_clean(rc, out, err, "-n 2 run")
