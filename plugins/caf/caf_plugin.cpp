@@ -25,8 +25,11 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,7 +53,7 @@ constexpr const char* suite_name = "caf";
 // ---- the benchmarks --------------------------------------------------------------------------
 
 enum class family { transfer, mpi_send, sync, halo };
-enum class sync_kind { all, mpi_barrier, pairwise, random, ring, grid, lock };
+enum class sync_kind { all, mpi_barrier, pairwise, random, ring, grid, lock, critical };
 
 struct entry {
     parbench_benchmark info;
@@ -104,6 +107,8 @@ constexpr entry catalogue[] = {
      family::sync, 0, sync_kind::grid},
     {{"sync_lock", "Overhead of lock/unlock of a lock variable on image 1", "other", dflt},
      family::sync, 0, sync_kind::lock},
+    {{"sync_critical", "Overhead of an empty critical construct", "other", dflt}, family::sync,
+     0, sync_kind::critical},
     {{"halo", "3D periodic halo swap on the MPI_Dims_create grid", "parallel_transfer", dflt},
      family::halo},
 };
@@ -239,11 +244,33 @@ void run_mpi_send(const run_context& c) {
 
 // -- synchronisation --
 
+// The critical construct lives in libparbench_caf_critical.so (caf_critical.f90), opened in
+// init after the runtime started; nullptr with `critical_problem` set when it could not be.
+void (*critical_section)() = nullptr;
+std::string critical_problem = "the coarray runtime has not started";
+
+void open_critical_library() {
+    Dl_info self{};
+    std::string path = "libparbench_caf_critical.so";
+    if (::dladdr(reinterpret_cast<const void*>(&open_critical_library), &self) != 0 &&
+        self.dli_fname != nullptr)
+        path = (std::filesystem::path(self.dli_fname).parent_path() / path).string();
+    void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (library == nullptr) {
+        const char* why = ::dlerror();
+        critical_problem = "cannot open " + path + ": " + (why != nullptr ? why : "unknown error");
+        return;
+    }
+    critical_section = reinterpret_cast<void (*)()>(::dlsym(library, "parbench_caf_critical"));
+    if (critical_section == nullptr) critical_problem = path + " lacks parbench_caf_critical";
+}
+
 using sync_call = void (*)(const int* images, int n);
 void no_sync(const int* /*images*/, int /*n*/) {}
 void sync_all_call(const int* /*images*/, int /*n*/) { parbench_caf_sync_all(); }
 void mpi_barrier_call(const int* /*images*/, int /*n*/) { MPI_Barrier(MPI_COMM_WORLD); }
 void lock_call(const int* /*images*/, int /*n*/) { parbench_caf_lock_unlock(); }
+void critical_call(const int* /*images*/, int /*n*/) { critical_section(); }
 
 // One iteration of EPCC's synchronisation benchmarks: the delay loop, then the synchronisation
 // (none for the reference time).
@@ -333,6 +360,7 @@ void run_sync_row(const run_context& c, std::string_view name, const sync_row& r
         case sync_kind::all: return {{sync_all_call, {}, c.size - 1}};
         case sync_kind::mpi_barrier: return {{mpi_barrier_call, {}, c.size - 1}};
         case sync_kind::lock: return {{lock_call, {}, 0}};
+        case sync_kind::critical: return {{critical_call, {}, 0}};
         case sync_kind::pairwise: {
             const int partner = pair_partner(c.rank, c.size);
             return {list(std::span(&partner, 1), 1)};
@@ -469,6 +497,7 @@ void run_halo(const run_context& c) {
         return {};
     }
     if (e.kind != family::sync) return {};
+    if (e.sync == sync_kind::critical && critical_section == nullptr) return critical_problem;
     if ((e.sync == sync_kind::random || e.sync == sync_kind::ring) && images < 2)
         return "sync images with neighbours needs at least 2 images; the run has 1";
     if (e.sync == sync_kind::pairwise && (images < 2 || images % 2 != 0))
@@ -621,6 +650,7 @@ parbench_status caf_init(const parbench_init_args* args, char* error, std::size_
         start_coarray_runtime(args != nullptr ? args->argc : nullptr,
                               args != nullptr ? args->argv : nullptr);
         runtime_started = true;
+        open_critical_library();  // collective: registers the construct's lock on every image
     });
 }
 

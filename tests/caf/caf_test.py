@@ -26,7 +26,7 @@ PT2PT = ["put", "subput", "simple_subput", "all_put", "many_put", "sub_manyput",
          "all_get", "many_get", "sub_manyget", "many_subget", "strided_get", "strided_subget",
          "strided_many_get", "mpi_send"]
 SYNC = ["sync_all", "sync_mpi_barrier", "sync_images_pairwise", "sync_images_random",
-        "sync_images_ring", "sync_images_3d_grid", "sync_lock"]
+        "sync_images_ring", "sync_images_3d_grid", "sync_lock", "sync_critical"]
 
 
 def run(n, args, timeout=240):
@@ -108,7 +108,8 @@ def case_n1():
     found = tables(out)
     expect_no_defects(found, "-n 1")
     names = {k[0] for k in found}
-    want = {"sync_all", "sync_mpi_barrier", "sync_images_3d_grid", "sync_lock", "halo"}
+    want = {"sync_all", "sync_mpi_barrier", "sync_images_3d_grid", "sync_lock", "sync_critical",
+            "halo"}
     if names != want:
         fail(f"-n 1 ran {sorted(names)}, want {sorted(want)}", out)
     # Skipped defaults are said once each, not silently dropped.
