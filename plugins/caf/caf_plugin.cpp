@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -174,9 +175,10 @@ void describe_transfer(result_record& r, std::string_view name, std::string_view
 [[nodiscard]] std::string mode_text(ping_pong_mode mode, int images) {
     if (mode == ping_pong_mode::single)
         return fmt::format("single ping-pong, images 1 and {}", images);
-    return fmt::format("{} ping-pong, {} pairs i and i+{}",
-                       mode == ping_pong_mode::multiple ? "multiple" : "multiple crossing",
-                       images / 2, images / 2);
+    const int pairs = images / 2;
+    return fmt::format("{} ping-pong, images i and i+{} ({} pair{})",
+                       mode == ping_pong_mode::multiple ? "multiple" : "multiple crossing", pairs,
+                       pairs, pairs == 1 ? "" : "s");
 }
 
 void run_transfer(const run_context& c, const transfer_pattern& p) {
@@ -196,7 +198,7 @@ void run_transfer(const run_context& c, const transfer_pattern& p) {
                 const point_to_point_check check{
                     {base, static_cast<std::size_t>(g.nextent())}, c.rank, role, g};
                 const caf_step step{.time_divisor = 2.0};
-                const auto time = [&](auto kernel) {
+                const auto measure_with = [&](auto kernel) {
                     kernel.transfer = p.kernel;
                     kernel.partner_image = idle ? 0 : role.partner + 1;
                     kernel.moves_in_step_one = !idle && (put == initiator);
@@ -205,8 +207,8 @@ void run_transfer(const run_context& c, const transfer_pattern& p) {
                                               kernel, c.timing, check);
                 };
                 std::optional<result_record> r =
-                    sync == step_sync::all ? time(ping_pong_kernel<sync_all_step>{})
-                                           : time(ping_pong_kernel<sync_images_step>{});
+                    sync == step_sync::all ? measure_with(ping_pong_kernel<sync_all_step>{})
+                                           : measure_with(ping_pong_kernel<sync_images_step>{});
                 parbench_caf_release_point_to_point();
                 if (!r) continue;
                 describe_transfer(*r, p.name,
@@ -367,15 +369,13 @@ void run_sync_row(const run_context& c, std::string_view name, const sync_row& r
         }
         case sync_kind::random:
         case sync_kind::ring: {
-            const std::vector<int> order =
-                kind == sync_kind::random ? random_order(c.size, c.opts.seed)
-                                          : random_order(c.size, 0);
-            std::vector<int> identity(static_cast<std::size_t>(c.size));
-            for (int r = 0; r < c.size; ++r) identity[static_cast<std::size_t>(r)] = r;
+            // The ring in image order, or randomly permuted (EPCC: "so that they all match").
+            std::vector<int> order(static_cast<std::size_t>(c.size));
+            std::iota(order.begin(), order.end(), 0);
+            if (kind == sync_kind::random) order = random_order(c.size, c.opts.seed);
             std::vector<sync_row> rows;
             for (const int n : neighbour_counts(c.opts.syncmaxneigh, c.size))
-                rows.push_back(list(
-                    ring_neighbours(kind == sync_kind::random ? order : identity, c.rank, n), n));
+                rows.push_back(list(ring_neighbours(order, c.rank, n), n));
             return rows;
         }
         case sync_kind::grid: {
