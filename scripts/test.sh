@@ -9,12 +9,13 @@ bash scripts/setup.sh
 export OMPI_MCA_rmaps_base_oversubscribe=1   # harmless for MPICH; lets Open MPI run -n 4 on 2 cores
 jobs=$(nproc)
 
-# The plugins under test are forced on: a missing MPI, OpenBLAS or OpenMP-offload compiler (all
-# Debian packages that setup.sh installs) is a setup failure here, not a suite that silently
-# vanishes from the run. The CUDA plugin needs NVIDIA's toolkit, which Debian does not ship: it is
-# built and tested when /usr/local/cuda has one, and the line below says which. The fault-injection
-# benchmarks that the MPI tests run (Test_Corrupt, Test_Deadlock) exist only with -Dtest_kernels.
-forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dtest_kernels=true)
+# The plugins under test are forced on: a missing MPI, OpenBLAS, OpenMP-offload compiler or
+# OpenCoarrays (all Debian packages that setup.sh installs) is a setup failure here, not a suite
+# that silently vanishes from the run. The CUDA plugin needs NVIDIA's toolkit, which Debian does
+# not ship: it is built and tested when /usr/local/cuda has one, and the line below says which. The
+# fault-injection benchmarks that the MPI tests run (Test_Corrupt, Test_Deadlock) exist only with
+# -Dtest_kernels.
+forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled -Dtest_kernels=true)
 
 # Meson's summary counts skipped tests; this names each one with the reason it printed, so that
 # a skip is never silent.

@@ -18,6 +18,7 @@
 #include "printable.hpp"
 #include "system_context.hpp"
 #include "terminal.hpp"
+#include "unavailable_suites.hpp"
 #include "watchdog.hpp"
 
 #include <parbench/core/error.hpp>
@@ -25,6 +26,7 @@
 #include <parbench/plugin/loader.hpp>
 #include <parbench/plugin/registry.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/report/caf_console.hpp>
 #include <parbench/report/csv.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/json.hpp>
@@ -252,6 +254,13 @@ int list_plugins(registry& found) {
             }
         }
     }
+    const std::vector<std::string> offered = found.known_suites();
+    for (const auto& u : parbench::app::unavailable_suites()) {
+        if (std::find(offered.begin(), offered.end(), u.suite) != offered.end())
+            continue;  // another build of the plugin was found on the search path
+        std::cout << "suite " << u.suite << " - unavailable: " << u.plugin << " was not built: "
+                  << u.reason << '\n';
+    }
     for (const auto& s : found.shadowed())
         std::cout << "shadowed: " << s.file.string() << " (plugin '" << s.name
                   << "' is already provided by " << s.winner.string() << ")\n";
@@ -431,7 +440,10 @@ private:
             return;
         }
 #endif
-        (void)layout;
+        if (layout == "caf") {
+            console_ = std::make_unique<parbench::report::caf_console_reporter>(std::cout);
+            return;
+        }
         console_ = std::make_unique<parbench::report::imb_console_reporter>(std::cout);
     }
 
@@ -670,8 +682,11 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
         interrupt_comm = comm;
     }
     if (suite_plugin != comm_plugin) {
+        // The real argc/argv: a runtime started here (the coarray plugin's) reads them as well.
         parbench_init_args args{};
         args.struct_size = sizeof args;
+        args.argc = &argc;
+        args.argv = &argv;
         args.thread_level = thread_level.empty() ? nullptr : thread_level.c_str();
         args.comm = comm;
         suite_plugin->init(args);
@@ -875,6 +890,11 @@ int main_impl(int argc, char** argv) {
             if (p == nullptr) {
                 for (const auto& problem : found.problems())
                     print_warning(problem.message);
+                for (const auto& u : parbench::app::unavailable_suites())
+                    if (u.suite == suite_name)
+                        throw driver_exit{exit_failure, "suite '" + suite_name +
+                                                            "' is unavailable: " + u.plugin +
+                                                            " was not built: " + u.reason};
                 std::string known;
                 for (const auto& name : found.known_suites())
                     known += (known.empty() ? "" : ", ") + name;

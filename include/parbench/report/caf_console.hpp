@@ -1,0 +1,157 @@
+// The caf console layout (suite caf, EPCC CAF_BENCH): a short header (images, coarray runtime,
+// compiler, calling sequence), then one table per block with the columns of its kind:
+//
+//   point-to-point  count blksize stride ndata nextent #reps t_median[usec] CI95[usec] MiB/s
+//                   (t: one transfer, half a ping-pong round trip, with its synchronisation)
+//   synchronisation neighbours #reps t_delay+sync t_delay overhead[usec] CI95[usec] note
+//                   (note: "within noise" when the overhead's interval reaches zero)
+//   halo            size #reps t_median[usec] CI95[usec] MiB/s
+//
+// Every row shows the median over the timed batches and its 95 % confidence interval, not only
+// a mean. The kind comes from the record's metrics (plugins/caf/caf_plugin.cpp fills them).
+#pragma once
+
+#include <parbench/report/reporter.hpp>
+
+#include <fmt/format.h>
+
+#include <ostream>
+#include <string>
+
+namespace parbench::report {
+
+class caf_console_reporter final : public reporter {
+public:
+    explicit caf_console_reporter(std::ostream& out) : out_(out) {}
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        const std::string rule(72, '-');
+        check_ = start.header.is_object() && start.header.value("check", false);
+        out_ << '#' << rule << '\n';
+        out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
+        out_ << '#' << rule << '\n';
+        line("Date", text(driver_context, "date_text"));
+        line("Machine", text(driver_context, "machine"));
+        line("Images", text(start.header, "images"));
+        line("Coarray runtime", text(start.header, "coarray_runtime"));
+        line("Compiler", text(start.header, "compiler"));
+        line("MPI Version", text(start.header, "mpi_version"));
+        out_ << "#\n# Calling sequence was:\n#\n# " << text(driver_context, "calling_sequence")
+             << "\n#\n# Benchmarks to run:\n#\n";
+        for (const auto& name : start.benchmarks) out_ << "# " << name << '\n';
+        out_.flush();
+    }
+
+    void on_result(const result_record& r) override {
+        const table_kind kind = kind_of(r);
+        if (!open_ || !(r.block == block_) || r.benchmark != benchmark_) begin_table(r, kind);
+        const summary& d = r.distribution_us;
+        const std::string ci = fmt::format("{:.2f}..{:.2f}", d.ci_low, d.ci_high);
+        std::string row;
+        std::string note;  // last, after the defects column: it may be empty
+        switch (kind) {
+            case table_kind::point_to_point:
+                row = fmt::format(" {:>8} {:>8} {:>7} {:>10} {:>10} {:>7} {:>14.2f} {:>19} {:>11.2f}",
+                                  metric(r, "count"), metric(r, "blksize"), metric(r, "stride"),
+                                  metric(r, "ndata"), metric(r, "nextent"), r.iterations,
+                                  d.median, ci, r.throughput_mib_s.value_or(0.0));
+                break;
+            case table_kind::synchronisation: {
+                const bool noise = r.metrics.count("overhead_within_noise") != 0 &&
+                                   r.metrics.at("overhead_within_noise") != 0.0;
+                const std::string overhead_ci =
+                    fmt::format("{:.2f}..{:.2f}", value(r, "overhead_ci_low_us"),
+                                value(r, "overhead_ci_high_us"));
+                row = fmt::format(" {:>10} {:>7} {:>14.2f} {:>11.2f} {:>15.2f} {:>19}",
+                                  metric(r, "neighbours"), r.iterations,
+                                  value(r, "t_delay_sync_us"), value(r, "t_delay_us"),
+                                  value(r, "overhead_us"), overhead_ci);
+                note = noise ? "  within noise" : "";
+                break;
+            }
+            case table_kind::halo:
+                row = fmt::format(" {:>8} {:>7} {:>14.2f} {:>19} {:>11.2f}", metric(r, "halo_size"),
+                                  r.iterations, d.median, ci, r.throughput_mib_s.value_or(0.0));
+                break;
+        }
+        if (check_) row += fmt::format(" {:>9}", r.defects.value_or(0));
+        row += note;
+        while (!row.empty() && row.back() == ' ') row.pop_back();
+        out_ << row << '\n';
+        out_.flush();
+    }
+
+    void on_warning(const std::string& message) override {
+        out_ << "# WARNING: " << message << '\n';
+        out_.flush();
+    }
+
+    void on_run_end(bool completed) override {
+        if (completed) out_ << "\n# All images finished\n";
+        out_.flush();
+    }
+
+private:
+    enum class table_kind { point_to_point, synchronisation, halo };
+
+    [[nodiscard]] static table_kind kind_of(const result_record& r) {
+        if (r.metrics.count("overhead_us") != 0) return table_kind::synchronisation;
+        if (r.metrics.count("halo_size") != 0) return table_kind::halo;
+        return table_kind::point_to_point;
+    }
+    [[nodiscard]] static double value(const result_record& r, const char* name) {
+        const auto it = r.metrics.find(name);
+        return it != r.metrics.end() ? it->second : 0.0;
+    }
+    // Counts and sizes: whole numbers.
+    [[nodiscard]] static long long metric(const result_record& r, const char* name) {
+        return static_cast<long long>(value(r, name));
+    }
+    [[nodiscard]] static std::string text(const nlohmann::json& object, const char* key) {
+        if (!object.is_object() || !object.contains(key) || object[key].is_null()) return "-";
+        const auto& v = object[key];
+        return v.is_string() ? v.get<std::string>() : v.dump();
+    }
+    void line(const char* label, const std::string& value_text) {
+        out_ << fmt::format("# {:<16}: {}\n", label, value_text);
+    }
+
+    void begin_table(const result_record& r, table_kind kind) {
+        open_ = true;
+        block_ = r.block;
+        benchmark_ = r.benchmark;
+        const std::string rule(72, '-');
+        out_ << "\n#" << rule << '\n';
+        out_ << "# Benchmarking " << r.block.title << '\n';
+        out_ << "# " << r.block.mode << '\n';
+        out_ << '#' << rule << '\n';
+        std::string head;
+        switch (kind) {
+            case table_kind::point_to_point:
+                head = fmt::format(" {:>8} {:>8} {:>7} {:>10} {:>10} {:>7} {:>14} {:>19} {:>11}", "count",
+                                   "blksize", "stride", "ndata", "nextent", "#reps",
+                                   "t_median[usec]", "CI95[usec]", "MiB/s");
+                break;
+            case table_kind::synchronisation:
+                head = fmt::format(" {:>10} {:>7} {:>14} {:>11} {:>15} {:>19}", "neighbours",
+                                   "#reps", "t_delay+sync", "t_delay", "overhead[usec]",
+                                   "CI95[usec]");
+                break;
+            case table_kind::halo:
+                head = fmt::format(" {:>8} {:>7} {:>14} {:>19} {:>11}", "size", "#reps",
+                                   "t_median[usec]", "CI95[usec]", "MiB/s");
+                break;
+        }
+        if (check_) head += fmt::format(" {:>9}", "defects");
+        if (kind == table_kind::synchronisation) head += "  note";
+        out_ << head << '\n';
+    }
+
+    std::ostream& out_;
+    bool check_ = false;
+    bool open_ = false;
+    block_info block_;
+    std::string benchmark_;
+};
+
+}  // namespace parbench::report

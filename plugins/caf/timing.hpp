@@ -1,0 +1,52 @@
+// The one place where the caf plugin calls parbench's MPI runner (include/parbench/mpi/). Every
+// image is active in every measurement (EPCC's idle images still join `sync all`), the coarray
+// is the resource (so the runner's message buffers are empty), and the kernel decides from its
+// own role what one iteration does. The runner brings the warm-up, the iteration rule with the
+// -time cap, the batches behind the median and its confidence interval, and the gather to rank 0.
+#pragma once
+
+#include <parbench/mpi/runner.hpp>
+#include <parbench/pattern/pattern.hpp>
+#include <parbench/report/result.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace parbench::caf {
+
+// The pattern descriptor of a caf measurement: all images take part; a ping-pong iteration is a
+// round trip (time_divisor 2: the reported time is one transfer, EPCC's latency).
+struct caf_step {
+    using category = pattern::point_to_point_tag;
+    benchmark_class klass = benchmark_class::single_transfer;
+    pattern::participants who = pattern::participants::all;
+    int nmsg = 1;
+    double time_divisor = 1.0;
+    bool rooted = false;
+};
+static_assert(pattern::point_to_point_descriptor<caf_step>);
+
+struct timing_settings {
+    policy::iterations::imb_volume iterations;
+    bool check = false;
+};
+
+// Times `kernel` on every image of `images` (all of MPI_COMM_WORLD). Collective; the record
+// exists on rank 0 only. `check` follows the runner's data_check concept: fill before timing,
+// count defects after the last iteration.
+template <class Kernel, class Check = mpi::no_check>
+[[nodiscard]] std::optional<result_record> time_on_all_images(
+    const mpi::session& images, const caf_step& step, const std::string& benchmark,
+    std::uint64_t bytes, Kernel kernel, const timing_settings& settings, const Check& check = {}) {
+    mpi::measure_options options;
+    options.iterations = settings.iterations;
+    options.check = settings.check;
+    const mpi::record_labels labels{.suite = "caf", .benchmark = benchmark, .has_bytes = bytes > 0};
+    mpi::measurement m = mpi::measure(images, step, labels, bytes, mpi::buffer_layout{0, 0},
+                                      kernel, options, check);
+    if (m.records.empty()) return std::nullopt;
+    return std::move(m.records.front());
+}
+
+}  // namespace parbench::caf

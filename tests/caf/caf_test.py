@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""The caf suite under mpiexec with tiny sizes: every point-to-point mode, the synchronisation
+and halo benchmarks, -check against the known answer (every row must report 0 defects), the
+refusals (one error line, exit status 2), no UCX warnings after the coarray runtime stopped, and
+the console layout against a golden file with the numbers masked.
+
+-blksize 2 is used on purpose: OpenCoarrays 2.10.1 (Debian bookworm) loses transfers of 1 and 3
+doubles (a plain Fortran program shows it too; docs/caf.md). Case check_catches_lost_puts keeps
+that case as the proof that -check reports a wrong number.
+
+usage: caf_test.py CASE PARBENCH MPIEXEC GOLDEN_DIR
+Set PARBENCH_APPROVE=1 to rewrite the golden file.
+"""
+import difflib
+import os
+import re
+import subprocess
+import sys
+
+CASE, PARBENCH, MPIEXEC, GOLDEN = sys.argv[1:5]
+PARBENCH = os.path.abspath(PARBENCH)
+TINY = ["-count", "1:2", "-blksize", "2", "-iter", "3", "-time", "0.02", "-halosize", "2",
+        "-syncmaxneigh", "4", "-check"]
+PT2PT = ["put", "subput", "simple_subput", "all_put", "many_put", "sub_manyput", "many_subput",
+         "strided_put", "strided_subput", "strided_many_put", "get", "subget", "simple_subget",
+         "all_get", "many_get", "sub_manyget", "many_subget", "strided_get", "strided_subget",
+         "strided_many_get", "mpi_send"]
+SYNC = ["sync_all", "sync_mpi_barrier", "sync_images_pairwise", "sync_images_random",
+        "sync_images_ring", "sync_images_3d_grid", "sync_lock", "sync_critical"]
+
+
+def run(n, args, timeout=240):
+    env = dict(os.environ)
+    env.pop("PARBENCH_PLUGIN_PATH", None)
+    p = subprocess.run([MPIEXEC, "-n", str(n), PARBENCH, "run", "caf"] + args,
+                       capture_output=True, text=True, env=env, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fail(what, *context):
+    print("FAILED:", what)
+    for c in context:
+        print("----\n" + str(c))
+    sys.exit(1)
+
+
+def tables(out):
+    """{(benchmark, mode line): [row, ...]} with each row's columns as strings."""
+    found, key, header = {}, None, None
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("# Benchmarking "):
+            key, header = (line.split()[2], lines[i + 1][2:]), None
+        elif key and line.strip() and not line.startswith("#"):
+            if not line.split()[0][0].isdigit():
+                header = line.split()  # the column names
+            elif header:
+                found.setdefault(key, []).append(dict(zip(header, line.split())))
+    return found
+
+
+def expect_clean(rc, out, err, what):
+    if rc != 0:
+        fail(f"{what}: exit status {rc}", err, out)
+    if "UCX" in err or "UCX" in out:
+        fail(f"{what}: UCX warnings after the coarray runtime stopped", err)
+    if "parbench: error" in err:
+        fail(f"{what}: error line", err)
+
+
+def expect_no_defects(found, what):
+    rows = [r for rs in found.values() for r in rs]
+    if not rows:
+        fail(f"{what}: no result rows")
+    for key, rs in found.items():
+        for r in rs:
+            if r.get("defects") != "0":
+                fail(f"{what}: {key} row {r} has defects (the data that arrived is wrong)")
+
+
+def expect_one_error(rc, err, pattern, what):
+    errors = [line for line in err.splitlines() if line.startswith("parbench: error:")]
+    if rc != 2 or len(errors) != 1 or not re.fullmatch(pattern, errors[0]):
+        fail(f"{what}: want exit 2 and one error line matching /{pattern}/, got {rc}", err)
+
+
+def mask(out):
+    """The layout without the numbers: header values that vary are masked, every number in a
+    table row becomes N, runs of spaces one space."""
+    kept = []
+    for line in out.splitlines():
+        if re.match(r"# (Date|Machine|Coarray runtime|Compiler|MPI Version) ", line):
+            line = line.split(":")[0] + ": <masked>"
+        elif line.startswith("# ") and "parbench" in line and " run caf" in line:
+            line = "# <calling sequence>"
+        elif re.match(r" *-?\d", line):  # a table row: numbers, and a note that may vary
+            line = re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "N", line.replace("within noise", ""))
+            line = re.sub(r" +", " ", line).strip()
+        elif not line.startswith("#"):  # column names
+            line = re.sub(r" +", " ", line).strip()
+        kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def case_n1():
+    rc, out, err = run(1, TINY)
+    expect_clean(rc, out, err, "-n 1 default run")
+    found = tables(out)
+    expect_no_defects(found, "-n 1")
+    names = {k[0] for k in found}
+    want = {"sync_all", "sync_mpi_barrier", "sync_images_3d_grid", "sync_lock", "sync_critical",
+            "halo"}
+    if names != want:
+        fail(f"-n 1 ran {sorted(names)}, want {sorted(want)}", out)
+    # Skipped defaults are said once each, not silently dropped.
+    for name in ["put", "sync_images_pairwise", "sync_images_random"]:
+        if f"{name} skipped:" not in out:
+            fail(f"-n 1: no warning that {name} was skipped", out)
+    # One image: sync all costs nothing measurable; a negative overhead must say "within noise".
+    for r in found[("sync_all", "delay loop 2 usec")]:
+        if r["overhead[usec]"].startswith("-") and "within" not in out:
+            fail("-n 1: negative sync overhead without 'within noise'", out)
+
+
+def case_n1_refusal():
+    rc, out, err = run(1, ["put"] + TINY)
+    expect_one_error(rc, err, r"parbench: error: put: single ping-pong needs at least 2 images; "
+                              r"the run has 1", "single ping-pong at one image")
+
+
+def case_n3_refusal():
+    rc, out, err = run(3, ["get", "-mode", "multiple"] + TINY)
+    expect_one_error(rc, err, r"parbench: error: get: multiple ping-pong pairs image i with "
+                              r"i \+ n/2 and needs an even number of images; the run has 3",
+                     "multiple ping-pong at three images")
+
+
+def case_bad_input():
+    cases = [
+        (1, ["-count", "5:2"], r"-count 5:2: minimum 5 is larger than maximum 2"),
+        (1, ["-mode", "sideways"], r"-mode sideways: expected single, multiple or crossing"),
+        (2, ["put", "-count", "2147483647", "-blksize", "134217728"],
+         r"-count 2147483647 -blksize 134217728: an array of \d+ elements would exceed the "
+         r"limit of 134217728 elements \(1 GiB\) per image"),
+    ]
+    for images, args, message in cases:
+        rc, out, err = run(images, args, timeout=60)
+        expect_one_error(rc, err, "parbench: error: " + message, " ".join(args))
+
+
+def case_n2():
+    rc, out, err = run(2, TINY + ["-mode", "single", "multiple", "crossing"])
+    expect_clean(rc, out, err, "-n 2 run")
+    found = tables(out)
+    expect_no_defects(found, "-n 2")
+    names = {k[0] for k in found}
+    missing = set(PT2PT + SYNC + ["halo"]) - names
+    if missing:
+        fail(f"-n 2: benchmarks without rows: {sorted(missing)}", out)
+    for name in PT2PT:
+        modes = {k[1] for k in found if k[0] == name}
+        if len(modes) != (3 if name == "mpi_send" else 6):
+            fail(f"-n 2: {name} ran in {sorted(modes)}", out)
+    for key, rows in found.items():
+        if key[0] in PT2PT:
+            if [r["ndata"] for r in rows] != ["2", "4"]:
+                fail(f"{key}: ndata column {[r['ndata'] for r in rows]}, want 2 4", out)
+            nextent = "2 4" if "strided" not in key[0] else "2 6"
+            if " ".join(r["nextent"] for r in rows) != nextent:
+                fail(f"{key}: nextent {[r['nextent'] for r in rows]}, want {nextent}", out)
+    # ndata * 8 bytes over the median time, in MiB/s.
+    for key, rows in found.items():
+        for r in rows:
+            if "ndata" in r and float(r["t_median[usec]"]) > 0:
+                t = float(r["t_median[usec]"])
+                want = int(r["ndata"]) * 8 / 1.048576 / t
+                # t is printed with two decimals: allow for its rounding.
+                if abs(float(r["MiB/s"]) - want) > 0.01 + want * (0.0051 / t + 0.001):
+                    fail(f"{key}: MiB/s {r['MiB/s']}, want {want:.2f}", out)
+    path = os.path.join(GOLDEN, "caf_console_n2.txt")
+    actual = mask(out)
+    if os.environ.get("PARBENCH_APPROVE") == "1":
+        with open(path, "w") as f:
+            f.write(actual)
+        return
+    with open(path) as f:
+        golden = f.read()
+    if actual != golden:
+        fail("console layout differs from " + path,
+             "".join(difflib.unified_diff(golden.splitlines(True), actual.splitlines(True))))
+
+
+def case_n4():
+    rc, out, err = run(4, ["put", "get", "mpi_send", "sync_images_random",
+                           "sync_images_pairwise", "halo", "-mode", "multiple", "crossing",
+                           "-sync", "images", "-count", "2", "-blksize", "2", "-iter", "2",
+                           "-time", "0.01", "-halosize", "2", "-syncmaxneigh", "4", "-check"])
+    expect_clean(rc, out, err, "-n 4 run")
+    found = tables(out)
+    expect_no_defects(found, "-n 4")
+    random_rows = found[("sync_images_random", "delay loop 2 usec")]
+    if [r["neighbours"] for r in random_rows] != ["2", "3"]:
+        fail("-n 4: random neighbour counts want 2 3 (capped at images - 1)", out)
+
+
+def case_check_catches_lost_puts():
+    rc, out, err = run(2, ["put", "-count", "1", "-sync", "all", "-iter", "3", "-check"])
+    expect_clean(rc, out, err, "put of one double")
+    rows = [r for rs in tables(out).values() for r in rs]
+    backend = subprocess.run([PARBENCH, "list"], capture_output=True, text=True).stdout
+    if "OpenCoarrays 2.10.1" not in backend:
+        print("SKIP: the lost-put defect is known for OpenCoarrays 2.10.1 only")
+        sys.exit(77)
+    if not rows or rows[0]["defects"] == "0":
+        fail("OpenCoarrays 2.10.1 loses a put of one double, and -check did not report it", out)
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+if CASE not in CASES:
+    fail(f"unknown case {CASE}")
+CASES[CASE]()
+print("ok")
