@@ -93,7 +93,10 @@ def mask(out):
             line = line.split(":")[0] + ": <masked>"
         elif line.startswith("# ") and "parbench" in line and " run caf" in line:
             line = "# <calling sequence>"
-        elif re.match(r" *-?\d", line):  # a table row: numbers, and a note that may vary
+        elif line.startswith("# WARNING: ") and "rows are unstable" in line:
+            continue  # depends on the machine's load, like the '!' notes below
+        elif re.match(r" *-?\d", line):  # a table row: numbers, and notes that may vary
+            line = line.split("  ! ")[0]  # a stability verdict (report/stability.hpp)
             line = re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "N", line.replace("within noise", ""))
             line = re.sub(r" +", " ", line).strip()
         elif not line.startswith("#"):  # column names

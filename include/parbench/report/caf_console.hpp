@@ -8,10 +8,11 @@
 //   halo            size #reps t_median[usec] CI95[usec] MiB/s
 //
 // Every row shows the median over the timed batches and its 95 % confidence interval, not only
-// a mean. The kind comes from the record's metrics (plugins/caf/caf_plugin.cpp fills them).
+// a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp). The kind comes from the record's metrics (plugins/caf/caf_plugin.cpp fills them).
 #pragma once
 
 #include <parbench/report/reporter.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,7 @@ public:
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         const std::string rule(72, '-');
         check_ = start.header.is_object() && start.header.value("check", false);
+        timer_ = timer_limits::from_context(start.context);
         out_ << '#' << rule << '\n';
         out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
         out_ << '#' << rule << '\n';
@@ -77,6 +79,8 @@ public:
         if (check_) row += fmt::format(" {:>9}", r.defects.value_or(0));
         row += note;
         while (!row.empty() && row.back() == ' ') row.pop_back();
+        if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
+            row += "  ! " + verdict.console_note();
         out_ << row << '\n';
         out_.flush();
     }
@@ -148,6 +152,7 @@ private:
     }
 
     std::ostream& out_;
+    timer_limits timer_;
     bool check_ = false;
     bool open_ = false;
     block_info block_;
