@@ -16,6 +16,8 @@ import os
 import re
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import fail, run_command  # noqa: E402
 
 CASE, PARBENCH, MPIEXEC, GOLDEN = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
@@ -30,18 +32,7 @@ SYNC = ["sync_all", "sync_mpi_barrier", "sync_images_pairwise", "sync_images_ran
 
 
 def run(n, args, timeout=240):
-    env = dict(os.environ)
-    env.pop("PARBENCH_PLUGIN_PATH", None)
-    p = subprocess.run([MPIEXEC, "-n", str(n), PARBENCH, "run", "caf"] + args,
-                       capture_output=True, text=True, env=env, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def fail(what, *context):
-    print("FAILED:", what)
-    for c in context:
-        print("----\n" + str(c))
-    sys.exit(1)
+    return run_command([MPIEXEC, "-n", str(n), PARBENCH, "run", "caf"] + args, timeout=timeout)
 
 
 def tables(out):

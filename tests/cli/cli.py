@@ -11,26 +11,15 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import fail, run_command  # noqa: E402
 
 CASE, PARBENCH, FAKE, MPI_PLUGIN, MPIEXEC = sys.argv[1:6]
 PARBENCH = os.path.abspath(PARBENCH)
 
 
 def run(args, launcher=None, env=None, timeout=120, cwd=None):
-    environment = dict(os.environ)
-    environment.pop("PARBENCH_PLUGIN_PATH", None)
-    environment.update(env or {})
-    command = (launcher or []) + [PARBENCH] + args
-    p = subprocess.run(command, capture_output=True, text=True, env=environment,
-                       timeout=timeout, cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
-
-
-def fail(what, *context):
-    print("FAILED:", what)
-    for c in context:
-        print("----\n" + str(c))
-    sys.exit(1)
+    return run_command((launcher or []) + [PARBENCH] + args, env, timeout, cwd)
 
 
 def expect_error(rc, err, status, pattern, what):

@@ -13,24 +13,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import fail, run_command  # noqa: E402
 
 CASE, PARBENCH, FAKE, PLOT_PYTHON = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
 
 
 def run(args, cwd=None):
-    env = dict(os.environ)
-    env.pop("PARBENCH_PLUGIN_PATH", None)
-    p = subprocess.run([PARBENCH] + args, capture_output=True, text=True, env=env, timeout=120,
-                       cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
-
-
-def fail(what, *context):
-    print("FAILED:", what)
-    for c in context:
-        print("----\n" + str(c))
-    sys.exit(1)
+    return run_command([PARBENCH] + args, cwd=cwd)
 
 
 def expect_error(result, pattern, what):

@@ -9,25 +9,16 @@ usage: cuda_cli.py PARBENCH
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import fail, run_command  # noqa: E402
 
 PARBENCH = os.path.abspath(sys.argv[1])
 
 
 def run(args, timeout=120):
-    env = dict(os.environ)
-    env.pop("PARBENCH_PLUGIN_PATH", None)
-    p = subprocess.run([PARBENCH] + args, capture_output=True, text=True, env=env, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def fail(what, *context):
-    print("FAILED:", what)
-    for c in context:
-        print("----\n" + str(c))
-    sys.exit(1)
+    return run_command([PARBENCH] + args, timeout=timeout)
 
 
 def one_error(err, pattern, what):
