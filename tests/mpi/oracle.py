@@ -179,7 +179,7 @@ def console_headline(stdout, name):
     for line in block[1].splitlines()[3:]:
         if not re.match(r"^\s+\d", line):
             break
-        fields = line.split()
+        fields = line.split("  ! ")[0].split()  # without a stability note (report/stability.hpp)
         out[int(fields[0])] = [float(v) for v in fields[2:]]
     return out
 

@@ -61,14 +61,15 @@ void warn_skipped_sizes(const run_state& st, std::string_view name, int processe
 void warn_allocation_failed(const run_state& st, std::string_view name, int processes);
 
 // The resource a definition measures on at size x: message buffers of its layout (from the
-// session's pools), or the RMA window of its plan with `sections` disjoint sections.
+// session's pools, rotated with -off_cache), or the RMA window of its plan with `sections`
+// disjoint sections.
 template <class Def>
-[[nodiscard]] auto make_resource(const mpi::session& s, const options& o, std::size_t x,
+[[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
                                  const mpi::kernel_context& context, std::uint64_t sections) {
     if constexpr (requires { Def::window(x, sections); })
         return mpi::rma_window(Def::window(x, sections), context);
     else
-        return mpi::message_resource(Def::layout(x, s.layout().processes), o.cache, s.send_pool(),
+        return mpi::message_resource(Def::layout(x, s.layout().processes), cache, s.send_pool(),
                                      s.recv_pool());
 }
 
@@ -120,7 +121,9 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                     // After the first progress call, so that the time limit covers it.
                     const std::size_t small = traits::has_bytes ? 4 : 0;
                     const mpi::kernel_context warm = session.context(small, pairs);
-                    mpi::warm_up(session, make_resource<Def>(session, o, small, warm, 1),
+                    // No -off_cache rotation: the warm-up is about connections, not caches.
+                    mpi::warm_up(session,
+                                 make_resource<Def>(session, off_cache{}, small, warm, 1),
                                  Def::make_kernel(warm), make_completion<Def>(warm),
                                  std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small,
                                  pairs);
@@ -133,7 +136,7 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 const typename Def::verify_check check{};
                 mpi::measurement m = mpi::measure(
                     session, descriptor, labels, x,
-                    make_resource<Def>(session, o, bytes, context, sections),
+                    make_resource<Def>(session, o.cache, bytes, context, sections),
                     Def::make_kernel(context), make_completion<Def>(context), plan, check);
                 if (m.skipped_need_bytes > 0) {
                     if (worst_need == 0) first_skipped = x;
