@@ -145,6 +145,13 @@ def test_osu_two(args):
                         "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1", "-W", "2"],
                        capture_output=True, text=True, timeout=120, env=env)
     actual = mask_console(p.stdout)
+    # -extra: parbench's median and CI trail OSU's two columns, which keep their layout
+    p = subprocess.run(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_bw", "-m", "4:4",
+                        "-i", "20", "-x", "1", "-W", "2", "-extra"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    rows = [l for l in p.stdout.splitlines() if l and not l.startswith("#")]
+    expect(len(rows) == 1 and re.fullmatch(r"4 {9}[ \d.]{20}( +\d+\.\d\d){3}", rows[0]) is not None,
+           f"-extra row {rows}")
     golden = os.path.join(args.golden, "osu_one_sided.txt")
     if os.environ.get("PARBENCH_APPROVE") == "1":
         with open(golden, "w") as f:

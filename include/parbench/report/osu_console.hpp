@@ -12,8 +12,9 @@
 // What each block prints comes from the run-start header's "blocks" (per benchmark: banner,
 // heading, the metric that fills the column or "" for the time per iteration, datatype, and for
 // one-sided tests window creation and synchronisation). OSU's MB/s are 10^6 bytes/s. With
-// `extra_columns`, parbench's median and 95 % CI of the same figure follow as trailing columns
-// (OSU parsers that read the first two fields are unaffected).
+// `extra_columns` (or the header's "extra_columns": the suite's -extra), parbench's median and
+// 95 % CI of the same figure follow as trailing columns (OSU parsers that read the first two
+// fields are unaffected).
 #pragma once
 
 #include <parbench/report/reporter.hpp>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 
@@ -36,6 +38,7 @@ public:
         version_ = h.value("osu_version", std::string("7"));
         blocks_ = h.value("blocks", nlohmann::json::object());
         title_ = start.title;
+        extra_ = extra_ || h.value("extra_columns", false);
     }
 
     void on_result(const result_record& r) override {
@@ -64,8 +67,11 @@ public:
         out_ << fmt::format("{:<10}{:>20.2f}", r.bytes, value);
         if (extra_) {
             const auto& d = r.distribution_us;
+            // a rate's CI bounds come from the time's bounds swapped
+            const double a = figure(r, metric, d.ci_low);
+            const double b = figure(r, metric, d.ci_high);
             out_ << fmt::format("{:>20.2f}{:>14.2f}{:>14.2f}", figure(r, metric, d.median),
-                                figure(r, metric, d.ci_high), figure(r, metric, d.ci_low));
+                                std::min(a, b), std::max(a, b));
         }
         if (r.defects) out_ << fmt::format("{:>10}", *r.defects);
         out_ << '\n';

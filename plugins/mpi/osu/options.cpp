@@ -61,6 +61,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"s", "lock|flush|flush_local|lock_all|pscw|fence",
      "one-sided synchronisation (OSU -s); each test accepts OSU's set",
      "flush (put_bibw: pscw)", PARBENCH_ARITY_ONE},
+    {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
+     PARBENCH_ARITY_FLAG},
 };
 
 }  // namespace
@@ -103,6 +105,10 @@ options parse_options(const run_request& request) {
     o.check = request.check;
     for (const auto& [name, value] : request.options) {
         if (name == "check") continue;
+        if (name == "extra") {
+            o.extra_columns = true;
+            continue;
+        }
         const std::string text = value_text(name, value);
         if (name == "m") {
             parse_sizes(text, o);

@@ -52,6 +52,7 @@ struct options {
     std::optional<std::uint64_t> skip;            // -x
     std::uint64_t window_size = default_window_size;  // -W
     bool check = false;
+    bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

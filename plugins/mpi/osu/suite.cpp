@@ -65,7 +65,9 @@ namespace {
         }
         blocks[b->info.name] = block;
     }
-    start.header = {{"osu_version", osu_version}, {"blocks", blocks}};
+    start.header = {{"osu_version", osu_version},
+                    {"blocks", blocks},
+                    {"extra_columns", o.extra_columns}};
     start.context = {
         {"mpi_library", mpi::library_version()},
         {"processes", st.world_size},
