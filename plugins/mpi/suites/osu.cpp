@@ -13,8 +13,6 @@ namespace {
 
 // The -s sets OSU 7 offers: every passive- and active-target method for the latency and
 // unidirectional bandwidth tests, only active target for the bidirectional one.
-constexpr std::array<sync, 6> every_sync = {sync::lock,     sync::flush, sync::flush_local,
-                                            sync::lock_all, sync::pscw,  sync::fence};
 constexpr std::array<sync, 2> active_target = {sync::pscw, sync::fence};
 
 template <rma_op Op, measures M, sync Default = sync::flush, bool Bidirectional = false>
@@ -24,7 +22,7 @@ struct one_sided_def {
     static constexpr bool bidirectional = Bidirectional;
     static constexpr sync default_sync = Default;
     static constexpr std::span<const sync> syncs =
-        Bidirectional ? std::span<const sync>(active_target) : std::span<const sync>(every_sync);
+        Bidirectional ? std::span<const sync>(active_target) : std::span<const sync>(all_syncs);
     static constexpr bool accepts(sync s) {
         return std::find(syncs.begin(), syncs.end(), s) != syncs.end();
     }
