@@ -122,6 +122,15 @@ def test_osu_two(args):
                       args.parbench)
         expect(p.returncode == 0 and len(rows) == 9, f"-w {creation}: rc {p.returncode}")
         check_osu_rows(rows, f"-w {creation}", 4, 20)
+    # A put one byte off its section (the testing module's kernel): -check counts every byte.
+    p, rows = run(["osu", "Test_Corrupt_put", "-m", "1:8", "-i", "5", "-x", "1", "--check"], 2,
+                  args.parbench)
+    if p.returncode == BAD_INPUT and "unknown benchmark" in p.stderr:
+        print("skipped Test_Corrupt_put: plugin built without -Dtest_kernels=true")
+    else:
+        got = {r["bytes"]: r["defects"] for r in rows}
+        expect(p.returncode == 0 and got == {1: 1, 2: 2, 4: 4, 8: 8},
+               f"Test_Corrupt_put defects {got} (rc {p.returncode})")
     # OSU's counts without -i/-x: 10000/100 for latency, 100/10 for bandwidth at <= 8 KiB.
     p, rows = run(["osu", "put_latency", "put_bw", "-m", "8:8", "-W", "2"], 2, args.parbench)
     counts = {r["benchmark"]: r["iterations"] for r in rows}

@@ -58,8 +58,11 @@ struct one_sided_method {
                                   : pattern::throughput_rule::none};
     }
 
+    // A definition may bring its own kernel (the testing module's corrupting put).
     [[nodiscard]] static auto kernel(const kernel_context& c, std::uint64_t window) {
-        if constexpr (round_trip && S == sync::fence)
+        if constexpr (requires { Def::make_kernel(c, window); })
+            return Def::make_kernel(c, window);
+        else if constexpr (round_trip && S == sync::fence)
             return fence_round_trip<Def::op>{};
         else if constexpr (round_trip)
             return pscw_round_trip<Def::op>(c);

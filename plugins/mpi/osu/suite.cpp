@@ -89,8 +89,10 @@ namespace {
 
 }  // namespace
 
-suite::suite(const char* name, const char* description, std::span<const benchmark> catalogue)
+suite::suite(const char* name, const char* description, std::span<const benchmark> catalogue,
+             std::span<const benchmark> test_only)
     : name_(name), description_(description), catalogue_(catalogue.begin(), catalogue.end()) {
+    catalogue_.insert(catalogue_.end(), test_only.begin(), test_only.end());
     for (const auto& b : catalogue_) table_.push_back(b.info);
 }
 

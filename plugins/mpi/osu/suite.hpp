@@ -49,7 +49,9 @@ struct benchmark {
 
 class suite {
 public:
-    suite(const char* name, const char* description, std::span<const benchmark> catalogue);
+    // `test_only`: fault-injection benchmarks (PARBENCH_BENCH_TEST_ONLY) of the testing module.
+    suite(const char* name, const char* description, std::span<const benchmark> catalogue,
+          std::span<const benchmark> test_only = {});
     suite(const suite&) = delete;
     suite& operator=(const suite&) = delete;
 

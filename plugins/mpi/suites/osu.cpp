@@ -4,6 +4,7 @@
 
 #include "osu/one_sided.hpp"
 #include "osu/suite.hpp"
+#include "testing/fault_kernels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -93,7 +94,8 @@ const benchmark catalogue[] = {
 };
 
 const suite& osu_suite() {
-    static const suite s("osu", "OSU micro-benchmarks (one-sided tests)", catalogue);
+    static const suite s("osu", "OSU micro-benchmarks (one-sided tests)", catalogue,
+                         mpi_plugin::testing::osu_faults());
     return s;
 }
 
