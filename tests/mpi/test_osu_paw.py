@@ -2,7 +2,9 @@
 """The osu suite's one-sided tests and PAW's p2p_get/p2p_put through the driver under mpiexec.
 
 -n 1: both suites refuse with one line and status 2. -n 2: every osu benchmark with each of its
-synchronisations and window creations at tiny sizes with -check (no defects), figures worked out
+synchronisations and window creations at tiny sizes with -check (no defects; the testing
+module's corrupted put counted byte by byte, its never-exposed epoch stopped by --timeout with
+the rows before it kept), figures worked out
 from the record's own time (OSU's MB/s = bytes x window / t, latency = t), OSU's counts, the
 console layout against a golden file (numbers masked), bad -s/-w/-m rejected with one line;
 PAW's statistics over repetitions (MIN across tasks per repetition), its .dat files and GB/s.
@@ -131,6 +133,14 @@ def test_osu_two(args):
         got = {r["bytes"]: r["defects"] for r in rows}
         expect(p.returncode == 0 and got == {1: 1, 2: 2, 4: 4, 8: 8},
                f"Test_Corrupt_put defects {got} (rc {p.returncode})")
+    # An epoch the target never exposes: --timeout stops the run naming it, earlier rows kept.
+    p, rows = run(["osu", "put_latency", "Test_Deadlock_put", "-m", "1:2", "-i", "5", "-x", "1",
+                   "--timeout", "3"], 2, args.parbench, timeout=60)
+    if not (p.returncode == BAD_INPUT and "unknown benchmark" in p.stderr):
+        expect(p.returncode == 3 and "Test_Deadlock_put" in p.stderr and
+               [r["benchmark"] for r in rows] == ["put_latency", "put_latency"],
+               f"deadlocked epoch: rc {p.returncode}, rows {[r['benchmark'] for r in rows]}, "
+               f"stderr {p.stderr[-300:]!r}")
     # OSU's counts without -i/-x: 10000/100 for latency, 100/10 for bandwidth at <= 8 KiB.
     p, rows = run(["osu", "put_latency", "put_bw", "-m", "8:8", "-W", "2"], 2, args.parbench)
     counts = {r["benchmark"]: r["iterations"] for r in rows}
