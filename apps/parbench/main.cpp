@@ -30,6 +30,7 @@
 #include <parbench/report/csv.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/json.hpp>
+#include <parbench/report/osu_console.hpp>
 #include <parbench/report/output_file.hpp>
 #include <parbench/report/stability.hpp>
 #if __has_include(<parbench/report/paw.hpp>)
@@ -176,14 +177,15 @@ std::string prescan_suite(const std::vector<std::string>& args, std::size_t run_
     return {};
 }
 
-// IMB spells its long options with one dash (-msglog 0:20). CLI11 wants two: rewrite -name to
-// --name (and -name=value to --name=value) when `name` is an option of the suite or a common
-// one. Everything else (values such as "-1", unknown words) is left for CLI11 to judge.
+// IMB spells its long options with one dash (-msglog 0:20), OSU its one-letter ones (-m 1:8,
+// -W 64). CLI11 wants two: rewrite -name to --name (and -name=value to --name=value) when `name`
+// is an option of the suite or a common one. Everything else (values such as "-1", unknown
+// words) is left for CLI11 to judge.
 std::vector<std::string> rewrite_single_dash(const std::vector<std::string>& args,
                                              const std::set<std::string>& names) {
     std::vector<std::string> out;
     for (const auto& a : args) {
-        if (a.size() > 2 && a[0] == '-' && a[1] != '-') {
+        if (a.size() >= 2 && a[0] == '-' && a[1] != '-') {
             const std::string body = a.substr(1);
             const std::string name = body.substr(0, body.find('='));
             if (name == "help") {
@@ -442,6 +444,10 @@ private:
 #endif
         if (layout == "caf") {
             console_ = std::make_unique<parbench::report::caf_console_reporter>(std::cout);
+            return;
+        }
+        if (layout == "osu") {
+            console_ = std::make_unique<parbench::report::osu_console_reporter>(std::cout);
             return;
         }
         console_ = std::make_unique<parbench::report::imb_console_reporter>(std::cout);

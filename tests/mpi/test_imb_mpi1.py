@@ -250,7 +250,7 @@ def test_bad_input(args, np):
     bad(args, np, {"options": {"msglen": "/nonexistent/lengths"}}, "/nonexistent/lengths")
     bad(args, np, {"options": {"input": "/nonexistent/list"}}, "/nonexistent/list")
     bad(args, np, {"options": {"bogus": "1"}}, "-bogus")
-    bad(args, np, {"suite": "osu"}, "osu")
+    bad(args, np, {"suite": "nosuch"}, "nosuch")
     with tempfile.NamedTemporaryFile("w", suffix=".len", delete=False) as f:
         f.write("0\n100\nten\n")
     bad(args, np, {"options": {"msglen": f.name}}, f"{f.name}:3")

@@ -8,6 +8,8 @@
 //   fence                        every process of the group: MPI_Win_fence (active target)
 //   lock_per_transfer            an initiator locks each target before and unlocks after (OSU's
 //                                "lock": the epoch is the completion)
+//   lock_all_per_transfer        an initiator opens MPI_Win_lock_all before and closes it after
+//                                (OSU's "lock_all")
 //   pscw                         initiators MPI_Win_start/complete their targets, targets
 //                                MPI_Win_post/wait for their origins (generalised active target)
 #pragma once
@@ -74,6 +76,16 @@ struct lock_per_transfer {
     void close(const kernel_context& c, const window_view& v) const {
         if (!c.initiator) return;
         for (int step = 0, n = c.target_count(); step < n; ++step) MPI_Win_unlock(c.target(step), v.win);
+    }
+};
+
+struct lock_all_per_transfer {
+    static constexpr std::string_view name = "lock_all";
+    void open(const kernel_context& c, const window_view& v) const {
+        if (c.initiator) MPI_Win_lock_all(0, v.win);
+    }
+    void close(const kernel_context& c, const window_view& v) const {
+        if (c.initiator) MPI_Win_unlock_all(v.win);
     }
 };
 

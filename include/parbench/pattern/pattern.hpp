@@ -66,7 +66,9 @@ concept one_sided_descriptor =
 //   none       — bare timings only (IMB-RMA parallel transfer, collectives)
 //   per_target — F = nmsg * (Q - 1): one origin to every other process (IMB-RMA multiple transfer)
 //   per_pair   — F = nmsg * floor(Q / 2): every pair of a halves pairing (IMB Uniband/Biband)
-enum class throughput_rule { by_class, none, per_target, per_pair };
+//   per_iteration — F = nmsg: every transfer of one iteration, in both directions where both
+//                sides initiate (OSU's windowed one-sided bandwidths: W, or 2W for bibw)
+enum class throughput_rule { by_class, none, per_target, per_pair, per_iteration };
 
 // A descriptor may name its pairing (`pairs`) and throughput rule (`throughput`); the ones that
 // predate them get the pairing their participants imply and IMB's class rule.
@@ -116,6 +118,7 @@ template <descriptor Pattern>
         case throughput_rule::none: return std::nullopt;
         case throughput_rule::per_target: return double(p.nmsg) * (processes - 1);
         case throughput_rule::per_pair: return double(p.nmsg) * (processes / 2);
+        case throughput_rule::per_iteration: return double(p.nmsg);
         case throughput_rule::by_class: break;
     }
     switch (class_in_groups(p, groups)) {

@@ -196,7 +196,7 @@ public:
         b["defects"] = r.defects ? nlohmann::json(*r.defects) : nlohmann::json(nullptr);
         if (!r.warnings.empty()) b["warnings"] = r.warnings;
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
-        if (r.klass == benchmark_class::host_device_transfer && r.metrics.count("bytes_per_iteration"))
+        if (r.uses_paw_statistics() && r.metrics.count("bytes_per_iteration"))
             // Google Benchmark's rate field, from PAW's mean time (as real_time)
             b["bytes_per_second"] = r.metrics.at("bytes_per_iteration") / (r.t_avg_us * 1e-6);
         document_["benchmarks"].push_back(std::move(b));

@@ -38,9 +38,16 @@ namespace parbench::report {
             fmt::format("{}_flops-np_{}.dat", call, threads)};
 }
 
+// Transfer rows (bytes, GB/s): host-device copies, and every record that says how many bytes
+// one iteration moves (PAW's MPI p2p_get/p2p_put); the others are BLAS rows (N, GFlop/s).
+[[nodiscard]] inline bool paw_transfer_row(const result_record& r) {
+    return r.klass == benchmark_class::host_device_transfer ||
+           r.metrics.contains("bytes_per_iteration");
+}
+
 // The two file names of a record: BLAS calls by thread count, transfer tests by process count.
 [[nodiscard]] inline std::pair<std::string, std::string> paw_dat_names(const result_record& r) {
-    if (r.klass != benchmark_class::host_device_transfer)
+    if (!paw_transfer_row(r))
         return paw_dat_names(r.benchmark, r.block.threads);
     std::string test = r.block.title.empty() ? r.benchmark : r.block.title;
     if (!r.block.timing.empty()) test += "_" + r.block.timing;  // a second method, its own files
@@ -115,12 +122,15 @@ public:
     }
 
     void on_result(const result_record& r) override {
-        const bool transfer = r.klass == benchmark_class::host_device_transfer;
+        const bool transfer = paw_transfer_row(r);
         const int size_width = transfer ? 10 : 8;  // bytes up to 2^40 / matrix orders
         const auto [time_name, rate_name] = paw_dat_names(r);
         if (time_name != current_block_) {
             current_block_ = time_name;
-            if (transfer)
+            if (transfer && !r.metrics.contains("devices"))  // between MPI tasks
+                out_ << fmt::format("\n# {}, {} tasks  (files {}, {})\n", r.benchmark,
+                                    r.block.processes, time_name, rate_name);
+            else if (transfer)
                 out_ << fmt::format("\n# {}, {} device{}, timed with {}  (files {}, {})\n",
                                     r.block.title, metric_value(r, "devices"),
                                     metric_value(r, "devices") == 1.0 ? "" : "s",
@@ -202,7 +212,7 @@ private:
 
     // Opens (truncating) a test's files on its first size and appends one flushed line per size.
     void write_dat(const result_record& r) {
-        const bool transfer = r.klass == benchmark_class::host_device_transfer;
+        const bool transfer = paw_transfer_row(r);
         const auto [time_name, rate_name] = paw_dat_names(r);
         auto it = files_.find(time_name);
         if (it == files_.end()) {

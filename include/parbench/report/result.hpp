@@ -71,6 +71,14 @@ struct block_info {
     friend bool operator==(const block_info&, const block_info&) = default;
 };
 
+// What t_min/t_max/t_avg of a record are taken over: the active ranks (IMB, OSU) or the timed
+// repetitions (PAW: NREPS loops, each reduced across ranks first where several ranks time).
+enum class time_statistics { across_ranks, over_repetitions };
+
+[[nodiscard]] constexpr std::string_view to_string(time_statistics s) noexcept {
+    return s == time_statistics::over_repetitions ? "over_repetitions" : "across_ranks";
+}
+
 struct result_record {
     std::string suite;      // "imb-mpi1"
     std::string benchmark;  // canonical name, "PingPong"
@@ -94,15 +102,18 @@ struct result_record {
     std::vector<double> samples_us;
     std::map<std::string, double> metrics;  // further named figures, unit in the name
     std::vector<std::string> warnings;
+    time_statistics statistics = time_statistics::across_ranks;
 
     // The figure a table's "t[usec]" column and Google Benchmark's real_time show: IMB reports
     // the slowest rank (t_max); PAW the mean over its repetitions.
     [[nodiscard]] double headline_time_us() const noexcept {
         return uses_paw_statistics() ? t_avg_us : t_max_us;
     }
-    // PAW's classes: t_min/t_max/t_avg are over repetitions of one process, not across ranks.
+    // PAW's statistics: t_min/t_max/t_avg are over repetitions, not across ranks — said by the
+    // record (PAW's MPI tests), or implied by PAW's single-process classes.
     [[nodiscard]] bool uses_paw_statistics() const noexcept {
-        return klass == benchmark_class::compute || klass == benchmark_class::host_device_transfer;
+        return statistics == time_statistics::over_repetitions ||
+               klass == benchmark_class::compute || klass == benchmark_class::host_device_transfer;
     }
 };
 
@@ -170,7 +181,8 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
          {"distribution_us", r.distribution_us},
          {"samples_us", r.samples_us},
          {"metrics", r.metrics},
-         {"warnings", r.warnings}};
+         {"warnings", r.warnings},
+         {"statistics", std::string(to_string(r.statistics))}};
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
     j["defects"] = r.defects ? nlohmann::json(*r.defects) : nullptr;
 }
@@ -195,13 +207,16 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     r.samples_us = j.value("samples_us", std::vector<double>{});
     r.metrics = j.value("metrics", std::map<std::string, double>{});
     r.warnings = j.value("warnings", std::vector<std::string>{});
+    r.statistics = j.value("statistics", std::string{}) == "over_repetitions"
+                       ? time_statistics::over_repetitions
+                       : time_statistics::across_ranks;
 }
 
 // The event a plugin emits once, before its first result: what the console header shows and
 // what the run context records. `layout` picks the console renderer ("imb", "paw").
 struct run_start {
     std::string suite;
-    std::string layout;        // "imb" | "paw"
+    std::string layout;        // "imb" | "paw" | "osu"
     std::string title;         // "parbench 0.1.0, IMB-MPI1 compatible (IMB 4.0 methodology), MPI-1 part"
     nlohmann::json header;     // layout-specific header fields (see docs/plugin-authors.md)
     nlohmann::json context;    // run context: library versions, processes, threads, timer, ...

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "imb/driver.hpp"
+#include "osu/suite.hpp"
 
 #include <span>
 
@@ -12,5 +13,8 @@ namespace parbench::mpi_plugin::testing {
 
 // Test_Corrupt and Test_Deadlock, appended to imb-mpi1's catalogue.
 [[nodiscard]] std::span<const imb::benchmark> imb_mpi1_faults();
+
+// Test_Corrupt_put (every put one byte off its section), appended to osu's catalogue.
+[[nodiscard]] std::span<const osu::benchmark> osu_faults();
 
 }  // namespace parbench::mpi_plugin::testing

@@ -1,0 +1,154 @@
+// Is the osu suite's put_latency as cheap as OSU's own loop? On one window (MPI_Win_allocate,
+// rank 1's memory, rank 0 holding MPI_Win_lock(shared) as OSU's default -s flush does), a plain
+// loop of n x {MPI_Put; MPI_Win_flush} between two MPI_Wtime calls runs alternately with the
+// suite's put_latency method (osu/one_sided.hpp: the same kernel, completion and epoch the suite
+// uses) through parbench's phases (prepare once, time_iterations per alternation: batched
+// timing). Each alternation gives a ratio parbench / plain of rank 0's time per put.
+//
+// Long form (the benchmark() target): 8 B, 64 KiB and 4 MiB with OSU's counts (10000, 1000,
+// 1000); the median ratio per size must stay within 3 %. Short form (--short, a test() in the
+// normal test command): fewer iterations; fails when a size's 95 % CI of the median ratio lies
+// entirely outside [0.90, 1.10] (bench/ratio_rule.hpp). Both fail when a time was not measured.
+//
+//   mpiexec -n 2 ./osu_put_overhead [ALTERNATIONS] [--short]
+#include "osu/one_sided.hpp"
+#include "ratio_rule.hpp"
+
+#include <parbench/core/statistics.hpp>
+#include <parbench/mpi/environment.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+constexpr double tolerated_ratio = 1.03;
+constexpr double short_low = 0.90;
+constexpr double short_high = 1.10;
+
+// The suite's put_latency definition, as the method table sees it.
+struct put_latency_def {
+    static constexpr parbench::rma_kernels::rma_op op = parbench::rma_kernels::rma_op::put;
+    static constexpr parbench::osu::measures kind = parbench::osu::measures::latency;
+    static constexpr bool bidirectional = false;
+};
+using method = parbench::osu::one_sided_method<put_latency_def, parbench::osu::sync::flush>;
+
+// OSU's loop: rank 0 locks rank 1 once, times n puts each completed by a flush.
+double plain_put_us(const parbench::mpi::window_view& v, int rank, int bytes, std::uint64_t n,
+                    std::uint64_t skip) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t_us = 0.0;
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, v.win);
+        for (std::uint64_t i = 0; i < skip; ++i) {
+            MPI_Put(v.origin, bytes, MPI_CHAR, 1, 0, bytes, MPI_CHAR, v.win);
+            MPI_Win_flush(1, v.win);
+        }
+        const double start = MPI_Wtime();
+        for (std::uint64_t i = 0; i < n; ++i) {
+            MPI_Put(v.origin, bytes, MPI_CHAR, 1, 0, bytes, MPI_CHAR, v.win);
+            MPI_Win_flush(1, v.win);
+        }
+        t_us = (MPI_Wtime() - start) / static_cast<double>(n) * 1e6;
+        MPI_Win_unlock(1, v.win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return t_us;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    parbench::mpi::environment env(argc, argv);
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) {
+        if (rank == 0) std::fprintf(stderr, "osu_put_overhead: run with mpiexec -n 2\n");
+        return 1;
+    }
+    int alternations = 40;
+    bool short_form = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--short") == 0)
+            short_form = true;
+        else
+            alternations = std::max(1, std::atoi(argv[i]));
+    }
+    namespace mpi = parbench::mpi;
+    const mpi::session pair(MPI_COMM_WORLD, 2);
+    const auto descriptor = method::descriptor(1);
+    if (rank == 0)
+        std::printf("# OSU put_latency overhead (%s form): parbench's method vs OSU's Put+flush "
+                    "loop on one window, %d alternations\n%10s %8s %14s %14s %14s %10s %10s\n",
+                    short_form ? "short" : "long", alternations, "#bytes", "n", "plain[usec]",
+                    "parbench[usec]", "median_ratio", "ci95_low", "ci95_high");
+    int over = 0;
+    for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{65536}, std::uint64_t{4194304}}) {
+        auto counts = parbench::osu::latency_counts;
+        if (short_form) counts = {.iterations = 200, .skip = 10, .large_iterations = 20,
+                                  .large_skip = 2, .large_bytes = 8192};
+        const std::uint64_t n = counts.n_sample(bytes);
+        const std::uint64_t skip = counts.warmup(bytes);
+        const mpi::kernel_context context = pair.context(bytes, descriptor.pairs);
+        mpi::prepared<mpi::rma_window> window = mpi::prepare(
+            pair,
+            mpi::rma_window({.creation = mpi::window_creation::allocate,
+                             .epoch = method::epoch,
+                             .bytes = bytes},
+                            context),
+            0.0);
+        auto kernel = method::kernel(context, 1);
+        auto completion = method::completion(context);
+        mpi::timing_plan<parbench::policy::iterations::fixed_count, parbench::policy::sync::barrier,
+                         parbench::policy::aggregation::non_aggregate>
+            plan{.iterations = counts};
+        const auto parbench_us = [&] {
+            const mpi::rank_timing t = mpi::time_iterations(pair, descriptor, window, context,
+                                                            kernel, completion, plan, bytes);
+            MPI_Barrier(MPI_COMM_WORLD);
+            return t.total_s / static_cast<double>(t.iterations) * 1e6;
+        };
+        const auto plain_us = [&] {
+            return plain_put_us(window.get().view(), rank, static_cast<int>(bytes), n, skip);
+        };
+        std::vector<double> ratios, plain_all, runner_all;
+        for (int a = 0; a < alternations; ++a) {
+            double plain = 0.0;
+            double runner = 0.0;
+            if (a % 2 == 0) {
+                plain = plain_us();
+                runner = parbench_us();
+            } else {
+                runner = parbench_us();
+                plain = plain_us();
+            }
+            if (rank == 0) {
+                ratios.push_back(runner / plain);
+                plain_all.push_back(plain);
+                runner_all.push_back(runner);
+            }
+        }
+        if (rank == 0) {
+            const auto ci = bench::median_with_ci(ratios);
+            const bool measured = bench::all_measured(plain_all) &&
+                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
+            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
+                                                    : ci.median <= tolerated_ratio);
+            over += ok ? 0 : 1;
+            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
+                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
+                        parbench::summarize(plain_all).median,
+                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
+                        ok ? "" : !measured ? "  NOT MEASURED" : short_form ? "  CI OUTSIDE [0.90, 1.10]" : "  ABOVE 1.03");
+        }
+    }
+    MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        std::printf("# %s\n", over == 0 ? "ok" : "FAILED");
+    return over == 0 ? 0 : 1;
+}

@@ -1,0 +1,161 @@
+// How an OSU one-sided test runs with each of OSU's synchronisations (-s), as parbench's parts:
+// the epoch the window holds across iterations, the completion inside each iteration, the kernel
+// and the pattern. One iteration is timed per OSU iteration, the completion never aggregated:
+//
+//   -s           epoch held      completion per iteration     OSU's loop
+//   lock         none            lock / unlock                lock; ops; unlock
+//   flush        lock            MPI_Win_flush                lock once; ops; flush
+//   flush_local  lock            MPI_Win_flush_local          lock once; ops; flush_local
+//   lock_all     none            lock_all / unlock_all        lock_all; ops; unlock_all
+//   fence        fence           fence (bandwidth tests)      fence; ops; fence
+//   pscw         none            post/start/complete/wait     start; ops; complete | post; wait
+//
+// The latency tests with fence and pscw are OSU's round trips (process 0, then process 1, each in
+// its own epoch), reported as half of one. A definition (suites/osu.cpp) says which operation,
+// latency or bandwidth, which -s it accepts and its default.
+#pragma once
+
+#include "osu/options.hpp"
+#include "osu/suite.hpp"
+#include "rma/kernels.hpp"
+
+#include <parbench/mpi/rma_completion.hpp>
+#include <parbench/mpi/rma_window.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/pattern/one_sided.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::osu {
+
+using namespace rma_kernels;
+
+enum class measures { latency, bandwidth };
+
+template <class Def, sync S>
+struct one_sided_method {
+    static constexpr bool round_trip =
+        Def::kind == measures::latency && (S == sync::fence || S == sync::pscw);
+    static constexpr bool both_sides = round_trip || Def::bidirectional;
+
+    static constexpr mpi::window_epoch epoch = S == sync::flush || S == sync::flush_local
+                                                   ? mpi::window_epoch::lock
+                                               : S == sync::fence ? mpi::window_epoch::fence
+                                                                  : mpi::window_epoch::none;
+
+    [[nodiscard]] static pattern::one_sided descriptor(std::uint64_t window) {
+        const int per_side = static_cast<int>(window);
+        return {.nmsg = Def::bidirectional ? 2 * per_side : per_side,
+                .time_divisor = round_trip ? 2.0 : 1.0,
+                .pairs = {.kind = pattern::pairing_kind::first_pair, .both_initiate = both_sides},
+                .throughput = Def::kind == measures::bandwidth
+                                  ? pattern::throughput_rule::per_iteration
+                                  : pattern::throughput_rule::none};
+    }
+
+    // A definition may bring its own kernel (the testing module's corrupting put).
+    [[nodiscard]] static auto kernel(const kernel_context& c, std::uint64_t window) {
+        if constexpr (requires { Def::make_kernel(c, window); })
+            return Def::make_kernel(c, window);
+        else if constexpr (round_trip && S == sync::fence)
+            return fence_round_trip<Def::op>{};
+        else if constexpr (round_trip)
+            return pscw_round_trip<Def::op>(c);
+        else
+            return transfers<Def::op>{window};
+    }
+
+    [[nodiscard]] static auto completion(const kernel_context& c) {
+        if constexpr (round_trip) return mpi::no_completion{};
+        else if constexpr (S == sync::lock) return mpi::rma::lock_per_transfer{};
+        else if constexpr (S == sync::flush) return mpi::rma::flush{};
+        else if constexpr (S == sync::flush_local) return mpi::rma::flush_local{};
+        else if constexpr (S == sync::lock_all) return mpi::rma::lock_all_per_transfer{};
+        else if constexpr (S == sync::fence) return mpi::rma::fence{};
+        else return mpi::rma::pscw(c);
+    }
+};
+
+// OSU's MB/s (10^6 bytes/s) of a bandwidth record: the bytes of one iteration over its time.
+inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
+    const double t_us = r.headline_time_us();
+    r.metrics["bandwidth_mb_s"] = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
+}
+
+template <class Def, sync S>
+void measure_one_sided(const run_state& st, std::string_view name) {
+    using method = one_sided_method<Def, S>;
+    const options& o = *st.opts;
+    const std::uint64_t window = Def::kind == measures::bandwidth ? o.window_size : 1;
+    const pattern::one_sided descriptor = method::descriptor(window);
+    const mpi::session session(MPI_COMM_WORLD, 2);
+    mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier,
+                     policy::aggregation::non_aggregate>
+        plan{.iterations = o.counts(Def::kind == measures::latency ? latency_counts
+                                                                       : bandwidth_counts),
+             .check = o.check};
+    const mpi::record_labels labels{"osu", std::string(name)};
+    std::vector<std::uint64_t> sizes;
+    if constexpr (Def::op == rma_op::fetch_and_op || Def::op == rma_op::compare_and_swap)
+        sizes = {atomic_bytes};  // one integer, as OSU
+    else
+        sizes = message_sizes(o);
+    for (const std::uint64_t x : sizes) {
+        st.host->progress(name, x, 2);
+        const auto bytes = static_cast<std::size_t>(x);
+        const kernel_context context = session.context(bytes, descriptor.pairs);
+        const mpi::window_plan window_plan{.creation = o.creation,
+                                           .epoch = method::epoch,
+                                           .bytes = bytes,
+                                           .sections = window,
+                                           .result_bytes = result_bytes(Def::op, bytes, window)};
+        mpi::measurement m = mpi::measure(session, descriptor, labels, x,
+                                          mpi::rma_window(window_plan, context),
+                                          method::kernel(context, window),
+                                          method::completion(context), plan,
+                                          data_check<Def::op>{});
+        for (auto& r : m.records) {
+            if constexpr (Def::kind == measures::bandwidth)
+                add_bandwidth(r, static_cast<double>(descriptor.nmsg) * static_cast<double>(x));
+            st.host->result(r);
+        }
+    }
+}
+
+// Runs a definition with the -s given (already checked against Def::syncs) or its default.
+template <class Def>
+void run_one_sided(const run_state& st, std::string_view name) {
+    const sync chosen = st.opts->synchronization.value_or(Def::default_sync);
+    const auto with = [&]<sync S>() {
+        if constexpr (Def::accepts(S)) {
+            if (chosen == S) measure_one_sided<Def, S>(st, name);
+        }
+    };
+    with.template operator()<sync::lock>();
+    with.template operator()<sync::flush>();
+    with.template operator()<sync::flush_local>();
+    with.template operator()<sync::lock_all>();
+    with.template operator()<sync::pscw>();
+    with.template operator()<sync::fence>();
+}
+
+// The catalogue entry of a one-sided definition.
+template <class Def>
+[[nodiscard]] constexpr benchmark one_sided_entry(parbench_benchmark info) {
+    return {info,
+            {.banner = Def::banner,
+             .heading = Def::kind == measures::latency ? "Latency (us)" : "Bandwidth (MB/s)",
+             .metric = Def::kind == measures::latency ? "" : "bandwidth_mb_s",
+             .datatype = Def::datatype,
+             .one_sided = true},
+            Def::syncs,
+            Def::default_sync,
+            &run_one_sided<Def>};
+}
+
+}  // namespace parbench::osu

@@ -1,0 +1,150 @@
+#include "osu/options.hpp"
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+
+#include <climits>
+
+namespace parbench::osu {
+namespace {
+
+[[nodiscard]] std::string value_text(const std::string& name, const nlohmann::json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number()) return value.dump();
+    throw input_error("-" + name + ": expects one value");
+}
+
+[[nodiscard]] std::uint64_t count_value(const std::string& name, const std::string& text,
+                                        bool allow_zero) {
+    std::uint64_t value = 0;
+    if (!parbench::detail::parse_unsigned(text, value) || (!allow_zero && value == 0) ||
+        value > static_cast<std::uint64_t>(INT_MAX))
+        throw input_error("-" + name + " " + text + ": " +
+                          parbench::detail::integer_problem<int>(
+                              text, allow_zero ? "expected a non-negative integer"
+                                               : "expected a positive integer"));
+    return value;
+}
+
+// -m [MIN:]MAX
+void parse_sizes(const std::string& text, options& o) {
+    const auto colon = text.find(':');
+    const auto bad = [&](const std::string& why) {
+        return input_error("-m " + text + ": " + why + "; expected [MIN:]MAX in bytes");
+    };
+    std::uint64_t min = o.min_bytes;
+    std::uint64_t max = 0;
+    const std::string max_text = colon == std::string::npos ? text : text.substr(colon + 1);
+    if (colon != std::string::npos &&
+        !parbench::detail::parse_unsigned(std::string_view(text).substr(0, colon), min))
+        throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
+    if (!parbench::detail::parse_unsigned(max_text, max))
+        throw bad("MAX '" + max_text + "' is not a non-negative integer");
+    if (max > static_cast<std::uint64_t>(INT_MAX))
+        throw bad("MAX above 2147483647 bytes, the largest MPI count of MPI_CHAR");
+    if (min > max) throw bad("MIN is larger than MAX");
+    o.min_bytes = min;
+    o.max_bytes = max;
+}
+
+constexpr parbench_parameter parameter_rows[] = {
+    {"m", "[MIN:]MAX", "message sizes MIN, 2 MIN, ... up to MAX bytes", "1:4194304",
+     PARBENCH_ARITY_ONE},
+    {"i", "ITER", "timed iterations, small and large messages (OSU -i)",
+     "latency 10000 (1000 above 8 KiB), bandwidth 100 (20)", PARBENCH_ARITY_ONE},
+    {"x", "WARMUP", "untimed warm-up iterations (OSU -x)",
+     "latency 100 (10 above 8 KiB), bandwidth 10 (2)", PARBENCH_ARITY_ONE},
+    {"W", "WINDOW", "transfers per window of the bandwidth tests (OSU -W)", "64",
+     PARBENCH_ARITY_ONE},
+    {"w", "create|allocate|dynamic", "one-sided window creation (OSU -w)", "allocate",
+     PARBENCH_ARITY_ONE},
+    {"s", "lock|flush|flush_local|lock_all|pscw|fence",
+     "one-sided synchronisation (OSU -s); each test accepts OSU's set",
+     "flush (put_bibw: pscw)", PARBENCH_ARITY_ONE},
+    {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
+     PARBENCH_ARITY_FLAG},
+};
+
+}  // namespace
+
+std::string_view to_string(sync s) noexcept {
+    switch (s) {
+        case sync::lock: return "lock";
+        case sync::flush: return "flush";
+        case sync::flush_local: return "flush_local";
+        case sync::lock_all: return "lock_all";
+        case sync::pscw: return "pscw";
+        case sync::fence: return "fence";
+    }
+    return "flush";
+}
+
+std::string_view sync_calls(sync s) noexcept {
+    switch (s) {
+        case sync::lock: return "MPI_Win_lock/unlock";
+        case sync::flush: return "MPI_Win_flush";
+        case sync::flush_local: return "MPI_Win_flush_local";
+        case sync::lock_all: return "MPI_Win_lock_all/unlock_all";
+        case sync::pscw: return "MPI_Win_post/start/complete/wait";
+        case sync::fence: return "MPI_Win_fence";
+    }
+    return "MPI_Win_flush";
+}
+
+std::string_view creation_call(mpi::window_creation c) noexcept {
+    switch (c) {
+        case mpi::window_creation::create: return "MPI_Win_create";
+        case mpi::window_creation::allocate: return "MPI_Win_allocate";
+        case mpi::window_creation::dynamic: return "MPI_Win_create_dynamic";
+    }
+    return "MPI_Win_allocate";
+}
+
+options parse_options(const run_request& request) {
+    options o;
+    o.check = request.check;
+    for (const auto& [name, value] : request.options) {
+        if (name == "check") continue;
+        if (name == "extra") {
+            o.extra_columns = true;
+            continue;
+        }
+        const std::string text = value_text(name, value);
+        if (name == "m") {
+            parse_sizes(text, o);
+        } else if (name == "i") {
+            o.iterations = count_value(name, text, false);
+        } else if (name == "x") {
+            o.skip = count_value(name, text, true);
+        } else if (name == "W") {
+            o.window_size = count_value(name, text, false);
+        } else if (name == "w") {
+            bool known = false;
+            for (auto c : {mpi::window_creation::create, mpi::window_creation::allocate,
+                           mpi::window_creation::dynamic})
+                if (text == mpi::to_string(c)) o.creation = c, known = true;
+            if (!known)
+                throw input_error("-w " + text + ": expected create, allocate or dynamic");
+        } else if (name == "s") {
+            for (auto s : all_syncs)
+                if (text == to_string(s)) o.synchronization = s;
+            if (!o.synchronization)
+                throw input_error("-s " + text +
+                                  ": expected lock, flush, flush_local, lock_all, pscw or fence");
+        } else {
+            throw input_error("-" + name + ": not an option of suite osu");
+        }
+    }
+    return o;
+}
+
+std::vector<std::uint64_t> message_sizes(const options& o) {
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t x = o.min_bytes; x <= o.max_bytes; x = x == 0 ? 1 : 2 * x)
+        sizes.push_back(x);
+    return sizes;
+}
+
+std::span<const parbench_parameter> parameters() noexcept { return parameter_rows; }
+
+}  // namespace parbench::osu

@@ -1,0 +1,76 @@
+// The options of the osu suite in OSU's spellings (OSU micro-benchmarks 7.x, osu_util): -m
+// [MIN:]MAX message sizes, -i iterations and -x warm-up (both overriding OSU's small- and
+// large-message counts, as OSU does), -W window size of the bandwidth tests, and for the
+// one-sided tests -w window creation (create, allocate, dynamic) and -s synchronisation (lock,
+// flush, flush_local, lock_all, pscw, fence). Each value is validated with one line naming the
+// option (input_error -> BAD_INPUT); which -s a benchmark accepts is its definition's (checked
+// in osu/suite.cpp once the benchmarks are chosen).
+#pragma once
+
+#include <parbench/mpi/rma_window.hpp>
+#include <parbench/plugin/abi.h>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/iterations.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::osu {
+
+// OSU's -s choices, in OSU's spelling; the MPI calls each stands for are in sync_calls().
+enum class sync { lock, flush, flush_local, lock_all, pscw, fence };
+
+inline constexpr sync all_syncs[] = {sync::lock,     sync::flush, sync::flush_local,
+                                     sync::lock_all, sync::pscw,  sync::fence};
+
+[[nodiscard]] std::string_view to_string(sync s) noexcept;
+// The "# Synchronization:" text of OSU's header.
+[[nodiscard]] std::string_view sync_calls(sync s) noexcept;
+// The "# Window creation:" text of OSU's header.
+[[nodiscard]] std::string_view creation_call(mpi::window_creation c) noexcept;
+
+// OSU's counts (osu_util.h): latency tests 10000 iterations after 100 warm-up, 1000 after 10
+// above 8 KiB; bandwidth tests 100 after 10, 20 after 2 above 8 KiB; window 64.
+inline constexpr policy::iterations::fixed_count latency_counts{
+    .iterations = 10000, .skip = 100, .large_iterations = 1000, .large_skip = 10,
+    .large_bytes = 8192};
+inline constexpr policy::iterations::fixed_count bandwidth_counts{
+    .iterations = 100, .skip = 10, .large_iterations = 20, .large_skip = 2, .large_bytes = 8192};
+inline constexpr std::uint64_t default_window_size = 64;
+inline constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 22;  // one-sided MAX_MSG_SIZE
+
+struct options {
+    std::optional<sync> synchronization;  // -s; none: each benchmark's default
+    mpi::window_creation creation = mpi::window_creation::allocate;  // -w (OSU 7: allocate)
+    std::uint64_t min_bytes = 1;                  // -m MIN
+    std::uint64_t max_bytes = default_max_bytes;  // -m MAX
+    std::optional<std::uint64_t> iterations;      // -i: small and large messages alike
+    std::optional<std::uint64_t> skip;            // -x
+    std::uint64_t window_size = default_window_size;  // -W
+    bool check = false;
+    bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
+
+    // OSU's counts of a kind of test with -i/-x applied.
+    [[nodiscard]] policy::iterations::fixed_count counts(
+        policy::iterations::fixed_count base) const noexcept {
+        if (iterations) base.iterations = base.large_iterations = *iterations;
+        if (skip) base.skip = base.large_skip = *skip;
+        return base;
+    }
+};
+
+// Validates the request's options; throws input_error with one line for a bad value or an
+// option the suite does not have.
+[[nodiscard]] options parse_options(const run_request& request);
+
+// OSU's sizes: MIN, doubling, up to MAX (0 is followed by 1).
+[[nodiscard]] std::vector<std::uint64_t> message_sizes(const options& o);
+
+// The parameter rows of the osu suite (plugin/abi.h).
+[[nodiscard]] std::span<const parbench_parameter> parameters() noexcept;
+
+}  // namespace parbench::osu

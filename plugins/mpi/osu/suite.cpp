@@ -1,0 +1,133 @@
+#include "osu/suite.hpp"
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/names.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/core/clock.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+
+#ifndef PARBENCH_PLUGIN_VERSION
+#define PARBENCH_PLUGIN_VERSION "0.0.0"
+#endif
+
+namespace parbench::osu {
+namespace {
+
+// The catalogue entries this run measures: the names given, else every default benchmark.
+[[nodiscard]] std::vector<const benchmark*> chosen(std::span<const benchmark> catalogue,
+                                                   const run_request& request) {
+    std::vector<const benchmark*> out;
+    if (request.benchmarks.empty()) {
+        for (const auto& b : catalogue)
+            if ((b.info.flags & PARBENCH_BENCH_DEFAULT) != 0u) out.push_back(&b);
+        return out;
+    }
+    for (const auto& name : request.benchmarks) {
+        const auto it = std::find_if(catalogue.begin(), catalogue.end(), [&](const benchmark& b) {
+            return same_name(b.info.name, name);
+        });
+        if (it == catalogue.end())
+            throw input_error("unknown benchmark '" + name + "' in suite osu");
+        if (std::find(out.begin(), out.end(), &*it) == out.end()) out.push_back(&*it);
+    }
+    return out;
+}
+
+[[nodiscard]] std::string sync_list(std::span<const sync> syncs) {
+    std::string text;
+    for (const sync s : syncs) text += (text.empty() ? "" : ", ") + std::string(to_string(s));
+    return text;
+}
+
+[[nodiscard]] run_start make_run_start(const options& o, const run_state& st,
+                                       const std::vector<const benchmark*>& run) {
+    const auto clock = measure_clock(mpi::wtime_clock{});
+    run_start start;
+    start.suite = "osu";
+    start.layout = "osu";
+    start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", OSU micro-benchmarks ") +
+                  osu_version + " compatible";
+    nlohmann::json blocks = nlohmann::json::object();
+    for (const benchmark* b : run) {
+        start.benchmarks.emplace_back(b->info.name);
+        nlohmann::json block = {{"banner", b->text.banner},
+                                {"heading", b->text.heading},
+                                {"metric", b->text.metric},
+                                {"datatype", b->text.datatype}};
+        if (b->text.one_sided) {
+            block["window_creation"] = std::string(creation_call(o.creation));
+            block["synchronization"] =
+                std::string(sync_calls(o.synchronization.value_or(b->default_sync)));
+        }
+        blocks[b->info.name] = block;
+    }
+    start.header = {{"osu_version", osu_version},
+                    {"blocks", blocks},
+                    {"extra_columns", o.extra_columns}};
+    start.context = {
+        {"mpi_library", mpi::library_version()},
+        {"processes", st.world_size},
+        {"timer", "MPI_Wtime"},
+        {"timer_resolution_s", clock.resolution_s},
+        {"timer_overhead_s", clock.overhead_s},
+        {"options",
+         {{"m", std::to_string(o.min_bytes) + ":" + std::to_string(o.max_bytes)},
+          {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
+          {"x", o.skip ? nlohmann::json(*o.skip) : nlohmann::json(nullptr)},
+          {"W", o.window_size},
+          {"w", std::string(mpi::to_string(o.creation))},
+          {"s", o.synchronization ? nlohmann::json(std::string(to_string(*o.synchronization)))
+                                  : nlohmann::json(nullptr)},
+          {"check", o.check}}},
+    };
+    return start;
+}
+
+}  // namespace
+
+suite::suite(const char* name, const char* description, std::span<const benchmark> catalogue,
+             std::span<const benchmark> test_only)
+    : name_(name), description_(description), catalogue_(catalogue.begin(), catalogue.end()) {
+    catalogue_.insert(catalogue_.end(), test_only.begin(), test_only.end());
+    for (const auto& b : catalogue_) table_.push_back(b.info);
+}
+
+parbench_suite suite::info() const noexcept {
+    const auto rows = parameters();
+    return {name_,       description_, table_.data(), table_.size(),
+            rows.data(), rows.size(),  PARBENCH_SUITE_NEEDS_MPI};
+}
+
+void suite::run(const run_request& request, const plugin::host_channel& host) const {
+    const options o = parse_options(request);
+    const std::vector<const benchmark*> run = chosen(catalogue_, request);
+    for (const benchmark* b : run) {
+        if (!o.synchronization || !b->text.one_sided) continue;
+        if (std::find(b->syncs.begin(), b->syncs.end(), *o.synchronization) == b->syncs.end())
+            throw input_error("-s " + std::string(to_string(*o.synchronization)) +
+                              ": not a synchronisation of " + b->info.name + " (OSU offers " +
+                              sync_list(b->syncs) + ")");
+    }
+    run_state st{&o, &host};
+    MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
+    // OSU's one-sided and point-to-point tests need a pair; like OSU ("This test requires
+    // exactly two processes") the run is refused rather than ending with no rows. With more
+    // processes, the first two measure and the others wait.
+    if (st.world_size < 2)
+        throw input_error(std::string(run.front()->info.name) +
+                          " needs 2 processes and the run has 1 (start it with mpiexec -n 2)");
+    if (st.world_rank == 0) {
+        host.run_started(make_run_start(o, st, run));
+        if (st.world_size > 2)
+            host.warning("osu: the tests use processes 0 and 1; the other " +
+                         std::to_string(st.world_size - 2) + " wait");
+    }
+    for (const benchmark* b : run) b->run(st, b->info.name);
+}
+
+}  // namespace parbench::osu

@@ -1,0 +1,215 @@
+// One-sided operations as kernels on an RMA window (mpi/rma_window.hpp's window_view), and their
+// -check, shared by the suites that time single operations between pairs (osu, paw's p2p_get and
+// p2p_put). One iteration is:
+//
+//   transfers<Op>          each initiator issues `window` operations to its peer, into disjoint
+//                          sections (OSU's window of back-to-back transfers; 1 for latency);
+//                          the completion (flush, unlock, fence, ...) is the runner's
+//   fence_round_trip<Op>   OSU's active-target latency with fence: process 0 transfers, fence,
+//                          process 1 transfers back, fence (reported as half the round trip)
+//   pscw_round_trip<Op>    the same with post/start/complete/wait epochs
+//
+// Data types as OSU uses them: MPI_CHAR for put and get; accumulates sum MPI_UNSIGNED_CHAR (a
+// type MPI_SUM is defined on); fetch-and-op and compare-and-swap one MPI_LONG_LONG.
+#pragma once
+
+#include <parbench/mpi/rma_window.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace parbench::rma_kernels {
+
+using mpi::kernel_context;
+using mpi::window_view;
+
+enum class rma_op { put, get, accumulate, get_accumulate, fetch_and_op, compare_and_swap };
+
+// Fetch-and-op and compare-and-swap move one 8-byte integer.
+inline constexpr std::size_t atomic_bytes = sizeof(long long);
+
+[[nodiscard]] constexpr bool fetches(rma_op op) noexcept {
+    return op == rma_op::get_accumulate || op == rma_op::fetch_and_op ||
+           op == rma_op::compare_and_swap;
+}
+
+// The result buffer an operation needs for `window` transfers of `bytes`: fetched data, and
+// for compare-and-swap the compare operand after it.
+[[nodiscard]] constexpr std::size_t result_bytes(rma_op op, std::size_t bytes,
+                                                 std::uint64_t window) noexcept {
+    if (op == rma_op::compare_and_swap) return 2 * atomic_bytes;
+    return fetches(op) ? bytes * static_cast<std::size_t>(window) : 0;
+}
+
+// Section j of the window: local slot j to section j of `target`'s window.
+template <rma_op Op>
+inline void issue(const kernel_context& c, const window_view& v, int target, std::uint64_t j) {
+    const int n = static_cast<int>(c.bytes);
+    std::byte* local = v.local(j);
+    const MPI_Aint disp = v.displacement(target, j);
+    if constexpr (Op == rma_op::put) {
+        MPI_Put(local, n, MPI_CHAR, target, disp, n, MPI_CHAR, v.win);
+    } else if constexpr (Op == rma_op::get) {
+        MPI_Get(local, n, MPI_CHAR, target, disp, n, MPI_CHAR, v.win);
+    } else if constexpr (Op == rma_op::accumulate) {
+        MPI_Accumulate(local, n, MPI_UNSIGNED_CHAR, target, disp, n, MPI_UNSIGNED_CHAR, MPI_SUM,
+                       v.win);
+    } else if constexpr (Op == rma_op::get_accumulate) {
+        MPI_Get_accumulate(local, n, MPI_UNSIGNED_CHAR, v.result + j * c.bytes, n,
+                           MPI_UNSIGNED_CHAR, target, disp, n, MPI_UNSIGNED_CHAR, MPI_SUM, v.win);
+    } else if constexpr (Op == rma_op::fetch_and_op) {
+        MPI_Fetch_and_op(local, v.result, MPI_LONG_LONG, target, disp, MPI_SUM, v.win);
+    } else {
+        MPI_Compare_and_swap(local, v.result + atomic_bytes, v.result, MPI_LONG_LONG, target,
+                             disp, v.win);
+    }
+}
+
+template <rma_op Op>
+struct transfers {
+    std::uint64_t window = 1;
+    void operator()(const kernel_context& c, std::uint64_t /*i*/, const window_view& v) const {
+        if (!c.initiator) return;
+        for (std::uint64_t j = 0; j < window; ++j) issue<Op>(c, v, c.peer, j);
+    }
+};
+
+template <rma_op Op>
+struct fence_round_trip {
+    void operator()(const kernel_context& c, std::uint64_t /*i*/, const window_view& v) const {
+        if (c.rank == 0) issue<Op>(c, v, c.peer, 0);
+        MPI_Win_fence(0, v.win);
+        if (c.rank != 0) issue<Op>(c, v, c.peer, 0);
+        MPI_Win_fence(0, v.win);
+    }
+};
+
+// Process 0 accesses, then exposes; process 1 the other way round. The peer's group is built
+// once per size, outside timing.
+template <rma_op Op>
+class pscw_round_trip {
+public:
+    explicit pscw_round_trip(const kernel_context& c) {
+        MPI_Group all = MPI_GROUP_NULL;
+        MPI_Comm_group(c.comm, &all);
+        const int peer = c.peer;
+        MPI_Group_incl(all, 1, &peer, &peer_);
+        MPI_Group_free(&all);
+    }
+    pscw_round_trip(pscw_round_trip&& other) noexcept
+        : peer_(std::exchange(other.peer_, MPI_GROUP_NULL)) {}
+    pscw_round_trip(const pscw_round_trip&) = delete;
+    pscw_round_trip& operator=(const pscw_round_trip&) = delete;
+    pscw_round_trip& operator=(pscw_round_trip&&) = delete;
+    ~pscw_round_trip() {
+        int finalised = 0;
+        MPI_Finalized(&finalised);
+        if (finalised == 0 && peer_ != MPI_GROUP_NULL) MPI_Group_free(&peer_);
+    }
+
+    void operator()(const kernel_context& c, std::uint64_t /*i*/, const window_view& v) const {
+        if (c.rank == 0) {
+            access(c, v);
+            expose(v);
+        } else {
+            expose(v);
+            access(c, v);
+        }
+    }
+
+private:
+    void access(const kernel_context& c, const window_view& v) const {
+        MPI_Win_start(peer_, 0, v.win);
+        issue<Op>(c, v, c.peer, 0);
+        MPI_Win_complete(v.win);
+    }
+    void expose(const window_view& v) const {
+        MPI_Win_post(peer_, 0, v.win);
+        MPI_Win_wait(v.win);
+    }
+    MPI_Group peer_ = MPI_GROUP_NULL;
+};
+
+// -check (mpi/rma_window.hpp's window_check): known bytes in, the expected bytes out after the n
+// timed iterations. Puts: the target's sections hold the origin's bytes; gets: the origin's slots
+// hold the target's bytes; accumulates of 1: every byte (or integer) of the target counts n
+// (mod 256 for bytes), fetched values n - 1; compare-and-swap of 0 -> 1: the target holds 1 and
+// the last fetched value is 1 from the second operation on.
+template <rma_op Op>
+struct data_check {
+    static constexpr bool enabled = true;
+
+    [[nodiscard]] static std::byte pattern(int rank, std::size_t k) noexcept {
+        return static_cast<std::byte>((static_cast<std::size_t>(rank + 1) * 131 + k * 7 + k / 251) & 0xff);
+    }
+
+    void prepare(const kernel_context& c, const window_view& v) const {
+        const std::size_t region = v.bytes * static_cast<std::size_t>(v.sections);
+        const std::size_t window = region * static_cast<std::size_t>(std::max(1, v.origin_regions));
+        std::memset(v.window, 0, window);
+        std::memset(v.origin, 0, region);
+        if constexpr (Op == rma_op::put) {
+            for (std::size_t k = 0; k < region; ++k) v.origin[k] = pattern(c.rank, k);
+        } else if constexpr (Op == rma_op::get) {
+            for (std::size_t k = 0; k < window; ++k) v.window[k] = pattern(c.rank, k);
+        } else if constexpr (Op == rma_op::fetch_and_op || Op == rma_op::compare_and_swap) {
+            const long long one = 1;
+            const long long zero = 0;
+            std::memcpy(v.origin, &one, sizeof one);
+            std::memset(v.result, 0xff, atomic_bytes);
+            if constexpr (Op == rma_op::compare_and_swap)
+                std::memcpy(v.result + atomic_bytes, &zero, sizeof zero);
+        } else {
+            std::memset(v.origin, 1, region);
+            if constexpr (fetches(Op)) std::memset(v.result, 0xff, region);
+        }
+    }
+
+    [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t n,
+                                       const window_view& v) const {
+        if (n == 0 || c.peer < 0) return 0;
+        const bool written_by_peer = c.pairs.initiator(c.peer, c.size);
+        const std::size_t region = v.bytes * static_cast<std::size_t>(v.sections);
+        std::uint64_t defects = 0;
+        if constexpr (Op == rma_op::put) {
+            if (written_by_peer)
+                for (std::size_t k = 0; k < region; ++k) defects += v.window[k] != pattern(c.peer, k);
+        } else if constexpr (Op == rma_op::get) {
+            if (c.initiator)
+                for (std::size_t k = 0; k < region; ++k) defects += v.origin[k] != pattern(c.peer, k);
+        } else if constexpr (Op == rma_op::fetch_and_op || Op == rma_op::compare_and_swap) {
+            constexpr bool sum = Op == rma_op::fetch_and_op;
+            const long long target_value = sum ? static_cast<long long>(n) : 1;
+            const long long fetched_value = sum ? static_cast<long long>(n) - 1 : (n > 1 ? 1 : 0);
+            long long value = 0;
+            if (written_by_peer) {
+                std::memcpy(&value, v.window, sizeof value);
+                defects += value != target_value;
+            }
+            if (c.initiator) {
+                std::memcpy(&value, v.result, sizeof value);
+                defects += value != fetched_value;
+            }
+        } else {
+            const auto count = static_cast<std::byte>(n & 0xff);
+            if (written_by_peer)
+                for (std::size_t k = 0; k < region; ++k) defects += v.window[k] != count;
+            if constexpr (fetches(Op)) {
+                const auto before = static_cast<std::byte>((n - 1) & 0xff);
+                if (c.initiator)
+                    for (std::size_t k = 0; k < region; ++k) defects += v.result[k] != before;
+            }
+        }
+        return defects;
+    }
+};
+
+static_assert(mpi::window_check<data_check<rma_op::put>>);
+
+}  // namespace parbench::rma_kernels
