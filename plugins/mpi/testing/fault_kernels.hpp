@@ -13,4 +13,7 @@ namespace parbench::mpi_plugin::testing {
 // Test_Corrupt and Test_Deadlock, appended to imb-mpi1's catalogue.
 [[nodiscard]] std::span<const imb::benchmark> imb_mpi1_faults();
 
+// Test_Rma_Corrupt and Test_Rma_Deadlock, appended to imb-rma's catalogue.
+[[nodiscard]] std::span<const imb::benchmark> imb_rma_faults();
+
 }  // namespace parbench::mpi_plugin::testing
