@@ -51,9 +51,11 @@ struct benchmark {
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
-// host it: a pair pattern needs two processes, a pairing of halves an even count.
+// host it: a pair pattern needs two processes, a pairing of halves an even count, a one-sided
+// pattern with origins and targets at least `min_processes`.
 [[nodiscard]] std::vector<int> process_counts_for(const run_state& st, std::string_view name,
-                                                  bool pair, bool even_only);
+                                                  bool pair, bool even_only,
+                                                  int min_processes = 1);
 
 // Rank 0's warnings after one process count: sizes skipped for -mem, a failed allocation.
 void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
@@ -105,7 +107,8 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
     const auto& descriptor = Def::descriptor;
     const std::vector<int> counts = process_counts_for(
         st, name, pattern::fixed_group_size(descriptor),
-        pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves);
+        pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
+        pattern::min_processes(descriptor));
     const std::vector<std::uint64_t> sizes =
         traits::fixed_bytes > 0 ? std::vector<std::uint64_t>{traits::fixed_bytes}
         : traits::has_bytes     ? lengths_for(o, traits::unit)

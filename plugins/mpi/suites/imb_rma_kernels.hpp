@@ -39,7 +39,7 @@ struct single : passive<Completion, window_epoch::lock, Modes> {
 template <class Completion>
 struct one_to_all : passive<Completion, window_epoch::lock_all, imb::run_modes::non_aggregate> {
     static constexpr pattern::one_sided descriptor{.klass = benchmark_class::multiple_transfer,
-                                                   .who = pattern::participants::all,
+                                                   .who = pattern::participants::origin_targets,
                                                    .pairs = pattern::origin_to_all,
                                                    .throughput = throughput_rule::per_target};
 };
@@ -48,7 +48,7 @@ struct one_to_all : passive<Completion, window_epoch::lock_all, imb::run_modes::
 template <pattern::pairing Pairs, class Completion>
 struct many_to_many : passive<Completion, window_epoch::lock_all, imb::run_modes::non_aggregate> {
     static constexpr pattern::one_sided descriptor{.klass = benchmark_class::parallel_transfer,
-                                                   .who = pattern::participants::all,
+                                                   .who = pattern::participants::origin_targets,
                                                    .pairs = Pairs,
                                                    .throughput = throughput_rule::none};
     static constexpr regions window_regions = regions::per_origin;
