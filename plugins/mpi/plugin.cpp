@@ -28,6 +28,8 @@ namespace {
 // in suites/ (declared in suites/suite.hpp, listed in meson.build) and one entry here.
 constexpr const hosted_suite* hosted_suites[] = {
     &suites::imb_mpi1,
+    &suites::imb_ext,
+    &suites::imb_rma,
     &suites::osu,
     &suites::paw,
 };

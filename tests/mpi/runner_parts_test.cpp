@@ -191,3 +191,22 @@ TEST_CASE("reduce_ranks keeps t_min <= t_avg <= t_max when every rank took the s
     CHECK(r.t_avg_us <= r.t_max_us);
     CHECK(r.t_avg_us == Approx(14.3));
 }
+
+TEST_CASE("one-sided pairings: every rank to the root, rotated all-to-all", "[pairing]") {
+    using parbench::pattern::rotated_all;
+    using parbench::pattern::to_root;
+    for (int rank = 0; rank < 4; ++rank) {
+        // IMB-EXT Accumulate: every rank, rank 0 included, adds into rank 0.
+        CHECK(to_root.initiator(rank, 4));
+        CHECK(to_root.target_count(rank, 4) == 1);
+        CHECK(to_root.target(rank, 4, 0) == 0);
+        // IMB-RMA All_*_all: step k reaches (r + 1 + k) mod np, every other rank once.
+        std::set<int> targets;
+        for (int step = 0; step < rotated_all.target_count(rank, 4); ++step)
+            targets.insert(rotated_all.target(rank, 4, step));
+        CHECK(targets.size() == 3);
+        CHECK(!targets.contains(rank));
+        CHECK(rotated_all.target(rank, 4, 0) == (rank + 1) % 4);
+    }
+    CHECK(to_root.active(0, 1));
+}

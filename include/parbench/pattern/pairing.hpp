@@ -7,6 +7,7 @@
 //   origin_to_all  rank 0 to every other rank, in rank order  (IMB-RMA One_*_all, *_all_local)
 //   rotated_all    every rank to every other, step k reaching (r + 1 + k) mod np, so that no two
 //                  origins start on the same target          (IMB-RMA All_*_all)
+//   to_root        every rank to rank 0, rank 0 itself included (IMB-EXT Accumulate)
 //
 // An *initiator* is a process that issues operations in the first half of an iteration: the
 // sender of a ping-pong, the origin of a one-sided transfer, the first half of PAW's tasks.
@@ -18,7 +19,7 @@
 
 namespace parbench::pattern {
 
-enum class pairing_kind { first_pair, halves, chain, origin_to_all, rotated_all };
+enum class pairing_kind { first_pair, halves, chain, origin_to_all, rotated_all, to_root };
 
 struct pairing {
     pairing_kind kind = pairing_kind::first_pair;
@@ -38,6 +39,7 @@ struct pairing {
             case pairing_kind::chain:
             case pairing_kind::origin_to_all:
             case pairing_kind::rotated_all:
+            case pairing_kind::to_root:
                 return -1;
         }
         return -1;
@@ -53,6 +55,8 @@ struct pairing {
             case pairing_kind::origin_to_all:
             case pairing_kind::rotated_all:
                 return np >= 2 && rank >= 0 && rank < np;
+            case pairing_kind::to_root:
+                return rank >= 0 && rank < np;
         }
         return false;
     }
@@ -67,6 +71,7 @@ struct pairing {
                 return np >= 2 && (rank == 0 || (both_initiate && rank < np));
             case pairing_kind::chain:
             case pairing_kind::rotated_all:
+            case pairing_kind::to_root:
                 return active(rank, np);
         }
         return false;
@@ -79,6 +84,7 @@ struct pairing {
         switch (kind) {
             case pairing_kind::first_pair:
             case pairing_kind::halves:
+            case pairing_kind::to_root:
                 return 1;
             case pairing_kind::chain:
                 return 2;
@@ -101,6 +107,8 @@ struct pairing {
                 return step + 1 <= rank ? step : step + 1;  // every rank but this one, ascending
             case pairing_kind::rotated_all:
                 return (rank + 1 + step) % np;
+            case pairing_kind::to_root:
+                return 0;
         }
         return -1;
     }
@@ -111,6 +119,7 @@ inline constexpr pairing halves{.kind = pairing_kind::halves};
 inline constexpr pairing periodic_chain{.kind = pairing_kind::chain};
 inline constexpr pairing origin_to_all{.kind = pairing_kind::origin_to_all};
 inline constexpr pairing rotated_all{.kind = pairing_kind::rotated_all};
+inline constexpr pairing to_root{.kind = pairing_kind::to_root};
 
 [[nodiscard]] constexpr std::string_view to_string(pairing_kind k) noexcept {
     switch (k) {
@@ -119,6 +128,7 @@ inline constexpr pairing rotated_all{.kind = pairing_kind::rotated_all};
         case pairing_kind::chain: return "chain";
         case pairing_kind::origin_to_all: return "origin_to_all";
         case pairing_kind::rotated_all: return "rotated_all";
+        case pairing_kind::to_root: return "to_root";
     }
     return "first_pair";
 }

@@ -49,10 +49,19 @@ inline constexpr int imb_column_width = 13;
     }
 }
 
+// The Mbytes/sec column is there when the record has a throughput: the pattern's rule decided
+// (IMB-RMA's parallel transfers and Truly_passive_put report bare timings).
 [[nodiscard]] inline bool shows_throughput(const result_record& r) {
-    return r.klass == benchmark_class::single_transfer ||
-           r.klass == benchmark_class::parallel_transfer ||
-           r.klass == benchmark_class::multiple_transfer;
+    return r.throughput_mib_s.has_value();
+}
+
+// A record whose timings are named metrics "t_<name>_us" (IMB-RMA Truly_passive_put: t_pure,
+// t_ovrl) shows those as its time columns, "t_<name>[usec]", in the metrics' order.
+[[nodiscard]] inline std::vector<std::string> named_time_columns(const result_record& r) {
+    std::vector<std::string> names;
+    for (const auto& [key, value] : r.metrics)
+        if (key.starts_with("t_") && key.ends_with("_us")) names.push_back(key);
+    return names;
 }
 
 }  // namespace detail
@@ -169,7 +178,10 @@ private:
         if (r.block.group >= 0) head += fmt::format("{:>7}", "#group");
         if (r.has_bytes) head += cell("#bytes");
         head += cell("#repetitions");
-        if (detail::shows_spread(r)) {
+        if (const auto named = detail::named_time_columns(r); !named.empty()) {
+            for (const auto& key : named)
+                head += cell((key.substr(0, key.size() - 3) + "[usec]").c_str());
+        } else if (detail::shows_spread(r)) {
             head += cell("t_min[usec]") + cell("t_max[usec]") + cell("t_avg[usec]");
         } else {
             head += cell("t[usec]");
@@ -186,7 +198,9 @@ private:
         const int w = detail::imb_column_width;
         if (r.has_bytes) text += fmt::format("{:>{}}", r.bytes, w);
         text += fmt::format("{:>{}}", r.iterations, w);
-        if (detail::shows_spread(r)) {
+        if (const auto named = detail::named_time_columns(r); !named.empty()) {
+            for (const auto& key : named) text += fmt::format("{:>{}.2f}", r.metrics.at(key), w);
+        } else if (detail::shows_spread(r)) {
             text += fmt::format("{:>{}.2f}{:>{}.2f}{:>{}.2f}", r.t_min_us, w, r.t_max_us, w,
                                 r.t_avg_us, w);
         } else {

@@ -4,8 +4,11 @@
 //
 //   has_bytes       false: no message size (Barrier); one row at 0 bytes
 //   unit            message lengths are multiples of this (sizeof(float) for float reductions)
+//   fixed_bytes     > 0: one size only, this many bytes (IMB-RMA Fetch_and_op and
+//                   Compare_and_swap move a single element)
 //   modes           which of IMB's modes the benchmark runs in (IMB-EXT/IMB-RMA: aggregate and
-//                   non-aggregate blocks); MPI-1 benchmarks have none
+//                   non-aggregate blocks); MPI-1 benchmarks have none. A benchmark in only one
+//                   mode gets that mode's repetition rule but no MODE label (IMB's Window)
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,10 @@ struct definition_traits {
     static constexpr std::uint64_t unit = [] {
         if constexpr (requires { Def::unit; }) return std::uint64_t{Def::unit};
         else return std::uint64_t{1};
+    }();
+    static constexpr std::uint64_t fixed_bytes = [] {
+        if constexpr (requires { Def::fixed_bytes; }) return std::uint64_t{Def::fixed_bytes};
+        else return std::uint64_t{0};
     }();
     static constexpr run_modes modes = [] {
         if constexpr (requires { Def::modes; }) return run_modes{Def::modes};

@@ -20,7 +20,7 @@ std::uint64_t aggregate_sections(const options& o, std::uint64_t x) {
 }
 
 std::vector<int> process_counts_for(const run_state& st, std::string_view name, bool pair,
-                                    bool even_only) {
+                                    bool even_only, int min_processes) {
     const options& o = *st.opts;
     if (pair) {
         if (st.world_size >= 2) return {2};
@@ -30,6 +30,13 @@ std::vector<int> process_counts_for(const run_state& st, std::string_view name, 
     }
     std::vector<int> counts =
         mpi::process_counts(st.world_size, o.npmin_given ? o.npmin : std::min(2, st.world_size));
+    if (min_processes > 1) {
+        std::erase_if(counts, [&](int q) { return q < min_processes; });
+        if (counts.empty() && st.world_rank == 0)
+            st.host->warning(std::string(name) + " needs " + std::to_string(min_processes) +
+                             " processes and the run has " + std::to_string(st.world_size) +
+                             "; skipped");
+    }
     if (even_only) {
         std::erase_if(counts, [](int q) { return q % 2 != 0; });
         if (counts.empty() && st.world_rank == 0)

@@ -51,9 +51,11 @@ struct benchmark {
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
-// host it: a pair pattern needs two processes, a pairing of halves an even count.
+// host it: a pair pattern needs two processes, a pairing of halves an even count, a one-sided
+// pattern with origins and targets at least `min_processes`.
 [[nodiscard]] std::vector<int> process_counts_for(const run_state& st, std::string_view name,
-                                                  bool pair, bool even_only);
+                                                  bool pair, bool even_only,
+                                                  int min_processes = 1);
 
 // Rank 0's warnings after one process count: sizes skipped for -mem, a failed allocation.
 void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
@@ -62,12 +64,12 @@ void warn_allocation_failed(const run_state& st, std::string_view name, int proc
 
 // The resource a definition measures on at size x: message buffers of its layout (from the
 // session's pools, rotated with -off_cache), or the RMA window of its plan with `sections`
-// disjoint sections.
+// disjoint sections (for Q processes per group, as layout(x, np)).
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
                                  const mpi::kernel_context& context, std::uint64_t sections) {
-    if constexpr (requires { Def::window(x, sections); })
-        return mpi::rma_window(Def::window(x, sections), context);
+    if constexpr (requires { Def::window(x, sections, s.layout().processes); })
+        return mpi::rma_window(Def::window(x, sections, s.layout().processes), context);
     else
         return mpi::message_resource(Def::layout(x, s.layout().processes), cache, s.send_pool(),
                                      s.recv_pool());
@@ -88,6 +90,16 @@ template <class Def>
 // volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
 [[nodiscard]] std::uint64_t aggregate_sections(const options& o, std::uint64_t x);
 
+// One size: mpi::measure(), or the definition's own composition of the phases where it combines
+// several timings into one record (IMB-RMA's Truly_passive_put).
+template <class Def, class... Args>
+[[nodiscard]] mpi::measurement measure_size(Args&&... args) {
+    if constexpr (requires { Def::measure(std::forward<Args>(args)...); })
+        return Def::measure(std::forward<Args>(args)...);
+    else
+        return mpi::measure(std::forward<Args>(args)...);
+}
+
 template <class Def>
 void run_benchmark(const run_state& st, const selection& sel, std::string_view name) {
     using traits = definition_traits<Def>;
@@ -95,9 +107,12 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
     const auto& descriptor = Def::descriptor;
     const std::vector<int> counts = process_counts_for(
         st, name, pattern::fixed_group_size(descriptor),
-        pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves);
+        pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
+        pattern::min_processes(descriptor));
     const std::vector<std::uint64_t> sizes =
-        traits::has_bytes ? lengths_for(o, traits::unit) : std::vector<std::uint64_t>{0};
+        traits::fixed_bytes > 0 ? std::vector<std::uint64_t>{traits::fixed_bytes}
+        : traits::has_bytes     ? lengths_for(o, traits::unit)
+                                : std::vector<std::uint64_t>{0};
     const auto pairs = pattern::pairing_of(descriptor);
     for (const int q : counts) {
         const mpi::session session(MPI_COMM_WORLD, q, sel.multiple, st.order, o.map.columns,
@@ -107,7 +122,8 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
         bool allocation_failed = false;
         bool warmed_up = false;
         // One block per mode: every size in aggregate mode, then every size in non-aggregate
-        // mode (IMB-EXT/RMA), or one block without a mode (IMB-MPI1).
+        // mode (IMB-EXT/RMA), or one block without a mode (IMB-MPI1). Blocks are labelled with
+        // their mode only where the benchmark runs in both (IMB prints no MODE line for Window).
         const auto measure_sizes = [&]<class Aggregation>(Aggregation, std::string_view mode) {
             mpi::timing_plan<policy::iterations::imb_volume, policy::sync::barrier, Aggregation>
                 plan{.iterations = o.iterations, .mem_limit_bytes = st.mem_limit_bytes,
@@ -134,7 +150,7 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 const std::uint64_t sections =
                     Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
                 const typename Def::verify_check check{};
-                mpi::measurement m = mpi::measure(
+                mpi::measurement m = measure_size<Def>(
                     session, descriptor, labels, x,
                     make_resource<Def>(session, o.cache, bytes, context, sections),
                     Def::make_kernel(context), make_completion<Def>(context), plan, check);
@@ -148,12 +164,13 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 // every process must make the same sequence of measure() calls.
             }
         };
+        constexpr bool labelled = traits::modes == run_modes::both;
         if (traits::modes == run_modes::single) measure_sizes(policy::aggregation::aggregate{}, "");
         if ((static_cast<unsigned>(traits::modes) & static_cast<unsigned>(run_modes::aggregate)) != 0)
-            measure_sizes(policy::aggregation::aggregate{}, "aggregate");
+            measure_sizes(policy::aggregation::aggregate{}, labelled ? "aggregate" : "");
         if ((static_cast<unsigned>(traits::modes) &
              static_cast<unsigned>(run_modes::non_aggregate)) != 0)
-            measure_sizes(policy::aggregation::non_aggregate{}, "non_aggregate");
+            measure_sizes(policy::aggregation::non_aggregate{}, labelled ? "non_aggregate" : "");
         if (worst_need > 0) warn_skipped_sizes(st, name, q, first_skipped, worst_need);
         if (allocation_failed) warn_allocation_failed(st, name, q);
     }

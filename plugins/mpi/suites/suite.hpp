@@ -17,6 +17,8 @@ struct hosted_suite {
 // One line per file in suites/.
 namespace suites {
 extern const hosted_suite imb_mpi1;
+extern const hosted_suite imb_ext;
+extern const hosted_suite imb_rma;
 extern const hosted_suite osu;
 extern const hosted_suite paw;
 }  // namespace suites

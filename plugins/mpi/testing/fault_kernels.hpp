@@ -14,6 +14,8 @@ namespace parbench::mpi_plugin::testing {
 // Test_Corrupt and Test_Deadlock, appended to imb-mpi1's catalogue.
 [[nodiscard]] std::span<const imb::benchmark> imb_mpi1_faults();
 
+// Test_Rma_Corrupt and Test_Rma_Deadlock, appended to imb-rma's catalogue.
+[[nodiscard]] std::span<const imb::benchmark> imb_rma_faults();
 // Test_Corrupt_put (every put one byte off its section), appended to osu's catalogue.
 [[nodiscard]] std::span<const osu::benchmark> osu_faults();
 

@@ -1,0 +1,133 @@
+// Is IMB-RMA's Unidir_put through parbench's runner as cheap as a hand-written loop? A plain
+// loop (lock outside timing, two barriers, MPI_Wtime, n x {MPI_Put; MPI_Win_flush}, MPI_Wtime,
+// unlock) runs alternately with the plugin's Unidir_put definition through the runner's public
+// phases (non-aggregate: the flush after each put), on the same window, the same origin buffer
+// and the same n, at 8 B, 64 KiB and 4 MiB. Each alternation gives a ratio parbench / plain of
+// the time per put (max over the two ranks, as IMB reports).
+//
+// Long form (benchmark()): the median ratio per size must stay within 3 %. Short form (--short,
+// a test()): fails when a size's 95 % CI of the median ratio lies entirely outside
+// [0.90, 1.10] (bench/ratio_rule.hpp). Both fail when a time was not measured.
+//
+//   mpiexec -n 2 ./unidir_put_overhead [ALTERNATIONS] [--short]
+#include "suites/imb_rma_kernels.hpp"
+#include "ratio_rule.hpp"
+
+#include <parbench/core/statistics.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/phases.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using def = parbench::imb_rma::unidir_put_def;
+constexpr double tolerated_ratio = 1.03;
+constexpr double short_low = 0.90;
+constexpr double short_high = 1.10;
+
+[[nodiscard]] double max_over_ranks(double value) {
+    MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return value;
+}
+
+// The reference, IMB-style, on the runner's window: rank 0 puts to rank 1.
+double plain_put_us(const parbench::mpi::window_view& v, int rank, std::uint64_t n) {
+    const int count = static_cast<int>(v.bytes);
+    if (rank == 0) MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, v.win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    if (rank == 0) {
+        for (std::uint64_t i = 0; i < n; ++i) {
+            MPI_Put(v.origin, count, MPI_BYTE, 1, 0, count, MPI_BYTE, v.win);
+            MPI_Win_flush(1, v.win);
+        }
+    }
+    const double t_us = (MPI_Wtime() - start) / static_cast<double>(n) * 1e6;
+    if (rank == 0) MPI_Win_unlock(1, v.win);
+    return max_over_ranks(t_us);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    parbench::mpi::environment env(argc, argv);
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) {
+        if (rank == 0) std::fprintf(stderr, "unidir_put_overhead: run with mpiexec -n 2\n");
+        return 1;
+    }
+    int alternations = 60;
+    bool short_form = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--short") == 0)
+            short_form = true;
+        else
+            alternations = std::max(1, std::atoi(argv[i]));
+    }
+    const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
+    parbench::mpi::timing_plan<parbench::policy::iterations::imb_volume,
+                               parbench::policy::sync::barrier,
+                               parbench::policy::aggregation::non_aggregate>
+        plan;
+    plan.iterations.secs_per_sample = 1e9;  // never cut: the same n for both loops
+    plan.iterations.msgs_nonaggr = short_form ? 200 : 1000;
+    if (rank == 0)
+        std::printf("# Unidir_put overhead (%s form): parbench runner vs a plain MPI_Put + "
+                    "MPI_Win_flush loop, %d alternations\n%10s %8s %14s %14s %14s %10s %10s\n",
+                    short_form ? "short" : "long", alternations, "#bytes", "n", "plain[usec]",
+                    "parbench[usec]", "median_ratio", "ci95_low", "ci95_high");
+    int over = 0;
+    for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{65536}, std::uint64_t{4} << 20}) {
+        const std::uint64_t n = plan.iterations.n_sample(bytes, false);
+        const auto x = static_cast<std::size_t>(bytes);
+        const parbench::mpi::kernel_context context =
+            pair.context(x, parbench::pattern::pairing_of(def::descriptor));
+        parbench::mpi::prepared<parbench::mpi::rma_window> ready =
+            parbench::mpi::prepare(pair, parbench::mpi::rma_window(def::window(x, 1, 2), context), 0.0);
+        auto kernel = def::make_kernel(context);
+        def::completion completion;
+        const auto parbench_us = [&] {
+            const auto mine = parbench::mpi::time_iterations(pair, def::descriptor, ready, context,
+                                                             kernel, completion, plan, bytes);
+            return max_over_ranks(mine.total_s / static_cast<double>(mine.iterations) * 1e6);
+        };
+        const auto plain_us = [&] { return plain_put_us(ready.get().view(), rank, n); };
+        std::vector<double> ratios;
+        std::vector<double> plain_all;
+        std::vector<double> runner_all;
+        for (int a = 0; a < alternations; ++a) {
+            const bool plain_first = a % 2 == 0;
+            const double first = plain_first ? plain_us() : parbench_us();
+            const double second = plain_first ? parbench_us() : plain_us();
+            const double plain = plain_first ? first : second;
+            const double runner = plain_first ? second : first;
+            ratios.push_back(runner / plain);
+            plain_all.push_back(plain);
+            runner_all.push_back(runner);
+        }
+        if (rank == 0) {
+            const auto ci = bench::median_with_ci(ratios);
+            const bool measured = bench::all_measured(plain_all) &&
+                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
+            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
+                                                    : ci.median <= tolerated_ratio);
+            over += ok ? 0 : 1;
+            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
+                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
+                        parbench::summarize(plain_all).median,
+                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
+                        ok ? "" : !measured ? "  NOT MEASURED" : "  OUTSIDE THE RULE");
+        }
+    }
+    MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) std::printf("# %s\n", over == 0 ? "ok" : "FAILED");
+    return over == 0 ? 0 : 1;
+}

@@ -1,0 +1,73 @@
+// The IMB-EXT benchmarks (MPI-2 one-sided, active target; catalogue A.3.2) as definitions: the
+// window opened by a fence outside timing, every transfer to a disjoint section, MPI_Win_fence as
+// the assured completion (once after the M transfers in aggregate mode, after each in
+// non-aggregate mode). Window times MPI_Win_create/fence/put/fence/free itself.
+#pragma once
+
+#include "suites/imb_one_sided.hpp"
+
+#include <parbench/mpi/message_buffers.hpp>
+#include <parbench/pattern/collective.hpp>
+
+namespace parbench::imb_ext {
+
+using namespace imb_one_sided;
+
+struct active_target {
+    static constexpr mpi::window_epoch epoch = mpi::window_epoch::fence;
+    using completion = mpi::rma::fence;
+    static constexpr imb::run_modes modes = imb::run_modes::both;
+    static constexpr regions window_regions = regions::shared;
+};
+
+// Unidir_*: rank 0 transfers, rank 1 only takes part in the fences.
+struct unidir : active_target {
+    static constexpr pattern::one_sided descriptor{};
+};
+
+// Bidir_*: both processes transfer at once.
+struct bidir : active_target {
+    static constexpr pattern::one_sided descriptor{
+        .pairs = {.kind = pattern::pairing_kind::first_pair, .both_initiate = true}};
+};
+
+// Accumulate: every active process adds MPI_FLOATs into rank 0's window (class collective).
+struct into_root : active_target {
+    static constexpr pattern::one_sided descriptor{.klass = benchmark_class::collective,
+                                                   .who = pattern::participants::all,
+                                                   .pairs = pattern::to_root,
+                                                   .throughput = pattern::throughput_rule::none};
+    static constexpr std::uint64_t unit = sizeof(float);
+};
+
+using unidir_put_def = transfer_def<put, unidir>;
+using unidir_get_def = transfer_def<get, unidir>;
+using bidir_put_def = transfer_def<put, bidir>;
+using bidir_get_def = transfer_def<get, bidir>;
+using accumulate_def = transfer_def<accumulate, into_root>;
+
+// Window: the overhead of a window's life, MPI_Win_create of X bytes, a fence, a 1-byte put
+// (a non-trivial action so that an unused window is not optimised away), a fence, MPI_Win_free.
+// Its memory comes from the message buffers (the window itself is the kernel's), MSGS_NONAGGR
+// repetitions, time only.
+struct window_def {
+    static constexpr pattern::collective descriptor{.klass = benchmark_class::other};
+    static constexpr imb::run_modes modes = imb::run_modes::non_aggregate;
+    static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {1, x}; }
+    struct kernel {
+        template <class Buffers>
+        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            MPI_Win win = MPI_WIN_NULL;
+            MPI_Win_create(b.recv(i), static_cast<MPI_Aint>(c.bytes), 1, MPI_INFO_NULL, c.comm,
+                           &win);
+            MPI_Win_fence(0, win);
+            if (c.bytes > 0) MPI_Put(b.send(i), 1, MPI_BYTE, c.right, 0, 1, MPI_BYTE, win);
+            MPI_Win_fence(0, win);
+            MPI_Win_free(&win);
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    using verify_check = mpi::no_check;
+};
+
+}  // namespace parbench::imb_ext

@@ -1,0 +1,88 @@
+// imb-rma: the Intel MPI Benchmarks' IMB-RMA (MPI-3 one-sided communication, passive target).
+#include "suites/suite.hpp"
+
+#include "imb/driver.hpp"
+#include "imb/suite.hpp"
+#include "suites/imb_rma_kernels.hpp"
+#include "testing/fault_kernels.hpp"
+
+namespace parbench::mpi_plugin {
+namespace {
+
+using namespace imb_rma;
+using imb::run_benchmark;
+
+constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
+constexpr const char* single = "single_transfer";
+constexpr const char* multiple = "multiple_transfer";
+constexpr const char* parallel = "parallel_transfer";
+
+constexpr imb::benchmark catalogue[] = {
+    {{"Unidir_put", "MPI_Put + MPI_Win_flush, rank 0 to rank 1", single, dflt},
+     &run_benchmark<unidir_put_def>},
+    {{"Unidir_get", "MPI_Get + MPI_Win_flush, rank 0 from rank 1", single, dflt},
+     &run_benchmark<unidir_get_def>},
+    {{"Bidir_put", "MPI_Put + MPI_Win_flush, ranks 0 and 1 into each other", single, dflt},
+     &run_benchmark<bidir_put_def>},
+    {{"Bidir_get", "MPI_Get + MPI_Win_flush, ranks 0 and 1 from each other", single, dflt},
+     &run_benchmark<bidir_get_def>},
+    {{"One_put_all", "Rank 0 puts to every other process; MPI_Win_flush_all", multiple, dflt},
+     &run_benchmark<one_put_all_def>},
+    {{"One_get_all", "Rank 0 gets from every other process; MPI_Win_flush_all", multiple, dflt},
+     &run_benchmark<one_get_all_def>},
+    {{"All_put_all", "Every process puts to every other, rotated order; MPI_Win_flush_all",
+      parallel, dflt},
+     &run_benchmark<all_put_all_def>},
+    {{"All_get_all", "Every process gets from every other, rotated order; MPI_Win_flush_all",
+      parallel, dflt},
+     &run_benchmark<all_get_all_def>},
+    {{"Put_local", "MPI_Put + MPI_Win_flush_local, rank 0 to rank 1", single, dflt},
+     &run_benchmark<put_local_def>},
+    {{"Put_all_local", "Rank 0 puts to every other process; MPI_Win_flush_local_all", multiple,
+      dflt},
+     &run_benchmark<put_all_local_def>},
+    {{"Exchange_put", "Every process puts to both chain neighbours; MPI_Win_flush each",
+      parallel, dflt},
+     &run_benchmark<exchange_put_def>},
+    {{"Exchange_get", "Every process gets from both chain neighbours; MPI_Win_flush each",
+      parallel, dflt},
+     &run_benchmark<exchange_get_def>},
+    {{"Accumulate", "MPI_Accumulate of MPI_FLOAT (MPI_SUM) + MPI_Win_flush", single, dflt},
+     &run_benchmark<accumulate_def>},
+    {{"Get_accumulate", "MPI_Get_accumulate of MPI_FLOAT (MPI_SUM) + MPI_Win_flush", single,
+      dflt},
+     &run_benchmark<get_accumulate_def>},
+    {{"Fetch_and_op", "MPI_Fetch_and_op of one MPI_FLOAT (MPI_SUM) + MPI_Win_flush", single,
+      dflt},
+     &run_benchmark<fetch_and_op_def>},
+    {{"Compare_and_swap", "MPI_Compare_and_swap of one MPI_INT + MPI_Win_flush", single, dflt},
+     &run_benchmark<compare_and_swap_def>},
+    {{"Truly_passive_put", "Unidir_put with the target in MPI (t_pure) and computing (t_ovrl)",
+      single, dflt},
+     &run_benchmark<truly_passive_put_def>},
+    {{"Get_local", "MPI_Get + MPI_Win_flush_local, rank 0 from rank 1", single, 0},
+     &run_benchmark<get_local_def>},
+    {{"Get_all_local", "Rank 0 gets from every other process; MPI_Win_flush_local_all",
+      multiple, 0},
+     &run_benchmark<get_all_local_def>},
+};
+
+const imb::suite& suite() {
+    static const imb::suite s(
+        {.name = "imb-rma",
+         .description = "Intel MPI Benchmarks IMB-RMA: MPI-3 one-sided communication (passive)",
+         .compatible_with = "IMB-RMA",
+         .part = "RMA part"},
+        catalogue, testing::imb_rma_faults());
+    return s;
+}
+
+void run(const run_request& request, const plugin::host_channel& host) {
+    suite().run(request, host);
+}
+
+}  // namespace
+
+const hosted_suite suites::imb_rma = {suite().info(), &run};
+
+}  // namespace parbench::mpi_plugin

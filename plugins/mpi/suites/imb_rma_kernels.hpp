@@ -1,0 +1,152 @@
+// The IMB-RMA benchmarks (MPI-3 one-sided, passive target; catalogue A.3.5) as definitions: the
+// lock (or lock_all) taken outside timing and released after it, targets waiting inside MPI, a
+// flush variant as the assured completion. Benchmarks that IMB runs in aggregate mode get both
+// blocks; the others complete every iteration (MSGS_NONAGGR repetitions, no MODE label).
+#pragma once
+
+#include "suites/imb_one_sided.hpp"
+
+#include <parbench/mpi/phases.hpp>
+#include <parbench/mpi/runner.hpp>
+
+#include <chrono>
+#include <utility>
+
+namespace parbench::imb_rma {
+
+using namespace imb_one_sided;
+using mpi::window_epoch;
+using pattern::throughput_rule;
+
+// Shapes: epoch, completion and modes of each group of benchmarks.
+template <class Completion, window_epoch Epoch = window_epoch::lock,
+          imb::run_modes Modes = imb::run_modes::both>
+struct passive {
+    static constexpr window_epoch epoch = Epoch;
+    using completion = Completion;
+    static constexpr imb::run_modes modes = Modes;
+    static constexpr regions window_regions = regions::shared;
+};
+
+// Single transfer: rank 0 to rank 1 (Bidir: each to the other); X/t.
+template <class Completion, bool Both = false, imb::run_modes Modes = imb::run_modes::both>
+struct single : passive<Completion, window_epoch::lock, Modes> {
+    static constexpr pattern::one_sided descriptor{
+        .pairs = {.kind = pattern::pairing_kind::first_pair, .both_initiate = Both}};
+};
+
+// Multiple transfer: rank 0 to every other process in one iteration; N*X/t.
+template <class Completion>
+struct one_to_all : passive<Completion, window_epoch::lock_all, imb::run_modes::non_aggregate> {
+    static constexpr pattern::one_sided descriptor{.klass = benchmark_class::multiple_transfer,
+                                                   .who = pattern::participants::origin_targets,
+                                                   .pairs = pattern::origin_to_all,
+                                                   .throughput = throughput_rule::per_target};
+};
+
+// Parallel transfer: several origins into each window, one region each; bare timings.
+template <pattern::pairing Pairs, class Completion>
+struct many_to_many : passive<Completion, window_epoch::lock_all, imb::run_modes::non_aggregate> {
+    static constexpr pattern::one_sided descriptor{.klass = benchmark_class::parallel_transfer,
+                                                   .who = pattern::participants::origin_targets,
+                                                   .pairs = Pairs,
+                                                   .throughput = throughput_rule::none};
+    static constexpr regions window_regions = regions::per_origin;
+};
+
+template <class Completion>
+struct single_floats : single<Completion> {
+    static constexpr std::uint64_t unit = sizeof(float);
+};
+template <std::uint64_t Bytes>
+struct single_element : single<mpi::rma::flush> {
+    static constexpr std::uint64_t fixed_bytes = Bytes;
+};
+
+using unidir_put_def = transfer_def<put, single<mpi::rma::flush>>;
+using unidir_get_def = transfer_def<get, single<mpi::rma::flush>>;
+using bidir_put_def = transfer_def<put, single<mpi::rma::flush, true>>;
+using bidir_get_def = transfer_def<get, single<mpi::rma::flush, true>>;
+using put_local_def = transfer_def<put, single<mpi::rma::flush_local>>;
+using get_local_def = transfer_def<get, single<mpi::rma::flush_local>>;
+using one_put_all_def = transfer_def<put, one_to_all<mpi::rma::flush_all>>;
+using one_get_all_def = transfer_def<get, one_to_all<mpi::rma::flush_all>>;
+using put_all_local_def = transfer_def<put, one_to_all<mpi::rma::flush_local_all>>;
+using get_all_local_def = transfer_def<get, one_to_all<mpi::rma::flush_local_all>>;
+using all_put_all_def = transfer_def<put, many_to_many<pattern::rotated_all, mpi::rma::flush_all>>;
+using all_get_all_def = transfer_def<get, many_to_many<pattern::rotated_all, mpi::rma::flush_all>>;
+using exchange_put_def = transfer_def<put, many_to_many<pattern::periodic_chain, mpi::rma::flush>>;
+using exchange_get_def = transfer_def<get, many_to_many<pattern::periodic_chain, mpi::rma::flush>>;
+using accumulate_def = transfer_def<accumulate, single_floats<mpi::rma::flush>>;
+using get_accumulate_def = transfer_def<get_accumulate, single_floats<mpi::rma::flush>>;
+using fetch_and_op_def = transfer_def<fetch_and_op, single_element<sizeof(float)>>;
+using compare_and_swap_def = transfer_def<compare_and_swap, single_element<sizeof(int)>>;
+
+// Busy work outside MPI for a given time (the target of Truly_passive_put's second timing).
+inline void compute_for(double seconds) noexcept {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+}
+
+// Truly_passive_put: Unidir_put timed twice, composed from the runner's phases. t_pure: the
+// target waits inside MPI while the origin's puts complete; t_ovrl: the target computes outside
+// MPI, each iteration as long as one put took in the first timing, before it enters MPI. Equal
+// figures mean the puts progress without the target (truly passive).
+struct truly_passive_put_def
+    : transfer_def<put, single<mpi::rma::flush, false, imb::run_modes::non_aggregate>> {
+    static constexpr pattern::one_sided descriptor{.throughput = throughput_rule::none};
+
+    struct target_computing {
+        kernel put;
+        double compute_s = 0.0;
+        void operator()(const kernel_context& c, std::uint64_t i, const window_view& v) const {
+            if (c.initiator)
+                put(c, i, v);
+            else
+                compute_for(compute_s);
+        }
+    };
+
+    template <class Pattern, class R, class Kernel, class Completion, class Plan, class Check>
+    static mpi::measurement measure(const mpi::session& s, const Pattern& pattern,
+                                    const mpi::record_labels& labels, std::uint64_t bytes,
+                                    R resource, Kernel&& reference, Completion&& completion,
+                                    Plan& plan, const Check& check) {
+        mpi::measurement out;
+        {
+            mpi::prepared<R> ready = mpi::prepare(s, std::move(resource), plan.mem_limit_bytes);
+            out.skipped_need_bytes =
+                ready.state() == mpi::preparation::over_memory_limit ? ready.need_bytes() : 0;
+            out.allocation_failed = ready.state() == mpi::preparation::allocation_failed;
+            if (ready.ready()) {
+                const kernel_context context =
+                    s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(pattern));
+                const bool checked = plan.check && Check::enabled;
+                const auto timed = [&](auto& k) {
+                    const mpi::rank_timing mine = mpi::time_iterations(
+                        s, pattern, ready, context, k, completion, plan, bytes, check);
+                    double per_put_s =
+                        mine.total_s / static_cast<double>(std::max<std::uint64_t>(1, mine.iterations));
+                    MPI_Allreduce(MPI_IN_PLACE, &per_put_s, 1, MPI_DOUBLE, MPI_MAX,
+                                  s.active_comm().get());
+                    return std::pair{mpi::reduce(pattern, labels, s.layout(), bytes, checked,
+                                                 mpi::gather(s, mine, plan.batching.max_batches)),
+                                     per_put_s};
+                };
+                const auto [pure, per_put_s] = timed(reference);
+                target_computing computing{reference, per_put_s};
+                std::vector<result_record> overlapped = timed(computing).first;
+                for (std::size_t k = 0; k < overlapped.size(); ++k) {
+                    overlapped[k].metrics["t_pure_us"] = pure[k].t_max_us;
+                    overlapped[k].metrics["t_ovrl_us"] = overlapped[k].t_max_us;
+                }
+                out.records = std::move(overlapped);
+            }
+        }
+        s.world().quiet_barrier();
+        return out;
+    }
+};
+
+}  // namespace parbench::imb_rma
