@@ -9,6 +9,7 @@
 //   mpiexec -n 2 ./caf_put_overhead [ALTERNATIONS] [--short]
 #include "caf_kernels.h"
 #include "ping_pong_kernels.hpp"
+#include "alternation.hpp"
 #include "ratio_rule.hpp"
 #include "runtime.hpp"
 #include "timing.hpp"
@@ -44,14 +45,9 @@ int main(int argc, char** argv) {
     int size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int alternations = 31;
-    bool short_form = false;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--short") == 0)
-            short_form = true;
-        else
-            alternations = std::max(1, std::atoi(argv[i]));
-    }
+    const bench::bench_args args = bench::parse_bench_args(argc, argv, 31);
+    const int alternations = args.alternations;
+    const bool short_form = args.short_form;
     if (size != 2) {
         if (rank == 0) std::fprintf(stderr, "caf_put_overhead: run with mpiexec -n 2\n");
         caf::stop_coarray_runtime();

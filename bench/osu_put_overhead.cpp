@@ -12,6 +12,7 @@
 //
 //   mpiexec -n 2 ./osu_put_overhead [ALTERNATIONS] [--short]
 #include "osu/one_sided.hpp"
+#include "alternation.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/statistics.hpp>
@@ -71,14 +72,9 @@ int main(int argc, char** argv) {
         if (rank == 0) std::fprintf(stderr, "osu_put_overhead: run with mpiexec -n 2\n");
         return 1;
     }
-    int alternations = 40;
-    bool short_form = false;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--short") == 0)
-            short_form = true;
-        else
-            alternations = std::max(1, std::atoi(argv[i]));
-    }
+    const bench::bench_args args = bench::parse_bench_args(argc, argv, 40);
+    const int alternations = args.alternations;
+    const bool short_form = args.short_form;
     namespace mpi = parbench::mpi;
     const mpi::session pair(MPI_COMM_WORLD, 2);
     const auto descriptor = method::descriptor(1);
@@ -116,23 +112,8 @@ int main(int argc, char** argv) {
         const auto plain_us = [&] {
             return plain_put_us(window.get().view(), rank, static_cast<int>(bytes), n, skip);
         };
-        std::vector<double> ratios, plain_all, runner_all;
-        for (int a = 0; a < alternations; ++a) {
-            double plain = 0.0;
-            double runner = 0.0;
-            if (a % 2 == 0) {
-                plain = plain_us();
-                runner = parbench_us();
-            } else {
-                runner = parbench_us();
-                plain = plain_us();
-            }
-            if (rank == 0) {
-                ratios.push_back(runner / plain);
-                plain_all.push_back(plain);
-                runner_all.push_back(runner);
-            }
-        }
+        const auto [plain_all, runner_all, ratios] =
+            bench::alternate(alternations, plain_us, parbench_us);
         if (rank == 0) {
             const auto ci = bench::median_with_ci(ratios);
             const bool measured = bench::all_measured(plain_all) &&

@@ -12,6 +12,7 @@
 //
 //   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS] [--short]
 #include "suites/imb_mpi1_kernels.hpp"
+#include "alternation.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/buffers.hpp>
@@ -68,14 +69,9 @@ int main(int argc, char** argv) {
         if (rank == 0) std::fprintf(stderr, "pingpong_overhead: run with mpiexec -n 2\n");
         return 1;
     }
-    int alternations = 100;
-    bool short_form = false;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--short") == 0)
-            short_form = true;
-        else
-            alternations = std::max(1, std::atoi(argv[i]));
-    }
+    const bench::bench_args args = bench::parse_bench_args(argc, argv, 100);
+    const int alternations = args.alternations;
+    const bool short_form = args.short_form;
     using def = parbench::imb_mpi1::ping_pong_def<false>;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     parbench::mpi::measure_options options;
@@ -111,25 +107,9 @@ int main(int argc, char** argv) {
             return plain_pingpong_us(MPI_COMM_WORLD, pair.send_pool().data(),
                                      pair.recv_pool().data(), static_cast<int>(bytes), n);
         };
-        std::vector<double> ratios;
-        std::vector<double> plain_all;
-        std::vector<double> runner_all;
-        for (int a = 0; a < alternations; ++a) {
-            double plain = 0.0;
-            double runner = 0.0;
-            if (a % 2 == 0) {
-                plain = plain_us();
-                runner = parbench_us();
-            } else {
-                runner = parbench_us();
-                plain = plain_us();
-            }
-            if (rank == 0) {
-                ratios.push_back(runner / plain);
-                plain_all.push_back(plain);
-                runner_all.push_back(runner);
-            }
-        }
+        // Only rank 0's figures are real (measure() returns records there).
+        const auto [plain_all, runner_all, ratios] =
+            bench::alternate(alternations, plain_us, parbench_us);
         if (rank == 0) {
             const auto r = parbench::summarize(ratios);
             const auto ci = bench::median_with_ci(ratios);

@@ -11,6 +11,7 @@
 //
 //   mpiexec -n 2 ./unidir_put_overhead [ALTERNATIONS] [--short]
 #include "suites/imb_rma_kernels.hpp"
+#include "alternation.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/statistics.hpp>
@@ -64,14 +65,9 @@ int main(int argc, char** argv) {
         if (rank == 0) std::fprintf(stderr, "unidir_put_overhead: run with mpiexec -n 2\n");
         return 1;
     }
-    int alternations = 60;
-    bool short_form = false;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--short") == 0)
-            short_form = true;
-        else
-            alternations = std::max(1, std::atoi(argv[i]));
-    }
+    const bench::bench_args args = bench::parse_bench_args(argc, argv, 60);
+    const int alternations = args.alternations;
+    const bool short_form = args.short_form;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     parbench::mpi::timing_plan<parbench::policy::iterations::imb_volume,
                                parbench::policy::sync::barrier,
@@ -100,19 +96,8 @@ int main(int argc, char** argv) {
             return max_over_ranks(mine.total_s / static_cast<double>(mine.iterations) * 1e6);
         };
         const auto plain_us = [&] { return plain_put_us(ready.get().view(), rank, n); };
-        std::vector<double> ratios;
-        std::vector<double> plain_all;
-        std::vector<double> runner_all;
-        for (int a = 0; a < alternations; ++a) {
-            const bool plain_first = a % 2 == 0;
-            const double first = plain_first ? plain_us() : parbench_us();
-            const double second = plain_first ? parbench_us() : plain_us();
-            const double plain = plain_first ? first : second;
-            const double runner = plain_first ? second : first;
-            ratios.push_back(runner / plain);
-            plain_all.push_back(plain);
-            runner_all.push_back(runner);
-        }
+        const auto [plain_all, runner_all, ratios] =
+            bench::alternate(alternations, plain_us, parbench_us);
         if (rank == 0) {
             const auto ci = bench::median_with_ci(ratios);
             const bool measured = bench::all_measured(plain_all) &&
