@@ -178,25 +178,10 @@ void run_paw(const char* request_json, const parbench_host* host) {
         if (!plan.concurrent.empty())
             start.benchmarks.push_back(offload::title_of(*t, plan.concurrent));
     }
-    start.header = {
-        {"family", "offload"},
-        {"row_kinds", {"transfer"}},
-        {"sizes", cfg.sizes},
-        {"min_size", cfg.min_bytes},
-        {"med_size", cfg.med_bytes},
-        {"max_size", cfg.max_bytes},
-        {"nreps", cfg.policy.nreps},
-        {"nloop_max", cfg.policy.nloop_max},
-        {"nloop_min", cfg.policy.nloop_min},
-        {"threshold_factor", cfg.policy.threshold_factor},
-        {"timer_threshold_s", timer_threshold_s},
-        {"budget_s", cfg.policy.budget_s},
-        {"size_meaning", "bytes per transfer"},
-        {"bandwidth_unit", "GB/s = 10^9 bytes/s"},
-        {"device", plan.single},
-        {"concurrent_devices", plan.concurrent},
-        {"device_kind", kind},
-    };
+    start.header = paw::transfer_header("offload", cfg, timer_threshold_s, "bytes per transfer");
+    start.header["device"] = plan.single;
+    start.header["concurrent_devices"] = plan.concurrent;
+    start.header["device_kind"] = kind;
     nlohmann::json& c = start.context;
     c["processes"] = 1;
     c["timer_resolution_s"] = clock.resolution_s;

@@ -155,24 +155,9 @@ run_start make_run_start(const paw::transfer_settings& cfg, double timer_thresho
     start.layout = "paw";
     start.title = "PAW (TACC Performance Assessment Workbench) compatible MPI one-sided tests";
     start.benchmarks = names;
-    start.header = {
-        {"family", "mpi"},
-        {"row_kinds", {"transfer"}},
-        {"sizes", cfg.sizes},
-        {"min_size", cfg.min_bytes},
-        {"med_size", cfg.med_bytes},
-        {"max_size", cfg.max_bytes},
-        {"nreps", cfg.policy.nreps},
-        {"nloop_max", cfg.policy.nloop_max},
-        {"nloop_min", cfg.policy.nloop_min},
-        {"threshold_factor", cfg.policy.threshold_factor},
-        {"timer_threshold_s", timer_threshold_s},
-        {"budget_s", cfg.policy.budget_s},
-        {"size_meaning", "bytes per message"},
-        {"bandwidth_unit", "GB/s = 10^9 bytes/s"},
-        {"pairing", "task i <-> task i + n/2"},
-        {"method", "every task times; MIN across tasks per repetition"},
-    };
+    start.header = paw::transfer_header("mpi", cfg, timer_threshold_s, "bytes per message");
+    start.header["pairing"] = "task i <-> task i + n/2";
+    start.header["method"] = "every task times; MIN across tasks per repetition";
     start.context = {{"mpi_library", mpi::library_version()},
                      {"processes", world},
                      {"timer", "MPI_Wtime"},
