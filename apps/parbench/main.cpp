@@ -603,11 +603,16 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
                           "unknown suite " + quote_value(o.suite) + " (see parbench list)"};
     const parbench_suite* suite = suite_plugin->find_suite(o.suite);
 
-    // Benchmark names are checked against the suite's list (case-insensitively, as IMB does).
+    // Benchmark names are checked against the suite's list (case-insensitively, as IMB does;
+    // with IMB's "Multi-" prefix where the suite takes it).
     for (const auto& name : o.benchmarks) {
+        const bool multi_names = (suite->flags & PARBENCH_SUITE_MULTI_NAMES) != 0;
+        const std::string bare = multi_names && parbench::lowercase(name).rfind("multi-", 0) == 0
+                                     ? name.substr(6)
+                                     : name;
         bool known = false;
         for (std::size_t b = 0; b < suite->benchmark_count && !known; ++b)
-            known = parbench::same_name(suite->benchmarks[b].name, name);
+            known = parbench::same_name(suite->benchmarks[b].name, bare);
         if (!known)
             throw driver_exit{exit_bad_input, "unknown benchmark '" + name + "' in suite '" +
                                                   o.suite + "' (see parbench list)"};

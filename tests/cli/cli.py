@@ -212,6 +212,17 @@ def case_mpi_timeout():
                        r"processes\) did not finish within 5 s; stopped", "time limit")
 
 
+def case_mpi_multi_name():
+    # IMB's Multi- names select multiple mode; the driver takes them for suites that say so.
+    need_mpi()
+    rc, out, err = mpi(2, ["Multi-PingPong", "-msglog", "0:1", "-iter", "10"], timeout=90)
+    if rc != 0 or "# Multi-PingPong" not in out or "Benchmarking PingPong" not in out:
+        fail("Multi-PingPong: want exit 0, the name listed and its table", rc, out, err)
+    rc, out, err = run(["run", "paw", "Multi-dgemm"])
+    expect_error(rc, err, 2, r"parbench: error: unknown benchmark 'Multi-dgemm' in suite 'paw' "
+                 r"\(see parbench list\)", "Multi- only where the suite takes it")
+
+
 def case_mpi_interrupt():
     # Ctrl-C on mpiexec: the launcher passes SIGINT on; rank 0 names the measurement, completes
     # the JSON with the finished rows and stops every process.

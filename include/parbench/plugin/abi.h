@@ -61,7 +61,9 @@ typedef struct parbench_benchmark {
 } parbench_benchmark;
 
 enum {
-    PARBENCH_SUITE_NEEDS_MPI = 1u << 0, /* cannot run without the communication service */
+    PARBENCH_SUITE_NEEDS_MPI = 1u << 0,    /* cannot run without the communication service */
+    PARBENCH_SUITE_MULTI_NAMES = 1u << 1,  /* a benchmark name may carry IMB's "Multi-" prefix
+                                              (multiple mode), e.g. Multi-PingPong */
 };
 
 typedef struct parbench_suite {

@@ -44,7 +44,8 @@ suite::suite(const suite_spec& spec, std::span<const benchmark> reference,
 parbench_suite suite::info() const noexcept {
     const auto parameters = parameters_.entries();
     return {spec_.name,      spec_.description,  table_.data(), table_.size(),
-            parameters.data(), parameters.size(), PARBENCH_SUITE_NEEDS_MPI};
+            parameters.data(), parameters.size(),
+            PARBENCH_SUITE_NEEDS_MPI | PARBENCH_SUITE_MULTI_NAMES};
 }
 
 void suite::run(const run_request& request, const plugin::host_channel& host) const {
