@@ -5,6 +5,7 @@
 #pragma once
 
 #include <parbench/core/statistics.hpp>
+#include <parbench/report/overlap.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -101,6 +102,9 @@ struct result_record {
     // two runs' samples against each other; empty when a plugin does not provide them.
     std::vector<double> samples_us;
     std::map<std::string, double> metrics;  // further named figures, unit in the name
+    // Overlap benchmarks (IMB-NBC, IMB-IO's I flavours): t_ovrl, t_pure, t_CPU and overlap[%]
+    // (report/overlap.hpp); absent elsewhere.
+    std::optional<overlap_figures> overlap;
     std::vector<std::string> warnings;
     time_statistics statistics = time_statistics::across_ranks;
 
@@ -185,6 +189,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
          {"statistics", std::string(to_string(r.statistics))}};
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
     j["defects"] = r.defects ? nlohmann::json(*r.defects) : nullptr;
+    if (r.overlap) j["overlap"] = *r.overlap;  // only overlap benchmarks carry it
 }
 
 inline void from_json(const nlohmann::json& j, result_record& r) {
@@ -203,6 +208,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         r.throughput_mib_s = it->get<double>();
     if (auto it = j.find("defects"); it != j.end() && !it->is_null())
         r.defects = it->get<std::uint64_t>();
+    if (auto it = j.find("overlap"); it != j.end() && !it->is_null())
+        r.overlap = it->get<overlap_figures>();
     if (auto it = j.find("distribution_us"); it != j.end()) r.distribution_us = it->get<summary>();
     r.samples_us = j.value("samples_us", std::vector<double>{});
     r.metrics = j.value("metrics", std::map<std::string, double>{});
