@@ -103,12 +103,12 @@ template <class Def>
 
 // One size: mpi::measure(), or the definition's own composition of the phases where it combines
 // several timings into one record (IMB-RMA's Truly_passive_put).
-template <class Def, class... Args>
-[[nodiscard]] mpi::measurement measure_size(Args&&... args) {
-    if constexpr (requires { Def::measure(std::forward<Args>(args)...); })
-        return Def::measure(std::forward<Args>(args)...);
+template <class Def, class Config>
+[[nodiscard]] mpi::measurement measure_size(const mpi::session& s, Config&& config) {
+    if constexpr (requires { Def::measure(s, std::forward<Config>(config)); })
+        return Def::measure(s, std::forward<Config>(config));
     else
-        return mpi::measure(std::forward<Args>(args)...);
+        return mpi::measure(s, std::forward<Config>(config));
 }
 
 template <class Def>
@@ -160,11 +160,17 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 const mpi::kernel_context context = session.context(bytes, pairs);
                 const std::uint64_t sections =
                     Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
-                const typename Def::verify_check check{};
                 mpi::measurement m = measure_size<Def>(
-                    session, descriptor, labels, x,
-                    make_resource<Def>(session, o.cache, bytes, context, sections),
-                    Def::make_kernel(context), make_completion<Def>(context), plan, check);
+                    session,
+                    mpi::measure_config{
+                        .pattern = descriptor,
+                        .labels = labels,
+                        .bytes = x,
+                        .resource = make_resource<Def>(session, o.cache, bytes, context, sections),
+                        .kernel = Def::make_kernel(context),
+                        .completion = make_completion<Def>(context),
+                        .plan = plan,
+                        .check = typename Def::verify_check{}});
                 if (m.skipped_need_bytes > 0) {
                     if (worst_need == 0) first_skipped = x;
                     worst_need = std::max(worst_need, m.skipped_need_bytes);
