@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,10 +45,20 @@ struct selection {
 
 using run_fn = void (*)(const run_state&, const selection&, std::string_view name);
 
-// One benchmark of a suite's catalogue: what `parbench list` shows, and how it runs.
+// A figure column a benchmark declares for its table (report::column, in a form a constexpr
+// catalogue can hold).
+struct table_column {
+    const char* source;   // a record field or metric key: "t_ovrl_us"
+    const char* heading;  // "t_ovrl[usec]"
+    int precision = 2;
+};
+
+// One benchmark of a suite's catalogue: what `parbench list` shows, how it runs, and the figure
+// columns of its table where they are not its class's.
 struct benchmark {
     parbench_benchmark info;
     run_fn run;
+    std::span<const table_column> columns = {};
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
