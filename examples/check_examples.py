@@ -128,6 +128,16 @@ for args, n, words in bad_input:
     if status == 0 or len(lines) != 1 or words not in lines[0]:
         errors.append(f"{args} at -n {n}: status {status}, stderr {err!r}")
 
+# A measurement past --timeout (here: 100000 windows of 64 messages against 0.5 s) stops the
+# run with one line naming it and status 3, as the driver's time limit does.
+if name == "windowed_bandwidth":
+    status, out, err = run(["-msglog", "0:0", "-iter", "100000", "-time", "60", "--timeout", "0.5"],
+                           timeout=60)
+    if status != 3 or not any(l.startswith("time limit: benchmark WindowedBandwidth (") and
+                              l.endswith("did not finish within 0.5 s; stopped")
+                              for l in err.splitlines()):
+        errors.append(f"--timeout 0.5: status {status}, stderr {err[-300:]!r}")
+
 for e in errors:
     print("FAIL:", e)
 sys.exit(1 if errors else 0)
