@@ -158,6 +158,10 @@ def test_one(args):
     refused(p, "MAX_COL_SIZE", "MAX_COL_SIZE=lots")
     p, _ = run(["col_ardc"], 1, args.parbench, env={"MIN_COL_SIZE": "8", "MAX_COL_SIZE": "4"})
     refused(p, "larger than maximum size", "MIN_COL_SIZE > MAX_COL_SIZE")
+    p, _ = run(["col_a2a", "--sizes", "1,4294967296"], 1, args.parbench)
+    refused(p, "out of range", "a collective size above MPI's int count")
+    p, _ = run(["col_ardc", "--window_size", "0"], 1, args.parbench)
+    refused(p, "--window_size", "--window_size 0")
     with tempfile.TemporaryDirectory() as dat:
         p, rows = run(["col_ardc", "col_sct", "--check", "--dat-dir", dat] + LOOP, 1,
                       args.parbench, env=SIZES)

@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -323,7 +324,7 @@ run_start make_run_start(const run_settings& run, const std::vector<const test*>
     const bool any_col = std::any_of(chosen.begin(), chosen.end(),
                                      [](const test* t) { return t->kind == family::collective; });
     const bool any_p2p = std::any_of(chosen.begin(), chosen.end(), [](const test* t) {
-        return t->kind == family::point_to_point;
+        return t->kind != family::collective;
     });
     const bool any_rate = std::any_of(chosen.begin(), chosen.end(), [](const test* t) {
         return std::string_view(t->stem).starts_with("mrate");
@@ -364,13 +365,6 @@ run_start make_run_start(const run_settings& run, const std::vector<const test*>
 }
 
 void run(const run_request& request, const plugin::host_channel& host) {
-    const paw::env_lookup env = paw::process_environment();
-    run_settings settings;
-    settings.p2p = paw::parse_transfer_settings(request, env, p2p_family, {"window_size"});
-    settings.col = paw::parse_transfer_settings(request, env, col_family, {"window_size"});
-    settings.window_size = window_size(request, env);
-    settings.check = request.check;
-    settings.host = &host;
     std::vector<const test*> chosen;
     for (const auto& t : tests)
         if (request.benchmarks.empty() ||
@@ -378,6 +372,33 @@ void run(const run_request& request, const plugin::host_channel& host) {
                         [&](const std::string& name) { return same_name(t.info.name, name); }))
             chosen.push_back(&t);
     if (chosen.empty()) throw input_error("paw: no MPI test named");
+    const auto any_of_kind = [&](auto&& pred) { return std::any_of(chosen.begin(), chosen.end(), pred); };
+    // Each size family is read only when one of its tests runs, so a bad MIN_COL_SIZE does not
+    // stop a point-to-point run (and the reverse).
+    const paw::env_lookup env = paw::process_environment();
+    run_settings settings;
+    const bool p2p_sizes = any_of_kind([](const test* t) { return t->kind != family::collective; });
+    const bool col_sizes = any_of_kind([](const test* t) { return t->kind == family::collective; });
+    if (p2p_sizes)
+        settings.p2p = paw::parse_transfer_settings(request, env, p2p_family, {"window_size"});
+    if (col_sizes)
+        settings.col = paw::parse_transfer_settings(request, env, col_family, {"window_size"});
+    if (!p2p_sizes) settings.p2p = settings.col;  // the header shows the family that runs
+    if (!col_sizes) settings.col = settings.p2p;
+    settings.window_size = window_size(request, env);
+    settings.check = request.check;
+    settings.host = &host;
+    // MPI counts are ints: the message tests move at most 2^31 - 1 bytes per call and buffer.
+    const auto too_large = [](const paw::transfer_settings& cfg, std::uint64_t per_call) {
+        return cfg.max_bytes * per_call > static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+    };
+    if (p2p_sizes && too_large(settings.p2p, 1))
+        throw input_error("message size " + std::to_string(settings.p2p.max_bytes) +
+                          " is out of range for the MPI tests (at most 2^31 - 1 bytes)");
+    if (col_sizes && too_large(settings.col, static_cast<std::uint64_t>(world_size())))
+        throw input_error("collective size " + std::to_string(settings.col.max_bytes) + " x " +
+                          std::to_string(world_size()) +
+                          " tasks is out of range (at most 2^31 - 1 bytes per buffer)");
     const int world = world_size();
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
