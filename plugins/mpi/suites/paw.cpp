@@ -21,7 +21,6 @@
 #include "suites/suite.hpp"
 
 #include "paw/definitions.hpp"
-#include "rma/kernels.hpp"
 
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
@@ -38,6 +37,7 @@
 #include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/policy/paw_repetitions.hpp>
+#include <parbench/suites/rma/kernels.hpp>
 
 #include <mpi.h>
 
