@@ -46,6 +46,21 @@ TEST_CASE("rounds double up to the sample cap", "[confidence]") {
     CHECK(capped.next_round(50) == 0);
 }
 
+TEST_CASE("by default a size never takes more samples than IMB's rule", "[confidence]") {
+    constexpr confidence c{.target = 0.05};
+    // IMB would time 20 batches: rounds of 8, 8, then the 4 left.
+    const confidence twenty = c.for_size(20);
+    CHECK(twenty.max_samples == 20);
+    CHECK(twenty.next_round(16) == 4);
+    CHECK(twenty.next_round(20) == 0);
+    // 500 calls under window sync: the 64-sample cap stays.
+    CHECK(c.for_size(500).max_samples == 64);
+    // Fewer than a first round (a 4 MiB size times 10 batches; 3 here): the first round stays.
+    CHECK(c.for_size(3).max_samples == 8);
+    // Without the budget, only the cap.
+    CHECK(confidence{.target = 0.05, .within_imb_budget = false}.for_size(20).max_samples == 64);
+}
+
 TEST_CASE("verdicts: met, go on, time cap, sample cap", "[confidence]") {
     const confidence c{.base = {.secs_per_sample = 1.0}, .target = 0.05};
     // 3.5 / 103.5 = 3.4 % <= 5 %: met even with the time spent.

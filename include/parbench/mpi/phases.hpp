@@ -335,13 +335,14 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
 
         if constexpr (policy::round_policy<Iterations>) {
             if (in_rounds) {
-                mine.ci_target = plan.iterations.target;
+                const Iterations rule = plan.iterations.for_size(windowed ? n : ends.size());
+                mine.ci_target = rule.target;
                 mine.rounds = 0;
                 std::vector<double> agreed;
                 double spent_s = 0.0;
                 std::uint64_t taken = 0;
                 for (;;) {
-                    const std::uint64_t samples = plan.iterations.next_round(taken);
+                    const std::uint64_t samples = rule.next_round(taken);
                     const std::vector<double> round_s =
                         detail::agree_max(active, time_round(samples));
                     ++mine.rounds;
@@ -355,9 +356,8 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
                         windowed ? sample_s
                                  : (agreed.empty() ? 0.0
                                                    : spent_s / static_cast<double>(agreed.size()));
-                    const auto verdict = plan.iterations.judge(
-                        agreed, spent_s,
-                        static_cast<double>(plan.iterations.next_round(taken)) * mean_sample_s);
+                    const auto verdict = rule.judge(
+                        agreed, spent_s, static_cast<double>(rule.next_round(taken)) * mean_sample_s);
                     mine.ci_verdict = static_cast<int>(verdict);
                     if (verdict != policy::iterations::confidence_verdict::go_on) break;
                 }

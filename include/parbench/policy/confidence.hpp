@@ -8,7 +8,9 @@
 //
 //   met        the 95 % CI of the median has a half-width ≤ target × median
 //   time_cap   the next round would take the timed time past `max_seconds` (IMB's -time)
-//   sample_cap `max_samples` samples are taken
+//   sample_cap `max_samples` samples are taken — by default never more than IMB's rule would
+//              have timed at that size (`within_imb_budget`), so stopping early can only save
+//              time against IMB's rule, and a row that misses the target took what IMB takes
 //   go_on      otherwise: the next round takes as many samples as all rounds so far (doubling)
 //
 // Counts, warm-up and the -time cap come from the wrapped IMB volume rule; with target 0 the
@@ -59,8 +61,19 @@ struct confidence {
     double target = 0.0;               // relative CI half-width to reach; 0: the IMB rule alone
     std::uint64_t first_samples = 8;   // the first round (six is the least that reaches 95 %)
     std::uint64_t max_samples = 64;    // the most samples a size may take
+    bool within_imb_budget = true;     // and at most the samples IMB's rule would take
 
     [[nodiscard]] constexpr bool active() const noexcept { return target > 0.0; }
+
+    // The rule for one size whose IMB plan has `imb_samples` samples (batches, or calls under
+    // window sync): the cap lowered to that budget, but never below the first round.
+    [[nodiscard]] constexpr confidence for_size(std::uint64_t imb_samples) const noexcept {
+        confidence rule = *this;
+        if (within_imb_budget)
+            rule.max_samples =
+                std::max(std::min(max_samples, imb_samples), std::max<std::uint64_t>(1, first_samples));
+        return rule;
+    }
     [[nodiscard]] constexpr double max_seconds() const noexcept { return base.secs_per_sample; }
 
     // The iteration_policy interface: the volume rule's.
@@ -123,6 +136,7 @@ template <class Policy>
 concept round_policy = requires(const Policy& p, std::span<const double> agreed, double s,
                                 std::uint64_t taken) {
     { p.active() } -> std::convertible_to<bool>;
+    { p.for_size(taken) } -> std::convertible_to<Policy>;
     { p.next_round(taken) } -> std::convertible_to<std::uint64_t>;
     { p.judge(agreed, s, s) } -> std::same_as<iterations::confidence_verdict>;
 };
