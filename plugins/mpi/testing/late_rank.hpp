@@ -5,7 +5,7 @@
 // only lengthens the loop.
 #pragma once
 
-#include "suites/imb_mpi1_kernels.hpp"
+#include <parbench/suites/imb/mpi1.hpp>
 
 #include <chrono>
 #include <cstdint>
