@@ -7,11 +7,13 @@ MB/s = bytes of one iteration / t with 10^6 B; bw W x, bibw 2 W x, mbw_mr pairs 
 = pairs W / t), the console's columns against the JSON figures, OSU's counts (small and large
 messages, -i/-x overriding both), every OSU option good and bad (-m, -i, -x, -W, -c, -f, -z,
 -M), every collective and bcast_ack with -c, and golden console tables (numbers masked) for
-latency, bw and allreduce -f. -n 4: multi_lat and mbw_mr over the pairs r <-> r + 2 (proven by
+latency, bw and allreduce -f; every test against the PMPI oracle's known answer (each MPI call
+costs D on a virtual clock, so a test's time is D times the calls OSU's method makes per
+iteration). -n 4: multi_lat and mbw_mr over the pairs r <-> r + 2 (proven by
 -c: each receiver's bytes carry its partner's rank), the collectives on four processes, latency
-on processes 0 and 1 while the others wait.
+on processes 0 and 1 while the others wait, and the oracle with two pairs.
 
-usage: test_osu.py --np N --parbench PARBENCH --golden DIR
+usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
 """
 import argparse
@@ -29,6 +31,7 @@ COLLECTIVES = ["allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", 
                "bcast", "gather", "gatherv", "reduce", "reduce_scatter", "scatter", "scatterv"]
 REDUCTIONS = {"allreduce", "reduce", "reduce_scatter"}  # MPI_FLOAT: sizes from 4 bytes
 FIELD = 18  # OSU 7's FIELD_WIDTH
+D_US = 100.0  # the oracle's cost of one MPI call
 
 failures = []
 
@@ -40,14 +43,21 @@ def expect(condition, message):
     return condition
 
 
-def run(args, np, parbench, timeout=240):
+def run(args, np, parbench, timeout=240, oracle=None):
+    """The driver under mpiexec; with `oracle` (the PMPI library) every MPI call costs D_US on
+    a virtual clock."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")
         env = dict(os.environ)
         env.pop("PARBENCH_PLUGIN_PATH", None)
-        p = subprocess.run(["mpiexec", "-n", str(np), parbench, "run", "osu"] + args +
-                           ["--json", out], capture_output=True, text=True, timeout=timeout,
-                           cwd=tmp, env=env)
+        preload = []
+        if oracle:
+            env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+            preload = ["env", f"LD_PRELOAD={os.path.abspath(oracle)}",
+                       f"PARBENCH_ORACLE_DELAY_US={D_US}", "PARBENCH_ORACLE_CLOCK=virtual"]
+        p = subprocess.run(["mpiexec", "-n", str(np)] + preload + [parbench, "run", "osu"] +
+                           args + ["--json", out], capture_output=True, text=True,
+                           timeout=timeout, cwd=tmp, env=env)
         rows = []
         if os.path.exists(out):
             with open(out) as f:
@@ -291,6 +301,52 @@ def test_collectives(args, np):
                <= 0.0051, f"barrier row {barrier[0]['rows']}")
 
 
+def oracle_calls(name, window):
+    """MPI calls per reported time of each test, from OSU's definitions (catalogue E), each
+    costing D on the oracle's virtual clock; and the bytes one iteration moves per pair in
+    units of the message size (None: no bandwidth).
+      latency, multi_lat: Send + Recv per round trip, halved            -> 1
+      bw, mbw_mr: W Isend + Waitall + Recv (receiver: W Irecv + Waitall + Send) -> W + 2
+      bibw: W Irecv + W Isend + Waitall on both sides                   -> 2 W + 1
+      collectives: one call -> 1; bcast_ack: root Bcast + Recv, minus the ack's one-way
+      Send + Recv halved -> 2 - 1 = 1"""
+    if name == "bw" or name == "mbw_mr":
+        return window + 2, window
+    if name == "bibw":
+        return 2 * window + 1, 2 * window
+    return 1, None
+
+
+def test_oracle(args, np):
+    window = 4
+    names = POINT_TO_POINT + COLLECTIVES + ["bcast_ack"]
+    p, rows = run(names + ["-m", "1:4", "-i", "5", "-x", "1", "-W", str(window)], np,
+                  args.parbench, oracle=args.oracle, timeout=400)
+    expect(p.returncode == 0 and set(by_name(rows)) == set(names),
+           f"oracle -n {np}: rc {p.returncode}, ran {sorted(by_name(rows))}: {p.stderr[-400:]}")
+    pairs = np // 2
+    for r in rows:
+        name, x = r["benchmark"], r["bytes"] or 0
+        calls, per_pair = oracle_calls(name, window)
+        t = calls * D_US
+        # OSU's figure: process 0's time (latency, bw, bibw: t_max), the average over the
+        # processes (multi_lat, collectives), the root's (bcast_ack: t_max)
+        figure = r["t_avg_us"] if name == "multi_lat" or name in COLLECTIVES else r["t_max_us"]
+        expect(close(figure, t, 1e-6), f"oracle -n {np} {name} {x} B: {figure} us, expected {t}")
+        if per_pair is not None:
+            moved = (pairs if name == "mbw_mr" else 1) * per_pair * x
+            expect(close(r["metrics"]["bandwidth_mb_s"], moved / t, 1e-6),
+                   f"oracle -n {np} {name} {x} B: {r['metrics']['bandwidth_mb_s']} MB/s, "
+                   f"expected {moved / t}")
+        if name == "mbw_mr":
+            expect(close(r["metrics"]["messages_per_s"], pairs * window * 1e6 / t, 1e-6),
+                   f"oracle -n {np} mbw_mr: {r['metrics']['messages_per_s']} messages/s")
+        if name == "bcast_ack":
+            expect(close(r["metrics"]["ack_us"], D_US, 1e-6) and
+                   close(r["metrics"]["bcast_with_ack_us"], 2 * D_US, 1e-6),
+                   f"oracle -n {np} bcast_ack: {r['metrics']}")
+
+
 def test_four(args):
     p, rows = run(["latency", "multi_lat", "mbw_mr", "-m", "1:4", "-i", "10", "-x", "1", "-W",
                    "2", "-c"], 4, args.parbench, timeout=400)
@@ -308,6 +364,7 @@ def test_four(args):
     expect("pair tests use processes 0 and 1; the other 2 wait" in p.stdout + p.stderr,
            "-n 4: the waiting processes are named")
     test_collectives(args, 4)
+    test_oracle(args, 4)
 
 
 def main():
@@ -315,6 +372,7 @@ def main():
     parser.add_argument("--np", type=int, required=True)
     parser.add_argument("--parbench", required=True)
     parser.add_argument("--golden", required=True)
+    parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
     parser.add_argument("--only", default="")
     args = parser.parse_args()
     args.parbench = os.path.abspath(args.parbench)
@@ -323,7 +381,8 @@ def main():
     elif args.np == 2:
         for name, fn in [("p2p", test_point_to_point_two), ("counts", test_counts),
                          ("options", test_options),
-                         ("collectives", lambda a: test_collectives(a, 2))]:
+                         ("collectives", lambda a: test_collectives(a, 2)),
+                         ("oracle", lambda a: test_oracle(a, 2))]:
             if not args.only or args.only == name:
                 fn(args)
     else:
