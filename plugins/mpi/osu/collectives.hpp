@@ -135,12 +135,14 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
     // The one-way acknowledgement time of the root (process 0) and the last process: half the
     // slowest process's round trip of a zero-byte ping-pong.
     [[nodiscard]] static double ack_time_us(const mpi::session& s, const mpi::record_labels& labels,
-                                            message_plan& plan) {
+                                            const message_plan& plan) {
         const pattern::collective ping_pong{.time_divisor = 2.0};
-        const mpi::measurement m = mpi::measure(
-            s, ping_pong, labels, 0,
-            mpi::message_resource({0, 0}, off_cache{}, s.send_pool(), s.recv_pool()),
-            ack_ping_pong_kernel{}, mpi::no_completion{}, plan);
+        const mpi::measurement m =
+            mpi::measure(s, mpi::measure_config{.pattern = ping_pong,
+                                                .labels = labels,
+                                                .resource = mpi::messages{.layout = {0, 0}},
+                                                .kernel = ack_ping_pong_kernel{},
+                                                .plan = plan});
         double ack_us = m.records.empty() ? 0.0 : m.records.front().t_max_us;
         // every process subtracts the same figure (only world rank 0 holds the records)
         MPI_Bcast(&ack_us, 1, MPI_DOUBLE, 0, s.world().get());
@@ -149,7 +151,7 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
 
     [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
                                                        const mpi::record_labels& labels,
-                                                       std::uint64_t x, message_plan& plan) {
+                                                       std::uint64_t x, const message_plan& plan) {
         const double ack_us = ack_time_us(s, labels, plan);
         mpi::measurement m = measure_message_size<bcast_ack_def>(s, o, labels, x, plan);
         // The record's times become the broadcast's: each minus the acknowledgement.

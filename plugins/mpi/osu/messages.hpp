@@ -32,16 +32,19 @@ using message_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::s
 template <class Def>
 [[nodiscard]] mpi::measurement measure_message_size(const mpi::session& s, const options& o,
                                                     const mpi::record_labels& labels,
-                                                    std::uint64_t x, message_plan& plan) {
+                                                    std::uint64_t x, const message_plan& plan) {
     const auto descriptor = Def::descriptor(o);
     const auto bytes = static_cast<std::size_t>(x);
     const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(descriptor));
     return mpi::measure(
-        s, descriptor, labels, x,
-        mpi::message_resource(Def::layout(bytes, s.layout().processes), off_cache{},
-                              s.send_pool(), s.recv_pool()),
-        Def::make_kernel(context, o), mpi::no_completion{}, plan,
-        typename Def::verify_check{});
+        s, mpi::measure_config{
+               .pattern = descriptor,
+               .labels = labels,
+               .bytes = x,
+               .resource = mpi::messages{.layout = Def::layout(bytes, s.layout().processes)},
+               .kernel = Def::make_kernel(context, o),
+               .plan = plan,
+               .check = typename Def::verify_check{}});
 }
 
 template <class Def>
