@@ -2,7 +2,7 @@
 // osu/messages.hpp, on every process of the run, and the broadcast-with-acknowledgement method
 // of catalogue E (F97) as bcast_ack.
 //
-// The collective calls are IMB-MPI1's definitions (suites/imb_mpi1_kernels.hpp: the same calls,
+// The collective calls are IMB-MPI1's definitions (parbench/suites/imb/mpi1.hpp: the same calls,
 // buffer layouts and -check), with OSU's root: always process 0 where IMB rotates it (i % n).
 // The IMB kernel sees every iteration as iteration 0, which only picks the root; OSU's buffers
 // do not rotate (no -off_cache here). Reductions are MPI_SUM on MPI_FLOAT, sizes from 4 bytes.
@@ -20,11 +20,11 @@
 #include "osu/messages.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
-#include "suites/imb_mpi1_kernels.hpp"
 
 #include <parbench/core/statistics.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/collective.hpp>
+#include <parbench/suites/imb/mpi1.hpp>
 
 #include <mpi.h>
 
