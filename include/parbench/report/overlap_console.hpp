@@ -79,7 +79,8 @@ public:
                                 "avail(%)");
         }
         const availability_figures a = r.availability.value_or(availability_figures{});
-        std::string row = fmt::format("  {:<10}{:>14.2f}{:>14.2f}{:>14.2f}{:>15.2f}{:>10}",
+        // a space before every column, so that an unusual figure widens the row, never merges
+        std::string row = fmt::format("  {:<10} {:>13.2f} {:>13.2f} {:>13.2f} {:>14.2f} {:>9}",
                                       r.block.mode, a.base_t_us, a.iter_t_us, a.work_t_us,
                                       a.overhead_us,
                                       a.avail_percent ? fmt::format("{:.1f}", *a.avail_percent)

@@ -19,6 +19,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <optional>
@@ -257,7 +258,10 @@ void run(const run_request& request, const plugin::host_channel& host) {
                          "; MPICH starts its progress thread only with MPI_THREAD_MULTIPLE "
                          "(add -thread_level multiple)");
     }
-    const row_plan plan{&o, ramp_rule{.threshold = o.threshold}, &host};
+    // The ramp stops short of work that would leave fewer than 10 iterations in a -time budget.
+    const row_plan plan{
+        &o, ramp_rule{.threshold = o.threshold, .max_work_us = std::min(1e6, o.time_s * 1e5)},
+        &host};
     for (const method m : o.methods) run_method(m, sizes, plan);
 }
 
