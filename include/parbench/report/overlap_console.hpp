@@ -48,17 +48,7 @@ public:
                             text(h, "reduction") + ", root " + text(h, "root") + ")");
         line("Threshold", text(h, "threshold") + " (work dominates: work_t >= base_t and work_t >= " +
                               text(h, "threshold") + " * overhead)");
-        const nlohmann::json async = h.is_object() ? h.value("async_progress", nlohmann::json::object())
-                                                   : nlohmann::json::object();
-        std::string variables;
-        const nlohmann::json set = async.value("variables", nlohmann::json::object());
-        for (auto it = set.begin(); it != set.end(); ++it)
-            variables += (variables.empty() ? "" : ", ") + it.key() + "=" +
-                         (it->is_string() ? it->get<std::string>() : it->dump());
-        line("Async progress", std::string(async.value("on", false) ? "on" : "off") + " (" +
-                                   (variables.empty() ? "no progress variable set" : variables) +
-                                   "; thread level " + text(async, "thread_level") + ", " +
-                                   text(async, "thread_level_needed") + " needed)");
+        line("Async progress", text(h, "async_progress_text"));
         const std::string file = text(h, "options_file");
         line("Options file", file.empty() || file == "-" ? "none" : file);
         out_ << "#\n# Calling sequence was:\n#\n# " << text(driver_context, "calling_sequence")

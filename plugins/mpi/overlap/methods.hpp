@@ -8,9 +8,10 @@
 #pragma once
 
 #include "overlap/options.hpp"
-#include "overlap/work.hpp"
 
+#include <parbench/mpi/cpu_load.hpp>
 #include <parbench/mpi/message_buffers.hpp>
+#include <parbench/policy/cpu_load.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 
 #include <mpi.h>
@@ -71,11 +72,13 @@ struct call {
     }
 };
 
-// One iteration: the collective and `work` of busy wait, placed as the variant says.
+// One iteration: the collective and `work_s` of busy wait (policy/cpu_load.hpp's NB_Sleep
+// spin, mpi/cpu_load.hpp's NB_active spin that tests the request), placed as the variant says.
+// Blocking and NB_Wait spin after the collective has completed: nothing can overlap.
 template <method M, variant V>
 struct iteration {
     int count = 1;
-    work::clock::duration work{};
+    double work_s = 0.0;
 
     template <class Buffers>
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
@@ -83,18 +86,18 @@ struct iteration {
         void* recv = b.recv(i);
         if constexpr (V == variant::blocking) {
             call<M>::blocking(c, send, recv, count);
-            work::busy_wait(work);
+            policy::busy_wait_for(work_s);
         } else {
             MPI_Request r = MPI_REQUEST_NULL;
             call<M>::start(c, send, recv, count, r);
             if constexpr (V == variant::nb_wait) {
                 MPI_Wait(&r, MPI_STATUS_IGNORE);
-                work::busy_wait(work);
+                policy::busy_wait_for(work_s);
             } else if constexpr (V == variant::nb_sleep) {
-                work::busy_wait(work);
+                policy::busy_wait_for(work_s);
                 MPI_Wait(&r, MPI_STATUS_IGNORE);
             } else {
-                work::busy_wait_testing(work, r);
+                mpi::test_while_busy(r, work_s);
                 MPI_Wait(&r, MPI_STATUS_IGNORE);
             }
         }

@@ -13,6 +13,7 @@
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
 #include <parbench/core/input_file.hpp>
+#include <parbench/mpi/async_progress.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/collective.hpp>
@@ -70,31 +71,6 @@ std::vector<file_setting> read_shared_settings(const run_request& request, std::
     return parse_options_file(std::string_view(payload).substr(name_end + 1), name);
 }
 
-// --- asynchronous progress ------------------------------------------------------------------
-
-// Interim, until include/parbench/mpi/async_progress.hpp (issue 7 part 1) lands: which of the
-// variables MPICH and Intel MPI read is set, and whether the thread level lets MPICH start its
-// progress thread (it needs MPI_THREAD_MULTIPLE).
-nlohmann::json async_progress_state() {
-    nlohmann::json variables = nlohmann::json::object();
-    bool requested = false;
-    for (const char* name : {"MPIR_CVAR_ASYNC_PROGRESS", "MPICH_ASYNC_PROGRESS",
-                             "MPI_ASYNC_PROGRESS", "I_MPI_ASYNC_PROGRESS"}) {
-        if (const char* value = std::getenv(name)) {
-            variables[name] = value;
-            const std::string v = value;
-            requested = requested || v == "1" || v == "yes" || v == "true" || v == "enable";
-        }
-    }
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&provided);
-    return {{"requested", requested},
-            {"variables", variables},
-            {"thread_level", std::string(mpi::thread_level_name(provided))},
-            {"thread_level_needed", "MPI_THREAD_MULTIPLE"},
-            {"on", requested && provided == MPI_THREAD_MULTIPLE}};
-}
-
 // --- one row: base_t, the ramp, the figures ---------------------------------------------------
 
 struct row_plan {
@@ -120,11 +96,13 @@ void run_variant(const mpi::session& s, const row_plan& plan) {
     // One timing at `work_us` of busy wait per iteration; the record on world rank 0.
     const auto time_with = [&](double work_us) {
         mpi::measurement m = mpi::measure(
-            s, pattern::collective{}, labels, bytes,
-            mpi::message_resource(message_layout(M, o.count, q), {}, s.send_pool(),
-                                  s.recv_pool()),
-            iteration<M, V>{static_cast<int>(o.count), work::as_duration(work_us * 1e-6)},
-            mpi::no_completion{}, timing);
+            s, mpi::measure_config{
+                   .pattern = pattern::collective{},
+                   .labels = labels,
+                   .bytes = bytes,
+                   .resource = mpi::messages{.layout = message_layout(M, o.count, q)},
+                   .kernel = iteration<M, V>{static_cast<int>(o.count), work_us * 1e-6},
+                   .plan = timing});
         return m.records.empty() ? result_record{} : std::move(m.records.front());
     };
     plan.host->progress(labels.benchmark + " " + labels.mode, bytes, q);
@@ -194,7 +172,8 @@ std::vector<int> communicator_sizes(const options& o, int world) {
 
 run_start make_run_start(const options& o, const std::vector<int>& sizes, int world) {
     const auto clock = measure_clock(mpi::wtime_clock{});
-    const nlohmann::json async = async_progress_state();
+    const mpi::async_progress progress = mpi::detect_async_progress();
+    const nlohmann::json async = mpi::to_json(progress);
     std::vector<std::string> methods;
     for (const method m : o.methods) methods.emplace_back(to_string(m));
     std::vector<std::string> variants;
@@ -227,7 +206,8 @@ run_start make_run_start(const options& o, const std::vector<int>& sizes, int wo
                     {"reduction", "MPI_SUM"},
                     {"root", root},
                     {"options_file", o.file},
-                    {"async_progress", async}};
+                    {"async_progress", async},
+                    {"async_progress_text", mpi::describe(progress)}};
     start.context = {{"mpi_library", mpi::library_version()},
                      {"processes", world},
                      {"timer", "MPI_Wtime"},
@@ -252,11 +232,9 @@ void run(const run_request& request, const plugin::host_channel& host) {
         const run_start start = make_run_start(o, sizes, world);
         host.run_started(start);
         const auto& async = start.context["async_progress"];
-        if (async.value("requested", false) && !async.value("on", false))
-            host.warning("overlap: asynchronous progress is requested but the thread level is " +
-                         async.value("thread_level", std::string{}) +
-                         "; MPICH starts its progress thread only with MPI_THREAD_MULTIPLE "
-                         "(add -thread_level multiple)");
+        if (async.value("requested", false) && !async.value("enabled", false))
+            host.warning("overlap: asynchronous progress " +
+                         start.header.value("async_progress_text", std::string{}));
     }
     // The ramp stops short of work that would leave fewer than 10 iterations in a -time budget.
     const row_plan plan{
