@@ -4,6 +4,8 @@
 // work_t >= threshold · overhead.
 #include "overlap/availability.hpp"
 
+#include <parbench/report/result.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -104,4 +106,32 @@ TEST_CASE("an overhead that grows with the work never dominates: the ramp gives 
     CHECK_FALSE(r.dominated);
     CHECK(r.steps == 5);
     CHECK(r.work_t == 16.0);
+}
+
+TEST_CASE("the record's availability figures: JSON names with units, null avail, round trip") {
+    parbench::result_record r;
+    r.suite = "overlap";
+    r.benchmark = "allreduce";
+    parbench::availability_figures a;
+    a.base_t_us = 2.0;
+    a.iter_t_us = 5.0;
+    a.work_t_us = 4.0;
+    a.overhead_us = 1.0;
+    a.avail_percent = 50.0;
+    a.threshold = 2.0;
+    a.work_dominated = true;
+    a.ramp_us = {{2.0, 4.5}, {4.0, 5.0}};
+    r.availability = a;
+    const nlohmann::json j = r;
+    const auto& ja = j.at("availability");
+    CHECK(ja.at("base_t_us") == 2.0);
+    CHECK(ja.at("overhead_us") == 1.0);
+    CHECK(ja.at("avail_percent") == 50.0);
+    CHECK(ja.at("ramp").at(1).at("work_t_us") == 4.0);
+    CHECK(j.get<parbench::result_record>().availability == a);
+    r.availability->avail_percent.reset();  // base_t 0: undefined, null in JSON
+    CHECK(nlohmann::json(r).at("availability").at("avail_percent").is_null());
+    r.availability.reset();  // other suites' rows carry none
+    CHECK_FALSE(nlohmann::json(r).contains("availability"));
+    CHECK_FALSE(nlohmann::json(r).get<parbench::result_record>().availability.has_value());
 }
