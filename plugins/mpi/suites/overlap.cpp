@@ -18,6 +18,7 @@
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/collective.hpp>
 
+#include <fmt/format.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -133,9 +134,10 @@ void run_variant(const mpi::session& s, const row_plan& plan) {
     figures.overhead_us = overhead_us(figures.iter_t_us, figures.work_t_us);
     figures.avail_percent = availability_percent(figures.overhead_us, base_us);
     if (!figures.work_dominated)
-        last.warnings.push_back("work never dominated (threshold " +
-                                std::to_string(plan.ramp.threshold) + ") up to work_t " +
-                                std::to_string(work_us) + " us; the figures are the last step's");
+        last.warnings.push_back(fmt::format(
+            "work never dominated (threshold {:g}) up to work_t {:.2f} us; the figures are the "
+            "last step's",
+            plan.ramp.threshold, work_us));
     last.availability = std::move(figures);
     plan.host->result(last);
 }
