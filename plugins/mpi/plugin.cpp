@@ -32,6 +32,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::imb_rma,
     &suites::osu,
     &suites::paw,
+    &suites::overlap,
 };
 
 const hosted_suite& suite_named(std::string_view name) {

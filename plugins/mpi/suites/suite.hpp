@@ -21,6 +21,7 @@ extern const hosted_suite imb_ext;
 extern const hosted_suite imb_rma;
 extern const hosted_suite osu;
 extern const hosted_suite paw;
+extern const hosted_suite overlap;
 }  // namespace suites
 
 }  // namespace parbench::mpi_plugin
