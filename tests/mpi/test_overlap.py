@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import re
+import csv
 import subprocess
 import sys
 import tempfile
@@ -44,10 +45,15 @@ def run(args, np, parbench, cwd=None, env=None, timeout=240):
         environment = dict(os.environ)
         environment.pop("PARBENCH_PLUGIN_PATH", None)
         environment.update(env or {})
+        table = os.path.join(tmp, "run.csv")
         p = subprocess.run(["mpiexec", "-n", str(np), parbench, "run", "overlap"] + args +
-                           ["--json", out], capture_output=True, text=True, timeout=timeout,
-                           cwd=cwd or tmp, env=environment)
+                           ["--json", out, "--csv", table], capture_output=True, text=True,
+                           timeout=timeout, cwd=cwd or tmp, env=environment)
         rows, context = [], {}
+        run.csv_rows = []
+        if os.path.exists(table):
+            with open(table, newline="") as f:
+                run.csv_rows = list(csv.DictReader(f))
         if os.path.exists(out):
             with open(out) as f:
                 document = json.load(f)
@@ -143,6 +149,17 @@ def test_default(args, np):
     for r in rows:
         expect(r["benchmark"] == "allreduce" and r["processes"] == np, f"-n {np}: row {r['name']}")
         check_row(r)
+    # The CSV row carries the same availability figures as the JSON row.
+    expect(len(run.csv_rows) == len(rows), f"-n {np}: {len(run.csv_rows)} CSV rows")
+    for c, r in zip(run.csv_rows, rows):
+        a = r.get("availability") or {}
+        for key in ("base_t_us", "iter_t_us", "work_t_us", "overhead_us"):
+            expect(key in a and c[key] != "" and close(float(c[key]), a[key], 1e-5),
+                   f"-n {np}: CSV {key} {c.get(key)} != JSON {a.get(key)}")
+        want = a.get("avail_percent")
+        expect((c["avail_percent"] == "") == (want is None) and
+               (want is None or close(float(c["avail_percent"]), want, 1e-5)),
+               f"-n {np}: CSV avail_percent {c['avail_percent']} != JSON {want}")
     expect(console_rows(p.stdout) == [("allreduce", np, v) for v in VARIANTS],
            f"-n {np}: console rows {console_rows(p.stdout)}")
     async_state = context.get("async_progress", {})
