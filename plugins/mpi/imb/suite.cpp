@@ -63,7 +63,9 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     if (o.accelerator == "cuda") st.buffers = mpi_plugin::cuda_memory_space();
 
     if (st.world_rank == 0) {
-        host.run_started(make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share));
+        run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share);
+        if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
+        host.run_started(start);
         if (share.oversubscribed()) host.warning(oversubscription_warning(share));
     }
     for (std::size_t k = 0; k < catalogue_.size(); ++k) {
