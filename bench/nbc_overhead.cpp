@@ -10,9 +10,9 @@
 //
 // 2. The CPU load calibrated to a target takes that long: mpi::calibrate() to 50 us, 1 ms and
 //    10 ms, then the median of repeated runs of the calibrated work on each process, divided by
-//    the target. Long form: within 5 % on every process; short form: within [0.5, 2] (a shared
-//    2-core VM cannot promise 5 % in a few seconds; a wrong flop count or a pass that the
-//    compiler removed would still fail it).
+//    the target, in CPU time (the verdict) and wall time (printed: on a shared machine it adds
+//    the time other jobs held the core). Long form: within 5 % on every process; short form:
+//    within [0.5, 2] (a wrong flop count or a pass that the compiler removed still fails it).
 //
 //   mpiexec -n 2 ./nbc_overhead [ALTERNATIONS] [--short]
 #include "suites/imb_nbc_kernels.hpp"
@@ -27,10 +27,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <vector>
 
 namespace {
+
+double thread_cpu_seconds() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 constexpr double tolerated_ratio = 1.03;
 constexpr double short_low = 0.90;
@@ -115,35 +122,42 @@ int main(int argc, char** argv) {
         }
     }
 
-    // The CPU load's calibrated time against its target, on every process.
+    // The CPU load's calibrated time against its target, on every process: the median wall time
+    // of repeated runs, and the median CPU time of the same runs (the wall time less the time the
+    // process was descheduled, which is what another job on the machine adds). The verdict is on
+    // the CPU time; the wall time is printed beside it.
     const double low = short_form ? 0.5 : 0.95;
     const double high = short_form ? 2.0 : 1.05;
     if (rank == 0)
         std::printf("# CPU load: calibrated time / target (median of repeated runs), bounds "
-                    "[%.2f, %.2f]\n%12s %10s %10s %12s %12s\n",
-                    low, high, "target[usec]", "passes", "Mflop/s", "rank0_ratio", "rank1_ratio");
+                    "[%.2f, %.2f] on the CPU time\n%12s %10s %10s %12s %12s %12s %12s\n",
+                    low, high, "target[usec]", "passes", "Mflop/s", "rank0_cpu", "rank1_cpu",
+                    "rank0_wall", "rank1_wall");
     for (const double target_s : {50e-6, 1e-3, 10e-3}) {
         parbench::policy::matvec_load load;
         const auto c = parbench::mpi::calibrate(MPI_COMM_WORLD, load, target_s);
         const int runs = std::max(5, static_cast<int>(std::min(200.0, 0.2 / target_s)));
-        std::vector<double> times;
+        std::vector<double> wall;
+        std::vector<double> cpu;
         load.run();
         for (int k = 0; k < runs; ++k) {
+            const double cpu_start = thread_cpu_seconds();
             const double start = MPI_Wtime();
             load.run();
-            times.push_back(MPI_Wtime() - start);
+            wall.push_back(MPI_Wtime() - start);
+            cpu.push_back(thread_cpu_seconds() - cpu_start);
         }
-        const double ratio = parbench::summarize(times).median / target_s;
-        double ratios[2] = {0.0, 0.0};
-        MPI_Gather(&ratio, 1, MPI_DOUBLE, ratios, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        const double mine[2] = {parbench::summarize(cpu).median / target_s,
+                                parbench::summarize(wall).median / target_s};
+        double all[4] = {0.0, 0.0, 0.0, 0.0};  // rank 0 cpu, wall; rank 1 cpu, wall
+        MPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (rank == 0) {
-            const bool ok = std::isfinite(ratios[0]) && std::isfinite(ratios[1]) &&
-                            ratios[0] >= low && ratios[0] <= high && ratios[1] >= low &&
-                            ratios[1] <= high;
+            const auto within = [&](double r) { return std::isfinite(r) && r >= low && r <= high; };
+            const bool ok = within(all[0]) && within(all[2]) && all[1] > 0.0 && all[3] > 0.0;
             failed += ok ? 0 : 1;
-            std::printf("%12.1f %10llu %10.0f %12.4f %12.4f%s\n", target_s * 1e6,
-                        static_cast<unsigned long long>(c.passes), c.rate_mflops, ratios[0],
-                        ratios[1], ok ? "" : "  OUT OF BOUNDS");
+            std::printf("%12.1f %10llu %10.0f %12.4f %12.4f %12.4f %12.4f%s\n", target_s * 1e6,
+                        static_cast<unsigned long long>(c.passes), c.rate_mflops, all[0], all[2],
+                        all[1], all[3], ok ? "" : "  OUT OF BOUNDS");
         }
     }
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
