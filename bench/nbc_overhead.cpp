@@ -15,7 +15,6 @@
 //    within [0.5, 2] (a wrong flop count or a pass that the compiler removed still fails it).
 //
 //   mpiexec -n 2 ./nbc_overhead [ALTERNATIONS] [--short]
-#include "suites/imb_nbc_kernels.hpp"
 #include "alternation.hpp"
 #include "ratio_rule.hpp"
 
@@ -24,6 +23,7 @@
 #include <parbench/mpi/cpu_load.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/suites/imb/nbc.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -77,9 +77,9 @@ int main(int argc, char** argv) {
     const bool short_form = args.short_form;
     using def = parbench::imb_nbc::iallreduce_pure_def;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
-    parbench::mpi::measure_options options;
-    options.iterations.secs_per_sample = 1e9;  // never cut: the same n for both loops
-    if (short_form) options.iterations.msgs_per_sample = 200;
+    parbench::mpi::timing_plan<> plan;
+    plan.iterations.secs_per_sample = 1e9;  // never cut: the same n for both loops
+    if (short_form) plan.iterations.msgs_per_sample = 200;
     const parbench::mpi::record_labels labels{.suite = "bench", .benchmark = "Iallreduce_pure"};
     int failed = 0;
 
@@ -90,14 +90,19 @@ int main(int argc, char** argv) {
                     short_form ? "short" : "long", args.alternations, "#bytes", "n",
                     "plain[usec]", "parbench[usec]", "median_ratio", "ci95_low", "ci95_high");
     for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{65536}}) {
-        const std::uint64_t n = options.iterations.n_sample(bytes);
+        const std::uint64_t n = plan.iterations.n_sample(bytes);
         for (parbench::aligned_buffer* pool : {&pair.send_pool(), &pair.recv_pool()})
             if (pool->size() < bytes || pool->data() == nullptr)
                 *pool = parbench::aligned_buffer(bytes);
         const auto parbench_us = [&] {
-            const auto m = parbench::mpi::measure(pair, def::descriptor, labels, bytes,
-                                                  def::layout(bytes, 2),
-                                                  def::make_kernel(pair.context(bytes)), options);
+            const auto m = parbench::mpi::measure(
+                pair, parbench::mpi::measure_config{
+                          .pattern = def::descriptor,
+                          .labels = labels,
+                          .bytes = bytes,
+                          .resource = parbench::mpi::messages{.layout = def::layout(bytes, 2)},
+                          .kernel = def::make_kernel(pair.context(bytes)),
+                          .plan = plan});
             return m.records.empty() ? 0.0 : m.records.front().t_max_us;  // rank 0 only
         };
         const auto plain_us = [&] {

@@ -102,43 +102,47 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
 }
 
 // The whole overlap measurement of one size. Collective over the session's world, like
-// measure(): every process calls it with the same arguments; the records are on world rank 0.
-// `pure` is the wait_kernel the driver builds for the definition; its start is reused for t_ovrl.
-template <pattern::descriptor Pattern, resource R, class Start, class Iterations, class Sync,
-          class Aggregation, class Check = no_check>
-[[nodiscard]] measurement measure_overlap(const session& s, const Pattern& pattern,
-                                          const record_labels& labels, std::uint64_t bytes,
-                                          R resource, const wait_kernel<Start>& pure,
-                                          timing_plan<Iterations, Sync, Aggregation>& plan,
-                                          const Check& check = {}) {
+// measure(): every process calls it with the same configuration; the records are on world rank 0.
+// The configuration's kernel is t_pure's wait_kernel; its start is reused for t_ovrl. No
+// completion: a nonblocking collective completes in its own MPI_Wait.
+template <pattern::descriptor Pattern, class Start, class Resource, class Completion, class Plan,
+          class Check>
+    requires is_timing_plan<Plan> && (!completes<Completion>)
+[[nodiscard]] measurement measure_overlap(
+    const session& s,
+    measure_config<Pattern, wait_kernel<Start>, Resource, Completion, Plan, Check> config) {
+    using R = decltype(resource_for(s, std::move(config.resource)));
+    Plan& plan = config.plan;
     measurement out;
     {
-        prepared<R> ready = prepare(s, std::move(resource), plan.mem_limit_bytes);
+        prepared<R> ready = prepare(s, resource_for(s, std::move(config.resource)),
+                                    plan.mem_limit_bytes);
         if (ready.state() == preparation::over_memory_limit) out.skipped_need_bytes = ready.need_bytes();
         if (ready.state() == preparation::allocation_failed) out.allocation_failed = true;
         if (ready.ready()) {
+            const std::uint64_t bytes = config.bytes;
             const kernel_context context =
-                s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(pattern));
-            no_completion none;
-            wait_kernel<Start> pure_kernel = pure;
-            const rank_timing t_pure = time_iterations(s, pattern, ready, context, pure_kernel,
-                                                       none, plan, bytes, check);
+                s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(config.pattern));
+            const rank_timing t_pure = time_iterations(s, config.pattern, ready, context,
+                                                       config.kernel, config.completion, plan,
+                                                       bytes, config.check);
             policy::matvec_load load;
             const cpu_load_calibration calibration =
                 calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
-            overlapped_kernel<Start, policy::matvec_load> overlapped{pure.start, &load};
-            const rank_timing t_ovrl = time_iterations(s, pattern, ready, context, overlapped,
-                                                       none, plan, bytes, check);
+            overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start, &load};
+            const rank_timing t_ovrl = time_iterations(s, config.pattern, ready, context,
+                                                       overlapped, config.completion, plan, bytes,
+                                                       config.check);
             work_kernel<policy::matvec_load> work_alone{&load};
-            const rank_timing t_cpu =
-                time_iterations(s, pattern, ready, context, work_alone, none, plan, bytes);
+            const rank_timing t_cpu = time_iterations(s, config.pattern, ready, context,
+                                                      work_alone, config.completion, plan, bytes);
             const gathered ovrl = gather(s, t_ovrl, plan.batching.max_batches);
             const gathered pure_figures = gather(s, t_pure, 0);
             const gathered cpu_figures = gather(s, t_cpu, 0);
-            out.records = reduce(pattern, labels, s.layout(), bytes,
+            out.records = reduce(config.pattern, config.labels, s.layout(), bytes,
                                  plan.check && Check::enabled, ovrl);
-            attach_overlap(out.records, ovrl, pure_figures, cpu_figures, pattern.time_divisor,
-                           calibration);
+            attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
+                           config.pattern.time_divisor, calibration);
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();

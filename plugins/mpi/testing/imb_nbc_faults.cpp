@@ -1,6 +1,7 @@
 #include "testing/fault_kernels.hpp"
 
-#include "suites/imb_nbc_kernels.hpp"
+
+#include <parbench/suites/imb/nbc.hpp>
 
 #include <cstring>
 

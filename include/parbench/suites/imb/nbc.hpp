@@ -10,13 +10,13 @@
 // No timing code here, and no test code (fault injection lives in plugins/mpi/testing/).
 #pragma once
 
-#include "suites/imb_mpi1_kernels.hpp"
-
 #include <parbench/mpi/overlap.hpp>
+#include <parbench/suites/imb/mpi1.hpp>
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace parbench::imb_nbc {
 
@@ -165,13 +165,9 @@ struct pure_def : Blocking {
 // Ixxx: the same iteration, measured three ways and reduced to the overlap figures.
 template <class Blocking, class Start>
 struct overlap_def : pure_def<Blocking, Start> {
-    template <class Pattern, class R, class Kernel, class Completion, class Plan, class Check>
-    static mpi::measurement measure(const mpi::session& s, const Pattern& pattern,
-                                    const mpi::record_labels& labels, std::uint64_t bytes,
-                                    R resource, Kernel&& pure, Completion&& /*none*/, Plan& plan,
-                                    const Check& check) {
-        return mpi::measure_overlap(s, pattern, labels, bytes, std::move(resource), pure, plan,
-                                    check);
+    template <class Config>
+    static mpi::measurement measure(const mpi::session& s, Config&& config) {
+        return mpi::measure_overlap(s, std::forward<Config>(config));
     }
 };
 
