@@ -29,6 +29,7 @@
 #include <parbench/report/csv.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/json.hpp>
+#include <parbench/report/imb_nbc_console.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/overlap_console.hpp>
 #include <parbench/report/output_file.hpp>
@@ -444,6 +445,10 @@ private:
         }
         if (layout == "overlap") {
             console_ = std::make_unique<parbench::report::overlap_console_reporter>(std::cout);
+            return;
+        }
+        if (layout == "imb-nbc") {
+            console_ = std::make_unique<parbench::report::imb_nbc_console_reporter>(std::cout);
             return;
         }
         console_ = std::make_unique<parbench::report::imb_console_reporter>(std::cout);

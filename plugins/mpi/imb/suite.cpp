@@ -70,6 +70,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             for (const table_column& c : catalogue_[k].columns)
                 declared.push_back({c.source, c.heading, c.precision});
         }
+        if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
         host.run_started(start);
         if (share.oversubscribed()) host.warning(oversubscription_warning(share));
     }
