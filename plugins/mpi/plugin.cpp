@@ -30,6 +30,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::imb_mpi1,
     &suites::imb_ext,
     &suites::imb_rma,
+    &suites::imb_io,
     &suites::osu,
     &suites::paw,
 };

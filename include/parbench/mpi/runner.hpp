@@ -26,6 +26,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,7 @@ struct measurement {
     std::vector<result_record> records;  // world rank 0 only
     std::size_t skipped_need_bytes = 0;  // > 0: not run, the resource exceeds the -mem cap
     bool allocation_failed = false;      // not run: some process could not allocate
+    std::optional<storage_need> skipped_storage;  // not run: the files would not fit
 };
 
 // Measures one size on any resource with any completion and plan. Collective over the session's
@@ -55,7 +57,7 @@ struct measurement {
 // s.context(bytes, pattern::pairing_of(pattern)). Returns the records on world rank 0.
 template <pattern::descriptor Pattern, resource R, class Kernel, class Completion,
           class Iterations, class Sync, class Aggregation, class Check = no_check>
-    requires(!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
+    requires(!completes<Completion> || pattern::completes_outside_kernel<Pattern>)
 [[nodiscard]] measurement measure(const session& s, const Pattern& pattern,
                                   const record_labels& labels, std::uint64_t bytes, R resource,
                                   Kernel&& kernel, Completion&& completion,
@@ -66,6 +68,7 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
         prepared<R> ready = prepare(s, std::move(resource), plan.mem_limit_bytes);
         if (ready.state() == preparation::over_memory_limit) out.skipped_need_bytes = ready.need_bytes();
         if (ready.state() == preparation::allocation_failed) out.allocation_failed = true;
+        if (ready.state() == preparation::over_storage) out.skipped_storage = ready.storage();
         if (ready.ready()) {
             const kernel_context context =
                 s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(pattern));

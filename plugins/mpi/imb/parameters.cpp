@@ -40,6 +40,11 @@ parameter_table::parameter_table(const suite_defaults& defaults)
          "message buffers in CUDA device memory (OSU's -d cuda); needs a CUDA-aware MPI", nullptr,
          PARBENCH_ARITY_ONE},
     };
+    if (defaults.io_files)
+        entries_.push_back({"io-dir", "DIR",
+                            "where the run's own directory for its files is made (removed at "
+                            "the end)",
+                            "$TMPDIR or /tmp", PARBENCH_ARITY_ONE});
 }
 
 }  // namespace parbench::imb
