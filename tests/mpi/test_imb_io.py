@@ -214,11 +214,15 @@ def mask(text, args):
         line = re.sub(r"--io-dir \S+", "--io-dir DIR", line)
         if re.match(r"^ +\d", line):
             line = line.split("  ! ")[0]
-            # Right-aligned columns: a measured time becomes N at its right edge; the sizes and
-            # repetitions (the first two columns) are exact.
-            head = line[:26]
-            tail = re.sub(r"\d+(\.\d+)?|-", lambda m: "N".rjust(len(m.group(0))), line[26:])
-            line = head + tail
+            # Right-aligned columns: a measured figure becomes N at its right edge; the leading
+            # integers (#bytes where there is one, #repetitions) are exact.
+            exact, kept = 0, 0
+            for m in re.finditer(r"\S+", line):
+                if not re.fullmatch(r"\d+", m.group(0)) or kept == 2:
+                    break
+                exact, kept = m.end(), kept + 1
+            line = line[:exact] + re.sub(r"\d+(\.\d+)?|-", lambda m: "N".rjust(len(m.group(0))),
+                                         line[exact:])
         out.append(line.rstrip() + "\n")
     return "".join(out)
 
