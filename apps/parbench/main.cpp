@@ -17,7 +17,6 @@
 #include "plot_command.hpp"
 #include "printable.hpp"
 #include "run_files.hpp"
-#include "system_context.hpp"
 #include "terminal.hpp"
 #include "unavailable_suites.hpp"
 #include "watchdog.hpp"
@@ -33,6 +32,7 @@
 #include <parbench/report/json.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/output_file.hpp>
+#include <parbench/report/run_context.hpp>
 #include <parbench/report/stability.hpp>
 #if __has_include(<parbench/report/paw.hpp>)
 #include <parbench/report/paw.hpp>
@@ -201,15 +201,6 @@ std::vector<std::string> rewrite_single_dash(const std::vector<std::string>& arg
         out.push_back(a);
     }
     return out;
-}
-
-std::string calling_sequence(int argc, char** argv) {
-    std::string text;
-    for (int i = 0; i < argc; ++i) {
-        if (i > 0) text += ' ';
-        text += argv[i];
-    }
-    return text;
 }
 
 nlohmann::json plugin_summary(const loaded_plugin& p) {
@@ -715,13 +706,9 @@ int run_suite(int argc, char** argv, registry& found, const run_options& o,
     request.benchmarks = o.benchmarks;
     request.options = std::move(suite_options);
     request.check = o.check;
-    request.calling_sequence = calling_sequence(argc, argv);
+    request.calling_sequence = parbench::report::calling_sequence(argc, argv);
 
-    nlohmann::json driver_context = parbench::app::system_context(executable_path(argv[0]));
-    driver_context["parbench_version"] = PARBENCH_VERSION;
-    driver_context["schema_version"] = parbench::report::json_schema_version;
-    driver_context["event_schema"] = PARBENCH_EVENT_SCHEMA;
-    driver_context["calling_sequence"] = request.calling_sequence;
+    nlohmann::json driver_context = parbench::report::run_context(argc, argv);
     driver_context["suite"] = o.suite;
     driver_context["requested_benchmarks"] = o.benchmarks;
     driver_context["options"] = request.options;

@@ -14,19 +14,16 @@
 
 namespace parbench::mpi_plugin::io {
 
-template <class Pattern, class Resource, class... Rest>
-[[nodiscard]] mpi::measurement measure_reporting_failures(const mpi::session& s,
-                                                          const Pattern& pattern,
-                                                          const mpi::record_labels& labels,
-                                                          std::uint64_t bytes, Resource resource,
-                                                          Rest&&... rest) {
-    const std::string where = resource.plan().path;
-    mpi::measurement m =
-        mpi::measure(s, pattern, labels, bytes, std::move(resource), std::forward<Rest>(rest)...);
+template <class Config>
+[[nodiscard]] mpi::measurement measure_reporting_failures(const mpi::session& s, Config&& config) {
+    const std::string where = config.resource.plan().path;
+    const std::string benchmark = config.labels.benchmark;
+    const std::uint64_t bytes = config.bytes;
+    mpi::measurement m = mpi::measure(s, std::forward<Config>(config));
     if (const std::string failure = mpi::file_errors::take_agreed(s.world().get());
         !failure.empty())
         // An input_error: every process leaves the run together (no abort), one line on rank 0.
-        throw input_error("MPI-IO failed in " + labels.benchmark + " (" + std::to_string(bytes) +
+        throw input_error("MPI-IO failed in " + benchmark + " (" + std::to_string(bytes) +
                           " bytes, " + std::to_string(s.layout().processes) +
                           " processes) on a file in " +
                           where.substr(0, where.find_last_of('/')) + ": " + failure +

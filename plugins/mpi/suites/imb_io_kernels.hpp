@@ -4,7 +4,6 @@
 // writes of an aggregate timing or after each write in non-aggregate mode. No timing code.
 #pragma once
 
-#include "imb/definition_traits.hpp"
 #include "io/measure.hpp"
 
 #include <parbench/mpi/check.hpp>
@@ -13,6 +12,7 @@
 #include <parbench/mpi/file_resource.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/io_action.hpp>
+#include <parbench/suites/imb/definition_traits.hpp>
 
 #include <mpi.h>
 
@@ -178,9 +178,9 @@ struct transfer_def {
     static elementary_action<A> make_kernel(const kernel_context& /*c*/) { return {}; }
     using verify_check = file_contents<A>;
 
-    template <class... Args>
-    static mpi::measurement measure(Args&&... args) {
-        return mpi_plugin::io::measure_reporting_failures(std::forward<Args>(args)...);
+    template <class Config>
+    static mpi::measurement measure(const mpi::session& s, Config&& config) {
+        return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
     }
 };
 
@@ -215,9 +215,9 @@ struct open_close_def {
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
     using verify_check = mpi::no_check;
 
-    template <class... Args>
-    static mpi::measurement measure(Args&&... args) {
-        return mpi_plugin::io::measure_reporting_failures(std::forward<Args>(args)...);
+    template <class Config>
+    static mpi::measurement measure(const mpi::session& s, Config&& config) {
+        return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
     }
 };
 
