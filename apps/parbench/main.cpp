@@ -16,6 +16,7 @@
 #include "interrupt.hpp"
 #include "plot_command.hpp"
 #include "printable.hpp"
+#include "run_files.hpp"
 #include "terminal.hpp"
 #include "unavailable_suites.hpp"
 #include "watchdog.hpp"
@@ -324,6 +325,7 @@ private:
         if (kind == "run_start") {
             started_ = true;
             const auto start = event.get<parbench::run_start>();
+            run_files_ = parbench::app::run_file_directory(start.header);
             timer_ = parbench::report::timer_limits::from_context(start.context);
             make_console(start.layout);
             for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
@@ -373,6 +375,8 @@ public:
                 if (first_error.empty()) first_error = e.what();
             }
         });
+        // The plugin removed them itself unless the run is being stopped (run_files.hpp).
+        parbench::app::remove_run_files(run_files_);
         return first_error;
     }
 
@@ -483,6 +487,7 @@ private:
     parbench::report::timer_limits timer_;       // of the run context, for stability verdicts
     parbench::report::stability_tally stability_;  // the one warning about unstable rows
     parbench::app::measurement current_;
+    std::string run_files_;  // the plugin's directory for the run's files, removed at the end
     std::jthread flusher_;  // last: stopped and joined before anything it uses is destroyed
 };
 

@@ -63,15 +63,15 @@ struct timing_plan {
 
 // --- phase 1: prepare ------------------------------------------------------------------------
 
-enum class preparation { ready, idle, over_memory_limit, allocation_failed };
+enum class preparation { ready, idle, over_memory_limit, allocation_failed, over_storage };
 
 // A resource set up on the active processes; tears it down (collectively) when released or
 // destroyed, so a window is freed on every path, a skipped size and an error included.
 template <resource R>
 class prepared {
 public:
-    prepared(R resource, preparation state, std::size_t need)
-        : resource_(std::move(resource)), state_(state), need_(need) {}
+    prepared(R resource, preparation state, std::size_t need, storage_need storage = {})
+        : resource_(std::move(resource)), state_(state), need_(need), storage_(std::move(storage)) {}
     prepared(const prepared&) = delete;
     prepared& operator=(const prepared&) = delete;
     ~prepared() { release(); }
@@ -79,6 +79,8 @@ public:
     [[nodiscard]] bool ready() const noexcept { return state_ == preparation::ready; }
     [[nodiscard]] preparation state() const noexcept { return state_; }
     [[nodiscard]] std::size_t need_bytes() const noexcept { return need_; }
+    // over_storage: what the resource's files needed and what their file system had.
+    [[nodiscard]] const storage_need& storage() const noexcept { return storage_; }
     [[nodiscard]] R& get() noexcept { return resource_; }
     void release() noexcept {
         if (state_ != preparation::ready) return;
@@ -90,17 +92,25 @@ private:
     R resource_;
     preparation state_;
     std::size_t need_;
+    storage_need storage_;
 };
 
 // Collective over the session's active processes (idle ones get an idle guard at once). The -mem
-// decision is the same everywhere (same footprint, same limit); a failed allocation anywhere
-// makes every process skip the size.
+// decision is the same everywhere (same footprint, same limit); a resource with files skips the
+// size when their file system has too little room (agreed); a failed allocation anywhere makes
+// every process skip the size.
 template <resource R>
 [[nodiscard]] prepared<R> prepare(const session& s, R resource, double mem_limit_bytes) {
     if (!s.active()) return prepared<R>(std::move(resource), preparation::idle, 0);
     const std::size_t need = resource.footprint();
     if (mem_limit_bytes > 0.0 && static_cast<double>(need) > mem_limit_bytes)
         return prepared<R>(std::move(resource), preparation::over_memory_limit, need);
+    if constexpr (requires { resource.check_storage(s.active_comm()); }) {
+        storage_need storage = resource.check_storage(s.active_comm());
+        if (!storage.fits())
+            return prepared<R>(std::move(resource), preparation::over_storage, need,
+                               std::move(storage));
+    }
     int failed = 0;
     try {
         resource.allocate();
@@ -182,7 +192,7 @@ template <class Iterations>
 // Samples then restart at iteration 0 in each round, so resources sized for n_sample suffice.
 template <pattern::descriptor Pattern, resource R, class Kernel, class Completion,
           class Iterations, class Sync, class Aggregation, class Check = no_check>
-    requires(!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
+    requires(!completes<Completion> || pattern::completes_outside_kernel<Pattern>)
 [[nodiscard]] rank_timing time_iterations(const session& s, const Pattern& pattern,
                                           prepared<R>& ready, const kernel_context& context,
                                           Kernel& kernel, Completion& completion,

@@ -19,13 +19,15 @@ std::uint64_t aggregate_sections(const options& o, std::uint64_t x) {
     return std::max<std::uint64_t>(1, std::min(n, o.iterations.overall_vol_bytes / x));
 }
 
-std::vector<int> process_counts_for(const run_state& st, std::string_view name, bool pair,
-                                    bool even_only, int min_processes) {
+std::vector<int> process_counts_for(const run_state& st, std::string_view name,
+                                    int fixed_processes, bool even_only, int min_processes) {
     const options& o = *st.opts;
-    if (pair) {
-        if (st.world_size >= 2) return {2};
+    if (fixed_processes > 0) {
+        if (st.world_size >= fixed_processes) return {fixed_processes};
         if (st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs 2 processes and the run has 1; skipped");
+            st.host->warning(std::string(name) + " needs " + std::to_string(fixed_processes) +
+                             " processes and the run has " + std::to_string(st.world_size) +
+                             "; skipped");
         return {};
     }
     std::vector<int> counts =
@@ -74,6 +76,14 @@ void warn_dropped_calls(const run_state& st, std::string_view name, int processe
                      std::to_string(timed) +
                      " calls started late on some process and were dropped (JSON metrics "
                      "valid_samples and invalid_samples give them per size)");
+
+void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
+                  const mpi::storage_need& storage) {
+    if (st.world_rank != 0) return;
+    st.host->warning(std::string(name) + " at " + std::to_string(processes) + " processes, " +
+                     std::to_string(bytes) + " bytes: the files need " +
+                     mib_text(storage.need_bytes) + " in " + storage.directory + ", which has " +
+                     mib_text(storage.free_bytes) + " free; size skipped");
 }
 
 }  // namespace parbench::imb

@@ -35,6 +35,7 @@ namespace parbench::imb {
 struct suite_defaults {
     msglog_range msglog{};
     policy::iterations::imb_volume iterations{};
+    bool io_files = false;  // the suite writes files (IMB-IO): -io-dir, "io portion" lengths
 };
 
 struct options {
@@ -56,6 +57,7 @@ struct options {
     std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
     policy::sync::chosen sync{};  // -sync: IMB's barriers (default) or window sync
     double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
+    std::string io_dir;       // suites with files: where the run's directory goes ("": $TMPDIR)
 };
 
 namespace detail {
@@ -199,6 +201,9 @@ namespace detail {
         } else if (name == "thread_level") {
             o.thread_level = detail::one_value(name, value);
             (void)mpi::parse_thread_level(o.thread_level);
+        } else if (name == "io-dir" && defaults.io_files) {
+            o.io_dir = detail::one_value(name, value);
+            if (o.io_dir.empty()) throw input_error("--io-dir '': empty directory name");
         } else if (name == "accelerator") {
             o.accelerator = detail::one_value(name, value);
             if (o.accelerator != "cuda")

@@ -48,6 +48,11 @@ parameter_table::parameter_table(const suite_defaults& defaults)
          "reached) instead of IMB's fixed count",
          nullptr, PARBENCH_ARITY_ONE},
     };
+    if (defaults.io_files)
+        entries_.push_back({"io-dir", "DIR",
+                            "where the run's own directory for its files is made (removed at "
+                            "the end)",
+                            "$TMPDIR or /tmp", PARBENCH_ARITY_ONE});
 }
 
 }  // namespace parbench::imb
