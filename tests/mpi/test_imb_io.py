@@ -7,6 +7,8 @@ recomputed from the record's own t_max (catalogue A.2.2, A.3.3), and no file lef
 At -n 2 also: a corrupting read shows in the defects column; a run stopped by --timeout in a
 benchmark that hangs with its file open, and one stopped by SIGTERM, leave --io-dir empty; bad
 --io-dir values fail with one line; the console blocks match golden files with numbers masked.
+At -n 1 and 2 every nonblocking (I) flavour: its rows, -check, t_ovrl/t_pure/t_CPU and overlap[%]
+recomputed from the catalogue's formula (A.6.10), t_CPU near TARGET_CPU_SECS, its columns.
 
 usage: test_imb_io.py --np N --parbench PARBENCH --plugin PARBENCH_MPI_SO --golden GOLDEN_DIR
 """
@@ -29,6 +31,11 @@ PARALLEL = ["P_Write_indv", "P_Read_indv", "P_Write_expl", "P_Read_expl", "P_Wri
 COLLECTIVE = ["C_Write_indv", "C_Read_indv", "C_Write_expl", "C_Read_expl", "C_Write_shared",
               "C_Read_shared"]
 ALL = ["Open_Close"] + SINGLE + PARALLEL + COLLECTIVE
+# The nonblocking flavours (catalogue A.6.10): the I form of every transfer benchmark, run by name.
+NONBLOCKING = [n.replace("_Write_", "_IWrite_").replace("_Read_", "_IRead_")
+               for n in SINGLE + PARALLEL + COLLECTIVE]
+TARGET_CPU_US = 0.1e6  # IMB_settings_io.h TARGET_CPU_SECS
+OVERLAP_HEADINGS = ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]
 MSGS, VOL_MB, NONAGGR = 4, 16, 2   # -iter 4,16,2
 
 
@@ -125,6 +132,73 @@ def test_all(args, np):
                            f"{label}: X/t {got_mb} != {want_mb}")
                 else:
                     expect(r.get("throughput_mib_s") is None, f"{label}: time only")
+
+
+def seed_overlap_percent(t_ovrl, t_pure, t_cpu):
+    """A.6.10: overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), as a clamped percentage
+    (IMB-NBC's presentation, report/overlap.hpp); 0 when one of the two is 0."""
+    shorter = min(t_pure, t_cpu)
+    if shorter <= 0:
+        return 0.0
+    return 100.0 * min(1.0, max(0.0, (t_pure + t_cpu - t_ovrl) / shorter))
+
+
+def test_nonblocking(args, np):
+    """Every I flavour at one portion (-msglen: 16 bytes), one repetition (-iter ...,1): the rows (Q,
+    non-aggregate only, no mode label), -check, the overlap figures recomputed from the row's own
+    times, t_CPU near IMB's 0.1 s, the declared columns, no file left."""
+    x = 16
+    with tempfile.TemporaryDirectory() as tmp:
+        io_dir = os.path.join(tmp, "io")
+        os.mkdir(io_dir)
+        out = os.path.join(tmp, "out.json")
+        lengths = os.path.join(tmp, "lengths")
+        open(lengths, "w").write(f"{x}\n")
+        p = parbench(args, np, ["imb-io"] + NONBLOCKING + [
+                                "-msglen", lengths, "-iter", f"{MSGS},{VOL_MB},1", "-time", "600",
+                                "-check", "--io-dir", io_dir, "--json", out])
+        if not expect(p.returncode == 0, f"imb-io I -n {np}: rc {p.returncode} {p.stderr[-600:]}"):
+            return
+        expect(leftovers(io_dir) == [], f"imb-io I -n {np} left {leftovers(io_dir)}")
+        rows = rows_of(out)
+        for name in NONBLOCKING:
+            mine = [r for r in rows if r["benchmark"] == name]
+            qs = [1] if name.startswith("S_") else q_set(np)
+            got = [(r["processes"], r["mode"], r["bytes"]) for r in mine]
+            expect(got == [(q, "", x) for q in qs], f"{name} -n {np}: (Q, mode, bytes) {got}")
+            for r in mine:
+                label = f"{name} -n {np} Q={r['processes']}"
+                expect(r["iterations"] == 1, f"{label}: repetitions {r['iterations']} != 1")
+                expect(r.get("defects") == 0, f"{label}: defects {r.get('defects')}")
+                o = r.get("overlap")
+                if not expect(o is not None, f"{label}: overlap figures"):
+                    continue
+                expect(0 < o["t_pure_us"] and 0 < o["t_ovrl_us"], f"{label}: times {o}")
+                # The CPU load is calibrated to TARGET_CPU_SECS, not to t_pure (A.6.10).
+                # (Loose above: the build machines are shared, wall time stretches.)
+                expect(0.3 * TARGET_CPU_US < o["t_cpu_us"] < 20 * TARGET_CPU_US,
+                       f"{label}: t_CPU {o['t_cpu_us']} not near {TARGET_CPU_US}")
+                # t_ovrl contains the same work: never far below t_CPU.
+                expect(o["t_ovrl_us"] > 0.3 * o["t_cpu_us"], f"{label}: t_ovrl {o}")
+                want = seed_overlap_percent(o["t_ovrl_us"], o["t_pure_us"], o["t_cpu_us"])
+                expect(abs(o["overlap_percent"] - want) <= 1e-9,
+                       f"{label}: overlap {o['overlap_percent']} != formula {want}")
+        # Console: each I block's table heads the overlap columns, and its rows carry them.
+        blocks = p.stdout.split("# Benchmarking ")[1:]
+        seen = set()
+        for block in blocks:
+            name = block.split()[0]
+            if name not in NONBLOCKING:
+                continue
+            seen.add(name)
+            head = [l for l in block.splitlines() if l.lstrip().startswith("#bytes")]
+            expect(head and all(h in head[0] for h in OVERLAP_HEADINGS) and
+                   "MODE" not in block, f"{name} -n {np}: table head {head[:1]}")
+            data = [l.split("  ! ")[0].split() for l in block.splitlines()
+                    if re.match(r"^ +\d", l)]
+            expect(len(data) == 1 and data[0][0] == str(x) and
+                   len(data[0]) >= 2 + len(OVERLAP_HEADINGS), f"{name} -n {np}: rows {data}")
+        expect(seen == set(NONBLOCKING), f"-n {np}: console blocks {sorted(seen)}")
 
 
 def test_corrupt(args):
@@ -228,9 +302,9 @@ def mask(text, args):
 
 def test_golden(args):
     with tempfile.TemporaryDirectory() as tmp:
-        p = parbench(args, 2, ["imb-io", "S_Write_indv", "P_Read_expl", "Open_Close", "-msglog",
-                               "0:1", "-iter", f"{MSGS},{VOL_MB},{NONAGGR}", "-time", "600",
-                               "--io-dir", tmp])
+        p = parbench(args, 2, ["imb-io", "S_Write_indv", "P_Read_expl", "Open_Close",
+                               "P_IWrite_expl", "-msglog", "0:1", "-iter",
+                               f"{MSGS},{VOL_MB},{NONAGGR}", "-time", "600", "--io-dir", tmp])
         if not expect(p.returncode == 0, f"golden run: rc {p.returncode} {p.stderr[-300:]}"):
             return
         actual = mask(p.stdout, args)
@@ -251,6 +325,8 @@ def main():
     parser.add_argument("--np", type=int, required=True)
     args = parser.parse_args()
     test_all(args, args.np)
+    if args.np <= 2:
+        test_nonblocking(args, args.np)
     if args.np == 2:
         test_corrupt(args)
         test_timeout(args)

@@ -1,4 +1,7 @@
-// imb-io: the Intel MPI Benchmarks' IMB-IO (MPI-IO; catalogue A.3.3), blocking flavours.
+// imb-io: the Intel MPI Benchmarks' IMB-IO (MPI-IO; catalogue A.3.3): the blocking flavours
+// (default) and the nonblocking I flavours (run by name or -include: each size costs
+// 2 x (repetitions + warm-up) x TARGET_CPU_SECS of CPU load), which declare IMB's overlap
+// columns t_ovrl t_pure t_CPU overlap[%].
 #include "suites/suite.hpp"
 
 #include "imb/driver.hpp"
@@ -22,6 +25,16 @@ constexpr const char* collective = "collective";
 
 template <io_files F, io_access A, io_direction D, bool C = false>
 using def = transfer_def<action(F, A, D, C)>;
+
+template <io_files F, io_access A, io_direction D, bool C = false>
+using idef = nonblocking_def<action(F, A, D, C)>;
+
+// The nonblocking flavours' table (catalogue A.6.10, as IMB-NBC's A.7.2): the record's typed
+// overlap figures.
+constexpr imb::table_column overlap_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
+                                                 {"t_pure_us", "t_pure[usec]"},
+                                                 {"t_cpu_us", "t_CPU[usec]"},
+                                                 {"overlap_percent", "overlap[%]"}};
 
 constexpr imb::benchmark catalogue[] = {
     {{"Open_Close", "MPI_File_open of one common file, a 1-byte write, MPI_File_close", "other",
@@ -75,6 +88,60 @@ constexpr imb::benchmark catalogue[] = {
     {{"C_Read_shared", "All: MPI_File_read_ordered of X/Q bytes from a common file",
       collective, dflt},
      &run_benchmark<def<common, ordered, read, true>>},
+    {{"S_IWrite_indv", "One process: MPI_File_iwrite of X bytes, overlapped with CPU work",
+      single, 0},
+     &run_benchmark<idef<one_process, individual, write>>, overlap_columns},
+    {{"S_IRead_indv", "One process: MPI_File_iread of X bytes, overlapped with CPU work", single,
+      0},
+     &run_benchmark<idef<one_process, individual, read>>, overlap_columns},
+    {{"S_IWrite_expl", "One process: MPI_File_iwrite_at of X bytes, overlapped with CPU work",
+      single, 0},
+     &run_benchmark<idef<one_process, explicit_offset, write>>, overlap_columns},
+    {{"S_IRead_expl", "One process: MPI_File_iread_at of X bytes, overlapped with CPU work",
+      single, 0},
+     &run_benchmark<idef<one_process, explicit_offset, read>>, overlap_columns},
+    {{"P_IWrite_indv", "All: MPI_File_iwrite of X/Q bytes (tiled view), overlapped with CPU work",
+      parallel, 0},
+     &run_benchmark<idef<common, individual, write>>, overlap_columns},
+    {{"P_IRead_indv", "All: MPI_File_iread of X/Q bytes (tiled view), overlapped with CPU work",
+      parallel, 0},
+     &run_benchmark<idef<common, individual, read>>, overlap_columns},
+    {{"P_IWrite_expl", "All: MPI_File_iwrite_at of X/Q bytes, overlapped with CPU work",
+      parallel, 0},
+     &run_benchmark<idef<common, explicit_offset, write>>, overlap_columns},
+    {{"P_IRead_expl", "All: MPI_File_iread_at of X/Q bytes, overlapped with CPU work", parallel,
+      0},
+     &run_benchmark<idef<common, explicit_offset, read>>, overlap_columns},
+    {{"P_IWrite_shared", "All: MPI_File_iwrite_shared of X/Q bytes, overlapped with CPU work",
+      parallel, 0},
+     &run_benchmark<idef<common, shared, write>>, overlap_columns},
+    {{"P_IRead_shared", "All: MPI_File_iread_shared of X/Q bytes, overlapped with CPU work",
+      parallel, 0},
+     &run_benchmark<idef<common, shared, read>>, overlap_columns},
+    {{"P_IWrite_priv", "All: MPI_File_iwrite of X/Q bytes to its own file, overlapped with CPU "
+      "work", parallel, 0},
+     &run_benchmark<idef<each_private, individual, write>>, overlap_columns},
+    {{"P_IRead_priv", "All: MPI_File_iread of X/Q bytes from its own file, overlapped with CPU "
+      "work", parallel, 0},
+     &run_benchmark<idef<each_private, individual, read>>, overlap_columns},
+    {{"C_IWrite_indv", "All: MPI_File_write_all_begin/_end of X/Q bytes (tiled view), "
+      "overlapped with CPU work", collective, 0},
+     &run_benchmark<idef<common, individual, write, true>>, overlap_columns},
+    {{"C_IRead_indv", "All: MPI_File_read_all_begin/_end of X/Q bytes (tiled view), overlapped "
+      "with CPU work", collective, 0},
+     &run_benchmark<idef<common, individual, read, true>>, overlap_columns},
+    {{"C_IWrite_expl", "All: MPI_File_write_at_all_begin/_end of X/Q bytes, overlapped with CPU "
+      "work", collective, 0},
+     &run_benchmark<idef<common, explicit_offset, write, true>>, overlap_columns},
+    {{"C_IRead_expl", "All: MPI_File_read_at_all_begin/_end of X/Q bytes, overlapped with CPU "
+      "work", collective, 0},
+     &run_benchmark<idef<common, explicit_offset, read, true>>, overlap_columns},
+    {{"C_IWrite_shared", "All: MPI_File_write_ordered_begin/_end of X/Q bytes, overlapped with "
+      "CPU work", collective, 0},
+     &run_benchmark<idef<common, ordered, write, true>>, overlap_columns},
+    {{"C_IRead_shared", "All: MPI_File_read_ordered_begin/_end of X/Q bytes, overlapped with CPU "
+      "work", collective, 0},
+     &run_benchmark<idef<common, ordered, read, true>>, overlap_columns},
 };
 
 const imb::suite& suite() {

@@ -1,10 +1,12 @@
 // The IMB-IO benchmarks (MPI-IO; catalogue A.3.3) as definitions: an io_action descriptor, the
 // file it works on (mpi/file_resource.hpp), one elementary MPI-IO call per iteration, and for
 // writes the assured completion (mpi/file_completion.hpp) that the runner places after the M
-// writes of an aggregate timing or after each write in non-aggregate mode. No timing code.
+// writes of an aggregate timing or after each write in non-aggregate mode. The nonblocking
+// flavours add the nonblocking call and its overlapped kernel (A.6.10). No timing code.
 #pragma once
 
 #include "io/measure.hpp"
+#include "io/overlap.hpp"
 
 #include <parbench/mpi/check.hpp>
 #include <parbench/mpi/completion.hpp>
@@ -12,6 +14,7 @@
 #include <parbench/mpi/file_resource.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/io_action.hpp>
+#include <parbench/policy/cpu_load.hpp>
 #include <parbench/suites/imb/definition_traits.hpp>
 
 #include <mpi.h>
@@ -72,6 +75,69 @@ struct elementary_action {
             else
                 v.note(MPI_File_read_ordered(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
         }
+    }
+};
+
+// The nonblocking form of the same call (catalogue A.3.3's "Nonblocking calls"): begin starts
+// it — MPI_File_i... with a request, or a collective's split _begin — and end waits for it
+// (MPI_Wait, or the split _end).
+template <io_action A>
+struct nonblocking_action {
+    void begin(std::uint64_t i, const file_view& v, MPI_Request& r) const {
+        void* b = v.buffer;
+        constexpr bool write = A.direction == io_direction::write;
+        if constexpr (A.collective) {
+            if constexpr (A.access == io_access::individual)
+                v.note(write ? MPI_File_write_all_begin(v.fh, b, v.count, MPI_BYTE)
+                             : MPI_File_read_all_begin(v.fh, b, v.count, MPI_BYTE));
+            else if constexpr (A.access == io_access::explicit_offset)
+                v.note(write ? MPI_File_write_at_all_begin(v.fh, v.offset(i), b, v.count, MPI_BYTE)
+                             : MPI_File_read_at_all_begin(v.fh, v.offset(i), b, v.count, MPI_BYTE));
+            else
+                v.note(write ? MPI_File_write_ordered_begin(v.fh, b, v.count, MPI_BYTE)
+                             : MPI_File_read_ordered_begin(v.fh, b, v.count, MPI_BYTE));
+        } else if constexpr (A.access == io_access::individual) {
+            v.note(write ? MPI_File_iwrite(v.fh, b, v.count, MPI_BYTE, &r)
+                         : MPI_File_iread(v.fh, b, v.count, MPI_BYTE, &r));
+        } else if constexpr (A.access == io_access::explicit_offset) {
+            v.note(write ? MPI_File_iwrite_at(v.fh, v.offset(i), b, v.count, MPI_BYTE, &r)
+                         : MPI_File_iread_at(v.fh, v.offset(i), b, v.count, MPI_BYTE, &r));
+        } else {
+            v.note(write ? MPI_File_iwrite_shared(v.fh, b, v.count, MPI_BYTE, &r)
+                         : MPI_File_iread_shared(v.fh, b, v.count, MPI_BYTE, &r));
+        }
+    }
+
+    void end(const file_view& v, MPI_Request& r) const {
+        void* b = v.buffer;
+        constexpr bool write = A.direction == io_direction::write;
+        if constexpr (A.collective) {
+            if constexpr (A.access == io_access::individual)
+                v.note(write ? MPI_File_write_all_end(v.fh, b, MPI_STATUS_IGNORE)
+                             : MPI_File_read_all_end(v.fh, b, MPI_STATUS_IGNORE));
+            else if constexpr (A.access == io_access::explicit_offset)
+                v.note(write ? MPI_File_write_at_all_end(v.fh, b, MPI_STATUS_IGNORE)
+                             : MPI_File_read_at_all_end(v.fh, b, MPI_STATUS_IGNORE));
+            else
+                v.note(write ? MPI_File_write_ordered_end(v.fh, b, MPI_STATUS_IGNORE)
+                             : MPI_File_read_ordered_end(v.fh, b, MPI_STATUS_IGNORE));
+        } else {
+            v.note(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        }
+    }
+};
+
+// t_ovrl's iteration (catalogue A.6.10): initiate the transfer, exploit the CPU, wait for the
+// end of the transfer. The work is calibrated outside (io/overlap.hpp).
+template <io_action A, class Work>
+struct overlapped_transfer {
+    Work* work;
+    void operator()(const kernel_context& /*c*/, std::uint64_t i, const file_view& v) const {
+        const nonblocking_action<A> io;
+        MPI_Request request = MPI_REQUEST_NULL;
+        io.begin(i, v, request);
+        work->run();
+        io.end(v, request);
     }
 };
 
@@ -181,6 +247,25 @@ struct transfer_def {
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config) {
         return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
+    }
+};
+
+// The nonblocking flavour of a transfer benchmark (S_/P_/C_ IWrite/IRead): non-aggregate only
+// (catalogue A.3.3), its file, kernel for t_pure, completion and -check those of the blocking
+// form; measured three ways by io::measure_overlap (t_pure, t_ovrl, t_CPU, overlap[%]).
+template <io_action A>
+struct nonblocking_def : transfer_def<A> {
+    static constexpr imb::run_modes modes = imb::run_modes::non_aggregate;
+
+    template <class Config>
+    static mpi::measurement measure(const mpi::session& s, Config&& config) {
+        return mpi_plugin::io::measure_reporting_failures(
+            s, std::forward<Config>(config), [](const mpi::session& session, auto&& c) {
+                return mpi_plugin::io::measure_overlap(
+                    session, std::forward<decltype(c)>(c), [](policy::matvec_load* load) {
+                        return overlapped_transfer<A, policy::matvec_load>{load};
+                    });
+            });
     }
 };
 

@@ -1,0 +1,84 @@
+// IMB-IO's nonblocking measurement of one size (catalogue A.6.10), composed from the runner's
+// phases (mpi/phases.hpp) like IMB-NBC's (mpi/overlap.hpp) — no timing loop of its own:
+//
+//   prepare            the file, once for the three timings
+//   time  t_pure       the equivalent blocking benchmark (writes: each one completed)
+//   reopen             the file closed and opened again, the processes resynchronised
+//   calibrate          collective: the CPU load of every process set to the same work, as long
+//                      as IMB's TARGET_CPU_SECS (not t_pure: IMB-IO's rule, unlike IMB-NBC's)
+//   time  t_ovrl       transfer begun; the CPU load; transfer ended     (the overlapped kernel)
+//   time  t_CPU        the CPU load alone                               (mpi::work_kernel)
+//   gather, reduce     t_ovrl's record, then mpi::attach_overlap: the three times of the process
+//                      with the largest t_ovrl and overlap[%] (report/overlap.hpp)
+#pragma once
+
+#include <parbench/mpi/cpu_load.hpp>
+#include <parbench/mpi/file_resource.hpp>
+#include <parbench/mpi/overlap.hpp>
+#include <parbench/mpi/phases.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/policy/cpu_load.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace parbench::mpi_plugin::io {
+
+// IMB_settings_io.h: #define TARGET_CPU_SECS 0.1 — the CPU work of one nonblocking iteration.
+inline constexpr double target_cpu_seconds = 0.1;
+
+// `make_overlapped(policy::matvec_load*)` gives t_ovrl's kernel over the same file view as the
+// configuration's (blocking) kernel; the completion (writes: the assured completion) follows
+// each transfer in both timings, so t_pure and t_ovrl time the same work.
+template <pattern::descriptor Pattern, class Kernel, class Completion, class Plan, class Check,
+          class MakeOverlapped>
+    requires mpi::is_timing_plan<Plan>
+[[nodiscard]] mpi::measurement measure_overlap(
+    const mpi::session& s,
+    mpi::measure_config<Pattern, Kernel, mpi::file_resource, Completion, Plan, Check> config,
+    MakeOverlapped make_overlapped, double target_cpu_s = target_cpu_seconds) {
+    Plan& plan = config.plan;
+    mpi::measurement out;
+    {
+        mpi::prepared<mpi::file_resource> ready =
+            mpi::prepare(s, std::move(config.resource), plan.mem_limit_bytes);
+        if (ready.state() == mpi::preparation::over_memory_limit)
+            out.skipped_need_bytes = ready.need_bytes();
+        if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
+        if (ready.state() == mpi::preparation::over_storage) out.skipped_storage = ready.storage();
+        if (ready.ready()) {
+            const std::uint64_t bytes = config.bytes;
+            const mpi::kernel_context context = s.context(static_cast<std::size_t>(bytes),
+                                                          pattern::pairing_of(config.pattern));
+            const mpi::rank_timing t_pure =
+                mpi::time_iterations(s, config.pattern, ready, context, config.kernel,
+                                     config.completion, plan, bytes, config.check);
+            ready.get().reopen();
+            MPI_Barrier(s.active_comm().get());
+            policy::matvec_load load;
+            const mpi::cpu_load_calibration calibration =
+                mpi::calibrate(s.active_comm().get(), load, target_cpu_s);
+            auto overlapped = make_overlapped(&load);
+            const mpi::rank_timing t_ovrl =
+                mpi::time_iterations(s, config.pattern, ready, context, overlapped,
+                                     config.completion, plan, bytes, config.check);
+            mpi::work_kernel<policy::matvec_load> work_alone{&load};
+            mpi::no_completion none;
+            const mpi::rank_timing t_cpu = mpi::time_iterations(s, config.pattern, ready, context,
+                                                                work_alone, none, plan, bytes);
+            const mpi::gathered ovrl = mpi::gather(s, t_ovrl, plan.batching.max_batches);
+            const mpi::gathered pure = mpi::gather(s, t_pure, 0);
+            const mpi::gathered cpu = mpi::gather(s, t_cpu, 0);
+            out.records = mpi::reduce(config.pattern, config.labels, s.layout(), bytes,
+                                      plan.check && Check::enabled, ovrl);
+            mpi::attach_overlap(out.records, ovrl, pure, cpu, config.pattern.time_divisor,
+                                calibration);
+        }
+    }  // the file is closed and deleted here, before the idle processes are released
+    s.world().quiet_barrier();
+    return out;
+}
+
+}  // namespace parbench::mpi_plugin::io
