@@ -8,7 +8,8 @@ At -n 2 also: a corrupting read shows in the defects column; a run stopped by --
 benchmark that hangs with its file open, and one stopped by SIGTERM, leave --io-dir empty; bad
 --io-dir values fail with one line; the console blocks match golden files with numbers masked.
 At -n 1 and 2 every nonblocking (I) flavour: its rows, -check, t_ovrl/t_pure/t_CPU and overlap[%]
-recomputed from the catalogue's formula (A.6.10), t_CPU near TARGET_CPU_SECS, its columns.
+recomputed from the catalogue's formula (A.6.10), t_CPU near TARGET_CPU_SECS, its columns; as
+root, a size whose files do not fit on a 1 MiB tmpfs is skipped with a warning.
 
 usage: test_imb_io.py --np N --parbench PARBENCH --plugin PARBENCH_MPI_SO --golden GOLDEN_DIR
 """
@@ -201,6 +202,48 @@ def test_nonblocking(args, np):
         expect(seen == set(NONBLOCKING), f"-n {np}: console blocks {sorted(seen)}")
 
 
+def test_disk_space(args):
+    """On a 1 MiB tmpfs (root only): a size whose files do not fit is skipped with one warning per
+    block naming the need (tiles = 2n portions, A.6.9's n) and the free space; smaller sizes run;
+    the nonblocking flavour skips the same way; nothing is left on the tmpfs."""
+    if os.geteuid() != 0:
+        print("SKIP disk-space test: needs root to mount a tmpfs", flush=True)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        small_disk = os.path.join(tmp, "tmpfs")
+        os.mkdir(small_disk)
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small_disk],
+                                 capture_output=True, text=True)
+        if mounted.returncode != 0:
+            print(f"SKIP disk-space test: mount failed: {mounted.stderr.strip()}", flush=True)
+            return
+        try:
+            small, big = 16384, 524288
+            lengths = os.path.join(tmp, "lengths")
+            open(lengths, "w").write(f"{small}\n{big}\n")
+            out = os.path.join(tmp, "out.json")
+            p = parbench(args, 2, ["imb-io", "S_Write_indv", "S_IWrite_indv", "-msglen", lengths,
+                                   "-iter", f"{MSGS},{VOL_MB},{NONAGGR}", "-time", "600",
+                                   "--io-dir", small_disk, "--json", out, "--quiet"])
+            if not expect(p.returncode == 0, f"disk space: rc {p.returncode} {p.stderr[-400:]}"):
+                return
+            got = [(r["benchmark"], r["mode"], r["bytes"]) for r in rows_of(out)]
+            want = [("S_Write_indv", "aggregate", small), ("S_Write_indv", "non_aggregate", small),
+                    ("S_IWrite_indv", "", small)]
+            expect(got == want, f"disk space: rows {got} != {want}")
+            warnings = [l for l in p.stderr.splitlines() if l.startswith("parbench: warning:")]
+            need_mib = [2 * volume_rule(big, n) * big / 2 ** 20 for n in (MSGS, NONAGGR, NONAGGR)]
+            names = ["S_Write_indv", "S_Write_indv", "S_IWrite_indv"]
+            expect(len(warnings) == 3 and all(re.fullmatch(
+                rf"parbench: warning: {name} at 1 processes, {big} bytes: the files need "
+                rf"{need:.1f} MiB in {re.escape(small_disk)}/parbench-io-\S+, which has 1\.0 MiB "
+                r"free; size skipped", line) for name, need, line in zip(names, need_mib, warnings)),
+                f"disk space: warnings {warnings}")
+            expect(leftovers(small_disk) == [], f"disk space: left {leftovers(small_disk)}")
+        finally:
+            subprocess.run(["umount", small_disk], capture_output=True)
+
+
 def test_corrupt(args):
     env = {"PARBENCH_TEST_KERNELS": "1"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -332,6 +375,7 @@ def main():
         test_timeout(args)
         test_sigterm(args)
         test_bad_io_dir(args)
+        test_disk_space(args)
         test_golden(args)
     if failures:
         print(f"{len(failures)} failure(s)")
