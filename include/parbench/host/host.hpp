@@ -50,7 +50,7 @@ struct run_settings {
     bool check = false;  // validate transferred data (IMB's -check)
     mpi_use mpi = mpi_use::automatic;
     result_ranks results_on = result_ranks::every_rank;
-    std::string calling_sequence;  // for the output header; "": the host's command line
+    std::string calling_sequence{};  // for the output header; "": the host's command line
 };
 
 // A request checked against the plugins: who runs it, who provides MPI.

@@ -16,17 +16,17 @@
 namespace parbench {
 
 struct host_options {
-    std::vector<std::string> plugin_dirs;  // searched after the standard places
-    std::filesystem::path executable;      // "": this process's executable (/proc/self/exe)
+    std::vector<std::string> plugin_dirs{};  // searched after the standard places
+    std::filesystem::path executable{};    // "": this process's executable (/proc/self/exe)
 #ifdef PARBENCH_BUILD_ROOT
     std::filesystem::path build_root = PARBENCH_BUILD_ROOT;
 #else
-    std::filesystem::path build_root;
+    std::filesystem::path build_root{};
 #endif
 #ifdef PARBENCH_PLUGINDIR
     std::filesystem::path install_dir = PARBENCH_PLUGINDIR;
 #else
-    std::filesystem::path install_dir;
+    std::filesystem::path install_dir{};
 #endif
 };
 
