@@ -11,7 +11,8 @@
 parbench::host* pb = nullptr;
 
 TEST_CASE("PingPong and Allreduce: correct data, 8-byte latency within bounds") {
-    auto r = pb->run("imb-mpi1", {"PingPong", "Allreduce"}, {{"msglog", "0:10"}}, {.check = true});
+    auto r = pb->run("imb-mpi1", {"PingPong", "Allreduce"}, {{"msglog", "0:6"}, {"iter", "50"}},
+                     {.check = true});
     REQUIRE(r.completed());
     REQUIRE(r.total_defects() == 0);
     // Loose bounds (the test machines are shared); tighten them for your own hardware.
