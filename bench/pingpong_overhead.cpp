@@ -74,11 +74,11 @@ int main(int argc, char** argv) {
     const bool short_form = args.short_form;
     using def = parbench::imb_mpi1::ping_pong_def<false>;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
-    parbench::mpi::measure_options options;
-    options.iterations.secs_per_sample = 1e9;  // never cut: the same n (volume rule) for both loops
+    parbench::mpi::timing_plan<> plan;
+    plan.iterations.secs_per_sample = 1e9;  // never cut: the same n (volume rule) for both loops
     // Short form: 200 iterations per measurement (not 1000), so that one preemption by another
     // job spoils fewer alternations, and more alternations for a narrower CI.
-    if (short_form) options.iterations.msgs_per_sample = 200;
+    if (short_form) plan.iterations.msgs_per_sample = 200;
     const parbench::mpi::record_labels labels{.suite = "bench", .benchmark = "PingPong"};
 
     if (rank == 0)
@@ -92,15 +92,20 @@ int main(int argc, char** argv) {
         short_form ? std::vector<std::uint64_t>{0, 1024, 65536}
                    : parbench::imb_sizes(parbench::msglog_range{});
     for (const std::uint64_t bytes : sizes) {
-        const std::uint64_t n = options.iterations.n_sample(bytes);
+        const std::uint64_t n = plan.iterations.n_sample(bytes);
         // The plain loop sends from and receives into the runner's own message buffers (the
         // session's pools), so both loops time the same memory.
         for (parbench::aligned_buffer* pool : {&pair.send_pool(), &pair.recv_pool()})
             if (pool->size() < bytes || pool->data() == nullptr) *pool = parbench::aligned_buffer(bytes);
         const auto parbench_us = [&] {
-            const auto m = parbench::mpi::measure(pair, def::descriptor, labels, bytes,
-                                                  def::layout(bytes, 2),
-                                                  def::make_kernel(pair.context(bytes)), options);
+            const auto m = parbench::mpi::measure(
+                pair, parbench::mpi::measure_config{
+                          .pattern = def::descriptor,
+                          .labels = labels,
+                          .bytes = bytes,
+                          .resource = parbench::mpi::messages{.layout = def::layout(bytes, 2)},
+                          .kernel = def::make_kernel(pair.context(bytes)),
+                          .plan = plan});
             return m.records.empty() ? 0.0 : m.records.front().t_max_us;  // rank 0 only
         };
         const auto plain_us = [&] {

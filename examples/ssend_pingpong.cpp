@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
 
     // Two active processes (others wait in MPI_Barrier), at most 1 s per message size.
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
-    parbench::mpi::measure_options options;
-    options.iterations.secs_per_sample = 1.0;
+    parbench::mpi::timing_plan<> plan;
+    plan.iterations.secs_per_sample = 1.0;
     const parbench::mpi::record_labels labels{.suite = "example", .benchmark = "SsendPingPong"};
 
     int rank = 0;
@@ -41,9 +41,13 @@ int main(int argc, char** argv) {
                     "%12s %12s %12s %12s %15s %8s\n", "#bytes", "#repetitions", "t[usec]",
                     "Mbytes/sec", "t_median[usec]", "ci95[%]");
     for (const std::uint64_t bytes : parbench::imb_sizes({0, max_log})) {
-        const auto result = parbench::mpi::measure(pair, parbench::pattern::ping_pong{}, labels,
-                                                   bytes, {bytes, bytes}, ssend_ping_pong,
-                                                   options);
+        const auto result = parbench::mpi::measure(
+            pair, parbench::mpi::measure_config{.pattern = parbench::pattern::ping_pong{},
+                                                .labels = labels,
+                                                .bytes = bytes,
+                                                .resource = parbench::mpi::messages{{bytes, bytes}},
+                                                .kernel = ssend_ping_pong,
+                                                .plan = plan});
         for (const auto& r : result.records) {
             const auto& d = r.distribution_us;
             const double ci = d.median > 0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;

@@ -39,12 +39,16 @@ template <class Kernel, class Check = mpi::no_check>
 [[nodiscard]] std::optional<result_record> time_on_all_images(
     const mpi::session& images, const caf_step& step, const std::string& benchmark,
     std::uint64_t bytes, Kernel kernel, const timing_settings& settings, const Check& check = {}) {
-    mpi::measure_options options;
-    options.iterations = settings.iterations;
-    options.check = settings.check;
-    const mpi::record_labels labels{.suite = "caf", .benchmark = benchmark, .has_bytes = bytes > 0};
-    mpi::measurement m = mpi::measure(images, step, labels, bytes, mpi::buffer_layout{0, 0},
-                                      kernel, options, check);
+    mpi::measurement m = mpi::measure(
+        images, mpi::measure_config{
+                    .pattern = step,
+                    .labels = {.suite = "caf", .benchmark = benchmark, .has_bytes = bytes > 0},
+                    .bytes = bytes,
+                    .resource = mpi::messages{.layout = {0, 0}},
+                    .kernel = std::move(kernel),
+                    .plan = mpi::timing_plan<>{.iterations = settings.iterations,
+                                               .check = settings.check},
+                    .check = check});
     if (m.records.empty()) return std::nullopt;
     return std::move(m.records.front());
 }

@@ -1,4 +1,6 @@
-// report/result.hpp: class strings, JSON round trips of records and run_start, make_event.
+// report/result.hpp: class strings, JSON round trips of records and run_start, make_event;
+// report/columns.hpp: the values of declared columns.
+#include <parbench/report/columns.hpp>
 #include <parbench/report/result.hpp>
 
 #include <catch2/catch.hpp>
@@ -176,6 +178,7 @@ TEST_CASE("run_start JSON round trip and defaults", "[result]") {
                 {"benchmark_list", {"PingPong", "(Multi-)PingPing"}}, {"check", false}};
     s.context = {{"processes", 2}, {"timer_resolution_s", 1e-9}};
     s.benchmarks = {"PingPong", "PingPing"};
+    s.columns["Truly_passive_put"] = {{"t_ovrl_us", "t_ovrl[usec]"}, {"overlap_percent", "overlap[%]", 1}};
     const json j = s;
     const auto back = json::parse(j.dump()).get<parbench::run_start>();
     CHECK(back.suite == s.suite);
@@ -184,6 +187,8 @@ TEST_CASE("run_start JSON round trip and defaults", "[result]") {
     CHECK(back.header == s.header);
     CHECK(back.context == s.context);
     CHECK(back.benchmarks == s.benchmarks);
+    CHECK(back.columns == s.columns);
+    CHECK(j.at("columns").at("Truly_passive_put").at(1).at("precision") == 1);
 
     const auto minimal = json::parse(R"({"suite": "paw"})").get<parbench::run_start>();
     CHECK(minimal.layout == "imb");
@@ -191,6 +196,29 @@ TEST_CASE("run_start JSON round trip and defaults", "[result]") {
     CHECK(minimal.header.is_object());
     CHECK(minimal.context.is_object());
     CHECK(minimal.benchmarks.empty());
+    CHECK(minimal.columns.empty());
+}
+
+TEST_CASE("a declared column reads a record field or a metric, and '-' where there is none",
+          "[result][columns]") {
+    parbench::result_record r;
+    r.t_min_us = 1.0;
+    r.t_max_us = 3.0;
+    r.t_avg_us = 2.0;
+    r.cpu_time_us = 2.5;
+    r.metrics["overlap_percent"] = 41.25;
+    using parbench::column;
+    CHECK(parbench::report::column_value(r, column{"t_min_us", "t_min"}) == 1.0);
+    CHECK(parbench::report::column_value(r, column{"t_max_us", "t"}) == 3.0);
+    CHECK(parbench::report::column_value(r, column{"t_avg_us", "t_avg"}) == 2.0);
+    CHECK(parbench::report::column_value(r, column{"cpu_time_us", "cpu"}) == 2.5);
+    CHECK(parbench::report::column_value(r, column{"overlap_percent", "o"}) == 41.25);
+    CHECK_FALSE(parbench::report::column_value(r, column{"throughput_mib_s", "MB/s"}));
+    CHECK_FALSE(parbench::report::column_value(r, column{"t_ovrl_us", "t_ovrl"}));
+    r.throughput_mib_s = 7.5;
+    CHECK(parbench::report::column_value(r, column{"throughput_mib_s", "MB/s"}) == 7.5);
+    CHECK(parbench::report::column_cell(r, column{"overlap_percent", "o", 1}, 8) == "    41.2");
+    CHECK(parbench::report::column_cell(r, column{"t_ovrl_us", "t_ovrl"}, 8) == "       -");
 }
 
 TEST_CASE("make_event tags the payload with kind and schema", "[result]") {

@@ -25,7 +25,9 @@
 
 #include <mpi.h>
 
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,13 +37,11 @@ namespace parbench::mpi {
 template <class Check>
 concept data_check = message_check<Check> || std::same_as<Check, no_check>;
 
-// The message-passing runner's options (IMB-MPI1 and every suite of messages).
-struct measure_options {
-    policy::iterations::imb_volume iterations{};
-    policy::aggregation::batched batching{};
+// The session's message buffers of `layout` (its send and receive pools, rotated over -off_cache
+// slots): the resource of every message-passing benchmark, built by measure() from the session.
+struct messages {
+    buffer_layout layout{};
     off_cache cache{};
-    double mem_limit_bytes = 0.0;  // per process; 0: no cap
-    bool check = false;
 };
 
 struct measurement {
@@ -50,54 +50,80 @@ struct measurement {
     bool allocation_failed = false;      // not run: some process could not allocate
 };
 
-// Measures one size on any resource with any completion and plan. Collective over the session's
-// world: every process calls it with the same arguments. `kernel` and `resource` are built for
-// s.context(bytes, pattern::pairing_of(pattern)). Returns the records on world rank 0.
-template <pattern::descriptor Pattern, resource R, class Kernel, class Completion,
-          class Iterations, class Sync, class Aggregation, class Check = no_check>
-    requires(!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
-[[nodiscard]] measurement measure(const session& s, const Pattern& pattern,
-                                  const record_labels& labels, std::uint64_t bytes, R resource,
-                                  Kernel&& kernel, Completion&& completion,
-                                  timing_plan<Iterations, Sync, Aggregation>& plan,
-                                  const Check& check = {}) {
+// What one measure() call times, by name: one size of one pattern. Designated initialisers
+// follow the declaration order; only `pattern` and `kernel` are required:
+//
+//   mpi::measure(session, mpi::measure_config{.pattern = pattern::ping_pong{},
+//                                             .labels = {.suite = "my", .benchmark = "Ssend"},
+//                                             .bytes = 1024,
+//                                             .resource = mpi::messages{.layout = {1024, 1024}},
+//                                             .kernel = ssend_ping_pong});
+//
+// resource:   mpi::messages (the default: the session's pools), an RMA window (mpi::rma_window)
+//             or any mpi::resource, built for session.context(bytes, pattern::pairing_of(pattern))
+// completion: what ends an operation inside the timed region (one-sided patterns only)
+// plan:       the iteration, sync and aggregation policies, batching, -mem cap and -check
+// check:      the data check run when plan.check is set (a message_check on messages)
+template <pattern::descriptor Pattern, class Kernel, class Resource = messages,
+          class Completion = no_completion, class Plan = timing_plan<>, class Check = no_check>
+struct measure_config {
+    Pattern pattern;
+    record_labels labels{};
+    std::uint64_t bytes = 0;
+    Resource resource{};
+    Kernel kernel;
+    Completion completion{};
+    Plan plan{};
+    Check check{};
+};
+
+template <class Plan>
+inline constexpr bool is_timing_plan = false;
+template <class Iterations, class Sync, class Aggregation>
+inline constexpr bool is_timing_plan<timing_plan<Iterations, Sync, Aggregation>> = true;
+
+// The resource a configuration names, ready for prepare(): message buffers from the session's
+// pools, or the resource itself.
+template <class Resource>
+[[nodiscard]] auto resource_for(const session& s, Resource&& r) {
+    if constexpr (std::same_as<std::remove_cvref_t<Resource>, messages>)
+        return message_resource(r.layout, r.cache, s.send_pool(), s.recv_pool());
+    else
+        return std::forward<Resource>(r);
+}
+
+// Measures one size. Collective over the session's world: every process calls it with the same
+// configuration. Returns the records on world rank 0.
+template <pattern::descriptor Pattern, class Kernel, class Resource, class Completion, class Plan,
+          class Check>
+    requires(resource<Resource> ||
+             (std::same_as<Resource, messages> && data_check<Check> &&
+              kernel_for<Kernel, message_buffers<fixed_slots>> &&
+              kernel_for<Kernel, message_buffers<rotating_slots>>)) &&
+            is_timing_plan<Plan> &&
+            (!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
+[[nodiscard]] measurement measure(
+    const session& s, measure_config<Pattern, Kernel, Resource, Completion, Plan, Check> config) {
+    using R = decltype(resource_for(s, std::move(config.resource)));
     measurement out;
     {
-        prepared<R> ready = prepare(s, std::move(resource), plan.mem_limit_bytes);
+        prepared<R> ready = prepare(s, resource_for(s, std::move(config.resource)),
+                                    config.plan.mem_limit_bytes);
         if (ready.state() == preparation::over_memory_limit) out.skipped_need_bytes = ready.need_bytes();
         if (ready.state() == preparation::allocation_failed) out.allocation_failed = true;
         if (ready.ready()) {
-            const kernel_context context =
-                s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(pattern));
-            const rank_timing mine = time_iterations(s, pattern, ready, context, kernel,
-                                                     completion, plan, bytes, check);
-            const gathered figures = gather(s, mine, plan.batching.max_batches);
-            out.records = reduce(pattern, labels, s.layout(), bytes,
-                                 plan.check && Check::enabled, figures);
+            const kernel_context context = s.context(static_cast<std::size_t>(config.bytes),
+                                                     pattern::pairing_of(config.pattern));
+            const rank_timing mine =
+                time_iterations(s, config.pattern, ready, context, config.kernel,
+                                config.completion, config.plan, config.bytes, config.check);
+            const gathered figures = gather(s, mine, config.plan.batching.max_batches);
+            out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
+                                 config.plan.check && Check::enabled, figures);
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();
     return out;
-}
-
-// The message-passing form: send/receive buffers of `layout` from the session's pools, no
-// completion, IMB's volume rule.
-template <pattern::descriptor Pattern, class Kernel, data_check Check = no_check,
-          class Sync = policy::sync::barrier,
-          policy::aggregation_policy Aggregation = policy::aggregation::aggregate>
-    requires kernel_for<Kernel, message_buffers<fixed_slots>> &&
-             kernel_for<Kernel, message_buffers<rotating_slots>> &&
-             policy::sync_policy<Sync, const communicator>
-[[nodiscard]] measurement measure(const session& s, const Pattern& pattern,
-                                  const record_labels& labels, std::uint64_t bytes,
-                                  buffer_layout layout, Kernel&& kernel,
-                                  const measure_options& options, const Check& check = {},
-                                  Sync sync = {}, Aggregation = {}) {
-    timing_plan<policy::iterations::imb_volume, Sync, Aggregation> plan{
-        options.iterations, sync, {}, options.batching, options.mem_limit_bytes, options.check};
-    return measure(s, pattern, labels, bytes,
-                   message_resource(layout, options.cache, s.send_pool(), s.recv_pool()),
-                   std::forward<Kernel>(kernel), no_completion{}, plan, check);
 }
 
 // IMB's warm-up: `iterations` untimed runs of the kernel at a small size (sizeof(float)) once per

@@ -1,6 +1,8 @@
 // CSV output: a header row, then one row per result record, quoted as RFC 4180 says (fields
 // holding a comma, a quote or a line break are enclosed in quotes, quotes doubled; CRLF line
-// ends). Each row reaches the file as it is written (output_file.hpp: unbuffered, every write
+// ends). The last column carries the record's further figures (its `metrics`, e.g. t_ovrl_us) as
+// `name=value` pairs joined by ';', in name order, so no figure of the JSON is missing here while
+// the header stays the same for every suite. Each row reaches the file as it is written (output_file.hpp: unbuffered, every write
 // checked), so a run stopped early leaves the rows that finished; the end of a run fsyncs.
 #pragma once
 
@@ -10,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,6 +35,16 @@ namespace detail {
 
 [[nodiscard]] inline std::string csv_number(double value) { return fmt::format("{:.6g}", value); }
 
+// "name=value;name=value": names never hold '=' or ';' (units in the name: "overlap_percent").
+[[nodiscard]] inline std::string csv_metrics(const std::map<std::string, double>& metrics) {
+    std::string text;
+    for (const auto& [name, value] : metrics) {
+        if (!text.empty()) text += ';';
+        text += name + '=' + csv_number(value);
+    }
+    return text;
+}
+
 }  // namespace detail
 
 class csv_reporter final : public reporter {
@@ -41,7 +54,7 @@ public:
         "groups",      "group",        "mode",        "bytes",      "iterations",
         "t_min_us",    "t_max_us",     "t_avg_us",    "cpu_time_us", "throughput_mib_s",
         "defects",     "median_us",    "ci_low_us",   "ci_high_us", "p5_us",
-        "p95_us",      "samples"};
+        "p95_us",      "samples",      "metrics"};
 
     // `label` names the file in error messages (the driver passes "--csv PATH").
     explicit csv_reporter(const std::filesystem::path& path, std::string label = {})
@@ -75,7 +88,8 @@ public:
                    detail::csv_number(d.ci_high),
                    detail::csv_number(d.p5),
                    detail::csv_number(d.p95),
-                   std::to_string(d.samples)});
+                   std::to_string(d.samples),
+                   detail::csv_metrics(r.metrics)});
     }
 
     void on_run_end(bool) override { out_.close(); }

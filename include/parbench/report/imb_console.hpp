@@ -1,16 +1,18 @@
 // The IMB console layout (Intel MPI Benchmarks 4.0, catalogue §A.7): the header with machine and
 // MPI information, the calling sequence and the benchmark list, then one table per block with
-// class-dependent columns. parbench appends the median and the relative half-width of its 95 %
+// figure columns from the record's class or the suite's declaration (report/columns.hpp). parbench appends the median and the relative half-width of its 95 %
 // confidence interval to every table, a defects column in check mode, and after a row whose
 // figures are not to be read at face value (report/stability.hpp) a '!' with the reason.
 #pragma once
 
+#include <parbench/report/columns.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -49,19 +51,19 @@ inline constexpr int imb_column_width = 13;
     }
 }
 
-// The Mbytes/sec column is there when the record has a throughput: the pattern's rule decided
-// (IMB-RMA's parallel transfers and Truly_passive_put report bare timings).
-[[nodiscard]] inline bool shows_throughput(const result_record& r) {
-    return r.throughput_mib_s.has_value();
-}
-
-// A record whose timings are named metrics "t_<name>_us" (IMB-RMA Truly_passive_put: t_pure,
-// t_ovrl) shows those as its time columns, "t_<name>[usec]", in the metrics' order.
-[[nodiscard]] inline std::vector<std::string> named_time_columns(const result_record& r) {
-    std::vector<std::string> names;
-    for (const auto& [key, value] : r.metrics)
-        if (key.starts_with("t_") && key.ends_with("_us")) names.push_back(key);
-    return names;
+// IMB's figure columns for a record's class: one time column "t" (the slowest rank) for single
+// transfers, t_min/t_max/t_avg where the figures spread over ranks or groups, and Mbytes/sec when
+// the record has a throughput (the pattern's rule decides: IMB-RMA's parallel transfers have none).
+[[nodiscard]] inline std::vector<column> imb_class_columns(const result_record& r) {
+    std::vector<column> columns;
+    if (shows_spread(r)) {
+        columns = {{"t_min_us", "t_min[usec]"}, {"t_max_us", "t_max[usec]"},
+                   {"t_avg_us", "t_avg[usec]"}};
+    } else {
+        columns = {{"t_max_us", "t[usec]"}};
+    }
+    if (r.throughput_mib_s) columns.push_back({"throughput_mib_s", "Mbytes/sec"});
+    return columns;
 }
 
 }  // namespace detail
@@ -76,6 +78,7 @@ public:
         check_ = (h.is_object() && h.value("check", false)) ||
                  (driver_context.is_object() && driver_context.value("check", false));
         timer_ = timer_limits::from_context(start.context);
+        declared_ = start.columns;
         const std::string rule(51, '-');
         out_ << '#' << rule << '\n';
         out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
@@ -178,15 +181,8 @@ private:
         if (r.block.group >= 0) head += fmt::format("{:>7}", "#group");
         if (r.has_bytes) head += cell("#bytes");
         head += cell("#repetitions");
-        if (const auto named = detail::named_time_columns(r); !named.empty()) {
-            for (const auto& key : named)
-                head += cell((key.substr(0, key.size() - 3) + "[usec]").c_str());
-        } else if (detail::shows_spread(r)) {
-            head += cell("t_min[usec]") + cell("t_max[usec]") + cell("t_avg[usec]");
-        } else {
-            head += cell("t[usec]");
-        }
-        if (detail::shows_throughput(r)) head += cell("Mbytes/sec");
+        figures_ = figure_columns(r);
+        for (const column& c : figures_) head += cell(c.heading.c_str());
         head += fmt::format("{:>16}{:>10}", "t_median[usec]", "ci95[%]");
         if (check_) head += fmt::format("{:>10}", "defects");
         out_ << head << '\n';
@@ -198,16 +194,7 @@ private:
         const int w = detail::imb_column_width;
         if (r.has_bytes) text += fmt::format("{:>{}}", r.bytes, w);
         text += fmt::format("{:>{}}", r.iterations, w);
-        if (const auto named = detail::named_time_columns(r); !named.empty()) {
-            for (const auto& key : named) text += fmt::format("{:>{}.2f}", r.metrics.at(key), w);
-        } else if (detail::shows_spread(r)) {
-            text += fmt::format("{:>{}.2f}{:>{}.2f}{:>{}.2f}", r.t_min_us, w, r.t_max_us, w,
-                                r.t_avg_us, w);
-        } else {
-            text += fmt::format("{:>{}.2f}", r.t_max_us, w);
-        }
-        if (detail::shows_throughput(r))
-            text += fmt::format("{:>{}.2f}", r.throughput_mib_s.value_or(0.0), w);
+        for (const column& c : figures_) text += column_cell(r, c, w);
         const summary& d = r.distribution_us;
         text += fmt::format("{:>16.2f}", d.median);
         if (d.samples > 0 && d.median > 0.0 && std::isfinite(d.median)) {
@@ -227,6 +214,12 @@ private:
         out_ << text << '\n';
     }
 
+    // What the suite declared for this benchmark, else IMB's columns for the record's class.
+    [[nodiscard]] std::vector<column> figure_columns(const result_record& r) const {
+        if (const auto* declared = declared_columns(declared_, r.benchmark)) return *declared;
+        return detail::imb_class_columns(r);
+    }
+
     static std::string cell(const char* text) {
         return fmt::format("{:>{}}", text, detail::imb_column_width);
     }
@@ -234,6 +227,8 @@ private:
     std::ostream& out_;
     bool check_ = false;
     timer_limits timer_;
+    std::map<std::string, std::vector<column>> declared_;
+    std::vector<column> figures_;  // the current table's figure columns
     std::optional<block_info> current_;
     std::string current_benchmark_;
 };

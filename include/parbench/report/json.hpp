@@ -195,6 +195,8 @@ public:
         if (r.throughput_mib_s) b["bytes_per_second"] = *r.throughput_mib_s * 1048576.0;
         b["defects"] = r.defects ? nlohmann::json(*r.defects) : nlohmann::json(nullptr);
         if (!r.warnings.empty()) b["warnings"] = r.warnings;
+        // Overlap benchmarks: {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_percent"}.
+        if (r.overlap) b["overlap"] = *r.overlap;
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
         if (r.uses_paw_statistics() && r.metrics.count("bytes_per_iteration"))
             // Google Benchmark's rate field, from PAW's mean time (as real_time)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <parbench/core/statistics.hpp>
+#include <parbench/report/overlap.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -101,6 +102,9 @@ struct result_record {
     // two runs' samples against each other; empty when a plugin does not provide them.
     std::vector<double> samples_us;
     std::map<std::string, double> metrics;  // further named figures, unit in the name
+    // Overlap benchmarks (IMB-NBC, IMB-IO's I flavours): t_ovrl, t_pure, t_CPU and overlap[%]
+    // (report/overlap.hpp); absent elsewhere.
+    std::optional<overlap_figures> overlap;
     std::vector<std::string> warnings;
     time_statistics statistics = time_statistics::across_ranks;
 
@@ -185,6 +189,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
          {"statistics", std::string(to_string(r.statistics))}};
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
     j["defects"] = r.defects ? nlohmann::json(*r.defects) : nullptr;
+    if (r.overlap) j["overlap"] = *r.overlap;  // only overlap benchmarks carry it
 }
 
 inline void from_json(const nlohmann::json& j, result_record& r) {
@@ -203,6 +208,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         r.throughput_mib_s = it->get<double>();
     if (auto it = j.find("defects"); it != j.end() && !it->is_null())
         r.defects = it->get<std::uint64_t>();
+    if (auto it = j.find("overlap"); it != j.end() && !it->is_null())
+        r.overlap = it->get<overlap_figures>();
     if (auto it = j.find("distribution_us"); it != j.end()) r.distribution_us = it->get<summary>();
     r.samples_us = j.value("samples_us", std::vector<double>{});
     r.metrics = j.value("metrics", std::map<std::string, double>{});
@@ -210,6 +217,28 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     r.statistics = j.value("statistics", std::string{}) == "over_repetitions"
                        ? time_statistics::over_repetitions
                        : time_statistics::across_ranks;
+}
+
+// A figure column a suite declares for a benchmark's table (run_start.columns), replacing the
+// columns its class would give: `source` is a record field ("t_min_us", "t_max_us", "t_avg_us",
+// "throughput_mib_s") or the key of one of its metrics ("t_ovrl_us", "overlap_percent").
+// report/columns.hpp reads a record's value for it.
+struct column {
+    std::string source;
+    std::string heading;  // as the table prints it: "t_ovrl[usec]"
+    int precision = 2;    // decimals
+
+    friend bool operator==(const column&, const column&) = default;
+};
+
+inline void to_json(nlohmann::json& j, const column& c) {
+    j = {{"source", c.source}, {"heading", c.heading}, {"precision", c.precision}};
+}
+
+inline void from_json(const nlohmann::json& j, column& c) {
+    c.source = j.at("source").get<std::string>();
+    c.heading = j.at("heading").get<std::string>();
+    c.precision = j.value("precision", 2);
 }
 
 // The event a plugin emits once, before its first result: what the console header shows and
@@ -221,11 +250,15 @@ struct run_start {
     nlohmann::json header;     // layout-specific header fields (see docs/plugin-authors.md)
     nlohmann::json context;    // run context: library versions, processes, threads, timer, ...
     std::vector<std::string> benchmarks;  // the resolved list, as the header prints it
+    // Benchmark name -> its figure columns, for benchmarks whose table differs from what their
+    // class gives (IMB-RMA's Truly_passive_put: t_pure and t_ovrl). Absent: the class decides.
+    std::map<std::string, std::vector<column>> columns;
 };
 
 inline void to_json(nlohmann::json& j, const run_start& s) {
     j = {{"suite", s.suite},   {"layout", s.layout},   {"title", s.title},
          {"header", s.header}, {"context", s.context}, {"benchmarks", s.benchmarks}};
+    if (!s.columns.empty()) j["columns"] = s.columns;
 }
 
 inline void from_json(const nlohmann::json& j, run_start& s) {
@@ -235,6 +268,7 @@ inline void from_json(const nlohmann::json& j, run_start& s) {
     s.header = j.value("header", nlohmann::json::object());
     s.context = j.value("context", nlohmann::json::object());
     s.benchmarks = j.value("benchmarks", std::vector<std::string>{});
+    s.columns = j.value("columns", std::map<std::string, std::vector<column>>{});
 }
 
 // Wraps a payload as an ABI event: {"event": kind, "schema": N, ...payload}.

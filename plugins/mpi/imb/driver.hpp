@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,10 +45,20 @@ struct selection {
 
 using run_fn = void (*)(const run_state&, const selection&, std::string_view name);
 
-// One benchmark of a suite's catalogue: what `parbench list` shows, and how it runs.
+// A figure column a benchmark declares for its table (report::column, in a form a constexpr
+// catalogue can hold).
+struct table_column {
+    const char* source;   // a record field or metric key: "t_ovrl_us"
+    const char* heading;  // "t_ovrl[usec]"
+    int precision = 2;
+};
+
+// One benchmark of a suite's catalogue: what `parbench list` shows, how it runs, and the figure
+// columns of its table where they are not its class's.
 struct benchmark {
     parbench_benchmark info;
     run_fn run;
+    std::span<const table_column> columns = {};
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
@@ -92,12 +103,12 @@ template <class Def>
 
 // One size: mpi::measure(), or the definition's own composition of the phases where it combines
 // several timings into one record (IMB-RMA's Truly_passive_put).
-template <class Def, class... Args>
-[[nodiscard]] mpi::measurement measure_size(Args&&... args) {
-    if constexpr (requires { Def::measure(std::forward<Args>(args)...); })
-        return Def::measure(std::forward<Args>(args)...);
+template <class Def, class Config>
+[[nodiscard]] mpi::measurement measure_size(const mpi::session& s, Config&& config) {
+    if constexpr (requires { Def::measure(s, std::forward<Config>(config)); })
+        return Def::measure(s, std::forward<Config>(config));
     else
-        return mpi::measure(std::forward<Args>(args)...);
+        return mpi::measure(s, std::forward<Config>(config));
 }
 
 template <class Def>
@@ -149,11 +160,17 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 const mpi::kernel_context context = session.context(bytes, pairs);
                 const std::uint64_t sections =
                     Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
-                const typename Def::verify_check check{};
                 mpi::measurement m = measure_size<Def>(
-                    session, descriptor, labels, x,
-                    make_resource<Def>(session, o.cache, bytes, context, sections),
-                    Def::make_kernel(context), make_completion<Def>(context), plan, check);
+                    session,
+                    mpi::measure_config{
+                        .pattern = descriptor,
+                        .labels = labels,
+                        .bytes = x,
+                        .resource = make_resource<Def>(session, o.cache, bytes, context, sections),
+                        .kernel = Def::make_kernel(context),
+                        .completion = make_completion<Def>(context),
+                        .plan = plan,
+                        .check = typename Def::verify_check{}});
                 if (m.skipped_need_bytes > 0) {
                     if (worst_need == 0) first_skipped = x;
                     worst_need = std::max(worst_need, m.skipped_need_bytes);

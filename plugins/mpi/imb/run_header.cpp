@@ -40,7 +40,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"benchmark_list", listed},
         {"check", o.check},
     };
-    const mpi::measure_options mo_defaults{};
+    const policy::aggregation::batched batching_defaults{};
     nlohmann::json effective = {
         {"npmin", o.npmin_given ? o.npmin : std::min(2, st.world_size)},
         {"multi", o.multi ? nlohmann::json(*o.multi) : nlohmann::json(nullptr)},
@@ -62,8 +62,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"accelerator", o.accelerator},
         {"n_barr", 2},
         {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
-        {"max_batches", mo_defaults.batching.max_batches},
-        {"min_batch_s", mo_defaults.batching.min_batch_s},
+        {"max_batches", batching_defaults.max_batches},
+        {"min_batch_s", batching_defaults.min_batch_s},
     };
     start.context = {
         {"mpi_library", mpi::library_version()},

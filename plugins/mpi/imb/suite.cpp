@@ -63,7 +63,14 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     if (o.accelerator == "cuda") st.buffers = mpi_plugin::cuda_memory_space();
 
     if (st.world_rank == 0) {
-        host.run_started(make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share));
+        run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share);
+        for (std::size_t k = 0; k < catalogue_.size(); ++k) {
+            if (!chosen[k].run || catalogue_[k].columns.empty()) continue;
+            auto& declared = start.columns[catalogue_[k].info.name];
+            for (const table_column& c : catalogue_[k].columns)
+                declared.push_back({c.source, c.heading, c.precision});
+        }
+        host.run_started(start);
         if (share.oversubscribed()) host.warning(oversubscription_warning(share));
     }
     for (std::size_t k = 0; k < catalogue_.size(); ++k) {

@@ -114,11 +114,15 @@ void measure_one_sided(const run_state& st, std::string_view name) {
                                            .bytes = bytes,
                                            .sections = window,
                                            .result_bytes = result_bytes(Def::op, bytes, window)};
-        mpi::measurement m = mpi::measure(session, descriptor, labels, x,
-                                          mpi::rma_window(window_plan, context),
-                                          method::kernel(context, window),
-                                          method::completion(context), plan,
-                                          data_check<Def::op>{});
+        mpi::measurement m =
+            mpi::measure(session, mpi::measure_config{.pattern = descriptor,
+                                                      .labels = labels,
+                                                      .bytes = x,
+                                                      .resource = mpi::rma_window(window_plan, context),
+                                                      .kernel = method::kernel(context, window),
+                                                      .completion = method::completion(context),
+                                                      .plan = plan,
+                                                      .check = data_check<Def::op>{}});
         for (auto& r : m.records) {
             if constexpr (Def::kind == measures::bandwidth)
                 add_bandwidth(r, static_cast<double>(descriptor.nmsg) * static_cast<double>(x));

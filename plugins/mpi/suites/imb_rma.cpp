@@ -17,6 +17,11 @@ constexpr const char* single = "single_transfer";
 constexpr const char* multiple = "multiple_transfer";
 constexpr const char* parallel = "parallel_transfer";
 
+// IMB-RMA's Truly_passive_put reports the transfer with the target in MPI (t_pure) and with the
+// target computing (t_ovrl) instead of one time and a throughput.
+constexpr imb::table_column truly_passive_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
+                                                       {"t_pure_us", "t_pure[usec]"}};
+
 constexpr imb::benchmark catalogue[] = {
     {{"Unidir_put", "MPI_Put + MPI_Win_flush, rank 0 to rank 1", single, dflt},
      &run_benchmark<unidir_put_def>},
@@ -59,7 +64,7 @@ constexpr imb::benchmark catalogue[] = {
      &run_benchmark<compare_and_swap_def>},
     {{"Truly_passive_put", "Unidir_put with the target in MPI (t_pure) and computing (t_ovrl)",
       single, dflt},
-     &run_benchmark<truly_passive_put_def>},
+     &run_benchmark<truly_passive_put_def>, truly_passive_columns},
     {{"Get_local", "MPI_Get + MPI_Win_flush_local, rank 0 from rank 1", single, 0},
      &run_benchmark<get_local_def>},
     {{"Get_all_local", "Rank 0 gets from every other process; MPI_Win_flush_local_all",

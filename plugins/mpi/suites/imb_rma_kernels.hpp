@@ -109,13 +109,18 @@ struct truly_passive_put_def
     };
 
     template <class Pattern, class R, class Kernel, class Completion, class Plan, class Check>
-    static mpi::measurement measure(const mpi::session& s, const Pattern& pattern,
-                                    const mpi::record_labels& labels, std::uint64_t bytes,
-                                    R resource, Kernel&& reference, Completion&& completion,
-                                    Plan& plan, const Check& check) {
+    static mpi::measurement measure(
+        const mpi::session& s, mpi::measure_config<Pattern, Kernel, R, Completion, Plan, Check> config) {
+        const Pattern& pattern = config.pattern;
+        const mpi::record_labels& labels = config.labels;
+        const std::uint64_t bytes = config.bytes;
+        Kernel& reference = config.kernel;
+        Completion& completion = config.completion;
+        Plan& plan = config.plan;
+        const Check& check = config.check;
         mpi::measurement out;
         {
-            mpi::prepared<R> ready = mpi::prepare(s, std::move(resource), plan.mem_limit_bytes);
+            mpi::prepared<R> ready = mpi::prepare(s, std::move(config.resource), plan.mem_limit_bytes);
             out.skipped_need_bytes =
                 ready.state() == mpi::preparation::over_memory_limit ? ready.need_bytes() : 0;
             out.allocation_failed = ready.state() == mpi::preparation::allocation_failed;

@@ -9,9 +9,12 @@ int misuse(const parbench::mpi::session& s) {
     const auto context = s.context(8);
     const auto kernel = [](const parbench::mpi::kernel_context&, std::uint64_t,
                            const parbench::mpi::window_view&) {};
-    parbench::mpi::timing_plan<> plan;
-    const auto m = parbench::mpi::measure(s, parbench::pattern::ping_pong{}, {}, 8,
-                                          parbench::mpi::rma_window({.bytes = 8}, context), kernel,
-                                          parbench::mpi::rma::flush{}, plan);
+    const auto m = parbench::mpi::measure(
+        s, parbench::mpi::measure_config{
+               .pattern = parbench::pattern::ping_pong{},
+               .bytes = 8,
+               .resource = parbench::mpi::rma_window({.bytes = 8}, context),
+               .kernel = kernel,
+               .completion = parbench::mpi::rma::flush{}});
     return static_cast<int>(m.records.size());
 }

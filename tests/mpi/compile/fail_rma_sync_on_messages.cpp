@@ -6,10 +6,11 @@
 
 int misuse(const parbench::mpi::session& s) {
     const auto kernel = [](const parbench::mpi::kernel_context&, std::uint64_t, const auto&) {};
-    parbench::mpi::timing_plan<> plan;
     const auto m = parbench::mpi::measure(
-        s, parbench::pattern::one_sided{}, {}, 8,
-        parbench::mpi::message_resource({8, 8}, {}, s.send_pool(), s.recv_pool()), kernel,
-        parbench::mpi::rma::flush{}, plan);
+        s, parbench::mpi::measure_config{.pattern = parbench::pattern::one_sided{},
+                                         .bytes = 8,
+                                         .resource = parbench::mpi::messages{.layout = {8, 8}},
+                                         .kernel = kernel,
+                                         .completion = parbench::mpi::rma::flush{}});
     return static_cast<int>(m.records.size());
 }

@@ -5,8 +5,13 @@
 
 int misuse(const parbench::mpi::session& s) {
     const auto kernel = [](const parbench::mpi::kernel_context&, std::uint64_t, const auto&) {};
-    const auto m = parbench::mpi::measure(s, parbench::pattern::ping_pong{}, {}, 8, {8, 8}, kernel,
-                                          {}, parbench::mpi::no_check{},
-                                          parbench::policy::iterations::fixed{});
+    const auto m = parbench::mpi::measure(
+        s, parbench::mpi::measure_config{
+               .pattern = parbench::pattern::ping_pong{},
+               .bytes = 8,
+               .resource = parbench::mpi::messages{.layout = {8, 8}},
+               .kernel = kernel,
+               .plan = parbench::mpi::timing_plan<parbench::policy::iterations::imb_volume,
+                                                  parbench::policy::iterations::fixed>{}});
     return static_cast<int>(m.records.size());
 }

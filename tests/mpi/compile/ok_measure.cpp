@@ -11,8 +11,11 @@ int use(const parbench::mpi::session& s) {
                            const auto& b) {
         MPI_Send(b.send(i), static_cast<int>(c.bytes), MPI_BYTE, c.peer, 0, c.comm);
     };
-    const auto m = parbench::mpi::measure(s, parbench::pattern::ping_pong{}, {}, 8, {8, 8},
-                                          kernel, {});
+    const auto m = parbench::mpi::measure(
+        s, parbench::mpi::measure_config{.pattern = parbench::pattern::ping_pong{},
+                                         .bytes = 8,
+                                         .resource = parbench::mpi::messages{.layout = {8, 8}},
+                                         .kernel = kernel});
     // A one-sided put with a flush on an RMA window: the forms the two fail_* RMA tests misuse.
     const auto context = s.context(8);
     const auto put = [](const parbench::mpi::kernel_context& c, std::uint64_t i,
@@ -20,11 +23,15 @@ int use(const parbench::mpi::session& s) {
         MPI_Put(w.local(i), static_cast<int>(c.bytes), MPI_BYTE, c.peer, w.displacement(c.peer, i),
                 static_cast<int>(c.bytes), MPI_BYTE, w.win);
     };
-    parbench::mpi::timing_plan<> plan;
     const auto rma = parbench::mpi::measure(
-        s, parbench::pattern::one_sided{}, {}, 8,
-        parbench::mpi::rma_window({.epoch = parbench::mpi::window_epoch::lock, .bytes = 8}, context),
-        put, parbench::mpi::rma::flush{}, plan);
+        s, parbench::mpi::measure_config{
+               .pattern = parbench::pattern::one_sided{},
+               .bytes = 8,
+               .resource = parbench::mpi::rma_window(
+                   {.epoch = parbench::mpi::window_epoch::lock, .bytes = 8}, context),
+               .kernel = put,
+               .completion = parbench::mpi::rma::flush{},
+               .plan = parbench::mpi::timing_plan<>{}});
     return parbench::pattern::root_of(parbench::pattern::collective{.rooted = true}, 3, 2) +
            static_cast<int>(m.records.size() + rma.records.size());
 }

@@ -1,0 +1,44 @@
+// The column model of the console tables: a table's figure columns come from the record's class
+// (what each console layout does by default) unless the suite declared them for the benchmark in
+// its run_start event (result.hpp: `column`, `run_start::columns`). This header reads a record's
+// value for a declared column and looks the declaration up; the layouts decide what their class
+// defaults are and where the figure columns sit among their fixed ones.
+#pragma once
+
+#include <parbench/report/result.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parbench::report {
+
+// The record's value for `c`: a record field by its JSON name, else the metric of that key;
+// nothing when the record has neither (a throughput the pattern does not define).
+[[nodiscard]] inline std::optional<double> column_value(const result_record& r, const column& c) {
+    if (c.source == "t_min_us") return r.t_min_us;
+    if (c.source == "t_max_us") return r.t_max_us;
+    if (c.source == "t_avg_us") return r.t_avg_us;
+    if (c.source == "cpu_time_us") return r.cpu_time_us;
+    if (c.source == "throughput_mib_s") return r.throughput_mib_s;
+    if (const auto it = r.metrics.find(c.source); it != r.metrics.end()) return it->second;
+    return std::nullopt;
+}
+
+// The value as a table cell `width` characters wide; "-" where the record has none.
+[[nodiscard]] inline std::string column_cell(const result_record& r, const column& c, int width) {
+    if (const auto value = column_value(r, c)) return fmt::format("{:>{}.{}f}", *value, width, c.precision);
+    return fmt::format("{:>{}}", "-", width);
+}
+
+// The suite's declaration for a benchmark, if it made one.
+[[nodiscard]] inline const std::vector<column>* declared_columns(
+    const std::map<std::string, std::vector<column>>& declared, const std::string& benchmark) {
+    const auto it = declared.find(benchmark);
+    return it == declared.end() ? nullptr : &it->second;
+}
+
+}  // namespace parbench::report
