@@ -7,17 +7,21 @@
 #include <parbench/host/host.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 
 parbench::host* pb = nullptr;
+// The latency bound in µs: set it for your hardware. parbench's own tests run this example on
+// heavily shared machines and loosen it through LATENCY_BOUND_US.
+const char* bound_text = std::getenv("LATENCY_BOUND_US");
+const double bound_us = bound_text != nullptr ? std::atof(bound_text) : 20.0;
 
 TEST_CASE("PingPong and Allreduce: correct data, 8-byte latency within bounds") {
     auto r = pb->run("imb-mpi1", {"PingPong", "Allreduce"}, {{"msglog", "0:6"}, {"iter", "50"}},
                      {.check = true});
     REQUIRE(r.completed());
     REQUIRE(r.total_defects() == 0);
-    // Loose bounds (the test machines are shared); tighten them for your own hardware.
-    CHECK(r.at("PingPong", 8).distribution_us.median < 100.0);
-    CHECK(r.at("Allreduce", 8).distribution_us.median < 200.0);
+    CHECK(r.at("PingPong", 8).distribution_us.median < bound_us);
+    CHECK(r.at("Allreduce", 8).distribution_us.median < bound_us);
 }
 
 int main(int argc, char** argv) {
