@@ -11,7 +11,6 @@
 // above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when a time was not measured (zero, NaN, infinite).
 //
 //   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS] [--short]
-#include "suites/imb_mpi1_kernels.hpp"
 #include "alternation.hpp"
 #include "ratio_rule.hpp"
 
@@ -20,6 +19,7 @@
 #include <parbench/core/statistics.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/suites/imb/mpi1.hpp>
 
 #include <algorithm>
 #include <cstdio>

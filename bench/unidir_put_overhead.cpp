@@ -10,13 +10,13 @@
 // [0.90, 1.10] (bench/ratio_rule.hpp). Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./unidir_put_overhead [ALTERNATIONS] [--short]
-#include "suites/imb_rma_kernels.hpp"
 #include "alternation.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/statistics.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/phases.hpp>
+#include <parbench/suites/imb/rma.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -195,7 +195,7 @@ int main_impl(int argc, char** argv) {
 
     for (const auto& problem : pb.plugins().problems())
         print_warning("ignoring " + problem.message);
-    return run_suite(pb, argv[0], o, suite_parameters.values(o.check));
+    return run_suite(pb, o, suite_parameters.values(o.check));
 }
 
 }  // namespace

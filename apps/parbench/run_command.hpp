@@ -9,7 +9,6 @@
 #include "printable.hpp"
 #include "run_session.hpp"
 #include "stop_run.hpp"
-#include "system_context.hpp"
 #include "terminal.hpp"
 #include "watchdog.hpp"
 
@@ -17,6 +16,7 @@
 #include <parbench/report/csv.hpp>
 #include <parbench/report/json.hpp>
 #include <parbench/report/output_file.hpp>
+#include <parbench/report/run_context.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -30,10 +30,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#ifndef PARBENCH_VERSION
-#define PARBENCH_VERSION "0.0.0"
-#endif
 
 namespace parbench::app {
 
@@ -92,12 +88,8 @@ inline std::string agree_on_outputs(const parbench_comm_service* comm, int rank,
 
 // What the driver records about itself in every file's context.
 inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o,
-                                        const run_request& request, const char* argv0) {
-    nlohmann::json context = system_context(parbench::this_executable(argv0));
-    context["parbench_version"] = PARBENCH_VERSION;
-    context["schema_version"] = report::json_schema_version;
-    context["event_schema"] = PARBENCH_EVENT_SCHEMA;
-    context["calling_sequence"] = request.calling_sequence;
+                                        const run_request& request) {
+    nlohmann::json context = report::run_context(pb.argc(), pb.argv());
     context["suite"] = o.suite;
     context["requested_benchmarks"] = o.benchmarks;
     context["options"] = request.options;
@@ -109,7 +101,7 @@ inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o
     return context;
 }
 
-inline int run_suite(parbench::host& pb, const char* argv0, const run_options& o,
+inline int run_suite(parbench::host& pb, const run_options& o,
                      std::map<std::string, nlohmann::json> suite_options) {
     // What every process can judge alone, before MPI starts (all of them reach the same answer;
     // the launcher's rank 0 prints it). The file system is asked later, by rank 0 for all.
@@ -161,7 +153,7 @@ inline int run_suite(parbench::host& pb, const char* argv0, const run_options& o
                                                           parbench::launched_by_mpi_launcher()),
                         o.dat_dir);
     session.set_rank(rank);
-    const nlohmann::json driver_context = driver_context_of(pb, o, plan.request, argv0);
+    const nlohmann::json driver_context = driver_context_of(pb, o, plan.request);
     session.set_driver_context(driver_context);
     const std::string output_problem = agree_on_outputs(comm, rank, [&] {
         using namespace parbench::report;

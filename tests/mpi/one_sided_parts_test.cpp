@@ -5,11 +5,10 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
-#include "rma/kernels.hpp"
-
 #include <parbench/mpi/reduction.hpp>
 #include <parbench/pattern/one_sided.hpp>
 #include <parbench/policy/paw_repetitions.hpp>
+#include <parbench/suites/rma/kernels.hpp>
 
 #include <cstring>
 #include <vector>

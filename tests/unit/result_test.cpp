@@ -219,6 +219,12 @@ TEST_CASE("a declared column reads a record field or a metric, and '-' where the
     CHECK(parbench::report::column_value(r, column{"throughput_mib_s", "MB/s"}) == 7.5);
     CHECK(parbench::report::column_cell(r, column{"overlap_percent", "o", 1}, 8) == "    41.2");
     CHECK(parbench::report::column_cell(r, column{"t_ovrl_us", "t_ovrl"}, 8) == "       -");
+    // The typed overlap figures are fields: (2 + 2 - 3) / min(2, 2) hidden = 50 %.
+    r.overlap = parbench::make_overlap_figures(3.0, 2.0, 2.0);
+    CHECK(parbench::report::column_value(r, column{"t_ovrl_us", "t_ovrl"}) == 3.0);
+    CHECK(parbench::report::column_value(r, column{"t_pure_us", "t_pure"}) == 2.0);
+    CHECK(parbench::report::column_value(r, column{"t_cpu_us", "t_CPU"}) == 2.0);
+    CHECK(parbench::report::column_value(r, column{"overlap_percent", "o"}) == 50.0);
 }
 
 TEST_CASE("make_event tags the payload with kind and schema", "[result]") {

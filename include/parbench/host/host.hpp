@@ -25,6 +25,7 @@
 #include <parbench/plugin/loader.hpp>
 #include <parbench/plugin/registry.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/report/run_context.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -218,12 +219,13 @@ public:
         for (auto* p : started) p->finalize();
     }
 
-    // The command line as typed, for the output header.
+    // The command line as typed, for the output header (report/run_context.hpp's spelling).
     [[nodiscard]] std::string command_line() const {
-        std::string text;
-        for (int i = 0; i < argc_; ++i) text += (i > 0 ? " " : "") + std::string(argv_[i]);
-        return text;
+        return report::calling_sequence(argc_, argv_);
     }
+    // The program's arguments (as MPI_Init_thread left them once a run has started).
+    [[nodiscard]] int argc() const noexcept { return argc_; }
+    [[nodiscard]] const char* const* argv() const noexcept { return argv_; }
 
 private:
     // Benchmark names are checked against the suite's list (case-insensitively, as IMB does;

@@ -16,7 +16,8 @@
 
 namespace parbench::report {
 
-// The record's value for `c`: a record field by its JSON name, else the metric of that key;
+// The record's value for `c`: a record field by its JSON name (the overlap figures by theirs),
+// else the metric of that key;
 // nothing when the record has neither (a throughput the pattern does not define).
 [[nodiscard]] inline std::optional<double> column_value(const result_record& r, const column& c) {
     if (c.source == "t_min_us") return r.t_min_us;
@@ -24,6 +25,12 @@ namespace parbench::report {
     if (c.source == "t_avg_us") return r.t_avg_us;
     if (c.source == "cpu_time_us") return r.cpu_time_us;
     if (c.source == "throughput_mib_s") return r.throughput_mib_s;
+    if (r.overlap) {
+        if (c.source == "t_ovrl_us") return r.overlap->t_ovrl_us;
+        if (c.source == "t_pure_us") return r.overlap->t_pure_us;
+        if (c.source == "t_cpu_us") return r.overlap->t_cpu_us;
+        if (c.source == "overlap_percent") return r.overlap->overlap_percent;
+    }
     if (const auto it = r.metrics.find(c.source); it != r.metrics.end()) return it->second;
     return std::nullopt;
 }

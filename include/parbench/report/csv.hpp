@@ -54,7 +54,8 @@ public:
         "groups",      "group",        "mode",        "bytes",      "iterations",
         "t_min_us",    "t_max_us",     "t_avg_us",    "cpu_time_us", "throughput_mib_s",
         "defects",     "median_us",    "ci_low_us",   "ci_high_us", "p5_us",
-        "p95_us",      "samples",      "metrics"};
+        "p95_us",      "samples",      "t_ovrl_us",  "t_pure_us",  "t_cpu_us",
+        "overlap_percent", "metrics"};
 
     // `label` names the file in error messages (the driver passes "--csv PATH").
     explicit csv_reporter(const std::filesystem::path& path, std::string label = {})
@@ -89,6 +90,10 @@ public:
                    detail::csv_number(d.p5),
                    detail::csv_number(d.p95),
                    std::to_string(d.samples),
+                   r.overlap ? detail::csv_number(r.overlap->t_ovrl_us) : std::string{},
+                   r.overlap ? detail::csv_number(r.overlap->t_pure_us) : std::string{},
+                   r.overlap ? detail::csv_number(r.overlap->t_cpu_us) : std::string{},
+                   r.overlap ? detail::csv_number(r.overlap->overlap_percent) : std::string{},
                    detail::csv_metrics(r.metrics)});
     }
 

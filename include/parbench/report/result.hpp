@@ -221,7 +221,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 
 // A figure column a suite declares for a benchmark's table (run_start.columns), replacing the
 // columns its class would give: `source` is a record field ("t_min_us", "t_max_us", "t_avg_us",
-// "throughput_mib_s") or the key of one of its metrics ("t_ovrl_us", "overlap_percent").
+// "throughput_mib_s", the overlap figures "t_ovrl_us", "t_pure_us", "t_cpu_us",
+// "overlap_percent") or the key of one of its metrics ("t_ovrl_us", "overlap_percent").
 // report/columns.hpp reads a record's value for it.
 struct column {
     std::string source;

@@ -4,7 +4,6 @@
 // place in the plugin that opens an mpi::session and calls mpi::warm_up() and mpi::measure().
 #pragma once
 
-#include "imb/definition_traits.hpp"
 #include "imb/options.hpp"
 
 #include <parbench/core/buffers.hpp>
@@ -13,6 +12,7 @@
 #include <parbench/pattern/pattern.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
+#include <parbench/suites/imb/definition_traits.hpp>
 
 #include <mpi.h>
 

@@ -17,12 +17,12 @@
 
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
-#include "rma/kernels.hpp"
 
 #include <parbench/mpi/rma_completion.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/one_sided.hpp>
+#include <parbench/suites/rma/kernels.hpp>
 
 #include <mpi.h>
 

@@ -3,7 +3,8 @@
 
 #include "imb/driver.hpp"
 #include "imb/suite.hpp"
-#include "suites/imb_ext_kernels.hpp"
+
+#include <parbench/suites/imb/ext.hpp>
 
 namespace parbench::mpi_plugin {
 namespace {

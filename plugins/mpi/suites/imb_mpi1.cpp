@@ -3,8 +3,9 @@
 
 #include "imb/driver.hpp"
 #include "imb/suite.hpp"
-#include "suites/imb_mpi1_kernels.hpp"
 #include "testing/fault_kernels.hpp"
+
+#include <parbench/suites/imb/mpi1.hpp>
 
 namespace parbench::mpi_plugin {
 namespace {

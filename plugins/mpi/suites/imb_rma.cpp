@@ -3,8 +3,9 @@
 
 #include "imb/driver.hpp"
 #include "imb/suite.hpp"
-#include "suites/imb_rma_kernels.hpp"
 #include "testing/fault_kernels.hpp"
+
+#include <parbench/suites/imb/rma.hpp>
 
 namespace parbench::mpi_plugin {
 namespace {

@@ -10,8 +10,6 @@
 // p2p_get or p2p_put is named.
 #include "suites/suite.hpp"
 
-#include "rma/kernels.hpp"
-
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
@@ -25,6 +23,7 @@
 #include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/policy/paw_repetitions.hpp>
+#include <parbench/suites/rma/kernels.hpp>
 
 #include <mpi.h>
 

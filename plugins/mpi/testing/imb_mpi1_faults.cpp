@@ -1,6 +1,6 @@
 #include "testing/fault_kernels.hpp"
 
-#include "suites/imb_mpi1_kernels.hpp"
+#include <parbench/suites/imb/mpi1.hpp>
 
 namespace parbench::mpi_plugin::testing {
 namespace {

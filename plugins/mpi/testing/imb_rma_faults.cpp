@@ -1,6 +1,6 @@
 #include "testing/fault_kernels.hpp"
 
-#include "suites/imb_rma_kernels.hpp"
+#include <parbench/suites/imb/rma.hpp>
 
 namespace parbench::mpi_plugin::testing {
 namespace {

@@ -144,7 +144,8 @@ void run_fake(const char* request_json, const parbench_host* host) {
     // Extra's table shows declared columns (the column model), two of them from its metrics.
     start.columns["Extra"] = {{"t_max_us", "t[usec]"},
                               {"t_ovrl_us", "t_ovrl[usec]"},
-                              {"overlap_percent", "overlap[%]", 1}};
+                              {"overlap_percent", "overlap[%]", 1},
+                              {"work_us", "work[usec]"}};
     channel.run_started(start);
 
     std::string note = option_text(request, "note");  // emitted once, after the first row
@@ -167,9 +168,9 @@ void run_fake(const char* request_json, const parbench_host* host) {
             channel.progress(name, bytes, 2);
             auto r = canned(name, klass, bytes, is_barrier ? 2.0 : 1.0);
             r.has_bytes = !is_barrier;
-            if (name == "Extra") {
-                r.metrics["t_ovrl_us"] = 2.0 * r.t_max_us;
-                r.metrics["overlap_percent"] = 12.5;
+            if (name == "Extra") {  // t_ovrl = 1.5 t_pure, t_CPU = t_pure: overlap 50 %
+                r.overlap = parbench::make_overlap_figures(1.5 * r.t_max_us, r.t_max_us, r.t_max_us);
+                r.metrics["work_us"] = 2.0 * r.t_max_us;
             }
             if (request.check) r.defects = 0;
             if (!map.empty()) {

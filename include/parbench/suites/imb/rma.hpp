@@ -4,10 +4,9 @@
 // blocks; the others complete every iteration (MSGS_NONAGGR repetitions, no MODE label).
 #pragma once
 
-#include "suites/imb_one_sided.hpp"
-
 #include <parbench/mpi/phases.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/suites/imb/one_sided.hpp>
 
 #include <chrono>
 #include <utility>

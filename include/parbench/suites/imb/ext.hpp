@@ -4,10 +4,9 @@
 // non-aggregate mode). Window times MPI_Win_create/fence/put/fence/free itself.
 #pragma once
 
-#include "suites/imb_one_sided.hpp"
-
 #include <parbench/mpi/message_buffers.hpp>
 #include <parbench/pattern/collective.hpp>
+#include <parbench/suites/imb/one_sided.hpp>
 
 namespace parbench::imb_ext {
 

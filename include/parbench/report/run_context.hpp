@@ -1,7 +1,13 @@
-// What the driver knows about the machine, in the keys Google Benchmark's JSON context uses
-// (date, host_name, num_cpus, mhz_per_cpu, cpu_scaling_enabled, caches, load_avg, ...) plus the
-// uname fields the IMB header prints. Read from POSIX calls and /proc, /sys; never fails.
+// The run context every report starts from — the driver's and a custom benchmark's alike: the
+// machine, in the keys Google Benchmark's JSON context uses (date, host_name, num_cpus,
+// mhz_per_cpu, cpu_scaling_enabled, caches, load_avg, ...), the uname fields and the date form
+// the IMB header prints (date_text, machine, system, release, version), the calling sequence and
+// parbench's versions. Read from POSIX calls and /proc, /sys; never fails. The reporters
+// (report/reporter.hpp) take it as their `driver_context`.
 #pragma once
+
+#include <parbench/report/json.hpp>
+#include <parbench/version.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +20,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 
-namespace parbench::app {
+namespace parbench::report {
 
 namespace detail {
 
@@ -89,7 +96,26 @@ inline bool cpu_scaling_enabled() {
 
 }  // namespace detail
 
-inline nlohmann::json system_context(const std::string& executable) {
+// This process's executable, as /proc/self/exe names it (argv[0] where /proc is missing).
+[[nodiscard]] inline std::string executable_path(const char* argv0) {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) return self.string();
+    return argv0 != nullptr ? argv0 : "";
+}
+
+// The command line as the IMB header prints it ("Calling sequence was: ...").
+[[nodiscard]] inline std::string calling_sequence(int argc, const char* const* argv) {
+    std::string text;
+    for (int i = 0; i < argc; ++i) {
+        if (i > 0) text += ' ';
+        text += argv[i];
+    }
+    return text;
+}
+
+// The machine and the moment: date, host, CPUs, caches, load, build type, uname.
+[[nodiscard]] inline nlohmann::json system_context(const std::string& executable) {
     nlohmann::json c;
     const std::time_t now = std::time(nullptr);
     std::tm local{};
@@ -129,4 +155,16 @@ inline nlohmann::json system_context(const std::string& executable) {
     return c;
 }
 
-}  // namespace parbench::app
+// The context of a run of this program: system_context() plus the calling sequence and
+// parbench's versions (library, JSON schema, event schema). The driver adds the suite, its
+// options and the plugins; a custom benchmark (mpi/main.hpp) its benchmarks and options.
+[[nodiscard]] inline nlohmann::json run_context(int argc, const char* const* argv) {
+    nlohmann::json c = system_context(executable_path(argc > 0 ? argv[0] : nullptr));
+    c["parbench_version"] = version;
+    c["schema_version"] = json_schema_version;
+    c["event_schema"] = event_schema_version;
+    c["calling_sequence"] = calling_sequence(argc, argv);
+    return c;
+}
+
+}  // namespace parbench::report

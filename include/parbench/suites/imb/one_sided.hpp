@@ -4,13 +4,12 @@
 // modes). No timing code: the runner places the completion (mpi/timed_loop.hpp).
 #pragma once
 
-#include "imb/definition_traits.hpp"
-
 #include <parbench/mpi/check.hpp>
 #include <parbench/mpi/rma_completion.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/one_sided.hpp>
+#include <parbench/suites/imb/definition_traits.hpp>
 
 #include <mpi.h>
 

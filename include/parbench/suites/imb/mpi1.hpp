@@ -1,6 +1,6 @@
 // The IMB-MPI1 benchmarks as definitions for the runner: pattern, buffer layout per message size,
 // kernel (one iteration), the -check fill/verify pair, and the traits the IMB driver reads where a
-// benchmark differs from the defaults (imb/definition_traits.hpp). One struct per benchmark; no
+// benchmark differs from the defaults (parbench/suites/imb/definition_traits.hpp). One struct per benchmark; no
 // timing code here — the runner owns the loop — and no test code (fault injection lives in
 // plugins/mpi/testing/).
 #pragma once
