@@ -44,7 +44,8 @@ CASE, PARBENCH, ORACLE, MPIEXEC = sys.argv[1:5]
 #   Uniband: sender 64 Isend + Waitall, receiver 64 Irecv + Waitall, then the ack (Recv / Send,
 #            which meet) -> 66D; throughput 64 * pairs * X / 2^20 / t, Msg/sec 64 * pairs / t.
 #   Biband: 64 Irecv + 64 Isend + Waitall + ack -> 130D; both directions: 128 * pairs.
-#   Collectives and Barrier: one call -> D; no throughput.
+#   Collectives, Barrier and Reduce_local (a local reduction, delayed like a call): one call -> D;
+#   no throughput.
 TABLE = {
     "PingPong": (1, 1), "PingPongSpecificSource": (1, 1),
     "PingPing": (3, 1), "PingPingSpecificSource": (3, 1),
@@ -53,6 +54,7 @@ TABLE = {
     "Bcast": (1, None), "Allgather": (1, None), "Allgatherv": (1, None), "Scatter": (1, None),
     "Scatterv": (1, None), "Gather": (1, None), "Gatherv": (1, None), "Alltoall": (1, None),
     "Alltoallv": (1, None), "Reduce": (1, None), "Reduce_scatter": (1, None),
+    "Reduce_scatter_block": (1, None), "Reduce_local": (1, None),
     "Allreduce": (1, None), "Barrier": (1, None),
 }
 WINDOWED = {"Uniband", "Biband"}

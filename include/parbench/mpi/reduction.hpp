@@ -1,9 +1,11 @@
 // Reductions other than IMB's (phases.hpp's reduce: t_max/t_min/t_avg across ranks): how the
 // gathered per-rank figures of one measurement become its record.
 //
-//   reduce_min_per_repetition   PAW (catalogue C.5): every task times each repetition, the
-//                               repetition's time is the MINIMUM across tasks (MPI_Reduce MIN),
-//                               and t_min/t_max/t_avg/stddev are over the NREPS repetitions
+//   reduce_per_repetition       PAW (catalogue C.5, C.6): every task times each repetition, the
+//                               repetition's time is the MINIMUM across tasks (MPI_Reduce MIN;
+//                               the MAXIMUM for PAW's Bcast and Scatter), and t_min/t_max/t_avg/
+//                               stddev are over the NREPS repetitions
+//   reduce_min_per_repetition   the same with the minimum
 #pragma once
 
 #include <parbench/core/statistics.hpp>
@@ -18,12 +20,15 @@
 
 namespace parbench::mpi {
 
+// How one repetition's per-task times combine.
+enum class across_tasks { minimum, maximum };
+
 // `figures.ranks[k].batch_s` are the repetitions of rank k (seconds per iteration); the record's
 // times are µs per iteration divided by the pattern's time_divisor. Empty off the root.
 template <pattern::descriptor Pattern>
-[[nodiscard]] std::vector<result_record> reduce_min_per_repetition(
+[[nodiscard]] std::vector<result_record> reduce_per_repetition(
     const Pattern& pattern, const record_labels& labels, const group_layout& layout,
-    std::uint64_t bytes, bool check, const gathered& figures) {
+    std::uint64_t bytes, bool check, const gathered& figures, across_tasks combine) {
     std::vector<result_record> records;
     if (!figures.root || figures.ranks.empty()) return records;
     std::size_t reps = std::numeric_limits<std::size_t>::max();
@@ -34,10 +39,13 @@ template <pattern::descriptor Pattern>
         n = std::max(n, f.iterations);
         defects += f.defects;
     }
-    std::vector<double> best_us(reps, std::numeric_limits<double>::infinity());
+    const bool minimum = combine == across_tasks::minimum;
+    std::vector<double> best_us(reps, minimum ? std::numeric_limits<double>::infinity() : 0.0);
     for (const rank_timing& f : figures.ranks)
-        for (std::size_t b = 0; b < reps; ++b)
-            best_us[b] = std::min(best_us[b], f.batch_s[b] * 1e6 / pattern.time_divisor);
+        for (std::size_t b = 0; b < reps; ++b) {
+            const double us = f.batch_s[b] * 1e6 / pattern.time_divisor;
+            best_us[b] = minimum ? std::min(best_us[b], us) : std::max(best_us[b], us);
+        }
     result_record r;
     r.suite = labels.suite;
     r.benchmark = labels.benchmark;
@@ -59,6 +67,14 @@ template <pattern::descriptor Pattern>
     if (check) r.defects = defects;
     records.push_back(std::move(r));
     return records;
+}
+
+template <pattern::descriptor Pattern>
+[[nodiscard]] std::vector<result_record> reduce_min_per_repetition(
+    const Pattern& pattern, const record_labels& labels, const group_layout& layout,
+    std::uint64_t bytes, bool check, const gathered& figures) {
+    return reduce_per_repetition(pattern, labels, layout, bytes, check, figures,
+                                 across_tasks::minimum);
 }
 
 }  // namespace parbench::mpi

@@ -5,11 +5,19 @@
 //              <call>_flops-np_<threads>.dat  N      min  max  mean  (GFlop/s, PAW's flop count)
 //   transfers: <test>_time-np_<processes>.dat bytes  min  max  mean  (seconds per transfer)
 //              <test>_bw-np_<processes>.dat   bytes  min  max  mean  (GB/s = 10^9 bytes/s)
+//   MPI:       <test>_time-np_<tasks>.dat     bytes  min  max  mean  stddev  (s per iteration)
+//              <test>_bw-np_<tasks>.dat       bytes  min  max  mean  (GB/s), or
+//              <test>_rate-np_<tasks>.dat     bytes  min  max  mean  (messages/s), or none
+//                                             (collectives: the time file only)
+//              latency.dat                    bytes  min  max  mean  stddev  (two tasks only)
 //
-// PAW does not give the column layout; parbench writes one '#' comment line naming the columns
-// and units, then one line per size. Rates come from times: min rate = work / max time, mean
-// rate = work / mean time. A transfer test's <test> is the block title, which carries PAW's
-// concurrent-device suffix ("_dev0+1").
+// What a row is follows from its record, never from its suite or test name (paw_row_of): the
+// class (compute: BLAS; host_device_transfer: GPU/offload) and, between MPI tasks, the work
+// the record says one iteration does (bytes_per_iteration: bandwidth; messages_per_iteration:
+// message rate; neither: time only). PAW does not give the column layout; parbench writes one
+// '#' comment line naming the columns and units, then one line per size. Rates come from times:
+// min rate = work / max time, mean rate = work / mean time. A test's <test> is the block title,
+// which carries PAW's concurrent-device suffix ("_dev0+1").
 #pragma once
 
 #include <parbench/report/output_file.hpp>
@@ -38,21 +46,54 @@ namespace parbench::report {
             fmt::format("{}_flops-np_{}.dat", call, threads)};
 }
 
-// Transfer rows (bytes, GB/s): host-device copies, and every record that says how many bytes
-// one iteration moves (PAW's MPI p2p_get/p2p_put); the others are BLAS rows (N, GFlop/s).
-[[nodiscard]] inline bool paw_transfer_row(const result_record& r) {
-    return r.klass == benchmark_class::host_device_transfer ||
-           r.metrics.contains("bytes_per_iteration");
+// The kinds of PAW rows: what their size means and which rate file and columns they carry.
+enum class paw_row {
+    blas,          // N, GFlop/s (class compute, and any record of no other kind)
+    bandwidth,     // bytes, GB/s: host-device copies, MPI tests with bytes_per_iteration
+    message_rate,  // bytes, messages/s: MPI tests with messages_per_iteration (p2p_mrate*)
+    time_only,     // bytes, times only: the other MPI tests (latency, collectives)
+};
+
+[[nodiscard]] inline paw_row paw_row_of(const result_record& r) {
+    switch (r.klass) {
+        case benchmark_class::host_device_transfer: return paw_row::bandwidth;
+        case benchmark_class::single_transfer:
+        case benchmark_class::parallel_transfer:
+        case benchmark_class::multiple_transfer:
+        case benchmark_class::collective:
+            if (r.metrics.contains("messages_per_iteration")) return paw_row::message_rate;
+            if (r.metrics.contains("bytes_per_iteration")) return paw_row::bandwidth;
+            return paw_row::time_only;
+        case benchmark_class::compute:
+        case benchmark_class::other: break;
+    }
+    return paw_row::blas;
 }
 
-// The two file names of a record: BLAS calls by thread count, transfer tests by process count.
+// Transfer rows (bytes): every row but BLAS's.
+[[nodiscard]] inline bool paw_transfer_row(const result_record& r) {
+    return paw_row_of(r) != paw_row::blas;
+}
+
+// Rows measured between MPI tasks (PAW writes their standard deviation too, catalogue C.5).
+[[nodiscard]] inline bool paw_mpi_row(const result_record& r) {
+    return paw_transfer_row(r) && r.klass != benchmark_class::host_device_transfer;
+}
+
+// The file names of a record: BLAS calls by thread count, transfer tests by process count. The
+// second name is empty for time-only rows; a single transfer runs on exactly two tasks, so its
+// one file carries no task count (PAW's latency.dat).
 [[nodiscard]] inline std::pair<std::string, std::string> paw_dat_names(const result_record& r) {
-    if (!paw_transfer_row(r))
-        return paw_dat_names(r.benchmark, r.block.threads);
+    const paw_row kind = paw_row_of(r);
+    if (kind == paw_row::blas) return paw_dat_names(r.benchmark, r.block.threads);
     std::string test = r.block.title.empty() ? r.benchmark : r.block.title;
     if (!r.block.timing.empty()) test += "_" + r.block.timing;  // a second method, its own files
-    return {fmt::format("{}_time-np_{}.dat", test, r.block.processes),
-            fmt::format("{}_bw-np_{}.dat", test, r.block.processes)};
+    if (kind == paw_row::time_only && r.klass == benchmark_class::single_transfer)
+        return {test + ".dat", ""};
+    const std::string time = fmt::format("{}_time-np_{}.dat", test, r.block.processes);
+    if (kind == paw_row::time_only) return {time, ""};
+    return {time, fmt::format("{}_{}-np_{}.dat", test, kind == paw_row::message_rate ? "rate" : "bw",
+                              r.block.processes)};
 }
 
 class paw_reporter final : public reporter {
@@ -117,19 +158,27 @@ public:
         if (has("transfer"))
             out_ << "# transfer sizes are bytes; GB/s = 10^9 bytes/s moved (inout counts both\n"
                     "# directions) over PAW's mean time; GB/s(med) over the median\n";
+        if (has("message_rate"))
+            out_ << fmt::format("# message rates: Mmsg/s = 10^6 messages/s, windows of {} "
+                                "messages per pair\n", text(h, "window_size"));
+        if (has("collective"))
+            out_ << "# collective sizes are bytes per task (MIN/MED/MAX_COL_SIZE); times only\n";
+        if (h.contains("pairing")) out_ << fmt::format("# {:<18}: {}\n", "pairing", text(h, "pairing"));
         if (h.contains("method")) out_ << fmt::format("# {:<18}: {}\n", "timing method", text(h, "method"));
         out_.flush();
     }
 
     void on_result(const result_record& r) override {
-        const bool transfer = paw_transfer_row(r);
+        const paw_row kind = paw_row_of(r);
+        const bool transfer = kind != paw_row::blas;
         const int size_width = transfer ? 10 : 8;  // bytes up to 2^40 / matrix orders
         const auto [time_name, rate_name] = paw_dat_names(r);
         if (time_name != current_block_) {
             current_block_ = time_name;
-            if (transfer && !r.metrics.contains("devices"))  // between MPI tasks
-                out_ << fmt::format("\n# {}, {} tasks  (files {}, {})\n", r.benchmark,
-                                    r.block.processes, time_name, rate_name);
+            if (paw_mpi_row(r))
+                out_ << fmt::format("\n# {}, {} tasks  ({} {}{}{})\n", r.benchmark,
+                                    r.block.processes, rate_name.empty() ? "file" : "files",
+                                    time_name, rate_name.empty() ? "" : ", ", rate_name);
             else if (transfer)
                 out_ << fmt::format("\n# {}, {} device{}, timed with {}  (files {}, {})\n",
                                     r.block.title, metric_value(r, "devices"),
@@ -141,26 +190,41 @@ public:
                                     r.benchmark, r.block.threads, r.block.threads == 1 ? "" : "s",
                                     r.block.processes, r.block.processes == 1 ? "" : "es",
                                     time_name, rate_name);
-            out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7} {:>10} {:>10}",
-                                transfer ? "bytes" : "N", size_width, "NLOOP", "NREPS", "t_min[s]", "t_max[s]",
-                                "t_mean[s]", "t_median[s]", "ci95[%]",
-                                transfer ? "GB/s" : "GFlop/s", transfer ? "GB/s(med)" : "%peak");
+            out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12} {:>12} {:>12} {:>12} {:>7}",
+                                transfer ? "bytes" : "N", size_width, "NLOOP", "NREPS", "t_min[s]",
+                                "t_max[s]", "t_mean[s]", "t_median[s]", "ci95[%]");
+            if (kind != paw_row::time_only) {
+                const auto [rate, rate_median] = rate_headings(kind);
+                out_ << fmt::format(" {:>10} {:>10}", rate, rate_median);
+            }
             if (!transfer && r.block.processes > 1)
                 out_ << fmt::format(" {:>9} {:>11}", "spread[%]", "aggr_GF/s");
             out_ << '\n';
         }
-        const auto metric = [&](const char* name) -> std::string {
+        const auto scaled_metric = [&](const char* name, double factor) -> std::string {
             const auto it = r.metrics.find(name);
-            return it == r.metrics.end() ? std::string("-") : fmt::format("{:.2f}", it->second);
+            return it == r.metrics.end() ? std::string("-") : fmt::format("{:.2f}", it->second * factor);
         };
+        const auto metric = [&](const char* name) { return scaled_metric(name, 1.0); };
         const auto& d = r.distribution_us;
         const double ci = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
-        out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7.2f} "
-                            "{:>10} {:>10}",
-                            r.bytes, size_width, r.iterations, metric_value(r, "nreps"), r.t_min_us * 1e-6,
-                            r.t_max_us * 1e-6, r.t_avg_us * 1e-6, d.median * 1e-6, ci,
-                            metric(transfer ? "gb_per_s_mean" : "gflops_paw"),
-                            metric(transfer ? "gb_per_s_median" : "percent_of_peak"));
+        out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7.2f}",
+                            r.bytes, size_width, r.iterations, metric_value(r, "nreps"),
+                            r.t_min_us * 1e-6, r.t_max_us * 1e-6, r.t_avg_us * 1e-6,
+                            d.median * 1e-6, ci);
+        switch (kind) {
+            case paw_row::blas:
+                out_ << fmt::format(" {:>10} {:>10}", metric("gflops_paw"), metric("percent_of_peak"));
+                break;
+            case paw_row::bandwidth:
+                out_ << fmt::format(" {:>10} {:>10}", metric("gb_per_s_mean"), metric("gb_per_s_median"));
+                break;
+            case paw_row::message_rate:
+                out_ << fmt::format(" {:>10} {:>10}", scaled_metric("messages_per_s_mean", 1e-6),
+                                    scaled_metric("messages_per_s_median", 1e-6));
+                break;
+            case paw_row::time_only: break;
+        }
         if (!transfer && r.block.processes > 1)
             out_ << fmt::format(" {:>9} {:>11}", metric("rank_spread_percent"),
                                 metric("aggregate_gflops_paw"));
@@ -205,6 +269,17 @@ private:
         return text(j, key);
     }
 
+    // The two rate columns' headings of a row kind with a rate.
+    static std::pair<const char*, const char*> rate_headings(paw_row kind) {
+        switch (kind) {
+            case paw_row::blas: return {"GFlop/s", "%peak"};
+            case paw_row::message_rate: return {"Mmsg/s", "Mmsg/s(med)"};
+            case paw_row::bandwidth:
+            case paw_row::time_only: break;
+        }
+        return {"GB/s", "GB/s(med)"};
+    }
+
     static double metric_value(const result_record& r, const char* name) {
         const auto it = r.metrics.find(name);
         return it != r.metrics.end() ? it->second : 0.0;
@@ -212,15 +287,30 @@ private:
 
     // Opens (truncating) a test's files on its first size and appends one flushed line per size.
     void write_dat(const result_record& r) {
-        const bool transfer = paw_transfer_row(r);
+        const paw_row kind = paw_row_of(r);
+        const bool transfer = kind != paw_row::blas;
+        const bool mpi = paw_mpi_row(r);
         const auto [time_name, rate_name] = paw_dat_names(r);
         auto it = files_.find(time_name);
         if (it == files_.end()) {
             std::filesystem::create_directories(directory_);
             dat_pair files;
             files.time = output_file(directory_ / time_name, (directory_ / time_name).string());
-            files.rate = output_file(directory_ / rate_name, (directory_ / rate_name).string());
-            if (transfer) {
+            if (!rate_name.empty())
+                files.rate = output_file(directory_ / rate_name, (directory_ / rate_name).string());
+            if (mpi) {
+                files.time.write(fmt::format(
+                    "# {} time per iteration [s], {} tasks: bytes min max mean stddev\n",
+                    r.block.title, r.block.processes));
+                if (kind == paw_row::message_rate)
+                    files.rate.write(fmt::format(
+                        "# {} message rate [messages/s], {} tasks: bytes min max mean\n",
+                        r.block.title, r.block.processes));
+                else if (kind == paw_row::bandwidth)
+                    files.rate.write(fmt::format(
+                        "# {} bandwidth [GB/s = 10^9 bytes/s], {} tasks: bytes min max mean\n",
+                        r.block.title, r.block.processes));
+            } else if (transfer) {
                 files.time.write(fmt::format("# {} time per transfer [s]: bytes min max mean\n",
                                              r.block.title));
                 files.rate.write(fmt::format(
@@ -238,11 +328,20 @@ private:
         const double t_min = r.t_min_us * 1e-6;
         const double t_max = r.t_max_us * 1e-6;
         const double t_mean = r.t_avg_us * 1e-6;
-        it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min, t_max,
-                                          t_mean));
-        // Work per call: PAW's flop count, or the bytes one transfer iteration moves.
-        const double work = metric_value(r, transfer ? "bytes_per_iteration" : "flops_paw");
-        const auto rate = [&](double t) { return t > 0.0 ? work / t / 1e9 : 0.0; };
+        if (mpi)
+            it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min,
+                                              t_max, t_mean, r.distribution_us.stddev * 1e-6));
+        else
+            it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min,
+                                              t_max, t_mean));
+        if (rate_name.empty()) return;
+        // Work per call: PAW's flop count (GFlop/s), the bytes one transfer iteration moves
+        // (GB/s), or its messages (messages/s).
+        const double work = metric_value(r, kind == paw_row::blas          ? "flops_paw"
+                                             : kind == paw_row::message_rate ? "messages_per_iteration"
+                                                                             : "bytes_per_iteration");
+        const double unit = kind == paw_row::message_rate ? 1.0 : 1e9;
+        const auto rate = [&](double t) { return t > 0.0 ? work / t / unit : 0.0; };
         it->second.rate.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
                                           rate(t_min), rate(t_mean)));
     }

@@ -72,6 +72,9 @@ struct benchmark {
 void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
                         std::uint64_t first_skipped, std::size_t worst_need_bytes);
 void warn_allocation_failed(const run_state& st, std::string_view name, int processes);
+// -sync window: how many calls started late and were dropped (per size in the JSON metrics).
+void warn_dropped_calls(const run_state& st, std::string_view name, int processes,
+                        std::uint64_t dropped, std::uint64_t timed);
 
 // The resource a definition measures on at size x: message buffers of its layout (from the
 // session's pools, rotated with -off_cache), or the RMA window of its plan with `sections`
@@ -132,12 +135,16 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
         std::uint64_t first_skipped = 0;
         bool allocation_failed = false;
         bool warmed_up = false;
+        std::uint64_t dropped_calls = 0;  // -sync window: calls started late, over all sizes
+        std::uint64_t timed_calls = 0;
         // One block per mode: every size in aggregate mode, then every size in non-aggregate
         // mode (IMB-EXT/RMA), or one block without a mode (IMB-MPI1). Blocks are labelled with
         // their mode only where the benchmark runs in both (IMB prints no MODE line for Window).
         const auto measure_sizes = [&]<class Aggregation>(Aggregation, std::string_view mode) {
-            mpi::timing_plan<policy::iterations::imb_volume, policy::sync::barrier, Aggregation>
-                plan{.iterations = o.iterations, .mem_limit_bytes = st.mem_limit_bytes,
+            mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen, Aggregation>
+                plan{.iterations = {.base = o.iterations, .target = o.confidence},
+                     .sync = o.sync,
+                     .mem_limit_bytes = st.mem_limit_bytes,
                      .check = o.check};
             mpi::record_labels labels{std::string(st.suite), std::string(name), sel.multiple,
                                       o.multi.value_or(0) == 1, traits::has_bytes,
@@ -176,7 +183,14 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                     worst_need = std::max(worst_need, m.skipped_need_bytes);
                 }
                 allocation_failed = allocation_failed || m.allocation_failed;
-                for (const auto& r : m.records) st.host->result(r);
+                for (const auto& r : m.records) {
+                    if (const auto it = r.metrics.find("invalid_samples"); it != r.metrics.end()) {
+                        dropped_calls += static_cast<std::uint64_t>(it->second);
+                        timed_calls += static_cast<std::uint64_t>(it->second +
+                                                                  r.metrics.at("valid_samples"));
+                    }
+                    st.host->result(r);
+                }
                 // No early exit on a failed allocation: idle processes cannot know of it, and
                 // every process must make the same sequence of measure() calls.
             }
@@ -190,6 +204,7 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
             measure_sizes(policy::aggregation::non_aggregate{}, labelled ? "non_aggregate" : "");
         if (worst_need > 0) warn_skipped_sizes(st, name, q, first_skipped, worst_need);
         if (allocation_failed) warn_allocation_failed(st, name, q);
+        if (dropped_calls > 0) warn_dropped_calls(st, name, q, dropped_calls, timed_calls);
     }
 }
 

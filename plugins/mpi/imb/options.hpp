@@ -12,7 +12,9 @@
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/policy/confidence.hpp>
 #include <parbench/policy/iterations.hpp>
+#include <parbench/policy/sync.hpp>
 
 #include <mpi.h>
 
@@ -52,6 +54,8 @@ struct options {
     std::string thread_level = "single";
     bool check = false;
     std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
+    policy::sync::chosen sync{};  // -sync: IMB's barriers (default) or window sync
+    double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
 };
 
 namespace detail {
@@ -200,6 +204,11 @@ namespace detail {
             if (o.accelerator != "cuda")
                 throw input_error("-accelerator '" + o.accelerator +
                                   "': expected cuda (message buffers in CUDA device memory)");
+        } else if (name == "sync") {
+            o.sync = policy::sync::parse_sync(detail::one_value(name, value), o.sync);
+        } else if (name == "confidence") {
+            o.confidence =
+                policy::iterations::parse_confidence_target(detail::one_value(name, value));
         } else {
             throw input_error("-" + name + ": not an option of suite " + std::string(suite));
         }

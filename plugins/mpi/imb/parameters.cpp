@@ -39,6 +39,14 @@ parameter_table::parameter_table(const suite_defaults& defaults)
         {"accelerator", "cuda",
          "message buffers in CUDA device memory (OSU's -d cuda); needs a CUDA-aware MPI", nullptr,
          PARBENCH_ARITY_ONE},
+        {"sync", "barrier|window[:WINDOW_US]",
+         "how calls start: IMB's barriers before a batched loop, or each call at a common window "
+         "time on synchronised clocks (late calls dropped)",
+         "barrier", PARBENCH_ARITY_ONE},
+        {"confidence", "PERCENT",
+         "repeat samples until the median's 95% CI half-width is below PERCENT (or -time is "
+         "reached) instead of IMB's fixed count",
+         nullptr, PARBENCH_ARITY_ONE},
     };
 }
 

@@ -15,6 +15,10 @@ using imb::run_benchmark;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
+// IMB 2021's Uniband/Biband tables: bandwidth and message rate, no time column.
+constexpr imb::table_column windowed_columns[] = {{"throughput_mib_s", "Mbytes/sec"},
+                                                  {"messages_per_s", "Msg/sec", 0}};
+
 constexpr imb::benchmark catalogue[] = {
     {{"PingPong", "Half round trip of one message between two processes", "single_transfer", dflt},
      &run_benchmark<ping_pong_def<false>>},
@@ -47,17 +51,23 @@ constexpr imb::benchmark catalogue[] = {
      &run_benchmark<alltoall_def<true>>},
     {{"Reduce", "MPI_Reduce of MPI_FLOAT with MPI_SUM, root i % np", "collective", dflt},
      &run_benchmark<reduce_def>},
+    {{"Reduce_local", "MPI_Reduce_local of MPI_FLOAT with MPI_SUM, no communication",
+      "collective", dflt},
+     &run_benchmark<reduce_local_def>},
     {{"Reduce_scatter", "MPI_Reduce_scatter of MPI_FLOAT with MPI_SUM", "collective", dflt},
      &run_benchmark<reduce_scatter_def>},
+    {{"Reduce_scatter_block", "MPI_Reduce_scatter_block of MPI_FLOAT with MPI_SUM", "collective",
+      dflt},
+     &run_benchmark<reduce_scatter_block_def>},
     {{"Allreduce", "MPI_Allreduce of MPI_FLOAT with MPI_SUM", "collective", dflt},
      &run_benchmark<allreduce_def>},
     {{"Barrier", "MPI_Barrier", "collective", dflt}, &run_benchmark<barrier_def>},
     {{"Uniband", "Windowed unidirectional bandwidth: 64 Isend then an ack, pairs (r, r+Q/2)",
       "parallel_transfer", 0},
-     &run_benchmark<windowed_def<false>>},
+     &run_benchmark<windowed_def<false>>, windowed_columns},
     {{"Biband", "Windowed bidirectional bandwidth: 64 Isend and 64 Irecv each way, then an ack",
       "parallel_transfer", 0},
-     &run_benchmark<windowed_def<true>>},
+     &run_benchmark<windowed_def<true>>, windowed_columns},
 };
 
 const imb::suite& suite() {

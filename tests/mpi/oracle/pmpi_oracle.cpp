@@ -37,13 +37,13 @@ namespace {
 enum fn : int {
     f_send, f_recv, f_isend, f_irecv, f_wait, f_waitall, f_sendrecv, f_bcast, f_allgather,
     f_allgatherv, f_scatter, f_scatterv, f_gather, f_gatherv, f_alltoall, f_alltoallv, f_reduce,
-    f_reduce_scatter, f_allreduce, f_barrier, f_count
+    f_reduce_scatter, f_allreduce, f_barrier, f_reduce_scatter_block, f_reduce_local, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
     "MPI_Bcast", "MPI_Allgather", "MPI_Allgatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Gather",
     "MPI_Gatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce", "MPI_Reduce_scatter",
-    "MPI_Allreduce", "MPI_Barrier"};
+    "MPI_Allreduce", "MPI_Barrier", "MPI_Reduce_scatter_block", "MPI_Reduce_local"};
 
 struct state {
     bool ready = false;
@@ -244,6 +244,17 @@ int MPI_Reduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Da
                        MPI_Op op, MPI_Comm comm) {
     enter(f_reduce_scatter);
     return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void* sbuf, void* rbuf, int rcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+    enter(f_reduce_scatter_block);
+    return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype type, MPI_Op op) {
+    enter(f_reduce_local);
+    return PMPI_Reduce_local(inbuf, inoutbuf, count, type, op);
 }
 
 int MPI_Allreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,

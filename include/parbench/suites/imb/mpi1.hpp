@@ -477,6 +477,56 @@ struct reduce_scatter_def {
     };
 };
 
+// Reduce_scatter_block (IMB 2021): L = X/sizeof(float)·np floats reduced, each process receiving
+// its own block of X/sizeof(float) of them.
+struct reduce_scatter_block_def {
+    static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr pattern::collective descriptor = plain_collective;
+    static buffer_layout layout(std::size_t x, int np) {
+        return {x * static_cast<std::size_t>(np), x};
+    }
+    struct kernel {
+        template <class Buffers>
+        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            MPI_Reduce_scatter_block(b.send(i), b.recv(i), float_count(c.bytes), MPI_FLOAT,
+                                     MPI_SUM, c.comm);
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    struct verify_check : floats_of_rank {
+        static constexpr bool enabled = true;
+        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
+                                           std::span<const std::byte> recv) const noexcept {
+            const auto block = static_cast<std::uint64_t>(float_count(c.bytes));
+            return check::count_sum_defects(recv.subspan(0, block * sizeof(float)), c.size,
+                                            static_cast<std::uint64_t>(c.rank) * block);
+        }
+    };
+};
+
+// Reduce_local (IMB 2021): MPI_Reduce_local of X/sizeof(float) floats on every process, no
+// communication: what the library's reduction operator costs. The in/out buffer accumulates over
+// the repetitions, so there is no fixed result to check: -check shows no defects column value.
+struct reduce_local_def {
+    static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr pattern::collective descriptor = plain_collective;
+    static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
+    struct kernel {
+        template <class Buffers>
+        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            MPI_Reduce_local(b.send(i), b.recv(i), float_count(c.bytes), MPI_FLOAT, MPI_SUM);
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    struct verify_check : floats_of_rank {
+        static constexpr bool enabled = false;
+        [[nodiscard]] std::uint64_t verify(const kernel_context& /*c*/, std::uint64_t /*last*/,
+                                           std::span<const std::byte> /*recv*/) const noexcept {
+            return 0;
+        }
+    };
+};
+
 struct barrier_def {
     static constexpr bool has_bytes = false;
     static constexpr pattern::collective descriptor = plain_collective;
