@@ -76,6 +76,7 @@ void warn_dropped_calls(const run_state& st, std::string_view name, int processe
                      std::to_string(timed) +
                      " calls started late on some process and were dropped (JSON metrics "
                      "valid_samples and invalid_samples give them per size)");
+}
 
 void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
                   const mpi::storage_need& storage) {
