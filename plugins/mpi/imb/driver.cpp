@@ -25,9 +25,9 @@ std::vector<int> process_counts_for(const run_state& st, std::string_view name,
     if (fixed_processes > 0) {
         if (st.world_size >= fixed_processes) return {fixed_processes};
         if (st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs " + std::to_string(fixed_processes) +
-                             " processes and the run has " + std::to_string(st.world_size) +
-                             "; skipped");
+            st.host->skipped(name, "needs " + std::to_string(fixed_processes) +
+                                       " processes and the run has " +
+                                       std::to_string(st.world_size));
         return {};
     }
     std::vector<int> counts =
@@ -35,14 +35,14 @@ std::vector<int> process_counts_for(const run_state& st, std::string_view name,
     if (min_processes > 1) {
         std::erase_if(counts, [&](int q) { return q < min_processes; });
         if (counts.empty() && st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs " + std::to_string(min_processes) +
-                             " processes and the run has " + std::to_string(st.world_size) +
-                             "; skipped");
+            st.host->skipped(name, "needs " + std::to_string(min_processes) +
+                                       " processes and the run has " +
+                                       std::to_string(st.world_size));
     }
     if (even_only) {
         std::erase_if(counts, [](int q) { return q % 2 != 0; });
         if (counts.empty() && st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs an even number of processes; skipped");
+            st.host->skipped(name, "needs an even number of processes");
     }
     return counts;
 }
