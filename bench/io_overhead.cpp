@@ -6,6 +6,10 @@
 //                 the runner's public phases vs  barriers, MPI_Wtime, the same calls, MPI_Wtime
 //   P_Read_expl   both processes, n x MPI_File_read_at of X/2 bytes at disjoint offsets
 //
+//   S_IWrite_indv one process, t_ovrl's iteration (MPI_File_iwrite; the CPU load; MPI_Wait),
+//                 n of them then the assured completion, the load calibrated to 50 µs (not
+//                 IMB's 0.1 s, so that the loop's own cost is visible) vs the same by hand
+//
 // at I/O portions of 4 KiB and 1 MiB, in a fresh directory under $TMPDIR (removed at the end).
 // Each alternation gives a ratio parbench / plain of the time per call (max over the ranks, as
 // IMB reports). Long form (benchmark()): the median ratio per size must stay within 3 %. Short
@@ -39,6 +43,8 @@ using write_def = pb::imb_io::transfer_def<pb::imb_io::action(
     io_files::one_process, io_access::individual, io_direction::write)>;
 using read_def = pb::imb_io::transfer_def<pb::imb_io::action(
     io_files::common, io_access::explicit_offset, io_direction::read)>;
+using iwrite_def = pb::imb_io::nonblocking_def<pb::imb_io::action(
+    io_files::one_process, io_access::individual, io_direction::write)>;
 using plan_t = pb::mpi::timing_plan<pb::policy::iterations::imb_volume, pb::policy::sync::barrier,
                                     pb::policy::aggregation::aggregate>;
 
@@ -65,6 +71,24 @@ double plain_write_us(const pb::mpi::file_view& v, std::uint64_t n) {
     return (MPI_Wtime() - start) / static_cast<double>(n) * 1e6;
 }
 
+// t_ovrl's iteration by hand, n times, then the assured completion.
+double plain_iwrite_us(const pb::mpi::file_view& v, std::uint64_t n, pb::policy::matvec_load& load) {
+    MPI_File_seek(v.fh, 0, MPI_SEEK_SET);
+    MPI_Barrier(v.comm);
+    MPI_Barrier(v.comm);
+    const double start = MPI_Wtime();
+    for (std::uint64_t i = 0; i < n; ++i) {
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_File_iwrite(v.fh, v.buffer, v.count, MPI_BYTE, &request);
+        load.run();
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+    MPI_File_sync(v.fh);
+    MPI_Barrier(v.comm);
+    MPI_File_sync(v.fh);
+    return (MPI_Wtime() - start) / static_cast<double>(n) * 1e6;
+}
+
 double plain_read_us(const pb::mpi::file_view& v, std::uint64_t n) {
     MPI_Barrier(v.comm);
     MPI_Barrier(v.comm);
@@ -80,17 +104,17 @@ struct verdicts {
 };
 
 // One benchmark at one portion: both loops alternately on one prepared file.
-template <class Def>
+template <class Def, class MakeKernel, class Plain>
 void compare(const char* name, const pb::mpi::session& s, const std::string& directory,
              std::uint64_t bytes, plan_t& plan, const bench::bench_args& args, int rank,
-             verdicts& out) {
+             verdicts& out, MakeKernel make_kernel, Plain plain) {
     const auto x = static_cast<std::size_t>(bytes);
     const std::uint64_t n = plan.iterations.n_sample(bytes, true);
     const pb::mpi::kernel_context context = s.context(x);
     const pb::mpi::file_site site{.directory = directory, .tiles = 2 * n};
     pb::mpi::prepared<pb::mpi::file_resource> ready = pb::mpi::prepare(
         s, pb::mpi::file_resource(Def::file(x, context, site), context), 0.0);
-    auto kernel = Def::make_kernel(context);
+    auto kernel = make_kernel(context);
     typename Def::completion completion;
     const bool active = s.active();
     const auto parbench_us = [&] {
@@ -103,7 +127,7 @@ void compare(const char* name, const pb::mpi::session& s, const std::string& dir
     const auto plain_us = [&] {
         if (!active) return max_over_ranks(0.0);
         const pb::mpi::file_view v = ready.get().view();
-        return max_over_ranks(Def::writes ? plain_write_us(v, n) : plain_read_us(v, n));
+        return max_over_ranks(plain(v, n));
     };
     const auto [plain_all, runner_all, ratios] =
         bench::alternate(args.alternations, plain_us, parbench_us);
@@ -156,14 +180,31 @@ int main(int argc, char** argv) {
                     "benchmark", "#bytes", "n", "plain[usec]", "parbench[usec]", "median_ratio",
                     "ci95_low", "ci95_high");
     verdicts out;
+    // t_ovrl's CPU load, the same passes for both loops.
+    pb::policy::matvec_load load;
+    (void)pb::mpi::calibrate(MPI_COMM_WORLD, load, 50e-6);
     {
         const pb::mpi::session one(MPI_COMM_WORLD, 1);
         const pb::mpi::session both(MPI_COMM_WORLD, 2);
         for (const std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{1} << 20}) {
+            const auto blocking = [](const pb::mpi::kernel_context& c) {
+                return write_def::make_kernel(c);
+            };
             compare<write_def>("S_Write_indv", one, directory.string(), bytes, plan, args, rank,
-                               out);
+                               out, blocking, plain_write_us);
             compare<read_def>("P_Read_expl", both, directory.string(), bytes, plan, args, rank,
-                              out);
+                              out, [](const pb::mpi::kernel_context& c) {
+                                  return read_def::make_kernel(c);
+                              }, plain_read_us);
+            compare<iwrite_def>(
+                "S_IWrite_indv", one, directory.string(), bytes, plan, args, rank, out,
+                [&](const pb::mpi::kernel_context&) {
+                    return pb::imb_io::overlapped_transfer<iwrite_def::descriptor,
+                                                           pb::policy::matvec_load>{&load};
+                },
+                [&](const pb::mpi::file_view& v, std::uint64_t n) {
+                    return plain_iwrite_us(v, n, load);
+                });
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
