@@ -13,6 +13,7 @@
 //   mpiexec -n 2 ./osu_put_overhead [ALTERNATIONS] [--short]
 #include "osu/one_sided.hpp"
 #include "alternation.hpp"
+#include "mpi_pair.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/statistics.hpp>
@@ -64,17 +65,11 @@ double plain_put_us(const parbench::mpi::window_view& v, int rank, int bytes, st
 
 int main(int argc, char** argv) {
     parbench::mpi::environment env(argc, argv);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0) std::fprintf(stderr, "osu_put_overhead: run with mpiexec -n 2\n");
-        return 1;
-    }
-    const bench::bench_args args = bench::parse_bench_args(argc, argv, 40);
-    const int alternations = args.alternations;
-    const bool short_form = args.short_form;
+    const auto started = bench::start_pair("osu_put_overhead", argc, argv, 40);
+    if (!started) return 1;
+    const int rank = started->rank;
+    const int alternations = started->args.alternations;
+    const bool short_form = started->args.short_form;
     namespace mpi = parbench::mpi;
     const mpi::session pair(MPI_COMM_WORLD, 2);
     const auto descriptor = method::descriptor(1);

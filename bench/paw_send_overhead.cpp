@@ -1,5 +1,5 @@
 // Is PAW's method through parbench's runner as cheap as PAW's own loop? The paw suite's p2p_send
-// (plugins/mpi/paw/definitions.hpp timed by mpi::time_iterations with the PAW NLOOP/NREPS policy,
+// (include/parbench/suites/paw/messages.hpp timed by mpi::time_iterations with the PAW NLOOP/NREPS policy,
 // gathered and reduced MIN across tasks per repetition) runs alternately with a hand-written PAW
 // loop (per repetition: barrier, MPI_Wtime, NLOOP x MPI_Send/MPI_Recv, MPI_Wtime; MPI_Reduce MIN
 // of every repetition; the mean over the repetitions) on the same buffers with the same NLOOP and
@@ -11,7 +11,7 @@
 // 0.90 (bench/ratio_rule.hpp). Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./paw_send_overhead [ALTERNATIONS] [--short]
-#include "paw/definitions.hpp"
+#include <parbench/suites/paw/messages.hpp>
 #include "alternation.hpp"
 #include "ratio_rule.hpp"
 

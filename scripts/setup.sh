@@ -13,6 +13,7 @@ packages=(
   catch2                                           # unit tests
   libbenchmark-tools python3-numpy python3-scipy   # Google Benchmark's compare.py
   python3-matplotlib                               # parbench plot
+  cmake                                            # tests/install: find_package(parbench)
 )
 
 missing=()

@@ -30,8 +30,11 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::imb_mpi1,
     &suites::imb_ext,
     &suites::imb_rma,
+    &suites::imb_nbc,
+    &suites::imb_io,
     &suites::osu,
     &suites::paw,
+    &suites::overlap,
 };
 
 const hosted_suite& suite_named(std::string_view name) {

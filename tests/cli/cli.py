@@ -223,6 +223,78 @@ def case_mpi_multi_name():
                  r"\(see parbench list\)", "Multi- only where the suite takes it")
 
 
+def iteration_rows(path):
+    doc = json.load(open(path))
+    return doc, [b for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
+
+
+def case_mpi_nothing_measured():
+    # Without mpiexec every benchmark asked for needs 2 processes: an error that says why, a
+    # non-zero status and a JSON file that does not claim a completed run.
+    need_mpi()
+    with tempfile.TemporaryDirectory() as tmp:
+        out_json = os.path.join(tmp, "out.json")
+        rc, out, err = run(["run", "imb-mpi1", "PingPong", "PingPing", "-msglog", "0:1",
+                            "--json", out_json])
+        expect_error(rc, err, 1,
+                     r"parbench: error: nothing was measured in suite 'imb-mpi1': every benchmark "
+                     r"was skipped: PingPong \(needs 2 processes and the run has 1\), PingPing "
+                     r"\(needs 2 processes and the run has 1\)", "a run without rows")
+        doc, rows = iteration_rows(out_json)
+        if rows or doc["context"]["parbench"].get("completed") is not False:
+            fail("the JSON of a run without rows must say completed: false", doc)
+
+
+def case_mpi_skipped_summary():
+    # Some benchmarks skipped, others measured: exit 0, and the last warning names the skipped.
+    need_mpi()
+    rc, out, err = run(["run", "imb-mpi1", "PingPong", "Barrier", "-iter", "10"])
+    lines = [l.split("  ! ")[0] for l in err.splitlines()
+             if l.startswith("parbench: ") and "rows are unstable" not in l]
+    if rc != 0 or not lines:
+        fail(f"exit status {rc}, want 0 with warnings", err)
+    if lines[-1] != ("parbench: warning: not measured: PingPong (needs 2 processes and the run "
+                     "has 1)"):
+        fail("the last line names what was skipped and why", err)
+    if "Benchmarking Barrier" not in out or "# WARNING: not measured: PingPong" not in out:
+        fail("Barrier's table and the console's summary line", out)
+
+
+def case_list_no_plugins():
+    # An installed-looking parbench (outside the build tree) with nothing on its search path.
+    import shutil
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "parbench")
+        shutil.copy(PARBENCH, copy)
+        empty = os.path.join(tmp, "empty")
+        os.mkdir(empty)
+        rc, out, err = run_command([copy, "list", "--plugin-path", empty], None, 60, tmp)
+        expect_error(rc, err, 1, r"parbench: error: no plugins found \(searched: .*"
+                     + re.escape(empty) + r"; set PARBENCH_PLUGIN_PATH or use --plugin-path "
+                     r"DIR\)", "list without plugins")
+
+
+def case_unknown_layout():
+    rc, out, err = fake(["PingPong", "-layout", "no-such-layout", "-msglog", "0:1"])
+    expect_error(rc, err, 1, r"parbench: error: suite 'fake' declares console layout "
+                 r"'no-such-layout', which this parbench does not know \(known: caf, imb, osu, "
+                 r"paw.*\); stopped", "unknown layout")
+    # Also with --quiet (no console): the layout is still judged.
+    rc, out, err = fake(["PingPong", "-layout", "no-such-layout", "--quiet"])
+    expect_error(rc, err, 1, r"parbench: error: suite 'fake' declares console layout .*",
+                 "unknown layout with --quiet")
+
+
+def case_note():
+    # A note event reaches the console as a comment line after the row it follows.
+    rc, out, err = fake(["PingPong", "-msglog", "0:1", "-note", "hello from the plugin"])
+    lines = out.splitlines()
+    if rc != 0 or "# hello from the plugin" not in lines:
+        fail("the note is printed on the console", rc, out, err)
+    first_row = next(i for i, l in enumerate(lines) if re.match(r"\s+0\s", l))
+    if lines.index("# hello from the plugin") != first_row + 1:
+        fail("the note follows the first row", out)
+
 def case_mpi_interrupt():
     # Ctrl-C on mpiexec: the launcher passes SIGINT on; rank 0 names the measurement, completes
     # the JSON with the finished rows and stops every process.

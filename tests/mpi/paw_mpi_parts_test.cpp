@@ -3,7 +3,7 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
-#include "paw/definitions.hpp"
+#include <parbench/suites/paw/messages.hpp>
 
 #include <parbench/mpi/reduction.hpp>
 #include <parbench/report/paw.hpp>

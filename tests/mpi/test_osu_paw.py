@@ -6,7 +6,7 @@ synchronisations and window creations at tiny sizes with -check (no defects; the
 module's corrupted put counted byte by byte, its never-exposed epoch stopped by --timeout with
 the rows before it kept), figures worked out
 from the record's own time (OSU's MB/s = bytes x window / t, latency = t), OSU's counts, the
-console layout against a golden file (numbers masked), bad -s/-w/-m rejected with one line;
+console layout against a golden file (numbers masked, OSU 7 widths), bad -s/-w/-m rejected with one line;
 PAW's statistics over repetitions (MIN across tasks per repetition), its .dat files and GB/s.
 -n 4: osu on processes 0 and 1 while the others wait; PAW's pairs 0<->2, 1<->3, proven by
 -check (each target's bytes carry its partner's rank).
@@ -83,10 +83,10 @@ def mask_console(text):
             continue
         m = re.fullmatch(r"(\d+) +(\d+\.\d\d)", line)
         if m:
-            # OSU's "%-10d%20.2f": the value ends in column 30
-            expect(len(line) == 30 and line.index(m.group(2)) + len(m.group(2)) == 30,
-                   f"row not in OSU's %-10d%20.2f layout: {line!r}")
-            line = f"{m.group(1):<10}{'<value>':>20}"
+            # OSU 7's "%-10d%18.2f": the value ends in column 28
+            expect(len(line) == 28 and line.index(m.group(2)) + len(m.group(2)) == 28,
+                   f"row not in OSU's %-10d%18.2f layout: {line!r}")
+            line = f"{m.group(1):<10}{'<value>':>18}"
         out.append(re.sub(r"parbench \d+\.\d+\.\d+", "parbench <version>", line))
     return "\n".join(out) + "\n"
 
@@ -104,11 +104,12 @@ def test_refusals(args):
 
 def test_osu_two(args):
     small = ["-m", "1:4", "-i", "20", "-x", "2", "-W", "4", "--check"]
-    p, rows = run(["osu"] + small, 2, args.parbench)
-    expect(p.returncode == 0, f"osu default run: rc {p.returncode}: {p.stderr[-400:]}")
+    one_sided = LATENCY + BANDWIDTH + ["put_bibw"]
+    p, rows = run(["osu"] + one_sided + small, 2, args.parbench)
+    expect(p.returncode == 0, f"osu one-sided run: rc {p.returncode}: {p.stderr[-400:]}")
     names = {r["benchmark"] for r in rows}
-    expect(names == set(LATENCY + BANDWIDTH + ["put_bibw"]), f"osu default run ran {sorted(names)}")
-    check_osu_rows(rows, "default", 4, 20)
+    expect(names == set(one_sided), f"osu one-sided run ran {sorted(names)}")
+    check_osu_rows(rows, "one-sided", 4, 20)
     for sync in EVERY_SYNC:
         p, rows = run(["osu", "put_latency", "get_latency", "put_bw", "get_bw", "acc_latency",
                        "get_acc_latency", "fop_latency", "cas_latency", "-s", sync] + small,
@@ -169,7 +170,7 @@ def test_osu_two(args):
                         "-i", "20", "-x", "1", "-W", "2", "-extra"],
                        capture_output=True, text=True, timeout=120, env=env)
     rows = [l for l in p.stdout.splitlines() if l and not l.startswith("#")]
-    expect(len(rows) == 1 and re.fullmatch(r"4 {9}[ \d.]{20}( +\d+\.\d\d){3}", rows[0]) is not None,
+    expect(len(rows) == 1 and re.fullmatch(r"4 {9}[ \d.]{18}( +\d+\.\d\d){3}", rows[0]) is not None,
            f"-extra row {rows}")
     golden = os.path.join(args.golden, "osu_one_sided.txt")
     if os.environ.get("PARBENCH_APPROVE") == "1":

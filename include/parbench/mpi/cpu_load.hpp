@@ -32,7 +32,7 @@ struct cpu_load_calibration {
 // Collective over `comm`. Sets load.passes() to the agreed work for `target_s` (each process may
 // pass its own target; the largest wins). A target of zero or less gives no load.
 inline cpu_load_calibration calibrate(MPI_Comm comm, policy::matvec_load& load, double target_s,
-                                      double min_probe_s = 2e-3) {
+                                      double min_probe_s = 0.5e-3) {
     const policy::matvec_calibration mine = policy::calibrate_matvec(load, min_probe_s);
     int size = 1;
     MPI_Comm_size(comm, &size);

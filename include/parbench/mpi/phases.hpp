@@ -20,6 +20,7 @@
 
 #include <parbench/core/statistics.hpp>
 #include <parbench/mpi/active_set.hpp>
+#include <parbench/mpi/clock_sync.hpp>
 #include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/completion.hpp>
 #include <parbench/mpi/resource.hpp>
@@ -27,6 +28,7 @@
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/pattern.hpp>
 #include <parbench/policy/aggregation.hpp>
+#include <parbench/policy/confidence.hpp>
 #include <parbench/policy/iterations.hpp>
 #include <parbench/policy/sync.hpp>
 #include <parbench/report/result.hpp>
@@ -61,15 +63,15 @@ struct timing_plan {
 
 // --- phase 1: prepare ------------------------------------------------------------------------
 
-enum class preparation { ready, idle, over_memory_limit, allocation_failed };
+enum class preparation { ready, idle, over_memory_limit, allocation_failed, over_storage };
 
 // A resource set up on the active processes; tears it down (collectively) when released or
 // destroyed, so a window is freed on every path, a skipped size and an error included.
 template <resource R>
 class prepared {
 public:
-    prepared(R resource, preparation state, std::size_t need)
-        : resource_(std::move(resource)), state_(state), need_(need) {}
+    prepared(R resource, preparation state, std::size_t need, storage_need storage = {})
+        : resource_(std::move(resource)), state_(state), need_(need), storage_(std::move(storage)) {}
     prepared(const prepared&) = delete;
     prepared& operator=(const prepared&) = delete;
     ~prepared() { release(); }
@@ -77,6 +79,8 @@ public:
     [[nodiscard]] bool ready() const noexcept { return state_ == preparation::ready; }
     [[nodiscard]] preparation state() const noexcept { return state_; }
     [[nodiscard]] std::size_t need_bytes() const noexcept { return need_; }
+    // over_storage: what the resource's files needed and what their file system had.
+    [[nodiscard]] const storage_need& storage() const noexcept { return storage_; }
     [[nodiscard]] R& get() noexcept { return resource_; }
     void release() noexcept {
         if (state_ != preparation::ready) return;
@@ -88,17 +92,25 @@ private:
     R resource_;
     preparation state_;
     std::size_t need_;
+    storage_need storage_;
 };
 
 // Collective over the session's active processes (idle ones get an idle guard at once). The -mem
-// decision is the same everywhere (same footprint, same limit); a failed allocation anywhere
-// makes every process skip the size.
+// decision is the same everywhere (same footprint, same limit); a resource with files skips the
+// size when their file system has too little room (agreed); a failed allocation anywhere makes
+// every process skip the size.
 template <resource R>
 [[nodiscard]] prepared<R> prepare(const session& s, R resource, double mem_limit_bytes) {
     if (!s.active()) return prepared<R>(std::move(resource), preparation::idle, 0);
     const std::size_t need = resource.footprint();
     if (mem_limit_bytes > 0.0 && static_cast<double>(need) > mem_limit_bytes)
         return prepared<R>(std::move(resource), preparation::over_memory_limit, need);
+    if constexpr (requires { resource.check_storage(s.active_comm()); }) {
+        storage_need storage = resource.check_storage(s.active_comm());
+        if (!storage.fits())
+            return prepared<R>(std::move(resource), preparation::over_storage, need,
+                               std::move(storage));
+    }
     int failed = 0;
     try {
         resource.allocate();
@@ -120,7 +132,16 @@ struct rank_timing {
     double total_s = 0.0;           // IMB's Δt: the whole timed loop
     double cpu_s = 0.0;             // process CPU time over the timed loop
     std::uint64_t defects = 0;      // -check
-    std::vector<double> batch_s;    // per-iteration time of each batch
+    std::vector<double> batch_s;    // per-iteration time of each batch (window sync: each call)
+    // Window sync (the same on every process): calls kept and dropped for a late start.
+    bool windowed = false;
+    std::uint64_t valid_calls = 0;
+    std::uint64_t invalid_calls = 0;
+    double window_s = 0.0;
+    // Confidence stopping (the same on every process): the target, the verdict, the rounds.
+    double ci_target = 0.0;
+    int ci_verdict = 0;             // policy::iterations::confidence_verdict
+    int rounds = 1;
 };
 
 namespace detail {
@@ -131,14 +152,47 @@ namespace detail {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+// Whether this run starts each call on a window schedule (a per-call sync policy that says so).
+template <class Sync>
+[[nodiscard]] constexpr bool starts_per_call(const Sync& sync) noexcept {
+    if constexpr (policy::per_call_sync<Sync>)
+        return sync.per_call();
+    else
+        return false;
+}
+
+// Whether the iteration policy times in rounds until a verdict (confidence stopping).
+template <class Iterations>
+[[nodiscard]] constexpr bool times_in_rounds(const Iterations& iterations) noexcept {
+    if constexpr (policy::round_policy<Iterations>)
+        return iterations.active();
+    else
+        return false;
+}
+
+// The slowest process's value of every sample (what reduce_ranks() summarises), on every process.
+[[nodiscard]] inline std::vector<double> agree_max(const communicator& comm,
+                                                   std::vector<double> values) {
+    if (!values.empty())
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
+                      MPI_MAX, comm.get());
+    return values;
+}
+
 }  // namespace detail
 
 // Times one size on this (active) process: warm-up, estimate, count, timed batches, -check.
 // `bytes` is the size the iteration policy sees (X). Every process of the active set calls it
 // with the same plan.
+//
+// Two policies change the shape of the timing, decided here once and outside any timed region:
+//  * a per-call sync policy (window) fits the clocks around the warm-up and times single calls,
+//    each started on a common schedule; calls that any process started late are dropped on all;
+//  * a round policy (confidence) times rounds of samples and stops on a collective verdict.
+// Samples then restart at iteration 0 in each round, so resources sized for n_sample suffice.
 template <pattern::descriptor Pattern, resource R, class Kernel, class Completion,
           class Iterations, class Sync, class Aggregation, class Check = no_check>
-    requires(!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
+    requires(!completes<Completion> || pattern::completes_outside_kernel<Pattern>)
 [[nodiscard]] rank_timing time_iterations(const session& s, const Pattern& pattern,
                                           prepared<R>& ready, const kernel_context& context,
                                           Kernel& kernel, Completion& completion,
@@ -149,8 +203,13 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
     const communicator& active = s.active_comm();
     R& r = ready.get();
     const bool checking = plan.check && Check::enabled;
+    // An aggregate epoch is one sample by definition: it keeps the batched timing.
+    const bool windowed = !one_sample && detail::starts_per_call(plan.sync);
+    const bool in_rounds = !one_sample && detail::times_in_rounds(plan.iterations);
     rank_timing mine;
     mine.group = s.group_index();
+    mine.windowed = windowed;
+    std::uint64_t last_round = 0;  // iterations of the last round: -check reads its last one
     const std::uint64_t warmup = std::min(plan.iterations.warmup(bytes, aggregate),
                                           plan.iterations.n_sample(bytes, aggregate));
     if (checking) r.prepare_check(check, context);
@@ -159,6 +218,12 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
         static_assert(completion_for<Completion, std::remove_cvref_t<decltype(view)>>,
                       "this completion cannot complete operations on this resource");
         plan.sync.before_timing(active);
+        policy::sync::window window_rule{};
+        if constexpr (policy::per_call_sync<Sync>) window_rule = plan.sync.window_parameters();
+        // Window sync: the first clock fit before the warm-up, the second after it, so the
+        // warm-up's duration separates them for the drift.
+        policy::sync::clock_fit first_fit{};
+        if (windowed) first_fit = fit_to_root(active, window_rule.exchanges);
         // The warm-up in a few chunks; the median chunk is the estimate, so one preemption of a
         // process does not cut the repetitions of a whole size. The first chunk tells
         // (collectively: every rank must run as many iterations) how long an iteration takes;
@@ -197,10 +262,17 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
             estimate_s = chunk_s[chunks / 2];
         }
         MPI_Allreduce(MPI_IN_PLACE, &estimate_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
+        policy::sync::clock_model clock{};
+        if (windowed) {
+            const policy::sync::clock_fit second_fit = fit_to_root(active, window_rule.exchanges);
+            clock = policy::sync::model_from(first_fit, second_fit);
+            mine.window_s = window_rule.window_for(estimate_s);
+        }
+        // Under window sync one call costs a window: the -time cap counts windows.
+        const double cost_s = windowed ? mine.window_s : estimate_s;
         const std::uint64_t n = std::max<std::uint64_t>(
-            1, plan.iterations.decide(bytes, aggregate, estimate_s, s.layout().processes,
+            1, plan.iterations.decide(bytes, aggregate, cost_s, s.layout().processes,
                                       pattern.rooted));
-        mine.iterations = n;
         if (checking) {
             r.prepare_check(check, context);  // clears what the warm-up delivered
             r.begin_access();
@@ -214,21 +286,98 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
             ends = plan.iterations.batch_ends(n, estimate_s);
         else
             ends = plan.batching.batch_ends(n, estimate_s);
-        std::vector<double> stamps(ends.size() + 1, 0.0);
-        plan.sync.before_timing(active);
-        const double cpu_start = detail::process_cpu_seconds();
-        run_timed_batches<aggregate>(kernel, context, view, completion, ends, stamps);
-        mine.cpu_s = detail::process_cpu_seconds() - cpu_start;
-        mine.total_s = stamps.back() - stamps.front();
-        std::uint64_t begin = 0;
-        for (std::size_t b = 0; b < ends.size(); ++b) {
-            mine.batch_s.push_back((stamps[b + 1] - stamps[b]) /
-                                   static_cast<double>(std::max<std::uint64_t>(1, ends[b] - begin)));
-            begin = ends[b];
+        // Iterations per sample: a batch's length, or one call under window sync.
+        const std::uint64_t per_sample = windowed ? 1 : std::max<std::uint64_t>(1, ends.front());
+
+        // One round of `samples` samples; appends this process's figures to `mine` and returns
+        // this round's per-iteration sample times (those kept).
+        const auto time_round = [&](std::uint64_t samples) {
+            std::vector<double> round_s;
+            if (windowed) {
+                const double first_start = agree_first_start(active, window_rule.lead_for(mine.window_s));
+                const policy::sync::window_schedule schedule{first_start, mine.window_s};
+                std::vector<double> starts(samples), finished(samples, 0.0);
+                std::vector<unsigned char> late(samples, 0);
+                for (std::uint64_t i = 0; i < samples; ++i)
+                    starts[i] = clock.to_local(schedule.start_of(i));
+                const double cpu_start = detail::process_cpu_seconds();
+                run_windowed_calls(kernel, context, view, completion, starts, finished, late);
+                mine.cpu_s += detail::process_cpu_seconds() - cpu_start;
+                // A call any process started late is invalid everywhere.
+                MPI_Allreduce(MPI_IN_PLACE, late.data(), static_cast<int>(samples),
+                              MPI_UNSIGNED_CHAR, MPI_MAX, active.get());
+                for (std::uint64_t i = 0; i < samples; ++i) {
+                    if (late[i] != 0) {
+                        ++mine.invalid_calls;
+                        continue;
+                    }
+                    const double call_s = finished[i] - starts[i];
+                    ++mine.valid_calls;
+                    mine.total_s += call_s;
+                    round_s.push_back(call_s);
+                }
+                mine.iterations = mine.valid_calls;
+                last_round = samples;
+            } else {
+                std::vector<std::uint64_t> round_ends = ends;
+                if (in_rounds) {
+                    round_ends.resize(samples);
+                    for (std::uint64_t b = 0; b < samples; ++b) round_ends[b] = (b + 1) * per_sample;
+                }
+                std::vector<double> stamps(round_ends.size() + 1, 0.0);
+                plan.sync.before_timing(active);
+                const double cpu_start = detail::process_cpu_seconds();
+                run_timed_batches<aggregate>(kernel, context, view, completion, round_ends, stamps);
+                mine.cpu_s += detail::process_cpu_seconds() - cpu_start;
+                mine.total_s += stamps.back() - stamps.front();
+                mine.iterations += round_ends.back();
+                last_round = round_ends.back();
+                std::uint64_t begin = 0;
+                for (std::size_t b = 0; b < round_ends.size(); ++b) {
+                    round_s.push_back((stamps[b + 1] - stamps[b]) /
+                                      static_cast<double>(std::max<std::uint64_t>(1, round_ends[b] - begin)));
+                    begin = round_ends[b];
+                }
+            }
+            mine.batch_s.insert(mine.batch_s.end(), round_s.begin(), round_s.end());
+            return round_s;
+        };
+
+        if constexpr (policy::round_policy<Iterations>) {
+            if (in_rounds) {
+                const Iterations rule = plan.iterations.for_size(windowed ? n : ends.size());
+                mine.ci_target = rule.target;
+                mine.rounds = 0;
+                std::vector<double> agreed;
+                double spent_s = 0.0;
+                std::uint64_t taken = 0;
+                for (;;) {
+                    const std::uint64_t samples = rule.next_round(taken);
+                    const std::vector<double> round_s =
+                        detail::agree_max(active, time_round(samples));
+                    ++mine.rounds;
+                    taken += samples;
+                    const double sample_s = windowed ? mine.window_s : 0.0;
+                    for (const double t : round_s)
+                        spent_s += windowed ? sample_s : t * static_cast<double>(per_sample);
+                    agreed.insert(agreed.end(), round_s.begin(), round_s.end());
+                    // What the next round would cost, from the mean sample so far.
+                    const double mean_sample_s =
+                        windowed ? sample_s
+                                 : (agreed.empty() ? 0.0
+                                                   : spent_s / static_cast<double>(agreed.size()));
+                    const auto verdict = rule.judge(
+                        agreed, spent_s, static_cast<double>(rule.next_round(taken)) * mean_sample_s);
+                    mine.ci_verdict = static_cast<int>(verdict);
+                    if (verdict != policy::iterations::confidence_verdict::go_on) break;
+                }
+                return;
+            }
         }
+        (void)time_round(windowed ? n : ends.size());
     });
     r.end_access();
-    if (checking) mine.defects = r.count_defects(check, context, mine.iterations);
+    if (checking) mine.defects = r.count_defects(check, context, last_round);
     return mine;
 }
 
@@ -244,9 +393,15 @@ struct gathered {
                                      std::size_t max_batches) {
     gathered out;
     if (!s.active()) return out;
-    constexpr std::size_t header = 6;
-    const std::size_t width = header + max_batches;
-    const std::size_t batches = std::min(mine.batch_s.size(), max_batches);
+    constexpr std::size_t header = 14;
+    const communicator& active = s.active_comm();
+    // Window sync keeps every valid call as a sample (the same calls on every process): they
+    // all travel. Batched timings travel at most max_batches.
+    unsigned long long kept = std::min<std::size_t>(
+        mine.batch_s.size(), mine.windowed ? mine.batch_s.size() : max_batches);
+    MPI_Allreduce(MPI_IN_PLACE, &kept, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, active.get());
+    const std::size_t width = header + static_cast<std::size_t>(kept);
+    const std::size_t batches = std::min<std::size_t>(mine.batch_s.size(), kept);
     std::vector<double> row(width, 0.0);
     row[0] = mine.group;
     row[1] = static_cast<double>(mine.iterations);
@@ -254,8 +409,14 @@ struct gathered {
     row[3] = mine.cpu_s;
     row[4] = static_cast<double>(mine.defects);
     row[5] = static_cast<double>(batches);
+    row[6] = mine.windowed ? 1.0 : 0.0;
+    row[7] = static_cast<double>(mine.valid_calls);
+    row[8] = static_cast<double>(mine.invalid_calls);
+    row[9] = mine.window_s;
+    row[10] = mine.ci_target;
+    row[11] = mine.ci_verdict;
+    row[12] = mine.rounds;
     std::copy_n(mine.batch_s.begin(), batches, row.begin() + header);
-    const communicator& active = s.active_comm();
     const int size = active.size();
     out.root = active.rank() == 0;
     std::vector<double> rows(out.root ? width * static_cast<std::size_t>(size) : 0);
@@ -272,6 +433,13 @@ struct gathered {
         t.cpu_s = p[3];
         t.defects = static_cast<std::uint64_t>(p[4]);
         t.batch_s.assign(p + header, p + header + static_cast<std::size_t>(p[5]));
+        t.windowed = p[6] != 0.0;
+        t.valid_calls = static_cast<std::uint64_t>(p[7]);
+        t.invalid_calls = static_cast<std::uint64_t>(p[8]);
+        t.window_s = p[9];
+        t.ci_target = p[10];
+        t.ci_verdict = static_cast<int>(p[11]);
+        t.rounds = static_cast<int>(p[12]);
     }
     return out;
 }
@@ -344,6 +512,24 @@ template <pattern::descriptor Pattern>
         }
     }
     if (check) r.defects = defects;
+    // How the samples were taken (collective choices: every process holds the same values).
+    if (!ranks.empty() && ranks.front()->windowed) {
+        const rank_timing& f = *ranks.front();
+        r.block.timing = "window";
+        r.metrics["valid_samples"] = static_cast<double>(f.valid_calls);
+        r.metrics["invalid_samples"] = static_cast<double>(f.invalid_calls);
+        r.metrics["window_us"] = f.window_s * 1e6;
+    }
+    if (!ranks.empty() && ranks.front()->ci_target > 0.0) {
+        const rank_timing& f = *ranks.front();
+        const summary& d = r.distribution_us;
+        r.metrics["ci_target_percent"] = 100.0 * f.ci_target;
+        if (d.samples > 0 && d.median > 0.0)
+            r.metrics["ci_achieved_percent"] = 100.0 * (d.ci_high - d.ci_low) / 2.0 / d.median;
+        r.metrics["ci_target_met"] =
+            f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::met) ? 1.0 : 0.0;
+        r.metrics["confidence_rounds"] = f.rounds;
+    }
     return r;
 }
 

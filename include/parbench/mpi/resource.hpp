@@ -16,9 +16,12 @@
 //   count_defects(check, ctx, n)
 //                               -check after the n timed iterations
 //   teardown()                  collective; idempotent; also run by the owner's destructor
+//   check_storage(active)       optional, collective over the active processes: what the
+//                               resource needs on a file system against what it has free
+//                               (files; the runner skips a size that does not fit)
 //
-// Message buffers (here) and RMA windows (mpi/rma_window.hpp) are the two resources so far;
-// files and device buffers follow the same steps.
+// Message buffers (here), RMA windows (mpi/rma_window.hpp) and files (mpi/file_resource.hpp)
+// follow these steps; device buffers follow the same.
 #pragma once
 
 #include <parbench/core/buffers.hpp>
@@ -31,8 +34,17 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string>
 
 namespace parbench::mpi {
+
+// What a resource needs on a file system (check_storage), and what the file system has free.
+struct storage_need {
+    std::string directory;
+    double need_bytes = 0.0;
+    double free_bytes = 0.0;
+    [[nodiscard]] bool fits() const noexcept { return need_bytes <= free_bytes; }
+};
 
 // Without -check: nothing to fill or verify, and records carry no defects.
 struct no_check {

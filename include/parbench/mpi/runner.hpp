@@ -27,6 +27,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -48,6 +49,7 @@ struct measurement {
     std::vector<result_record> records;  // world rank 0 only
     std::size_t skipped_need_bytes = 0;  // > 0: not run, the resource exceeds the -mem cap
     bool allocation_failed = false;      // not run: some process could not allocate
+    std::optional<storage_need> skipped_storage;  // not run: the files would not fit
 };
 
 // What one measure() call times, by name: one size of one pattern. Designated initialisers
@@ -101,7 +103,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
               kernel_for<Kernel, message_buffers<fixed_slots>> &&
               kernel_for<Kernel, message_buffers<rotating_slots>>)) &&
             is_timing_plan<Plan> &&
-            (!completes<Completion> || pattern::one_sided_descriptor<Pattern>)
+            (!completes<Completion> || pattern::completes_outside_kernel<Pattern>)
 [[nodiscard]] measurement measure(
     const session& s, measure_config<Pattern, Kernel, Resource, Completion, Plan, Check> config) {
     using R = decltype(resource_for(s, std::move(config.resource)));
@@ -111,6 +113,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
                                     config.plan.mem_limit_bytes);
         if (ready.state() == preparation::over_memory_limit) out.skipped_need_bytes = ready.need_bytes();
         if (ready.state() == preparation::allocation_failed) out.allocation_failed = true;
+        if (ready.state() == preparation::over_storage) out.skipped_storage = ready.storage();
         if (ready.ready()) {
             const kernel_context context = s.context(static_cast<std::size_t>(config.bytes),
                                                      pattern::pairing_of(config.pattern));

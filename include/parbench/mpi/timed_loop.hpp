@@ -94,4 +94,26 @@ inline void run_timed_batches(Kernel& kernel, const kernel_context& context, con
     }
 }
 
+// Window sync's timed region: call i waits until the local clock reaches starts[i] (window
+// arithmetic done beforehand, policy/window.hpp), notes whether this process got there late,
+// runs one iteration with its completion, and reads the clock. ends[i] − starts[i] is the call's
+// time from the common start. All three spans have one entry per call.
+template <class Kernel, class View, class Completion>
+    requires kernel_for<Kernel, View>
+inline void run_windowed_calls(Kernel& kernel, const kernel_context& context, const View& view,
+                               Completion& completion, std::span<const double> starts,
+                               std::span<double> ends, std::span<unsigned char> late) {
+    const std::size_t calls = starts.size();
+    for (std::size_t i = 0; i < calls; ++i) {
+        const double start = starts[i];
+        double now = MPI_Wtime();
+        late[i] = now > start ? 1 : 0;
+        while (now < start) now = MPI_Wtime();
+        completion.open(context, view);
+        kernel(context, static_cast<std::uint64_t>(i), view);
+        completion.close(context, view);
+        ends[i] = MPI_Wtime();
+    }
+}
+
 }  // namespace parbench::mpi

@@ -61,6 +61,14 @@ template <class Pattern>
 concept one_sided_descriptor =
     descriptor<Pattern> && std::same_as<typename Pattern::category, one_sided_tag>;
 
+template <class Pattern>
+concept io_descriptor = descriptor<Pattern> && std::same_as<typename Pattern::category, io_tag>;
+
+// Patterns whose operations end in a completion placed by the aggregation policy (an RMA flush
+// or fence, the MPI-IO sync triplet); message passing completes inside its kernels.
+template <class Pattern>
+concept completes_outside_kernel = one_sided_descriptor<Pattern> || io_descriptor<Pattern>;
+
 // How the bytes one iteration moves are counted for a throughput column (MB/s = F * X / t):
 //   by_class   — IMB's classes: single transfer F = 1, parallel transfer F = nmsg, none otherwise
 //   none       — bare timings only (IMB-RMA parallel transfer, collectives)
@@ -97,7 +105,13 @@ template <descriptor Pattern>
 }
 template <descriptor Pattern>
 [[nodiscard]] constexpr bool fixed_group_size(const Pattern& p) noexcept {
-    return p.who == participants::pair;
+    return p.who == participants::pair || p.who == participants::single;
+}
+// The size of a group of a fixed-size pattern: two for a pair, one for a process on its own
+// (IMB-IO's S_ benchmarks run with one active process).
+template <descriptor Pattern>
+[[nodiscard]] constexpr int fixed_group_processes(const Pattern& p) noexcept {
+    return p.who == participants::single ? 1 : 2;
 }
 
 // The class a pattern reports in IMB's multiple mode: single transfers running in several groups

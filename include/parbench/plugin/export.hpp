@@ -53,6 +53,20 @@ public:
     void warning(std::string_view text) const {
         emit("warning", nlohmann::json{{"message", std::string(text)}});
     }
+    // A benchmark that will not run, and why ("needs 2 processes and the run has 1"): a warning
+    // "<benchmark> <reason>; skipped" that the host also reads, so that a run says at the end
+    // what it skipped and a run that skipped everything ends with an error.
+    void skipped(std::string_view benchmark, std::string_view reason) const {
+        emit("warning",
+             nlohmann::json{{"message", std::string(benchmark) + " " + std::string(reason) +
+                                            "; skipped"},
+                            {"skipped", {{"benchmark", std::string(benchmark)},
+                                         {"reason", std::string(reason)}}}});
+    }
+    // An informational line for the console (not a problem: no warning).
+    void note(std::string_view text) const {
+        emit("note", nlohmann::json{{"message", std::string(text)}});
+    }
     void progress(std::string_view benchmark, std::uint64_t bytes, int processes) const {
         if (host_ != nullptr && host_->progress != nullptr)
             host_->progress(host_->context, std::string(benchmark).c_str(), bytes, processes);

@@ -130,8 +130,9 @@ struct matvec_calibration {
 };
 
 template <clock_source Clock = monotonic_clock>
-[[nodiscard]] matvec_calibration calibrate_matvec(matvec_load& load, double min_probe_s = 2e-3,
-                                                  int repeats = 5, Clock clock = {}) {
+[[nodiscard]] matvec_calibration calibrate_matvec(matvec_load& load,
+                                                  double min_probe_s = 0.5e-3, int repeats = 3,
+                                                  Clock clock = {}) {
     load.run_passes(1);  // first touch of the matrix, out of the probes
     std::uint64_t passes = 1;
     for (int growth = 0; growth < 64; ++growth) {

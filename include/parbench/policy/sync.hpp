@@ -3,9 +3,22 @@
 //
 //  * none    — start as soon as the previous step ends.
 //  * barrier — `count` barriers on the group before timing (IMB's N_BARR = 2).
+//  * window  — ReproMPI's method (policy/window.hpp): clocks synchronised to rank 0, every call
+//              started at a common time and timed on its own, late starts dropped. It cannot
+//              act once before a loop: the runner starts each call on its schedule, so it is
+//              a per-call policy (per_call_sync below) rather than one more before_timing().
+//  * chosen  — barrier or window picked at run time (the driver's -sync), one type for the
+//              runner to instantiate; the choice is read once, outside the timed region.
 #pragma once
 
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+#include <parbench/policy/window.hpp>
+
 #include <concepts>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 
 namespace parbench::policy::sync {
 
@@ -25,9 +38,69 @@ struct barrier {
     }
 };
 
+enum class method { barrier, window };
+
+[[nodiscard]] constexpr std::string_view to_string(method m) noexcept {
+    return m == method::window ? "window" : "barrier";
+}
+
+struct chosen {
+    method which = method::barrier;
+    barrier barriers{};
+    window windows{};
+
+    // Before the warm-up and (batched timing) before the timed loop; under window sync it
+    // aligns the warm-up only, the calls start on the schedule.
+    template <has_barrier Comm>
+    void before_timing(Comm& comm) const {
+        if (which == method::window)
+            comm.barrier();
+        else
+            barriers.before_timing(comm);
+    }
+    [[nodiscard]] constexpr bool per_call() const noexcept { return which == method::window; }
+    [[nodiscard]] constexpr const window& window_parameters() const noexcept { return windows; }
+};
+
+// "-sync barrier", "-sync window" or "-sync window:WINDOW_US" (a fixed window in µs).
+[[nodiscard]] inline chosen parse_sync(std::string_view text, chosen base = {}) {
+    const std::string shown(text);
+    const std::string_view t = parbench::detail::trim(text);
+    const std::string expected = ": expected barrier, window or window:WINDOW_US";
+    if (t == "barrier") {
+        base.which = method::barrier;
+        return base;
+    }
+    if (t == "window") {
+        base.which = method::window;
+        return base;
+    }
+    if (t.starts_with("window:")) {
+        const std::string number(t.substr(7));
+        char* end = nullptr;
+        const double us = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
+        if (number.empty() || end != number.c_str() + number.size() || !(us > 0.0) ||
+            !(us <= 1e9))
+            throw input_error("-sync " + shown + ": '" + number +
+                              "' is not a positive window length in microseconds" + expected);
+        base.which = method::window;
+        base.windows.fixed_window_s = us * 1e-6;
+        return base;
+    }
+    throw input_error("-sync " + shown + expected);
+}
+
 }  // namespace parbench::policy::sync
 
 namespace parbench::policy {
+
+// A sync policy that may start every call on its own (window sync). per_call() says whether it
+// does in this run; the runner then times single calls instead of batches.
+template <class Sync>
+concept per_call_sync = requires(const Sync& s) {
+    { s.per_call() } -> std::convertible_to<bool>;
+    { s.window_parameters() } -> std::convertible_to<const sync::window&>;
+};
 
 // A sync policy aligns the processes of `Comm` before the timed region.
 template <class Sync, class Comm>

@@ -55,7 +55,8 @@ public:
         "t_min_us",    "t_max_us",     "t_avg_us",    "cpu_time_us", "throughput_mib_s",
         "defects",     "median_us",    "ci_low_us",   "ci_high_us", "p5_us",
         "p95_us",      "samples",      "t_ovrl_us",  "t_pure_us",  "t_cpu_us",
-        "overlap_percent", "metrics"};
+        "overlap_percent", "base_t_us",  "iter_t_us",  "work_t_us",  "overhead_us",
+        "avail_percent", "metrics"};
 
     // `label` names the file in error messages (the driver passes "--csv PATH").
     explicit csv_reporter(const std::filesystem::path& path, std::string label = {})
@@ -94,6 +95,13 @@ public:
                    r.overlap ? detail::csv_number(r.overlap->t_pure_us) : std::string{},
                    r.overlap ? detail::csv_number(r.overlap->t_cpu_us) : std::string{},
                    r.overlap ? detail::csv_number(r.overlap->overlap_percent) : std::string{},
+                   r.availability ? detail::csv_number(r.availability->base_t_us) : std::string{},
+                   r.availability ? detail::csv_number(r.availability->iter_t_us) : std::string{},
+                   r.availability ? detail::csv_number(r.availability->work_t_us) : std::string{},
+                   r.availability ? detail::csv_number(r.availability->overhead_us) : std::string{},
+                   r.availability && r.availability->avail_percent
+                       ? detail::csv_number(*r.availability->avail_percent)
+                       : std::string{},
                    detail::csv_metrics(r.metrics)});
     }
 

@@ -100,9 +100,11 @@ public:
         if (h.is_object() && h.value("lengths_user_defined", false)) {
             out_ << "# Message lengths were user defined\n";
         } else {
-            out_ << "# Minimum message length in bytes:   " << detail::json_text(h, "min_bytes", "0")
+            // IMB-IO says "io portion" where the others say "message length".
+            const std::string length = detail::json_text(h, "length_name", "message length");
+            out_ << "# Minimum " << length << " in bytes:   " << detail::json_text(h, "min_bytes", "0")
                  << '\n';
-            out_ << "# Maximum message length in bytes:   "
+            out_ << "# Maximum " << length << " in bytes:   "
                  << detail::json_text(h, "max_bytes", "0") << '\n';
         }
         out_ << "#\n";

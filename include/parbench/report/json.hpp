@@ -197,6 +197,7 @@ public:
         if (!r.warnings.empty()) b["warnings"] = r.warnings;
         // Overlap benchmarks: {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_percent"}.
         if (r.overlap) b["overlap"] = *r.overlap;
+        if (r.availability) b["availability"] = *r.availability;  // the overlap suite's figures
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
         if (r.uses_paw_statistics() && r.metrics.count("bytes_per_iteration"))
             // Google Benchmark's rate field, from PAW's mean time (as real_time)

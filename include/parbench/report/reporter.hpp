@@ -18,6 +18,8 @@ public:
     virtual void on_run_start(const run_start& start, const nlohmann::json& driver_context) = 0;
     virtual void on_result(const result_record& record) = 0;
     virtual void on_warning(const std::string& /*message*/) {}
+    // An informational line from the plugin (a `note` event); consoles show it, files need not.
+    virtual void on_note(const std::string& /*message*/) {}
     // `completed` is false when the run stopped early (time limit, error, interrupt).
     virtual void on_run_end(bool completed) = 0;
 };

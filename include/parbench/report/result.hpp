@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace parbench {
@@ -80,6 +81,22 @@ enum class time_statistics { across_ranks, over_repetitions };
     return s == time_statistics::over_repetitions ? "over_repetitions" : "across_ranks";
 }
 
+// The overlap suite's figures of one row (COMB-style availability; the formulas are in
+// plugins/mpi/overlap/availability.hpp, their meaning in docs/methodology.md). Times in µs per
+// iteration, the slowest process's.
+struct availability_figures {
+    double base_t_us = 0.0;      // the variant with no work
+    double iter_t_us = 0.0;      // call + work + wait, at the last ramp step
+    double work_t_us = 0.0;      // the busy wait of that step
+    double overhead_us = 0.0;    // iter_t - work_t (at least 0)
+    std::optional<double> avail_percent;  // 100 (1 - overhead / base_t); none when base_t is 0
+    double threshold = 0.0;      // -threshold the ramp stopped at
+    bool work_dominated = false; // false: the ramp gave up; the figures are its last step's
+    std::vector<std::pair<double, double>> ramp_us;  // (work_t, iter_t) of every step
+
+    friend bool operator==(const availability_figures&, const availability_figures&) = default;
+};
+
 struct result_record {
     std::string suite;      // "imb-mpi1"
     std::string benchmark;  // canonical name, "PingPong"
@@ -107,6 +124,7 @@ struct result_record {
     std::optional<overlap_figures> overlap;
     std::vector<std::string> warnings;
     time_statistics statistics = time_statistics::across_ranks;
+    std::optional<availability_figures> availability;  // the overlap suite's rows
 
     // The figure a table's "t[usec]" column and Google Benchmark's real_time show: IMB reports
     // the slowest rank (t_max); PAW the mean over its repetitions.
@@ -170,6 +188,32 @@ inline void from_json(const nlohmann::json& j, block_info& b) {
     b.timing = j.value("timing", std::string{});
 }
 
+inline void to_json(nlohmann::json& j, const availability_figures& a) {
+    nlohmann::json ramp = nlohmann::json::array();
+    for (const auto& [work, iter] : a.ramp_us) ramp.push_back({{"work_t_us", work}, {"iter_t_us", iter}});
+    j = {{"base_t_us", a.base_t_us},
+         {"iter_t_us", a.iter_t_us},
+         {"work_t_us", a.work_t_us},
+         {"overhead_us", a.overhead_us},
+         {"avail_percent", a.avail_percent ? nlohmann::json(*a.avail_percent) : nullptr},
+         {"threshold", a.threshold},
+         {"work_dominated", a.work_dominated},
+         {"ramp", ramp}};
+}
+
+inline void from_json(const nlohmann::json& j, availability_figures& a) {
+    a.base_t_us = j.at("base_t_us").get<double>();
+    a.iter_t_us = j.at("iter_t_us").get<double>();
+    a.work_t_us = j.at("work_t_us").get<double>();
+    a.overhead_us = j.at("overhead_us").get<double>();
+    if (auto it = j.find("avail_percent"); it != j.end() && !it->is_null())
+        a.avail_percent = it->get<double>();
+    a.threshold = j.value("threshold", 0.0);
+    a.work_dominated = j.value("work_dominated", false);
+    for (const auto& step : j.value("ramp", nlohmann::json::array()))
+        a.ramp_us.emplace_back(step.at("work_t_us").get<double>(), step.at("iter_t_us").get<double>());
+}
+
 inline void to_json(nlohmann::json& j, const result_record& r) {
     j = {{"suite", r.suite},
          {"benchmark", r.benchmark},
@@ -190,6 +234,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
     j["defects"] = r.defects ? nlohmann::json(*r.defects) : nullptr;
     if (r.overlap) j["overlap"] = *r.overlap;  // only overlap benchmarks carry it
+    if (r.availability) j["availability"] = *r.availability;
 }
 
 inline void from_json(const nlohmann::json& j, result_record& r) {
@@ -217,6 +262,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     r.statistics = j.value("statistics", std::string{}) == "over_repetitions"
                        ? time_statistics::over_repetitions
                        : time_statistics::across_ranks;
+    if (auto it = j.find("availability"); it != j.end() && !it->is_null())
+        r.availability = it->get<availability_figures>();
 }
 
 // A figure column a suite declares for a benchmark's table (run_start.columns), replacing the

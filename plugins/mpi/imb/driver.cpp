@@ -19,13 +19,15 @@ std::uint64_t aggregate_sections(const options& o, std::uint64_t x) {
     return std::max<std::uint64_t>(1, std::min(n, o.iterations.overall_vol_bytes / x));
 }
 
-std::vector<int> process_counts_for(const run_state& st, std::string_view name, bool pair,
-                                    bool even_only, int min_processes) {
+std::vector<int> process_counts_for(const run_state& st, std::string_view name,
+                                    int fixed_processes, bool even_only, int min_processes) {
     const options& o = *st.opts;
-    if (pair) {
-        if (st.world_size >= 2) return {2};
+    if (fixed_processes > 0) {
+        if (st.world_size >= fixed_processes) return {fixed_processes};
         if (st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs 2 processes and the run has 1; skipped");
+            st.host->skipped(name, "needs " + std::to_string(fixed_processes) +
+                                       " processes and the run has " +
+                                       std::to_string(st.world_size));
         return {};
     }
     std::vector<int> counts =
@@ -33,14 +35,14 @@ std::vector<int> process_counts_for(const run_state& st, std::string_view name, 
     if (min_processes > 1) {
         std::erase_if(counts, [&](int q) { return q < min_processes; });
         if (counts.empty() && st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs " + std::to_string(min_processes) +
-                             " processes and the run has " + std::to_string(st.world_size) +
-                             "; skipped");
+            st.host->skipped(name, "needs " + std::to_string(min_processes) +
+                                       " processes and the run has " +
+                                       std::to_string(st.world_size));
     }
     if (even_only) {
         std::erase_if(counts, [](int q) { return q % 2 != 0; });
         if (counts.empty() && st.world_rank == 0)
-            st.host->warning(std::string(name) + " needs an even number of processes; skipped");
+            st.host->skipped(name, "needs an even number of processes");
     }
     return counts;
 }
@@ -64,6 +66,25 @@ void warn_allocation_failed(const run_state& st, std::string_view name, int proc
     st.host->warning(std::string(name) + " at " + std::to_string(processes) +
                      " processes: a process could not allocate its message buffers; those sizes "
                      "were skipped");
+}
+
+void warn_dropped_calls(const run_state& st, std::string_view name, int processes,
+                        std::uint64_t dropped, std::uint64_t timed) {
+    if (st.world_rank != 0) return;
+    st.host->warning(std::string(name) + " at " + std::to_string(processes) +
+                     " processes, -sync window: " + std::to_string(dropped) + " of " +
+                     std::to_string(timed) +
+                     " calls started late on some process and were dropped (JSON metrics "
+                     "valid_samples and invalid_samples give them per size)");
+}
+
+void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
+                  const mpi::storage_need& storage) {
+    if (st.world_rank != 0) return;
+    st.host->warning(std::string(name) + " at " + std::to_string(processes) + " processes, " +
+                     std::to_string(bytes) + " bytes: the files need " +
+                     mib_text(storage.need_bytes) + " in " + storage.directory + ", which has " +
+                     mib_text(storage.free_bytes) + " free; size skipped");
 }
 
 }  // namespace parbench::imb

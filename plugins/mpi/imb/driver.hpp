@@ -7,6 +7,7 @@
 #include "imb/options.hpp"
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/file_resource.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/pattern.hpp>
@@ -36,6 +37,7 @@ struct run_state {
     int world_rank = 0;
     double mem_limit_bytes = 0.0;
     const memory_space* buffers = nullptr;  // message buffers' memory (nullptr: host)
+    std::string io_directory;  // suites with files: the run's own directory (io/run_directory.hpp)
 };
 
 // How one benchmark was selected.
@@ -62,24 +64,34 @@ struct benchmark {
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
-// host it: a pair pattern needs two processes, a pairing of halves an even count, a one-sided
-// pattern with origins and targets at least `min_processes`.
+// host it: a fixed-size pattern runs at exactly `fixed_processes` (two for a pair, one for a
+// single process; 0: not fixed), a pairing of halves needs an even count, a one-sided pattern
+// with origins and targets at least `min_processes`.
 [[nodiscard]] std::vector<int> process_counts_for(const run_state& st, std::string_view name,
-                                                  bool pair, bool even_only,
+                                                  int fixed_processes, bool even_only,
                                                   int min_processes = 1);
 
 // Rank 0's warnings after one process count: sizes skipped for -mem, a failed allocation.
 void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
                         std::uint64_t first_skipped, std::size_t worst_need_bytes);
 void warn_allocation_failed(const run_state& st, std::string_view name, int processes);
+// -sync window: how many calls started late and were dropped (per size in the JSON metrics).
+void warn_dropped_calls(const run_state& st, std::string_view name, int processes,
+                        std::uint64_t dropped, std::uint64_t timed);
+void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
+                  const mpi::storage_need& storage);
 
 // The resource a definition measures on at size x: message buffers of its layout (from the
-// session's pools, rotated with -off_cache), or the RMA window of its plan with `sections`
-// disjoint sections (for Q processes per group, as layout(x, np)).
+// session's pools, rotated with -off_cache), the RMA window of its plan with `sections`
+// disjoint sections (for Q processes per group, as layout(x, np)), or the file of its plan at
+// `site`.
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
-                                 const mpi::kernel_context& context, std::uint64_t sections) {
-    if constexpr (requires { Def::window(x, sections, s.layout().processes); })
+                                 const mpi::kernel_context& context, std::uint64_t sections,
+                                 const mpi::file_site& site = {}) {
+    if constexpr (requires { Def::file(x, context, site); })
+        return mpi::file_resource(Def::file(x, context, site), context);
+    else if constexpr (requires { Def::window(x, sections, s.layout().processes); })
         return mpi::rma_window(Def::window(x, sections, s.layout().processes), context);
     else
         return mpi::message_resource(Def::layout(x, s.layout().processes), cache, s.send_pool(),
@@ -117,7 +129,8 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
     const options& o = *st.opts;
     const auto& descriptor = Def::descriptor;
     const std::vector<int> counts = process_counts_for(
-        st, name, pattern::fixed_group_size(descriptor),
+        st, name,
+        pattern::fixed_group_size(descriptor) ? pattern::fixed_group_processes(descriptor) : 0,
         pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
         pattern::min_processes(descriptor));
     const std::vector<std::uint64_t> sizes =
@@ -132,19 +145,23 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
         std::uint64_t first_skipped = 0;
         bool allocation_failed = false;
         bool warmed_up = false;
+        std::uint64_t dropped_calls = 0;  // -sync window: calls started late, over all sizes
+        std::uint64_t timed_calls = 0;
         // One block per mode: every size in aggregate mode, then every size in non-aggregate
         // mode (IMB-EXT/RMA), or one block without a mode (IMB-MPI1). Blocks are labelled with
         // their mode only where the benchmark runs in both (IMB prints no MODE line for Window).
         const auto measure_sizes = [&]<class Aggregation>(Aggregation, std::string_view mode) {
-            mpi::timing_plan<policy::iterations::imb_volume, policy::sync::barrier, Aggregation>
-                plan{.iterations = o.iterations, .mem_limit_bytes = st.mem_limit_bytes,
+            mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen, Aggregation>
+                plan{.iterations = {.base = o.iterations, .target = o.confidence},
+                     .sync = o.sync,
+                     .mem_limit_bytes = st.mem_limit_bytes,
                      .check = o.check};
             mpi::record_labels labels{std::string(st.suite), std::string(name), sel.multiple,
                                       o.multi.value_or(0) == 1, traits::has_bytes,
                                       std::string(mode)};
             for (const std::uint64_t x : sizes) {
                 st.host->progress(name, x, q);
-                if (!warmed_up && o.warm_up) {  // -warm_up off: none (IMB 2021)
+                if (!warmed_up && traits::warm_up && o.warm_up) {  // -warm_up off: none
                     // After the first progress call, so that the time limit covers it.
                     const std::size_t small = traits::has_bytes ? 4 : 0;
                     const mpi::kernel_context warm = session.context(small, pairs);
@@ -160,13 +177,19 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 const mpi::kernel_context context = session.context(bytes, pairs);
                 const std::uint64_t sections =
                     Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
+                // Files: room for the warm-up and the largest timed count, in tiles of X.
+                const mpi::file_site site{
+                    .directory = st.io_directory,
+                    .group = sel.multiple && session.active() ? session.group_index() : -1,
+                    .tiles = 2 * o.iterations.n_sample(x, Aggregation::is_aggregate)};
                 mpi::measurement m = measure_size<Def>(
                     session,
                     mpi::measure_config{
                         .pattern = descriptor,
                         .labels = labels,
                         .bytes = x,
-                        .resource = make_resource<Def>(session, o.cache, bytes, context, sections),
+                        .resource =
+                            make_resource<Def>(session, o.cache, bytes, context, sections, site),
                         .kernel = Def::make_kernel(context),
                         .completion = make_completion<Def>(context),
                         .plan = plan,
@@ -176,7 +199,15 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                     worst_need = std::max(worst_need, m.skipped_need_bytes);
                 }
                 allocation_failed = allocation_failed || m.allocation_failed;
-                for (const auto& r : m.records) st.host->result(r);
+                if (m.skipped_storage) warn_storage(st, name, q, x, *m.skipped_storage);
+                for (const auto& r : m.records) {
+                    if (const auto it = r.metrics.find("invalid_samples"); it != r.metrics.end()) {
+                        dropped_calls += static_cast<std::uint64_t>(it->second);
+                        timed_calls += static_cast<std::uint64_t>(it->second +
+                                                                  r.metrics.at("valid_samples"));
+                    }
+                    st.host->result(r);
+                }
                 // No early exit on a failed allocation: idle processes cannot know of it, and
                 // every process must make the same sequence of measure() calls.
             }
@@ -190,6 +221,7 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
             measure_sizes(policy::aggregation::non_aggregate{}, labelled ? "non_aggregate" : "");
         if (worst_need > 0) warn_skipped_sizes(st, name, q, first_skipped, worst_need);
         if (allocation_failed) warn_allocation_failed(st, name, q);
+        if (dropped_calls > 0) warn_dropped_calls(st, name, q, dropped_calls, timed_calls);
     }
 }
 

@@ -12,7 +12,9 @@
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/policy/confidence.hpp>
 #include <parbench/policy/iterations.hpp>
+#include <parbench/policy/sync.hpp>
 
 #include <mpi.h>
 
@@ -34,6 +36,7 @@ namespace parbench::imb {
 struct suite_defaults {
     msglog_range msglog{};
     policy::iterations::imb_volume iterations{};
+    bool io_files = false;  // the suite writes files (IMB-IO): -io-dir, "io portion" lengths
 };
 
 struct options {
@@ -60,6 +63,9 @@ struct options {
     std::string contig_type = "base";
     bool zero_size = true;  // IMB 2021 -zero_size off: no row for 0-byte messages
     bool warm_up = true;    // IMB 2021 -warm_up off: no untimed iterations before the first size
+    policy::sync::chosen sync{};  // -sync: IMB's barriers (default) or window sync
+    double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
+    std::string io_dir;       // suites with files: where the run's directory goes ("": $TMPDIR)
 };
 
 // MPI's name of an IMB 2021 -data_type / -red_data_type value ("int" -> "MPI_INT").
@@ -251,6 +257,9 @@ namespace detail {
         } else if (name == "thread_level") {
             o.thread_level = detail::one_value(name, value);
             (void)mpi::parse_thread_level(o.thread_level);
+        } else if (name == "io-dir" && defaults.io_files) {
+            o.io_dir = detail::one_value(name, value);
+            if (o.io_dir.empty()) throw input_error("--io-dir '': empty directory name");
         } else if (name == "accelerator") {
             o.accelerator = detail::one_value(name, value);
             if (o.accelerator != "cuda")
@@ -270,6 +279,11 @@ namespace detail {
             o.zero_size = detail::parse_switch(name, detail::one_value(name, value));
         } else if (name == "warm_up") {
             o.warm_up = detail::parse_switch(name, detail::one_value(name, value));
+        } else if (name == "sync") {
+            o.sync = policy::sync::parse_sync(detail::one_value(name, value), o.sync);
+        } else if (name == "confidence") {
+            o.confidence =
+                policy::iterations::parse_confidence_target(detail::one_value(name, value));
         } else {
             throw input_error("-" + name + ": not an option of suite " + std::string(suite));
         }

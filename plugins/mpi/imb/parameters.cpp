@@ -50,7 +50,20 @@ parameter_table::parameter_table(const suite_defaults& defaults)
          PARBENCH_ARITY_ONE},
         {"warm_up", "on|off", "untimed warm-up iterations before the first size (IMB 2021)",
          "on", PARBENCH_ARITY_ONE},
+        {"sync", "barrier|window[:WINDOW_US]",
+         "how calls start: IMB's barriers before a batched loop, or each call at a common window "
+         "time on synchronised clocks (late calls dropped)",
+         "barrier", PARBENCH_ARITY_ONE},
+        {"confidence", "PERCENT",
+         "repeat samples until the median's 95% CI half-width is below PERCENT (or -time is "
+         "reached) instead of IMB's fixed count",
+         nullptr, PARBENCH_ARITY_ONE},
     };
+    if (defaults.io_files)
+        entries_.push_back({"io-dir", "DIR",
+                            "where the run's own directory for its files is made (removed at "
+                            "the end)",
+                            "$TMPDIR or /tmp", PARBENCH_ARITY_ONE});
 }
 
 }  // namespace parbench::imb

@@ -40,6 +40,12 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"benchmark_list", listed},
         {"check", o.check},
     };
+    if (!st.io_directory.empty()) {
+        // IMB-IO's header speaks of I/O portions; the driver removes this directory when it
+        // stops the run (--timeout, signals).
+        start.header["length_name"] = "io portion";
+        start.header["io_directory"] = st.io_directory;
+    }
     const policy::aggregation::batched batching_defaults{};
     nlohmann::json effective = {
         {"npmin", o.npmin_given ? o.npmin : std::min(2, st.world_size)},
@@ -65,6 +71,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"contig_type", o.contig_type},
         {"zero_size", o.zero_size},
         {"warm_up", o.warm_up},
+        {"io_dir", o.io_dir},
         {"n_barr", 2},
         {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
         {"max_batches", batching_defaults.max_batches},

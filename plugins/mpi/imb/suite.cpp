@@ -3,6 +3,7 @@
 #include "cuda_buffers.hpp"
 #include "imb/run_header.hpp"
 #include "imb/selection.hpp"
+#include "io/run_directory.hpp"
 
 #include <parbench/core/memory.hpp>
 #include <parbench/mpi/active_set.hpp>
@@ -11,6 +12,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <optional>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -77,6 +79,12 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
     st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes(share);
     if (o.accelerator == "cuda") st.buffers = mpi_plugin::cuda_memory_space();
+    // Files go into a directory of this run's own, removed when the run ends (also by an error).
+    std::optional<mpi_plugin::io::run_directory> files;
+    if (spec_.defaults.io_files) {
+        files.emplace(o.io_dir);
+        st.io_directory = files->path();
+    }
 
     if (st.world_rank == 0) {
         run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share);
@@ -86,6 +94,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             for (const table_column& c : catalogue_[k].columns)
                 declared.push_back({c.source, c.heading, c.precision});
         }
+        if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
         host.run_started(start);
         if (share.oversubscribed()) host.warning(oversubscription_warning(share));
     }

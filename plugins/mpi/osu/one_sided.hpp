@@ -81,12 +81,6 @@ struct one_sided_method {
     }
 };
 
-// OSU's MB/s (10^6 bytes/s) of a bandwidth record: the bytes of one iteration over its time.
-inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
-    const double t_us = r.headline_time_us();
-    r.metrics["bandwidth_mb_s"] = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
-}
-
 template <class Def, sync S>
 void measure_one_sided(const run_state& st, std::string_view name) {
     using method = one_sided_method<Def, S>;
@@ -99,6 +93,7 @@ void measure_one_sided(const run_state& st, std::string_view name) {
         plan{.iterations = o.counts(Def::kind == measures::latency ? latency_counts
                                                                        : bandwidth_counts),
              .check = o.check};
+    plan.mem_limit_bytes = static_cast<double>(o.mem_limit_bytes);
     const mpi::record_labels labels{"osu", std::string(name)};
     std::vector<std::uint64_t> sizes;
     if constexpr (Def::op == rma_op::fetch_and_op || Def::op == rma_op::compare_and_swap)

@@ -3,6 +3,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/core/sizes.hpp>
 
+#include <algorithm>
 #include <climits>
 
 namespace parbench::osu {
@@ -33,27 +34,32 @@ void parse_sizes(const std::string& text, options& o) {
         return input_error("-m " + text + ": " + why + "; expected [MIN:]MAX in bytes");
     };
     std::uint64_t min = o.min_bytes;
-    std::uint64_t max = 0;
     const std::string max_text = colon == std::string::npos ? text : text.substr(colon + 1);
     if (colon != std::string::npos &&
         !parbench::detail::parse_unsigned(std::string_view(text).substr(0, colon), min))
         throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
+    if (min > static_cast<std::uint64_t>(INT_MAX))
+        throw bad("MIN above 2147483647 bytes, the largest MPI count of MPI_CHAR");
+    o.min_bytes = min;
+    if (colon != std::string::npos && max_text.empty()) return;  // "MIN:" sets MIN only, as OSU
+    std::uint64_t max = 0;
     if (!parbench::detail::parse_unsigned(max_text, max))
         throw bad("MAX '" + max_text + "' is not a non-negative integer");
     if (max > static_cast<std::uint64_t>(INT_MAX))
         throw bad("MAX above 2147483647 bytes, the largest MPI count of MPI_CHAR");
     if (min > max) throw bad("MIN is larger than MAX");
-    o.min_bytes = min;
     o.max_bytes = max;
 }
 
 constexpr parbench_parameter parameter_rows[] = {
-    {"m", "[MIN:]MAX", "message sizes MIN, 2 MIN, ... up to MAX bytes", "1:4194304",
-     PARBENCH_ARITY_ONE},
+    {"m", "[MIN:]MAX", "message sizes MIN, 2 MIN, ... up to MAX bytes (MIN: sets MIN only)",
+     "1:4194304 (collectives 1:1048576)", PARBENCH_ARITY_ONE},
     {"i", "ITER", "timed iterations, small and large messages (OSU -i)",
-     "latency 10000 (1000 above 8 KiB), bandwidth 100 (20)", PARBENCH_ARITY_ONE},
+     "latency 10000 (1000 above 8 KiB), bandwidth 100 (20), collectives 1000 (100)",
+     PARBENCH_ARITY_ONE},
     {"x", "WARMUP", "untimed warm-up iterations (OSU -x)",
-     "latency 100 (10 above 8 KiB), bandwidth 10 (2)", PARBENCH_ARITY_ONE},
+     "latency 100 (10 above 8 KiB), bandwidth 10 (2), collectives 100 (10)",
+     PARBENCH_ARITY_ONE},
     {"W", "WINDOW", "transfers per window of the bandwidth tests (OSU -W)", "64",
      PARBENCH_ARITY_ONE},
     {"w", "create|allocate|dynamic", "one-sided window creation (OSU -w)", "allocate",
@@ -61,6 +67,14 @@ constexpr parbench_parameter parameter_rows[] = {
     {"s", "lock|flush|flush_local|lock_all|pscw|fence",
      "one-sided synchronisation (OSU -s); each test accepts OSU's set",
      "flush (put_bibw: pscw)", PARBENCH_ARITY_ONE},
+    {"c", nullptr, "validate the data received (OSU -c; parbench's check)", nullptr,
+     PARBENCH_ARITY_FLAG},
+    {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"z", nullptr, "P50, P90 and P99 latency columns over the timed batches (OSU -z)", nullptr,
+     PARBENCH_ARITY_FLAG},
+    {"M", "BYTES", "memory limit per process; larger sizes are skipped (OSU -M)", "536870912",
+     PARBENCH_ARITY_ONE},
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},
 };
@@ -105,8 +119,14 @@ options parse_options(const run_request& request) {
     o.check = request.check;
     for (const auto& [name, value] : request.options) {
         if (name == "check") continue;
-        if (name == "extra") {
-            o.extra_columns = true;
+        if (name == "extra" || name == "c" || name == "f" || name == "z") {
+            if (!value.is_null() && !value.is_boolean())
+                throw input_error("-" + name + ": takes no value");
+            if (value.is_boolean() && !value.get<bool>()) continue;
+            if (name == "extra") o.extra_columns = true;
+            if (name == "c") o.check = true;
+            if (name == "f") o.full = true;
+            if (name == "z") o.percentiles = true;
             continue;
         }
         const std::string text = value_text(name, value);
@@ -116,6 +136,11 @@ options parse_options(const run_request& request) {
             o.iterations = count_value(name, text, false);
         } else if (name == "x") {
             o.skip = count_value(name, text, true);
+        } else if (name == "M") {
+            std::uint64_t bytes = 0;
+            if (!parbench::detail::parse_unsigned(text, bytes) || bytes == 0)
+                throw input_error("-M " + text + ": expected a positive number of bytes");
+            o.mem_limit_bytes = bytes;
         } else if (name == "W") {
             o.window_size = count_value(name, text, false);
         } else if (name == "w") {
@@ -138,10 +163,12 @@ options parse_options(const run_request& request) {
     return o;
 }
 
-std::vector<std::uint64_t> message_sizes(const options& o) {
+std::vector<std::uint64_t> message_sizes(const options& o, std::uint64_t default_max,
+                                         std::uint64_t unit) {
+    const std::uint64_t max = o.max_bytes.value_or(default_max);
     std::vector<std::uint64_t> sizes;
-    for (std::uint64_t x = o.min_bytes; x <= o.max_bytes; x = x == 0 ? 1 : 2 * x)
-        sizes.push_back(x);
+    for (std::uint64_t x = std::max(o.min_bytes, unit); x <= max; x = x == 0 ? 1 : 2 * x)
+        if (x % unit == 0) sizes.push_back(x);
     return sizes;
 }
 

@@ -1,8 +1,9 @@
 // The options of the osu suite in OSU's spellings (OSU micro-benchmarks 7.x, osu_util): -m
 // [MIN:]MAX message sizes, -i iterations and -x warm-up (both overriding OSU's small- and
-// large-message counts, as OSU does), -W window size of the bandwidth tests, and for the
-// one-sided tests -w window creation (create, allocate, dynamic) and -s synchronisation (lock,
-// flush, flush_local, lock_all, pscw, fence). Each value is validated with one line naming the
+// large-message counts, as OSU does), -W window size of the bandwidth tests, -c validation
+// (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -M the
+// memory limit per process, and for the one-sided tests -w window creation (create, allocate,
+// dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is validated with one line naming the
 // option (input_error -> BAD_INPUT); which -s a benchmark accepts is its definition's (checked
 // in osu/suite.cpp once the benchmarks are chosen).
 #pragma once
@@ -40,18 +41,27 @@ inline constexpr policy::iterations::fixed_count latency_counts{
     .large_bytes = 8192};
 inline constexpr policy::iterations::fixed_count bandwidth_counts{
     .iterations = 100, .skip = 10, .large_iterations = 20, .large_skip = 2, .large_bytes = 8192};
+// Collective tests: 1000 after 100, 100 after 10 above 8 KiB (COLL_LOOP_*, COLL_SKIP_*).
+inline constexpr policy::iterations::fixed_count collective_counts{
+    .iterations = 1000, .skip = 100, .large_iterations = 100, .large_skip = 10,
+    .large_bytes = 8192};
 inline constexpr std::uint64_t default_window_size = 64;
-inline constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 22;  // one-sided MAX_MSG_SIZE
+inline constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 22;  // MAX_MSG_SIZE_PT2PT
+inline constexpr std::uint64_t default_collective_max_bytes = std::uint64_t{1} << 20;  // _COLL
+inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 512 MiB (-M)
 
 struct options {
     std::optional<sync> synchronization;  // -s; none: each benchmark's default
     mpi::window_creation creation = mpi::window_creation::allocate;  // -w (OSU 7: allocate)
     std::uint64_t min_bytes = 1;                  // -m MIN
-    std::uint64_t max_bytes = default_max_bytes;  // -m MAX
+    std::optional<std::uint64_t> max_bytes;       // -m MAX; none: the benchmark's default
     std::optional<std::uint64_t> iterations;      // -i: small and large messages alike
     std::optional<std::uint64_t> skip;            // -x
     std::uint64_t window_size = default_window_size;  // -W
-    bool check = false;
+    std::uint64_t mem_limit_bytes = default_mem_limit;  // -M, per process
+    bool check = false;          // -c (or the driver's --check)
+    bool full = false;           // -f: min, max and iterations columns
+    bool percentiles = false;    // -z: P50, P90, P99 columns
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
 
     // OSU's counts of a kind of test with -i/-x applied.
@@ -67,8 +77,12 @@ struct options {
 // option the suite does not have.
 [[nodiscard]] options parse_options(const run_request& request);
 
-// OSU's sizes: MIN, doubling, up to MAX (0 is followed by 1).
-[[nodiscard]] std::vector<std::uint64_t> message_sizes(const options& o);
+// OSU's sizes: MIN, doubling, up to MAX (0 is followed by 1); MAX is -m's or `default_max`.
+// A test on elements of `unit` bytes (reductions on MPI_FLOAT) starts at one element and
+// measures whole elements only.
+[[nodiscard]] std::vector<std::uint64_t> message_sizes(const options& o,
+                                                       std::uint64_t default_max = default_max_bytes,
+                                                       std::uint64_t unit = 1);
 
 // The parameter rows of the osu suite (plugin/abi.h).
 [[nodiscard]] std::span<const parbench_parameter> parameters() noexcept;

@@ -57,7 +57,17 @@ namespace {
         nlohmann::json block = {{"banner", b->text.banner},
                                 {"heading", b->text.heading},
                                 {"metric", b->text.metric},
-                                {"datatype", b->text.datatype}};
+                                {"datatype", b->text.datatype},
+                                {"latency", b->text.latency},
+                                {"sizes", b->text.sizes}};
+        for (int k = 0; k < b->text.column_count; ++k) {
+            const column_text& c = b->text.columns[static_cast<std::size_t>(k)];
+            block["columns"].push_back(
+                {{"heading", c.heading}, {"figure", c.figure}, {"rate", c.rate}});
+        }
+        if (b->text.pairs_line)
+            block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
+                              " ] [ window size: " + std::to_string(o.window_size) + " ]"};
         if (b->text.one_sided) {
             block["window_creation"] = std::string(creation_call(o.creation));
             block["synchronization"] =
@@ -67,7 +77,9 @@ namespace {
     }
     start.header = {{"osu_version", osu_version},
                     {"blocks", blocks},
-                    {"extra_columns", o.extra_columns}};
+                    {"extra_columns", o.extra_columns},
+                    {"full", o.full},
+                    {"percentiles", o.percentiles}};
     start.context = {
         {"mpi_library", mpi::library_version()},
         {"processes", st.world_size},
@@ -75,7 +87,11 @@ namespace {
         {"timer_resolution_s", clock.resolution_s},
         {"timer_overhead_s", clock.overhead_s},
         {"options",
-         {{"m", std::to_string(o.min_bytes) + ":" + std::to_string(o.max_bytes)},
+         {{"m", std::to_string(o.min_bytes) + ":" +
+                    (o.max_bytes ? std::to_string(*o.max_bytes) : std::string("default"))},
+          {"M", o.mem_limit_bytes},
+          {"f", o.full},
+          {"z", o.percentiles},
           {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
           {"x", o.skip ? nlohmann::json(*o.skip) : nlohmann::json(nullptr)},
           {"W", o.window_size},
@@ -115,16 +131,19 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     run_state st{&o, &host};
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
-    // OSU's one-sided and point-to-point tests need a pair; like OSU ("This test requires
-    // exactly two processes") the run is refused rather than ending with no rows. With more
-    // processes, the first two measure and the others wait.
+    // Every OSU test needs at least a pair; like OSU ("This test requires at least two
+    // processes") the run is refused rather than ending with no rows. With more processes, the
+    // pair tests measure on the first two and the others wait; multi_lat, mbw_mr and the
+    // collectives use them all.
     if (st.world_size < 2)
         throw input_error(std::string(run.front()->info.name) +
                           " needs 2 processes and the run has 1 (start it with mpiexec -n 2)");
+    const bool pair_tests = std::any_of(run.begin(), run.end(),
+                                        [](const benchmark* b) { return !b->all_processes; });
     if (st.world_rank == 0) {
         host.run_started(make_run_start(o, st, run));
-        if (st.world_size > 2)
-            host.warning("osu: the tests use processes 0 and 1; the other " +
+        if (st.world_size > 2 && pair_tests)
+            host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
     }
     for (const benchmark* b : run) b->run(st, b->info.name);

@@ -1,8 +1,12 @@
-// osu: the OSU micro-benchmarks (MVAPICH's osu_* executables, names without "osu_"). The
-// one-sided tests so far; the point-to-point and collective tests join this catalogue.
+// osu: the OSU micro-benchmarks (MVAPICH's osu_* executables, names without "osu_"): the
+// point-to-point tests (osu/point_to_point.hpp), the blocking collective latency tests and
+// bcast_ack (osu/collectives.hpp) and the one-sided tests (osu/one_sided.hpp).
 #include "suites/suite.hpp"
 
+#include "osu/collectives.hpp"
+#include "osu/messages.hpp"
 #include "osu/one_sided.hpp"
+#include "osu/point_to_point.hpp"
 #include "osu/suite.hpp"
 #include "testing/fault_kernels.hpp"
 
@@ -66,9 +70,69 @@ struct cas_latency : one_sided_def<rma_op::compare_and_swap, measures::latency> 
     static constexpr const char* datatype = "MPI_LONG_LONG";
 };
 
+// OSU 7's banners of the collective tests.
+constexpr char allgather_banner[] = "OSU MPI Allgather Latency Test";
+constexpr char allgatherv_banner[] = "OSU MPI Allgatherv Latency Test";
+constexpr char allreduce_banner[] = "OSU MPI Allreduce Latency Test";
+constexpr char alltoall_banner[] = "OSU MPI All-to-All Personalized Exchange Latency Test";
+constexpr char alltoallv_banner[] = "OSU MPI All-to-Allv Personalized Exchange Latency Test";
+constexpr char barrier_banner[] = "OSU MPI Barrier Latency Test";
+constexpr char bcast_banner[] = "OSU MPI Broadcast Latency Test";
+constexpr char gather_banner[] = "OSU MPI Gather Latency Test";
+constexpr char gatherv_banner[] = "OSU MPI Gatherv Latency Test";
+constexpr char reduce_banner[] = "OSU MPI Reduce Latency Test";
+constexpr char reduce_scatter_banner[] = "OSU MPI Reduce_scatter Latency Test";
+constexpr char scatter_banner[] = "OSU MPI Scatter Latency Test";
+constexpr char scatterv_banner[] = "OSU MPI Scatterv Latency Test";
+constexpr char float_type[] = "MPI_FLOAT";
+
+namespace imb = imb_mpi1;
+
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
 const benchmark catalogue[] = {
+    message_entry<latency>(
+        {"latency", "MPI_Send/MPI_Recv ping-pong of processes 0 and 1, one-way latency",
+         "single_transfer", dflt}),
+    message_entry<bw>({"bw", "-W MPI_Isend back to back, then a reply: bandwidth (MB/s)",
+                       "single_transfer", dflt}),
+    message_entry<bibw>({"bibw", "-W MPI_Isend and MPI_Irecv both ways: aggregate bandwidth",
+                         "single_transfer", dflt}),
+    message_entry<multi_lat>({"multi_lat", "latency in every pair r <-> r + n/2 at once",
+                              "parallel_transfer", dflt}),
+    message_entry<mbw_mr>({"mbw_mr", "bw in every pair r <-> r + n/2: MB/s and messages/s",
+                           "parallel_transfer", dflt}),
+    message_entry<collective_def<imb::allgather_def<false>, allgather_banner>>(
+        {"allgather", "MPI_Allgather latency", "collective", dflt}),
+    message_entry<collective_def<imb::allgather_def<true>, allgatherv_banner>>(
+        {"allgatherv", "MPI_Allgatherv latency (equal counts)", "collective", dflt}),
+    message_entry<collective_def<imb::allreduce_def, allreduce_banner, float_type>>(
+        {"allreduce", "MPI_Allreduce latency (MPI_FLOAT, MPI_SUM)", "collective", dflt}),
+    message_entry<collective_def<imb::alltoall_def<false>, alltoall_banner>>(
+        {"alltoall", "MPI_Alltoall latency", "collective", dflt}),
+    message_entry<collective_def<imb::alltoall_def<true>, alltoallv_banner>>(
+        {"alltoallv", "MPI_Alltoallv latency (equal counts)", "collective", dflt}),
+    message_entry<collective_def<imb::barrier_def, barrier_banner>>(
+        {"barrier", "MPI_Barrier latency", "collective", dflt}),
+    message_entry<collective_def<imb::bcast_def, bcast_banner>>(
+        {"bcast", "MPI_Bcast latency, root 0", "collective", dflt}),
+    message_entry<collective_def<imb::gather_def<false>, gather_banner>>(
+        {"gather", "MPI_Gather latency, root 0", "collective", dflt}),
+    message_entry<collective_def<imb::gather_def<true>, gatherv_banner>>(
+        {"gatherv", "MPI_Gatherv latency, root 0", "collective", dflt}),
+    message_entry<collective_def<imb::reduce_def, reduce_banner, float_type>>(
+        {"reduce", "MPI_Reduce latency (MPI_FLOAT, MPI_SUM), root 0", "collective", dflt}),
+    message_entry<collective_def<imb::reduce_scatter_def, reduce_scatter_banner, float_type>>(
+        {"reduce_scatter", "MPI_Reduce_scatter latency (MPI_FLOAT, MPI_SUM)", "collective",
+         dflt}),
+    message_entry<collective_def<imb::scatter_def<false>, scatter_banner>>(
+        {"scatter", "MPI_Scatter latency, root 0", "collective", dflt}),
+    message_entry<collective_def<imb::scatter_def<true>, scatterv_banner>>(
+        {"scatterv", "MPI_Scatterv latency, root 0", "collective", dflt}),
+    message_entry<bcast_ack_def>(
+        {"bcast_ack",
+         "MPI_Bcast then a zero-byte ack from the last process, minus the ack time (OSU 2.0)",
+         "collective", 0}),
     one_sided_entry<put_latency>(
         {"put_latency", "MPI_Put latency, completed per transfer (-s)", "single_transfer", dflt}),
     one_sided_entry<get_latency>(
@@ -94,7 +158,7 @@ const benchmark catalogue[] = {
 };
 
 const suite& osu_suite() {
-    static const suite s("osu", "OSU micro-benchmarks (one-sided tests)", catalogue,
+    static const suite s("osu", "OSU micro-benchmarks: point-to-point, collective and one-sided tests", catalogue,
                          mpi_plugin::testing::osu_faults());
     return s;
 }

@@ -1,5 +1,5 @@
 // paw (MPI part): TACC PAW's message-passing tests (catalogue C.4-C.7). Every test is a
-// definition (plugins/mpi/paw/definitions.hpp for the message tests, rma/kernels.hpp for the
+// definition (include/parbench/suites/paw/messages.hpp for the message tests, rma/kernels.hpp for the
 // one-sided ones) timed through the runner's public phases with PAW's method: an untimed warm-up
 // at MED_*_SIZE, then per size a warm-up and NREPS timed loops of NLOOP iterations
 // (policy/paw_repetitions.hpp); every task times, each repetition's time is the minimum across
@@ -20,7 +20,7 @@
 // one of the tests above is named.
 #include "suites/suite.hpp"
 
-#include "paw/definitions.hpp"
+#include <parbench/suites/paw/messages.hpp>
 
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
@@ -145,7 +145,7 @@ template <class Pattern>
         return pattern::first_pair;  // collectives: every task, no partner
 }
 
-// A message-passing test (Def from paw/definitions.hpp) over its family's sizes.
+// A message-passing test (Def from parbench/suites/paw/messages.hpp) over its family's sizes.
 template <class Def>
 void run_messages(const test& t, const run_settings& run) {
     const paw::transfer_settings& cfg = t.kind == family::collective ? run.col : run.p2p;

@@ -19,8 +19,11 @@ namespace suites {
 extern const hosted_suite imb_mpi1;
 extern const hosted_suite imb_ext;
 extern const hosted_suite imb_rma;
+extern const hosted_suite imb_nbc;
+extern const hosted_suite imb_io;
 extern const hosted_suite osu;
 extern const hosted_suite paw;
+extern const hosted_suite overlap;
 }  // namespace suites
 
 }  // namespace parbench::mpi_plugin

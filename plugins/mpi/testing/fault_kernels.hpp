@@ -16,7 +16,12 @@ namespace parbench::mpi_plugin::testing {
 
 // Test_Rma_Corrupt and Test_Rma_Deadlock, appended to imb-rma's catalogue.
 [[nodiscard]] std::span<const imb::benchmark> imb_rma_faults();
+// Test_IO_Corrupt and Test_IO_Deadlock, appended to imb-io's catalogue.
+[[nodiscard]] std::span<const imb::benchmark> imb_io_faults();
 // Test_Corrupt_put (every put one byte off its section), appended to osu's catalogue.
 [[nodiscard]] std::span<const osu::benchmark> osu_faults();
+// Test_Icorrupt (an Iallreduce whose result is altered) and Test_Ideadlock (an Ibarrier only
+// rank 0 starts), appended to imb-nbc's catalogue.
+[[nodiscard]] std::span<const imb::benchmark> imb_nbc_faults();
 
 }  // namespace parbench::mpi_plugin::testing

@@ -1,4 +1,5 @@
 #include "testing/fault_kernels.hpp"
+#include "testing/late_rank.hpp"
 
 #include <parbench/suites/imb/mpi1.hpp>
 
@@ -48,6 +49,10 @@ constexpr imb::benchmark faults[] = {
     {{"Test_Deadlock", "Fault injection: rank 0 waits for a message nobody sends",
       "single_transfer", PARBENCH_BENCH_TEST_ONLY},
      &imb::run_benchmark<deadlock_def>},
+    {{"Test_Late_Allreduce",
+      "Fault injection: an Allreduce whose last process sleeps 200 ms before every 4th call",
+      "collective", PARBENCH_BENCH_TEST_ONLY},
+     &imb::run_benchmark<late_allreduce_def>},
 };
 
 }  // namespace

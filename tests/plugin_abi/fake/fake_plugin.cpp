@@ -16,6 +16,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -37,6 +38,9 @@ const parbench_parameter fake_parameters[] = {
     {"fail", "bad_input|error", "Fail the run as asked", nullptr, PARBENCH_ARITY_ONE},
     {"include", "NAME...", "Further benchmarks", nullptr, PARBENCH_ARITY_LIST},
     {"verbose", nullptr, "A flag that is only echoed", nullptr, PARBENCH_ARITY_FLAG},
+    {"layout", "NAME", "Console layout to declare (layout registry tests)", "imb",
+     PARBENCH_ARITY_ONE},
+    {"note", "TEXT", "A note event to emit after the first result", nullptr, PARBENCH_ARITY_ONE},
 };
 
 const parbench_suite fake_suites[] = {{
@@ -120,7 +124,7 @@ void run_fake(const char* request_json, const parbench_host* host) {
 
     parbench::run_start start;
     start.suite = "fake";
-    start.layout = "imb";
+    start.layout = option_text(request, "layout").empty() ? "imb" : option_text(request, "layout");
     start.title = "parbench fake suite, IMB layout";
     start.header = {{"part", "fake part"},
                     {"mpi_version", "4.0"},
@@ -144,6 +148,7 @@ void run_fake(const char* request_json, const parbench_host* host) {
                               {"work_us", "work[usec]"}};
     channel.run_started(start);
 
+    std::string note = option_text(request, "note");  // emitted once, after the first row
     for (const auto& name : names) {
         if (name == "Hang" || name == "hang") {
             channel.progress("Hang", 1024, 2);
@@ -190,6 +195,7 @@ void run_fake(const char* request_json, const parbench_host* host) {
                 }
             }
             channel.result(r);
+            if (!note.empty()) channel.note(std::exchange(note, std::string{}));
         }
     }
     channel.warning("fake plugin finished");

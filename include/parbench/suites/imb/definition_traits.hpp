@@ -9,6 +9,7 @@
 //   modes           which of IMB's modes the benchmark runs in (IMB-EXT/IMB-RMA: aggregate and
 //                   non-aggregate blocks); MPI-1 benchmarks have none. A benchmark in only one
 //                   mode gets that mode's repetition rule but no MODE label (IMB's Window)
+//   warm_up         false: no IMB warm-up before the first size (IMB-IO has none)
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,10 @@ struct definition_traits {
     static constexpr run_modes modes = [] {
         if constexpr (requires { Def::modes; }) return run_modes{Def::modes};
         else return run_modes::single;
+    }();
+    static constexpr bool warm_up = [] {
+        if constexpr (requires { Def::warm_up; }) return bool{Def::warm_up};
+        else return true;
     }();
     static_assert(unit >= 1, "a message length unit of at least one byte");
 };

@@ -1,0 +1,180 @@
+// The command line of `parbench run` before and around CLI11: the common options, the pre-scan
+// that finds --plugin-path and the suite before parsing (the suite's own options are only known
+// once its plugin is found), IMB's and OSU's single-dash spellings, the suite's parameters as
+// CLI11 options and their values as the run request's options.
+#pragma once
+
+#include "exit_status.hpp"
+#include "printable.hpp"
+
+#include <parbench/plugin/abi.h>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace parbench::app {
+
+// The common options of `run` (without dashes) and whether each takes a value.
+inline const std::map<std::string, bool>& common_options() {
+    static const std::map<std::string, bool> options = {
+        {"json", true},  {"csv", true},   {"timeout", true}, {"check", false},
+        {"plugin-path", true}, {"dat-dir", true}, {"quiet", false}, {"progress", true},
+        {"mpi", true},
+        {"help", false}, {"h", false}};
+    return options;
+}
+
+// --plugin-path values are needed before CLI11 runs (to find the suite's parameters); CLI11
+// parses and validates them again afterwards.
+inline std::vector<std::string> prescan_plugin_paths(const std::vector<std::string>& args) {
+    std::vector<std::string> paths;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        for (const std::string prefix : {"--plugin-path", "-plugin-path"}) {
+            if (a == prefix && i + 1 < args.size()) paths.push_back(args[i + 1]);
+            if (a.rfind(prefix + "=", 0) == 0) paths.push_back(a.substr(prefix.size() + 1));
+        }
+    }
+    return paths;
+}
+
+// The suite named after `run`: the first word that is neither an option nor a common option's
+// value. Suite options may only follow it (their arities are unknown until it is found).
+inline std::string prescan_suite(const std::vector<std::string>& args, std::size_t run_index) {
+    for (std::size_t i = run_index + 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.empty() || a[0] != '-') return a;
+        std::string name = a.substr(a[1] == '-' ? 2 : 1);
+        if (name.find('=') != std::string::npos) continue;
+        auto it = common_options().find(name);
+        if (it != common_options().end() && it->second) ++i;
+    }
+    return {};
+}
+
+// IMB spells its long options with one dash (-msglog 0:20), OSU its one-letter ones (-m 1:8,
+// -W 64). CLI11 wants two: rewrite -name to --name (and -name=value to --name=value) when `name`
+// is an option of the suite or a common one. Everything else (values such as "-1", unknown
+// words) is left for CLI11 to judge.
+inline std::vector<std::string> rewrite_single_dash(const std::vector<std::string>& args,
+                                                    const std::set<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& a : args) {
+        if (a.size() >= 2 && a[0] == '-' && a[1] != '-') {
+            const std::string body = a.substr(1);
+            const std::string name = body.substr(0, body.find('='));
+            if (name == "help") {
+                out.push_back("--help");
+                continue;
+            }
+            if (names.contains(name)) {
+                out.push_back("-" + a);
+                continue;
+            }
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+// The suite's parameters as CLI11 options of `run`, and after parsing their values as the run
+// request's options (only those given).
+class suite_options {
+public:
+    // Adds every parameter of `suite` (except those that are common options) to `run`.
+    void add_to(CLI::App& run, const parbench_suite& suite) {
+        for (std::size_t i = 0; i < suite.parameter_count; ++i) {
+            const parbench_parameter& param = suite.parameters[i];
+            const std::string name = param.name;
+            names_.insert(name);
+            if (common_options().contains(name)) continue;  // -check is a common option
+            const std::string flag = "--" + name;
+            const std::string description =
+                std::string(param.description != nullptr ? param.description : "") +
+                (param.default_text != nullptr
+                     ? std::string(" (default: ") + param.default_text + ")"
+                     : std::string{});
+            CLI::Option* option = nullptr;
+            switch (param.arity) {
+                case PARBENCH_ARITY_FLAG:
+                    option = run.add_flag(flag, flags_[name], description);
+                    break;
+                case PARBENCH_ARITY_ONE:
+                    // CLI11 would take a following option as the value; say what is missing.
+                    option = run.add_option(flag, ones_[name], description)
+                                 ->check(CLI::Validator(
+                                     [name](const std::string& value) {
+                                         return value.starts_with("--")
+                                                    ? "-" + name + " needs a value"
+                                                    : std::string{};
+                                     },
+                                     "", "value"));
+                    break;
+                default:
+                    option = run.add_option(flag, lists_[name], description)
+                                 ->expected(0, -1)
+                                 ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+                    break;
+            }
+            if (param.metavar != nullptr && param.arity != PARBENCH_ARITY_FLAG)
+                option->type_name(param.metavar);
+            option->group(std::string("Options of suite ") + suite.name);
+            handles_[name] = option;
+        }
+    }
+
+    // The suite's parameter names (for the single-dash rewrite).
+    [[nodiscard]] const std::set<std::string>& names() const noexcept { return names_; }
+
+    // After parsing: flag -> true, one value -> its string, list -> array of strings. A suite
+    // that declares "check" itself sees the common --check among its options as well.
+    [[nodiscard]] std::map<std::string, nlohmann::json> values(bool check) {
+        std::map<std::string, nlohmann::json> given;
+        for (const auto& [name, option] : handles_) {
+            if (option->count() == 0) continue;
+            if (flags_.contains(name))
+                given[name] = true;
+            else if (ones_.contains(name))
+                given[name] = ones_[name];
+            else
+                given[name] = lists_[name];
+        }
+        if (check && names_.contains("check")) given["check"] = true;
+        return given;
+    }
+
+private:
+    std::set<std::string> names_;
+    std::map<std::string, std::string> ones_;
+    std::map<std::string, std::vector<std::string>> lists_;
+    std::map<std::string, bool> flags_;
+    std::map<std::string, CLI::Option*> handles_;
+};
+
+// --timeout SECONDS: a number, 0 (no limit) or positive, at most a year.
+inline double parse_timeout(const std::string& text) {
+    const auto fail = [&](const std::string& why) {
+        return driver_exit{exit_bad_input, "--timeout " + quote_value(text) + ": " + why};
+    };
+    if (text.empty()) throw fail("empty value; expected seconds (0: no limit)");
+    errno = 0;
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || std::isnan(value))
+        throw fail("not a number of seconds (0: no limit)");
+    if (value < 0.0) throw fail("must be zero (no limit) or positive");
+    constexpr double longest_s = 366.0 * 24 * 3600;
+    if (errno == ERANGE || !std::isfinite(value) || value > longest_s)
+        throw fail(fmt::format("out of range (at most {:g} s)", longest_s));
+    return value;
+}
+
+}  // namespace parbench::app

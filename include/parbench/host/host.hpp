@@ -1,0 +1,329 @@
+// parbench in-process: find the plugins, let the MPI plugin own MPI, run a suite and get typed
+// results back. The `parbench` driver is built on this class; a test suite uses it directly:
+//
+//   parbench::host pb(argc, argv);   // before MPI: finds plugins (MPI starts with the first run)
+//   auto r = pb.run("imb-mpi1", {"PingPong", "Allreduce"}, {{"msglog", "0:10"}}, {.check = true});
+//   REQUIRE(r.completed());
+//   REQUIRE(r.total_defects() == 0);
+//   CHECK(r.at("PingPong", 8).distribution_us.median < 5.0);
+//
+// A run is three steps that the driver takes one by one (it opens files and installs signal
+// handlers between them) and run() takes at once: plan() checks the request against what the
+// plugins offer, start() initialises the plugins (MPI_Init_thread, once per process), execute()
+// runs the suite and hands every event to an event_sink. Errors are run_error exceptions with the
+// driver's messages; a run that measured nothing is one of them.
+#pragma once
+
+#include <parbench/core/names.hpp>
+#include <parbench/host/event_sink.hpp>
+#include <parbench/host/launcher.hpp>
+#include <parbench/host/plugin_search.hpp>
+#include <parbench/host/run_error.hpp>
+#include <parbench/host/run_result.hpp>
+#include <parbench/host/run_verdict.hpp>
+#include <parbench/plugin/abi.h>
+#include <parbench/plugin/loader.hpp>
+#include <parbench/plugin/registry.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/report/run_context.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace parbench {
+
+// Whether a run loads the MPI plugin: when the suite needs it or a launcher started the process
+// (automatic), always (on), or never (off: a suite that needs MPI is then bad input).
+enum class mpi_use { automatic, on, off };
+
+// Where host::run() returns the result rows: on every process (rank 0 broadcasts them) or only
+// on rank 0 (the others get an empty list of records).
+enum class result_ranks { every_rank, rank_zero };
+
+struct run_settings {
+    bool check = false;  // validate transferred data (IMB's -check)
+    mpi_use mpi = mpi_use::automatic;
+    result_ranks results_on = result_ranks::every_rank;
+    std::string calling_sequence{};  // for the output header; "": the host's command line
+};
+
+// A request checked against the plugins: who runs it, who provides MPI.
+struct run_plan {
+    run_request request;
+    plugin::loaded_plugin* suite_plugin = nullptr;
+    const parbench_suite* suite = nullptr;
+    plugin::loaded_plugin* comm_plugin = nullptr;  // nullptr: a single-process run
+    std::string thread_level;                      // the suite's -thread_level, "" by default
+};
+
+class host {
+public:
+    // Finds the plugins (nothing is loaded into this process yet). argc and argv are handed to
+    // MPI_Init_thread by the first start(), which may rewrite them.
+    host(int& argc, char**& argv, host_options options = {})
+        : argc_(argc), argv_(argv), search_(plugin_search(options, argc > 0 ? argv[0] : nullptr)),
+          plugins_(plugin::registry::discover(search_)) {}
+
+    host(const host&) = delete;
+    host& operator=(const host&) = delete;
+    ~host() {
+        try {
+            finish();
+        } catch (...) {  // a destructor cannot report: call finish() to see a failed finalize
+        }
+    }
+
+    [[nodiscard]] plugin::registry& plugins() noexcept { return plugins_; }
+    // The directories searched for plugins, in order (named when none was found).
+    [[nodiscard]] const std::vector<std::filesystem::path>& searched() const noexcept {
+        return search_.directories;
+    }
+
+    // ---- step 1: check the request ----------------------------------------------------------
+    [[nodiscard]] run_plan plan(run_request request, mpi_use mpi = mpi_use::automatic) {
+        run_plan p;
+        p.suite_plugin = plugins_.plugin_for_suite(request.suite, request.benchmarks);
+        if (p.suite_plugin == nullptr) {
+            std::string known;
+            for (const auto& name : plugins_.known_suites())
+                known += (known.empty() ? "" : ", ") + name;
+            throw run_error(run_error::kind::bad_input,
+                            "unknown suite '" + request.suite + "' " +
+                                (request.suite.empty() ? std::string("(see parbench list)")
+                                                       : "(available: " +
+                                                             (known.empty() ? "none" : known) +
+                                                             ")"));
+        }
+        p.suite = p.suite_plugin->find_suite(request.suite);
+        check_benchmarks(*p.suite, request);
+
+        const bool needs_mpi = (p.suite->flags & PARBENCH_SUITE_NEEDS_MPI) != 0u;
+        if (needs_mpi && mpi == mpi_use::off)
+            throw run_error(run_error::kind::bad_input,
+                            "suite '" + request.suite + "' needs MPI, which --mpi off excludes");
+        const bool want_mpi = mpi == mpi_use::on || needs_mpi ||
+                              (mpi == mpi_use::automatic && launched_by_mpi_launcher());
+        p.comm_plugin = want_mpi ? plugins_.comm_provider() : nullptr;
+        if (want_mpi && p.comm_plugin == nullptr && (needs_mpi || mpi == mpi_use::on))
+            throw run_error(run_error::kind::failure,
+                            "suite '" + request.suite +
+                                "' needs the MPI plugin (parbench_mpi.so), which was not found "
+                                "(see parbench list)");
+        if (p.suite_plugin->offers_comm() && mpi != mpi_use::off) p.comm_plugin = p.suite_plugin;
+
+        // MPI_Init_thread happens in the plugin's init, before the suite sees its options: a bad
+        // level is judged here, one "bad input" line rather than a failed init on every rank.
+        if (auto it = request.options.find("thread_level");
+            it != request.options.end() && it->second.is_string()) {
+            p.thread_level = it->second.get<std::string>();
+            static const std::set<std::string> levels = {"single", "funneled", "serialized",
+                                                         "multiple"};
+            if (!levels.contains(p.thread_level))
+                throw run_error(run_error::kind::bad_input,
+                                "-thread_level '" + p.thread_level +
+                                    "': expected one of single, funneled, serialized, multiple");
+        }
+        p.request = std::move(request);
+        return p;
+    }
+
+    // ---- step 2: initialise the plugins (MPI first; once per process) -------------------------
+    // Throws plugin::plugin_error ("<file>: init failed: ...").
+    void start(const run_plan& p) {
+        if (p.comm_plugin != nullptr && !p.comm_plugin->initialised()) {
+            p.comm_plugin->promote_global();
+            p.comm_plugin->init(init_args(p.thread_level, nullptr));
+            started_.push_back(p.comm_plugin);
+        }
+        comm_ = p.comm_plugin != nullptr ? p.comm_plugin->comm() : nullptr;
+        if (p.suite_plugin != p.comm_plugin && !p.suite_plugin->initialised()) {
+            // The real argc/argv: a runtime started here (the coarray plugin's) reads them too.
+            p.suite_plugin->init(init_args(p.thread_level, comm_));
+            started_.insert(started_.begin(), p.suite_plugin);  // finalised before MPI
+        }
+    }
+
+    [[nodiscard]] const parbench_comm_service* comm() const noexcept { return comm_; }
+    [[nodiscard]] int rank() const { return comm_ != nullptr ? comm_->rank() : 0; }
+    [[nodiscard]] int processes() const { return comm_ != nullptr ? comm_->size() : 1; }
+
+    // ---- step 3: run ------------------------------------------------------------------------
+    // Runs the plan, handing every event to `sink`. Returns what was measured (the number of
+    // results agreed on every process); throws run_error when the plugin fails or rejects the
+    // request, and when nothing was measured.
+    run_verdict execute(const run_plan& p, event_sink& sink) {
+        delivery d{&sink, {}};
+        parbench_host channel{};
+        channel.struct_size = sizeof channel;
+        channel.context = &d;
+        channel.emit = &deliver_event;
+        channel.progress = &deliver_progress;
+        channel.comm = comm_;
+        // Arguments may be any bytes; invalid UTF-8 reaches the plugin as U+FFFD (which it
+        // rejects with its own message) instead of failing the serialisation.
+        const std::string text = nlohmann::json(p.request).dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace);
+        char message[2048] = {};
+        const parbench_status status =
+            p.suite_plugin->descriptor().run(text.c_str(), &channel, message, sizeof message);
+        if (status == PARBENCH_BAD_INPUT)
+            throw run_error(run_error::kind::bad_input, message, rank());
+        if (status != PARBENCH_OK)
+            throw run_error(run_error::kind::failure,
+                            message[0] != '\0' ? message : "the plugin failed without a message",
+                            rank());
+        // Results reach rank 0 only: every process learns its count, so all agree on the verdict.
+        if (comm_ != nullptr && comm_->size() > 1) {
+            std::uint64_t results = d.verdict.results();
+            comm_->broadcast(&results, sizeof results, 0);
+            d.verdict.agree_on_results(results);
+        }
+        if (!d.verdict.measured())
+            throw run_error(run_error::kind::nothing_measured,
+                            d.verdict.nothing_measured_message(p.request.suite), rank());
+        return d.verdict;
+    }
+
+    // All three steps: the suite's `benchmarks` (empty: its defaults) with its own `options` by
+    // name without dashes ({"msglog", "0:10"}; a flag is true, a list option an array).
+    run_result run(std::string suite, std::vector<std::string> benchmarks = {},
+                   std::map<std::string, nlohmann::json> options = {}, run_settings settings = {}) {
+        run_request request;
+        request.suite = std::move(suite);
+        request.benchmarks = std::move(benchmarks);
+        request.options = std::move(options);
+        request.check = settings.check;
+        request.calling_sequence =
+            settings.calling_sequence.empty() ? command_line() : settings.calling_sequence;
+        const run_plan p = plan(std::move(request), settings.mpi);
+        start(p);
+        collector sink;
+        sink.result.skipped = execute(p, sink).skipped();
+        sink.result.finished = true;
+        if (settings.results_on == result_ranks::every_rank) share_from_rank_zero(sink.result);
+        return std::move(sink.result);
+    }
+
+    // Finalises the plugins this host initialised (the suite plugins, then MPI). Throws
+    // plugin::plugin_error when a finalize fails; after it no run is possible.
+    void finish() {
+        auto started = std::exchange(started_, {});
+        comm_ = nullptr;
+        for (auto* p : started) p->finalize();
+    }
+
+    // The command line as typed, for the output header (report/run_context.hpp's spelling).
+    [[nodiscard]] std::string command_line() const {
+        return report::calling_sequence(argc_, argv_);
+    }
+    // The program's arguments (as MPI_Init_thread left them once a run has started).
+    [[nodiscard]] int argc() const noexcept { return argc_; }
+    [[nodiscard]] const char* const* argv() const noexcept { return argv_; }
+
+private:
+    // Benchmark names are checked against the suite's list (case-insensitively, as IMB does;
+    // with IMB's "Multi-" prefix where the suite takes it).
+    static void check_benchmarks(const parbench_suite& suite, const run_request& request) {
+        const bool multi_names = (suite.flags & PARBENCH_SUITE_MULTI_NAMES) != 0;
+        for (const auto& name : request.benchmarks) {
+            const std::string bare =
+                multi_names && lowercase(name).rfind("multi-", 0) == 0 ? name.substr(6) : name;
+            bool known = false;
+            for (std::size_t b = 0; b < suite.benchmark_count && !known; ++b)
+                known = same_name(suite.benchmarks[b].name, bare);
+            if (!known)
+                throw run_error(run_error::kind::bad_input,
+                                "unknown benchmark '" + name + "' in suite '" + request.suite +
+                                    "' (see parbench list)");
+        }
+    }
+
+    parbench_init_args init_args(const std::string& thread_level,
+                                 const parbench_comm_service* comm) {
+        parbench_init_args args{};
+        args.struct_size = sizeof args;
+        args.argc = &argc_;
+        args.argv = &argv_;
+        args.thread_level = thread_level.empty() ? nullptr : thread_level.c_str();
+        args.comm = comm;
+        return args;
+    }
+
+    // What the plugin's C callbacks reach through parbench_host::context.
+    struct delivery {
+        event_sink* sink;
+        run_verdict verdict;
+    };
+
+    // No exception may cross back into the plugin: problems go to the sink.
+    static void deliver_event(void* context, const char* text) {
+        auto& d = *static_cast<delivery*>(context);
+        nlohmann::json event;
+        try {
+            event = nlohmann::json::parse(text != nullptr ? text : "");
+        } catch (const std::exception&) {
+            d.sink->on_event_problem("a plugin emitted an event that is not JSON");
+            return;
+        }
+        try {
+            const std::string kind = event.value("event", std::string{});
+            d.verdict.count(kind, event);
+            d.sink->on_event(kind, event);
+        } catch (const std::exception& e) {
+            d.sink->on_event_problem(std::string("cannot handle an event: ") + e.what());
+        }
+    }
+
+    static void deliver_progress(void* context, const char* benchmark, std::uint64_t bytes,
+                                 int processes) {
+        try {
+            static_cast<delivery*>(context)->sink->on_progress(
+                benchmark != nullptr ? benchmark : "?", bytes, processes);
+        } catch (...) {  // progress is best effort; the run goes on
+        }
+    }
+
+    // host::run()'s sink: keeps everything.
+    struct collector final : event_sink {
+        run_result result;
+        void on_event(std::string_view kind, const nlohmann::json& event) override {
+            if (kind == "run_start") result.start = event.get<run_start>();
+            else if (kind == "result") result.records.push_back(event.get<result_record>());
+            else if (kind == "warning") result.warnings.push_back(event.value("message", ""));
+            else if (kind == "note") result.notes.push_back(event.value("message", ""));
+        }
+        void on_event_problem(const std::string& problem) override {
+            result.warnings.push_back(problem);
+        }
+    };
+
+    // Rank 0 holds the rows; the others receive them, keeping their own warnings.
+    void share_from_rank_zero(run_result& result) const {
+        if (comm_ == nullptr || comm_->size() <= 1) return;
+        std::string text = rank() == 0 ? nlohmann::json(result).dump() : std::string{};
+        std::uint64_t size = text.size();
+        comm_->broadcast(&size, sizeof size, 0);
+        text.resize(size);
+        comm_->broadcast(text.data(), text.size(), 0);
+        if (rank() == 0) return;
+        std::vector<std::string> own = std::move(result.warnings);
+        result = nlohmann::json::parse(text).get<run_result>();
+        for (auto& w : own) result.warnings.push_back(std::move(w));
+    }
+
+    int& argc_;
+    char**& argv_;
+    plugin::search_path search_;
+    plugin::registry plugins_;
+    std::vector<plugin::loaded_plugin*> started_;  // in finalisation order
+    const parbench_comm_service* comm_ = nullptr;
+};
+
+}  // namespace parbench

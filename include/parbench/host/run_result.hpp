@@ -1,0 +1,83 @@
+// The typed outcome of host::run(): the plugin's run-start header, every result row, the
+// warnings and notes, the benchmarks skipped and whether the run finished.
+#pragma once
+
+#include <parbench/core/names.hpp>
+#include <parbench/host/run_verdict.hpp>
+#include <parbench/report/result.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench {
+
+class run_result {
+public:
+    run_start start;                       // header and context the plugin declared
+    std::vector<result_record> records;    // one per table row, in the order measured
+    std::vector<std::string> warnings;     // this rank's and (on rank 0) the run's
+    std::vector<std::string> notes;        // informational lines
+    std::vector<skipped_benchmark> skipped;
+    bool finished = false;                 // the plugin's run returned success
+
+    // Finished with at least one row. host::run() throws instead of returning a run that
+    // measured nothing, so a test cannot pass on no data.
+    [[nodiscard]] bool completed() const noexcept { return finished && !records.empty(); }
+
+    // Mismatching elements over every row that was checked (run with .check = true).
+    [[nodiscard]] std::uint64_t total_defects() const noexcept {
+        std::uint64_t sum = 0;
+        for (const auto& r : records) sum += r.defects.value_or(0);
+        return sum;
+    }
+
+    // The row of `benchmark` (case-insensitive) at `bytes`, the first such row measured (at
+    // the largest process count when `processes` is 0). Throws std::out_of_range naming what
+    // is missing.
+    [[nodiscard]] const result_record& at(std::string_view benchmark, std::uint64_t bytes,
+                                          int processes = 0) const {
+        const result_record* best = nullptr;
+        for (const auto& r : records) {
+            if (!same_name(r.benchmark, benchmark) || r.bytes != bytes) continue;
+            if (processes > 0 && r.block.processes != processes) continue;
+            if (best == nullptr || r.block.processes > best->block.processes) best = &r;
+        }
+        if (best == nullptr)
+            throw std::out_of_range("no result for " + std::string(benchmark) + " at " +
+                                    std::to_string(bytes) + " bytes" +
+                                    (processes > 0 ? " on " + std::to_string(processes) +
+                                                         " processes"
+                                                   : std::string{}) +
+                                    " (" + std::to_string(records.size()) + " rows in the run)");
+        return *best;
+    }
+
+    // Every row of `benchmark`, in the order measured.
+    [[nodiscard]] std::vector<const result_record*> rows(std::string_view benchmark) const {
+        std::vector<const result_record*> found;
+        for (const auto& r : records)
+            if (same_name(r.benchmark, benchmark)) found.push_back(&r);
+        return found;
+    }
+
+};
+
+inline void to_json(nlohmann::json& j, const run_result& r) {
+    j = {{"start", r.start},       {"records", r.records}, {"warnings", r.warnings},
+         {"notes", r.notes},       {"skipped", r.skipped}, {"finished", r.finished}};
+}
+inline void from_json(const nlohmann::json& j, run_result& r) {
+    r.start = j.at("start").get<run_start>();
+    r.records = j.at("records").get<std::vector<result_record>>();
+    r.warnings = j.at("warnings").get<std::vector<std::string>>();
+    r.notes = j.at("notes").get<std::vector<std::string>>();
+    r.skipped = j.at("skipped").get<std::vector<skipped_benchmark>>();
+    r.finished = j.at("finished").get<bool>();
+}
+
+}  // namespace parbench

@@ -1,0 +1,295 @@
+// The file resource (mpi/resource.hpp's steps) of the MPI-IO benchmarks: a file opened
+// collectively outside the timed region, with its view and its content (preallocated for
+// writes, written for reads), closed and deleted when the measurement ends. Kernels address it
+// through a file_view: the handle, the process's buffer and the offset of iteration i.
+//
+// Tiles: the file is `tiles` portions of X bytes (IMB's I/O portion); in each, every process of a
+// common file owns one disjoint contiguous block (X/Q bytes, mpi/../pattern/io_action.hpp).
+// Iteration i addresses tile i mod tiles (explicit offsets), or the next tile (file pointers),
+// so the M transfers of an aggregate timing go to disjoint file sections. A file has room for
+// the warm-up and the largest timed count: file pointers are reset in begin_access() only when
+// -check needs to know where the timed iterations wrote.
+//
+// Storage: check_storage() compares what the files of one size need on their file system with
+// what it has free, so the runner can skip the size with a warning instead of failing on ENOSPC.
+#pragma once
+
+#include <parbench/core/buffers.hpp>
+#include <parbench/mpi/check.hpp>
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/file_errors.hpp>
+#include <parbench/mpi/resource.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+
+#include <fmt/format.h>
+#include <mpi.h>
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <utility>
+
+namespace parbench::mpi {
+
+// Where the files of one measurement go and how many tiles they hold.
+struct file_site {
+    std::string directory;              // the run's own directory
+    std::string base_name = "IMB_out";  // IMB's FILENAME
+    int group = -1;                     // multiple mode: the "_g<group>" suffix
+    std::uint64_t tiles = 1;
+};
+
+struct file_plan {
+    std::string path;             // this process's file
+    bool private_file = false;    // opened on MPI_COMM_SELF (one process, P_priv)
+    bool open_in_setup = true;    // false: the kernel opens and closes it (Open_Close)
+    bool tiled_view = false;      // a common file through the individual pointer: a view that
+                                  // shows each process only its blocks
+    bool prefill = false;         // reads: the blocks hold their data before timing
+    bool shared_pointer = false;  // -check resets the shared pointer (collective)
+    std::size_t portion_bytes = 0;  // one tile: X on a common file, the block on a private one
+    std::size_t block_bytes = 0;    // this process's part of a tile
+    std::size_t block_offset = 0;   // where it starts in the tile
+    std::uint64_t tiles = 1;
+
+    // This process's share of the disk the file needs.
+    [[nodiscard]] std::uint64_t disk_bytes() const noexcept {
+        return open_in_setup ? static_cast<std::uint64_t>(block_bytes) * tiles : 1;
+    }
+};
+
+// The file name of a site: base, "_g<group>" in multiple mode, "_<rank>" for a file per process.
+[[nodiscard]] inline std::string file_path(const file_site& site, int private_rank = -1) {
+    const std::string group = site.group >= 0 ? fmt::format("_g{}", site.group) : "";
+    const std::string rank = private_rank >= 0 ? fmt::format("_{}", private_rank) : "";
+    return (std::filesystem::path(site.directory) / fmt::format("{}{}{}", site.base_name, group, rank))
+        .string();
+}
+
+// What a kernel sees of the file.
+struct file_view {
+    MPI_File fh = MPI_FILE_NULL;
+    MPI_Comm comm = MPI_COMM_NULL;  // the file's communicator (IMB's file_comm)
+    std::byte* buffer = nullptr;    // the process's block: written from, read into
+    int count = 0;                  // block bytes, as an MPI count
+    MPI_Offset portion = 0;
+    MPI_Offset block_offset = 0;
+    std::uint64_t tiles = 1;
+    bool tiled = false;             // the view shows only this process's blocks
+    const char* path = "";
+    int* error = nullptr;           // the first failed call's code (file_errors.hpp)
+
+    // Keeps a failed call's code for the report after the measurement.
+    void note(int code) const noexcept {
+        if (code != MPI_SUCCESS) [[unlikely]]
+            *error = code;
+    }
+
+    // The offset, in the view, of iteration i's block: tile i mod tiles.
+    [[nodiscard]] MPI_Offset offset(std::uint64_t i) const noexcept {
+        const auto tile = static_cast<MPI_Offset>(i % tiles);
+        return tiled ? tile * count : tile * portion + block_offset;
+    }
+};
+
+// Bytes an unprivileged process may still write under `directory` (0 when it cannot tell).
+[[nodiscard]] inline double free_bytes_under(const std::string& directory) {
+    struct statvfs fs {};
+    if (::statvfs(directory.c_str(), &fs) != 0) return 0.0;
+    return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+}
+
+// A file check fills and clears the buffer and counts defects after n timed iterations.
+template <class Check>
+concept file_check = requires(const Check& c, const kernel_context& k, const file_view& v,
+                              std::uint64_t n) {
+    c.prepare(k, v);
+    { c.verify(k, n, v) } -> std::convertible_to<std::uint64_t>;
+};
+
+class file_resource {
+public:
+    file_resource(file_plan plan, const kernel_context& context)
+        : plan_(std::move(plan)), context_(context) {}
+    file_resource(const file_resource&) = delete;
+    file_resource& operator=(const file_resource&) = delete;
+    file_resource(file_resource&& other) noexcept
+        : plan_(std::move(other.plan_)),
+          context_(other.context_),
+          buffer_(std::move(other.buffer_)),
+          fh_(std::exchange(other.fh_, MPI_FILE_NULL)),
+          comm_(other.comm_),
+          set_up_(std::exchange(other.set_up_, false)),
+          error_(other.error_) {}
+    file_resource& operator=(file_resource&&) = delete;
+    ~file_resource() { teardown(); }
+
+    [[nodiscard]] std::size_t footprint() const noexcept { return plan_.block_bytes; }
+
+    // Collective over the active processes: the whole need against the free space of the
+    // directory, as the first active process sees it.
+    [[nodiscard]] storage_need check_storage(const communicator& active) const {
+        storage_need s;
+        s.directory = std::filesystem::path(plan_.path).parent_path().string();
+        double mine = static_cast<double>(plan_.disk_bytes());
+        MPI_Allreduce(&mine, &s.need_bytes, 1, MPI_DOUBLE, MPI_SUM, active.get());
+        if (active.rank() == 0) s.free_bytes = free_bytes_under(s.directory);
+        MPI_Bcast(&s.free_bytes, 1, MPI_DOUBLE, 0, active.get());
+        return s;
+    }
+
+    void allocate() {
+        buffer_ = aligned_buffer(std::max<std::size_t>(plan_.block_bytes, 1));
+        check::fill_bytes({buffer_.data(), plan_.block_bytes}, context_.rank);
+    }
+
+    // Collective over the file's communicator: IMB's preparation (a stale file removed by an
+    // open with MPI_MODE_DELETE_ON_CLOSE and a close, then CREATE|RDWR, the view at
+    // displacement 0 "native" or the tiled view), then the content.
+    void setup(const communicator& /*group*/) {
+        comm_ = plan_.private_file ? MPI_COMM_SELF : context_.comm;
+        set_up_ = true;
+        if (!plan_.open_in_setup) return;
+        MPI_File stale = MPI_FILE_NULL;
+        if (MPI_File_open(comm_, plan_.path.c_str(),
+                          MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                          MPI_INFO_NULL, &stale) == MPI_SUCCESS)
+            MPI_File_close(&stale);
+        const int opened = MPI_File_open(comm_, plan_.path.c_str(),
+                                         MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh_);
+        if (opened != MPI_SUCCESS) {
+            // Kernels then fail at once on MPI_FILE_NULL (no collective waits for this file).
+            error_ = opened;
+            fh_ = MPI_FILE_NULL;
+            return;
+        }
+        set_view();
+        const file_view v = view();
+        if (plan_.prefill) {
+            // Every block of every tile, written independently and made visible to all.
+            for (std::uint64_t t = 0; t < plan_.tiles; ++t)
+                v.note(MPI_File_write_at(fh_, v.offset(t), buffer_.data(), count(), MPI_BYTE,
+                                         MPI_STATUS_IGNORE));
+            sync_barrier_sync();
+        } else {
+            v.note(MPI_File_preallocate(fh_, static_cast<MPI_Offset>(plan_.portion_bytes) *
+                                                 static_cast<MPI_Offset>(plan_.tiles)));
+        }
+    }
+
+    // Nothing holds around the iterations: file pointers simply run on (see the file comment).
+    void begin_access() const noexcept {}
+    void end_access() const noexcept {}
+
+    // -check: the check prepares the buffer; the file pointers go back to the first tile so that
+    // the timed iterations address tiles 0 .. n-1.
+    template <class Check>
+    void prepare_check(const Check& check, const kernel_context& context) {
+        if constexpr (Check::enabled) {
+            check.prepare(context, view());
+            if (fh_ != MPI_FILE_NULL) {
+                MPI_File_seek(fh_, 0, MPI_SEEK_SET);
+                if (plan_.shared_pointer) MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET);
+            }
+        }
+    }
+
+    // After the timed iterations: what was written made visible to every process (IMB's
+    // assured completion), then the check reads back.
+    template <class Check>
+    [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
+                                              std::uint64_t n) {
+        if constexpr (Check::enabled) {
+            if (fh_ != MPI_FILE_NULL) sync_barrier_sync();
+            return check.verify(context, n, view());
+        }
+        return 0;
+    }
+
+    template <class F>
+    void visit(F&& f) {
+        f(view());
+    }
+
+    // Collective over the file's communicator: close, then delete (the first process of a
+    // common file, after every process has closed it). Safe to call twice.
+    void teardown() noexcept {
+        int finalised = 0;
+        MPI_Finalized(&finalised);
+        if (!set_up_ || finalised != 0) return;
+        set_up_ = false;
+        if (fh_ != MPI_FILE_NULL) {
+            const int closed = MPI_File_close(&fh_);
+            if (error_ == MPI_SUCCESS) error_ = closed;
+        }
+        fh_ = MPI_FILE_NULL;
+        file_errors::record_code(error_);
+        error_ = MPI_SUCCESS;
+        int rank = 0;
+        if (!plan_.private_file) {
+            MPI_Barrier(comm_);
+            MPI_Comm_rank(comm_, &rank);
+        }
+        if (rank == 0) {
+            std::error_code ignored;
+            std::filesystem::remove(plan_.path, ignored);
+        }
+    }
+
+    [[nodiscard]] file_view view() noexcept {
+        return {fh_,
+                comm_,
+                buffer_.data(),
+                count(),
+                static_cast<MPI_Offset>(plan_.portion_bytes),
+                static_cast<MPI_Offset>(plan_.block_offset),
+                std::max<std::uint64_t>(1, plan_.tiles),
+                plan_.tiled_view && plan_.block_bytes > 0,
+                plan_.path.c_str(),
+                &error_};
+    }
+    [[nodiscard]] const file_plan& plan() const noexcept { return plan_; }
+
+private:
+    [[nodiscard]] int count() const noexcept { return static_cast<int>(plan_.block_bytes); }
+    void set_view() {
+        if (plan_.tiled_view && plan_.block_bytes > 0) {
+            // The block, then a hole to the same block of the next tile.
+            MPI_Datatype block = MPI_DATATYPE_NULL;
+            MPI_Datatype tile = MPI_DATATYPE_NULL;
+            MPI_Type_contiguous(count(), MPI_BYTE, &block);
+            MPI_Type_create_resized(block, 0, static_cast<MPI_Aint>(plan_.portion_bytes), &tile);
+            MPI_Type_commit(&tile);
+            MPI_File_set_view(fh_, static_cast<MPI_Offset>(plan_.block_offset), MPI_BYTE, tile,
+                              "native", MPI_INFO_NULL);
+            MPI_Type_free(&tile);
+            MPI_Type_free(&block);
+        } else {
+            MPI_File_set_view(fh_, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+        }
+    }
+
+    // IMB's assured completion, outside timing.
+    void sync_barrier_sync() {
+        const file_view v = view();
+        v.note(MPI_File_sync(fh_));
+        MPI_Barrier(comm_);
+        v.note(MPI_File_sync(fh_));
+    }
+
+    file_plan plan_;
+    kernel_context context_;
+    aligned_buffer buffer_;
+    MPI_File fh_ = MPI_FILE_NULL;
+    MPI_Comm comm_ = MPI_COMM_NULL;
+    bool set_up_ = false;
+    int error_ = MPI_SUCCESS;  // the first failed MPI-IO call's code, reported at teardown
+};
+
+static_assert(resource<file_resource>);
+
+}  // namespace parbench::mpi

@@ -1,0 +1,418 @@
+// The entry helper of a custom MPI benchmark program: the driver's common options, the warm-up,
+// the run context and the reporters around a list of definitions, so that a program is its
+// kernels and one call:
+//
+//   int main(int argc, char** argv) {
+//       return parbench::mpi::main(argc, argv, {.suite = "example"},
+//                                  parbench::mpi::benchmark<windowed_bandwidth>{"Windowed"});
+//   }
+//
+// A definition is what the MPI plugin's suites are made of (docs/writing-benchmarks.md):
+// `descriptor` (a pattern), `layout(x, np)` (the message buffers of size x), `make_kernel(context)`
+// (one iteration), and where it differs from most: `verify_check` (--check), `unit` (sizes are
+// multiples of it, sizeof(float) for float reductions), `has_bytes = false` (one row at 0 bytes).
+//
+// Options, as the driver's `parbench run`: -msglog [min:]max, -iter N (MSGSPERSAMPLE), -time S
+// (seconds per size), --json FILE, --csv FILE, --timeout S (per measurement, 0: none), --check,
+// --help. Rank 0 prints the IMB header and tables; the JSON and CSV files are the driver's formats
+// (rows named suite/benchmark/np:Q/bytes:X). Bad input: one line and exit status 2; a measurement
+// past --timeout: one line naming it, and the run is aborted with status 3.
+#pragma once
+
+#include <parbench/core/clock.hpp>
+#include <parbench/core/error.hpp>
+#include <parbench/core/sizes.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/report/csv.hpp>
+#include <parbench/report/imb_console.hpp>
+#include <parbench/report/json.hpp>
+#include <parbench/report/run_context.hpp>
+
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace parbench::mpi {
+
+// One benchmark of the program: a definition under the name its rows carry.
+template <class Def>
+struct benchmark {
+    std::string_view name;
+};
+
+// What names the program's rows and header.
+struct program_info {
+    std::string suite = "custom";  // JSON rows: suite/benchmark/np:Q/bytes:X
+    std::string title{};           // the header's first line; default "parbench V, <suite>"
+};
+
+// The common options of a program, parsed from its command line.
+struct program_options {
+    msglog_range msglog{};
+    policy::iterations::imb_volume iterations{};
+    std::optional<std::string> json_file;
+    std::optional<std::string> csv_file;
+    double timeout_s = 300.0;  // per measurement; 0: no limit
+    bool check = false;
+    bool help = false;
+    nlohmann::json given = nlohmann::json::object();  // as typed, for the run context
+};
+
+inline constexpr int exit_bad_input = 2;
+inline constexpr int exit_time_limit = 3;
+
+inline constexpr std::string_view program_usage =
+    "options: -msglog [min:]max  -iter N  -time SECONDS  --json FILE  --csv FILE\n"
+    "         --timeout SECONDS (0: none)  --check  --help";
+
+namespace detail {
+
+[[nodiscard]] inline double parse_seconds(std::string_view option, const std::string& text) {
+    errno = 0;
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) ||
+        value < 0.0 || errno == ERANGE)
+        throw input_error(std::string(option) + " '" + text +
+                          "': expected a number of seconds, zero or positive");
+    return value;
+}
+
+}  // namespace detail
+
+// Parses the common options; throws input_error with one line naming the bad one.
+[[nodiscard]] inline program_options parse_program_options(int argc, const char* const* argv) {
+    program_options o;
+    for (int k = 1; k < argc; ++k) {
+        const std::string arg = argv[k];
+        // One or two dashes, as the driver accepts IMB's -check and its own --check.
+        const std::string name = arg.substr(arg.starts_with("--") ? 2 : arg.starts_with("-") ? 1 : 0);
+        if (name == "help" || name == "h") {
+            o.help = true;
+            continue;
+        }
+        if (name == "check") {
+            o.check = true;
+            o.given["check"] = true;
+            continue;
+        }
+        const bool takes_value = name == "msglog" || name == "iter" || name == "time" ||
+                                 name == "json" || name == "csv" || name == "timeout";
+        if (!arg.starts_with("-") || !takes_value)
+            throw input_error("unknown option '" + arg + "' (accepted: -msglog, -iter, -time, " +
+                              "--json, --csv, --timeout, --check, --help)");
+        if (k + 1 >= argc) throw input_error(arg + ": missing value");
+        const std::string value = argv[++k];
+        o.given[name] = value;
+        if (name == "msglog") {
+            o.msglog = parse_msglog(value);
+        } else if (name == "iter") {
+            char* end = nullptr;
+            errno = 0;
+            const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+            if (value.empty() || value.front() == '-' || end != value.c_str() + value.size() ||
+                n == 0 || errno == ERANGE)
+                throw input_error(arg + " '" + value + "': expected a positive number of iterations");
+            o.iterations.msgs_per_sample = n;
+        } else if (name == "time") {
+            o.iterations.secs_per_sample = detail::parse_seconds(arg, value);
+            if (o.iterations.secs_per_sample <= 0.0)
+                throw input_error(arg + " '" + value + "': expected a positive number of seconds");
+        } else if (name == "timeout") {
+            o.timeout_s = detail::parse_seconds(arg, value);
+        } else if (name == "json") {
+            o.json_file = value;
+        } else {
+            o.csv_file = value;
+        }
+    }
+    return o;
+}
+
+// The per-measurement time limit: armed before each measurement; when one runs past it, rank 0
+// prints which and aborts the job (other ranks a little later, so that rank 0's line is seen).
+class measurement_deadline {
+public:
+    using clock = std::chrono::steady_clock;
+
+    measurement_deadline(double limit_s, double grace_s) {
+        if (limit_s <= 0.0) return;
+        limit_ = std::chrono::duration_cast<clock::duration>(
+            std::chrono::duration<double>(limit_s + grace_s));
+        limit_s_ = limit_s;
+        thread_ = std::thread([this] { watch(); });
+    }
+    measurement_deadline(const measurement_deadline&) = delete;
+    measurement_deadline& operator=(const measurement_deadline&) = delete;
+    ~measurement_deadline() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+    void arm(std::string what) {
+        std::lock_guard lock(mutex_);
+        what_ = std::move(what);
+        deadline_ = clock::now() + limit_;
+        armed_ = true;
+        wake_.notify_all();
+    }
+
+private:
+    void watch() {
+        std::unique_lock lock(mutex_);
+        while (!stopping_) {
+            if (!armed_) {
+                wake_.wait(lock);
+            } else if (wake_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ &&
+                       !stopping_ && clock::now() >= deadline_) {
+                std::fprintf(stderr, "time limit: benchmark %s did not finish within %g s; stopped\n",
+                             what_.c_str(), limit_s_);
+                std::fflush(stderr);
+                MPI_Abort(MPI_COMM_WORLD, exit_time_limit);
+            }
+        }
+    }
+
+    clock::duration limit_{};
+    double limit_s_ = 0.0;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::string what_;
+    clock::time_point deadline_{};
+    bool armed_ = false;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+// The traits a definition may declare (the IMB driver's defaults).
+template <class Def>
+inline constexpr bool has_bytes_of = [] {
+    if constexpr (requires { Def::has_bytes; }) return bool{Def::has_bytes};
+    else return true;
+}();
+template <class Def>
+inline constexpr std::uint64_t unit_of = [] {
+    if constexpr (requires { Def::unit; }) return std::uint64_t{Def::unit};
+    else return std::uint64_t{1};
+}();
+template <class Def>
+[[nodiscard]] auto check_of() {
+    if constexpr (requires { typename Def::verify_check; }) return typename Def::verify_check{};
+    else return no_check{};
+}
+
+// The reporters of rank 0 and the context they print.
+struct program_output {
+    nlohmann::json context;
+    std::vector<std::unique_ptr<report::reporter>> reporters;
+
+    void start(const run_start& s) const {
+        for (const auto& r : reporters) r->on_run_start(s, context);
+    }
+    void result(const result_record& record) const {
+        for (const auto& r : reporters) r->on_result(record);
+    }
+    void warning(const std::string& message) const {
+        for (const auto& r : reporters) r->on_warning(message);
+    }
+    void end(bool completed) const {
+        for (const auto& r : reporters) r->on_run_end(completed);
+    }
+};
+
+// The run_start of a program: IMB's header fields and the MPI context, as the imb-* suites give
+// them (rank 0 only: it measures the clock).
+[[nodiscard]] inline run_start program_run_start(const program_info& info,
+                                                 const program_options& o,
+                                                 const std::vector<std::string>& names,
+                                                 const std::vector<std::uint64_t>& sizes,
+                                                 int processes) {
+    int thread_level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&thread_level);
+    const auto clock = measure_clock(wtime_clock{});
+    run_start s;
+    s.suite = info.suite;
+    s.layout = "imb";
+    s.title = info.title.empty() ? std::string("parbench ") + version + ", " + info.suite
+                                 : info.title;
+    s.benchmarks = names;
+    const auto [min_it, max_it] = std::minmax_element(sizes.begin(), sizes.end());
+    s.header = {
+        {"mpi_version", standard_version()},
+        {"mpi_thread_environment", std::string(thread_level_name(thread_level))},
+        {"lengths_user_defined", false},
+        {"min_bytes", sizes.empty() ? 0 : *min_it},
+        {"max_bytes", sizes.empty() ? 0 : *max_it},
+        {"datatype", "MPI_BYTE"},
+        {"reduction_datatype", "MPI_FLOAT"},
+        {"reduction_op", "MPI_SUM"},
+        {"benchmark_list", names},
+        {"time_s", o.iterations.secs_per_sample},
+        {"msglog", std::to_string(o.msglog.min_log) + ":" + std::to_string(o.msglog.max_log)},
+        {"check", o.check},
+        {"n_barr", 2},
+        {"n_warmup", std::min(n_warmup, o.iterations.msgs_per_sample)},
+    };
+    s.context = {
+        {"mpi_library", library_version()},
+        {"processes", processes},
+        {"thread_level", std::string(thread_level_name(thread_level))},
+        {"timer", "MPI_Wtime"},
+        {"message_buffers", "host memory"},
+        {"timer_resolution_s", clock.resolution_s},
+        {"timer_overhead_s", clock.overhead_s},
+        {"options", o.given},
+    };
+    return s;
+}
+
+// Runs one definition over the sizes on the processes its pattern takes (a pair, or all):
+// IMB's warm-up once, then one measure() per size. Collective over MPI_COMM_WORLD.
+template <class Def>
+void run_definition(std::string_view name, const program_info& info, const program_options& o,
+                    const program_output* out, measurement_deadline& deadline) {
+    int world = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    const auto& descriptor = Def::descriptor;
+    const int q = pattern::fixed_group_size(descriptor) ? pattern::min_processes(descriptor) : world;
+    const session s(MPI_COMM_WORLD, q);
+    const auto pairs = pattern::pairing_of(descriptor);
+    constexpr bool has_bytes = has_bytes_of<Def>;
+    std::vector<std::uint64_t> sizes{0};
+    if constexpr (has_bytes) {
+        sizes = imb_sizes(o.msglog);
+        std::erase_if(sizes, [](std::uint64_t x) { return x % unit_of<Def> != 0; });
+    }
+    const auto what = [&](std::uint64_t x) {
+        return std::string(name) + " (" + std::to_string(x) + " bytes, " + std::to_string(q) +
+               " processes)";
+    };
+    {  // IMB's warm-up: untimed iterations at sizeof(float), before the first size
+        const std::size_t small = has_bytes ? 4 : 0;
+        deadline.arm(what(small));
+        const kernel_context warm = s.context(small, pairs);
+        warm_up(s, message_resource(Def::layout(small, q), off_cache{}, s.send_pool(), s.recv_pool()),
+                Def::make_kernel(warm), no_completion{},
+                std::min(n_warmup, o.iterations.msgs_per_sample), small, pairs);
+    }
+    const timing_plan<> plan{.iterations = o.iterations, .check = o.check};
+    for (const std::uint64_t x : sizes) {
+        deadline.arm(what(x));
+        const auto bytes = static_cast<std::size_t>(x);
+        const measurement m = measure(
+            s, measure_config{.pattern = descriptor,
+                              .labels = {.suite = info.suite,
+                                         .benchmark = std::string(name),
+                                         .has_bytes = has_bytes},
+                              .bytes = x,
+                              .resource = messages{.layout = Def::layout(bytes, q)},
+                              .kernel = Def::make_kernel(s.context(bytes, pairs)),
+                              .plan = plan,
+                              .check = check_of<Def>()});
+        if (out == nullptr) continue;
+        for (const auto& r : m.records) out->result(r);
+        if (m.skipped_need_bytes > 0)
+            out->warning(std::string(name) + ": " + std::to_string(x) + " bytes skipped (" +
+                         std::to_string(m.skipped_need_bytes) + " bytes of buffers per process)");
+        if (m.allocation_failed)
+            out->warning(std::string(name) + ": " + std::to_string(x) +
+                         " bytes skipped: a process could not allocate its buffers");
+    }
+}
+
+// Runs the program's benchmarks with the common options of argv. Call it from main() with
+// MPI not yet initialised (it owns MPI_Init/MPI_Finalize); returns the exit status.
+template <class... Defs>
+[[nodiscard]] int main(int argc, char** argv, const program_info& info,
+                       const benchmark<Defs>&... benchmarks) {
+    const environment env(argc, argv);
+    int rank = 0;
+    int world = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    const std::string program = argc > 0 ? argv[0] : "benchmark";
+    const auto fail = [&](const std::string& message) {
+        if (rank == 0) std::fprintf(stderr, "%s: %s\n", program.c_str(), message.c_str());
+        return exit_bad_input;
+    };
+    program_options o;
+    try {
+        o = parse_program_options(argc, argv);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    if (o.help) {
+        if (rank == 0) std::printf("usage: mpiexec -n P %s [options]\n%s\n", program.c_str(),
+                                   std::string(program_usage).c_str());
+        return 0;
+    }
+    const std::vector<std::string> names{std::string(benchmarks.name)...};
+    const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
+    if (world < needed)
+        return fail("needs at least " + std::to_string(needed) + " MPI processes (run it with " +
+                    "mpiexec -n " + std::to_string(needed) + "); " + std::to_string(world) +
+                    " given");
+
+    // The reporters exist on rank 0 only; every rank learns whether they could be opened.
+    std::unique_ptr<program_output> out;
+    std::string problem;
+    if (rank == 0) {
+        try {
+            out = std::make_unique<program_output>();
+            out->context = report::run_context(argc, argv);
+            out->context["suite"] = info.suite;
+            out->context["requested_benchmarks"] = names;
+            out->context["options"] = o.given;
+            out->context["check"] = o.check;
+            out->context["timeout_s"] = o.timeout_s;
+            out->context["processes"] = world;
+            out->context["plugins"] = nlohmann::json::array();
+            out->reporters.push_back(std::make_unique<report::imb_console_reporter>(std::cout));
+            if (o.json_file) {
+                auto json = std::make_unique<report::json_reporter>(
+                    *o.json_file, std::chrono::seconds(1), "--json " + *o.json_file);
+                json->set_driver_context(out->context);
+                out->reporters.push_back(std::move(json));
+            }
+            if (o.csv_file)
+                out->reporters.push_back(
+                    std::make_unique<report::csv_reporter>(*o.csv_file, "--csv " + *o.csv_file));
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+    }
+    int failed = problem.empty() ? 0 : 1;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (failed != 0) return fail(problem.empty() ? "cannot open the output files" : problem);
+
+    std::vector<std::uint64_t> sizes = imb_sizes(o.msglog);
+    if (out) out->start(program_run_start(info, o, names, sizes, world));
+    measurement_deadline deadline(o.timeout_s, rank == 0 ? 0.0 : 3.0);
+    (run_definition<Defs>(benchmarks.name, info, o, out.get(), deadline), ...);
+    if (out) out->end(true);
+    return 0;
+}
+
+}  // namespace parbench::mpi

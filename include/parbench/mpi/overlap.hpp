@@ -1,0 +1,152 @@
+// The overlap measurement of IMB-NBC (catalogue A.6.11), composed from the runner's phases
+// (mpi/phases.hpp) — no timing loop of its own:
+//
+//   prepare            the resource, once for the three timings
+//   time  t_pure       start; MPI_Wait                            (wait_kernel)
+//   calibrate          collective: the CPU load of every process set to the same work, as long
+//                      as the largest t_pure (mpi/cpu_load.hpp)
+//   time  t_ovrl       start; the CPU load; MPI_Wait              (overlapped_kernel)
+//   time  t_CPU        the CPU load alone                         (work_kernel)
+//   gather, reduce     t_ovrl's record (t_min/t_max/t_avg over ranks and its distribution), then
+//                      attach_overlap: t_ovrl, t_pure and t_CPU of the process with the largest
+//                      t_ovrl, and overlap[%] from them (report/overlap.hpp)
+//
+// A "start" is a functor that begins one nonblocking operation of iteration i and returns its
+// request: start(context, i, buffers) -> MPI_Request. The three kernels wrap it.
+#pragma once
+
+#include <parbench/mpi/cpu_load.hpp>
+#include <parbench/mpi/phases.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/policy/cpu_load.hpp>
+#include <parbench/report/overlap.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace parbench::mpi {
+
+// t_pure's iteration: the operation and its completion, nothing between.
+template <class Start>
+struct wait_kernel {
+    Start start;
+    template <class View>
+    void operator()(const kernel_context& c, std::uint64_t i, const View& v) const {
+        MPI_Request request = start(c, i, v);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+};
+
+// t_ovrl's iteration: the operation started, the work done, then the wait.
+template <class Start, class Work>
+struct overlapped_kernel {
+    Start start;
+    Work* work;
+    template <class View>
+    void operator()(const kernel_context& c, std::uint64_t i, const View& v) const {
+        MPI_Request request = start(c, i, v);
+        work->run();
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+};
+
+// t_CPU's iteration: the work alone.
+template <class Work>
+struct work_kernel {
+    Work* work;
+    template <class View>
+    void operator()(const kernel_context& /*c*/, std::uint64_t /*i*/, const View& /*v*/) const {
+        work->run();
+    }
+};
+
+// One process's time per iteration of a timing, in seconds.
+[[nodiscard]] inline double per_iteration_s(const rank_timing& t) noexcept {
+    return t.total_s / static_cast<double>(std::max<std::uint64_t>(1, t.iterations));
+}
+
+// At world rank 0, after reduce(): for each record, the process of its group (every process
+// when the record's group is -1) with the largest t_ovrl gives all three times (IMB: "all timing
+// values are taken from the process with the biggest t_ovrl"), in µs per iteration of the
+// pattern (divided by its time_divisor). With -check, the defects of the t_pure timing are added
+// to those of t_ovrl. The CPU load's work and rate go into the metrics.
+inline void attach_overlap(std::vector<result_record>& records, const gathered& ovrl,
+                           const gathered& pure, const gathered& cpu, double time_divisor,
+                           const cpu_load_calibration& load) {
+    if (!ovrl.root) return;
+    const double to_us = 1e6 / (time_divisor > 0.0 ? time_divisor : 1.0);
+    for (result_record& r : records) {
+        std::size_t slowest = ovrl.ranks.size();
+        std::uint64_t pure_defects = 0;
+        for (std::size_t k = 0; k < ovrl.ranks.size(); ++k) {
+            if (r.block.group >= 0 && ovrl.ranks[k].group != r.block.group) continue;
+            if (k < pure.ranks.size()) pure_defects += pure.ranks[k].defects;
+            if (slowest == ovrl.ranks.size() ||
+                per_iteration_s(ovrl.ranks[k]) > per_iteration_s(ovrl.ranks[slowest]))
+                slowest = k;
+        }
+        if (slowest == ovrl.ranks.size() || slowest >= pure.ranks.size() ||
+            slowest >= cpu.ranks.size())
+            continue;
+        r.overlap = make_overlap_figures(per_iteration_s(ovrl.ranks[slowest]) * to_us,
+                                         per_iteration_s(pure.ranks[slowest]) * to_us,
+                                         per_iteration_s(cpu.ranks[slowest]) * to_us);
+        if (r.defects) *r.defects += pure_defects;
+        r.metrics["cpu_load_passes"] = static_cast<double>(load.passes);
+        r.metrics["cpu_load_rate_mflops"] = load.rate_mflops;
+    }
+}
+
+// The whole overlap measurement of one size. Collective over the session's world, like
+// measure(): every process calls it with the same configuration; the records are on world rank 0.
+// The configuration's kernel is t_pure's wait_kernel; its start is reused for t_ovrl. No
+// completion: a nonblocking collective completes in its own MPI_Wait.
+template <pattern::descriptor Pattern, class Start, class Resource, class Completion, class Plan,
+          class Check>
+    requires is_timing_plan<Plan> && (!completes<Completion>)
+[[nodiscard]] measurement measure_overlap(
+    const session& s,
+    measure_config<Pattern, wait_kernel<Start>, Resource, Completion, Plan, Check> config) {
+    using R = decltype(resource_for(s, std::move(config.resource)));
+    Plan& plan = config.plan;
+    measurement out;
+    {
+        prepared<R> ready = prepare(s, resource_for(s, std::move(config.resource)),
+                                    plan.mem_limit_bytes);
+        if (ready.state() == preparation::over_memory_limit) out.skipped_need_bytes = ready.need_bytes();
+        if (ready.state() == preparation::allocation_failed) out.allocation_failed = true;
+        if (ready.ready()) {
+            const std::uint64_t bytes = config.bytes;
+            const kernel_context context =
+                s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(config.pattern));
+            const rank_timing t_pure = time_iterations(s, config.pattern, ready, context,
+                                                       config.kernel, config.completion, plan,
+                                                       bytes, config.check);
+            policy::matvec_load load;
+            const cpu_load_calibration calibration =
+                calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
+            overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start, &load};
+            const rank_timing t_ovrl = time_iterations(s, config.pattern, ready, context,
+                                                       overlapped, config.completion, plan, bytes,
+                                                       config.check);
+            work_kernel<policy::matvec_load> work_alone{&load};
+            const rank_timing t_cpu = time_iterations(s, config.pattern, ready, context,
+                                                      work_alone, config.completion, plan, bytes);
+            const gathered ovrl = gather(s, t_ovrl, plan.batching.max_batches);
+            const gathered pure_figures = gather(s, t_pure, 0);
+            const gathered cpu_figures = gather(s, t_cpu, 0);
+            out.records = reduce(config.pattern, config.labels, s.layout(), bytes,
+                                 plan.check && Check::enabled, ovrl);
+            attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
+                           config.pattern.time_divisor, calibration);
+        }
+    }  // the resource is torn down here, before the idle processes are released
+    s.world().quiet_barrier();
+    return out;
+}
+
+}  // namespace parbench::mpi

@@ -1,0 +1,50 @@
+// The IMB-NBC console layout: IMB's (report/imb_console.hpp) with two header lines more — the CPU
+// load's rate, which IMB prints once at the start of a run, and whether the MPI library
+// progresses communication asynchronously (the figure overlap depends on most). The tables are
+// IMB's: the overlap benchmarks declare their figure columns in run_start (catalogue A.7.2,
+// inferred layout)
+//
+//   #bytes #repetitions t_ovrl[usec] t_pure[usec] t_CPU[usec] overlap[%]
+//
+// and the _pure benchmarks are collectives (t_min/t_max/t_avg).
+#pragma once
+
+#include <parbench/report/imb_console.hpp>
+#include <parbench/report/reporter.hpp>
+
+#include <fmt/format.h>
+
+#include <ostream>
+#include <string>
+
+namespace parbench::report {
+
+class imb_nbc_console_reporter final : public reporter {
+public:
+    explicit imb_nbc_console_reporter(std::ostream& out) : out_(out), imb_(out) {}
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        imb_.on_run_start(start, driver_context);
+        const nlohmann::json& h = start.header;
+        out_ << "#\n";
+        if (h.is_object() && h.contains("cpu_load") && h["cpu_load"].is_object()) {
+            const auto& load = h["cpu_load"];
+            out_ << fmt::format("# CPU load: {}, {:.0f} Mflop/s (rank 0)\n",
+                                load.value("kernel", std::string("matrix-vector product")),
+                                load.value("rate_mflops", 0.0));
+        }
+        out_ << "# Asynchronous progress: "
+             << detail::json_text(h, "async_progress", "not recorded") << '\n';
+        out_.flush();
+    }
+
+    void on_result(const result_record& r) override { imb_.on_result(r); }
+    void on_warning(const std::string& message) override { imb_.on_warning(message); }
+    void on_run_end(bool completed) override { imb_.on_run_end(completed); }
+
+private:
+    std::ostream& out_;
+    imb_console_reporter imb_;
+};
+
+}  // namespace parbench::report

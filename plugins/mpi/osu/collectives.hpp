@@ -1,0 +1,172 @@
+// OSU's blocking collective latency tests (osu_allgather ... osu_scatterv) as definitions for
+// osu/messages.hpp, on every process of the run, and the broadcast-with-acknowledgement method
+// of catalogue E (F97) as bcast_ack.
+//
+// The collective calls are IMB-MPI1's definitions (parbench/suites/imb/mpi1.hpp: the same calls,
+// buffer layouts and -check), with OSU's root: always process 0 where IMB rotates it (i % n).
+// The IMB kernel sees every iteration as iteration 0, which only picks the root; OSU's buffers
+// do not rotate (no -off_cache here). Reductions are MPI_SUM on MPI_FLOAT, sizes from 4 bytes.
+// The table is OSU's: Avg Latency(us), the mean over the processes of each one's time per
+// call (with -f also the min, max and iterations).
+//
+// bcast_ack: at each size, first a zero-byte ping-pong between process 0 and the last process
+// gives the one-way acknowledgement time; then each iteration is MPI_Bcast from 0 followed by a
+// zero-byte acknowledgement from the last process to the root, and the latency is the root's
+// time per iteration (the slowest: it waits for the acknowledgement) minus the acknowledgement
+// time (OSU 2.0's method). The record's times are those of the broadcast alone; the time with
+// the acknowledgement and the acknowledgement's are its metrics bcast_with_ack_us and ack_us.
+#pragma once
+
+#include "osu/messages.hpp"
+#include "osu/options.hpp"
+#include "osu/suite.hpp"
+
+#include <parbench/core/statistics.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/pattern/collective.hpp>
+#include <parbench/suites/imb/mpi1.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+namespace parbench::osu {
+
+template <class Imb>
+[[nodiscard]] constexpr std::uint64_t unit_of() noexcept {
+    if constexpr (requires { Imb::unit; })
+        return Imb::unit;
+    else
+        return 1;
+}
+
+template <class Imb>
+[[nodiscard]] constexpr bool has_bytes_of() noexcept {
+    if constexpr (requires { Imb::has_bytes; })
+        return Imb::has_bytes;
+    else
+        return true;
+}
+
+// An IMB-MPI1 collective definition with OSU's fixed root 0.
+template <class Imb, const char* Banner, const char* Datatype = nullptr>
+struct collective_def {
+    static constexpr bool all_processes = true;
+    static constexpr policy::iterations::fixed_count counts = collective_counts;
+    static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
+    static constexpr std::uint64_t unit = unit_of<Imb>();
+    static constexpr bool has_bytes = has_bytes_of<Imb>();
+    static constexpr block_text text{
+        .banner = Banner,
+        .datatype = Datatype != nullptr ? Datatype : "MPI_CHAR",
+        .columns = {{{.heading = "Avg Latency(us)", .figure = "t_avg_us"}}},
+        .column_count = 1,
+        .latency = true,
+        .sizes = has_bytes};
+
+    static pattern::collective descriptor(const options& /*o*/) { return {}; }
+    static mpi::buffer_layout layout(std::size_t x, int np) { return Imb::layout(x, np); }
+
+    struct kernel {
+        typename Imb::kernel inner;
+        template <class Buffers>
+        void operator()(const mpi::kernel_context& c, std::uint64_t /*i*/, const Buffers& b) {
+            inner(c, 0, b);  // iteration 0: root 0
+        }
+    };
+    static kernel make_kernel(const mpi::kernel_context& c, const options& /*o*/) {
+        return {Imb::make_kernel(c)};
+    }
+    struct verify_check : Imb::verify_check {
+        [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
+                                           std::span<const std::byte> recv) const {
+            return Imb::verify_check::verify(c, 0, recv);
+        }
+    };
+};
+
+// bcast_ack's two kernels: the acknowledgement's ping-pong, and the broadcast with it.
+inline constexpr int tag_ack = 102;
+
+struct ack_ping_pong_kernel {
+    template <class Buffers>
+    void operator()(const mpi::kernel_context& c, std::uint64_t /*i*/, const Buffers& /*b*/) const {
+        const int last = c.size - 1;
+        if (c.rank == 0) {
+            MPI_Send(nullptr, 0, MPI_CHAR, last, tag_ack, c.comm);
+            MPI_Recv(nullptr, 0, MPI_CHAR, last, tag_ack, c.comm, MPI_STATUS_IGNORE);
+        } else if (c.rank == last) {
+            MPI_Recv(nullptr, 0, MPI_CHAR, 0, tag_ack, c.comm, MPI_STATUS_IGNORE);
+            MPI_Send(nullptr, 0, MPI_CHAR, 0, tag_ack, c.comm);
+        }
+    }
+};
+
+struct bcast_with_ack_kernel {
+    template <class Buffers>
+    void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
+        const int last = c.size - 1;
+        MPI_Bcast(c.rank == 0 ? b.send(i) : b.recv(i), static_cast<int>(c.bytes), MPI_CHAR, 0,
+                  c.comm);
+        if (c.rank == 0)
+            MPI_Recv(nullptr, 0, MPI_CHAR, last, tag_ack, c.comm, MPI_STATUS_IGNORE);
+        else if (c.rank == last)
+            MPI_Send(nullptr, 0, MPI_CHAR, 0, tag_ack, c.comm);
+    }
+};
+
+inline constexpr char bcast_ack_banner[] = "OSU MPI Broadcast Latency Test (acknowledged)";
+
+struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
+    static constexpr block_text text{
+        .banner = bcast_ack_banner,
+        // the root waits for the acknowledgement: its time is the slowest
+        .columns = {{{.heading = "Avg Latency(us)", .figure = "t_max_us"}}},
+        .column_count = 1,
+        .latency = true};
+
+    static bcast_with_ack_kernel make_kernel(const mpi::kernel_context& /*c*/,
+                                             const options& /*o*/) {
+        return {};
+    }
+
+    // The one-way acknowledgement time of the root (process 0) and the last process: half the
+    // slowest process's round trip of a zero-byte ping-pong.
+    [[nodiscard]] static double ack_time_us(const mpi::session& s, const mpi::record_labels& labels,
+                                            const message_plan& plan) {
+        const pattern::collective ping_pong{.time_divisor = 2.0};
+        const mpi::measurement m =
+            mpi::measure(s, mpi::measure_config{.pattern = ping_pong,
+                                                .labels = labels,
+                                                .resource = mpi::messages{.layout = {0, 0}},
+                                                .kernel = ack_ping_pong_kernel{},
+                                                .plan = plan});
+        double ack_us = m.records.empty() ? 0.0 : m.records.front().t_max_us;
+        // every process subtracts the same figure (only world rank 0 holds the records)
+        MPI_Bcast(&ack_us, 1, MPI_DOUBLE, 0, s.world().get());
+        return ack_us;
+    }
+
+    [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
+                                                       const mpi::record_labels& labels,
+                                                       std::uint64_t x, const message_plan& plan) {
+        const double ack_us = ack_time_us(s, labels, plan);
+        mpi::measurement m = measure_message_size<bcast_ack_def>(s, o, labels, x, plan);
+        // The record's times become the broadcast's: each minus the acknowledgement.
+        const auto minus_ack = [ack_us](double t) { return std::max(0.0, t - ack_us); };
+        for (auto& r : m.records) {
+            r.metrics["ack_us"] = ack_us;
+            r.metrics["bcast_with_ack_us"] = r.t_max_us;
+            r.t_min_us = minus_ack(r.t_min_us);
+            r.t_max_us = minus_ack(r.t_max_us);
+            r.t_avg_us = minus_ack(r.t_avg_us);
+            for (double& t : r.samples_us) t = minus_ack(t);
+            r.distribution_us = summarize(r.samples_us);
+        }
+        return m;
+    }
+};
+
+}  // namespace parbench::osu

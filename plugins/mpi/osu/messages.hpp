@@ -1,0 +1,105 @@
+// How the osu suite measures a message-passing definition (osu/point_to_point.hpp,
+// osu/collectives.hpp): one session over the processes the definition uses (a pair: processes 0
+// and 1; all: every process), OSU's counts of its kind with -i/-x applied, the -M limit, and per
+// size mpi::measure() on message buffers of the definition's layout. OSU's MB/s come from the
+// pattern's throughput rule (bytes of one iteration over its time); a definition that combines
+// two timings (bcast_ack) brings its own `measure_size`.
+//
+// A definition provides: descriptor(options), layout(x, np), make_kernel(context, options),
+// verify_check, counts, max_bytes (OSU's default MAX), unit (element size) and has_bytes.
+#pragma once
+
+#include "osu/options.hpp"
+#include "osu/suite.hpp"
+
+#include <parbench/mpi/runner.hpp>
+#include <parbench/pattern/pattern.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::osu {
+
+// The plan every message-passing test of one run shares: OSU's fixed counts, two barriers
+// before the timed loop, the -M limit and -c.
+using message_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier,
+                                      policy::aggregation::aggregate>;
+
+template <class Def>
+[[nodiscard]] mpi::measurement measure_message_size(const mpi::session& s, const options& o,
+                                                    const mpi::record_labels& labels,
+                                                    std::uint64_t x, const message_plan& plan) {
+    const auto descriptor = Def::descriptor(o);
+    const auto bytes = static_cast<std::size_t>(x);
+    const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(descriptor));
+    return mpi::measure(
+        s, mpi::measure_config{
+               .pattern = descriptor,
+               .labels = labels,
+               .bytes = x,
+               .resource = mpi::messages{.layout = Def::layout(bytes, s.layout().processes)},
+               .kernel = Def::make_kernel(context, o),
+               .plan = plan,
+               .check = typename Def::verify_check{}});
+}
+
+template <class Def>
+void run_messages(const run_state& st, std::string_view name) {
+    const options& o = *st.opts;
+    const int processes = Def::all_processes ? st.world_size : 2;
+    const mpi::session session(MPI_COMM_WORLD, processes);
+    message_plan plan{.iterations = o.counts(Def::counts),
+                      .mem_limit_bytes = static_cast<double>(o.mem_limit_bytes),
+                      .check = o.check};
+    const mpi::record_labels labels{.suite = "osu",
+                                    .benchmark = std::string(name),
+                                    .has_bytes = Def::has_bytes};
+    const std::vector<std::uint64_t> sizes =
+        Def::has_bytes ? message_sizes(o, Def::max_bytes, Def::unit)
+                       : std::vector<std::uint64_t>{0};
+    std::uint64_t first_skipped = 0;
+    std::size_t worst_need = 0;
+    bool allocation_failed = false;
+    for (const std::uint64_t x : sizes) {
+        st.host->progress(name, x, session.layout().processes);
+        mpi::measurement m;
+        if constexpr (requires { Def::measure_size(session, o, labels, x, plan); })
+            m = Def::measure_size(session, o, labels, x, plan);
+        else
+            m = measure_message_size<Def>(session, o, labels, x, plan);
+        // No early exit on a skipped size: idle processes cannot know of it, and every process
+        // must make the same sequence of measure() calls.
+        if (m.skipped_need_bytes > 0 && worst_need == 0) first_skipped = x;
+        worst_need = std::max(worst_need, m.skipped_need_bytes);
+        allocation_failed = allocation_failed || m.allocation_failed;
+        const auto descriptor = Def::descriptor(o);
+        for (auto& r : m.records) {
+            if (const auto factor = pattern::throughput_factor(
+                    descriptor, session.layout().processes, session.layout().groups))
+                add_bandwidth(r, *factor * static_cast<double>(x));
+            st.host->result(r);
+        }
+    }
+    if (st.world_rank != 0) return;
+    if (worst_need > 0)
+        st.host->warning(std::string(name) + ": sizes from " + std::to_string(first_skipped) +
+                         " bytes skipped, they need " + std::to_string(worst_need) +
+                         " bytes per process, above -M " + std::to_string(o.mem_limit_bytes));
+    if (allocation_failed)
+        st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
+}
+
+// The catalogue entry of a message-passing definition.
+template <class Def>
+[[nodiscard]] constexpr benchmark message_entry(parbench_benchmark info) {
+    return {.info = info,
+            .text = Def::text,
+            .run = &run_messages<Def>,
+            .all_processes = Def::all_processes};
+}
+
+}  // namespace parbench::osu

@@ -1,0 +1,182 @@
+// OSU's point-to-point tests as definitions for osu/messages.hpp (OSU micro-benchmarks 7.x,
+// osu_latency.c, osu_bw.c, osu_bibw.c, osu_multi_lat.c, osu_mbw_mr.c; catalogue E, F94-F96):
+//
+//   latency    blocking MPI_Send/MPI_Recv ping-pong of processes 0 and 1; one-way latency,
+//              half the round trip
+//   multi_lat  the same ping-pong in every pair r <-> r + n/2 at once; OSU's average over the
+//              processes
+//   bw         the sender posts a window of -W MPI_Isend, waits for all, then receives a 4-byte
+//              reply; the receiver posts -W MPI_Irecv, waits, then replies. MB/s = W x / t
+//   bibw       both sides post -W MPI_Irecv and -W MPI_Isend and wait for all; MB/s = 2 W x / t
+//   mbw_mr     bw in every pair r <-> r + n/2 at once; MB/s = pairs W x / t and messages/s =
+//              pairs W / t, over the slowest pair
+//
+// Every message of a window uses the same buffer, as OSU's. The kernels only issue the MPI
+// calls of one iteration; the runner times them.
+#pragma once
+
+#include "osu/options.hpp"
+#include "osu/suite.hpp"
+
+#include <parbench/mpi/check.hpp>
+#include <parbench/mpi/message_buffers.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+#include <parbench/pattern/exchange.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace parbench::osu {
+
+inline constexpr int tag_message = 100;  // OSU's tags
+inline constexpr int tag_reply = 101;
+inline constexpr int reply_bytes = 4;  // osu_bw's reply: 4 MPI_CHARs
+
+// Every rank sends bytes that name it; a receiver expects its partner's.
+struct bytes_of_partner {
+    static constexpr bool enabled = true;
+    bool both_receive = true;  // false: only the side that does not initiate receives data
+    void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
+        mpi::check::fill_bytes(slot, c.rank);
+    }
+    [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
+                                       std::span<const std::byte> recv) const noexcept {
+        if (c.peer == MPI_PROC_NULL || (!both_receive && c.initiator)) return 0;
+        return mpi::check::count_byte_defects(recv, c.peer);
+    }
+};
+
+// One ping-pong per iteration between this process and its partner (none: idle).
+struct ping_pong_kernel {
+    template <class Buffers>
+    void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
+        const int n = static_cast<int>(c.bytes);
+        if (c.peer == MPI_PROC_NULL) return;
+        if (c.initiator) {
+            MPI_Send(b.send(i), n, MPI_CHAR, c.peer, tag_message, c.comm);
+            MPI_Recv(b.recv(i), n, MPI_CHAR, c.peer, tag_message, c.comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(b.recv(i), n, MPI_CHAR, c.peer, tag_message, c.comm, MPI_STATUS_IGNORE);
+            MPI_Send(b.send(i), n, MPI_CHAR, c.peer, tag_message, c.comm);
+        }
+    }
+};
+
+// One window per iteration: -W nonblocking messages from the initiator (both sides with
+// `both`), then the reply that closes a one-way window.
+struct window_kernel {
+    bool both = false;
+    int window = 64;
+    std::vector<MPI_Request> requests;
+    std::array<char, reply_bytes> reply{};
+
+    template <class Buffers>
+    void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
+        if (c.peer == MPI_PROC_NULL) return;
+        const int n = static_cast<int>(c.bytes);
+        int posted = 0;
+        if (both || !c.initiator)
+            for (int w = 0; w < window; ++w)
+                MPI_Irecv(b.recv(i), n, MPI_CHAR, c.peer, tag_message, c.comm,
+                          &requests[static_cast<std::size_t>(posted++)]);
+        if (both || c.initiator)
+            for (int w = 0; w < window; ++w)
+                MPI_Isend(b.send(i), n, MPI_CHAR, c.peer, tag_message, c.comm,
+                          &requests[static_cast<std::size_t>(posted++)]);
+        MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
+        if (both) return;
+        if (c.initiator)
+            MPI_Recv(reply.data(), reply_bytes, MPI_CHAR, c.peer, tag_reply, c.comm,
+                     MPI_STATUS_IGNORE);
+        else
+            MPI_Send(reply.data(), reply_bytes, MPI_CHAR, c.peer, tag_reply, c.comm);
+    }
+};
+
+// What the point-to-point definitions share: byte messages, OSU's pt2pt MAX (4 MiB).
+struct point_to_point_def {
+    static constexpr std::uint64_t max_bytes = default_max_bytes;
+    static constexpr std::uint64_t unit = 1;
+    static constexpr bool has_bytes = true;
+    static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
+};
+
+template <bool AllPairs>
+struct latency_def : point_to_point_def {
+    static constexpr bool all_processes = AllPairs;
+    static constexpr policy::iterations::fixed_count counts = latency_counts;
+    static constexpr block_text text{
+        .banner = AllPairs ? "OSU MPI Multi Latency Test" : "OSU MPI Latency Test",
+        .columns = {{{.heading = "Latency (us)",
+                      // OSU: process 0's time; multi_lat: the average over the processes
+                      .figure = AllPairs ? "t_avg_us" : "t_max_us"}}},
+        .column_count = 1,
+        .latency = true};
+    static pattern::exchange descriptor(const options& /*o*/) {
+        return {.klass = AllPairs ? benchmark_class::parallel_transfer
+                                  : benchmark_class::single_transfer,
+                .who = AllPairs ? pattern::participants::chain : pattern::participants::pair,
+                .nmsg = 1,
+                .time_divisor = 2.0,  // one way: half the round trip
+                .pairs = AllPairs ? pattern::halves : pattern::first_pair,
+                .throughput = pattern::throughput_rule::none};
+    }
+    static ping_pong_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& /*o*/) {
+        return {};
+    }
+    using verify_check = bytes_of_partner;
+};
+
+enum class window_test { bw, bibw, mbw_mr };
+
+template <window_test T>
+struct window_def : point_to_point_def {
+    static constexpr bool both = T == window_test::bibw;
+    static constexpr bool all_processes = T == window_test::mbw_mr;
+    static constexpr policy::iterations::fixed_count counts = bandwidth_counts;
+    static constexpr block_text text{
+        .banner = T == window_test::bw     ? "OSU MPI Bandwidth Test"
+                  : T == window_test::bibw ? "OSU MPI Bi-Directional Bandwidth Test"
+                                           : "OSU MPI Multiple Bandwidth / Message Rate Test",
+        .columns = {{{.heading = T == window_test::mbw_mr ? "MB/s" : "Bandwidth (MB/s)",
+                      .figure = "bandwidth_mb_s",
+                      .rate = true},
+                     {.heading = "Messages/s", .figure = "messages_per_s", .rate = true}}},
+        .column_count = T == window_test::mbw_mr ? 2 : 1,
+        .pairs_line = T == window_test::mbw_mr};
+    static pattern::exchange descriptor(const options& o) {
+        const int window = static_cast<int>(o.window_size);
+        return {.klass = all_processes ? benchmark_class::parallel_transfer
+                                       : benchmark_class::single_transfer,
+                .who = all_processes ? pattern::participants::chain : pattern::participants::pair,
+                .nmsg = both ? 2 * window : window,
+                .pairs = {.kind = all_processes ? pattern::pairing_kind::halves
+                                                : pattern::pairing_kind::first_pair,
+                          .both_initiate = both},
+                .throughput = all_processes ? pattern::throughput_rule::per_pair
+                                            : pattern::throughput_rule::per_iteration,
+                .message_rate = all_processes};
+    }
+    static window_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& o) {
+        window_kernel k;
+        k.both = both;
+        k.window = static_cast<int>(o.window_size);
+        k.requests.resize(2 * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
+        return k;
+    }
+    struct verify_check : bytes_of_partner {
+        verify_check() : bytes_of_partner{.both_receive = both} {}
+    };
+};
+
+using latency = latency_def<false>;
+using multi_lat = latency_def<true>;
+using bw = window_def<window_test::bw>;
+using bibw = window_def<window_test::bibw>;
+using mbw_mr = window_def<window_test::mbw_mr>;
+
+}  // namespace parbench::osu

@@ -1,0 +1,224 @@
+// The IMB-IO benchmarks (MPI-IO; catalogue A.3.3) as definitions: an io_action descriptor, the
+// file it works on (mpi/file_resource.hpp), one elementary MPI-IO call per iteration, and for
+// writes the assured completion (mpi/file_completion.hpp) that the runner places after the M
+// writes of an aggregate timing or after each write in non-aggregate mode. No timing code.
+#pragma once
+
+#include "io/measure.hpp"
+
+#include <parbench/mpi/check.hpp>
+#include <parbench/mpi/completion.hpp>
+#include <parbench/mpi/file_completion.hpp>
+#include <parbench/mpi/file_resource.hpp>
+#include <parbench/mpi/timed_loop.hpp>
+#include <parbench/pattern/io_action.hpp>
+#include <parbench/suites/imb/definition_traits.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace parbench::imb_io {
+
+using mpi::file_view;
+using mpi::kernel_context;
+using pattern::io_access;
+using pattern::io_action;
+using pattern::io_direction;
+using pattern::io_files;
+namespace check = mpi::check;
+
+// --- the elementary action ---------------------------------------------------------------------
+
+// One MPI-IO call of X (or X/Q) bytes, chosen at compile time from the descriptor.
+template <io_action A>
+struct elementary_action {
+    void operator()(const kernel_context& /*c*/, std::uint64_t i, const file_view& v) const {
+        void* b = v.buffer;
+        constexpr bool write = A.direction == io_direction::write;
+        if constexpr (A.access == io_access::individual) {
+            if constexpr (write && A.collective)
+                v.note(MPI_File_write_all(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else if constexpr (write)
+                v.note(MPI_File_write(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else if constexpr (A.collective)
+                v.note(MPI_File_read_all(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else
+                v.note(MPI_File_read(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+        } else if constexpr (A.access == io_access::explicit_offset) {
+            if constexpr (write && A.collective)
+                v.note(MPI_File_write_at_all(v.fh, v.offset(i), b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else if constexpr (write)
+                v.note(MPI_File_write_at(v.fh, v.offset(i), b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else if constexpr (A.collective)
+                v.note(MPI_File_read_at_all(v.fh, v.offset(i), b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else
+                v.note(MPI_File_read_at(v.fh, v.offset(i), b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+        } else if constexpr (A.access == io_access::shared) {
+            if constexpr (write)
+                v.note(MPI_File_write_shared(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else
+                v.note(MPI_File_read_shared(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+        } else {
+            if constexpr (write)
+                v.note(MPI_File_write_ordered(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+            else
+                v.note(MPI_File_read_ordered(v.fh, b, v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+        }
+    }
+};
+
+// --- -check --------------------------------------------------------------------------------------
+
+// Every process writes (and a prefilled file holds, in every block) check::fill_bytes of the
+// block's owner. After n timed writes each process reads back its blocks of tiles 0 .. n-1 (the
+// file pointers were reset for the check) and counts the bytes that differ; after n reads, the
+// buffer must hold its block. With the shared pointer (P_*_shared) the order of the blocks is
+// the arrival order: a read block must be some process's block, and written tiles must hold no
+// byte that was never written (the check's values are never zero, a preallocated file is).
+template <io_action A>
+struct file_contents {
+    static constexpr bool enabled = true;
+    static constexpr bool shared_order = A.access == io_access::shared;
+
+    void prepare(const kernel_context& c, const file_view& v) const {
+        const std::span<std::byte> block(v.buffer, static_cast<std::size_t>(v.count));
+        if constexpr (A.direction == io_direction::write)
+            check::fill_bytes(block, c.rank);
+        else
+            std::memset(v.buffer, 0, block.size());
+    }
+
+    [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t n,
+                                       const file_view& v) const {
+        const auto count = static_cast<std::size_t>(v.count);
+        if (count == 0 || v.fh == MPI_FILE_NULL) return 0;
+        if constexpr (A.direction == io_direction::read) {
+            const std::span<const std::byte> block(v.buffer, count);
+            if constexpr (!shared_order) {
+                return check::count_byte_defects(block, c.rank);
+            } else {
+                std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
+                for (int r = 0; r < c.size; ++r)
+                    best = std::min(best, check::count_byte_defects(block, r));
+                return best;
+            }
+        } else {
+            const std::uint64_t tiles = std::min<std::uint64_t>(n, v.tiles);
+            std::vector<std::byte> back(count);
+            std::uint64_t defects = 0;
+            for (std::uint64_t t = 0; t < tiles; ++t) {
+                if constexpr (shared_order) {
+                    // Some block of tile t, whichever landed there: the tile as a whole is read
+                    // by the process whose block position it would be.
+                    v.note(MPI_File_read_at(v.fh, static_cast<MPI_Offset>(t) * v.portion + v.block_offset,
+                                     back.data(), v.count, MPI_BYTE, MPI_STATUS_IGNORE));
+                    defects += static_cast<std::uint64_t>(
+                        std::count(back.begin(), back.end(), std::byte{0}));
+                } else {
+                    v.note(MPI_File_read_at(v.fh, v.offset(t), back.data(), v.count, MPI_BYTE,
+                                     MPI_STATUS_IGNORE));
+                    defects += check::count_byte_defects(back, c.rank);
+                }
+            }
+            return defects;
+        }
+    }
+};
+
+// --- definitions -------------------------------------------------------------------------------
+
+// The descriptor of an S_/P_/C_ benchmark from its parts.
+[[nodiscard]] constexpr io_action action(io_files files, io_access access, io_direction direction,
+                                         bool collective = false) {
+    io_action a;
+    a.files = files;
+    a.access = access;
+    a.direction = direction;
+    a.collective = collective;
+    a.who = files == io_files::one_process ? pattern::participants::single
+                                           : pattern::participants::all;
+    a.klass = collective                        ? benchmark_class::collective
+              : files == io_files::one_process ? benchmark_class::single_transfer
+                                                : benchmark_class::parallel_transfer;
+    return a;
+}
+
+// A blocking transfer benchmark: writes in both of IMB's modes with the assured completion,
+// reads in one block without aggregation.
+template <io_action A>
+struct transfer_def {
+    static constexpr io_action descriptor = A;
+    static constexpr bool writes = A.direction == io_direction::write;
+    static constexpr imb::run_modes modes = writes ? imb::run_modes::both : imb::run_modes::single;
+    static constexpr bool warm_up = false;  // IMB-IO has no warm-up
+    using completion = std::conditional_t<writes, mpi::io::assured_completion, mpi::no_completion>;
+
+    static mpi::file_plan file(std::size_t x, const kernel_context& c, const mpi::file_site& site) {
+        const bool common = A.files == io_files::common;
+        mpi::file_plan p;
+        p.private_file = !common;
+        p.path = mpi::file_path(site, A.files == io_files::each_private ? c.rank : -1);
+        p.tiled_view = common && A.access == io_access::individual;
+        p.prefill = !writes;
+        p.shared_pointer = A.access == io_access::shared || A.access == io_access::ordered;
+        p.block_bytes = pattern::io_block_bytes(A, x, c.rank, c.size);
+        p.block_offset = pattern::io_block_offset(A, x, c.rank, c.size);
+        p.portion_bytes = common ? x : p.block_bytes;
+        p.tiles = site.tiles;
+        return p;
+    }
+    static elementary_action<A> make_kernel(const kernel_context& /*c*/) { return {}; }
+    using verify_check = file_contents<A>;
+
+    template <class Config>
+    static mpi::measurement measure(const mpi::session& s, Config&& config) {
+        return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
+    }
+};
+
+// Open_Close: every process of the group opens the same file, writes one byte (a negligible
+// non-trivial action, so that an unused file is not optimised away) and closes it.
+struct open_close_def {
+    static constexpr io_action descriptor = [] {
+        io_action a = action(io_files::common, io_access::explicit_offset, io_direction::write);
+        a.klass = benchmark_class::other;
+        a.throughput = pattern::throughput_rule::none;
+        return a;
+    }();
+    static constexpr bool has_bytes = false;
+    static constexpr bool warm_up = false;
+    static mpi::file_plan file(std::size_t /*x*/, const kernel_context& /*c*/,
+                               const mpi::file_site& site) {
+        mpi::file_plan p;
+        p.path = mpi::file_path(site);
+        p.open_in_setup = false;
+        p.block_bytes = 1;
+        p.portion_bytes = 1;
+        return p;
+    }
+    struct kernel {
+        void operator()(const kernel_context& c, std::uint64_t /*i*/, const file_view& v) const {
+            MPI_File fh = MPI_FILE_NULL;
+            v.note(MPI_File_open(v.comm, v.path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+            v.note(MPI_File_write_at(fh, c.rank, v.buffer, 1, MPI_BYTE, MPI_STATUS_IGNORE));
+            v.note(MPI_File_close(&fh));
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    using verify_check = mpi::no_check;
+
+    template <class Config>
+    static mpi::measurement measure(const mpi::session& s, Config&& config) {
+        return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
+    }
+};
+
+}  // namespace parbench::imb_io

@@ -1,0 +1,55 @@
+#include "testing/fault_kernels.hpp"
+
+#include "suites/imb_io_kernels.hpp"
+
+namespace parbench::mpi_plugin::testing {
+namespace {
+
+using imb_io::file_view;
+using imb_io::kernel_context;
+using reference_read = imb_io::transfer_def<imb_io::action(
+    pattern::io_files::one_process, pattern::io_access::explicit_offset,
+    pattern::io_direction::read)>;
+using reference_write = imb_io::transfer_def<imb_io::action(
+    pattern::io_files::common, pattern::io_access::explicit_offset, pattern::io_direction::write)>;
+
+// S_Read_expl whose read delivers one wrong byte: -check must report it in the defects column.
+struct corrupt_read_def : reference_read {
+    struct kernel {
+        void operator()(const kernel_context& c, std::uint64_t i, const file_view& v) const {
+            reference_read::make_kernel(c)(c, i, v);
+            if (v.count > 0) v.buffer[0] = std::byte{0};
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+};
+
+// P_Write_expl in which the first process, with its file open, waits for a message nobody
+// sends: --timeout or a signal stops it, and the run's files must still go away.
+struct deadlock_write_def : reference_write {
+    struct kernel {
+        void operator()(const kernel_context& c, std::uint64_t i, const file_view& v) const {
+            reference_write::make_kernel(c)(c, i, v);
+            if (c.rank == 0) {
+                char never = 0;
+                MPI_Recv(&never, 1, MPI_CHAR, MPI_ANY_SOURCE, 4711, c.comm, MPI_STATUS_IGNORE);
+            }
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+};
+
+constexpr imb::benchmark faults[] = {
+    {{"Test_IO_Corrupt", "Fault injection: an S_Read_expl whose read delivers a wrong byte",
+      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
+     &imb::run_benchmark<corrupt_read_def>},
+    {{"Test_IO_Deadlock", "Fault injection: a P_Write_expl that waits forever with its file open",
+      "parallel_transfer", PARBENCH_BENCH_TEST_ONLY},
+     &imb::run_benchmark<deadlock_write_def>},
+};
+
+}  // namespace
+
+std::span<const imb::benchmark> imb_io_faults() { return faults; }
+
+}  // namespace parbench::mpi_plugin::testing

@@ -1,0 +1,121 @@
+// parbench::host against the real MPI plugin: typed results, the errors a test suite sees, and
+// results on every rank or on rank 0. Run as `mpiexec -n 1 host_test [n1]` and
+// `mpiexec -n 2 host_test [n2]`; expected row counts follow IMB's size rules (-msglog 0:3: the
+// sizes 0, 1, 2, 4 and 8; reductions only at whole MPI_FLOAT counts, 0, 4 and 8).
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <parbench/host/host.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+parbench::host* pb = nullptr;
+
+// Small and quick: five sizes, 20 repetitions each.
+const std::map<std::string, nlohmann::json> small = {{"msglog", "0:3"}, {"iter", "20"}};
+
+std::vector<std::uint64_t> sizes_of(const parbench::run_result& r, std::string_view benchmark) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto* row : r.rows(benchmark)) sizes.push_back(row->bytes);
+    return sizes;
+}
+
+}  // namespace
+
+TEST_CASE("a request the plugins cannot run is bad input, with the driver's message", "[n1]") {
+    try {
+        (void)pb->run("no-such-suite");
+        FAIL("no exception");
+    } catch (const parbench::run_error& e) {
+        CHECK(e.what_kind() == parbench::run_error::kind::bad_input);
+        CHECK(e.exit_status() == 2);
+        CHECK_THAT(e.what(), Catch::StartsWith("unknown suite 'no-such-suite' (available: ") &&
+                                 Catch::Contains("imb-mpi1"));
+    }
+    try {
+        (void)pb->run("imb-mpi1", {"PingPong", "NoSuchBenchmark"});
+        FAIL("no exception");
+    } catch (const parbench::run_error& e) {
+        CHECK(e.what_kind() == parbench::run_error::kind::bad_input);
+        CHECK(std::string(e.what()) ==
+              "unknown benchmark 'NoSuchBenchmark' in suite 'imb-mpi1' (see parbench list)");
+    }
+}
+
+TEST_CASE("a run that measures nothing is an error naming what was skipped", "[n1]") {
+    try {
+        (void)pb->run("imb-mpi1", {"PingPong"}, small);
+        FAIL("no exception");
+    } catch (const parbench::run_error& e) {
+        CHECK(e.what_kind() == parbench::run_error::kind::nothing_measured);
+        CHECK(e.exit_status() == 1);
+        CHECK(std::string(e.what()) ==
+              "nothing was measured in suite 'imb-mpi1': every benchmark was skipped: PingPong "
+              "(needs 2 processes and the run has 1)");
+    }
+}
+
+TEST_CASE("a partly skipped run completes and lists what it skipped", "[n1]") {
+    const auto r = pb->run("imb-mpi1", {"PingPong", "Allreduce"}, small);
+    REQUIRE(r.completed());
+    CHECK(r.start.layout == "imb");
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0].benchmark == "PingPong");
+    CHECK(r.skipped[0].reason == "needs 2 processes and the run has 1");
+    CHECK(r.rows("PingPong").empty());
+    CHECK(sizes_of(r, "Allreduce") == std::vector<std::uint64_t>{0, 4, 8});
+    CHECK(r.at("Allreduce", 4).block.processes == 1);
+    CHECK_THROWS_AS(r.at("Allreduce", 16), std::out_of_range);
+}
+
+TEST_CASE("PingPong and Allreduce on two processes: typed rows on every rank", "[n2]") {
+    const auto r = pb->run("imb-mpi1", {"PingPong", "allreduce"}, small, {.check = true});
+    REQUIRE(r.completed());
+    CHECK(r.skipped.empty());
+    CHECK(r.records.size() == 8);  // on rank 1 too: rank 0 shares them
+    CHECK(sizes_of(r, "PingPong") == std::vector<std::uint64_t>{0, 1, 2, 4, 8});
+    CHECK(sizes_of(r, "Allreduce") == std::vector<std::uint64_t>{0, 4, 8});
+    const auto& row = r.at("PingPong", 8);
+    CHECK(row.benchmark == "PingPong");
+    CHECK(row.block.processes == 2);
+    CHECK(row.iterations == 20);
+    CHECK(row.defects == std::optional<std::uint64_t>{0});
+    CHECK(row.distribution_us.median > 0.0);
+    CHECK(row.t_min_us <= row.t_max_us);
+    CHECK(r.total_defects() == 0);
+}
+
+TEST_CASE("-check finds a corrupted byte: total_defects counts it", "[n2]") {
+    const auto r = pb->run("imb-mpi1", {"Test_Corrupt"}, small, {.check = true});
+    REQUIRE(r.completed());
+    REQUIRE(r.records.size() == 5);
+    for (const auto& row : r.records) {
+        INFO("bytes " << row.bytes);
+        REQUIRE(row.defects.has_value());
+        if (row.bytes == 0) CHECK(*row.defects == 0);
+        else CHECK(*row.defects > 0);
+    }
+    CHECK(r.total_defects() >= 4);
+}
+
+TEST_CASE("results on rank 0 only", "[n2]") {
+    const auto r = pb->run("imb-mpi1", {"PingPong"}, small,
+                           {.results_on = parbench::result_ranks::rank_zero});
+    CHECK(r.records.size() == (pb->rank() == 0 ? 5u : 0u));
+    CHECK(r.finished);
+}
+
+int main(int argc, char** argv) {
+    parbench::host host(argc, argv);
+    pb = &host;
+    // One report per run: the other ranks assert the same things silently (their exit status
+    // still counts).
+    if (parbench::launcher_rank() != 0) (void)std::freopen("/dev/null", "w", stdout);
+    const int failed = Catch::Session().run(argc, argv);
+    host.finish();
+    return failed == 0 ? 0 : 1;
+}

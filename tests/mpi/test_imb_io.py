@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""IMB-IO through the parbench driver under mpiexec -n NP.
+
+Every benchmark runs at tiny I/O portions with -check: the blocks (process counts, portions,
+modes), the repetitions (IMB-IO's volume rule with -iter), no defects, the class and X/t
+recomputed from the record's own t_max (catalogue A.2.2, A.3.3), and no file left in --io-dir.
+At -n 2 also: a corrupting read shows in the defects column; a run stopped by --timeout in a
+benchmark that hangs with its file open, and one stopped by SIGTERM, leave --io-dir empty; bad
+--io-dir values fail with one line; the console blocks match golden files with numbers masked.
+
+usage: test_imb_io.py --np N --parbench PARBENCH --plugin PARBENCH_MPI_SO --golden GOLDEN_DIR
+"""
+import argparse
+import difflib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+failures = []
+
+SINGLE = ["S_Write_indv", "S_Read_indv", "S_Write_expl", "S_Read_expl"]
+PARALLEL = ["P_Write_indv", "P_Read_indv", "P_Write_expl", "P_Read_expl", "P_Write_shared",
+            "P_Read_shared", "P_Write_priv", "P_Read_priv"]
+COLLECTIVE = ["C_Write_indv", "C_Read_indv", "C_Write_expl", "C_Read_expl", "C_Write_shared",
+              "C_Read_shared"]
+ALL = ["Open_Close"] + SINGLE + PARALLEL + COLLECTIVE
+MSGS, VOL_MB, NONAGGR = 4, 16, 2   # -iter 4,16,2
+
+
+def expect(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, flush=True)
+    return condition
+
+
+def parbench(args, np, argv, env=None, timeout=240):
+    environment = dict(os.environ, **(env or {}))
+    environment.pop("PARBENCH_PLUGIN_PATH", None)
+    plugins = os.path.dirname(os.path.dirname(args.plugin))
+    return subprocess.run(["mpiexec", "-n", str(np), args.parbench, "run"] + argv +
+                          ["--plugin-path", plugins], capture_output=True, text=True,
+                          env=environment, timeout=timeout)
+
+
+def rows_of(path):
+    doc = json.load(open(path))
+    return [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+
+
+def volume_rule(x, msgs):
+    """IMB's n_sample (catalogue A.6.9) with OVERALL_VOL = VOL_MB MiB."""
+    return msgs if x == 0 else max(1, min(msgs, (VOL_MB << 20) // x))
+
+
+def q_set(np):
+    """P_/C_/Open_Close: -npmin 2 (IMB's default), doubled up to NP, NP itself last."""
+    qs, q = [], min(2, np)
+    while q < np:
+        qs.append(q)
+        q *= 2
+    return qs + [np]
+
+
+def leftovers(directory):
+    found = []
+    for root, dirs, files in os.walk(directory):
+        found += [os.path.join(root, name) for name in dirs + files]
+    return found
+
+
+# -n 4 oversubscribes the two cores of the build machines (every collective open, sync and
+# close costs milliseconds): one benchmark of each class, two portions.
+AT_FOUR = ["Open_Close", "S_Read_expl", "P_Write_indv", "C_Read_indv"]
+
+
+def test_all(args, np):
+    maxlog = 2 if np <= 2 else 0
+    names = ALL if np <= 2 else AT_FOUR
+    sizes = [0] + [2 ** k for k in range(0, maxlog + 1)]
+    with tempfile.TemporaryDirectory() as tmp:
+        io_dir = os.path.join(tmp, "io")
+        os.mkdir(io_dir)
+        out = os.path.join(tmp, "out.json")
+        p = parbench(args, np, ["imb-io"] + (names if np > 2 else []) + [
+                                "-msglog", f"0:{maxlog}", "-iter",
+                                f"{MSGS},{VOL_MB},{NONAGGR}", "-time", "600", "-check",
+                                "--io-dir", io_dir, "--json", out, "--quiet"])
+        if not expect(p.returncode == 0, f"imb-io -n {np}: rc {p.returncode} {p.stderr[-600:]}"):
+            return
+        expect(leftovers(io_dir) == [], f"imb-io -n {np} left {leftovers(io_dir)}")
+        rows = rows_of(out)
+        expect({r["benchmark"] for r in rows} == set(names), f"benchmarks at -n {np}")
+        for name in names:
+            mine = [r for r in rows if r["benchmark"] == name]
+            if not expect(mine, f"{name}: results at -n {np}"):
+                continue
+            writes = "_Write_" in name
+            modes = ["aggregate", "non_aggregate"] if writes else [""]
+            qs = [1] if name in SINGLE else q_set(np)
+            portions = [None] if name == "Open_Close" else sizes
+            got = [(r["processes"], r["mode"], r["bytes"]) for r in mine]
+            want = [(q, m, x) for q in qs for m in modes for x in portions]
+            expect(got == want, f"{name}: (Q, mode, bytes) {got} != {want}")
+            klass = ("other" if name == "Open_Close" else "single_transfer" if name in SINGLE
+                     else "parallel_transfer" if name in PARALLEL else "collective")
+            for r in mine:
+                label = f"{name} -n {np} Q={r['processes']} {r['mode']} {r['bytes']} B"
+                expect(r["class"] == klass, f"{label}: class {r['class']} != {klass}")
+                expect(0 < r["t_min_us"] <= r["t_max_us"], f"{label}: timings")
+                x = r["bytes"] or 0
+                cap = NONAGGR if r["mode"] == "non_aggregate" else MSGS
+                expect(r["iterations"] == volume_rule(x, cap),
+                       f"{label}: repetitions {r['iterations']} != {volume_rule(x, cap)}")
+                if name != "Open_Close":
+                    expect(r.get("defects") == 0, f"{label}: defects {r.get('defects')}")
+                    want_mb = x / 1.048576 / r["t_max_us"]
+                    got_mb = r.get("throughput_mib_s")
+                    expect(got_mb is not None and abs(got_mb - want_mb) <= 1e-6 * max(1, want_mb),
+                           f"{label}: X/t {got_mb} != {want_mb}")
+                else:
+                    expect(r.get("throughput_mib_s") is None, f"{label}: time only")
+
+
+def test_corrupt(args):
+    env = {"PARBENCH_TEST_KERNELS": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        p = parbench(args, 2, ["imb-io", "Test_IO_Corrupt", "-msglog", "0:3", "-iter", "8",
+                               "-check", "--io-dir", tmp, "--json", out, "--quiet"], env)
+        if not expect(p.returncode == 0, f"Test_IO_Corrupt: rc {p.returncode} {p.stderr[-300:]}"):
+            return
+        # One byte of the block read last is wrong: exactly one defect where a byte is read.
+        got = [(r["bytes"], r["defects"]) for r in rows_of(out)]
+        want = [(x, 0 if x == 0 else 1) for x in [0, 1, 2, 4, 8]]
+        expect(got == want, f"Test_IO_Corrupt: (bytes, defects) {got} != {want}")
+        expect(leftovers(tmp) == ["out.json"] or leftovers(tmp) == [out],
+               f"Test_IO_Corrupt left {leftovers(tmp)}")
+
+
+def test_timeout(args):
+    env = {"PARBENCH_TEST_KERNELS": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        io_dir = os.path.join(tmp, "io")
+        os.mkdir(io_dir)
+        out = os.path.join(tmp, "out.json")
+        p = parbench(args, 2, ["imb-io", "S_Write_expl", "Test_IO_Deadlock", "-msglog", "0:1",
+                               "-iter", "8", "--timeout", "3", "--io-dir", io_dir, "--json", out,
+                               "--quiet"], env)
+        lines = [l for l in p.stderr.splitlines() if l.startswith("parbench: error:")]
+        expect(p.returncode == 3 and len(lines) == 1 and re.fullmatch(
+            r"parbench: error: time limit: benchmark Test_IO_Deadlock \(\d+ bytes, 2 "
+            r"processes\) did not finish within 3 s; stopped", lines[0]),
+            f"--timeout names Test_IO_Deadlock: rc {p.returncode} {p.stderr[-400:]}")
+        expect(leftovers(io_dir) == [], f"--timeout left {leftovers(io_dir)}")
+        names = {r["benchmark"] for r in rows_of(out)}
+        expect(names == {"S_Write_expl"}, f"the S_Write_expl rows are kept: {names}")
+
+
+def test_sigterm(args):
+    env = dict(os.environ, PARBENCH_TEST_KERNELS="1")
+    env.pop("PARBENCH_PLUGIN_PATH", None)
+    plugins = os.path.dirname(os.path.dirname(args.plugin))
+    with tempfile.TemporaryDirectory() as io_dir:
+        proc = subprocess.Popen(["mpiexec", "-n", "2", args.parbench, "run", "imb-io",
+                                 "Test_IO_Deadlock", "-msglog", "0:1", "--timeout", "0",
+                                 "--io-dir", io_dir, "--plugin-path", plugins, "--quiet"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+        # Wait until the hung benchmark's file exists: that is what SIGTERM must not leave.
+        deadline = time.time() + 30
+        while time.time() < deadline and not any("IMB_out" in f for f in leftovers(io_dir)):
+            time.sleep(0.1)
+        expect(any("IMB_out" in f for f in leftovers(io_dir)),
+               f"Test_IO_Deadlock created its file in {io_dir}: {leftovers(io_dir)}")
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+        expect(proc.returncode != 0 and "interrupted by SIGTERM" in err,
+               f"SIGTERM stops the run: rc {proc.returncode} {err[-300:]}")
+        expect(leftovers(io_dir) == [], f"SIGTERM left {leftovers(io_dir)}")
+
+
+def test_bad_io_dir(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        missing = os.path.join(tmp, "missing")
+        a_file = os.path.join(tmp, "file")
+        open(a_file, "w").close()
+        for where, why in ((missing, "no such directory"), (a_file, "not a directory")):
+            p = parbench(args, 2, ["imb-io", "S_Write_indv", "-msglog", "0:1", "--io-dir", where])
+            lines = [l for l in p.stderr.splitlines() if l.startswith("parbench: error:")]
+            expect(p.returncode == 2 and lines == [f"parbench: error: --io-dir {where}: {why}"],
+                   f"--io-dir {where}: rc {p.returncode} {p.stderr[-300:]}")
+        expect(sorted(os.listdir(tmp)) == ["file"], f"bad --io-dir left {os.listdir(tmp)}")
+
+
+def mask(text, args):
+    out = []
+    for line in text.splitlines():
+        if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
+                                                    line):
+            continue
+        line = line.replace(args.parbench, "parbench")
+        line = re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
+        line = re.sub(r"--io-dir \S+", "--io-dir DIR", line)
+        if re.match(r"^ +\d", line):
+            line = line.split("  ! ")[0]
+            # Right-aligned columns: a measured figure becomes N at its right edge; the leading
+            # integers (#bytes where there is one, #repetitions) are exact.
+            exact, kept = 0, 0
+            for m in re.finditer(r"\S+", line):
+                if not re.fullmatch(r"\d+", m.group(0)) or kept == 2:
+                    break
+                exact, kept = m.end(), kept + 1
+            line = line[:exact] + re.sub(r"\d+(\.\d+)?|-", lambda m: "N".rjust(len(m.group(0))),
+                                         line[exact:])
+        out.append(line.rstrip() + "\n")
+    return "".join(out)
+
+
+def test_golden(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        p = parbench(args, 2, ["imb-io", "S_Write_indv", "P_Read_expl", "Open_Close", "-msglog",
+                               "0:1", "-iter", f"{MSGS},{VOL_MB},{NONAGGR}", "-time", "600",
+                               "--io-dir", tmp])
+        if not expect(p.returncode == 0, f"golden run: rc {p.returncode} {p.stderr[-300:]}"):
+            return
+        actual = mask(p.stdout, args)
+        path = os.path.join(args.golden, "console_imb_io.txt")
+        if os.environ.get("PARBENCH_APPROVE") == "1":
+            open(path, "w").write(actual)
+            return
+        expected = open(path).read() if os.path.exists(path) else ""
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            path, "actual"))
+        expect(not diff, f"console_imb_io.txt differs from the golden file:\n{diff}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for flag in ("--parbench", "--plugin", "--golden"):
+        parser.add_argument(flag, required=True)
+    parser.add_argument("--np", type=int, required=True)
+    args = parser.parse_args()
+    test_all(args, args.np)
+    if args.np == 2:
+        test_corrupt(args)
+        test_timeout(args)
+        test_sigterm(args)
+        test_bad_io_dir(args)
+        test_golden(args)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

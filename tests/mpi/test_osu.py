@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""The osu suite's point-to-point and collective tests through the driver under mpiexec.
+
+-n 1: refused with one line and status 2. -n 2: latency, bw, bibw, multi_lat and mbw_mr at tiny
+sizes with -c (no defects), OSU's figures worked out from each record's own time (catalogue E:
+MB/s = bytes of one iteration / t with 10^6 B; bw W x, bibw 2 W x, mbw_mr pairs W x; messages/s
+= pairs W / t), the console's columns against the JSON figures, OSU's counts (small and large
+messages, -i/-x overriding both), every OSU option good and bad (-m, -i, -x, -W, -c, -f, -z,
+-M), every collective and bcast_ack with -c, and golden console tables (numbers masked) for
+latency, bw and allreduce -f; every test against the PMPI oracle's known answer (each MPI call
+costs D on a virtual clock, so a test's time is D times the calls OSU's method makes per
+iteration). -n 4: multi_lat and mbw_mr over the pairs r <-> r + 2 (proven by
+-c: each receiver's bytes carry its partner's rank), the collectives on four processes, latency
+on processes 0 and 1 while the others wait, and the oracle with two pairs.
+
+usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
+Set PARBENCH_APPROVE=1 to rewrite the golden files.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BAD_INPUT = 2
+POINT_TO_POINT = ["latency", "bw", "bibw", "multi_lat", "mbw_mr"]
+COLLECTIVES = ["allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "barrier",
+               "bcast", "gather", "gatherv", "reduce", "reduce_scatter", "scatter", "scatterv"]
+REDUCTIONS = {"allreduce", "reduce", "reduce_scatter"}  # MPI_FLOAT: sizes from 4 bytes
+FIELD = 18  # OSU 7's FIELD_WIDTH
+D_US = 100.0  # the oracle's cost of one MPI call
+
+failures = []
+
+
+def expect(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, flush=True)
+    return condition
+
+
+def run(args, np, parbench, timeout=240, oracle=None):
+    """The driver under mpiexec; with `oracle` (the PMPI library) every MPI call costs D_US on
+    a virtual clock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.json")
+        env = dict(os.environ)
+        env.pop("PARBENCH_PLUGIN_PATH", None)
+        preload = []
+        if oracle:
+            env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+            preload = ["env", f"LD_PRELOAD={os.path.abspath(oracle)}",
+                       f"PARBENCH_ORACLE_DELAY_US={D_US}", "PARBENCH_ORACLE_CLOCK=virtual"]
+        p = subprocess.run(["mpiexec", "-n", str(np)] + preload + [parbench, "run", "osu"] +
+                           args + ["--json", out], capture_output=True, text=True,
+                           timeout=timeout, cwd=tmp, env=env)
+        rows = []
+        if os.path.exists(out):
+            with open(out) as f:
+                rows = [b for b in json.load(f)["benchmarks"] if b.get("run_type") == "iteration"]
+    return p, rows
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def table_rows(stdout):
+    """The data rows of each block of OSU's console: {benchmark banner index: [fields]}."""
+    blocks, current = [], None
+    for line in stdout.splitlines():
+        line = line.split("  ! ")[0]
+        if line.startswith("# OSU "):
+            current = {"banner": line, "header": None, "rows": []}
+            blocks.append(current)
+        elif line.startswith("# Size") or (current and line.startswith("# Avg")):
+            current["header"] = line
+        elif current is not None and line and not line.startswith("#"):
+            current["rows"].append(line)
+    return blocks
+
+
+def by_name(rows):
+    out = {}
+    for r in rows:
+        out.setdefault(r["benchmark"], []).append(r)
+    return out
+
+
+def sizes_of(rows):
+    return [r["bytes"] for r in rows]
+
+
+def test_refusals(args):
+    for name in ["latency", "allreduce"]:
+        p, _ = run([name], 1, args.parbench)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        expect(p.returncode == BAD_INPUT and len(lines) == 1 and "needs 2 processes" in lines[0],
+               f"osu {name} at -n 1: rc {p.returncode}, stderr {p.stderr!r}")
+
+
+def check_point_to_point(rows, np, window, iterations, label):
+    named = by_name(rows)
+    expect(set(named) == set(POINT_TO_POINT), f"{label}: ran {sorted(named)}")
+    pairs = np // 2
+    for name, rs in named.items():
+        expect(sizes_of(rs) == [1, 2, 4], f"{label} {name}: sizes {sizes_of(rs)}")
+        for r in rs:
+            t = r["t_max_us"]
+            expect(r["iterations"] == iterations, f"{label} {name}: iterations {r['iterations']}")
+            expect(r["defects"] == 0, f"{label} {name} {r['bytes']} B: defects {r['defects']}")
+            expect(t > 0, f"{label} {name}: time {t}")
+            expected_processes = np if name in ("multi_lat", "mbw_mr") else 2
+            expect(r["processes"] == expected_processes,
+                   f"{label} {name}: {r['processes']} processes")
+            x = r["bytes"]
+            per_iteration = {"bw": window * x, "bibw": 2 * window * x, "mbw_mr": pairs * window * x}
+            if name in per_iteration:
+                mb_s = r["metrics"].get("bandwidth_mb_s", -1)
+                # MB/s = bytes per iteration / t[us] (10^6 bytes per second)
+                expect(close(mb_s, per_iteration[name] / t),
+                       f"{label} {name} {x} B: {mb_s} MB/s, expected {per_iteration[name] / t}")
+            if name == "mbw_mr":
+                rate = r["metrics"].get("messages_per_s", -1)
+                expect(close(rate, pairs * window * 1e6 / t, 1e-6),
+                       f"{label} mbw_mr {x} B: {rate} messages/s, expected "
+                       f"{pairs * window * 1e6 / t}")
+
+
+def check_console_figures(stdout, rows, label):
+    """Each block's first value column is the JSON figure OSU reports, to 2 decimals."""
+    named = by_name(rows)
+    figure = {"latency": lambda r: r["t_max_us"], "multi_lat": lambda r: r["t_avg_us"],
+              "bw": lambda r: r["metrics"]["bandwidth_mb_s"],
+              "bibw": lambda r: r["metrics"]["bandwidth_mb_s"],
+              "mbw_mr": lambda r: r["metrics"]["bandwidth_mb_s"]}
+    banners = {"latency": "# OSU MPI Latency Test", "multi_lat": "# OSU MPI Multi Latency Test",
+               "bw": "# OSU MPI Bandwidth Test", "bibw": "# OSU MPI Bi-Directional Bandwidth Test",
+               "mbw_mr": "# OSU MPI Multiple Bandwidth / Message Rate Test"}
+    blocks = table_rows(stdout)
+    for name, banner in banners.items():
+        block = [b for b in blocks if b["banner"].startswith(banner + " v")]
+        if not expect(len(block) == 1, f"{label}: one block for {name}, got {len(block)}"):
+            continue
+        rs = named.get(name, [])
+        expect(len(block[0]["rows"]) == len(rs) > 0, f"{label} {name}: console rows "
+               f"{block[0]['rows']} vs {len(rs)} records")
+        for line, r in zip(block[0]["rows"], rs):
+            fields = line.split()
+            expect(int(fields[0]) == r["bytes"] and
+                   abs(float(fields[1]) - figure[name](r)) <= 0.0051,
+                   f"{label} {name}: row {line!r} vs {figure[name](r)}")
+            expect(len(line) >= 10 + FIELD and line[10 + FIELD - 1] != " ",
+                   f"{label} {name}: row {line!r} not in OSU's %-10d%18.2f layout")
+            if name == "mbw_mr":
+                expect(abs(float(fields[2]) - r["metrics"]["messages_per_s"]) <= 0.0051,
+                       f"{label} mbw_mr: messages/s {line!r}")
+
+
+def mask_console(text):
+    """Every timing-dependent figure (d.dd) becomes <value> in its own field's width, so the
+    columns' right edges stay where OSU puts them."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("# WARNING"):
+            continue
+        line = line.split("  ! ")[0]
+        if re.match(r"\d+ ", line) or re.match(r" +\d+\.\d\d", line):
+            line = re.sub(r" *\d+\.\d\d", lambda m: f"{'<value>':>{len(m.group(0))}}", line)
+        out.append(re.sub(r"parbench \d+\.\d+\.\d+", "parbench <version>", line))
+    return "\n".join(out) + "\n"
+
+
+def check_golden(args, name, stdout):
+    golden = os.path.join(args.golden, name)
+    actual = mask_console(stdout)
+    if os.environ.get("PARBENCH_APPROVE") == "1":
+        with open(golden, "w") as f:
+            f.write(actual)
+    with open(golden) as f:
+        expected = f.read()
+    expect(actual == expected, f"console layout differs from {golden}:\n{actual}")
+
+
+def test_point_to_point_two(args):
+    small = ["-m", "1:4", "-i", "20", "-x", "2", "-W", "4", "-c"]
+    p, rows = run(POINT_TO_POINT + small, 2, args.parbench)
+    expect(p.returncode == 0, f"osu p2p run: rc {p.returncode}: {p.stderr[-400:]}")
+    check_point_to_point(rows, 2, 4, 20, "-n 2")
+    check_console_figures(p.stdout, rows, "-n 2")
+    expect("# [ pairs: 1 ] [ window size: 4 ]" in p.stdout, "mbw_mr's pairs line")
+    expect(all("Validation" in b["header"] for b in table_rows(p.stdout)),
+           "-c: every table has OSU's Validation column")
+
+    # golden: latency and bw as OSU prints them (no -c: OSU's two columns only)
+    p, rows = run(["latency", "bw", "-m", "1:4", "-i", "10", "-x", "1"], 2, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 6, f"golden run: rc {p.returncode}, {len(rows)} rows")
+    check_golden(args, "osu_latency_bw.txt", p.stdout)
+
+
+def test_counts(args):
+    # OSU's bandwidth counts: 100 (skip 10) up to 8 KiB, 20 (skip 2) above; -i/-x set both
+    p, rows = run(["bw", "-m", "8192:16384", "-W", "2"], 2, args.parbench)
+    expect(p.returncode == 0 and [r["iterations"] for r in rows] == [100, 20],
+           f"bw default counts: rc {p.returncode}, {[r['iterations'] for r in rows]}")
+    p, rows = run(["bw", "-m", "8192:16384", "-W", "2", "-i", "3", "-x", "0"], 2, args.parbench)
+    expect(p.returncode == 0 and [r["iterations"] for r in rows] == [3, 3],
+           f"bw -i 3: rc {p.returncode}, {[r['iterations'] for r in rows]}")
+    # collectives: 1000 up to 8 KiB, 100 above
+    p, rows = run(["barrier", "bcast", "-m", "8192:16384", "-x", "1"], 2, args.parbench)
+    named = by_name(rows)
+    expect(p.returncode == 0 and [r["iterations"] for r in named.get("barrier", [])] == [1000] and
+           [r["iterations"] for r in named.get("bcast", [])] == [1000, 100],
+           f"collective counts: rc {p.returncode}, "
+           f"{[(r['benchmark'], r['iterations']) for r in rows]}")
+
+
+def test_options(args):
+    # -m MIN: sets only MIN; default MAX of a collective is 1 MiB (not run: just the sizes)
+    p, rows = run(["latency", "-m", "2048:", "-i", "2", "-x", "0"], 2, args.parbench)
+    expect(p.returncode == 0 and sizes_of(rows) == [2048 * 2 ** k for k in range(12)],
+           f"-m 2048: sizes {sizes_of(rows)}")
+    # -M: message buffers of x bytes to send and x to receive per process; 2 x > 64 is skipped
+    p, rows = run(["latency", "-m", "1:256", "-i", "2", "-x", "0", "-M", "64"], 2, args.parbench)
+    expect(p.returncode == 0 and sizes_of(rows) == [1, 2, 4, 8, 16, 32],
+           f"-M 64: rc {p.returncode}, sizes {sizes_of(rows)}")
+    expect("-M 64" in p.stdout + p.stderr, f"-M 64: no warning naming it: {p.stdout[-300:]}")
+    # -f: min, max and iterations after the average; -z: P50 <= P90 <= P99 over the batches
+    p, rows = run(["allreduce", "latency", "-m", "4:8", "-i", "40", "-x", "2", "-f", "-z"], 2,
+                  args.parbench)
+    expect(p.returncode == 0 and len(rows) == 4, f"-f -z: rc {p.returncode}, {len(rows)} rows")
+    named = by_name(rows)
+    for block in table_rows(p.stdout):
+        name = "allreduce" if "Allreduce" in block["banner"] else "latency"
+        expect("Min Latency(us)" in block["header"] and "Iterations" in block["header"] and
+               "P99 Tail Lat(us)" in block["header"], f"-f -z header {block['header']!r}")
+        for line, r in zip(block["rows"], named.get(name, [])):
+            f = line.split()
+            expect(abs(float(f[2]) - r["t_min_us"]) <= 0.0051 and
+                   abs(float(f[3]) - r["t_max_us"]) <= 0.0051 and int(f[4]) == 40,
+                   f"-f {name}: {line!r} vs min {r['t_min_us']} max {r['t_max_us']}")
+            p50, p90, p99 = float(f[5]), float(f[6]), float(f[7])
+            samples = sorted(r["samples_us"])
+            # nearest-rank percentiles of the batch times, shifted like the first column
+            offset = (r["t_avg_us"] if name == "allreduce" else r["t_max_us"]) - r["t_max_us"]
+            want = [samples[max(1, math.ceil(q / 100 * len(samples))) - 1] + offset
+                    for q in (50, 90, 99)]
+            expect(p50 <= p90 <= p99 and all(abs(a - b) <= 0.0051 for a, b in
+                                             zip((p50, p90, p99), want)),
+                   f"-z {name}: {line!r}, expected {want}")
+    check_golden(args, "osu_allreduce_full.txt", p.stdout)
+    # bad values: one line naming the option, status 2
+    for bad, word in [(["-m", "4:1"], "-m"), (["-m", "x"], "-m"), (["-m", "1:3000000000"], "-m"),
+                      (["-i", "0"], "-i"), (["-i", "-3"], "-i"), (["-x", "abc"], "-x"),
+                      (["-W", "0"], "-W"), (["-M", "0"], "-M"), (["-M", "lots"], "-M"),
+                      (["-c", "-i"], "-i"), (["-q"], "")]:
+        p, rows = run(["latency"] + bad, 2, args.parbench)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        expect(p.returncode == BAD_INPUT and len(lines) == 1 and word in lines[0] and not rows,
+               f"bad {bad}: rc {p.returncode}, stderr {p.stderr!r}")
+
+
+def check_collectives(rows, np, iterations, label):
+    named = by_name(rows)
+    expect(set(named) == set(COLLECTIVES) | {"bcast_ack"}, f"{label}: ran {sorted(named)}")
+    for name, rs in named.items():
+        want = [None] if name == "barrier" else [4, 8] if name in REDUCTIONS else [1, 2, 4, 8]
+        expect(sizes_of(rs) == want, f"{label} {name}: sizes {sizes_of(rs)}")
+        for r in rs:
+            expect(r["processes"] == np and r["iterations"] == iterations and r["defects"] == 0,
+                   f"{label} {name} {r['bytes']}: {r['processes']} processes, "
+                   f"{r['iterations']} iterations, defects {r['defects']}")
+            expect((name == "bcast_ack" or 0 < r["t_min_us"]) and
+                   r["t_min_us"] <= r["t_avg_us"] <= r["t_max_us"],
+                   f"{label} {name}: min/avg/max {r['t_min_us']} {r['t_avg_us']} {r['t_max_us']}")
+        if name == "bcast_ack":
+            for r in rs:
+                ack = r["metrics"].get("ack_us", -1)
+                both = r["metrics"].get("bcast_with_ack_us", -1)
+                # F97: latency = (bcast + ack) time per iteration - ack time
+                expect(ack > 0 and both > 0 and close(r["t_max_us"], max(0.0, both - ack)),
+                       f"{label} bcast_ack: ack {ack}, with ack {both}, t_max {r['t_max_us']}")
+
+
+def check_collective_console(stdout, rows):
+    blocks = table_rows(stdout)
+    named = by_name(rows)
+    for block in blocks:
+        if any(w in block["banner"] for w in ("Latency Test v", "Exchange Latency")) and \
+                "Multi" not in block["banner"] and "MPI Latency" not in block["banner"]:
+            expect("Avg Latency(us)" in block["header"], f"collective header {block['header']!r}")
+    barrier = [b for b in blocks if "Barrier" in b["banner"]]
+    if expect(len(barrier) == 1 and len(barrier[0]["rows"]) == 1, "one barrier row"):
+        expect(abs(float(barrier[0]["rows"][0].split()[0]) - named["barrier"][0]["t_avg_us"])
+               <= 0.0051, f"barrier row {barrier[0]['rows']}")
+
+
+def oracle_calls(name, window):
+    """MPI calls per reported time of each test, from OSU's definitions (catalogue E), each
+    costing D on the oracle's virtual clock; and the bytes one iteration moves per pair in
+    units of the message size (None: no bandwidth).
+      latency, multi_lat: Send + Recv per round trip, halved            -> 1
+      bw, mbw_mr: W Isend + Waitall + Recv (receiver: W Irecv + Waitall + Send) -> W + 2
+      bibw: W Irecv + W Isend + Waitall on both sides                   -> 2 W + 1
+      collectives: one call -> 1; bcast_ack: root Bcast + Recv, minus the ack's one-way
+      Send + Recv halved -> 2 - 1 = 1"""
+    if name == "bw" or name == "mbw_mr":
+        return window + 2, window
+    if name == "bibw":
+        return 2 * window + 1, 2 * window
+    return 1, None
+
+
+def test_oracle(args, np):
+    window = 4
+    names = POINT_TO_POINT + COLLECTIVES + ["bcast_ack"]
+    p, rows = run(names + ["-m", "1:8", "-i", "5", "-x", "1", "-W", str(window), "-c"], np,
+                  args.parbench, oracle=args.oracle, timeout=400)
+    expect(p.returncode == 0 and set(by_name(rows)) == set(names),
+           f"oracle -n {np}: rc {p.returncode}, ran {sorted(by_name(rows))}: {p.stderr[-400:]}")
+    check_collectives([r for r in rows if r["benchmark"] not in POINT_TO_POINT], np, 5,
+                      f"oracle -n {np}")
+    check_collective_console(p.stdout, rows)
+    pairs = np // 2
+    for r in rows:
+        name, x = r["benchmark"], r["bytes"] or 0
+        calls, per_pair = oracle_calls(name, window)
+        t = calls * D_US
+        # OSU's figure: process 0's time (latency, bw, bibw: t_max), the average over the
+        # processes (multi_lat, collectives), the root's (bcast_ack: t_max)
+        figure = r["t_avg_us"] if name == "multi_lat" or name in COLLECTIVES else r["t_max_us"]
+        expect(close(figure, t, 1e-6), f"oracle -n {np} {name} {x} B: {figure} us, expected {t}")
+        if per_pair is not None:
+            moved = (pairs if name == "mbw_mr" else 1) * per_pair * x
+            expect(close(r["metrics"]["bandwidth_mb_s"], moved / t, 1e-6),
+                   f"oracle -n {np} {name} {x} B: {r['metrics']['bandwidth_mb_s']} MB/s, "
+                   f"expected {moved / t}")
+        if name == "mbw_mr":
+            expect(close(r["metrics"]["messages_per_s"], pairs * window * 1e6 / t, 1e-6),
+                   f"oracle -n {np} mbw_mr: {r['metrics']['messages_per_s']} messages/s")
+        if name == "bcast_ack":
+            expect(close(r["metrics"]["ack_us"], D_US, 1e-6) and
+                   close(r["metrics"]["bcast_with_ack_us"], 2 * D_US, 1e-6),
+                   f"oracle -n {np} bcast_ack: {r['metrics']}")
+
+
+def test_four(args):
+    p, rows = run(["latency", "multi_lat", "mbw_mr", "-m", "1:4", "-i", "10", "-x", "1", "-W",
+                   "2", "-c"], 4, args.parbench, timeout=400)
+    expect(p.returncode == 0, f"-n 4 p2p: rc {p.returncode}: {p.stderr[-400:]}")
+    named = by_name(rows)
+    expect(all(r["processes"] == 2 for r in named.get("latency", [])) and
+           all(r["processes"] == 4 and r["defects"] == 0 for r in
+               named.get("multi_lat", []) + named.get("mbw_mr", [])) and len(rows) == 9,
+           f"-n 4: {[(r['benchmark'], r['processes'], r['defects']) for r in rows]}")
+    for r in named.get("mbw_mr", []):
+        # two pairs, each moving W = 2 messages of x bytes per iteration
+        expect(close(r["metrics"]["bandwidth_mb_s"], 2 * 2 * r["bytes"] / r["t_max_us"]),
+               f"-n 4 mbw_mr: {r['metrics']}")
+    expect("# [ pairs: 2 ] [ window size: 2 ]" in p.stdout, "-n 4 mbw_mr pairs line")
+    expect("pair tests use processes 0 and 1; the other 2 wait" in p.stdout + p.stderr,
+           "-n 4: the waiting processes are named")
+    test_oracle(args, 4)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--np", type=int, required=True)
+    parser.add_argument("--parbench", required=True)
+    parser.add_argument("--golden", required=True)
+    parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    args.parbench = os.path.abspath(args.parbench)
+    if args.np == 1:
+        test_refusals(args)
+    elif args.np == 2:
+        for name, fn in [("p2p", test_point_to_point_two), ("counts", test_counts),
+                         ("options", test_options),
+                         ("oracle", lambda a: test_oracle(a, 2))]:
+            if not args.only or args.only == name:
+                fn(args)
+    else:
+        test_four(args)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
