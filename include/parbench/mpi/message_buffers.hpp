@@ -77,8 +77,13 @@ public:
     // sequence of sizes reuses one allocation as IMB does; a new region is zero only when the
     // pool had to grow, and lives in the pool's memory space.
     void attach(aligned_buffer& pool) {
-        if (pool.size() < footprint() || pool.data() == nullptr)
-            pool = aligned_buffer(footprint(), pool.space());
+        if (pool.size() < footprint() || pool.data() == nullptr) {
+            // The old block goes first: the peak is the new size, not old + new (its contents
+            // are not kept anyway).
+            const memory_space* space = pool.space();
+            pool = aligned_buffer{};
+            pool = aligned_buffer(footprint(), space);
+        }
         base_ = pool.data();
     }
     void allocate() { attach(storage_); }

@@ -161,7 +161,7 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                                       std::string(mode)};
             for (const std::uint64_t x : sizes) {
                 st.host->progress(name, x, q);
-                if (!warmed_up && traits::warm_up) {
+                if (!warmed_up && traits::warm_up && o.warm_up) {  // -warm_up off: none
                     // After the first progress call, so that the time limit covers it.
                     const std::size_t small = traits::has_bytes ? 4 : 0;
                     const mpi::kernel_context warm = session.context(small, pairs);

@@ -23,6 +23,7 @@
 #include <climits>
 #include <cstdint>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -55,10 +56,24 @@ struct options {
     std::string thread_level = "single";
     bool check = false;
     std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
+    // IMB 2021's datatype options, by IMB's value names. Only the IMB 4.0 defaults are measured
+    // so far (byte / float / base); other valid values are refused with a clear message.
+    std::string data_type = "byte";
+    std::string red_data_type = "float";
+    std::string contig_type = "base";
+    bool zero_size = true;  // IMB 2021 -zero_size off: no row for 0-byte messages
+    bool warm_up = true;    // IMB 2021 -warm_up off: no untimed iterations before the first size
     policy::sync::chosen sync{};  // -sync: IMB's barriers (default) or window sync
     double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
     std::string io_dir;       // suites with files: where the run's directory goes ("": $TMPDIR)
 };
+
+// MPI's name of an IMB 2021 -data_type / -red_data_type value ("int" -> "MPI_INT").
+[[nodiscard]] inline std::string mpi_type_name(std::string_view imb_name) {
+    std::string upper(imb_name);
+    for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return "MPI_" + upper;
+}
 
 namespace detail {
 
@@ -119,6 +134,30 @@ namespace detail {
     return text;
 }
 
+// IMB 2021's switches: on (1|enable|yes) or off (0|disable|no).
+[[nodiscard]] inline bool parse_switch(const std::string& name, const std::string& text) {
+    const auto t = parbench::detail::trim(text);
+    if (t == "1" || t == "on" || t == "enable" || t == "yes") return true;
+    if (t == "0" || t == "off" || t == "disable" || t == "no") return false;
+    throw input_error("-" + name + " " + text + ": expected on (1|enable|yes) or off (0|disable|no)");
+}
+
+// One of IMB 2021's names for a datatype option; `measured` is the one parbench runs today.
+[[nodiscard]] inline std::string parse_choice(const std::string& name, const std::string& text,
+                                              std::initializer_list<std::string_view> valid,
+                                              std::string_view measured) {
+    const auto t = std::string(parbench::detail::trim(text));
+    if (std::find(valid.begin(), valid.end(), t) == valid.end()) {
+        std::string list;
+        for (const auto v : valid) list += (list.empty() ? "" : ", ") + std::string(v);
+        throw input_error("-" + name + " " + text + ": expected one of " + list);
+    }
+    if (t != measured)
+        throw input_error("-" + name + " " + t + ": a valid IMB 2021 value that parbench does "
+                          "not measure yet (only " + std::string(measured) + ")");
+    return t;
+}
+
 }  // namespace detail
 
 // -input: one benchmark name per line; '#' starts a comment line; blank lines skipped.
@@ -142,6 +181,23 @@ namespace detail {
         throw input_error("-input " + std::string(source) +
                           ": no benchmark names in the file (only comments or blank lines)");
     return names;
+}
+
+// The message lengths of one benchmark: IMB's sequence (reductions start at sizeof(float)) or
+// the user's -msglen list (reductions rounded down to whole floats); without 0 under
+// -zero_size off.
+[[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit) {
+    std::vector<std::uint64_t> sizes;
+    if (o.msglen.empty()) {
+        sizes = imb_sizes(o.msglog, unit);
+    } else {
+        for (const auto x : o.msglen) {
+            const auto y = round_to_unit(x, unit);
+            if (sizes.empty() || sizes.back() != y) sizes.push_back(y);
+        }
+    }
+    if (!o.zero_size) std::erase(sizes, std::uint64_t{0});
+    return sizes;
 }
 
 // Validates the request's options. Collective (files are broadcast): every rank calls it.
@@ -209,6 +265,20 @@ namespace detail {
             if (o.accelerator != "cuda")
                 throw input_error("-accelerator '" + o.accelerator +
                                   "': expected cuda (message buffers in CUDA device memory)");
+        } else if (name == "data_type") {
+            o.data_type = detail::parse_choice(name, detail::one_value(name, value),
+                                               {"byte", "char", "int", "float", "double"}, "byte");
+        } else if (name == "red_data_type") {
+            o.red_data_type = detail::parse_choice(name, detail::one_value(name, value),
+                                                   {"char", "int", "float", "double"}, "float");
+        } else if (name == "contig_type") {
+            o.contig_type =
+                detail::parse_choice(name, detail::one_value(name, value),
+                                     {"base", "base_vec", "resize", "resize_vec"}, "base");
+        } else if (name == "zero_size") {
+            o.zero_size = detail::parse_switch(name, detail::one_value(name, value));
+        } else if (name == "warm_up") {
+            o.warm_up = detail::parse_switch(name, detail::one_value(name, value));
         } else if (name == "sync") {
             o.sync = policy::sync::parse_sync(detail::one_value(name, value), o.sync);
         } else if (name == "confidence") {
@@ -229,6 +299,8 @@ namespace detail {
         o.msglen = parse_msglen(detail::read_file_everywhere("msglen", o.msglen_file),
                                 o.msglen_file);
     }
+    if (!o.zero_size && lengths_for(o, 1).empty())
+        throw input_error("-zero_size off leaves no message length to run (only 0 was given)");
     const std::uint64_t largest =
         o.msglen.empty() ? std::uint64_t{1} << o.msglog.max_log
                          : *std::max_element(o.msglen.begin(), o.msglen.end());
@@ -236,18 +308,6 @@ namespace detail {
         throw input_error("message length " + std::to_string(largest) +
                           " is above 2147483647 bytes, the largest MPI count of MPI_BYTE");
     return o;
-}
-
-// The message lengths of one benchmark: IMB's sequence (reductions start at sizeof(float)) or
-// the user's -msglen list (reductions rounded down to whole floats).
-[[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit) {
-    if (o.msglen.empty()) return imb_sizes(o.msglog, unit);
-    std::vector<std::uint64_t> sizes;
-    for (const auto x : o.msglen) {
-        const auto y = round_to_unit(x, unit);
-        if (sizes.empty() || sizes.back() != y) sizes.push_back(y);
-    }
-    return sizes;
 }
 
 }  // namespace parbench::imb

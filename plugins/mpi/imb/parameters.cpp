@@ -39,6 +39,17 @@ parameter_table::parameter_table(const suite_defaults& defaults)
         {"accelerator", "cuda",
          "message buffers in CUDA device memory (OSU's -d cuda); needs a CUDA-aware MPI", nullptr,
          PARBENCH_ARITY_ONE},
+        // IMB 2021's options; parbench measures their defaults (others are refused for now).
+        {"data_type", "byte|char|int|float|double", "datatype of the messages (IMB 2021)",
+         "byte", PARBENCH_ARITY_ONE},
+        {"red_data_type", "char|int|float|double", "datatype of the reductions (IMB 2021)",
+         "float", PARBENCH_ARITY_ONE},
+        {"contig_type", "base|base_vec|resize|resize_vec",
+         "layout of the datatype (IMB 2021)", "base", PARBENCH_ARITY_ONE},
+        {"zero_size", "on|off", "run the 0-byte message size (IMB 2021)", "on",
+         PARBENCH_ARITY_ONE},
+        {"warm_up", "on|off", "untimed warm-up iterations before the first size (IMB 2021)",
+         "on", PARBENCH_ARITY_ONE},
         {"sync", "barrier|window[:WINDOW_US]",
          "how calls start: IMB's barriers before a batched loop, or each call at a common window "
          "time on synchronised clocks (late calls dropped)",
