@@ -17,8 +17,8 @@
 // outside [0.90, 1.10]. Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./io_overhead [ALTERNATIONS] [--short]
+#include "mpi_pair.hpp"
 #include "suites/imb_io_kernels.hpp"
-#include "alternation.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/statistics.hpp>
@@ -149,15 +149,10 @@ void compare(const char* name, const pb::mpi::session& s, const std::string& dir
 
 int main(int argc, char** argv) {
     pb::mpi::environment env(argc, argv);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0) std::fprintf(stderr, "io_overhead: run with mpiexec -n 2\n");
-        return 1;
-    }
-    const bench::bench_args args = bench::parse_bench_args(argc, argv, 20);
+    const auto started = bench::start_pair("io_overhead", argc, argv, 20);
+    if (!started) return 1;
+    const int rank = started->rank;
+    const bench::bench_args& args = started->args;
     // The directory: rank 0's pid names it, under $TMPDIR.
     long long pid = rank == 0 ? static_cast<long long>(::getpid()) : 0;
     MPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);

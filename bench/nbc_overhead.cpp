@@ -15,7 +15,7 @@
 //    within [0.5, 2] (a wrong flop count or a pass that the compiler removed still fails it).
 //
 //   mpiexec -n 2 ./nbc_overhead [ALTERNATIONS] [--short]
-#include "alternation.hpp"
+#include "mpi_pair.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/buffers.hpp>
@@ -65,15 +65,10 @@ double plain_iallreduce_us(MPI_Comm comm, std::byte* send, std::byte* recv, int 
 
 int main(int argc, char** argv) {
     parbench::mpi::environment env(argc, argv);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0) std::fprintf(stderr, "nbc_overhead: run with mpiexec -n 2\n");
-        return 1;
-    }
-    const bench::bench_args args = bench::parse_bench_args(argc, argv, 40);
+    const auto started = bench::start_pair("nbc_overhead", argc, argv, 40);
+    if (!started) return 1;
+    const int rank = started->rank;
+    const bench::bench_args& args = started->args;
     const bool short_form = args.short_form;
     using def = parbench::imb_nbc::iallreduce_pure_def;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);

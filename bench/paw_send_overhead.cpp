@@ -12,7 +12,7 @@
 //
 //   mpiexec -n 2 ./paw_send_overhead [ALTERNATIONS] [--short]
 #include <parbench/suites/paw/messages.hpp>
-#include "alternation.hpp"
+#include "mpi_pair.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/buffers.hpp>
@@ -67,15 +67,10 @@ double plain_paw_us(MPI_Comm comm, std::byte* send, std::byte* recv, int bytes,
 
 int main(int argc, char** argv) {
     parbench::mpi::environment env(argc, argv);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0) std::fprintf(stderr, "paw_send_overhead: run with mpiexec -n 2\n");
-        return 1;
-    }
-    const bench::bench_args args = bench::parse_bench_args(argc, argv, 40);
+    const auto started = bench::start_pair("paw_send_overhead", argc, argv, 40);
+    if (!started) return 1;
+    const int rank = started->rank;
+    const bench::bench_args& args = started->args;
     const std::uint64_t nreps = 10;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     if (rank == 0)

@@ -11,7 +11,7 @@
 // above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when a time was not measured (zero, NaN, infinite).
 //
 //   mpiexec -n 2 ./pingpong_overhead [ALTERNATIONS] [--short]
-#include "alternation.hpp"
+#include "mpi_pair.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/buffers.hpp>
@@ -61,15 +61,10 @@ double plain_pingpong_us(MPI_Comm comm, std::byte* send, std::byte* recv, int by
 
 int main(int argc, char** argv) {
     parbench::mpi::environment env(argc, argv);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0) std::fprintf(stderr, "pingpong_overhead: run with mpiexec -n 2\n");
-        return 1;
-    }
-    const bench::bench_args args = bench::parse_bench_args(argc, argv, 100);
+    const auto started = bench::start_pair("pingpong_overhead", argc, argv, 100);
+    if (!started) return 1;
+    const int rank = started->rank;
+    const bench::bench_args& args = started->args;
     const int alternations = args.alternations;
     const bool short_form = args.short_form;
     using def = parbench::imb_mpi1::ping_pong_def<false>;

@@ -10,7 +10,7 @@
 // [0.90, 1.10] (bench/ratio_rule.hpp). Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./unidir_put_overhead [ALTERNATIONS] [--short]
-#include "alternation.hpp"
+#include "mpi_pair.hpp"
 #include "ratio_rule.hpp"
 
 #include <parbench/core/statistics.hpp>
@@ -57,15 +57,10 @@ double plain_put_us(const parbench::mpi::window_view& v, int rank, std::uint64_t
 
 int main(int argc, char** argv) {
     parbench::mpi::environment env(argc, argv);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != 2) {
-        if (rank == 0) std::fprintf(stderr, "unidir_put_overhead: run with mpiexec -n 2\n");
-        return 1;
-    }
-    const bench::bench_args args = bench::parse_bench_args(argc, argv, 60);
+    const auto started = bench::start_pair("unidir_put_overhead", argc, argv, 60);
+    if (!started) return 1;
+    const int rank = started->rank;
+    const bench::bench_args& args = started->args;
     const int alternations = args.alternations;
     const bool short_form = args.short_form;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
