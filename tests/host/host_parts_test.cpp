@@ -15,7 +15,7 @@ TEST_CASE("every registered layout builds its console reporter") {
     std::ostringstream out;
     for (const char* layout : {"caf", "imb", "osu", "paw"})
         CHECK(report::make_console(layout, "s", {.out = out}) != nullptr);
-    CHECK(report::known_layouts() == "caf, imb, osu, paw");
+    CHECK(report::known_layouts() == "caf, imb, imb-nbc, osu, overlap, paw");
 }
 
 TEST_CASE("an unknown layout is an error naming it and the known ones") {
@@ -26,7 +26,7 @@ TEST_CASE("an unknown layout is an error naming it and the known ones") {
     } catch (const report::unknown_layout& e) {
         CHECK(std::string(e.what()) ==
               "suite 'my-suite' declares console layout 'tabular', which this parbench does not "
-              "know (known: caf, imb, osu, paw)");
+              "know (known: caf, imb, imb-nbc, osu, overlap, paw)");
     }
     CHECK_THROWS_AS(report::require_layout("", "my-suite"), report::unknown_layout);
     CHECK_NOTHROW(report::require_layout("osu", "my-suite"));
