@@ -35,7 +35,7 @@ PY
 
 echo "== release build (-Werror) =="
 if [[ -f build-test/build.ninja ]]; then
-    meson configure build-test "${forced[@]}" >/dev/null
+    meson setup --reconfigure build-test "${forced[@]}" >/dev/null  # also learns new options
 else
     meson setup build-test --buildtype=release --werror "${forced[@]}" >/dev/null
 fi
@@ -57,7 +57,7 @@ echo "== sanitizer build (ASan + UBSan) =="
 # does not compile them.
 asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false)
 if [[ -f build-asan/build.ninja ]]; then
-    meson configure build-asan "${forced[@]}" "${asan_only[@]}" >/dev/null
+    meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" >/dev/null
 else
     meson setup build-asan --buildtype=debug --werror "${forced[@]}" "${asan_only[@]}" \
         -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args=-Wno-maybe-uninitialized >/dev/null
