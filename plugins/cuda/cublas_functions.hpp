@@ -30,12 +30,15 @@ struct cublas_functions {
 
 // Every function of the opened layer; a missing one is a plugin::companion_error naming the file.
 [[nodiscard]] inline cublas_functions functions_of(const plugin::companion_library& layer) {
-    return {layer.function<decltype(&parbench_cublas_status_text)>("parbench_cublas_status_text"),
-            layer.function<decltype(&parbench_cublas_create)>("parbench_cublas_create"),
-            layer.function<decltype(&parbench_cublas_destroy)>("parbench_cublas_destroy"),
-            layer.function<decltype(&parbench_cublas_set_matrix)>("parbench_cublas_set_matrix"),
-            layer.function<decltype(&parbench_cublas_get_matrix)>("parbench_cublas_get_matrix"),
-            layer.function<decltype(&parbench_cublas_gemm)>("parbench_cublas_gemm")};
+    const auto get = [&]<class F>(F& slot, const char* name) { slot = layer.function<F>(name); };
+    cublas_functions f{};
+    get(f.status_text, "parbench_cublas_status_text");
+    get(f.create, "parbench_cublas_create");
+    get(f.destroy, "parbench_cublas_destroy");
+    get(f.set_matrix, "parbench_cublas_set_matrix");
+    get(f.get_matrix, "parbench_cublas_get_matrix");
+    get(f.gemm, "parbench_cublas_gemm");
+    return f;
 }
 
 }  // namespace parbench::cuda

@@ -31,9 +31,7 @@ struct omp_functions {
 
 // Every function of the opened layer; a missing one is a plugin::companion_error naming the file.
 [[nodiscard]] inline omp_functions functions_of(const plugin::companion_library& layer) {
-    const auto get = [&]<class F>(F& slot, const char* name) {
-        slot = layer.function<F>(name);
-    };
+    const auto get = [&]<class F>(F& slot, const char* name) { slot = layer.function<F>(name); };
     omp_functions f{};
     get(f.num_devices, "parbench_omp_num_devices");
     get(f.initial_device, "parbench_omp_initial_device");
