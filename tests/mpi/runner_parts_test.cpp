@@ -12,7 +12,9 @@
 #include <parbench/policy/aggregation.hpp>
 #include <parbench/policy/sync.hpp>
 
+#include <cstring>
 #include <set>
+#include <span>
 #include <vector>
 
 using namespace parbench;
@@ -138,6 +140,48 @@ TEST_CASE("-check values are rank- and index-dependent and never zero", "[check]
     }
     CHECK(mpi::check::count_sum_defects(sum, 3) == 0);
     CHECK(mpi::check::count_sum_defects(sum, 2) == 64);
+}
+
+TEST_CASE("typed -check: elements where the layout puts them, gaps untouched, typed sums",
+          "[check]") {
+    using mpi::check::element_kind;
+    using mpi::check::element_layout;
+    // A resized MPI_INT (IMB 2021 -contig_type resize): 4 data bytes, then a 4-byte gap.
+    const element_layout resized = element_layout::of(element_kind::mpi_int, 2);
+    CHECK(resized.size == 4);
+    CHECK(resized.stride == 8);
+    CHECK(resized.buffer_bytes(12) == 24);
+    std::vector<std::byte> message(24);
+    mpi::check::fill_bytes(resized, message, 1);
+    // Data byte 5 of the message is byte 1 of element 1, at buffer offset 9; gaps are marked.
+    CHECK(message[9] == mpi::check::byte_value(1, 5));
+    CHECK(message[4] == mpi::check::gap_marker);
+    // What arrives: the data bytes only, into a cleared buffer.
+    std::vector<std::byte> arrived(24);
+    for (std::size_t j = 0; j < 24; ++j)
+        if (j % 8 < 4) arrived[j] = message[j];
+    CHECK(mpi::check::count_byte_defects(resized, arrived, 1) == 0);
+    arrived[13] = std::byte{1};  // a gap written
+    arrived[0] ^= std::byte{1};  // a data byte wrong
+    CHECK(mpi::check::count_byte_defects(resized, arrived, 1) == 2);
+    // The second half of a message read through part(): message bytes [8, 12) at offset 16.
+    CHECK(resized.part(std::span<std::byte>(message), 8, 4).data() == message.data() + 16);
+
+    // Typed sums: element j of rank r is 1 + r % 16 + j % 128, summed in the element type.
+    CHECK(mpi::check::reduction_sum<int>(3, 10) == 11 + 12 + 13);
+    CHECK(mpi::check::reduction_sum<double>(2, 127) == 128.0 + 129.0);
+    // char wraps modulo 256 as MPI_SUM on MPI_CHAR does: 128 + 129 = 257 -> 1.
+    CHECK(mpi::check::reduction_sum<char>(2, 127) == static_cast<char>(1));
+    const element_layout doubles = element_layout::of(element_kind::mpi_double, 2);
+    std::vector<std::byte> sums(4 * 16);
+    for (std::size_t j = 0; j < 4; ++j) {
+        const double v = mpi::check::reduction_sum<double>(3, 7 + j);
+        std::memcpy(sums.data() + j * 16, &v, sizeof v);
+    }
+    CHECK(mpi::check::count_reduction_defects(doubles, sums, 3, 7) == 0);
+    CHECK(mpi::check::count_reduction_defects(doubles, sums, 3, 6) == 4);
+    sums[8] = std::byte{1};  // a gap written
+    CHECK(mpi::check::count_reduction_defects(doubles, sums, 3, 7) == 1);
 }
 
 struct counting_comm {

@@ -2,11 +2,20 @@
 """IMB 2021's options of imb-mpi1 through the MPI plugin and the test host, at mpiexec -n 2.
 
 -data_type / -red_data_type / -contig_type: IMB 2021's header fields (MPI_Datatype, MPI_Datatype
-for reductions) and the effective options; -zero_size off: no 0-byte row and the smallest length
-2^MIN; -warm_up off: exactly IMB's N_WARMUP = 10 fewer MPI_Send calls on rank 0 of PingPong
-(counted through PMPI); bad values: BAD_INPUT with one message naming the option.
+for reductions) and the effective options; every value measured: the PMPI oracle's record of the
+datatype and count of each call (rank 0) against IMB 2021's rules, written out below from IMB's
+source (not from parbench's): lengths are multiples of the datatype's size (msglog sequence from
+ceil(2^MIN / size) * size; -msglen lengths rounded up), count = X / size of the predefined type;
+`resize` is MPI_Type_create_resized(type, lb = size, extent = 2 size); the *_vec layouts send one
+MPI_Type_vector(X / size, 1, 1, type) per message (the element type itself at 0 bytes);
+reductions on a derived type use a user-defined op, on a predefined one MPI_SUM. -check finds no
+defect for any value (and Test_Corrupt's flipped byte under a resized type, with -Dtest_kernels).
+-zero_size off: no 0-byte row and the smallest length 2^MIN; -warm_up off: exactly IMB's
+N_WARMUP = 10 fewer MPI_Send calls on rank 0 of PingPong (counted through PMPI); bad values:
+BAD_INPUT with one message naming the option (a suite other than imb-mpi1 keeps its types).
 
 usage: test_imb2021.py --host PLUGIN_HOST --plugin PARBENCH_MPI_SO --count-sends LIBCOUNT_SENDS
+                       --oracle LIBPARBENCH_PMPI_ORACLE [--test-kernels]
 """
 import argparse
 import glob
@@ -29,20 +38,28 @@ def expect(condition, message):
     return condition
 
 
-def run(args, options, benchmarks=("PingPong",), preload=None):
-    request = {"suite": "imb-mpi1", "benchmarks": list(benchmarks), "options": options}
+def run(args, options, benchmarks=("PingPong",), preload=None, suite="imb-mpi1", check=False,
+        report=None):
+    """report: a dict that receives rank 0's PMPI oracle report (preload must be the oracle)."""
+    request = {"suite": suite, "benchmarks": list(benchmarks), "options": options,
+               "check": check}
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "out")
         env = dict(os.environ)
         command = ["mpiexec", "-n", "2"]
         if preload:
             command += ["-genv", "LD_PRELOAD", preload]
+        if report is not None:
+            command += ["-genv", "PARBENCH_ORACLE_REPORT", os.path.join(tmp, "oracle")]
         proc = subprocess.run(command + [args.host, args.plugin, json.dumps(request), prefix],
                               capture_output=True, text=True, timeout=60, env=env)
         events = []
         for path in sorted(glob.glob(prefix + ".*.jsonl")):
             with open(path) as f:
                 events += [json.loads(line) for line in f if line.strip()]
+        if report is not None and os.path.exists(os.path.join(tmp, "oracle.0.json")):
+            with open(os.path.join(tmp, "oracle.0.json")) as f:
+                report.update(json.load(f))
     return proc, events
 
 
@@ -119,9 +136,7 @@ def test_bad_values(args):
              ({"red_data_type": "byte"}, "-red_data_type byte: expected one of char, int"),
              ({"contig_type": "vec"}, "-contig_type vec: expected one of base, base_vec"),
              ({"zero_size": "maybe"}, "-zero_size maybe: expected on (1|enable|yes)"),
-             ({"warm_up": "2"}, "-warm_up 2: expected on (1|enable|yes)"),
-             ({"data_type": "int"}, "-data_type int: a valid IMB 2021 value that parbench"),
-             ({"contig_type": "resize"}, "-contig_type resize: a valid IMB 2021 value")]
+             ({"warm_up": "2"}, "-warm_up 2: expected on (1|enable|yes)")]
     only_zero = tempfile.NamedTemporaryFile("w", suffix=".lengths", delete=False)
     only_zero.write("0\n")
     only_zero.close()
@@ -133,6 +148,137 @@ def test_bad_values(args):
         expect(needle in proc.stderr, f"{options}: message lacks '{needle}': {proc.stderr[-300:]}")
         expect(not of(events, "result"), f"{options}: no rows after bad input")
     os.unlink(only_zero.name)
+    # IMB 2021 has the datatype options in IMB-MPI1 only: other suites keep theirs, and say so.
+    for options, needle in [({"data_type": "int"}, "-data_type int: suite imb-nbc keeps"),
+                            ({"contig_type": "resize"}, "-contig_type resize: suite imb-nbc")]:
+        proc, events = run(args, options, ["Ibcast"], suite="imb-nbc")
+        expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
+               f"imb-nbc {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
+        expect(not of(events, "result"), f"imb-nbc {options}: no rows")
+
+
+# --- IMB 2021's datatypes, from its source (MPI1_suite.cpp, original_benchmark.h) -----------------
+TYPE_BYTES = {"byte": 1, "char": 1, "int": 4, "float": 4, "double": 8}
+
+
+def imb_lengths(unit, msglog=None, msglen=None):
+    """IMB 2021's message lengths for a datatype of `unit` bytes (helper_init_scope)."""
+    if msglen is not None:  # each rounded up to a multiple of the unit (parbench drops repeats)
+        out = []
+        for x in msglen:
+            y = (x + unit - 1) // unit * unit
+            if not out or out[-1] != y:
+                out.append(y)
+        return out
+    low, high = msglog
+    top = (1 << high) // unit * unit
+    out, x = [0], ((1 << low) + unit - 1) // unit * unit
+    while 0 < x <= top:
+        out.append(x)
+        x = min(top, 2 * x) if x < top else 0
+    return out
+
+
+def imb_operand(kind, contig, nbytes):
+    """The datatype and count IMB 2021 passes for a message of nbytes, as the oracle spells it."""
+    size, name = TYPE_BYTES[kind], "MPI_" + kind.upper()
+    base = name if contig in ("base", "base_vec") else f"resized({name},lb {size},extent {2 * size})"
+    n = nbytes // size
+    if contig in ("base_vec", "resize_vec") and n > 0:
+        return f"vector({n},1,1,{base}) x 1"
+    return f"{base} x {n}"
+
+
+def check_datatypes_run(args, data, red, contig, data_benchmarks, red_benchmarks, lengths):
+    """One -n 2 run with -check under the oracle: operands of every call, sizes, defects."""
+    label = f"-data_type {data} -red_data_type {red} -contig_type {contig}"
+    options = {"iter": "10", "iter_policy": "off", "data_type": data, "red_data_type": red,
+               "contig_type": contig}
+    msglog, msglen = (0, 4), None
+    if lengths is not None:
+        msglen = lengths
+        handle = tempfile.NamedTemporaryFile("w", suffix=".lengths", delete=False)
+        handle.write("\n".join(str(x) for x in lengths) + "\n")
+        handle.close()
+        options["msglen"] = handle.name
+    else:
+        options["msglog"] = "0:4"
+    corrupt = ["Test_Corrupt"] if args.test_kernels else []
+    names = [b for b, _ in data_benchmarks] + [b for b, _ in red_benchmarks] + corrupt
+    report = {}
+    proc, events = run(args, options, names, preload=args.oracle, check=True, report=report)
+    if lengths is not None:
+        os.unlink(options["msglen"])
+    if not expect(proc.returncode == 0 and report, f"{label}: rc {proc.returncode} "
+                  f"{proc.stderr[-400:]}"):
+        return
+    start = of(events, "run_start")[0]
+    h, ctx = start["header"], start["context"]
+    expect(h["datatype"] == "MPI_" + data.upper() and h["reduction_datatype"] == "MPI_" + red.upper(),
+           f"{label}: header {h['datatype']} / {h['reduction_datatype']}")
+    described = ctx.get("datatypes", {})
+    expect(("resized" in described.get("messages", "")) == contig.startswith("resize") and
+           ("vector" in described.get("messages", "")) == contig.endswith("_vec") and
+           described.get("reduction_op", "").startswith("MPI_SUM" if contig == "base" else "user"),
+           f"{label}: context datatypes {described}")
+    data_sizes = imb_lengths(TYPE_BYTES[data], msglog, msglen)
+    red_sizes = imb_lengths(TYPE_BYTES[red], msglog, msglen)
+    op = " op MPI_SUM" if contig == "base" else " op user"
+    for benchmarks, sizes, kind, suffix in ((data_benchmarks, data_sizes, data, ""),
+                                             (red_benchmarks, red_sizes, red, op)):
+        for name, function in benchmarks:
+            expect(sizes_of(events, name) == sizes,
+                   f"{label}: {name} lengths {sizes_of(events, name)}, IMB 2021's {sizes}")
+            if name == "Reduce_scatter":  # the count passed is process 0's share of X / size
+                want = set()
+                for x in sizes:
+                    n = x // TYPE_BYTES[kind]
+                    items = 1 if contig.endswith("_vec") and n > 0 else n
+                    first = items // 2 + items % 2
+                    key = imb_operand(kind, contig, x)
+                    want.add(key.rsplit(" x ", 1)[0] + f" x {first}" + suffix)
+            else:
+                want = {imb_operand(kind, contig, x) + suffix for x in sizes}
+            # Only the benchmark's own element type and op: parbench's bookkeeping calls (its
+            # MPI_MAX / MPI_MIN allreduces of counts and times) are not the benchmark's.
+            element = re.compile(r"\bMPI_" + kind.upper() + r"\b")
+            seen = {k for k in report["operands"].get(function, {})
+                    if element.search(k) and not re.search(r" op MPI_M(AX|IN)$", k)}
+            expect(seen == want, f"{label}: {name} passes {sorted(seen)} to {function}, IMB 2021 "
+                                 f"passes {sorted(want)}")
+    rows = of(events, "result")
+    for r in rows:
+        if r["benchmark"] == "Test_Corrupt" or r["benchmark"] == "Reduce_local":
+            continue
+        expect(r["defects"] == 0, f"{label}: {r['benchmark']} {r['bytes']} B: {r['defects']} defects")
+    corrupted = [r["defects"] for r in rows if r["benchmark"] == "Test_Corrupt" and r["bytes"] > 0]
+    if corrupt:
+        expect(corrupted and all(d >= 1 for d in corrupted),
+               f"{label}: Test_Corrupt's flipped byte found at every size: {corrupted}")
+
+
+def test_datatypes(args):
+    # Every value of each option at least once, reductions and point-to-point in each run.
+    check_datatypes_run(args, "int", "double", "base",
+                        [("PingPong", "MPI_Send"), ("Scatter", "MPI_Scatter"),
+                         ("Alltoallv", "MPI_Alltoallv")],
+                        [("Reduce", "MPI_Reduce"), ("Reduce_scatter_block", "MPI_Reduce_scatter_block"),
+                         ("Reduce_local", "MPI_Reduce_local")],
+                        lengths=[0, 3, 5, 16])
+    check_datatypes_run(args, "char", "float", "resize_vec",
+                        [("Exchange", "MPI_Isend"), ("Gatherv", "MPI_Gatherv")],
+                        [("Allreduce", "MPI_Allreduce"), ("Reduce_scatter", "MPI_Reduce_scatter")],
+                        lengths=None)
+    check_datatypes_run(args, "double", "char", "base_vec",
+                        [("Sendrecv", "MPI_Sendrecv"), ("Allgather", "MPI_Allgather"),
+                         ("Uniband", "MPI_Isend")],
+                        [("Reduce", "MPI_Reduce"), ("Reduce_scatter", "MPI_Reduce_scatter")],
+                        lengths=None)
+    check_datatypes_run(args, "float", "int", "resize",
+                        [("PingPing", "MPI_Isend"), ("Alltoall", "MPI_Alltoall"),
+                         ("Scatterv", "MPI_Scatterv"), ("Bcast", "MPI_Bcast")],
+                        [("Allreduce", "MPI_Allreduce"), ("Reduce_scatter_block", "MPI_Reduce_scatter_block")],
+                        lengths=None)
 
 
 def main():
@@ -140,12 +286,15 @@ def main():
     parser.add_argument("--host", required=True)
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--count-sends", required=True)
+    parser.add_argument("--oracle", required=True)
+    parser.add_argument("--test-kernels", action="store_true")
     args = parser.parse_args()
-    os.environ.setdefault("PARBENCH_TEST_KERNELS", "0")
+    os.environ.setdefault("PARBENCH_TEST_KERNELS", "1" if args.test_kernels else "0")
     test_defaults_and_header(args)
     test_zero_size(args)
     test_warm_up(args)
     test_bad_values(args)
+    test_datatypes(args)
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1

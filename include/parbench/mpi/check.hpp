@@ -4,6 +4,7 @@
 // as defects too. Reduction values are small integers, so float sums are exact in any order.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -63,6 +64,138 @@ inline void fill_floats(std::span<std::byte> data, int rank, std::uint64_t first
         defects += v != float_sum(processes, first + j) ? 1 : 0;
     }
     return defects;
+}
+
+// --- typed messages ----------------------------------------------------------------------------
+
+// The element types of IMB 2021's datatype options, by their MPI names.
+enum class element_kind { mpi_byte, mpi_char, mpi_int, mpi_float, mpi_double };
+
+[[nodiscard]] constexpr std::size_t element_bytes(element_kind kind) noexcept {
+    switch (kind) {
+        case element_kind::mpi_byte: return 1;
+        case element_kind::mpi_char: return sizeof(char);
+        case element_kind::mpi_int: return sizeof(int);
+        case element_kind::mpi_float: return sizeof(float);
+        case element_kind::mpi_double: return sizeof(double);
+    }
+    return 1;
+}
+
+// What the send buffer's gaps hold: never part of a message.
+inline constexpr std::byte gap_marker{0xa5};
+
+// Where a message's data lie in its buffer.
+struct element_layout {
+    element_kind kind = element_kind::mpi_byte;
+    std::size_t size = 1;    // bytes of one element
+    std::size_t stride = 1;  // bytes from one element to the next (size: contiguous)
+
+    [[nodiscard]] static constexpr element_layout of(element_kind kind,
+                                                     std::size_t spread = 1) noexcept {
+        const std::size_t bytes = element_bytes(kind);
+        return {kind, bytes, bytes * spread};
+    }
+    // Buffer bytes that hold `data_bytes` message bytes.
+    [[nodiscard]] constexpr std::size_t buffer_bytes(std::size_t data_bytes) const noexcept {
+        return data_bytes / size * stride + data_bytes % size;
+    }
+    // The part of `buffer` that holds message bytes [first, first + length).
+    template <class Byte>
+    [[nodiscard]] std::span<Byte> part(std::span<Byte> buffer, std::size_t first,
+                                       std::size_t length) const noexcept {
+        return buffer.subspan(buffer_bytes(first), buffer_bytes(length));
+    }
+    [[nodiscard]] constexpr bool is_data(std::size_t offset) const noexcept {
+        return offset % stride < size;
+    }
+    // The message byte number of buffer byte `offset` (a data byte).
+    [[nodiscard]] constexpr std::uint64_t data_index(std::size_t offset) const noexcept {
+        return offset / stride * size + offset % stride;
+    }
+};
+
+// rank's bytes for message bytes first, first+1, ... laid out by `layout`; gaps marked.
+inline void fill_bytes(const element_layout& layout, std::span<std::byte> data, int rank,
+                       std::uint64_t first = 0) noexcept {
+    for (std::size_t j = 0; j < data.size(); ++j)
+        data[j] = layout.is_data(j) ? byte_value(rank, first + layout.data_index(j)) : gap_marker;
+}
+
+// Data bytes that differ from rank's bytes from message byte `first`, and gap bytes written.
+[[nodiscard]] inline std::uint64_t count_byte_defects(const element_layout& layout,
+                                                      std::span<const std::byte> data, int rank,
+                                                      std::uint64_t first = 0) noexcept {
+    std::uint64_t defects = 0;
+    for (std::size_t j = 0; j < data.size(); ++j) {
+        const std::byte expected =
+            layout.is_data(j) ? byte_value(rank, first + layout.data_index(j)) : std::byte{0};
+        defects += data[j] != expected ? 1 : 0;
+    }
+    return defects;
+}
+
+// Element `index` of what rank `rank` contributes to a typed reduction: float_value's small
+// integers, converted to T (for char they wrap modulo 256, as its MPI_SUM does).
+template <class T>
+[[nodiscard]] constexpr T reduction_value(int rank, std::uint64_t index) noexcept {
+    return static_cast<T>(1 + rank % 16 + static_cast<int>(index % 128));
+}
+
+// The MPI_SUM over ranks 0..processes-1, accumulated in T as MPI does.
+template <class T>
+[[nodiscard]] constexpr T reduction_sum(int processes, std::uint64_t index) noexcept {
+    T sum = reduction_value<T>(0, index);
+    for (int r = 1; r < processes; ++r) sum = static_cast<T>(sum + reduction_value<T>(r, index));
+    return sum;
+}
+
+namespace detail {
+
+template <class F>
+decltype(auto) with_element_type(element_kind kind, F&& f) {
+    switch (kind) {
+        case element_kind::mpi_char: return f(char{});
+        case element_kind::mpi_int: return f(int{});
+        case element_kind::mpi_double: return f(double{});
+        case element_kind::mpi_byte:
+        case element_kind::mpi_float: break;
+    }
+    return f(float{});
+}
+
+}  // namespace detail
+
+// rank's reduction operands (elements first, first+1, ...) laid out by `layout`; gaps marked.
+inline void fill_reduction(const element_layout& layout, std::span<std::byte> data, int rank,
+                           std::uint64_t first = 0) noexcept {
+    detail::with_element_type(layout.kind, [&]<class T>(T) {
+        std::fill(data.begin(), data.end(), gap_marker);
+        for (std::size_t at = 0, k = 0; at + sizeof(T) <= data.size(); at += layout.stride, ++k) {
+            const T v = reduction_value<T>(rank, first + k);
+            std::memcpy(data.data() + at, &v, sizeof(T));
+        }
+    });
+}
+
+// Elements that differ from the sum over `processes` ranks from element `first`, and gap bytes
+// written.
+[[nodiscard]] inline std::uint64_t count_reduction_defects(const element_layout& layout,
+                                                           std::span<const std::byte> data,
+                                                           int processes,
+                                                           std::uint64_t first = 0) noexcept {
+    return detail::with_element_type(layout.kind, [&]<class T>(T) {
+        std::uint64_t defects = 0;
+        std::size_t at = 0;
+        for (std::uint64_t k = 0; at + sizeof(T) <= data.size(); at += layout.stride, ++k) {
+            T v{};
+            std::memcpy(&v, data.data() + at, sizeof(T));
+            defects += v != reduction_sum<T>(processes, first + k) ? 1 : 0;
+            for (std::size_t g = sizeof(T); g < layout.stride && at + g < data.size(); ++g)
+                defects += data[at + g] != std::byte{0} ? 1 : 0;
+        }
+        return defects;
+    });
 }
 
 }  // namespace parbench::mpi::check

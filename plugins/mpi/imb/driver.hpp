@@ -13,6 +13,7 @@
 #include <parbench/pattern/pattern.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
+#include <parbench/suites/imb/datatypes.hpp>
 #include <parbench/suites/imb/definition_traits.hpp>
 
 #include <mpi.h>
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,6 +40,53 @@ struct run_state {
     double mem_limit_bytes = 0.0;
     const memory_space* buffers = nullptr;  // message buffers' memory (nullptr: host)
     std::string io_directory;  // suites with files: the run's own directory (io/run_directory.hpp)
+    // imb-mpi1: the datatypes of -data_type, -red_data_type, -contig_type (nullptr: the fixed
+    // MPI_BYTE / MPI_FLOAT of the other suites)
+    const imb_mpi1::message_datatypes* datatypes = nullptr;
+};
+
+template <class Check>
+concept check_of_operands = requires(const imb_mpi1::sized_operands& o) { Check{o}; };
+
+// A definition whose kernel and check take the datatypes of a message size (imb-mpi1's).
+template <class Def>
+concept typed_definition =
+    check_of_operands<typename Def::verify_check> &&
+    requires(const mpi::kernel_context& c, const imb_mpi1::sized_operands& o) {
+        Def::make_kernel(c, o);
+    };
+
+// A typed definition reduces with the reduction datatype (Reduce, Allreduce, ...).
+template <class Def>
+[[nodiscard]] constexpr bool reduces() noexcept {
+    if constexpr (requires { Def::reduction; }) return bool{Def::reduction};
+    else return false;
+}
+
+// The datatypes of one message size, where the run has them and the definition takes them.
+template <class Def>
+class size_datatypes {
+public:
+    size_datatypes(const run_state& st, std::size_t x) {
+        if constexpr (typed_definition<Def>)
+            if (st.datatypes != nullptr) owned_.emplace(st.datatypes->at(x));
+    }
+    [[nodiscard]] std::size_t spread() const noexcept {
+        return owned_ ? owned_->operands().spread : 1;
+    }
+    [[nodiscard]] auto kernel(const mpi::kernel_context& c) const {
+        if constexpr (typed_definition<Def>)
+            if (owned_) return Def::make_kernel(c, owned_->operands());
+        return Def::make_kernel(c);
+    }
+    [[nodiscard]] typename Def::verify_check check() const {
+        if constexpr (typed_definition<Def>)
+            if (owned_) return typename Def::verify_check{owned_->operands()};
+        return typename Def::verify_check{};
+    }
+
+private:
+    std::optional<imb_mpi1::sized_datatypes> owned_;
 };
 
 // How one benchmark was selected.
@@ -82,20 +131,23 @@ void warn_storage(const run_state& st, std::string_view name, int processes, std
                   const mpi::storage_need& storage);
 
 // The resource a definition measures on at size x: message buffers of its layout (from the
-// session's pools, rotated with -off_cache), the RMA window of its plan with `sections`
-// disjoint sections (for Q processes per group, as layout(x, np)), or the file of its plan at
-// `site`.
+// session's pools, rotated with -off_cache; `spread` times the data for resized datatypes), the
+// RMA window of its plan with `sections` disjoint sections (for Q processes per group, as
+// layout(x, np)), or the file of its plan at `site`.
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
                                  const mpi::kernel_context& context, std::uint64_t sections,
-                                 const mpi::file_site& site = {}) {
+                                 const mpi::file_site& site = {}, std::size_t spread = 1) {
     if constexpr (requires { Def::file(x, context, site); })
         return mpi::file_resource(Def::file(x, context, site), context);
     else if constexpr (requires { Def::window(x, sections, s.layout().processes); })
         return mpi::rma_window(Def::window(x, sections, s.layout().processes), context);
-    else
-        return mpi::message_resource(Def::layout(x, s.layout().processes), cache, s.send_pool(),
-                                     s.recv_pool());
+    else {
+        mpi::buffer_layout layout = Def::layout(x, s.layout().processes);
+        layout.send_bytes *= spread;
+        layout.recv_bytes *= spread;
+        return mpi::message_resource(layout, cache, s.send_pool(), s.recv_pool());
+    }
 }
 
 // The completion a definition names (none for message passing).
@@ -133,9 +185,13 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
         pattern::fixed_group_size(descriptor) ? pattern::fixed_group_processes(descriptor) : 0,
         pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
         pattern::min_processes(descriptor));
+    // IMB 2021: lengths are multiples of the size of the benchmark's datatype.
+    std::uint64_t unit = traits::unit;
+    if constexpr (typed_definition<Def>)
+        if (st.datatypes != nullptr) unit = st.datatypes->unit(reduces<Def>());
     const std::vector<std::uint64_t> sizes =
         traits::fixed_bytes > 0 ? std::vector<std::uint64_t>{traits::fixed_bytes}
-        : traits::has_bytes     ? lengths_for(o, traits::unit)
+        : traits::has_bytes     ? lengths_for(o, unit)
                                 : std::vector<std::uint64_t>{0};
     const auto pairs = pattern::pairing_of(descriptor);
     for (const int q : counts) {
@@ -165,16 +221,19 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                     // After the first progress call, so that the time limit covers it.
                     const std::size_t small = traits::has_bytes ? 4 : 0;
                     const mpi::kernel_context warm = session.context(small, pairs);
+                    const size_datatypes<Def> warm_types(st, small);
                     // No -off_cache rotation: the warm-up is about connections, not caches.
                     mpi::warm_up(session,
-                                 make_resource<Def>(session, off_cache{}, small, warm, 1),
-                                 Def::make_kernel(warm), make_completion<Def>(warm),
+                                 make_resource<Def>(session, off_cache{}, small, warm, 1, {},
+                                                    warm_types.spread()),
+                                 warm_types.kernel(warm), make_completion<Def>(warm),
                                  std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small,
                                  pairs);
                     warmed_up = true;
                 }
                 const auto bytes = static_cast<std::size_t>(x);
                 const mpi::kernel_context context = session.context(bytes, pairs);
+                const size_datatypes<Def> types(st, bytes);
                 const std::uint64_t sections =
                     Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
                 // Files: room for the warm-up and the largest timed count, in tiles of X.
@@ -188,12 +247,12 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                         .pattern = descriptor,
                         .labels = labels,
                         .bytes = x,
-                        .resource =
-                            make_resource<Def>(session, o.cache, bytes, context, sections, site),
-                        .kernel = Def::make_kernel(context),
+                        .resource = make_resource<Def>(session, o.cache, bytes, context,
+                                                       sections, site, types.spread()),
+                        .kernel = types.kernel(context),
                         .completion = make_completion<Def>(context),
                         .plan = plan,
-                        .check = typename Def::verify_check{}});
+                        .check = types.check()});
                 if (m.skipped_need_bytes > 0) {
                     if (worst_need == 0) first_skipped = x;
                     worst_need = std::max(worst_need, m.skipped_need_bytes);

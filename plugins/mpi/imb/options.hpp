@@ -15,6 +15,7 @@
 #include <parbench/policy/confidence.hpp>
 #include <parbench/policy/iterations.hpp>
 #include <parbench/policy/sync.hpp>
+#include <parbench/suites/imb/datatypes.hpp>
 
 #include <mpi.h>
 
@@ -37,6 +38,9 @@ struct suite_defaults {
     msglog_range msglog{};
     policy::iterations::imb_volume iterations{};
     bool io_files = false;  // the suite writes files (IMB-IO): -io-dir, "io portion" lengths
+    // IMB 2021's -data_type, -red_data_type, -contig_type are measured (IMB-MPI1 only); other
+    // suites keep their fixed datatypes and refuse any other value
+    bool datatypes = false;
 };
 
 struct options {
@@ -56,8 +60,7 @@ struct options {
     std::string thread_level = "single";
     bool check = false;
     std::string accelerator;  // "": host memory; "cuda": message buffers in CUDA device memory
-    // IMB 2021's datatype options, by IMB's value names. Only the IMB 4.0 defaults are measured
-    // so far (byte / float / base); other valid values are refused with a clear message.
+    // IMB 2021's datatype options, by IMB's value names (suites/imb/datatypes.hpp).
     std::string data_type = "byte";
     std::string red_data_type = "float";
     std::string contig_type = "base";
@@ -74,6 +77,8 @@ struct options {
     for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     return "MPI_" + upper;
 }
+
+using element_kind_t = imb_mpi1::element_kind;
 
 namespace detail {
 
@@ -142,20 +147,31 @@ namespace detail {
     throw input_error("-" + name + " " + text + ": expected on (1|enable|yes) or off (0|disable|no)");
 }
 
-// One of IMB 2021's names for a datatype option; `measured` is the one parbench runs today.
+// One of IMB 2021's names for a datatype option. A suite without the datatypes (IMB 2021 has
+// them in IMB-MPI1 only) takes its fixed default and refuses the others.
 [[nodiscard]] inline std::string parse_choice(const std::string& name, const std::string& text,
                                               std::initializer_list<std::string_view> valid,
-                                              std::string_view measured) {
+                                              std::string_view fixed, std::string_view suite,
+                                              bool measured) {
     const auto t = std::string(parbench::detail::trim(text));
     if (std::find(valid.begin(), valid.end(), t) == valid.end()) {
         std::string list;
         for (const auto v : valid) list += (list.empty() ? "" : ", ") + std::string(v);
         throw input_error("-" + name + " " + text + ": expected one of " + list);
     }
-    if (t != measured)
-        throw input_error("-" + name + " " + t + ": a valid IMB 2021 value that parbench does "
-                          "not measure yet (only " + std::string(measured) + ")");
+    if (!measured && t != fixed)
+        throw input_error("-" + name + " " + t + ": suite " + std::string(suite) +
+                          " keeps IMB's fixed " + std::string(fixed) +
+                          " (IMB 2021 has -" + name + " in IMB-MPI1 only; use imb-mpi1)");
     return t;
+}
+
+[[nodiscard]] inline element_kind_t element_of(std::string_view name) noexcept {
+    if (name == "char") return element_kind_t::mpi_char;
+    if (name == "int") return element_kind_t::mpi_int;
+    if (name == "float") return element_kind_t::mpi_float;
+    if (name == "double") return element_kind_t::mpi_double;
+    return element_kind_t::mpi_byte;
 }
 
 }  // namespace detail
@@ -183,16 +199,27 @@ namespace detail {
     return names;
 }
 
-// The message lengths of one benchmark: IMB's sequence (reductions start at sizeof(float)) or
-// the user's -msglen list (reductions rounded down to whole floats); without 0 under
-// -zero_size off.
+// The datatypes the options name (suites/imb/datatypes.hpp).
+[[nodiscard]] inline imb_mpi1::message_datatypes::choice datatype_choice(const options& o) {
+    imb_mpi1::message_datatypes::choice c;
+    c.data = detail::element_of(o.data_type);
+    c.reduction = detail::element_of(o.red_data_type);
+    if (o.contig_type == "base_vec") c.contig = imb_mpi1::contig_type::base_vec;
+    if (o.contig_type == "resize") c.contig = imb_mpi1::contig_type::resize;
+    if (o.contig_type == "resize_vec") c.contig = imb_mpi1::contig_type::resize_vec;
+    return c;
+}
+
+// The message lengths of one benchmark, multiples of `unit` (the size of its datatype: 4 for
+// MPI_FLOAT reductions): IMB's sequence (from max(unit, 2^MIN)) or the user's -msglen list, each
+// rounded up to a whole element as IMB 2021 does; without 0 under -zero_size off.
 [[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit) {
     std::vector<std::uint64_t> sizes;
     if (o.msglen.empty()) {
         sizes = imb_sizes(o.msglog, unit);
     } else {
         for (const auto x : o.msglen) {
-            const auto y = round_to_unit(x, unit);
+            const auto y = unit <= 1 ? x : (x + unit - 1) / unit * unit;
             if (sizes.empty() || sizes.back() != y) sizes.push_back(y);
         }
     }
@@ -267,14 +294,16 @@ namespace detail {
                                   "': expected cuda (message buffers in CUDA device memory)");
         } else if (name == "data_type") {
             o.data_type = detail::parse_choice(name, detail::one_value(name, value),
-                                               {"byte", "char", "int", "float", "double"}, "byte");
+                                               {"byte", "char", "int", "float", "double"}, "byte",
+                                               suite, defaults.datatypes);
         } else if (name == "red_data_type") {
             o.red_data_type = detail::parse_choice(name, detail::one_value(name, value),
-                                                   {"char", "int", "float", "double"}, "float");
+                                                   {"char", "int", "float", "double"}, "float",
+                                                   suite, defaults.datatypes);
         } else if (name == "contig_type") {
-            o.contig_type =
-                detail::parse_choice(name, detail::one_value(name, value),
-                                     {"base", "base_vec", "resize", "resize_vec"}, "base");
+            o.contig_type = detail::parse_choice(
+                name, detail::one_value(name, value), {"base", "base_vec", "resize", "resize_vec"},
+                "base", suite, defaults.datatypes);
         } else if (name == "zero_size") {
             o.zero_size = detail::parse_switch(name, detail::one_value(name, value));
         } else if (name == "warm_up") {

@@ -39,13 +39,16 @@ parameter_table::parameter_table(const suite_defaults& defaults)
         {"accelerator", "cuda",
          "message buffers in CUDA device memory (OSU's -d cuda); needs a CUDA-aware MPI", nullptr,
          PARBENCH_ARITY_ONE},
-        // IMB 2021's options; parbench measures their defaults (others are refused for now).
-        {"data_type", "byte|char|int|float|double", "datatype of the messages (IMB 2021)",
+        // IMB 2021's options (the datatypes: imb-mpi1 only; other suites keep the defaults).
+        {"data_type", "byte|char|int|float|double",
+         "datatype of the messages; lengths become multiples of its size (IMB 2021, imb-mpi1)",
          "byte", PARBENCH_ARITY_ONE},
-        {"red_data_type", "char|int|float|double", "datatype of the reductions (IMB 2021)",
-         "float", PARBENCH_ARITY_ONE},
+        {"red_data_type", "char|int|float|double",
+         "datatype of the reductions, summed (IMB 2021, imb-mpi1)", "float", PARBENCH_ARITY_ONE},
         {"contig_type", "base|base_vec|resize|resize_vec",
-         "layout of the datatype (IMB 2021)", "base", PARBENCH_ARITY_ONE},
+         "base type, a vector of it per message, resized to twice its extent, or a vector of "
+         "resized (IMB 2021, imb-mpi1)",
+         "base", PARBENCH_ARITY_ONE},
         {"zero_size", "on|off", "run the 0-byte message size (IMB 2021)", "on",
          PARBENCH_ARITY_ONE},
         {"warm_up", "on|off", "untimed warm-up iterations before the first size (IMB 2021)",

@@ -93,6 +93,19 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"off_cache", o.cache.enabled},
         {"options", effective},
     };
+    if (st.datatypes != nullptr) {
+        // The header names the element types as IMB 2021 prints them; these are the datatypes
+        // the calls actually take.
+        start.context["datatypes"] = {
+            {"messages", st.datatypes->description(false)},
+            {"reductions", st.datatypes->description(true)},
+            {"reduction_op", st.datatypes->user_op()
+                                 ? "user-defined sum of the data elements (MPI_Op_create, as "
+                                   "IMB 2021 on derived datatypes)"
+                                 : "MPI_SUM"},
+            {"buffer_bytes_per_data_byte", st.datatypes->spread()},
+        };
+    }
     return start;
 }
 

@@ -73,6 +73,13 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
     const options o = parse_options(request, st.world_size, spec_.name, spec_.defaults);
     const std::vector<selected> chosen = select(catalogue_, spec_.name, request, o);
+    // Derived datatypes and the user-defined sum live as long as the run (freed before
+    // MPI_Finalize).
+    std::optional<imb_mpi1::message_datatypes> datatypes;
+    if (spec_.defaults.datatypes) {
+        datatypes.emplace(datatype_choice(o));
+        st.datatypes = &*datatypes;
+    }
     st.opts = &o;
     st.host = &host;
     st.order = mpi::mapped_order(st.world_size, o.map);

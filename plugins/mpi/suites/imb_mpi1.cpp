@@ -76,7 +76,8 @@ const imb::suite& suite() {
          .description =
              "Intel MPI Benchmarks IMB-MPI1: point-to-point and collective MPI-1 benchmarks",
          .compatible_with = "IMB-MPI1",
-         .part = "MPI-1 part"},
+         .part = "MPI-1 part",
+         .defaults = {.datatypes = true}},
         catalogue, testing::imb_mpi1_faults());
     return s;
 }

@@ -13,7 +13,7 @@ using reference_ping_pong = imb_mpi1::ping_pong_def<true>;
 inline constexpr int tag_never_sent = 1006;
 
 // The reference PingPong, after which rank 1 flips the first byte that arrived: -check must
-// report it in the defects column.
+// report it in the defects column, whatever the datatype (its first byte is always data).
 struct corrupt_ping_pong_def : reference_ping_pong {
     struct kernel {
         reference_ping_pong::kernel reference;
@@ -25,6 +25,9 @@ struct corrupt_ping_pong_def : reference_ping_pong {
     };
     static kernel make_kernel(const kernel_context& c) {
         return {reference_ping_pong::make_kernel(c)};
+    }
+    static kernel make_kernel(const kernel_context& c, const imb_mpi1::sized_operands& o) {
+        return {reference_ping_pong::make_kernel(c, o)};
     }
 };
 

@@ -31,6 +31,10 @@ struct late_allreduce_def : imb_mpi1::allreduce_def {
     static kernel make_kernel(const imb_mpi1::kernel_context& c) {
         return {imb_mpi1::allreduce_def::make_kernel(c)};
     }
+    static kernel make_kernel(const imb_mpi1::kernel_context& c,
+                              const imb_mpi1::sized_operands& o) {
+        return {imb_mpi1::allreduce_def::make_kernel(c, o)};
+    }
 };
 
 }  // namespace parbench::mpi_plugin::testing

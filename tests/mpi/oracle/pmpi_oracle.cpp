@@ -16,7 +16,10 @@
 //                      real one. Real time, so the answer holds within scheduling noise only.
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
 // of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
-// addresses (for -off_cache) — which also proves that the interposition happened.
+// addresses (for -off_cache) — which also proves that the interposition happened — and, per
+// function, how often each operand was passed: "TYPE x COUNT" (and the op of reductions), with
+// derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
+// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks.
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
@@ -55,6 +58,8 @@ struct state {
     std::uint64_t calls[f_count] = {};
     // Per count of MPI_Send / MPI_Isend: distinct buffer addresses (capped).
     std::map<int, std::set<std::uintptr_t>> send_buffers;
+    // Per function: "TYPE x COUNT[ op OP]" -> calls (capped).
+    std::map<std::string, std::uint64_t> operands[f_count];
 };
 
 state& self() {
@@ -108,6 +113,43 @@ void note_send_buffer(const void* buffer, int count) {
     if (set.size() < 100000) set.insert(reinterpret_cast<std::uintptr_t>(buffer));
 }
 
+// A datatype as its constructors made it: named types by name, derived ones from their envelope.
+std::string describe(MPI_Datatype type) {
+    int ints = 0, addresses = 0, types = 0, combiner = 0;
+    PMPI_Type_get_envelope(type, &ints, &addresses, &types, &combiner);
+    if (combiner == MPI_COMBINER_NAMED) {
+        char name[MPI_MAX_OBJECT_NAME] = {};
+        int length = 0;
+        PMPI_Type_get_name(type, name, &length);
+        return name;
+    }
+    std::vector<int> i(static_cast<std::size_t>(ints) + 1);
+    std::vector<MPI_Aint> a(static_cast<std::size_t>(addresses) + 1);
+    std::vector<MPI_Datatype> t(static_cast<std::size_t>(types) + 1);
+    PMPI_Type_get_contents(type, ints, addresses, types, i.data(), a.data(), t.data());
+    const std::string inner = types > 0 ? describe(t[0]) : std::string("?");
+    if (types > 0) {
+        int inner_ints = 0, inner_addresses = 0, inner_types = 0, inner_combiner = 0;
+        PMPI_Type_get_envelope(t[0], &inner_ints, &inner_addresses, &inner_types, &inner_combiner);
+        if (inner_combiner != MPI_COMBINER_NAMED) PMPI_Type_free(&t[0]);
+    }
+    if (combiner == MPI_COMBINER_VECTOR)
+        return "vector(" + std::to_string(i[0]) + "," + std::to_string(i[1]) + "," +
+               std::to_string(i[2]) + "," + inner + ")";
+    if (combiner == MPI_COMBINER_RESIZED)
+        return "resized(" + inner + ",lb " + std::to_string(a[0]) + ",extent " +
+               std::to_string(a[1]) + ")";
+    return "combiner " + std::to_string(combiner) + "(" + inner + ")";
+}
+
+void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
+    auto& seen = self().operands[f];
+    std::string key = describe(type) + " x " + std::to_string(count);
+    if (op != MPI_OP_NULL)
+        key += op == MPI_SUM ? " op MPI_SUM" : op == MPI_MAX ? " op MPI_MAX" : op == MPI_MIN ? " op MPI_MIN" : " op user";
+    if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
+}
+
 void write_report() {
     const state& s = self();
     const char* prefix = std::getenv("PARBENCH_ORACLE_REPORT");
@@ -129,6 +171,20 @@ void write_report() {
                      static_cast<unsigned long long>(*set.rbegin()));
         first = false;
     }
+    std::fprintf(f, "}, \"operands\": {");
+    first = true;
+    for (int i = 0; i < f_count; ++i) {
+        if (s.operands[i].empty()) continue;
+        std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
+        bool first_key = true;
+        for (const auto& [key, calls] : s.operands[i]) {
+            std::fprintf(f, "%s\"%s\": %llu", first_key ? "" : ", ", key.c_str(),
+                         static_cast<unsigned long long>(calls));
+            first_key = false;
+        }
+        std::fprintf(f, "}");
+        first = false;
+    }
     std::fprintf(f, "}}\n");
     std::fclose(f);
 }
@@ -140,12 +196,14 @@ extern "C" {
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     enter(f_send);
     note_send_buffer(buf, count);
+    note_operand(f_send, count, type);
     return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
     enter(f_recv);
+    note_operand(f_recv, count, type);
     return PMPI_Recv(buf, count, type, source, tag, comm, status);
 }
 
@@ -153,12 +211,14 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
               MPI_Request* request) {
     enter(f_isend);
     note_send_buffer(buf, count);
+    note_operand(f_isend, count, type);
     return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
     enter(f_irecv);
+    note_operand(f_irecv, count, type);
     return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 
@@ -176,54 +236,63 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
                  MPI_Status* status) {
     enter(f_sendrecv);
+    note_operand(f_sendrecv, scount, stype);
     return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
                          status);
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     enter(f_bcast);
+    note_operand(f_bcast, count, type);
     return PMPI_Bcast(buf, count, type, root, comm);
 }
 
 int MPI_Allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm) {
     enter(f_allgather);
+    note_operand(f_allgather, scount, stype);
     return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
 int MPI_Allgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
     enter(f_allgatherv);
+    note_operand(f_allgatherv, scount, stype);
     return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
 }
 
 int MPI_Scatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_scatter);
+    note_operand(f_scatter, rcount, rtype);
     return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
 int MPI_Scatterv(const void* sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                  void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_scatterv);
+    note_operand(f_scatterv, rcount, rtype);
     return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
 }
 
 int MPI_Gather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_gather);
+    note_operand(f_gather, scount, stype);
     return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
 int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_gatherv);
+    note_operand(f_gatherv, scount, stype);
     return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
 }
 
 int MPI_Alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                  MPI_Datatype rtype, MPI_Comm comm) {
     enter(f_alltoall);
+    note_operand(f_alltoall, scount, stype);
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
@@ -231,35 +300,41 @@ int MPI_Alltoallv(const void* sbuf, const int scounts[], const int sdispls[], MP
                   void* rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                   MPI_Comm comm) {
     enter(f_alltoallv);
+    note_operand(f_alltoallv, scounts[0], stype);
     return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
 }
 
 int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm) {
     enter(f_reduce);
+    note_operand(f_reduce, count, type, op);
     return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
 }
 
 int MPI_Reduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm) {
     enter(f_reduce_scatter);
+    note_operand(f_reduce_scatter, rcounts[0], type, op);
     return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void* sbuf, void* rbuf, int rcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
     enter(f_reduce_scatter_block);
+    note_operand(f_reduce_scatter_block, rcount, type, op);
     return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
 }
 
 int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype type, MPI_Op op) {
     enter(f_reduce_local);
+    note_operand(f_reduce_local, count, type, op);
     return PMPI_Reduce_local(inbuf, inoutbuf, count, type, op);
 }
 
 int MPI_Allreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
     enter(f_allreduce);
+    note_operand(f_allreduce, count, type, op);
     return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 }
 

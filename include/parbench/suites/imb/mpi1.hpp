@@ -3,6 +3,11 @@
 // benchmark differs from the defaults (parbench/suites/imb/definition_traits.hpp). One struct per benchmark; no
 // timing code here — the runner owns the loop — and no test code (fault injection lives in
 // plugins/mpi/testing/).
+//
+// Datatypes (IMB 2021's -data_type, -red_data_type, -contig_type; suites/imb/datatypes.hpp):
+// make_kernel(c, operands) and verify_check{operands} send, reduce and check the operands of one
+// message size; make_kernel(c) and verify_check{} are IMB 4.0's MPI_BYTE messages and MPI_FLOAT
+// reductions, for the suites that reuse these definitions with their fixed types (imb-nbc, osu).
 #pragma once
 
 #include <parbench/mpi/check.hpp>
@@ -11,6 +16,7 @@
 #include <parbench/pattern/collective.hpp>
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/pattern/ping_pong.hpp>
+#include <parbench/suites/imb/datatypes.hpp>
 
 #include <mpi.h>
 
@@ -35,12 +41,28 @@ inline constexpr int window_size = 64;  // IMB Uniband/Biband window
 
 [[nodiscard]] inline int count_of(std::size_t bytes) noexcept { return static_cast<int>(bytes); }
 
+// IMB 4.0's operands of X bytes: MPI_BYTE messages, MPI_FLOAT reductions with MPI_SUM.
+[[nodiscard]] inline sized_operands fixed_operands(std::size_t x) noexcept {
+    return {.data = bytes_of(x), .reduction = floats_of(x)};
+}
+
 // --- check helpers shared by several benchmarks -------------------------------------------
 
-// Every rank sends its own bytes; the receiver expects the bytes of `source(context, last)`.
+// Every rank sends its own bytes; the receiver expects the bytes of `source(context, last)`,
+// where the message's datatype puts them.
 struct bytes_from_peer {
+    check::element_layout layout{};
+    bytes_from_peer() = default;
+    bytes_from_peer(const sized_operands& o) noexcept : layout(o.data.layout) {}  // NOLINT
     void fill_send(const kernel_context& c, std::span<std::byte> slot) const noexcept {
-        check::fill_bytes(slot, c.rank);
+        check::fill_bytes(layout, slot, c.rank);
+    }
+    // The bytes from `rank`, message bytes [first, first + length) of its send buffer, found at
+    // message byte `at` of this receive buffer.
+    [[nodiscard]] std::uint64_t defects(std::span<const std::byte> recv, std::size_t at,
+                                        std::size_t length, int rank,
+                                        std::uint64_t first = 0) const noexcept {
+        return check::count_byte_defects(layout, layout.part(recv, at, length), rank, first);
     }
 };
 
@@ -51,26 +73,31 @@ struct ping_pong_def {
     static constexpr pattern::ping_pong descriptor{.specific_source = Specific};
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        operand data;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
             if (c.rank == 0) {
-                MPI_Send(b.send(i), n, MPI_BYTE, 1, tag_ping, c.comm);
-                MPI_Recv(b.recv(i), n, MPI_BYTE, Specific ? 1 : MPI_ANY_SOURCE, tag_ping, c.comm,
-                         MPI_STATUS_IGNORE);
+                MPI_Send(b.send(i), data.count, data.type, 1, tag_ping, c.comm);
+                MPI_Recv(b.recv(i), data.count, data.type, Specific ? 1 : MPI_ANY_SOURCE,
+                         tag_ping, c.comm, MPI_STATUS_IGNORE);
             } else if (c.rank == 1) {
-                MPI_Recv(b.recv(i), n, MPI_BYTE, Specific ? 0 : MPI_ANY_SOURCE, tag_ping, c.comm,
-                         MPI_STATUS_IGNORE);
-                MPI_Send(b.send(i), n, MPI_BYTE, 0, tag_ping, c.comm);
+                MPI_Recv(b.recv(i), data.count, data.type, Specific ? 0 : MPI_ANY_SOURCE,
+                         tag_ping, c.comm, MPI_STATUS_IGNORE);
+                MPI_Send(b.send(i), data.count, data.type, 0, tag_ping, c.comm);
             }
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {o.data};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            return c.rank < 2 ? check::count_byte_defects(recv, 1 - c.rank) : 0;
+            return c.rank < 2 ? defects(recv, 0, c.bytes, 1 - c.rank) : 0;
         }
     };
 };
@@ -80,22 +107,27 @@ struct ping_ping_def {
     static constexpr pattern::exchange descriptor = pattern::exchange::ping_ping(Specific);
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        operand data;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
             MPI_Request request = MPI_REQUEST_NULL;
-            MPI_Isend(b.send(i), n, MPI_BYTE, c.peer, tag_ping, c.comm, &request);
-            MPI_Recv(b.recv(i), n, MPI_BYTE, Specific ? c.peer : MPI_ANY_SOURCE, tag_ping, c.comm,
-                     MPI_STATUS_IGNORE);
+            MPI_Isend(b.send(i), data.count, data.type, c.peer, tag_ping, c.comm, &request);
+            MPI_Recv(b.recv(i), data.count, data.type, Specific ? c.peer : MPI_ANY_SOURCE,
+                     tag_ping, c.comm, MPI_STATUS_IGNORE);
             MPI_Wait(&request, MPI_STATUS_IGNORE);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {o.data};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            return c.peer >= 0 ? check::count_byte_defects(recv, c.peer) : 0;
+            return c.peer >= 0 ? defects(recv, 0, c.bytes, c.peer) : 0;
         }
     };
 };
@@ -104,19 +136,24 @@ struct sendrecv_def {
     static constexpr pattern::exchange descriptor = pattern::exchange::sendrecv();
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        operand data;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
-            MPI_Sendrecv(b.send(i), n, MPI_BYTE, c.right, tag_to_right, b.recv(i), n, MPI_BYTE,
-                         c.left, tag_to_right, c.comm, MPI_STATUS_IGNORE);
+            MPI_Sendrecv(b.send(i), data.count, data.type, c.right, tag_to_right, b.recv(i),
+                         data.count, data.type, c.left, tag_to_right, c.comm, MPI_STATUS_IGNORE);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {o.data};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            return check::count_byte_defects(recv, c.left);
+            return defects(recv, 0, c.bytes, c.left);
         }
     };
 };
@@ -127,28 +164,34 @@ struct exchange_def {
     static constexpr pattern::exchange descriptor = pattern::exchange::left_right();
     static buffer_layout layout(std::size_t x, int /*np*/) { return {2 * x, 2 * x}; }
     struct kernel {
+        operand data;
+        std::size_t half = 0;  // buffer bytes of one message
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
+            const int n = data.count;
             std::array<MPI_Request, 2> requests{};
             std::byte* s = b.send(i);
             std::byte* r = b.recv(i);
-            MPI_Isend(s, n, MPI_BYTE, c.left, tag_to_left, c.comm, &requests[0]);
-            MPI_Isend(s + c.bytes, n, MPI_BYTE, c.right, tag_to_right, c.comm, &requests[1]);
-            MPI_Recv(r, n, MPI_BYTE, c.left, tag_to_right, c.comm, MPI_STATUS_IGNORE);
-            MPI_Recv(r + c.bytes, n, MPI_BYTE, c.right, tag_to_left, c.comm, MPI_STATUS_IGNORE);
+            MPI_Isend(s, n, data.type, c.left, tag_to_left, c.comm, &requests[0]);
+            MPI_Isend(s + half, n, data.type, c.right, tag_to_right, c.comm, &requests[1]);
+            MPI_Recv(r, n, data.type, c.left, tag_to_right, c.comm, MPI_STATUS_IGNORE);
+            MPI_Recv(r + half, n, data.type, c.right, tag_to_left, c.comm, MPI_STATUS_IGNORE);
             MPI_Waitall(2, requests.data(), MPI_STATUSES_IGNORE);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
+        return {o.data, c.bytes * o.spread};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             const std::size_t x = c.bytes;
             // From the left: what it sent to its right (second half); from the right: first half.
-            return check::count_byte_defects(recv.subspan(0, x), c.left, x) +
-                   check::count_byte_defects(recv.subspan(x, x), c.right, 0);
+            return defects(recv, 0, x, c.left, x) + defects(recv, x, x, c.right, 0);
         }
     };
 };
@@ -171,21 +214,21 @@ struct windowed_def {
         return MPI_PROC_NULL;  // odd group: the last process has no partner
     }
     struct kernel {
+        operand data;
         int partner = MPI_PROC_NULL;
         bool sender = false;
         std::array<MPI_Request, 2 * window_size> requests{};
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) {
-            const int n = count_of(c.bytes);
             int posted = 0;
             if (Both || !sender) {
                 for (int w = 0; w < window_size; ++w)
-                    MPI_Irecv(b.recv(i), n, MPI_BYTE, partner, tag_window, c.comm,
+                    MPI_Irecv(b.recv(i), data.count, data.type, partner, tag_window, c.comm,
                               &requests[static_cast<std::size_t>(posted++)]);
             }
             if (Both || sender) {
                 for (int w = 0; w < window_size; ++w)
-                    MPI_Isend(b.send(i), n, MPI_BYTE, partner, tag_window, c.comm,
+                    MPI_Isend(b.send(i), data.count, data.type, partner, tag_window, c.comm,
                               &requests[static_cast<std::size_t>(posted++)]);
             }
             MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
@@ -196,7 +239,11 @@ struct windowed_def {
         }
     };
     static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         kernel k;
+        k.data = o.data;
         k.partner = partner(c);
         k.sender = c.rank < c.size / 2;
         return k;
@@ -207,7 +254,7 @@ struct windowed_def {
                                            std::span<const std::byte> recv) const noexcept {
             const int p = partner(c);
             const bool receives = Both || c.rank >= c.size / 2;
-            return p >= 0 && receives ? check::count_byte_defects(recv, p) : 0;
+            return p >= 0 && receives ? defects(recv, 0, c.bytes, p) : 0;
         }
     };
 };
@@ -217,14 +264,15 @@ struct windowed_def {
 inline constexpr pattern::collective plain_collective{};
 inline constexpr pattern::collective rooted_collective{.rooted = true};
 
-// Equal counts and displacements for the v-variants.
+// Equal counts and displacements for the v-variants: `per_process` items each (X MPI_BYTEs).
 struct v_counts {
     std::vector<int> counts;
     std::vector<int> displs;
-    v_counts(std::size_t x, int np)
-        : counts(static_cast<std::size_t>(np), count_of(x)),
+    v_counts(std::size_t x, int np) : v_counts(count_of(x), np) {}
+    v_counts(int per_process, int np)
+        : counts(static_cast<std::size_t>(np), per_process),
           displs(static_cast<std::size_t>(np)) {
-        for (int k = 0; k < np; ++k) displs[static_cast<std::size_t>(k)] = k * count_of(x);
+        for (int k = 0; k < np; ++k) displs[static_cast<std::size_t>(k)] = k * per_process;
     }
 };
 
@@ -232,20 +280,26 @@ struct bcast_def {
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        operand data;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
             const int root = c.root(i);
-            MPI_Bcast(c.rank == root ? b.send(i) : b.recv(i), count_of(c.bytes), MPI_BYTE, root,
+            MPI_Bcast(c.rank == root ? b.send(i) : b.recv(i), data.count, data.type, root,
                       c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {o.data};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
             const int root = c.root(last);
-            return c.rank == root ? 0 : check::count_byte_defects(recv, root);
+            return c.rank == root ? 0 : defects(recv, 0, c.bytes, root);
         }
     };
 };
@@ -257,26 +311,31 @@ struct allgather_def {
         return {x, x * static_cast<std::size_t>(np)};
     }
     struct kernel {
+        operand data;
         v_counts v;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
+            const int n = data.count;
             if constexpr (Vector)
-                MPI_Allgatherv(b.send(i), n, MPI_BYTE, b.recv(i), v.counts.data(),
-                               v.displs.data(), MPI_BYTE, c.comm);
+                MPI_Allgatherv(b.send(i), n, data.type, b.recv(i), v.counts.data(),
+                               v.displs.data(), data.type, c.comm);
             else
-                MPI_Allgather(b.send(i), n, MPI_BYTE, b.recv(i), n, MPI_BYTE, c.comm);
+                MPI_Allgather(b.send(i), n, data.type, b.recv(i), n, data.type, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) { return {v_counts(c.bytes, c.size)}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
+        return {o.data, v_counts(o.data.count, c.size)};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             std::uint64_t d = 0;
             for (int k = 0; k < c.size; ++k)
-                d += check::count_byte_defects(
-                    recv.subspan(static_cast<std::size_t>(k) * c.bytes, c.bytes), k);
+                d += defects(recv, static_cast<std::size_t>(k) * c.bytes, c.bytes, k);
             return d;
         }
     };
@@ -289,25 +348,31 @@ struct scatter_def {
         return {x * static_cast<std::size_t>(np), x};
     }
     struct kernel {
+        operand data;
         v_counts v;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
+            const int n = data.count;
             const int root = c.root(i);
             if constexpr (Vector)
-                MPI_Scatterv(b.send(i), v.counts.data(), v.displs.data(), MPI_BYTE, b.recv(i), n,
-                             MPI_BYTE, root, c.comm);
+                MPI_Scatterv(b.send(i), v.counts.data(), v.displs.data(), data.type, b.recv(i),
+                             n, data.type, root, c.comm);
             else
-                MPI_Scatter(b.send(i), n, MPI_BYTE, b.recv(i), n, MPI_BYTE, root, c.comm);
+                MPI_Scatter(b.send(i), n, data.type, b.recv(i), n, data.type, root, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) { return {v_counts(c.bytes, c.size)}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
+        return {o.data, v_counts(o.data.count, c.size)};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
-            return check::count_byte_defects(recv, c.root(last),
-                                             static_cast<std::uint64_t>(c.rank) * c.bytes);
+            return defects(recv, 0, c.bytes, c.root(last),
+                           static_cast<std::uint64_t>(c.rank) * c.bytes);
         }
     };
 };
@@ -319,19 +384,25 @@ struct gather_def {
         return {x, x * static_cast<std::size_t>(np)};
     }
     struct kernel {
+        operand data;
         v_counts v;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
+            const int n = data.count;
             const int root = c.root(i);
             if constexpr (Vector)
-                MPI_Gatherv(b.send(i), n, MPI_BYTE, b.recv(i), v.counts.data(), v.displs.data(),
-                            MPI_BYTE, root, c.comm);
+                MPI_Gatherv(b.send(i), n, data.type, b.recv(i), v.counts.data(), v.displs.data(),
+                            data.type, root, c.comm);
             else
-                MPI_Gather(b.send(i), n, MPI_BYTE, b.recv(i), n, MPI_BYTE, root, c.comm);
+                MPI_Gather(b.send(i), n, data.type, b.recv(i), n, data.type, root, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) { return {v_counts(c.bytes, c.size)}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
+        return {o.data, v_counts(o.data.count, c.size)};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
@@ -339,8 +410,7 @@ struct gather_def {
             if (c.rank != c.root(last)) return 0;
             std::uint64_t d = 0;
             for (int k = 0; k < c.size; ++k)
-                d += check::count_byte_defects(
-                    recv.subspan(static_cast<std::size_t>(k) * c.bytes, c.bytes), k);
+                d += defects(recv, static_cast<std::size_t>(k) * c.bytes, c.bytes, k);
             return d;
         }
     };
@@ -353,36 +423,53 @@ struct alltoall_def {
         return {x * static_cast<std::size_t>(np), x * static_cast<std::size_t>(np)};
     }
     struct kernel {
+        operand data;
         v_counts v;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            const int n = count_of(c.bytes);
+            const int n = data.count;
             if constexpr (Vector)
-                MPI_Alltoallv(b.send(i), v.counts.data(), v.displs.data(), MPI_BYTE, b.recv(i),
-                              v.counts.data(), v.displs.data(), MPI_BYTE, c.comm);
+                MPI_Alltoallv(b.send(i), v.counts.data(), v.displs.data(), data.type, b.recv(i),
+                              v.counts.data(), v.displs.data(), data.type, c.comm);
             else
-                MPI_Alltoall(b.send(i), n, MPI_BYTE, b.recv(i), n, MPI_BYTE, c.comm);
+                MPI_Alltoall(b.send(i), n, data.type, b.recv(i), n, data.type, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) { return {v_counts(c.bytes, c.size)}; }
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
+        return {o.data, v_counts(o.data.count, c.size)};
+    }
     struct verify_check : bytes_from_peer {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             std::uint64_t d = 0;
             for (int k = 0; k < c.size; ++k)
-                d += check::count_byte_defects(
-                    recv.subspan(static_cast<std::size_t>(k) * c.bytes, c.bytes), k,
-                    static_cast<std::uint64_t>(c.rank) * c.bytes);
+                d += defects(recv, static_cast<std::size_t>(k) * c.bytes, c.bytes, k,
+                             static_cast<std::uint64_t>(c.rank) * c.bytes);
             return d;
         }
     };
 };
 
-// Reductions: X bytes are X / sizeof(float) MPI_FLOATs summed with MPI_SUM.
-struct floats_of_rank {
+// Reductions: X bytes are X / size(type) elements of the reduction datatype (MPI_FLOAT unless
+// -red_data_type says otherwise), summed. `unit` is IMB 4.0's length unit for the suites that
+// reuse these definitions with MPI_FLOAT; the IMB driver takes the datatype's size instead.
+struct values_of_rank {
+    operand reduction = floats_of(0);
+    values_of_rank() = default;
+    values_of_rank(const sized_operands& o) noexcept : reduction(o.reduction) {}  // NOLINT
     void fill_send(const kernel_context& c, std::span<std::byte> slot) const noexcept {
-        check::fill_floats(slot, c.rank);
+        check::fill_reduction(reduction.layout, slot, c.rank);
+    }
+    // The sums of message bytes [0, length) of this receive buffer, elements from `first`.
+    [[nodiscard]] std::uint64_t defects(std::span<const std::byte> recv, std::size_t length,
+                                        int processes, std::uint64_t first = 0) const noexcept {
+        return check::count_reduction_defects(reduction.layout,
+                                              reduction.layout.part(recv, 0, length), processes,
+                                              first);
     }
 };
 
@@ -390,54 +477,74 @@ struct floats_of_rank {
     return static_cast<int>(bytes / sizeof(float));
 }
 
+// The operation and operand of a reduction kernel.
+struct reduction_call {
+    operand data = floats_of(0);
+    MPI_Op op = MPI_SUM;
+    static reduction_call of(const sized_operands& o) noexcept { return {o.reduction, o.op}; }
+};
+
 struct reduce_def {
     static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr bool reduction = true;
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        reduction_call r;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Reduce(b.send(i), b.recv(i), float_count(c.bytes), MPI_FLOAT, MPI_SUM, c.root(i),
-                       c.comm);
+            MPI_Reduce(b.send(i), b.recv(i), r.data.count, r.data.type, r.op, c.root(i), c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    struct verify_check : floats_of_rank {
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {reduction_call::of(o)};
+    }
+    struct verify_check : values_of_rank {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
-            return c.rank == c.root(last) ? check::count_sum_defects(recv, c.size) : 0;
+            return c.rank == c.root(last) ? defects(recv, c.bytes, c.size) : 0;
         }
     };
 };
 
 struct allreduce_def {
     static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr bool reduction = true;
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        reduction_call r;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Allreduce(b.send(i), b.recv(i), float_count(c.bytes), MPI_FLOAT, MPI_SUM, c.comm);
+            MPI_Allreduce(b.send(i), b.recv(i), r.data.count, r.data.type, r.op, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    struct verify_check : floats_of_rank {
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {reduction_call::of(o)};
+    }
+    struct verify_check : values_of_rank {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            return check::count_sum_defects(recv, c.size);
+            return defects(recv, c.bytes, c.size);
         }
     };
 };
 
-// Reduce_scatter: L = r*np + s floats; rank i receives r + 1 when i < s, r otherwise.
+// Reduce_scatter: L = r*np + s items; rank i receives r + 1 when i < s, r otherwise.
 struct reduce_scatter_split {
     std::vector<int> counts;
     std::vector<int> displs;
-    reduce_scatter_split(std::size_t x, int np)
+    reduce_scatter_split(std::size_t x, int np) : reduce_scatter_split(float_count(x), np) {}
+    reduce_scatter_split(int total, int np)
         : counts(static_cast<std::size_t>(np)), displs(static_cast<std::size_t>(np)) {
-        const int total = float_count(x);
         const int r = total / np;
         const int s = total % np;
         int offset = 0;
@@ -451,74 +558,95 @@ struct reduce_scatter_split {
 
 struct reduce_scatter_def {
     static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr bool reduction = true;
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        reduction_call r;
         reduce_scatter_split split;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Reduce_scatter(b.send(i), b.recv(i), split.counts.data(), MPI_FLOAT, MPI_SUM,
+            MPI_Reduce_scatter(b.send(i), b.recv(i), split.counts.data(), r.data.type, r.op,
                                c.comm);
         }
     };
     static kernel make_kernel(const kernel_context& c) {
-        return {reduce_scatter_split(c.bytes, c.size)};
+        return make_kernel(c, fixed_operands(c.bytes));
     }
-    struct verify_check : floats_of_rank {
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
+        return {reduction_call::of(o), reduce_scatter_split(o.reduction.count, c.size)};
+    }
+    struct verify_check : values_of_rank {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const {
-            const reduce_scatter_split split(c.bytes, c.size);
+            // Items from the message length (a default-constructed check has no count).
+            const auto items = static_cast<int>(c.bytes / reduction.layout.size /
+                                                static_cast<std::size_t>(reduction.elements_per_item));
+            const reduce_scatter_split split(items, c.size);
             const auto me = static_cast<std::size_t>(c.rank);
-            const auto mine = static_cast<std::size_t>(split.counts[me]) * sizeof(float);
-            return check::count_sum_defects(recv.subspan(0, mine), c.size,
-                                            static_cast<std::uint64_t>(split.displs[me]));
+            const auto per_item = static_cast<std::uint64_t>(reduction.elements_per_item);
+            return defects(recv, reduction.bytes_of_items(static_cast<std::uint64_t>(split.counts[me])),
+                           c.size, static_cast<std::uint64_t>(split.displs[me]) * per_item);
         }
     };
 };
 
-// Reduce_scatter_block (IMB 2021): L = X/sizeof(float)·np floats reduced, each process receiving
-// its own block of X/sizeof(float) of them.
+// Reduce_scatter_block (IMB 2021): X/size(type)·np elements reduced, each process receiving its
+// own block of X/size(type) of them.
 struct reduce_scatter_block_def {
     static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr bool reduction = true;
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x * static_cast<std::size_t>(np), x};
     }
     struct kernel {
+        reduction_call r;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Reduce_scatter_block(b.send(i), b.recv(i), float_count(c.bytes), MPI_FLOAT,
-                                     MPI_SUM, c.comm);
+            MPI_Reduce_scatter_block(b.send(i), b.recv(i), r.data.count, r.data.type, r.op,
+                                     c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    struct verify_check : floats_of_rank {
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {reduction_call::of(o)};
+    }
+    struct verify_check : values_of_rank {
         static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            const auto block = static_cast<std::uint64_t>(float_count(c.bytes));
-            return check::count_sum_defects(recv.subspan(0, block * sizeof(float)), c.size,
-                                            static_cast<std::uint64_t>(c.rank) * block);
+            const std::uint64_t elements = c.bytes / reduction.layout.size;
+            return defects(recv, c.bytes, c.size, static_cast<std::uint64_t>(c.rank) * elements);
         }
     };
 };
 
-// Reduce_local (IMB 2021): MPI_Reduce_local of X/sizeof(float) floats on every process, no
+// Reduce_local (IMB 2021): MPI_Reduce_local of X/size(type) elements on every process, no
 // communication: what the library's reduction operator costs. The in/out buffer accumulates over
 // the repetitions, so there is no fixed result to check: -check shows no defects column value.
 struct reduce_local_def {
     static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr bool reduction = true;
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
+        reduction_call r;
         template <class Buffers>
-        void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Reduce_local(b.send(i), b.recv(i), float_count(c.bytes), MPI_FLOAT, MPI_SUM);
+        void operator()(const kernel_context& /*c*/, std::uint64_t i, const Buffers& b) const {
+            MPI_Reduce_local(b.send(i), b.recv(i), r.data.count, r.data.type, r.op);
         }
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    struct verify_check : floats_of_rank {
+    static kernel make_kernel(const kernel_context& c) {
+        return make_kernel(c, fixed_operands(c.bytes));
+    }
+    static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
+        return {reduction_call::of(o)};
+    }
+    struct verify_check : values_of_rank {
         static constexpr bool enabled = false;
         [[nodiscard]] std::uint64_t verify(const kernel_context& /*c*/, std::uint64_t /*last*/,
                                            std::span<const std::byte> /*recv*/) const noexcept {
