@@ -201,7 +201,7 @@ def check_declared_columns(p, rows, window, label):
     """-c -z -extra: each table's header is OSU 7's columns in OSU's order (figures, Validation,
     P50/P90/P99 Tail Lat(us) on latency tables), then parbench's Defects and the median and 95 %
     CI of the first figure, each at its width; every cell is the figure worked out here from the
-    record's times and batch samples (a latency's derived figures keep the column's offset from
+    record's times and batch samples (a latency's derived figures keep the column's ratio to
     the slowest process's time; a bandwidth is the bytes of one iteration over the time), and
     the JSON metrics and the CSV carry the same figures."""
     pairs = 1
@@ -236,9 +236,9 @@ def check_declared_columns(p, rows, window, label):
         expect(len(block[0]["rows"]) == len(rs) > 0, f"{label} {name}: rows vs records")
         for line, r in zip(block[0]["rows"], rs):
             moved = {"bw": window, "bibw": 2 * window, "mbw_mr": pairs * window}.get(name)
-            if moved is None:  # a latency: each derived time keeps the figure's offset
-                offset = (r["t_avg_us"] if name == "multi_lat" else r["t_max_us"]) - r["t_max_us"]
-                at = lambda t: t + offset  # noqa: E731
+            if moved is None:  # a latency: each derived time keeps the figure's ratio
+                ratio = (r["t_avg_us"] if name == "multi_lat" else r["t_max_us"]) / r["t_max_us"]
+                at = lambda t: t * ratio  # noqa: E731
                 tail = [at(nearest_rank(r["samples_us"], q)) for q in (50, 90, 99)]
                 stem = "latency_us"
             else:  # MB/s = bytes of one iteration / t (10^6 bytes per second)
@@ -324,9 +324,10 @@ def test_options(args):
                    f"-f {name}: {line!r} vs min {r['t_min_us']} max {r['t_max_us']}")
             p50, p90, p99 = float(f[5]), float(f[6]), float(f[7])
             samples = sorted(r["samples_us"])
-            # nearest-rank percentiles of the batch times, shifted like the first column
-            offset = (r["t_avg_us"] if name == "allreduce" else r["t_max_us"]) - r["t_max_us"]
-            want = [samples[max(1, math.ceil(q / 100 * len(samples))) - 1] + offset
+            # nearest-rank percentiles of the batch times (the slowest process's), scaled like
+            # the first column (allreduce: the average over the processes / the slowest)
+            ratio = (r["t_avg_us"] if name == "allreduce" else r["t_max_us"]) / r["t_max_us"]
+            want = [samples[max(1, math.ceil(q / 100 * len(samples))) - 1] * ratio
                     for q in (50, 90, 99)]
             expect(p50 <= p90 <= p99 and all(abs(a - b) <= 0.0051 for a, b in
                                              zip((p50, p90, p99), want)),

@@ -14,7 +14,6 @@
 #include <parbench/plugin/request.hpp>
 #include <parbench/report/result.hpp>
 
-#include <array>
 #include <span>
 #include <string>
 #include <string_view>

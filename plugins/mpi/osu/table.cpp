@@ -41,8 +41,9 @@ constexpr double tail_percentiles[] = {50.0, 90.0, 99.0};  // OSU 7's default -z
 [[nodiscard]] double figure_at(const result_record& r, const figure_text& f, double t_us) {
     const double value = report::column_value(r, column{f.source, {}}).value_or(0.0);
     const double headline = r.headline_time_us();
+    if (headline <= 0.0) return 0.0;
     if (f.rate) return t_us > 0.0 ? value * headline / t_us : 0.0;
-    return t_us + (value - headline);
+    return t_us * value / headline;
 }
 
 }  // namespace

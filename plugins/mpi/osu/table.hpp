@@ -20,9 +20,10 @@
 //   median_<figure>, ci95_low_<figure>, ci95_high_<figure>   parbench's median and its 95 % CI
 //                                                     (<figure>: latency_us, bandwidth_mb_s)
 //
-// A derived figure of a time follows the batch time with the figure's offset from the headline
-// time (an average over processes stays that far from the slowest); a rate is rescaled to it
-// (a rate's CI bounds come from the time's bounds, swapped).
+// The batch times are the slowest process's. A derived figure of a time is the batch time scaled
+// by the figure's ratio to the headline time (an average over processes keeps its ratio to the
+// slowest: never below zero, as a shift by their difference could be on a loaded machine); a
+// rate is rescaled to the batch time (a rate's CI bounds come from the time's bounds, swapped).
 #pragma once
 
 #include "osu/options.hpp"
