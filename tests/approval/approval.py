@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Approval (golden) tests of the driver's output layouts, driven by the fake plugin's canned
 records: the IMB console tables (single, parallel, collective, Barrier, multiple mode with
--multi 0 and 1, -map rank order, -check defects), the JSON and CSV files, and Google Benchmark's
+-multi 0 and 1, -map rank order, -check defects, declared columns), the OSU console with declared
+columns, the JSON and CSV files, and Google Benchmark's
 compare.py reading two parbench JSON files unchanged.
 
 The fake plugin's numbers are deterministic, so they are compared unmasked: a swapped column, a
@@ -37,6 +38,10 @@ CONSOLE_CASES = {
     # Columns the suite declares for a benchmark (t, t_ovrl from a metric, overlap[%] to one
     # decimal) instead of its class's t_min/t_max/t_avg.
     "console_declared_columns": ["Extra", "-msglog", "0:1"],
+    # The OSU layout renders only the columns declared (widths 18 and 12/10, 0 or 2 decimals,
+    # the check's Pass, a metric), after a size column but for Barrier.
+    "console_osu": ["PingPong", "Sendrecv", "Barrier", "-layout", "osu", "-msglog", "0:1",
+                    "-check"],
 }
 
 

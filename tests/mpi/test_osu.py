@@ -4,7 +4,9 @@
 -n 1: refused with one line and status 2. -n 2: latency, bw, bibw, multi_lat and mbw_mr at tiny
 sizes with -c (no defects), OSU's figures worked out from each record's own time (catalogue E:
 MB/s = bytes of one iteration / t with 10^6 B; bw W x, bibw 2 W x, mbw_mr pairs W x; messages/s
-= pairs W / t), the console's columns against the JSON figures, OSU's counts (small and large
+= pairs W / t), the console's columns against the JSON figures, the columns the suite declares
+with -c -z -extra (OSU 7's headings, order and widths; Validation, percentiles, parbench's
+Defects, median and CI worked out from the batch samples, the same in JSON and CSV), OSU's counts (small and large
 messages, -i/-x overriding both), every OSU option good and bad (-m, -i, -x, -W, -c, -f, -z,
 -M), every collective and bcast_ack with -c, and golden console tables (numbers masked) for
 latency, bw and allreduce -f; every test against the PMPI oracle's known answer (each MPI call
@@ -17,13 +19,16 @@ usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
 """
 import argparse
-import json
+import csv
+import io
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import close, expect, finish, iteration_rows, run_command  # noqa: E402
 
 BAD_INPUT = 2
 POINT_TO_POINT = ["latency", "bw", "bibw", "multi_lat", "mbw_mr"]
@@ -33,40 +38,32 @@ REDUCTIONS = {"allreduce", "reduce", "reduce_scatter"}  # MPI_FLOAT: sizes from 
 FIELD = 18  # OSU 7's FIELD_WIDTH
 D_US = 100.0  # the oracle's cost of one MPI call
 
-failures = []
 
+class Run:
+    """A finished run: its exit status, console, stderr, JSON rows and CSV text."""
 
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
+    def __init__(self, returncode, stdout, stderr, rows, csv):
+        self.returncode, self.stdout, self.stderr, self.csv = returncode, stdout, stderr, csv
+        self.rows = rows
 
 
 def run(args, np, parbench, timeout=240, oracle=None):
-    """The driver under mpiexec; with `oracle` (the PMPI library) every MPI call costs D_US on
-    a virtual clock."""
+    """The driver under mpiexec, writing JSON and CSV; with `oracle` (the PMPI library) every
+    MPI call costs D_US on a virtual clock. Returns (Run, JSON rows)."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        env = dict(os.environ)
-        env.pop("PARBENCH_PLUGIN_PATH", None)
+        out, csv_path = os.path.join(tmp, "run.json"), os.path.join(tmp, "run.csv")
+        env = {}
         preload = []
         if oracle:
-            env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+            env["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
             preload = ["env", f"LD_PRELOAD={os.path.abspath(oracle)}",
                        f"PARBENCH_ORACLE_DELAY_US={D_US}", "PARBENCH_ORACLE_CLOCK=virtual"]
-        p = subprocess.run(["mpiexec", "-n", str(np)] + preload + [parbench, "run", "osu"] +
-                           args + ["--json", out], capture_output=True, text=True,
-                           timeout=timeout, cwd=tmp, env=env)
-        rows = []
-        if os.path.exists(out):
-            with open(out) as f:
-                rows = [b for b in json.load(f)["benchmarks"] if b.get("run_type") == "iteration"]
-    return p, rows
-
-
-def close(a, b, rel=1e-9):
-    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+        rc, stdout, stderr = run_command(
+            ["mpiexec", "-n", str(np)] + preload + [parbench, "run", "osu"] + args +
+            ["--json", out, "--csv", csv_path], env=env, timeout=timeout, cwd=tmp)
+        rows = iteration_rows(out)
+        csv_text = open(csv_path).read() if os.path.exists(csv_path) else ""
+    return Run(rc, stdout, stderr, rows, csv_text), rows
 
 
 def table_rows(stdout):
@@ -186,15 +183,97 @@ def check_golden(args, name, stdout):
     expect(actual == expected, f"console layout differs from {golden}:\n{actual}")
 
 
+def nearest_rank(samples, q):
+    ordered = sorted(samples)
+    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
+
+
+def csv_metrics(csv_text):
+    """(benchmark, bytes) -> the metrics of each CSV row, from its name=value;... field."""
+    out = {}
+    for row in csv.DictReader(io.StringIO(csv_text)):
+        pairs = [kv.split("=") for kv in row["metrics"].split(";") if kv]
+        out[(row["benchmark"], int(row["bytes"]))] = {k: float(v) for k, v in pairs}
+    return out
+
+
+def check_declared_columns(p, rows, window, label):
+    """-c -z -extra: each table's header is OSU 7's columns in OSU's order (figures, Validation,
+    P50/P90/P99 Tail Lat(us) on latency tables), then parbench's Defects and the median and 95 %
+    CI of the first figure, each at its width; every cell is the figure worked out here from the
+    record's times and batch samples (a latency's derived figures keep the column's ratio to
+    the slowest process's time; a bandwidth is the bytes of one iteration over the time), and
+    the JSON metrics and the CSV carry the same figures."""
+    pairs = 1
+    named = by_name(rows)
+    in_csv = csv_metrics(p.csv)
+    tails = [("P50 Tail Lat(us)", FIELD), ("P90 Tail Lat(us)", FIELD), ("P99 Tail Lat(us)", FIELD)]
+    extra_us = [("Median(us)", FIELD), ("CI95 low(us)", FIELD), ("CI95 high(us)", FIELD)]
+    extra_mb = [("Median(MB/s)", FIELD), ("CI95 low(MB/s)", FIELD), ("CI95 high(MB/s)", FIELD)]
+    checked = [("Validation", FIELD)]
+    defects = [("Defects", 10)]
+    tables = {
+        "latency": ("# OSU MPI Latency Test v", [("Latency (us)", FIELD)] + checked + tails +
+                    defects + extra_us),
+        "multi_lat": ("# OSU MPI Multi Latency Test v", [("Latency (us)", FIELD)] + checked +
+                      tails + defects + extra_us),
+        "bw": ("# OSU MPI Bandwidth Test v", [("Bandwidth (MB/s)", FIELD)] + checked + defects +
+               extra_mb),
+        "bibw": ("# OSU MPI Bi-Directional Bandwidth Test v",
+                 [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
+        "mbw_mr": ("# OSU MPI Multiple Bandwidth / Message Rate Test v",
+                   [("MB/s", FIELD), ("Messages/s", FIELD)] + checked + defects + extra_mb),
+    }
+    blocks = table_rows(p.stdout)
+    for name, (banner, columns) in tables.items():
+        block = [b for b in blocks if b["banner"].startswith(banner)]
+        if not expect(len(block) == 1, f"{label}: one {name} table"):
+            continue
+        want = f"{'# Size':<10}" + "".join(f"{h:>{w}}" for h, w in columns)
+        expect(block[0]["header"] == want,
+               f"{label} {name}: header\n{block[0]['header']!r}, expected\n{want!r}")
+        rs = named.get(name, [])
+        expect(len(block[0]["rows"]) == len(rs) > 0, f"{label} {name}: rows vs records")
+        for line, r in zip(block[0]["rows"], rs):
+            moved = {"bw": window, "bibw": 2 * window, "mbw_mr": pairs * window}.get(name)
+            if moved is None:  # a latency: each derived time keeps the figure's ratio
+                ratio = (r["t_avg_us"] if name == "multi_lat" else r["t_max_us"]) / r["t_max_us"]
+                at = lambda t: t * ratio  # noqa: E731
+                tail = [at(nearest_rank(r["samples_us"], q)) for q in (50, 90, 99)]
+                stem = "latency_us"
+            else:  # MB/s = bytes of one iteration / t (10^6 bytes per second)
+                at = lambda t: moved * r["bytes"] / t  # noqa: E731
+                tail = []
+                stem = "bandwidth_mb_s"
+            lo, hi = sorted([at(r["ci_low_us"]), at(r["ci_high_us"])])
+            derived = [at(r["median_us"]), lo, hi]
+            fields = line.split()
+            k = 3 if name == "mbw_mr" else 2
+            expect(fields[k] == "Pass" and fields[k + 1 + len(tail)] == "0",
+                   f"{label} {name}: Validation/Defects in {line!r}")
+            got = [float(f) for f in fields[k + 1:k + 1 + len(tail)] + fields[-3:]]
+            expect(all(abs(a - b) <= 0.0051 for a, b in zip(got, tail + derived)),
+                   f"{label} {name}: {line!r}, expected P50.. {tail} median/CI {derived}")
+            metrics = dict(zip([f"p{q}_latency_us" for q in (50, 90, 99)], tail))
+            metrics.update(zip([f"median_{stem}", f"ci95_low_{stem}", f"ci95_high_{stem}"],
+                               derived))
+            for key, value in metrics.items():
+                expect(close(r["metrics"].get(key, -1), value) and
+                       close(in_csv.get((name, r["bytes"]), {}).get(key, -1), value, 1e-5),
+                       f"{label} {name} {r['bytes']} B: {key} JSON "
+                       f"{r['metrics'].get(key)} CSV {in_csv.get((name, r['bytes']), {}).get(key)}"
+                       f", expected {value}")
+
+
 def test_point_to_point_two(args):
-    small = ["-m", "1:4", "-i", "20", "-x", "2", "-W", "4", "-c"]
+    # -c -z -extra on top of OSU's two columns: checked by check_declared_columns
+    small = ["-m", "1:4", "-i", "20", "-x", "2", "-W", "4", "-c", "-z", "-extra"]
     p, rows = run(POINT_TO_POINT + small, 2, args.parbench)
     expect(p.returncode == 0, f"osu p2p run: rc {p.returncode}: {p.stderr[-400:]}")
     check_point_to_point(rows, 2, 4, 20, "-n 2")
     check_console_figures(p.stdout, rows, "-n 2")
+    check_declared_columns(p, rows, 4, "-n 2")
     expect("# [ pairs: 1 ] [ window size: 4 ]" in p.stdout, "mbw_mr's pairs line")
-    expect(all("Validation" in b["header"] for b in table_rows(p.stdout)),
-           "-c: every table has OSU's Validation column")
 
     # golden: latency and bw as OSU prints them (no -c: OSU's two columns only)
     p, rows = run(["latency", "bw", "-m", "1:4", "-i", "10", "-x", "1"], 2, args.parbench)
@@ -245,9 +324,10 @@ def test_options(args):
                    f"-f {name}: {line!r} vs min {r['t_min_us']} max {r['t_max_us']}")
             p50, p90, p99 = float(f[5]), float(f[6]), float(f[7])
             samples = sorted(r["samples_us"])
-            # nearest-rank percentiles of the batch times, shifted like the first column
-            offset = (r["t_avg_us"] if name == "allreduce" else r["t_max_us"]) - r["t_max_us"]
-            want = [samples[max(1, math.ceil(q / 100 * len(samples))) - 1] + offset
+            # nearest-rank percentiles of the batch times (the slowest process's), scaled like
+            # the first column (allreduce: the average over the processes / the slowest)
+            ratio = (r["t_avg_us"] if name == "allreduce" else r["t_max_us"]) / r["t_max_us"]
+            want = [samples[max(1, math.ceil(q / 100 * len(samples))) - 1] * ratio
                     for q in (50, 90, 99)]
             expect(p50 <= p90 <= p99 and all(abs(a - b) <= 0.0051 for a, b in
                                              zip((p50, p90, p99), want)),
@@ -386,11 +466,7 @@ def main():
                 fn(args)
     else:
         test_four(args)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -15,12 +15,13 @@ usage: test_osu_paw.py --np N --parbench PARBENCH --golden DIR
 Set PARBENCH_APPROVE=1 to rewrite the golden file.
 """
 import argparse
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import close, expect, finish, iteration_rows, run_command  # noqa: E402
 
 BAD_INPUT = 2
 LATENCY = ["put_latency", "get_latency", "acc_latency", "get_acc_latency", "fop_latency",
@@ -28,32 +29,22 @@ LATENCY = ["put_latency", "get_latency", "acc_latency", "get_acc_latency", "fop_
 BANDWIDTH = ["put_bw", "get_bw"]
 EVERY_SYNC = ["lock", "flush", "flush_local", "lock_all", "pscw", "fence"]
 
-failures = []
 
+class Run:
+    """A finished run: its exit status, console and stderr."""
 
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
 
 
 def run(args, np, parbench, cwd=None, timeout=240):
+    """`parbench run ARGS` under mpiexec with a JSON file: (Run, its result rows)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")
-        env = dict(os.environ)
-        env.pop("PARBENCH_PLUGIN_PATH", None)
-        p = subprocess.run(["mpiexec", "-n", str(np), parbench, "run"] + args + ["--json", out],
-                           capture_output=True, text=True, timeout=timeout, cwd=cwd or tmp, env=env)
-        rows = []
-        if os.path.exists(out):
-            with open(out) as f:
-                rows = [b for b in json.load(f)["benchmarks"] if b.get("run_type") == "iteration"]
-    return p, rows
-
-
-def close(a, b, rel=1e-9):
-    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+        rc, stdout, stderr = run_command(["mpiexec", "-n", str(np), parbench, "run"] + args +
+                                         ["--json", out], timeout=timeout, cwd=cwd or tmp)
+        rows = iteration_rows(out)
+    return Run(rc, stdout, stderr), rows
 
 
 def check_osu_rows(rows, label, window, iterations):
@@ -159,17 +150,14 @@ def test_osu_two(args):
                f"osu {' '.join(bad)}: rc {p.returncode}, stderr {p.stderr!r}")
 
     # The console layout, numbers masked.
-    env = dict(os.environ)
-    env.pop("PARBENCH_PLUGIN_PATH", None)
-    p = subprocess.run(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_latency",
-                        "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1", "-W", "2"],
-                       capture_output=True, text=True, timeout=120, env=env)
-    actual = mask_console(p.stdout)
+    _, stdout, _ = run_command(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_latency",
+                                "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1",
+                                "-W", "2"])
+    actual = mask_console(stdout)
     # -extra: parbench's median and CI trail OSU's two columns, which keep their layout
-    p = subprocess.run(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_bw", "-m", "4:4",
-                        "-i", "20", "-x", "1", "-W", "2", "-extra"],
-                       capture_output=True, text=True, timeout=120, env=env)
-    rows = [l for l in p.stdout.splitlines() if l and not l.startswith("#")]
+    _, stdout, _ = run_command(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_bw",
+                                "-m", "4:4", "-i", "20", "-x", "1", "-W", "2", "-extra"])
+    rows = [l for l in stdout.splitlines() if l and not l.startswith("#")]
     expect(len(rows) == 1 and re.fullmatch(r"4 {9}[ \d.]{18}( +\d+\.\d\d){3}", rows[0]) is not None,
            f"-extra row {rows}")
     golden = os.path.join(args.golden, "osu_one_sided.txt")
@@ -237,11 +225,7 @@ def main():
     else:
         test_osu_four(args)
         test_paw(args, 4)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

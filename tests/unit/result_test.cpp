@@ -189,6 +189,13 @@ TEST_CASE("run_start JSON round trip and defaults", "[result]") {
     CHECK(back.benchmarks == s.benchmarks);
     CHECK(back.columns == s.columns);
     CHECK(j.at("columns").at("Truly_passive_put").at(1).at("precision") == 1);
+    // A width is written only where one is declared (0: the layout's own).
+    CHECK_FALSE(j.at("columns").at("Truly_passive_put").at(0).contains("width"));
+    s.columns["latency"] = {{"t_max_us", "Latency (us)", 2, 18}, {"iterations", "Iterations", 0, 12}};
+    const auto with_widths = json::parse(json(s).dump()).get<parbench::run_start>();
+    CHECK(with_widths.columns.at("latency").at(1).width == 12);
+    CHECK(with_widths.columns.at("latency").at(1).precision == 0);
+    CHECK(with_widths.columns == s.columns);
 
     const auto minimal = json::parse(R"({"suite": "paw"})").get<parbench::run_start>();
     CHECK(minimal.layout == "imb");
@@ -225,6 +232,28 @@ TEST_CASE("a declared column reads a record field or a metric, and '-' where the
     CHECK(parbench::report::column_value(r, column{"t_pure_us", "t_pure"}) == 2.0);
     CHECK(parbench::report::column_value(r, column{"t_cpu_us", "t_CPU"}) == 2.0);
     CHECK(parbench::report::column_value(r, column{"overlap_percent", "o"}) == 50.0);
+}
+
+TEST_CASE("declared columns show iterations, defects and the check's verdict at their width",
+          "[result][columns]") {
+    parbench::result_record r;
+    r.iterations = 40;
+    using parbench::column;
+    using parbench::report::column_cell;
+    CHECK(parbench::report::column_value(r, column{"iterations", "Iterations"}) == 40.0);
+    CHECK(column_cell(r, column{"iterations", "Iterations", 0}, 12) == "          40");
+    // Without a check there are no defects and no verdict: '-'.
+    CHECK_FALSE(parbench::report::column_value(r, column{"defects", "Defects"}));
+    CHECK(column_cell(r, column{"validation", "Validation"}, 6) == "     -");
+    r.defects = 0;
+    CHECK(column_cell(r, column{"validation", "Validation"}, 6) == "  Pass");
+    CHECK(column_cell(r, column{"defects", "Defects", 0}, 4) == "   0");
+    r.defects = 3;
+    CHECK(column_cell(r, column{"validation", "Validation"}, 6) == "  Fail");
+    CHECK(parbench::report::column_value(r, column{"defects", "Defects"}) == 3.0);
+    // A declared width wins over the layout's.
+    CHECK(parbench::report::column_width(column{"t_max_us", "t"}, 13) == 13);
+    CHECK(parbench::report::column_width(column{"t_max_us", "t", 2, 18}, 13) == 18);
 }
 
 TEST_CASE("make_event tags the payload with kind and schema", "[result]") {

@@ -18,13 +18,19 @@ namespace parbench::report {
 
 // The record's value for `c`: a record field by its JSON name (the overlap figures by theirs),
 // else the metric of that key;
-// nothing when the record has neither (a throughput the pattern does not define).
+// nothing when the record has neither (a throughput the pattern does not define, defects of a
+// run without a check).
 [[nodiscard]] inline std::optional<double> column_value(const result_record& r, const column& c) {
     if (c.source == "t_min_us") return r.t_min_us;
     if (c.source == "t_max_us") return r.t_max_us;
     if (c.source == "t_avg_us") return r.t_avg_us;
     if (c.source == "cpu_time_us") return r.cpu_time_us;
     if (c.source == "throughput_mib_s") return r.throughput_mib_s;
+    if (c.source == "iterations") return static_cast<double>(r.iterations);
+    if (c.source == "defects") {
+        if (!r.defects) return std::nullopt;
+        return static_cast<double>(*r.defects);
+    }
     if (r.overlap) {
         if (c.source == "t_ovrl_us") return r.overlap->t_ovrl_us;
         if (c.source == "t_pure_us") return r.overlap->t_pure_us;
@@ -35,10 +41,20 @@ namespace parbench::report {
     return std::nullopt;
 }
 
-// The value as a table cell `width` characters wide; "-" where the record has none.
+// The value as a table cell `width` characters wide; "-" where the record has none. The
+// "validation" column is the check's verdict in OSU's words: Pass without defects, else Fail.
 [[nodiscard]] inline std::string column_cell(const result_record& r, const column& c, int width) {
+    if (c.source == "validation") {
+        const char* verdict = !r.defects ? "-" : *r.defects == 0 ? "Pass" : "Fail";
+        return fmt::format("{:>{}}", verdict, width);
+    }
     if (const auto value = column_value(r, c)) return fmt::format("{:>{}.{}f}", *value, width, c.precision);
     return fmt::format("{:>{}}", "-", width);
+}
+
+// The column's width: the declared one, else the layout's.
+[[nodiscard]] inline int column_width(const column& c, int layout_width) noexcept {
+    return c.width > 0 ? c.width : layout_width;
 }
 
 // The suite's declaration for a benchmark, if it made one.

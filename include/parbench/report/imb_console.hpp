@@ -184,7 +184,8 @@ private:
         if (r.has_bytes) head += cell("#bytes");
         head += cell("#repetitions");
         figures_ = figure_columns(r);
-        for (const column& c : figures_) head += cell(c.heading.c_str());
+        for (const column& c : figures_)
+            head += fmt::format("{:>{}}", c.heading, column_width(c, detail::imb_column_width));
         head += fmt::format("{:>16}{:>10}", "t_median[usec]", "ci95[%]");
         if (check_) head += fmt::format("{:>10}", "defects");
         out_ << head << '\n';
@@ -196,7 +197,7 @@ private:
         const int w = detail::imb_column_width;
         if (r.has_bytes) text += fmt::format("{:>{}}", r.bytes, w);
         text += fmt::format("{:>{}}", r.iterations, w);
-        for (const column& c : figures_) text += column_cell(r, c, w);
+        for (const column& c : figures_) text += column_cell(r, c, column_width(c, w));
         const summary& d = r.distribution_us;
         text += fmt::format("{:>16.2f}", d.median);
         if (d.samples > 0 && d.median > 0.0 && std::isfinite(d.median)) {

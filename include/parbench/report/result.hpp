@@ -268,25 +268,29 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 
 // A figure column a suite declares for a benchmark's table (run_start.columns), replacing the
 // columns its class would give: `source` is a record field ("t_min_us", "t_max_us", "t_avg_us",
-// "throughput_mib_s", the overlap figures "t_ovrl_us", "t_pure_us", "t_cpu_us",
-// "overlap_percent") or the key of one of its metrics ("t_ovrl_us", "overlap_percent").
+// "throughput_mib_s", "iterations", "defects", the overlap figures "t_ovrl_us", "t_pure_us",
+// "t_cpu_us", "overlap_percent"), "validation" (the check's verdict as OSU prints it: Pass or
+// Fail) or the key of one of its metrics ("t_ovrl_us", "overlap_percent").
 // report/columns.hpp reads a record's value for it.
 struct column {
     std::string source;
     std::string heading;  // as the table prints it: "t_ovrl[usec]"
     int precision = 2;    // decimals
+    int width = 0;        // characters, heading and cells right-aligned; 0: the layout's width
 
     friend bool operator==(const column&, const column&) = default;
 };
 
 inline void to_json(nlohmann::json& j, const column& c) {
     j = {{"source", c.source}, {"heading", c.heading}, {"precision", c.precision}};
+    if (c.width > 0) j["width"] = c.width;
 }
 
 inline void from_json(const nlohmann::json& j, column& c) {
     c.source = j.at("source").get<std::string>();
     c.heading = j.at("heading").get<std::string>();
     c.precision = j.value("precision", 2);
+    c.width = j.value("width", 0);
 }
 
 // The event a plugin emits once, before its first result: what the console header shows and
@@ -299,7 +303,8 @@ struct run_start {
     nlohmann::json context;    // run context: library versions, processes, threads, timer, ...
     std::vector<std::string> benchmarks;  // the resolved list, as the header prints it
     // Benchmark name -> its figure columns, for benchmarks whose table differs from what their
-    // class gives (IMB-RMA's Truly_passive_put: t_pure and t_ovrl). Absent: the class decides.
+    // class gives (IMB-RMA's Truly_passive_put: t_pure and t_ovrl; every OSU table). Absent:
+    // the class decides.
     std::map<std::string, std::vector<column>> columns;
 };
 

@@ -61,10 +61,8 @@ struct collective_def {
     static constexpr block_text text{
         .banner = Banner,
         .datatype = Datatype != nullptr ? Datatype : "MPI_CHAR",
-        .columns = {{{.heading = "Avg Latency(us)", .figure = "t_avg_us"}}},
-        .column_count = 1,
-        .latency = true,
-        .sizes = has_bytes};
+        .figures = {{{.heading = "Avg Latency(us)", .source = "t_avg_us"}}},
+        .latency = true};
 
     static pattern::collective descriptor(const options& /*o*/) { return {}; }
     static mpi::buffer_layout layout(std::size_t x, int np) { return Imb::layout(x, np); }
@@ -123,8 +121,7 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest
-        .columns = {{{.heading = "Avg Latency(us)", .figure = "t_max_us"}}},
-        .column_count = 1,
+        .figures = {{{.heading = "Avg Latency(us)", .source = "t_max_us"}}},
         .latency = true};
 
     static bcast_with_ack_kernel make_kernel(const mpi::kernel_context& /*c*/,

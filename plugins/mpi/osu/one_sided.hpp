@@ -121,7 +121,7 @@ void measure_one_sided(const run_state& st, std::string_view name) {
         for (auto& r : m.records) {
             if constexpr (Def::kind == measures::bandwidth)
                 add_bandwidth(r, static_cast<double>(descriptor.nmsg) * static_cast<double>(x));
-            st.host->result(r);
+            publish(st, r);
         }
     }
 }
@@ -148,10 +148,9 @@ template <class Def>
 [[nodiscard]] constexpr benchmark one_sided_entry(parbench_benchmark info) {
     return {info,
             {.banner = Def::banner,
-             .heading = Def::kind == measures::latency ? "Latency (us)" : "Bandwidth (MB/s)",
-             .metric = Def::kind == measures::latency ? "" : "bandwidth_mb_s",
              .datatype = Def::datatype,
-             .one_sided = true},
+             .one_sided = true,
+             .figures = {Def::kind == measures::latency ? latency_figure : bandwidth_figure}},
             Def::syncs,
             Def::default_sync,
             &run_one_sided<Def>};

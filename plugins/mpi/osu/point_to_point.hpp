@@ -111,10 +111,8 @@ struct latency_def : point_to_point_def {
     static constexpr policy::iterations::fixed_count counts = latency_counts;
     static constexpr block_text text{
         .banner = AllPairs ? "OSU MPI Multi Latency Test" : "OSU MPI Latency Test",
-        .columns = {{{.heading = "Latency (us)",
-                      // OSU: process 0's time; multi_lat: the average over the processes
-                      .figure = AllPairs ? "t_avg_us" : "t_max_us"}}},
-        .column_count = 1,
+        // OSU: process 0's time; multi_lat: the average over the processes
+        .figures = {{{.source = AllPairs ? "t_avg_us" : "t_max_us"}}},
         .latency = true};
     static pattern::exchange descriptor(const options& /*o*/) {
         return {.klass = AllPairs ? benchmark_class::parallel_transfer
@@ -142,12 +140,18 @@ struct window_def : point_to_point_def {
         .banner = T == window_test::bw     ? "OSU MPI Bandwidth Test"
                   : T == window_test::bibw ? "OSU MPI Bi-Directional Bandwidth Test"
                                            : "OSU MPI Multiple Bandwidth / Message Rate Test",
-        .columns = {{{.heading = T == window_test::mbw_mr ? "MB/s" : "Bandwidth (MB/s)",
-                      .figure = "bandwidth_mb_s",
+        .pairs_line = T == window_test::mbw_mr,
+        .figures = {{{.heading = T == window_test::mbw_mr ? "MB/s" : "Bandwidth (MB/s)",
+                      .source = "bandwidth_mb_s",
+                      .name = "bandwidth_mb_s",
+                      .unit = "MB/s",
                       .rate = true},
-                     {.heading = "Messages/s", .figure = "messages_per_s", .rate = true}}},
-        .column_count = T == window_test::mbw_mr ? 2 : 1,
-        .pairs_line = T == window_test::mbw_mr};
+                     {.heading = "Messages/s",
+                      .source = "messages_per_s",
+                      .name = "messages_per_s",
+                      .unit = "messages/s",
+                      .rate = true}}},
+        .figure_count = T == window_test::mbw_mr ? 2 : 1};
     static pattern::exchange descriptor(const options& o) {
         const int window = static_cast<int>(o.window_size);
         return {.klass = all_processes ? benchmark_class::parallel_transfer

@@ -54,17 +54,7 @@ namespace {
     nlohmann::json blocks = nlohmann::json::object();
     for (const benchmark* b : run) {
         start.benchmarks.emplace_back(b->info.name);
-        nlohmann::json block = {{"banner", b->text.banner},
-                                {"heading", b->text.heading},
-                                {"metric", b->text.metric},
-                                {"datatype", b->text.datatype},
-                                {"latency", b->text.latency},
-                                {"sizes", b->text.sizes}};
-        for (int k = 0; k < b->text.column_count; ++k) {
-            const column_text& c = b->text.columns[static_cast<std::size_t>(k)];
-            block["columns"].push_back(
-                {{"heading", c.heading}, {"figure", c.figure}, {"rate", c.rate}});
-        }
+        nlohmann::json block = {{"banner", b->text.banner}, {"datatype", b->text.datatype}};
         if (b->text.pairs_line)
             block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
@@ -74,12 +64,9 @@ namespace {
                 std::string(sync_calls(o.synchronization.value_or(b->default_sync)));
         }
         blocks[b->info.name] = block;
+        start.columns[b->info.name] = table_columns(b->text, o);
     }
-    start.header = {{"osu_version", osu_version},
-                    {"blocks", blocks},
-                    {"extra_columns", o.extra_columns},
-                    {"full", o.full},
-                    {"percentiles", o.percentiles}};
+    start.header = {{"osu_version", osu_version}, {"blocks", blocks}};
     start.context = {
         {"mpi_library", mpi::library_version()},
         {"processes", st.world_size},
@@ -98,7 +85,8 @@ namespace {
           {"w", std::string(mpi::to_string(o.creation))},
           {"s", o.synchronization ? nlohmann::json(std::string(to_string(*o.synchronization)))
                                   : nlohmann::json(nullptr)},
-          {"check", o.check}}},
+          {"check", o.check},
+          {"extra", o.extra_columns}}},
     };
     return start;
 }
@@ -146,7 +134,15 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
     }
-    for (const benchmark* b : run) b->run(st, b->info.name);
+    for (const benchmark* b : run) {
+        st.text = &b->text;
+        b->run(st, b->info.name);
+    }
+}
+
+void publish(const run_state& st, result_record& r) {
+    if (st.text != nullptr) add_table_figures(r, *st.text, *st.opts);
+    st.host->result(r);
 }
 
 }  // namespace parbench::osu

@@ -1,18 +1,19 @@
 // The osu suite's shared part: a catalogue of benchmark definitions, OSU's options, the choice of
 // benchmarks, the run header (one OSU banner block per benchmark: window creation,
-// synchronisation, datatype, column heading) and the refusal of runs that cannot host them.
+// synchronisation, datatype; and each benchmark's declared columns, osu/table.hpp) and the
+// refusal of runs that cannot host them.
 // The one-sided tests (suites/osu.cpp, osu/one_sided.hpp) are its first definitions; the
 // point-to-point and collective tests add theirs to the same catalogue.
 #pragma once
 
 #include "osu/options.hpp"
+#include "osu/table.hpp"
 
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/report/result.hpp>
 
-#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,39 +21,18 @@
 
 namespace parbench::osu {
 
-// What every benchmark of one run shares.
+// What every benchmark of one run shares, and the block of the one being run.
 struct run_state {
     const options* opts = nullptr;
     const plugin::host_channel* host = nullptr;
     int world_size = 1;
     int world_rank = 0;
+    const block_text* text = nullptr;
 };
 
-// One column of OSU's table: its heading, the record's figure that fills it ("t_avg_us",
-// "t_max_us" or a metric's name) and whether that figure is a rate (report/osu_console.hpp).
-struct column_text {
-    const char* heading = "Latency (us)";
-    const char* figure = "t_max_us";
-    bool rate = false;
-};
-
-// How OSU prints a benchmark's block: its banner ("OSU MPI_Put Latency Test"), the column
-// heading and which figure fills it (the record's time, or a named metric) — or up to two
-// `columns` —, the datatype line, whether the one-sided lines (window creation,
-// synchronisation) belong to it, whether it is a latency table (OSU's -f and -z columns),
-// whether it has sizes (not barrier) and mbw_mr's "# [ pairs: N ] [ window size: W ]" line.
-struct block_text {
-    const char* banner = nullptr;
-    const char* heading = "Latency (us)";
-    const char* metric = "";  // "": the record's time per iteration; else a metric's name
-    const char* datatype = "MPI_CHAR";
-    bool one_sided = false;
-    std::array<column_text, 2> columns{};
-    int column_count = 0;  // 0: the one column of heading and metric
-    bool latency = false;
-    bool sizes = true;
-    bool pairs_line = false;
-};
+// Hands a record of the benchmark being run to the host, with the figures its table declares
+// (osu/table.hpp).
+void publish(const run_state& st, result_record& r);
 
 using run_fn = void (*)(const run_state&, std::string_view name);
 

@@ -4,8 +4,10 @@
 //
 // Options: -msglog [MIN:]MAX (sizes 0, 2^MIN .. 2^MAX; default 0:3), -multi 0|1 (multiple mode
 // on 4 simulated ranks), -map PxQ (rank order matrix, 4 ranks), -fail bad_input|error,
-// -include A B (accepted and echoed in the header list). With PARBENCH_FAKE_HANG_MARKER=PATH, Hang
-// creates PATH once it has begun (an event for tests to wait on).
+// -include A B (accepted and echoed in the header list), -layout NAME (the console layout it
+// declares; "osu" adds OSU's header and declared columns), -note TEXT. With
+// PARBENCH_FAKE_HANG_MARKER=PATH, Hang creates PATH once it has begun (an event for tests to
+// wait on).
 #include <parbench/core/error.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
@@ -146,6 +148,29 @@ void run_fake(const char* request_json, const parbench_host* host) {
                               {"t_ovrl_us", "t_ovrl[usec]"},
                               {"overlap_percent", "overlap[%]", 1},
                               {"work_us", "work[usec]"}};
+    if (start.layout == "osu") {
+        // OSU's layout reads a banner per benchmark and renders only declared columns, at their
+        // widths and decimals: OSU 7's -f and -c columns on PingPong, two figures on Sendrecv
+        // (one from a metric), and Barrier without a size column.
+        start.title = "parbench fake suite, OSU layout";
+        start.header["osu_version"] = "7.3";
+        start.header["blocks"] = {
+            {"PingPong", {{"banner", "OSU MPI Latency Test"}}},
+            {"Sendrecv",
+             {{"banner", "OSU MPI Multiple Bandwidth / Message Rate Test"},
+              {"lines", {"# [ pairs: 1 ] [ window size: 64 ]"}}}},
+            {"Barrier", {{"banner", "OSU MPI Barrier Latency Test"}, {"datatype", "MPI_INT"}}}};
+        start.columns["PingPong"] = {{"t_max_us", "Latency (us)", 2, 18},
+                                     {"t_min_us", "Min Latency(us)", 2, 18},
+                                     {"t_max_us", "Max Latency(us)", 2, 18},
+                                     {"iterations", "Iterations", 0, 12},
+                                     {"validation", "Validation", 2, 18},
+                                     {"defects", "Defects", 0, 10}};
+        start.columns["Sendrecv"] = {{"throughput_mib_s", "MiB/s", 2, 18},
+                                     {"messages_per_s", "Messages/s", 2, 18}};
+        start.columns["Barrier"] = {{"t_avg_us", "Avg Latency(us)", 2, 18},
+                                    {"t_max_us", "Max Latency(us)", 2, 18}};
+    }
     channel.run_started(start);
 
     std::string note = option_text(request, "note");  // emitted once, after the first row
@@ -168,6 +193,8 @@ void run_fake(const char* request_json, const parbench_host* host) {
             channel.progress(name, bytes, 2);
             auto r = canned(name, klass, bytes, is_barrier ? 2.0 : 1.0);
             r.has_bytes = !is_barrier;
+            if (start.layout == "osu" && name == "Sendrecv")
+                r.metrics["messages_per_s"] = 1e6 / r.t_max_us;
             if (name == "Extra") {  // t_ovrl = 1.5 t_pure, t_CPU = t_pure: overlap 50 %
                 r.overlap = parbench::make_overlap_figures(1.5 * r.t_max_us, r.t_max_us, r.t_max_us);
                 r.metrics["work_us"] = 2.0 * r.t_max_us;

@@ -1,0 +1,95 @@
+#include "osu/table.hpp"
+
+#include <parbench/report/columns.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace parbench::osu {
+namespace {
+
+constexpr int field_width = 18;       // OSU 7's FIELD_WIDTH
+constexpr int iterations_width = 12;  // OSU's "%*lu", 12
+constexpr int defects_width = 10;
+constexpr double tail_percentiles[] = {50.0, 90.0, 99.0};  // OSU 7's default -z set
+
+[[nodiscard]] column figure_column(std::string source, std::string heading,
+                                   int width = field_width, int precision = 2) {
+    return {.source = std::move(source),
+            .heading = std::move(heading),
+            .precision = precision,
+            .width = width};
+}
+
+// fmt, not operator+: GCC 12 warns falsely (-Wrestrict) on "p" + std::string + "...".
+[[nodiscard]] std::string percentile_metric(double p) { return fmt::format("p{:.0f}_latency_us", p); }
+
+// Nearest-rank percentile of the batch times; 0 without samples.
+[[nodiscard]] double percentile(std::vector<double> samples, double p) {
+    if (samples.empty()) return 0.0;
+    std::sort(samples.begin(), samples.end());
+    const auto n = static_cast<double>(samples.size());
+    const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p / 100.0 * n)));
+    return samples[std::min(rank, samples.size()) - 1];
+}
+
+// The figure had an iteration taken `t_us` instead of the headline time (see table.hpp).
+[[nodiscard]] double figure_at(const result_record& r, const figure_text& f, double t_us) {
+    const double value = report::column_value(r, column{f.source, {}}).value_or(0.0);
+    const double headline = r.headline_time_us();
+    if (headline <= 0.0) return 0.0;
+    if (f.rate) return t_us > 0.0 ? value * headline / t_us : 0.0;
+    return t_us * value / headline;
+}
+
+}  // namespace
+
+std::vector<column> table_columns(const block_text& text, const options& o) {
+    std::vector<column> columns;
+    for (int k = 0; k < text.figure_count; ++k) {
+        const figure_text& f = text.figures[static_cast<std::size_t>(k)];
+        columns.push_back(figure_column(f.source, f.heading));
+    }
+    if (text.latency && o.full) {
+        columns.push_back(figure_column("t_min_us", "Min Latency(us)"));
+        columns.push_back(figure_column("t_max_us", "Max Latency(us)"));
+        columns.push_back(figure_column("iterations", "Iterations", iterations_width, 0));
+    }
+    if (o.check) columns.push_back(figure_column("validation", "Validation"));
+    if (text.latency && o.percentiles)
+        for (const double p : tail_percentiles)
+            columns.push_back(
+                figure_column(percentile_metric(p), fmt::format("P{:.0f} Tail Lat(us)", p)));
+    if (o.check) columns.push_back(figure_column("defects", "Defects", defects_width, 0));
+    if (o.extra_columns) {
+        const figure_text& f = text.figures[0];
+        columns.push_back(figure_column(fmt::format("median_{}", f.name),
+                                        fmt::format("Median({})", f.unit)));
+        columns.push_back(figure_column(fmt::format("ci95_low_{}", f.name),
+                                        fmt::format("CI95 low({})", f.unit)));
+        columns.push_back(figure_column(fmt::format("ci95_high_{}", f.name),
+                                        fmt::format("CI95 high({})", f.unit)));
+    }
+    return columns;
+}
+
+void add_table_figures(result_record& r, const block_text& text, const options& o) {
+    const figure_text& first = text.figures[0];
+    if (text.latency && o.percentiles)
+        for (const double p : tail_percentiles)
+            r.metrics[percentile_metric(p)] = figure_at(r, first, percentile(r.samples_us, p));
+    if (o.extra_columns) {
+        const summary& d = r.distribution_us;
+        const double a = figure_at(r, first, d.ci_low);
+        const double b = figure_at(r, first, d.ci_high);
+        r.metrics[fmt::format("median_{}", first.name)] = figure_at(r, first, d.median);
+        r.metrics[fmt::format("ci95_low_{}", first.name)] = std::min(a, b);
+        r.metrics[fmt::format("ci95_high_{}", first.name)] = std::max(a, b);
+    }
+}
+
+}  // namespace parbench::osu

@@ -1,0 +1,76 @@
+// What an OSU table shows: the columns the osu suite declares for a benchmark (run_start.columns,
+// rendered by report/osu_console.hpp) and the figures its records carry for them. In OSU 7's
+// order (osu_util_mpi.c, print_only_header and print_stats), each column FIELD_WIDTH (18)
+// characters wide with two decimals unless said otherwise:
+//
+//   the test's figures (block_text::figures)  Latency (us) | Avg Latency(us) | Bandwidth (MB/s) |
+//                                             MB/s and Messages/s (mbw_mr)
+//   -f, latency tables                        Min Latency(us)  Max Latency(us)  Iterations (12, %lu)
+//   -c (or --check)                           Validation: Pass or Fail
+//   -z, latency tables                        P50 Tail Lat(us)  P90 Tail Lat(us)  P99 Tail Lat(us)
+//   then parbench's own, never between OSU's:
+//   -c                                        Defects (10, the count)
+//   -extra                                    Median, CI95 low and CI95 high of the first figure
+//
+// OSU's columns come from record fields (t_min_us, t_max_us, iterations, defects) and the
+// figures the definitions add (bandwidth_mb_s, messages_per_s); the others are metrics that
+// add_table_figures() puts on each record — so JSON and CSV carry every figure the console shows:
+//
+//   p50_latency_us, p90_latency_us, p99_latency_us   nearest-rank percentiles of the timed batches
+//   median_<figure>, ci95_low_<figure>, ci95_high_<figure>   parbench's median and its 95 % CI
+//                                                     (<figure>: latency_us, bandwidth_mb_s)
+//
+// The batch times are the slowest process's. A derived figure of a time is the batch time scaled
+// by the figure's ratio to the headline time (an average over processes keeps its ratio to the
+// slowest: never below zero, as a shift by their difference could be on a loaded machine); a
+// rate is rescaled to the batch time (a rate's CI bounds come from the time's bounds, swapped).
+#pragma once
+
+#include "osu/options.hpp"
+
+#include <parbench/report/result.hpp>
+
+#include <array>
+#include <vector>
+
+namespace parbench::osu {
+
+// One of the figures a test reports: its OSU heading, the record's field or metric that holds it
+// (report/columns.hpp), the stem and unit of parbench's derived figures of it, and whether it is
+// a rate (bytes or messages per time) or a time.
+struct figure_text {
+    const char* heading = "Latency (us)";
+    const char* source = "t_max_us";
+    const char* name = "latency_us";
+    const char* unit = "us";
+    bool rate = false;
+};
+
+inline constexpr figure_text latency_figure{};
+inline constexpr figure_text bandwidth_figure{.heading = "Bandwidth (MB/s)",
+                                              .source = "bandwidth_mb_s",
+                                              .name = "bandwidth_mb_s",
+                                              .unit = "MB/s",
+                                              .rate = true};
+
+// How OSU prints a benchmark's block: its banner ("OSU MPI_Put Latency Test"), the datatype
+// line, whether the one-sided lines (window creation, synchronisation) belong to it, mbw_mr's
+// "# [ pairs: N ] [ window size: W ]" line, its figures (up to two) and whether it is a latency
+// table (OSU's -f and -z columns apply).
+struct block_text {
+    const char* banner = nullptr;
+    const char* datatype = "MPI_CHAR";
+    bool one_sided = false;
+    bool pairs_line = false;
+    std::array<figure_text, 2> figures{};
+    int figure_count = 1;
+    bool latency = false;
+};
+
+// The columns of the benchmark's table with options `o`, in OSU's order, parbench's last.
+[[nodiscard]] std::vector<column> table_columns(const block_text& text, const options& o);
+
+// Adds the metrics behind the declared columns that are not record fields (-z, -extra).
+void add_table_figures(result_record& r, const block_text& text, const options& o);
+
+}  // namespace parbench::osu
