@@ -60,16 +60,13 @@ TEST_CASE("a timed probe lasts as long as the target, within the plan's bounds")
     CHECK(cpu_load::probe_length_s(-1.0, plan) == 0.5e-3);
 }
 
-TEST_CASE("the check runs the work three times while that fits in 60 ms, at least once") {
+TEST_CASE("the check times the whole work up to 10 ms, the first 10 ms of longer work") {
     const cpu_load::calibration_plan plan;
-    CHECK(cpu_load::check_runs_for(1e-3, plan) == 3);
-    CHECK(cpu_load::check_runs_for(20e-3, plan) == 3);  // 3 x 20 ms = 60 ms: fits
-    CHECK(cpu_load::check_runs_for(25e-3, plan) == 2);
-    CHECK(cpu_load::check_runs_for(100e-3, plan) == 1);
-    CHECK(cpu_load::check_runs_for(0.0, plan) == 0);    // no work, nothing to check
-    cpu_load::calibration_plan no_check;
-    no_check.check_runs = 0;
-    CHECK(cpu_load::check_runs_for(1e-3, no_check) == 0);
+    CHECK(cpu_load::check_passes(700, 1e-6, plan) == 700);        // 0.7 ms: all of it
+    CHECK(cpu_load::check_passes(10000, 1e-6, plan) == 10000);    // exactly 10 ms
+    CHECK(cpu_load::check_passes(100000, 1e-6, plan) == 10000);   // 100 ms: the first 10 ms
+    CHECK(cpu_load::check_passes(3, 5e-3, plan) == 2);            // 15 ms: 2 passes of 5 ms
+    CHECK(cpu_load::check_passes(100000, 0.0, plan) == 100000);   // no rate: all of it
 }
 
 TEST_CASE("the fastest probe sets the rate; empty or unusable probes give none") {
@@ -83,6 +80,8 @@ TEST_CASE("the correction scales the passes by target over measured, to the near
     CHECK(cpu_load::corrected_passes(1000, 1.25e-3, 1e-3) == 800);
     // 7 passes took 8.47 us for 10 us: 10 / 1.21 = 8.26 -> 8
     CHECK(cpu_load::corrected_passes(7, 8.47e-6, 10e-6) == 8);
+    // 100 ms of work checked on its first 10 000 passes, which took 12.5 ms: 80 000 passes
+    CHECK(cpu_load::corrected_passes(10000, 12.5e-3, 100e-3) == 80000);
     // a check far too fast still leaves at least one pass
     CHECK(cpu_load::corrected_passes(5, 1.0, 1e-6) == 1);
     // nothing measured, or no work: unchanged
@@ -179,14 +178,14 @@ TEST_CASE("calibrate_matvec tops the growth up to the warm-up time before any ti
     CHECK(c.seconds_per_pass == Approx(0.7e-3));
 }
 
-TEST_CASE("time_passes times the calibrated work and keeps the fastest run") {
-    parbench::policy::matvec_load load(2);
+TEST_CASE("time_passes times the given passes and keeps the fastest run") {
+    parbench::policy::matvec_load load;
     const std::vector<double> readings{0.0, 2e-3, 5e-3, 6e-3, 10e-3, 13e-3};  // 2, 1, 3 ms
     std::size_t next = 0;
-    CHECK(parbench::policy::time_passes(load, 3, scripted_clock{&readings, &next}) ==
+    CHECK(parbench::policy::time_passes(load, 2, 3, scripted_clock{&readings, &next}) ==
           Approx(1e-3));
     CHECK(next == readings.size());
-    CHECK(parbench::policy::time_passes(load, 0, scripted_clock{&readings, &next}) == 0.0);
+    CHECK(parbench::policy::time_passes(load, 2, 0, scripted_clock{&readings, &next}) == 0.0);
 }
 
 TEST_CASE("a clock that never advances cannot grow the probe without end") {

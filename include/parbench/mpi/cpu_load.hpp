@@ -32,8 +32,9 @@ struct cpu_load_calibration {
 };
 
 // Collective over `comm`. Sets load.passes() to the agreed work for `target_s` (each process may
-// pass its own target; the largest wins). A target of zero or less gives no load. Costs about
-// 30 ms + 3 x target (policy::cpu_load::calibration_plan), never inside a timed region.
+// pass its own target; the largest wins). A target of zero or less gives no load. Costs each
+// process at most ~60 ms of CPU time (policy::cpu_load::calibration_plan); never inside a timed
+// region.
 inline cpu_load_calibration calibrate(MPI_Comm comm, policy::matvec_load& load, double target_s,
                                       const policy::cpu_load::calibration_plan& plan = {}) {
     int size = 1;
@@ -48,17 +49,18 @@ inline cpu_load_calibration calibrate(MPI_Comm comm, policy::matvec_load& load, 
     agreed.seconds_per_pass = spp_sum / static_cast<double>(size);
     agreed.passes = policy::cpu_load::passes_for(target, agreed.seconds_per_pass);
     load.set_passes(agreed.passes);
-    // The check: the agreed work timed as it will run, the mean over the processes of each one's
-    // fastest run, and one correction of the count (the same on every process: it is computed from
-    // agreed figures only).
-    const int runs = policy::cpu_load::check_runs_for(target, plan);
-    if (agreed.passes > 0 && runs > 0) {
-        double measured_sum = policy::time_passes(load, runs);
+    // The check: the agreed work (its first max_check_s when longer) timed as it will run, the
+    // mean over the processes of each one's fastest run, and one correction of the count (the
+    // same on every process: it is computed from agreed figures only).
+    if (agreed.passes > 0 && plan.check_runs > 0) {
+        const std::uint64_t checked =
+            policy::cpu_load::check_passes(agreed.passes, agreed.seconds_per_pass, plan);
+        double measured_sum = policy::time_passes(load, checked, plan.check_runs);
         MPI_Allreduce(MPI_IN_PLACE, &measured_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
         const double measured = measured_sum / static_cast<double>(size);
         if (measured > 0.0) {
-            agreed.seconds_per_pass = measured / static_cast<double>(agreed.passes);
-            agreed.passes = policy::cpu_load::corrected_passes(agreed.passes, measured, target);
+            agreed.seconds_per_pass = measured / static_cast<double>(checked);
+            agreed.passes = policy::cpu_load::corrected_passes(checked, measured, target);
             load.set_passes(agreed.passes);
         }
     }

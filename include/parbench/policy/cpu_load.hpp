@@ -62,17 +62,18 @@ inline constexpr std::uint64_t max_probe_passes = std::uint64_t{1} << 32;
     return std::max<std::uint64_t>(passes + 1, static_cast<std::uint64_t>(grown));
 }
 
-// How a calibration spends its time. Its cost on one process is at most about
-//   warm_up_s + 2 x min_probe_s (growth) + probes x max_probe_s + check_runs(target) x target,
-// 1 + 1 + 25 + 3 x target ms with the defaults, and never more than ~0.1 s + target
-// (check_runs falls to one above check_budget_s).
+// How a calibration spends its time. Its CPU cost on one process is about
+//   warm_up_s + 2 x min_probe_s (growth) + probes x probe_length_s(target)
+//   + check_runs x min(target, max_check_s),
+// i.e. 2 ms + 5 x clamp(target, 0.5 ms, 5 ms) + 3 x min(target, 10 ms) with the defaults: about
+// 5 ms for a 10 us target, 57 ms at most for any target.
 struct calibration_plan {
     double min_probe_s = 0.5e-3;   // the growth stops here; the shortest timed probe
-    double max_probe_s = 5e-3;     // the longest timed probe (long targets rely on the check)
+    double max_probe_s = 5e-3;     // the longest timed probe
     int probes = 5;                // timed probes; the fastest counts
     double warm_up_s = 1e-3;       // work run before any timed probe (caches, clock ramp)
     int check_runs = 3;            // runs of the calibrated work; the fastest corrects the count
-    double check_budget_s = 60e-3; // fewer check runs once check_runs x target exceeds this
+    double max_check_s = 10e-3;    // longer work is checked on its first 10 ms
 };
 
 // A timed probe lasts as long as the work it calibrates: the per-pass time of 5 ms of work is
@@ -83,13 +84,13 @@ struct calibration_plan {
     return std::min(target_s, std::max(plan.min_probe_s, plan.max_probe_s));
 }
 
-// Runs of the calibrated work that check it: plan.check_runs while they fit in
-// plan.check_budget_s, fewer beyond, at least one; none without work.
-[[nodiscard]] constexpr int check_runs_for(double target_s, const calibration_plan& plan) noexcept {
-    if (!(target_s > 0.0) || plan.check_runs <= 0) return 0;
-    const double fit = plan.check_budget_s / target_s;
-    if (!(fit < static_cast<double>(plan.check_runs))) return plan.check_runs;
-    return std::max(1, static_cast<int>(fit));
+// The passes the check times: all of the calibrated work, or as many as take plan.max_check_s
+// at `seconds_per_pass` when the work is longer (past ~5 ms the time per pass no longer grows
+// with the length, and the check's cost stays bounded).
+[[nodiscard]] constexpr std::uint64_t check_passes(std::uint64_t passes, double seconds_per_pass,
+                                                   const calibration_plan& plan) noexcept {
+    const std::uint64_t most = passes_for(plan.max_check_s, seconds_per_pass);
+    return most == 0 ? passes : std::min(passes, most);
 }
 
 // The seconds per pass of a set of equal probes: the fastest (positive) one. A probe can only be
@@ -102,8 +103,8 @@ struct calibration_plan {
     return best;
 }
 
-// The one correction after the check: `passes` took `measured_s` (the fastest check run),
-// so the count that takes `target_s` at that speed is passes x target / measured, to the nearest
+// The one correction after the check: `passes` took `measured_s` (the fastest check run), so
+// the count that takes `target_s` at that speed is passes x target / measured, to the nearest
 // pass and at least one. Unchanged when nothing usable was measured.
 [[nodiscard]] constexpr std::uint64_t corrected_passes(std::uint64_t passes, double measured_s,
                                                        double target_s) noexcept {
@@ -136,8 +137,11 @@ public:
     // The calibrated work.
     void run() noexcept { run_passes(passes_); }
 
-    // Any number of passes (calibration probes).
-    void run_passes(std::uint64_t passes) noexcept {
+    // Any number of passes (calibration probes). Never inlined: the calibration and every timed
+    // region that runs the work must execute the same machine code. Inlined copies were compiled
+    // differently per call site and ran up to 30 % apart (measured: the calibrated work took
+    // 0.72-0.89 of its target in one binary, 1.0-1.05 in another, on the same machine).
+    [[gnu::noinline]] void run_passes(std::uint64_t passes) noexcept {
         float* x = x_.data();
         const float* y = y_.data();
         const float* a = a_.data();
@@ -203,18 +207,19 @@ template <clock_source Clock = thread_cpu_clock>
     return {spp, passes, spp * static_cast<double>(passes)};
 }
 
-// The check of a calibration: `runs` runs of the load's calibrated passes, the fastest duration
-// (as for the probes: what else runs can only slow a run down).
+// The check of a calibration: `runs` runs of `passes` passes, the fastest duration (as for the
+// probes: what else runs can only slow a run down).
 template <clock_source Clock = thread_cpu_clock>
-[[nodiscard]] double time_passes(matvec_load& load, int runs, Clock clock = {}) {
-    std::vector<double> durations;
-    durations.reserve(static_cast<std::size_t>(std::max(runs, 0)));
+[[nodiscard]] double time_passes(matvec_load& load, std::uint64_t passes, int runs,
+                                 Clock clock = {}) {
+    double fastest = 0.0;
     for (int k = 0; k < runs; ++k) {
         const double start = clock.now();
-        load.run();
-        durations.push_back(clock.now() - start);
+        load.run_passes(passes);
+        const double took = clock.now() - start;
+        if (k == 0 || took < fastest) fastest = took;
     }
-    return durations.empty() ? 0.0 : *std::min_element(durations.begin(), durations.end());
+    return fastest;
 }
 
 // NB_Sleep's work: spin on the clock until `seconds` have passed, calling nothing else. Returns
