@@ -45,7 +45,9 @@ if [[ -f build-test/plugins/cuda/parbench_cuda.so ]]; then
 else
     echo "== CUDA plugin not built: no CUDA toolkit at /usr/local/cuda (NVIDIA's, not in Debian)"
 fi
-meson test -C build-test --print-errorlogs --num-processes 1
+# Two at a time: tests that launch MPI processes or time something are marked is_parallel: false
+# and run alone; the rest (unit, approval, cli, hostile) share the two cores.
+meson test -C build-test --print-errorlogs --num-processes 2
 report_skips build-test
 
 echo "== sanitizer build (ASan + UBSan) =="
@@ -54,8 +56,9 @@ echo "== sanitizer build (ASan + UBSan) =="
 # The CUDA and offload plugins are compiled by nvcc and clang, whose code the sanitizers do not
 # instrument here; their tests run in the release build above.
 # The overhead benches judge timing and run in the release build only, so the sanitizer build
-# does not compile them.
-asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false)
+# does not compile them; nor the examples, user programs of the same headers and runner that the
+# plugins' tests cover here (the release build runs them and builds them as an installed user would).
+asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false)
 if [[ -f build-asan/build.ninja ]]; then
     meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" >/dev/null
 else
@@ -68,7 +71,7 @@ export ASAN_OPTIONS="detect_odr_violation=0"
 # Leak checking on for everything that does not start MPI processes...
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 # The short overhead benches judge timing: they run in the release build only.
-meson test -C build-asan --print-errorlogs --num-processes 1 --no-suite launches-mpi \
+meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite launches-mpi \
     --no-suite bench-short --timeout-multiplier 3
 report_skips build-asan
 # ...and off for what does: MPICH and UCX keep allocations until exit through frames built

@@ -1,6 +1,5 @@
 // The host's parts that need no plugin: the console layout registry, the verdict on a run's
 // events, run_result's look-ups.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <parbench/host/run_result.hpp>

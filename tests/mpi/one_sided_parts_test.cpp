@@ -2,7 +2,6 @@
 // catches a wrong byte, PAW's repetitions policy cuts NREPS batches of NLOOP with NLOOP never
 // growing with size, and PAW's reduction takes the minimum across tasks per repetition before
 // its statistics over the repetitions.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <parbench/mpi/reduction.hpp>

@@ -1,6 +1,5 @@
 // PAW's MPI parts without MPI calls: the reduction across tasks (MIN, MAX for Bcast/Scatter), the
 // -check sums of the reductions, and how the PAW reporter names a record's files and rate.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <parbench/suites/paw/messages.hpp>

@@ -1,6 +1,5 @@
 // The MPI runner's pure parts (no MPI calls): active process sets, -map renumbering, groups,
 // batching, slot rotation, -check values, the pattern vocabulary and record building.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <parbench/mpi/active_set.hpp>
