@@ -1,8 +1,8 @@
-// CUDA runtime and cuBLAS statuses as exceptions with the library's own words, so that every
-// failure reaches the user as one line naming the call ("cudaMalloc: out of memory").
+// CUDA runtime statuses as exceptions with the library's own words, so that every failure
+// reaches the user as one line naming the call ("cudaMalloc: out of memory"). cuBLAS statuses
+// come through its layer (cublas_functions.hpp).
 #pragma once
 
-#include <cublas_api.h>
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
@@ -18,11 +18,6 @@ public:
 inline void check(cudaError_t status, const char* call) {
     if (status != cudaSuccess)
         throw cuda_error(std::string(call) + ": " + cudaGetErrorString(status));
-}
-
-inline void check(cublasStatus_t status, const char* call) {
-    if (status != CUBLAS_STATUS_SUCCESS)
-        throw cuda_error(std::string(call) + ": " + cublasGetStatusString(status));
 }
 
 }  // namespace parbench::cuda

@@ -3,7 +3,9 @@
 // NLOOP/NREPS method. Beside PAW's method (host clock around synchronous cudaMemcpy) the pinned
 // transfers are also timed the modern way (CUDA events on a stream held by a spin kernel while
 // the batch is queued); the record names the method. Needs no MPI and no GPU to build; without a
-// device it says why and runs nothing.
+// device it says why and runs nothing. cuBLAS is not linked: its layer is opened when a run with
+// a GEMM test starts (cublas_functions.hpp).
+#include "cublas_functions.hpp"
 #include "cuda_error.hpp"
 #include "devices.hpp"
 #include "event_timed_transfer.hpp"
@@ -103,6 +105,14 @@ const char* backend_info() {
     return text.c_str();
 }
 
+// The cuBLAS layer's functions, the layer opened from this plugin's directory on first use.
+const cuda::cublas_functions& cublas_layer() {
+    static const cuda::cublas_functions functions = cuda::functions_of(
+        plugin::companion_library::beside(reinterpret_cast<const void*>(&backend_info),
+                                          cuda::cublas_layer_file));
+    return functions;
+}
+
 parbench_status init(const parbench_init_args*, char* error, std::size_t error_size) {
     return plugin::guarded(error, error_size, [] {});
 }
@@ -113,6 +123,7 @@ parbench_status finalize(char* error, std::size_t error_size) {
 
 struct run_settings {
     std::vector<const gpu_test*> tests;
+    const cuda::cublas_functions* blas = nullptr;  // when a GEMM test runs
     std::vector<int> devices;
     bool paw_method = true;
     bool event_method = true;
@@ -196,14 +207,17 @@ public:
             config.timer_threshold_s = s_.host_threshold_s;
             config.warmup_size = sizes.empty() ? 0 : std::min(s_.gemms.med_bytes, sizes.back());
             config.cost_exponent = 3.0;
-            const auto make = [d](std::uint64_t n) { return cuda::gemm_workload<T>(d, n); };
+            const cuda::cublas_functions& blas = *s_.blas;
+            const auto make = [&blas, d](std::uint64_t n) {
+                return cuda::gemm_workload<T>(blas, d, n);
+            };
             const auto on_result = [&](const pattern::compute_measurement& m) {
                 channel_.result(gemm_record<T>(t, title, m, peak));
             };
             run_sweep(title, config, sizes, make, on_result);
             if (check && !sizes.empty()) {
                 // The operands are deterministic: check a small product against the host.
-                cuda::gemm_workload<T> probe(d, std::min<std::uint64_t>(sizes.front(), 256));
+                cuda::gemm_workload<T> probe(blas, d, std::min<std::uint64_t>(sizes.front(), 256));
                 probe.run(1);
                 if (const auto bad = probe.defects(64); bad != 0)
                     throw cuda::cuda_error(fmt::format(
@@ -292,6 +306,10 @@ void run_gpu(const char* request_json, const parbench_host* host) {
         throw input_error("paw GPU tests run in one process (each process would share the "
                           "devices); run them without mpiexec");
     run_settings settings = parse_settings(request);
+    // cuBLAS before the devices: a missing layer is reported on any machine.
+    if (std::any_of(settings.tests.begin(), settings.tests.end(),
+                    [](const gpu_test* t) { return t->kind == gpu_test_kind::gemm; }))
+        settings.blas = &cublas_layer();
     const auto& c = census();
     if (c.devices.empty()) throw cuda::cuda_error("no CUDA device: " + c.no_device_reason);
     settings.devices = paw::parse_devices(request, static_cast<int>(c.devices.size()));

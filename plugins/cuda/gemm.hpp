@@ -1,11 +1,12 @@
 // PAW's gpu_dgemm / gpu_sgemm: C = A B with cuBLAS on one device. The operands are set once per
 // size (cublasSetMatrix, untimed, as PAW's cublasSetVector); a timed batch is NLOOP GEMM calls
 // and one stream synchronisation, so the host clock measures the GEMMs and not their queuing.
+// cuBLAS is reached through the layer opened on first use (cublas_functions.hpp).
 #pragma once
 
+#include "cublas_functions.hpp"
 #include "cuda_error.hpp"
 
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -25,11 +26,11 @@ template <class T>
 template <class T>
 class gemm_workload {
 public:
-    gemm_workload(int device, std::uint64_t n) : device_(device), n_(static_cast<int>(n)) {
+    gemm_workload(const cublas_functions& blas, int device, std::uint64_t n)
+        : blas_(blas), device_(device), n_(static_cast<int>(n)) {
         check(cudaSetDevice(device), "cudaSetDevice");
-        check(cublasCreate(&handle_), "cublasCreate");
         check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-        check(cublasSetStream(handle_, stream_), "cublasSetStream");
+        blas_.check(blas_.create(stream_, &handle_), "cublasCreate");
         const std::size_t elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
         for (T** p : {&a_, &b_, &c_})
             check(cudaMalloc(reinterpret_cast<void**>(p), elements * sizeof(T)), "cudaMalloc");
@@ -37,8 +38,8 @@ public:
         for (int which = 0; which < 2; ++which) {
             for (std::uint64_t j = 0; j < n; ++j)
                 for (std::uint64_t i = 0; i < n; ++i) host[j * n + i] = operand_value<T>(i, j, which);
-            check(cublasSetMatrix(n_, n_, sizeof(T), host.data(), n_, which == 0 ? a_ : b_, n_),
-                  "cublasSetMatrix");
+            blas_.check(blas_.set_matrix(n_, n_, sizeof(T), host.data(), which == 0 ? a_ : b_),
+                        "cublasSetMatrix");
         }
         check(cudaMemset(c_, 0, elements * sizeof(T)), "cudaMemset");
         // One untimed call: cuBLAS picks a kernel per size, and CUDA loads a kernel's module on
@@ -52,23 +53,14 @@ public:
         (void)cudaSetDevice(device_);
         for (T* p : {a_, b_, c_})
             if (p != nullptr) (void)cudaFree(p);
-        if (handle_ != nullptr) (void)cublasDestroy(handle_);
+        if (handle_ != nullptr) blas_.destroy(handle_);
         if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
     }
 
     void run(std::uint64_t calls) {
-        const T alpha = 1;
-        const T beta = 0;
-        for (std::uint64_t i = 0; i < calls; ++i) {
-            if constexpr (sizeof(T) == 8)
-                check(cublasDgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &alpha, a_, n_,
-                                  b_, n_, &beta, c_, n_),
-                      "cublasDgemm");
-            else
-                check(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &alpha, a_, n_,
-                                  b_, n_, &beta, c_, n_),
-                      "cublasSgemm");
-        }
+        constexpr bool double_precision = sizeof(T) == 8;
+        blas_.check(blas_.gemm(handle_, double_precision ? 1 : 0, n_, a_, b_, c_, calls),
+                    double_precision ? "cublasDgemm" : "cublasSgemm");
         check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
     }
     void operator()() { run(1); }
@@ -78,7 +70,7 @@ public:
     [[nodiscard]] std::uint64_t defects(std::uint64_t samples) const {
         const auto n = static_cast<std::uint64_t>(n_);
         std::vector<T> c(static_cast<std::size_t>(n * n));
-        check(cublasGetMatrix(n_, n_, sizeof(T), c_, n_, c.data(), n_), "cublasGetMatrix");
+        blas_.check(blas_.get_matrix(n_, n_, sizeof(T), c_, c.data()), "cublasGetMatrix");
         const double tolerance = (sizeof(T) == 8 ? 1e-10 : 1e-3) * static_cast<double>(n);
         std::uint64_t bad = 0;
         for (std::uint64_t s = 0; s < samples; ++s) {
@@ -94,9 +86,10 @@ public:
     }
 
 private:
+    const cublas_functions& blas_;
     int device_;
     int n_;
-    cublasHandle_t handle_ = nullptr;
+    void* handle_ = nullptr;
     cudaStream_t stream_ = nullptr;
     T* a_ = nullptr;
     T* b_ = nullptr;

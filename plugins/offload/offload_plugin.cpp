@@ -4,14 +4,18 @@
 // NLOOP/NREPS method (NLOOP_PHI_MAX) through the offload_transfer pattern. Suite "paw", beside
 // the BLAS plugin's tests; none of these runs by default, they run when named.
 //
+// The layer is not linked: it is opened (omp_functions.hpp) when a run of the offload tests
+// starts, so that discovering this plugin on every rank maps none of the offload runtime.
+//
 // Only offload devices are measured: with no device (or a target region that runs on the host)
 // the run ends with an error saying why, before any figure is reported.
 #include "catalogue.hpp"
 #include "omp_device_layer.hpp"
-#include "omp_layer.h"
+#include "omp_functions.hpp"
 #include "transfer_sweep.hpp"
 
 #include <parbench/core/clock.hpp>
+#include <parbench/plugin/companion_library.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
@@ -107,18 +111,24 @@ std::string device_kind(const std::string& targets) {
 }
 
 // __clang_version__ ends in a space.
-std::string compiler_text() {
-    std::string text = parbench_omp_compiler();
+std::string compiler_text(const offload::omp_functions& omp) {
+    std::string text = omp.compiler();
     while (!text.empty() && text.back() == ' ') text.pop_back();
     return text;
 }
 
+// From the build's settings alone: `parbench list` does not open the layer.
 const char* backend_info() {
-    static const std::string text =
-        std::string("OpenMP offload (libomptarget), targets ") + parbench_omp_targets() +
-        ", built with " + compiler_text() + ", _OPENMP " +
-        std::to_string(parbench_omp_openmp_version());
-    return text.c_str();
+    return "OpenMP offload (libomptarget), targets " PARBENCH_OMP_TARGETS ", built with "
+           PARBENCH_OMP_COMPILER "; the offload runtime is loaded when an offload test runs";
+}
+
+// The layer's functions, the layer opened from this plugin's directory on first use.
+const offload::omp_functions& omp_layer() {
+    static const offload::omp_functions functions = offload::functions_of(
+        plugin::companion_library::beside(reinterpret_cast<const void*>(&backend_info),
+                                          offload::omp_layer_file));
+    return functions;
 }
 
 parbench_status init(const parbench_init_args*, char* error, std::size_t error_size) {
@@ -150,7 +160,8 @@ void run_paw(const char* request_json, const parbench_host* host) {
     const auto cfg = paw::parse_transfer_settings(request, paw::process_environment(),
                                                   paw::phi_family, {"device"});
 
-    const offload::device_census census = offload::take_census();
+    const offload::omp_functions& omp = omp_layer();
+    const offload::device_census census = offload::take_census(omp);
     if (const std::string why =
             offload::no_device_reason(census, std::getenv("OMP_TARGET_OFFLOAD"));
         !why.empty())
@@ -161,7 +172,7 @@ void run_paw(const char* request_json, const parbench_host* host) {
     std::vector<int> used{plan.single};
     for (const int d : plan.concurrent)
         if (std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
-    for (const int d : used) offload::verify_offload_device(census, d);
+    for (const int d : used) offload::verify_offload_device(omp, census, d);
 
     const clock_characteristics clock = measure_clock(monotonic_clock{});
     const double timer_threshold_s = std::max(clock.resolution_s, clock.overhead_s);
@@ -194,10 +205,10 @@ void run_paw(const char* request_json, const parbench_host* host) {
                            {"verified", "offload device, not the host; copies move data between "
                                         "separate memories (checked before timing)"}});
     c["offload"] = {{"runtime", "libomptarget"},
-                    {"runtime_library", parbench_omp_runtime_path()},
+                    {"runtime_library", omp.runtime_path()},
                     {"targets", census.targets},
-                    {"compiler", compiler_text()},
-                    {"openmp_version", parbench_omp_openmp_version()},
+                    {"compiler", compiler_text(omp)},
+                    {"openmp_version", omp.openmp_version()},
                     {"device_count", census.count},
                     {"initial_device", census.initial_device},
                     {"device_kind", kind},
@@ -228,7 +239,7 @@ void run_paw(const char* request_json, const parbench_host* host) {
                         "cost), not a host-device link; for a GPU build with "
                         "-Doffload_targets=nvptx64-nvidia-cuda and a clang that supports it");
 
-    offload::omp_device_layer layer;
+    offload::omp_device_layer layer(omp);
     offload::sweep_hooks hooks;
     hooks.before_size = [&](const std::string& title, std::uint64_t bytes) {
         channel.progress(title, bytes, 1);

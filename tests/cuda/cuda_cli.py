@@ -2,19 +2,26 @@
 """The CUDA plugin through the driver. Without a GPU (the build machines): `parbench list` shows
 the plugin with "no CUDA device: <reason>", a GPU test ends with that reason and exit status 1,
 option errors are still bad input (2), and the BLAS tests of the same suite run as before. With a
-GPU: a tiny run whose GB/s are recomputed here from the JSON's times and sizes.
+GPU: a tiny run whose GB/s are recomputed here from the JSON's times and sizes. On any machine:
+the plugin opens its cuBLAS layer from its own directory when a GEMM test starts, so a copy of the
+plugin without the layer still lists and runs the transfer tests' checks, and its GEMM test ends
+with one line naming the missing file (through PAW_HOST, which loads that one file).
 
-usage: cuda_cli.py PARBENCH
+usage: cuda_cli.py PARBENCH PAW_HOST PLUGIN
 """
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from harness import fail, run_command  # noqa: E402
 
 PARBENCH = os.path.abspath(sys.argv[1])
+PAW_HOST = os.path.abspath(sys.argv[2])
+PLUGIN = os.path.abspath(sys.argv[3])
 
 
 def run(args, timeout=120):
@@ -60,8 +67,30 @@ with tempfile.TemporaryDirectory() as d:
     if rc != 0 or not re.search(r"^\s+16\s", out, re.M):
         fail("paw dgemm beside the CUDA plugin", rc, out, err)
 
+# The cuBLAS layer is opened from the plugin's directory, when a GEMM test starts: a copy of the
+# plugin alone ends its GEMM test with one line naming the file it looked for.
+with tempfile.TemporaryDirectory() as alone:
+    copy = os.path.join(alone, os.path.basename(PLUGIN))
+    shutil.copy(PLUGIN, copy)
+    request = json.dumps({"suite": "paw", "benchmarks": ["gpu_sgemm"], "options": {"sizes": "16"},
+                          "calling_sequence": "cuda_cli"})
+    p = subprocess.run([PAW_HOST, copy, request, alone], capture_output=True, text=True,
+                       timeout=60)
+    layer = os.path.join(alone, "libparbench_cublas_layer.so")
+    lines = [l for l in p.stderr.splitlines() if l.startswith("error:")]
+    if p.returncode != 1 or len(lines) != 1 or not lines[0].startswith(
+            f"error: {layer}: cannot be loaded ("):
+        fail(f"GEMM test without the cuBLAS layer: exit {p.returncode}, want 1 and one line "
+             f"naming {layer}", p.stdout, p.stderr)
+
 if not has_gpu:
     reason = backend.split("no CUDA device:", 1)[1].strip()
+    # The layer beside the built plugin loads (before the device census): the GEMM test gets as
+    # far as the missing device.
+    rc, out, err = run(["run", "paw", "gpu_dgemm", "--sizes", "16"])
+    if rc != 1:
+        fail(f"gpu_dgemm without a device: exit {rc}, want 1", out, err)
+    one_error(err, r"parbench: error: no CUDA device: " + re.escape(reason), "gemm, no device")
     if not reason:
         fail("no reason given for the missing device", backend)
     rc, out, err = run(["run", "paw", "gpu_in_pinned", "--sizes", "4096"])

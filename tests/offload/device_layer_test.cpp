@@ -3,10 +3,11 @@
 // route, not the copy under test); the checks the plugin makes before reporting; and, through a
 // layer that wraps the real one and counts, that the plugin's sweep allocates per transfer for
 // the "alloc" tests, once per size for "keep", uses the right host alignment and drives both
-// devices in the concurrent form.
+// devices in the concurrent form. The layer is opened as the plugin opens it (omp_functions.hpp),
+// from the built file.
 #include "catalogue.hpp"
 #include "omp_device_layer.hpp"
-#include "omp_layer.h"
+#include "omp_functions.hpp"
 #include "transfer_sweep.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,8 +25,14 @@ using offload::omp_device_layer;
 
 namespace {
 
+const offload::omp_functions& omp() {
+    static const offload::omp_functions functions =
+        offload::functions_of(plugin::companion_library(PARBENCH_OMP_LAYER_FILE));
+    return functions;
+}
+
 int devices_present() {
-    const int n = parbench_omp_num_devices();
+    const int n = omp().num_devices();
     INFO("omp_get_num_devices() = " << n << " (an offload device is needed for these tests)");
     REQUIRE(n >= 1);
     return n;
@@ -33,7 +40,7 @@ int devices_present() {
 
 // The real layer, counting what the pattern asks of it.
 struct counting_layer {
-    omp_device_layer real;
+    omp_device_layer real{omp()};
     std::mutex lock;
     std::uint64_t allocations = 0;
     std::uint64_t frees = 0;
@@ -92,7 +99,7 @@ paw::transfer_settings small_settings() {
 
 TEST_CASE("data written on the host arrives on the device and comes back", "[offload][layer]") {
     devices_present();
-    omp_device_layer layer;
+    omp_device_layer layer(omp());
     constexpr std::size_t n = 4096 + 1;  // an odd size, at an odd host address below
     for (const auto memory : {pattern::host_memory::aligned, pattern::host_memory::unaligned}) {
         pattern::host_buffer<omp_device_layer> host(layer, memory, n);
@@ -104,14 +111,14 @@ TEST_CASE("data written on the host arrives on the device and comes back", "[off
 
         std::vector<unsigned char> seen(n, 0);
         int on_host = -1;
-        REQUIRE(parbench_omp_read(0, dev.data(), seen.data(), n, &on_host) == 0);
+        REQUIRE(omp().read(0, dev.data(), seen.data(), n, &on_host) == 0);
         CHECK(on_host == 0);  // the target region ran on the offload device
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < n; ++i)
             if (seen[i] != static_cast<unsigned char>(i * 7 + 3)) ++wrong;
         CHECK(wrong == 0);
 
-        REQUIRE(parbench_omp_fill(0, dev.data(), 0xc3, n, &on_host) == 0);
+        REQUIRE(omp().fill(0, dev.data(), 0xc3, n, &on_host) == 0);
         CHECK(on_host == 0);
         CHECK(host.data()[0] == std::byte{0});  // not before the copy back
         layer.to_host(0, host.data(), dev.data(), n);
@@ -123,7 +130,7 @@ TEST_CASE("data written on the host arrives on the device and comes back", "[off
 }
 
 TEST_CASE("aligned host buffers sit on 64 bytes, unaligned ones one byte past", "[offload][layer]") {
-    omp_device_layer layer;
+    omp_device_layer layer(omp());
     pattern::host_buffer<omp_device_layer> al(layer, pattern::host_memory::aligned, 1000);
     pattern::host_buffer<omp_device_layer> noal(layer, pattern::host_memory::unaligned, 1000);
     CHECK(reinterpret_cast<std::uintptr_t>(al.data()) % 64 == 0);
@@ -133,11 +140,11 @@ TEST_CASE("aligned host buffers sit on 64 bytes, unaligned ones one byte past", 
 TEST_CASE("every device the plugin would measure passes the offload checks; the host does not",
           "[offload][layer]") {
     const int n = devices_present();
-    const auto census = offload::take_census();
+    const auto census = offload::take_census(omp());
     CHECK(census.count == n);
-    CHECK(census.initial_device == parbench_omp_initial_device());
-    for (int d = 0; d < n; ++d) CHECK_NOTHROW(offload::verify_offload_device(census, d));
-    CHECK_THROWS_WITH(offload::verify_offload_device(census, census.initial_device),
+    CHECK(census.initial_device == omp().initial_device());
+    for (int d = 0; d < n; ++d) CHECK_NOTHROW(offload::verify_offload_device(omp(), census, d));
+    CHECK_THROWS_WITH(offload::verify_offload_device(omp(), census, census.initial_device),
                       Catch::Contains("initial device"));
     CHECK(offload::no_device_reason(census, nullptr).empty());
     auto none = census;

@@ -10,6 +10,7 @@ usage: run_offload_test.py PAW_HOST PLUGIN [PARBENCH]
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,7 +35,7 @@ def environment(extra=None):
     return env
 
 
-def run_host(benchmarks, options, env=None):
+def run_host(benchmarks, options, env=None, plugin=PLUGIN):
     """Runs one request through the host; returns (process, events, dat directory)."""
     out = tempfile.mkdtemp(prefix="parbench_offload_")
     request = {"suite": "paw", "benchmarks": benchmarks, "options": options,
@@ -42,7 +43,7 @@ def run_host(benchmarks, options, env=None):
     events_file = os.path.join(out, "events.jsonl")
     dat = os.path.join(out, "dat")
     os.mkdir(dat)
-    proc = subprocess.run([HOST, PLUGIN, json.dumps(request), dat, events_file],
+    proc = subprocess.run([HOST, plugin, json.dumps(request), dat, events_file],
                           capture_output=True, text=True, env=environment(env), timeout=240)
     events = []
     if os.path.exists(events_file):
@@ -202,6 +203,19 @@ check(len(lines) == 1 and "no OpenMP offload device" in lines[0] and
       "OMP_TARGET_OFFLOAD=disabled" in lines[0],
       f"OMP_TARGET_OFFLOAD=disabled: one line with the reason: {lines}")
 check(not any(e["event"] == "result" for e in events), "no device: no results")
+
+# 4b. The plugin opens its device layer from its own directory when a run starts: a copy of the
+# plugin alone loads (discovery needs no layer), and its run ends with one line naming the file.
+with tempfile.TemporaryDirectory() as alone:
+    copy = os.path.join(alone, os.path.basename(PLUGIN))
+    shutil.copy(PLUGIN, copy)
+    proc, events, _ = run_host(["phi_keep_al_in"], {"sizes": "256", "nreps": "1"}, plugin=copy)
+    lines = error_lines(proc.stderr)
+    layer = os.path.join(alone, "libparbench_omp_layer.so")
+    check(proc.returncode == 1, f"no layer: exit status {proc.returncode} (1 expected)")
+    check(len(lines) == 1 and layer + ": cannot be loaded (" in lines[0],
+          f"no layer: one line naming {layer}: {lines}")
+    check(not any(e["event"] == "result" for e in events), "no layer: no results")
 
 # 5. Through the driver, when given: `parbench run paw phi_keep_al_in` (and an alias).
 if DRIVER is not None:

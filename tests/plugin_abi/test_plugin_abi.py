@@ -4,7 +4,11 @@ can be unusable, plus discovery rules (search order, shadowing, no implicit curr
 the time limit and the plugin's error statuses, all against MPI-free test plugins.
 
 usage: test_plugin_abi.py CASE PARBENCH FAKE_DIR NO_ENTRY_DIR WRONG_ABI_DIR SMALL_STRUCT_DIR
-                          INIT_FAILS_DIR CRASHES_DIR
+                          INIT_FAILS_DIR CRASHES_DIR [BACKEND=PLUGIN_FILE ...]
+
+The case `lazy_libraries` takes the real backends' plugin files (an empty PLUGIN_FILE: not built)
+and checks that opening one, as discovery does on every rank, maps none of the heavy libraries
+its benchmarks load on first use (cuBLAS, the OpenMP offload runtime and its libLLVM).
 """
 import json
 import os
@@ -216,6 +220,62 @@ def case_plugin_error():
     rc, out, err = run(["run", "fake", "-fail", "error", "--plugin-path", FAKE])
     expect(rc == 1, f"exit status {rc}, want 1", err)
     expect_line(err, r"parbench: error: the fake backend failed as asked", "plugin ERROR")
+
+
+# Libraries a plugin may open only when a benchmark needs them (plugin/companion_library.hpp).
+HEAVY_LIBRARIES = ("libcublas", "libomptarget", "libLLVM")
+# Opens the plugin files named on the command line with RTLD_NOW | RTLD_LOCAL, as the loader
+# does, in this one process, and prints the files it then maps.
+MAPS_PROBE = """
+import ctypes, os, sys
+for f in sys.argv[1:]:
+    ctypes.CDLL(f, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+print("\\n".join(sorted({l.split()[-1] for l in open("/proc/self/maps") if "/" in l})))
+"""
+
+
+def mapped_after_opening(files):
+    env = dict(os.environ)
+    # A sanitizer build's plugins need the sanitizer's runtime first in the process.
+    ldd = subprocess.run(["ldd"] + files, capture_output=True, text=True).stdout
+    runtimes = sorted({m.group(1) for m in re.finditer(r"=> (\S*lib[atl]san\.so\S*)", ldd)})
+    if runtimes:
+        env["LD_PRELOAD"] = ":".join(runtimes)
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    p = subprocess.run([sys.executable, "-c", MAPS_PROBE] + files, capture_output=True,
+                       text=True, env=env, timeout=60)
+    expect(p.returncode == 0, f"opening {files} with RTLD_LOCAL", p.stdout, p.stderr)
+    return p.stdout.splitlines()
+
+
+def case_lazy_libraries():
+    plugins = dict(arg.split("=", 1) for arg in sys.argv[9:])
+    expect(set(plugins) == {"mpi", "blas", "cuda", "offload", "caf"}, f"backends given: {plugins}")
+    built = {name: f for name, f in plugins.items() if f}
+    for name in sorted(set(plugins) - set(built)):
+        print(f"skipped {name}: its plugin is not built in this configuration")
+    expect(built, "no plugin built: nothing to check")
+    # Each file alone, then all in one process (as `parbench list` has them).
+    for files in [[f] for f in built.values()] + [list(built.values())]:
+        mapped = mapped_after_opening(files)
+        expect(any(m.endswith(os.path.basename(files[-1])) for m in mapped),
+               f"{files[-1]} is not among the mapped files: the check would see nothing", mapped)
+        heavy = [m for m in mapped if any(h in os.path.basename(m) for h in HEAVY_LIBRARIES)]
+        expect(not heavy, f"opening {[os.path.basename(f) for f in files]} maps {heavy}: "
+               "these belong in a library the plugin opens on first use")
+        print("opened", " ".join(os.path.basename(f) for f in files), f"({len(mapped)} files "
+              "mapped, none of", ", ".join(HEAVY_LIBRARIES) + ")")
+    # The suites of the lazily loading plugins are still listed (discovery reads the descriptors).
+    rc, out, err = run(["list"])
+    expect(rc == 0, f"parbench list exit status {rc}", out, err)
+    listed = {"cuda": ["gpu_in_pinned", "gpu_dgemm", "gpu_sgemm"],
+              "offload": ["phi_keep_al_in", "phi_alloc_noal_inout"]}
+    for name, benchmarks in listed.items():
+        if name not in built:
+            continue
+        expect(re.search(rf"^plugin {name} ", out, re.M), f"list shows no {name} plugin", out)
+        for b in benchmarks:
+            expect(re.search(rf"^    {b} ", out, re.M), f"list lacks {b} ({name} plugin)", out)
 
 
 globals()["case_" + CASE]()
