@@ -1,10 +1,13 @@
 // policy/cpu_load.hpp: the calibration arithmetic of IMB_cpu_exploit's kernel (passes for a
-// target, the Mflop/s figure, the probe's bounded growth, the median), the calibration against a
-// fake clock, and that the kernel itself does its work.
+// target, the Mflop/s figure, the probe's bounded growth, the probe length, the fastest probe,
+// the check runs and the one correction), the calibration against fake clocks with known
+// readings, and that the kernel itself does its work.
 #include <parbench/policy/cpu_load.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -48,10 +51,42 @@ TEST_CASE("the probe grows at most tenfold a step and stops once long enough") {
     CHECK(cpu_load::next_probe_passes(1, 1.9e-3, 2e-3) == 2);
 }
 
-TEST_CASE("the median of the probes ignores one outlier") {
-    CHECK(cpu_load::median_seconds_per_pass({1.0, 9.0, 2.0}) == 2.0);
-    CHECK(cpu_load::median_seconds_per_pass({1.0, 2.0, 3.0, 100.0}) == 2.5);
-    CHECK(cpu_load::median_seconds_per_pass({}) == 0.0);
+TEST_CASE("a timed probe lasts as long as the target, within the plan's bounds") {
+    const cpu_load::calibration_plan plan;  // 0.5 ms .. 5 ms
+    CHECK(cpu_load::probe_length_s(10e-6, plan) == 0.5e-3);
+    CHECK(cpu_load::probe_length_s(2e-3, plan) == 2e-3);
+    CHECK(cpu_load::probe_length_s(100e-3, plan) == 5e-3);
+    CHECK(cpu_load::probe_length_s(0.0, plan) == 0.5e-3);   // the rate alone
+    CHECK(cpu_load::probe_length_s(-1.0, plan) == 0.5e-3);
+}
+
+TEST_CASE("the check times the whole work up to 10 ms, the first 10 ms of longer work") {
+    const cpu_load::calibration_plan plan;
+    CHECK(cpu_load::check_passes(700, 1e-6, plan) == 700);        // 0.7 ms: all of it
+    CHECK(cpu_load::check_passes(10000, 1e-6, plan) == 10000);    // exactly 10 ms
+    CHECK(cpu_load::check_passes(100000, 1e-6, plan) == 10000);   // 100 ms: the first 10 ms
+    CHECK(cpu_load::check_passes(3, 5e-3, plan) == 2);            // 15 ms: 2 passes of 5 ms
+    CHECK(cpu_load::check_passes(100000, 0.0, plan) == 100000);   // no rate: all of it
+}
+
+TEST_CASE("the fastest probe sets the rate; empty or unusable probes give none") {
+    CHECK(cpu_load::fastest_seconds_per_pass({3.0, 1.0, 2.0}) == 1.0);
+    CHECK(cpu_load::fastest_seconds_per_pass({0.0, -1.0, 2.0}) == 2.0);
+    CHECK(cpu_load::fastest_seconds_per_pass({}) == 0.0);
+}
+
+TEST_CASE("the correction scales the passes by target over measured, to the nearest pass") {
+    // 1000 passes took 1.25 ms for a 1 ms target: 800 passes
+    CHECK(cpu_load::corrected_passes(1000, 1.25e-3, 1e-3) == 800);
+    // 7 passes took 8.47 us for 10 us: 10 / 1.21 = 8.26 -> 8
+    CHECK(cpu_load::corrected_passes(7, 8.47e-6, 10e-6) == 8);
+    // 100 ms of work checked on its first 10 000 passes, which took 12.5 ms: 80 000 passes
+    CHECK(cpu_load::corrected_passes(10000, 12.5e-3, 100e-3) == 80000);
+    // a check far too fast still leaves at least one pass
+    CHECK(cpu_load::corrected_passes(5, 1.0, 1e-6) == 1);
+    // nothing measured, or no work: unchanged
+    CHECK(cpu_load::corrected_passes(1000, 0.0, 1e-3) == 1000);
+    CHECK(cpu_load::corrected_passes(0, 1e-3, 1e-3) == 0);
 }
 
 namespace {
@@ -65,42 +100,92 @@ struct stepping_clock {
 }  // namespace
 
 namespace {
-// A clock whose step doubles at every reading: probe k (two readings) lasts longer than probe
-// k-1, so the growth rule is exercised on known numbers.
-struct doubling_clock {
-    double* t;
-    double* step;
+// A clock that returns scripted readings in order (the last one again once they run out), so the
+// calibration's growth, warm-up, probes and check are checked against hand-worked numbers.
+struct scripted_clock {
+    const std::vector<double>* readings;
+    std::size_t* next;
     double now() const {
-        *t += *step;
-        *step *= 2.0;
-        return *t;
+        const std::size_t i = std::min(*next, readings->size() - 1);
+        ++*next;
+        return (*readings)[i];
     }
 };
 }  // namespace
 
-TEST_CASE("calibrate_matvec stops growing once a probe reaches the minimum") {
+TEST_CASE("calibrate_matvec probes as long as the target once a probe reaches the minimum") {
     parbench::policy::matvec_load load;
     double t = 0.0;
-    // Every probe lasts 1 ms; with a 0.5 ms minimum the first probe (1 pass) is long enough.
-    const auto c = parbench::policy::calibrate_matvec(load, 0.5e-3, 3, stepping_clock{&t, 1e-3});
-    CHECK(c.probe_passes == 1);
-    CHECK(c.seconds_per_pass == Approx(1e-3));
+    // Every reading adds 1 ms. Warm-up start (1); growth: 1 pass lasts 1 ms >= 0.5 ms, stop;
+    // warm-up: 4 - 1 = 3 ms >= 1 ms, done; probe length for a 2 ms target: 2 ms = 2 passes at
+    // 1 ms; five probes of 2 passes, each lasting 1 ms: 0.5 ms per pass.
+    const auto c = parbench::policy::calibrate_matvec(load, 2e-3, {}, stepping_clock{&t, 1e-3});
+    CHECK(c.probe_passes == 2);
+    CHECK(c.seconds_per_pass == Approx(0.5e-3));
     CHECK(c.probe_s == Approx(1e-3));
 }
 
-TEST_CASE("calibrate_matvec grows the probe by the bounded rule and times the last count") {
+TEST_CASE("calibrate_matvec takes the fastest of its probes") {
     parbench::policy::matvec_load load;
-    double t = 0.0;
-    double step = 1e-5;
-    // Probes last 2e-5, 8e-5, 3.2e-4 s (readings 1-2, 3-4, 5-6); minimum 2.5e-4 s:
-    //   1 pass  -> min(10, 1.5 * 2.5e-4 / 2e-5 = 18.75) = 10x -> 10 passes
-    //   10      -> 1.5 * 2.5e-4 / 8e-5 = 4.6875x -> 46 passes
-    //   46 passes last 3.2e-4 s >= 2.5e-4: stop.
-    // The one timed probe (readings 7-8) lasts 1.28e-3 s.
-    const auto c = parbench::policy::calibrate_matvec(load, 2.5e-4, 1, doubling_clock{&t, &step});
-    CHECK(c.probe_passes == 46);
-    CHECK(c.seconds_per_pass == Approx(1.28e-3 / 46.0));
-    CHECK(c.probe_s == Approx(1.28e-3));
+    // warm-up start; growth 1 pass in 1 ms (stop); warm-up check; a 3 ms target: 3 passes;
+    // five probes of 3 passes lasting 3.3, 3.0, 6.0 (preempted), 3.6, 3.9 ms.
+    const std::vector<double> readings{0.0,  0.0,  1e-3, 1e-3,  10e-3, 13.3e-3, 20e-3, 23e-3,
+                                       30e-3, 36e-3, 40e-3, 43.6e-3, 50e-3, 53.9e-3};
+    std::size_t next = 0;
+    const auto c =
+        parbench::policy::calibrate_matvec(load, 3e-3, {}, scripted_clock{&readings, &next});
+    CHECK(next == readings.size());  // every reading used: growth, warm-up, five probes
+    CHECK(c.probe_passes == 3);
+    CHECK(c.seconds_per_pass == Approx(1e-3));  // the median would be 1.2 ms
+    CHECK(c.probe_s == Approx(3e-3));
+}
+
+TEST_CASE("calibrate_matvec grows the probe by the bounded rule, then sizes it from that rate") {
+    parbench::policy::matvec_load load;
+    cpu_load::calibration_plan plan;
+    plan.min_probe_s = 2.5e-4;
+    plan.probes = 1;
+    // Growth with a 0.25 ms minimum:
+    //   1 pass in 20 us   -> min(10, 1.5 x 250 / 20 = 18.75) = 10x -> 10 passes
+    //   10 in 80 us       -> 1.5 x 250 / 80 = 4.6875x -> 46 passes
+    //   46 in 320 us >= 250 us: stop, 6.9565 us a pass.
+    // Warm-up: 3 ms since the start, done. No target: a 0.25 ms probe = 250 / 6.9565 = 35.9 ->
+    // 36 passes; the one probe lasts 360 us: 10 us a pass.
+    const std::vector<double> readings{0.0,  0.0,     2e-5,  1e-3, 1.08e-3, 2e-3,
+                                       2.32e-3, 3e-3, 4e-3, 4.36e-3};
+    std::size_t next = 0;
+    const auto c =
+        parbench::policy::calibrate_matvec(load, 0.0, plan, scripted_clock{&readings, &next});
+    CHECK(next == readings.size());
+    CHECK(c.probe_passes == 36);
+    CHECK(c.seconds_per_pass == Approx(1e-5));
+    CHECK(c.probe_s == Approx(3.6e-4));
+}
+
+TEST_CASE("calibrate_matvec tops the growth up to the warm-up time before any timed probe") {
+    parbench::policy::matvec_load load;
+    // Growth: 1 pass in 1 ms, stop at 1 ms since the start; the warm-up runs the probe again
+    // until 2 ms have passed (readings 1.5 and 2.5 ms), then one 0.5 ms probe of 1 pass.
+    cpu_load::calibration_plan plan;
+    plan.warm_up_s = 2e-3;
+    plan.probes = 1;
+    const std::vector<double> readings{0.0, 0.0, 1e-3, 1.5e-3, 2.5e-3, 3e-3, 3.7e-3};
+    std::size_t next = 0;
+    const auto c =
+        parbench::policy::calibrate_matvec(load, 0.0, plan, scripted_clock{&readings, &next});
+    CHECK(next == readings.size());
+    CHECK(c.probe_passes == 1);
+    CHECK(c.seconds_per_pass == Approx(0.7e-3));
+}
+
+TEST_CASE("time_passes times the given passes and keeps the fastest run") {
+    parbench::policy::matvec_load load;
+    const std::vector<double> readings{0.0, 2e-3, 5e-3, 6e-3, 10e-3, 13e-3};  // 2, 1, 3 ms
+    std::size_t next = 0;
+    CHECK(parbench::policy::time_passes(load, 2, 3, scripted_clock{&readings, &next}) ==
+          Approx(1e-3));
+    CHECK(next == readings.size());
+    CHECK(parbench::policy::time_passes(load, 2, 0, scripted_clock{&readings, &next}) == 0.0);
 }
 
 TEST_CASE("a clock that never advances cannot grow the probe without end") {

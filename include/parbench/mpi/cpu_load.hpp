@@ -4,7 +4,9 @@
 //                                      processes agree on the target (the largest) and on the
 //                                      seconds per pass (the mean), and all set the same number
 //                                      of passes — IMB's rule that every process does the same
-//                                      work; the agreed Mflop/s is the rate IMB prints
+//                                      work; then every process times that work (the check),
+//                                      they agree on the mean time, and all correct the count
+//                                      once by it; the agreed Mflop/s is the rate IMB prints
 //   test_while_busy(request, seconds)  COMB's NB_active: spin until `seconds` have passed,
 //                                      calling MPI_Test on `request` every pass
 //
@@ -30,22 +32,39 @@ struct cpu_load_calibration {
 };
 
 // Collective over `comm`. Sets load.passes() to the agreed work for `target_s` (each process may
-// pass its own target; the largest wins). A target of zero or less gives no load.
+// pass its own target; the largest wins). A target of zero or less gives no load. Costs each
+// process at most ~60 ms of CPU time (policy::cpu_load::calibration_plan); never inside a timed
+// region.
 inline cpu_load_calibration calibrate(MPI_Comm comm, policy::matvec_load& load, double target_s,
-                                      double min_probe_s = 0.5e-3) {
-    const policy::matvec_calibration mine = policy::calibrate_matvec(load, min_probe_s);
+                                      const policy::cpu_load::calibration_plan& plan = {}) {
     int size = 1;
     MPI_Comm_size(comm, &size);
     double target = target_s;
-    double spp_sum = mine.seconds_per_pass;
     MPI_Allreduce(MPI_IN_PLACE, &target, 1, MPI_DOUBLE, MPI_MAX, comm);
+    const policy::matvec_calibration mine = policy::calibrate_matvec(load, target, plan);
+    double spp_sum = mine.seconds_per_pass;
     MPI_Allreduce(MPI_IN_PLACE, &spp_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     cpu_load_calibration agreed;
     agreed.target_s = target;
     agreed.seconds_per_pass = spp_sum / static_cast<double>(size);
     agreed.passes = policy::cpu_load::passes_for(target, agreed.seconds_per_pass);
-    agreed.rate_mflops = policy::cpu_load::rate_mflops(1, agreed.seconds_per_pass);
     load.set_passes(agreed.passes);
+    // The check: the agreed work (its first max_check_s when longer) timed as it will run, the
+    // mean over the processes of each one's fastest run, and one correction of the count (the
+    // same on every process: it is computed from agreed figures only).
+    if (agreed.passes > 0 && plan.check_runs > 0) {
+        const std::uint64_t checked =
+            policy::cpu_load::check_passes(agreed.passes, agreed.seconds_per_pass, plan);
+        double measured_sum = policy::time_passes(load, checked, plan.check_runs);
+        MPI_Allreduce(MPI_IN_PLACE, &measured_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+        const double measured = measured_sum / static_cast<double>(size);
+        if (measured > 0.0) {
+            agreed.seconds_per_pass = measured / static_cast<double>(checked);
+            agreed.passes = policy::cpu_load::corrected_passes(checked, measured, target);
+            load.set_passes(agreed.passes);
+        }
+    }
+    agreed.rate_mflops = policy::cpu_load::rate_mflops(1, agreed.seconds_per_pass);
     return agreed;
 }
 

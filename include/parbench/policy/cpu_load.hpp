@@ -7,8 +7,11 @@
 //                   without communication in flight
 //   busy_wait_for   COMB's NB_Sleep: spin on the clock for a time, no MPI call
 //
-// The calibration arithmetic (passes for a target, the Mflop/s figure IMB prints, the probe's
-// growth) is pure and unit-tested (tests/unit/cpu_load_test.cpp).
+// Calibration (calibrate_matvec, then time_passes for the check) on the thread's CPU clock:
+// a warm-up, probes as long as the target (within [min_probe_s, max_probe_s]), the fastest of
+// several probes; the caller then times the calibrated work itself and corrects the count once
+// (cpu_load::corrected_passes). The arithmetic is pure and unit-tested
+// (tests/unit/cpu_load_test.cpp); docs/methodology.md §14 gives the measured accuracy.
 #pragma once
 
 #include <parbench/core/clock.hpp>
@@ -44,11 +47,10 @@ inline constexpr double flops_per_pass = 2.0 * matrix_order * matrix_order;
     return seconds > 0.0 ? static_cast<double>(passes) * flops_per_pass / seconds * 1e-6 : 0.0;
 }
 
-// The probe grows until one run lasts at least min_probe_s (so clock resolution and one
-// interruption do not decide the rate): from `passes` that took `elapsed_s`, the next count,
-// aimed at 1.5x the minimum and grown at most 10x a step (Google Benchmark's bounded growth).
-// Returns `passes` unchanged once the probe is long enough, or at max_probe_passes (a clock that
-// does not advance must not grow the probe without end).
+// The growth of the first probe, which finds the order of the rate: from `passes` that took
+// `elapsed_s`, the next count, aimed at 1.5x `min_probe_s` and grown at most 10x a step (Google
+// Benchmark's bounded growth). Returns `passes` unchanged once the probe is long enough, or at
+// max_probe_passes (a clock that does not advance must not grow the probe without end).
 inline constexpr std::uint64_t max_probe_passes = std::uint64_t{1} << 32;
 
 [[nodiscard]] constexpr std::uint64_t next_probe_passes(std::uint64_t passes, double elapsed_s,
@@ -60,16 +62,54 @@ inline constexpr std::uint64_t max_probe_passes = std::uint64_t{1} << 32;
     return std::max<std::uint64_t>(passes + 1, static_cast<std::uint64_t>(grown));
 }
 
-// The seconds per pass a calibration settles on from its repeated probes: the median, so one
-// preempted probe neither shortens nor lengthens the calibrated work.
-[[nodiscard]] inline double median_seconds_per_pass(std::vector<double> probes) {
-    if (probes.empty()) return 0.0;
-    const auto mid = probes.begin() + static_cast<std::ptrdiff_t>(probes.size() / 2);
-    std::nth_element(probes.begin(), mid, probes.end());
-    if (probes.size() % 2 == 1) return *mid;
-    const double upper = *mid;
-    const double lower = *std::max_element(probes.begin(), mid);
-    return 0.5 * (lower + upper);
+// How a calibration spends its time. Its CPU cost on one process is about
+//   warm_up_s + 2 x min_probe_s (growth) + probes x probe_length_s(target)
+//   + check_runs x min(target, max_check_s),
+// i.e. 2 ms + 5 x clamp(target, 0.5 ms, 5 ms) + 3 x min(target, 10 ms) with the defaults: about
+// 5 ms for a 10 us target, 57 ms at most for any target.
+struct calibration_plan {
+    double min_probe_s = 0.5e-3;   // the growth stops here; the shortest timed probe
+    double max_probe_s = 5e-3;     // the longest timed probe
+    int probes = 5;                // timed probes; the fastest counts
+    double warm_up_s = 1e-3;       // work run before any timed probe (caches, clock ramp)
+    int check_runs = 3;            // runs of the calibrated work; the fastest corrects the count
+    double max_check_s = 10e-3;    // longer work is checked on its first 10 ms
+};
+
+// A timed probe lasts as long as the work it calibrates: the per-pass time of 5 ms of work is
+// not that of 0.5 ms on a shared machine (timer ticks and other jobs' cache traffic add a few
+// per cent), and a probe far longer than the target would pay for that gap.
+[[nodiscard]] constexpr double probe_length_s(double target_s, const calibration_plan& plan) noexcept {
+    if (!(target_s > plan.min_probe_s)) return plan.min_probe_s;
+    return std::min(target_s, std::max(plan.min_probe_s, plan.max_probe_s));
+}
+
+// The passes the check times: all of the calibrated work, or as many as take plan.max_check_s
+// at `seconds_per_pass` when the work is longer (past ~5 ms the time per pass no longer grows
+// with the length, and the check's cost stays bounded).
+[[nodiscard]] constexpr std::uint64_t check_passes(std::uint64_t passes, double seconds_per_pass,
+                                                   const calibration_plan& plan) noexcept {
+    const std::uint64_t most = passes_for(plan.max_check_s, seconds_per_pass);
+    return most == 0 ? passes : std::min(passes, most);
+}
+
+// The seconds per pass of a set of equal probes: the fastest (positive) one. A probe can only be
+// slowed by what else runs (an interrupt, a preemption the clock still counts, a cold cache), so
+// the fastest is the work's own speed; a median moves with the machine's load.
+[[nodiscard]] inline double fastest_seconds_per_pass(const std::vector<double>& probes) noexcept {
+    double best = 0.0;
+    for (const double p : probes)
+        if (p > 0.0 && (best == 0.0 || p < best)) best = p;
+    return best;
+}
+
+// The one correction after the check: `passes` took `measured_s` (the fastest check run), so
+// the count that takes `target_s` at that speed is passes x target / measured, to the nearest
+// pass and at least one. Unchanged when nothing usable was measured.
+[[nodiscard]] constexpr std::uint64_t corrected_passes(std::uint64_t passes, double measured_s,
+                                                       double target_s) noexcept {
+    if (passes == 0 || !(measured_s > 0.0)) return passes;
+    return passes_for(target_s, measured_s / static_cast<double>(passes));
 }
 
 }  // namespace cpu_load
@@ -97,8 +137,11 @@ public:
     // The calibrated work.
     void run() noexcept { run_passes(passes_); }
 
-    // Any number of passes (calibration probes).
-    void run_passes(std::uint64_t passes) noexcept {
+    // Any number of passes (calibration probes). Never inlined: the calibration and every timed
+    // region that runs the work must execute the same machine code. Inlined copies were compiled
+    // differently per call site and ran up to 30 % apart (measured: the calibrated work took
+    // 0.72-0.89 of its target in one binary, 1.0-1.05 in another, on the same machine).
+    [[gnu::noinline]] void run_passes(std::uint64_t passes) noexcept {
         float* x = x_.data();
         const float* y = y_.data();
         const float* a = a_.data();
@@ -119,39 +162,64 @@ private:
     std::uint64_t passes_ = 0;
 };
 
-// This process's calibration of matvec_load, before any agreement between processes: probes of
-// growing length until one lasts min_probe_s, then `repeats` probes of that length; the median
-// seconds per pass. The caller turns it into passes (cpu_load::passes_for), after agreeing on it
-// with the other processes where they must do the same work (mpi/cpu_load.hpp).
+// This process's calibration of matvec_load for `target_s`, before any agreement between
+// processes (mpi/cpu_load.hpp) and before the check: a warm-up, the growth of a probe until one
+// lasts plan.min_probe_s, then plan.probes probes of probe_length_s(target) each; the fastest
+// seconds per pass. A target of zero or less calibrates at the shortest probe (the rate alone, as
+// for the Mflop/s line). The default clock is the thread's CPU time (core/clock.hpp), so a probe
+// that another job preempts is not counted slow for it; IMB times its one probe with MPI_Wtime.
 struct matvec_calibration {
     double seconds_per_pass = 0.0;
     std::uint64_t probe_passes = 0;  // passes in each timed probe
-    double probe_s = 0.0;            // the median probe's duration
+    double probe_s = 0.0;            // the fastest probe's duration
 };
 
-template <clock_source Clock = monotonic_clock>
-[[nodiscard]] matvec_calibration calibrate_matvec(matvec_load& load,
-                                                  double min_probe_s = 0.5e-3, int repeats = 3,
+template <clock_source Clock = thread_cpu_clock>
+[[nodiscard]] matvec_calibration calibrate_matvec(matvec_load& load, double target_s,
+                                                  const cpu_load::calibration_plan& plan = {},
                                                   Clock clock = {}) {
     load.run_passes(1);  // first touch of the matrix, out of the probes
     std::uint64_t passes = 1;
+    double elapsed = 0.0;
+    const double warm_up_start = clock.now();
     for (int growth = 0; growth < 64; ++growth) {
         const double start = clock.now();
         load.run_passes(passes);
-        const double elapsed = clock.now() - start;
-        const std::uint64_t next = cpu_load::next_probe_passes(passes, elapsed, min_probe_s);
+        elapsed = clock.now() - start;
+        const std::uint64_t next = cpu_load::next_probe_passes(passes, elapsed, plan.min_probe_s);
         if (next == passes) break;
         passes = next;
     }
+    // The warm-up: the growth itself, topped up to plan.warm_up_s.
+    for (int more = 0; more < 64 && clock.now() - warm_up_start < plan.warm_up_s; ++more)
+        load.run_passes(passes);
+    if (elapsed > 0.0)
+        passes = cpu_load::passes_for(cpu_load::probe_length_s(target_s, plan),
+                                      elapsed / static_cast<double>(passes));
     std::vector<double> per_pass;
-    per_pass.reserve(static_cast<std::size_t>(std::max(repeats, 1)));
-    for (int k = 0; k < std::max(repeats, 1); ++k) {
+    per_pass.reserve(static_cast<std::size_t>(std::max(plan.probes, 1)));
+    for (int k = 0; k < std::max(plan.probes, 1); ++k) {
         const double start = clock.now();
         load.run_passes(passes);
         per_pass.push_back((clock.now() - start) / static_cast<double>(passes));
     }
-    const double spp = cpu_load::median_seconds_per_pass(per_pass);
+    const double spp = cpu_load::fastest_seconds_per_pass(per_pass);
     return {spp, passes, spp * static_cast<double>(passes)};
+}
+
+// The check of a calibration: `runs` runs of `passes` passes, the fastest duration (as for the
+// probes: what else runs can only slow a run down).
+template <clock_source Clock = thread_cpu_clock>
+[[nodiscard]] double time_passes(matvec_load& load, std::uint64_t passes, int runs,
+                                 Clock clock = {}) {
+    double fastest = 0.0;
+    for (int k = 0; k < runs; ++k) {
+        const double start = clock.now();
+        load.run_passes(passes);
+        const double took = clock.now() - start;
+        if (k == 0 || took < fastest) fastest = took;
+    }
+    return fastest;
 }
 
 // NB_Sleep's work: spin on the clock until `seconds` have passed, calling nothing else. Returns

@@ -92,7 +92,7 @@ constexpr imb::benchmark catalogue[] = {
 void extend_run_start(run_start& start) {
     start.layout = "imb-nbc";
     policy::matvec_load load;
-    const policy::matvec_calibration c = policy::calibrate_matvec(load);
+    const policy::matvec_calibration c = policy::calibrate_matvec(load, 0.0);
     const double rate = policy::cpu_load::rate_mflops(1, c.seconds_per_pass);
     const mpi::async_progress progress = mpi::detect_async_progress();
     start.header["cpu_load"] = {{"kernel", "100x100 single-precision matrix-vector product"},
