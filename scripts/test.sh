@@ -59,20 +59,25 @@ echo "== sanitizer build (ASan + UBSan) =="
 # does not compile them; nor the examples, user programs of the same headers and runner that the
 # plugins' tests cover here (the release build runs them and builds them as an installed user would).
 asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false)
+# -g1 (line tables) gives the sanitizers' reports their function names and lines at half the
+# compile time of full debug information (-g), which the sanitizer build does not need.
+asan_cpp_args="-Wno-maybe-uninitialized -g1"
 if [[ -f build-asan/build.ninja ]]; then
-    meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" >/dev/null
+    meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" \
+        -Dcpp_args="$asan_cpp_args" >/dev/null
 else
     meson setup build-asan --buildtype=debug --werror "${forced[@]}" "${asan_only[@]}" \
-        -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args=-Wno-maybe-uninitialized >/dev/null
+        -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args="$asan_cpp_args" >/dev/null
 fi
 ninja -C build-asan -j "$jobs"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_odr_violation=0"
 # Leak checking on for everything that does not start MPI processes...
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
-# The short overhead benches judge timing: they run in the release build only.
+# The short overhead benches judge timing, and the compile-failure tests only ask the compiler
+# whether misuse is rejected (-fsyntax-only): both run in the release build only.
 meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite launches-mpi \
-    --no-suite bench-short --timeout-multiplier 3
+    --no-suite bench-short --no-suite compile --timeout-multiplier 3
 report_skips build-asan
 # ...and off for what does: MPICH and UCX keep allocations until exit through frames built
 # without frame pointers, which LeakSanitizer can neither symbolise nor suppress by library.
