@@ -61,7 +61,10 @@ echo "== sanitizer build (ASan + UBSan) =="
 asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false)
 # -g1 (line tables) gives the sanitizers' reports their function names and lines at half the
 # compile time of full debug information (-g), which the sanitizer build does not need.
-asan_cpp_args="-Wno-maybe-uninitialized -g1"
+# UBSan's null and alignment checks guard every pointer use and together cost a further quarter
+# of the compile time: a null dereference still stops the run under ASan (SEGV with its stack),
+# and x86-64 loads and stores need no alignment; every other UBSan check stays on.
+asan_cpp_args="-Wno-maybe-uninitialized -g1 -fno-sanitize=null,alignment"
 if [[ -f build-asan/build.ninja ]]; then
     meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" \
         -Dcpp_args="$asan_cpp_args" >/dev/null
