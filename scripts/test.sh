@@ -66,8 +66,9 @@ asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false)
 # and x86-64 loads and stores need no alignment; every other UBSan check stays on.
 asan_cpp_args="-Wno-maybe-uninitialized -g1 -fno-sanitize=null,alignment"
 if [[ -f build-asan/build.ninja ]]; then
-    meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" \
-        -Dcpp_args="$asan_cpp_args" >/dev/null
+    meson setup --reconfigure build-asan "${forced[@]}" "${asan_only[@]}" >/dev/null
+    # Meson 1.0 (bookworm) keeps a directory's old cpp_args on --reconfigure; configure sets them.
+    meson configure build-asan -Dcpp_args="$asan_cpp_args" >/dev/null
 else
     meson setup build-asan --buildtype=debug --werror "${forced[@]}" "${asan_only[@]}" \
         -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args="$asan_cpp_args" >/dev/null
