@@ -36,6 +36,8 @@ PY
 echo "== release build (-Werror) =="
 if [[ -f build-test/build.ninja ]]; then
     meson setup --reconfigure build-test "${forced[@]}" >/dev/null  # also learns new options
+    # A project default_options entry reaches only new directories; tests/install needs this one.
+    meson configure build-test -Dpkgconfig.relocatable=true >/dev/null
 else
     meson setup build-test --buildtype=release --werror "${forced[@]}" >/dev/null
 fi
