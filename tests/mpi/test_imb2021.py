@@ -28,14 +28,8 @@ import tempfile
 
 BAD_INPUT = 2
 N_WARMUP = 10  # IMB_settings.h, IMB user guide "Warm-Up Phase"
-failures = []
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import expect, finish  # noqa: E402
 
 
 def run(args, options, benchmarks=("PingPong",), preload=None, suite="imb-mpi1", check=False,
@@ -295,11 +289,7 @@ def main():
     test_warm_up(args)
     test_bad_values(args)
     test_datatypes(args)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("imb2021 options: all checks passed")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

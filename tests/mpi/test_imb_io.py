@@ -25,7 +25,8 @@ import sys
 import tempfile
 import time
 
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import expect, finish  # noqa: E402
 
 SINGLE = ["S_Write_indv", "S_Read_indv", "S_Write_expl", "S_Read_expl"]
 PARALLEL = ["P_Write_indv", "P_Read_indv", "P_Write_expl", "P_Read_expl", "P_Write_shared",
@@ -39,13 +40,6 @@ NONBLOCKING = [n.replace("_Write_", "_IWrite_").replace("_Read_", "_IRead_")
 TARGET_CPU_US = 0.1e6  # IMB_settings_io.h TARGET_CPU_SECS
 OVERLAP_HEADINGS = ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]
 MSGS, VOL_MB, NONAGGR = 4, 16, 2   # -iter 4,16,2
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
 
 
 def parbench(args, np, argv, env=None, timeout=240):
@@ -387,11 +381,7 @@ def main():
         test_bad_io_dir(args)
         test_disk_space(args)
         test_golden(args)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("all checks passed")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -27,14 +27,8 @@ VARIANTS = ["Blocking", "NB_Wait", "NB_Sleep", "NB_active"]
 METHODS = ["allreduce", "barrier", "broadcast", "gather", "allgather", "scatter"]
 SMALL = ["-iterations", "20", "-time", "0.05"]
 
-failures = []
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import expect, finish  # noqa: E402
 
 
 def run(args, np, parbench, cwd=None, env=None, timeout=240):
@@ -286,10 +280,7 @@ def main():
         test_async_progress(args)
     else:
         test_sizes(args, args.np)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    sys.exit(finish())
 
 
 if __name__ == "__main__":

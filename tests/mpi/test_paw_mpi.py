@@ -48,14 +48,8 @@ P2P = {
 }
 COLLECTIVES = ["col_agtr", "col_ardc", "col_a2a", "col_bct", "col_gtr", "col_rdc", "col_sct"]
 
-failures = []
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import expect, finish  # noqa: E402
 
 
 def run(args, np, parbench, env=None, cwd=None, timeout=240):
@@ -264,11 +258,7 @@ def main():
     args = parser.parse_args()
     args.parbench = os.path.abspath(args.parbench)
     {1: test_one, 2: test_two, 4: test_four}[args.np](args)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -23,14 +23,8 @@ import sys
 import tempfile
 
 BAD_INPUT = 2
-failures = []
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
-    return condition
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from harness import expect, finish  # noqa: E402
 
 
 def run(args, np, parbench, timeout=240):
@@ -186,10 +180,7 @@ def main():
         check_window_n2(a.parbench)
         check_bad_input(a.parbench)
         check_confidence(a.parbench)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        sys.exit(1)
-    print("ok")
+    sys.exit(finish())
 
 
 if __name__ == "__main__":
