@@ -328,6 +328,19 @@ case("mpi_rank_killed", IMB + ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.c
      needs=("mpi",), bound=60, one_error_line=False, leftovers_allowed=True,
      check=rank_killed_files)
 
+# ---- sweep 3, the MPI suites: osu, imb-io, paw-MPI (issue 27) ----------------------------------
+# Rows for the one-sided completion, osu sizes and windows, imb-io checks and PAW MPI time limits.
+
+
+# ---- sweep 3, outputs, signals, environment and error text (issue 27) --------------------------
+# Rows for .dat files through the output layer, disk-full CSV, signals on any rank, mpi::main
+# programs, environment values and the text of error lines.
+
+
+# ---- sweep 3, compare and plot (issue 27) -------------------------------------------------------
+# Rows for compare's gate, its input size bound and plot's inputs and targets.
+
+
 # ---- the runner ----------------------------------------------------------------------------------
 
 def children_of(pid):
