@@ -43,10 +43,14 @@ namespace {
     return text;
 }
 
-// A -m range that holds no size of `b`: one line saying why, before anything runs (OSU would
-// print a header and no rows).
-void refuse_empty_range(const options& o, const benchmark& b) {
-    if (!b.sized || !message_sizes(o, b.max_bytes, b.unit, b.smallest).empty()) return;
+// Why `b` cannot run in this run, or nothing: a -m range that holds none of its sizes (OSU
+// would print a header and no rows), or an odd process count for a test that pairs r with
+// r + n/2 (OSU 7.5's osu_multi_lat would leave its last process waiting for ever).
+[[nodiscard]] std::string cannot_run(const options& o, const benchmark& b, int world_size) {
+    if (b.even_processes && world_size % 2 != 0)
+        return std::string(b.info.name) + " needs an even number of processes (it pairs " +
+               "process r with r + n/2); the run has " + std::to_string(world_size);
+    if (!b.sized || !message_sizes(o, b.max_bytes, b.unit, b.smallest).empty()) return {};
     const std::string max = std::to_string(o.max_bytes.value_or(b.max_bytes));
     const std::string range = o.min_bytes ? std::to_string(*o.min_bytes) + ":" + max : max;
     const std::string why =
@@ -54,8 +58,8 @@ void refuse_empty_range(const options& o, const benchmark& b) {
                          std::string(b.text.datatype) + " elements"
                    : "its messages start at " + std::to_string(b.smallest) + " byte" +
                          (b.smallest == 1 ? "" : "s") + ", as OSU's";
-    throw input_error("-m " + range + ": " + b.info.name +
-                      " has no message size in this range (" + why + ")");
+    return "-m " + range + ": " + b.info.name + " has no message size in this range (" + why +
+           ")";
 }
 
 // -W: the most transfers of one window. MPI libraries hold a request object per nonblocking
@@ -77,9 +81,10 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     if (w > o.mem_limit_bytes / per_transfer)
         throw input_error(option + b.info.name + "'s window needs " + std::to_string(per_transfer) +
                           " bytes per transfer (" +
-                          (b.window == window_use::requests ? "its MPI requests"
-                                                            : "window and origin at " +
-                                                                  std::to_string(x) + " bytes") +
+                          (b.window == window_use::requests
+                               ? std::string("its MPI requests")
+                               : "window and origin at " + std::to_string(x) +
+                                     (x == 1 ? " byte" : " bytes")) +
                           "), above -M " + std::to_string(o.mem_limit_bytes) + " at " +
                           std::to_string(w) + " transfers; at most " +
                           std::to_string(o.mem_limit_bytes / per_transfer) + " fit");
@@ -163,10 +168,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                               ": not a synchronisation of " + b->info.name + " (OSU offers " +
                               sync_list(b->syncs) + ")");
     }
-    for (const benchmark* b : run) {
-        refuse_empty_range(o, *b);
-        refuse_oversized_window(o, *b);
-    }
+    for (const benchmark* b : run) refuse_oversized_window(o, *b);
     run_state st{&o, &host};
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
@@ -177,23 +179,23 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     if (st.world_size < 2)
         throw input_error(std::string(run.front()->info.name) +
                           " needs 2 processes and the run has 1 (start it with mpiexec -n 2)");
-    // multi_lat pairs r with r + n/2: named at an odd count it is refused; in the default set
-    // it is left out with a warning, so that the other tests still run.
-    std::string left_out;
-    for (const benchmark* b : run) {
-        if (!b->even_processes || st.world_size % 2 == 0) continue;
-        const std::string why = " needs an even number of processes (it pairs process r with "
-                                "r + n/2); the run has " + std::to_string(st.world_size);
-        if (!request.benchmarks.empty()) throw input_error(std::string(b->info.name) + why);
-        left_out = std::string(b->info.name) + why;
-    }
-    if (!left_out.empty())
-        std::erase_if(run, [&](const benchmark* b) { return b->even_processes; });
+    // A test named that cannot run is refused; the default set leaves it out with a warning, so
+    // that the others still run (and refuses the run only when none is left).
+    std::vector<std::string> left_out;
+    std::erase_if(run, [&](const benchmark* b) {
+        std::string why = cannot_run(o, *b, st.world_size);
+        if (why.empty()) return false;
+        if (!request.benchmarks.empty()) throw input_error(why);
+        left_out.push_back(std::move(why));
+        return true;
+    });
+    if (run.empty()) throw input_error(left_out.front());
     const bool pair_tests = std::any_of(run.begin(), run.end(),
                                         [](const benchmark* b) { return !b->all_processes; });
     if (st.world_rank == 0) {
         host.run_started(make_run_start(o, st, run));
-        if (!left_out.empty()) host.warning("osu: left out " + left_out);
+        for (const std::string& why : left_out)
+            host.warning("osu: left out of the default set: " + why);
         if (st.world_size > 2 && pair_tests)
             host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
