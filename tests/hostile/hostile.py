@@ -381,7 +381,7 @@ case("mpi4_osu_put_bibw", OSU + ["put_bibw", "-c"] + OSU_SMALL + OUT, 0, None,
 case("mpi3_imb_rma", ["run", "imb-rma", "Unidir_put", "Bidir_get", "One_put_all", "-msglog",
                        "0:0", "-iter", "4", "-check"] + OUT, 0,
      None, launcher="mpiexec3", needs=("mpi",), bound=60, check=no_defects)
-case("mpi3_imb_ext", ["run", "imb-ext", "Unidir_Put", "Bidir_Get", "Window", "-msglog", "0:0",
+case("mpi3_imb_ext", ["run", "imb-ext", "Unidir_Put", "Bidir_Get", "-msglog", "0:0",
                       "-iter", "4", "-check"] + OUT, 0,
      None, launcher="mpiexec3", needs=("mpi",), bound=60, check=no_defects)
 case("mpi3_paw_get_odd", ["run", "paw", "p2p_get", "--sizes", "8"], 2,

@@ -260,7 +260,7 @@ def test_shared_pointer_uneven(args):
         with open(lengths, "w") as f:
             f.write("".join(f"{x}\n" for x in sizes))
         out = os.path.join(tmp, "out.json")
-        names = ["P_Read_shared", "P_IRead_shared", "Test_IO_Corrupt_Shared"]
+        names = ["P_Read_shared", "Test_IO_Corrupt_Shared"]
         p = parbench(args, 3, ["imb-io"] + names + [
             "-msglen", lengths, "-iter", "8,16,8", "-time", "600", "-check", "--io-dir", tmp,
             "--json", out, "--quiet"], env)
