@@ -66,7 +66,7 @@ driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
     for (const auto& u : unavailable_suites())
         if (u.suite == suite_name)
             return driver_exit{exit_failure, "suite '" + suite_name + "' is unavailable: " +
-                                                 u.plugin + " was not built: " + u.reason};
+                                                 u.file + " was not built: " + u.reason};
     std::string known;
     for (const auto& name : pb.plugins().known_suites()) known += (known.empty() ? "" : ", ") + name;
     return driver_exit{exit_bad_input, "unknown suite '" + suite_name + "' (available: " +

@@ -3,8 +3,6 @@
 #include "comm_service.hpp"
 #include "suites/suite.hpp"
 
-#include <parbench/core/error.hpp>
-#include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
@@ -14,7 +12,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #ifndef PARBENCH_PLUGIN_VERSION
@@ -36,12 +33,6 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::paw,
     &suites::overlap,
 };
-
-const hosted_suite& suite_named(std::string_view name) {
-    for (const hosted_suite* s : hosted_suites)
-        if (same_name(s->info.name, name)) return *s;
-    throw input_error("suite '" + std::string(name) + "' is not offered by the mpi plugin");
-}
 
 bool we_initialised = false;
 
@@ -84,17 +75,13 @@ parbench_status run(const char* request_json, const parbench_host* host_ptr, cha
         if (initialised == 0) throw std::runtime_error("the mpi plugin was not initialised");
         const run_request request = parse_run_request(request_json, "mpi plugin");
         const plugin::host_channel host(host_ptr);
-        suite_named(request.suite).run(request, host);
+        plugin::suite_named(hosted_suites, request.suite, "mpi").run(request, host);
     });
 }
 
 // Built on first use, after every suite file's static initialisation has run.
 const parbench_plugin& descriptor() {
-    static const std::vector<parbench_suite> suites = [] {
-        std::vector<parbench_suite> infos;
-        for (const hosted_suite* s : hosted_suites) infos.push_back(s->info);
-        return infos;
-    }();
+    static const std::vector<parbench_suite> suites = plugin::suite_table(hosted_suites);
     static const parbench_plugin d = {
         PARBENCH_ABI_MAJOR,
         PARBENCH_ABI_MINOR,
