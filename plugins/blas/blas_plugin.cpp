@@ -9,7 +9,7 @@
 #include <parbench/core/clock.hpp>
 #include <parbench/core/memory.hpp>
 #include <parbench/core/statistics.hpp>
-#include <parbench/detail/cpu_info.hpp>
+#include <parbench/core/cpu_info.hpp>
 #include <parbench/pattern/compute.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
@@ -114,8 +114,8 @@ nlohmann::json env_or_null(const char* name) {
 
 // Everything about where the run happens that a reader of the results needs.
 struct environment {
-    detail::cpu_info cpu;
-    detail::peak_estimate peak;
+    cpu::cpu_info cpu;
+    cpu::peak_estimate peak;
     std::string corename;
     std::string version;
     int processes = 1;
@@ -311,8 +311,8 @@ void run_paw(const char* request_json, const parbench_host* host) {
     const auto cfg = blas::parse_config(request, blas::process_environment(), initial_threads());
 
     environment env;
-    env.cpu = detail::read_cpu_info();
-    env.peak = detail::estimate_peak(env.cpu);
+    env.cpu = cpu::read_cpu_info();
+    env.peak = cpu::estimate_peak(env.cpu);
     env.corename = openblas_corename();
     env.version = openblas_version();
     env.processes = comm != nullptr ? comm->size() : 1;
@@ -398,7 +398,7 @@ void run_paw(const char* request_json, const parbench_host* host) {
                 {"model_name", env.cpu.model_name},
                 {"family", env.cpu.family},
                 {"model", env.cpu.model},
-                {"vector_flags", detail::vector_flags_text(env.cpu)},
+                {"vector_flags", cpu::vector_flags_text(env.cpu)},
                 {"logical_cpus", env.cpu.logical_cpus},
                 {"physical_cores", cores},
                 {"clock_mhz", env.cpu.clock_mhz > 0.0 ? nlohmann::json(env.cpu.clock_mhz)
@@ -453,6 +453,8 @@ const parbench_plugin blas_plugin = {
     std::size(blas_suites),
     nullptr,
     run,
+    nullptr,  // parameter_types (ABI 1.1): all text
+    0,
     {},
 };
 

@@ -689,6 +689,8 @@ const parbench_plugin descriptor = {PARBENCH_ABI_MAJOR,
                                     1,
                                     nullptr,
                                     caf_run,
+                                    nullptr,  // parameter_types (ABI 1.1): all text
+                                    0,
                                     {}};
 
 }  // namespace
