@@ -84,20 +84,8 @@ struct blas_config {
     cfg.max_size = read.integer("max_size", "MAX_BLAS_SIZE", 10000);
     paw::read_loop_settings(read, cfg.policy, "NLOOP_MAX", 1000);
 
-    if (auto list = read.option("sizes")) {
-        cfg.sizes = paw::parse_size_list(*list);
-        cfg.min_size = cfg.sizes.front();
-        cfg.max_size = cfg.sizes.back();
-        cfg.sources["sizes"] = "option --sizes";
-    } else {
-        if (cfg.min_size > cfg.max_size)
-            throw input_error("minimum size " + std::to_string(cfg.min_size) + " (" +
-                              cfg.sources["min_size"].get<std::string>() +
-                              ") is larger than maximum size " + std::to_string(cfg.max_size) +
-                              " (" + cfg.sources["max_size"].get<std::string>() + ")");
-        if (auto step = read.option("size_step")) cfg.size_step = *step;
-        cfg.sizes = size_progression(cfg.min_size, cfg.max_size, cfg.size_step);
-    }
+    if (auto step = read.option("size_step")) cfg.size_step = *step;
+    cfg.sizes = paw::read_sizes(read, cfg.min_size, cfg.max_size, cfg.size_step);
     if (!cfg.sources.contains("sizes") && cfg.max_size > 46340)
         throw input_error("maximum size " + std::to_string(cfg.max_size) + " (" +
                           cfg.sources["max_size"].get<std::string>() +

@@ -118,6 +118,9 @@ public:
         return fallback;
     }
 
+    // Where each setting came from, so far.
+    [[nodiscard]] nlohmann::json& sources() noexcept { return sources_; }
+
 private:
     const run_request& request_;
     env_lookup env_;
@@ -150,6 +153,27 @@ inline void read_loop_settings(settings_reader& read, policy::iterations::paw_nl
         sizes.push_back(n);
     }
     return sizes;
+}
+
+// The sizes to run: --sizes A,B,C as given (then min and max are its ends), or the progression
+// from min to max by `step` (size_progression).
+[[nodiscard]] inline std::vector<std::uint64_t> read_sizes(settings_reader& read,
+                                                           std::uint64_t& min, std::uint64_t& max,
+                                                           std::string_view step) {
+    nlohmann::json& sources = read.sources();
+    if (auto list = read.option("sizes")) {
+        std::vector<std::uint64_t> sizes = parse_size_list(*list);
+        min = sizes.front();
+        max = sizes.back();
+        sources["sizes"] = "option --sizes";
+        return sizes;
+    }
+    if (min > max)
+        throw input_error("minimum size " + std::to_string(min) + " (" +
+                          sources["min_size"].get<std::string>() + ") is larger than maximum size " +
+                          std::to_string(max) + " (" + sources["max_size"].get<std::string>() +
+                          ")");
+    return size_progression(min, max, step);
 }
 
 }  // namespace parbench::paw

@@ -85,19 +85,7 @@ struct transfer_settings {
     cfg.max_bytes = read.integer("max_size", family.max_variable, family.max_bytes);
     read_loop_settings(read, cfg.policy, family.nloop_variable, family.nloop_max);
 
-    if (auto list = read.option("sizes")) {
-        cfg.sizes = parse_size_list(*list);
-        cfg.min_bytes = cfg.sizes.front();
-        cfg.max_bytes = cfg.sizes.back();
-        cfg.sources["sizes"] = "option --sizes";
-    } else {
-        if (cfg.min_bytes > cfg.max_bytes)
-            throw input_error("minimum size " + std::to_string(cfg.min_bytes) + " (" +
-                              cfg.sources["min_size"].get<std::string>() +
-                              ") is larger than maximum size " + std::to_string(cfg.max_bytes) +
-                              " (" + cfg.sources["max_size"].get<std::string>() + ")");
-        cfg.sizes = size_progression(cfg.min_bytes, cfg.max_bytes, "x2");
-    }
+    cfg.sizes = read_sizes(read, cfg.min_bytes, cfg.max_bytes, "x2");
     // A transfer buffer above 1 TiB is a typo, not a benchmark.
     constexpr std::uint64_t largest = std::uint64_t{1} << 40;
     if (cfg.max_bytes > largest)
