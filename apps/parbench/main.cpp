@@ -151,7 +151,8 @@ int main_impl(int argc, char** argv) {
             const std::vector<std::string> words(run_it + 1, args.end());
             parbench::plugin::loaded_plugin* p = pb.plugins().plugin_for_suite(suite_name, words);
             if (p == nullptr) throw no_such_suite(pb, suite_name);
-            suite_parameters.add_to(*run, *p->find_suite(suite_name));
+            suite_parameters.add_to(*run, *p->find_suite(suite_name),
+                                    p->parameter_types(suite_name));
             rewrite_names.insert(suite_parameters.names().begin(), suite_parameters.names().end());
         }
         parse_args = rewrite_single_dash(args, rewrite_names);
@@ -198,6 +199,7 @@ int main_impl(int argc, char** argv) {
     if (parbench::launcher_rank() == 0)  // every process finds the same plugins
         for (const auto& problem : pb.plugins().problems())
             print_warning("ignoring " + problem.message);
+    o.given_options = suite_parameters.as_given(o.check);
     return run_suite(pb, o, suite_parameters.values(o.check));
 }
 

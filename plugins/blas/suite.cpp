@@ -9,7 +9,7 @@
 #include "sweep.hpp"
 
 #include <parbench/core/clock.hpp>
-#include <parbench/detail/cpu_info.hpp>
+#include <parbench/core/cpu_info.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
 
 #include <cblas.h>
@@ -92,8 +92,8 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
     const auto cfg = parse_config(request, process_environment(), initial_threads());
 
     environment env;
-    env.cpu = ::parbench::detail::read_cpu_info();
-    env.peak = ::parbench::detail::estimate_peak(env.cpu);
+    env.cpu = ::parbench::cpu::read_cpu_info();
+    env.peak = ::parbench::cpu::estimate_peak(env.cpu);
     env.corename = openblas_corename();
     env.version = openblas_version();
     env.processes = comm != nullptr ? comm->size() : 1;
@@ -179,7 +179,7 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
                 {"model_name", env.cpu.model_name},
                 {"family", env.cpu.family},
                 {"model", env.cpu.model},
-                {"vector_flags", ::parbench::detail::vector_flags_text(env.cpu)},
+                {"vector_flags", ::parbench::cpu::vector_flags_text(env.cpu)},
                 {"logical_cpus", env.cpu.logical_cpus},
                 {"physical_cores", cores},
                 {"clock_mhz", env.cpu.clock_mhz > 0.0 ? nlohmann::json(env.cpu.clock_mhz)

@@ -9,7 +9,7 @@
 #include "kernels.hpp"
 
 #include <parbench/core/clock.hpp>
-#include <parbench/detail/cpu_info.hpp>
+#include <parbench/core/cpu_info.hpp>
 #include <parbench/plugin/export.hpp>
 
 #include <string>
@@ -18,8 +18,8 @@ namespace parbench::blas {
 
 // Everything about where the run happens that a reader of the results needs.
 struct environment {
-    ::parbench::detail::cpu_info cpu;
-    ::parbench::detail::peak_estimate peak;
+    ::parbench::cpu::cpu_info cpu;
+    ::parbench::cpu::peak_estimate peak;
     std::string corename;
     std::string version;
     int processes = 1;

@@ -90,6 +90,8 @@ const parbench_plugin& descriptor() {
         suites.size(),
         nullptr,
         &run,
+        nullptr,  // parameter_types (ABI 1.1): all text
+        0,
         {},
     };
     return d;

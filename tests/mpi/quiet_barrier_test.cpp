@@ -49,11 +49,11 @@ int main(int argc, char** argv) {
 
     world.barrier();
     const double wall_start = wall_seconds();
-    const double cpu_start = parbench::mpi::detail::process_cpu_seconds();
+    const double cpu_start = parbench::mpi::process_cpu_seconds();
     if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(400));
     world.quiet_barrier();
     const double wall = wall_seconds() - wall_start;
-    const double cpu = parbench::mpi::detail::process_cpu_seconds() - cpu_start;
+    const double cpu = parbench::mpi::process_cpu_seconds() - cpu_start;
     if (rank != 0) {
         std::printf("rank %d waited %.3f s using %.3f s of CPU\n", rank, wall, cpu);
         if (wall < 0.35) {
