@@ -7,7 +7,7 @@
 // machine load hits both.
 //
 // Long form (the benchmark() target): the median ratio over rounds must be >= 0.98. Short form
-// (--short, a test() in the normal test command; fewer repetitions): fails when the 95 % CI of
+// (--short, a benchmark() in suite bench-short; fewer repetitions): fails when the 95 % CI of
 // the median ratio lies entirely above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when
 // a rate was not measured (zero, NaN, infinite).
 //

@@ -183,12 +183,12 @@ int main_impl(int argc, char** argv) {
                               "--plugin-path " + quote_value(dir) + ": not a directory"};
     }
 
-    if (compare->parsed()) return run_compare(compare_o, std::cout, std::cerr);
+    if (compare->parsed()) return run_compare(compare_o, STDOUT_FILENO, std::cerr);
     if (plot->parsed())
-        exec_plot(plot_o,
-                  find_plot_script(parbench::this_executable(argv[0]), PARBENCH_DATADIR,
-                                   PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
-                  PARBENCH_PYTHON);
+        return run_plot(plot_o,
+                        find_plot_script(parbench::this_executable(argv[0]), PARBENCH_DATADIR,
+                                         PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
+                        PARBENCH_PYTHON);
     if (list->parsed()) return list_plugins(pb);  // --plugin-path was taken into account
 
     o.json_given = json_option->count() > 0;
