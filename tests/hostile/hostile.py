@@ -34,7 +34,7 @@ def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, ch
          one_error_line=True, says=None, leftovers_allowed=False, kill_rank=None,
          group="inputs"):
     """Registers a case. `args` may hold {tmp} (a fresh directory) and {fake} (the fake
-    plugin's directory). `launcher`: 'mpiexec2' runs it under mpiexec -n 2 (group 'mpi').
+    plugin's directory). `launcher`: 'mpiexecN' runs it under mpiexec -n N (group 'mpi').
     `file_size_kb`: run under `ulimit -f` (writes past it fail with EFBIG, like a full disk).
     `tmpfs_kb`: mount a tmpfs of that size at {tmp}/small (root only; skipped otherwise).
     `interrupt`: (signal, a predicate on tmp) sent to the processes once the predicate holds.
@@ -330,6 +330,160 @@ case("mpi_rank_killed", IMB + ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.c
 
 # ---- sweep 3, the MPI suites: osu, imb-io, paw-MPI (issue 27) ----------------------------------
 # Rows for the one-sided completion, osu sizes and windows, imb-io checks and PAW MPI time limits.
+
+OSU = ["run", "osu"]
+OSU_SMALL = ["-m", "1:2", "-i", "2", "-x", "1", "-W", "2"]
+OSU_ONE_SIDED = ["put_latency", "get_latency", "put_bw", "get_bw", "put_bibw", "acc_latency",
+                 "get_acc_latency", "fop_latency", "cas_latency"]
+OUT = ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"]
+
+
+def rows_match(t):
+    """JSON and CSV hold the same rows and the JSON says the run completed."""
+    d = json_valid(t + "/out.json", completed=True)
+    n = len([b for b in d["benchmarks"] if b["run_type"] == "iteration"])
+    assert n > 0 and n == csv_rows(t + "/out.csv"), f"JSON {n} rows, CSV {csv_rows(t + '/out.csv')}"
+    return d
+
+
+def sizes_are(want, benchmark=None):
+    def check(t):
+        d = json_valid(t + "/out.json", completed=True)
+        got = [b["bytes"] for b in d["benchmarks"] if b["run_type"] == "iteration" and
+               (benchmark is None or b["benchmark"] == benchmark)]
+        assert got == want, f"sizes {got}, want {want}"
+    return check
+
+
+def no_defects(t):
+    d = json_valid(t + "/out.json", completed=True)
+    rows = [b for b in d["benchmarks"] if b["run_type"] == "iteration"]
+    # rows of a benchmark without a check (imb-ext's Window) carry none
+    assert any(b.get("defects") == 0 for b in rows) and \
+        all(b.get("defects") in (0, None) for b in rows), \
+        f"defects {[(b['benchmark'], b['bytes'], b.get('defects')) for b in rows]}"
+
+
+# §1: PSCW (put_bibw's default) and every other active-target path on processes outside the
+# active set: the osu pair tests at -n 3 and 4, imb-rma and imb-ext at 3 (active sets of 2 and 3).
+case("mpi3_osu_one_sided_default", OSU + OSU_ONE_SIDED + OSU_SMALL + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=90, check=rows_match)
+case("mpi3_osu_default_set", OSU + OSU_SMALL + OUT, 0, None, launcher="mpiexec3",
+     needs=("mpi",), bound=110, check=rows_match,
+     says=r"left out of the default set: multi_lat needs an even number")
+for sync in ("pscw", "fence"):
+    case(f"mpi3_osu_put_latency_{sync}", OSU + ["put_latency", "-s", sync] + OSU_SMALL + OUT, 0,
+         None, launcher="mpiexec3", needs=("mpi",), bound=45, check=rows_match)
+    case(f"mpi3_osu_get_bw_{sync}", OSU + ["get_bw", "-s", sync, "-c"] + OSU_SMALL + OUT, 0,
+         None, launcher="mpiexec3", needs=("mpi",), bound=45, check=no_defects)
+case("mpi4_osu_put_bibw", OSU + ["put_bibw", "-c"] + OSU_SMALL + OUT, 0, None,
+     launcher="mpiexec4", needs=("mpi",), bound=60, check=no_defects)
+case("mpi3_imb_rma", ["run", "imb-rma", "Unidir_put", "Bidir_get", "One_put_all", "-msglog",
+                       "0:0", "-iter", "4", "-check"] + OUT, 0,
+     None, launcher="mpiexec3", needs=("mpi",), bound=60, check=no_defects)
+case("mpi3_imb_ext", ["run", "imb-ext", "Unidir_Put", "Bidir_Get", "-msglog", "0:0",
+                      "-iter", "4", "-check"] + OUT, 0,
+     None, launcher="mpiexec3", needs=("mpi",), bound=60, check=no_defects)
+case("mpi3_paw_get_odd", ["run", "paw", "p2p_get", "--sizes", "8"], 2,
+     r"p2p_get needs an even number of tasks", launcher="mpiexec3", needs=("mpi",), bound=30)
+
+# §13: multi_lat pairs r with r + n/2; named at an odd count it is refused in one line (in the
+# default set it is left out with a warning, above). mbw_mr idles the odd one out, as OSU's.
+case("mpi3_osu_multi_lat_odd", OSU + ["multi_lat"] + OSU_SMALL, 2,
+     r"multi_lat needs an even number of processes .*the run has 3", launcher="mpiexec3",
+     needs=("mpi",), bound=30)
+case("mpi3_osu_multi_lat_with_latency", OSU + ["latency", "multi_lat"] + OSU_SMALL, 2,
+     r"multi_lat needs an even number", launcher="mpiexec3", needs=("mpi",), bound=30)
+case("mpi3_osu_mbw_mr_odd", OSU + ["mbw_mr", "-c"] + OSU_SMALL + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=45, check=no_defects)
+
+# §3: -W sizes allocations (requests, window sections): bounded by -M, refused before the run.
+for name in ("bw", "bibw", "mbw_mr", "put_bw", "get_bw", "put_bibw"):
+    case(f"mpi_osu_window_huge_{name}", OSU + [name, "-W", "2147483647"], 2,
+         r"-W 2147483647: .*-M \d+", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_million", OSU + ["bw", "-W", "1000000", "-m", "1:1", "-i", "1", "-x", "0"],
+     2, r"-W 1000000: at most 65536 transfers per window", launcher="mpiexec2", needs=("mpi",),
+     bound=30)
+case("mpi_osu_window_million_bibw", OSU + ["bibw", "-W", "300000", "-m", "1:1"], 2,
+     r"-W 300000: at most 65536", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_small_mem", OSU + ["bw", "-W", "4096", "-M", "4096"], 2,
+     r"-W 4096: .*-M 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_small_mem_put_bw", OSU + ["put_bw", "-W", "4096", "-M", "4096"], 2,
+     r"-W 4096: .*-M 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
+for name in ("get_bw", "put_bibw"):
+    case(f"mpi_osu_M_1_{name}", OSU + [name, "-M", "1", "-m", "4:8", "-W", "2"], 2,
+         rf"-W 2: {name}'s window needs 8 bytes per transfer .*above -M 1", launcher="mpiexec2",
+         needs=("mpi",), bound=30)
+case("mpi_osu_window_zero", OSU + ["bw", "-W", "0"], 2, r"-W 0: .*positive",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_latency_ignores", OSU + ["latency", "-W", "2147483647", "-m", "1:2",
+                                             "-i", "2", "-x", "0"] + OUT, 0, None,
+     launcher="mpiexec2", needs=("mpi",), bound=30, check=rows_match)
+
+# §12: size ranges. OSU 7.5 (osu_util.c) starts its point-to-point latency tests at 0 bytes and
+# ignores a MIN of 0 elsewhere; a range with no size of a test is refused with the reason.
+case("mpi_osu_m_0_0_latency", OSU + ["latency", "-m", "0:0", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0]))
+case("mpi_osu_m_0_4_latency", OSU + ["latency", "-m", "0:4", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0, 1, 2, 4]))
+case("mpi_osu_m_4_multi_lat", OSU + ["multi_lat", "-m", "4", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0, 1, 2, 4]))
+case("mpi_osu_m_0_4_bw", OSU + ["bw", "-m", "0:4", "-i", "2", "-x", "0", "-W", "2"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([1, 2, 4]))
+case("mpi_osu_m_0_0_bw", OSU + ["bw", "-m", "0:0"], 2,
+     r"-m 0:0: bw has no message size in this range \(its messages start at 1 byte",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_m_0_default_set", OSU + ["-m", "0", "-i", "2", "-x", "0"] + OUT, 0, None,
+     launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0, 0, None, 8, 8]),
+     says=r"left out of the default set: -m 0: bw has no message size in this range")
+case("mpi_osu_m_0_0_named_and_not", OSU + ["latency", "bw", "-m", "0:0"], 2,
+     r"-m 0:0: bw has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_m_0_0_put_latency", OSU + ["put_latency", "-m", "0:0"], 2,
+     r"-m 0:0: put_latency has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_allreduce_m_1_2", OSU + ["allreduce", "-m", "1:2"], 2,
+     r"-m 1:2: allreduce has no message size in this range "
+     r"\(it sends whole 4-byte MPI_FLOAT elements\)",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_reduce_scatter_m_1_3", OSU + ["reduce_scatter", "-m", "1:3"], 2,
+     r"-m 1:3: reduce_scatter has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_allreduce_m_3_3", OSU + ["allreduce", "-m", "3:3"], 2, r"whole 4-byte",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_fop_latency_m_ignored", OSU + ["fop_latency", "-m", "0:0", "-i", "2", "-x", "0"] +
+     OUT, 0, None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([8]))
+case("mpi_osu_barrier_m_0_0", OSU + ["barrier", "-m", "0:0", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=rows_match)
+for name in ("put_latency", "latency", "allreduce"):
+    case(f"mpi_osu_M_1_{name}", OSU + [name, "-M", "1", "-m", "4:8", "-i", "2", "-x", "0",
+                                       "-W", "2"], 1,
+         r"nothing was measured in suite 'osu'", launcher="mpiexec2", needs=("mpi",), bound=30,
+         says=rf"{name}: sizes from 4 bytes skipped, they need \d+ bytes per process, above -M 1")
+
+# §4: P_Read_shared's -check where 3 does not divide X (blocks of X/3 and X/3 + 1 bytes): the
+# shared pointer's reads start off block boundaries and are still right.
+case("mpi3_imb_io_read_shared_check", ["run", "imb-io", "P_Read_shared", "C_Read_shared",
+                                       "-msglog", "0:4", "-iter", "8,16,8",
+                                       "-check", "--io-dir", "{tmp}"] + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=90, check=no_defects)
+case("mpi3_imb_io_write_shared_check", ["run", "imb-io", "P_Write_shared",
+                                        "-msglog", "0:3", "-iter", "8,16,8", "-check",
+                                        "--io-dir", "{tmp}"] + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=90, check=no_defects)
+
+# §11: PAW's MPI tests under a huge NLOOP_MIN: --time bounds them as it bounds the BLAS tests
+# (the size is cut short with a warning; a run that measured nothing is an error).
+HUGE_LOOPS = ["--nloop_min", "1000000000000", "--nloop_max", "1000000000000"]
+for name in ("p2p_send", "p2p_get", "col_bct", "p2p_mrate"):
+    case(f"mpi_paw_nloop_min_huge_{name}", ["run", "paw", name, "--sizes", "8,64", "--time", "1",
+                                            "--nreps", "3"] + HUGE_LOOPS, 1,
+         r"nothing was measured in suite 'paw'", launcher="mpiexec2", needs=("mpi",), bound=40,
+         says=rf"{name}: sizes 8, 64 cut short by the 1 s per-size budget")
+case("mpi_paw_nloop_min_huge_latency", ["run", "paw", "latency", "--time", "1"], 1,
+     r"nothing was measured in suite 'paw'", env={"NLOOP_MIN": "1000000000000",
+                                                   "NLOOP_MAX": "1000000000000"},
+     launcher="mpiexec2", needs=("mpi",), bound=40, says=r"latency: sizes 1 cut short")
+case("paw_blas_nloop_min_huge", PAW + ["dgemv", "--sizes", "8", "--time", "1"] + HUGE_LOOPS, 1,
+     r"nothing was measured in suite 'paw'", needs=("blas",), bound=40,
+     says=r"cut short by the 1 s per-size budget")
 
 
 # ---- sweep 3, outputs, signals, environment and error text (issue 27) --------------------------
@@ -780,8 +934,8 @@ def run_case(name):
 def execute(name, c, tmp):
     args = [a.replace("{tmp}", tmp).replace("{fake}", FAKE) for a in c["args"]]
     command = [PARBENCH] + args
-    if c["launcher"] == "mpiexec2":
-        command = [MPIEXEC, "-n", "2"] + command
+    if c["launcher"]:
+        command = [MPIEXEC, "-n", c["launcher"].removeprefix("mpiexec")] + command
     if c["file_size_kb"]:
         # EFBIG instead of SIGXFSZ: the driver must report the failed write itself.
         command = ["bash", "-c", f"trap '' XFSZ; ulimit -f {c['file_size_kb']}; exec \"$@\"",

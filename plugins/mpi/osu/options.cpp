@@ -28,13 +28,16 @@ void parse_sizes(const std::string& text, options& o) {
     const auto bad = [&](const std::string& why) {
         return input_error("-m " + text + ": " + why + "; expected [MIN:]MAX in bytes");
     };
-    std::uint64_t min = o.min_bytes;
+    std::optional<std::uint64_t> min = o.min_bytes;
+    std::uint64_t given_min = 0;
     const std::string max_text = colon == std::string::npos ? text : text.substr(colon + 1);
-    if (colon != std::string::npos &&
-        !parbench::parse_unsigned(std::string_view(text).substr(0, colon), min))
-        throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
-    if (min > static_cast<std::uint64_t>(INT_MAX))
-        throw bad("MIN above 2147483647 bytes, the largest MPI count of MPI_CHAR");
+    if (colon != std::string::npos) {
+        if (!parbench::parse_unsigned(std::string_view(text).substr(0, colon), given_min))
+            throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
+        if (given_min > static_cast<std::uint64_t>(INT_MAX))
+            throw bad("MIN above 2147483647 bytes, the largest MPI count of MPI_CHAR");
+        min = given_min;
+    }
     o.min_bytes = min;
     if (colon != std::string::npos && max_text.empty()) return;  // "MIN:" sets MIN only, as OSU
     std::uint64_t max = 0;
@@ -42,7 +45,7 @@ void parse_sizes(const std::string& text, options& o) {
         throw bad("MAX '" + max_text + "' is not a non-negative integer");
     if (max > static_cast<std::uint64_t>(INT_MAX))
         throw bad("MAX above 2147483647 bytes, the largest MPI count of MPI_CHAR");
-    if (min > max) throw bad("MIN is larger than MAX");
+    if (min && *min > max) throw bad("MIN is larger than MAX");
     o.max_bytes = max;
 }
 
@@ -55,7 +58,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"x", "WARMUP", "untimed warm-up iterations (OSU -x)",
      "latency 100 (10 above 8 KiB), bandwidth 10 (2), collectives 100 (10)",
      PARBENCH_ARITY_ONE},
-    {"W", "WINDOW", "transfers per window of the bandwidth tests (OSU -W)", "64",
+    {"W", "WINDOW",
+     "transfers per window of the bandwidth tests (OSU -W; at most 65536, and within -M)", "64",
      PARBENCH_ARITY_ONE},
     {"w", "create|allocate|dynamic", "one-sided window creation (OSU -w)", "allocate",
      PARBENCH_ARITY_ONE},
@@ -159,10 +163,12 @@ options parse_options(const run_request& request) {
 }
 
 std::vector<std::uint64_t> message_sizes(const options& o, std::uint64_t default_max,
-                                         std::uint64_t unit) {
+                                         std::uint64_t unit, std::uint64_t smallest) {
     const std::uint64_t max = o.max_bytes.value_or(default_max);
+    const std::uint64_t first = std::max(o.min_bytes.value_or(smallest), smallest);
     std::vector<std::uint64_t> sizes;
-    for (std::uint64_t x = std::max(o.min_bytes, unit); x <= max; x = x == 0 ? 1 : 2 * x)
+    for (std::uint64_t x = unit > 1 ? std::max(first, unit) : first; x <= max;
+         x = x == 0 ? 1 : 2 * x)
         if (x % unit == 0) sizes.push_back(x);
     return sizes;
 }
