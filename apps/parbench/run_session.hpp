@@ -110,6 +110,16 @@ public:
         std::lock_guard lock(mutex_);
         clear_progress_line();
         if (ended_) return {};
+        // The rows the other files still hold back reach them first: a run that finished whole
+        // and then fails to write them fails as it would have mid-run (the output error ends the
+        // run, the files say "completed": false).
+        if (completed && output_failed_) {
+            try {
+                release_held_rows(/*even_if_json_behind=*/true);
+            } catch (const report::output_error& e) {
+                output_failed_(e.what());
+            }
+        }
         ended_ = true;
         std::string first_error;
         if (rank_ == 0) {
@@ -121,7 +131,11 @@ public:
                 }
             }
         }
-        release_held_rows(/*even_if_json_behind=*/true);  // the JSON's last rewrite follows
+        try {
+            release_held_rows(/*even_if_json_behind=*/true);  // the JSON's last rewrite follows
+        } catch (const report::output_error& e) {
+            if (first_error.empty()) first_error = e.what();
+        }
         for_each([&](auto& r) {
             try {
                 r.on_run_end(completed);
