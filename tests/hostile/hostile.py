@@ -440,7 +440,7 @@ case("limit_rank0_stopped", IMB_HANG + ["--timeout", "3"], 3,
      interrupt=(None, rows_then_hang(4)), stop_rank=0, env=TEST_KERNELS, launcher="mpiexec2",
      needs=("mpi",), bound=60, check=csv_not_ahead)
 # Stopped and continued (a Ctrl-Z and fg): the run goes on and completes.
-case("sig_rank0_paused", IMB + ["PingPong", "-msglog", "0:12", "-iter", "200",
+case("sig_rank0_paused", IMB + ["PingPong", "-msglog", "0:8", "-iter", "200",
                                 "--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"],
      0, None, interrupt=(None, has_rows), pause_rank=(0, 1.5), launcher="mpiexec2",
      needs=("mpi",), bound=60,
