@@ -7,6 +7,7 @@
 #include "unavailable_suites.hpp"
 
 #include <parbench/host/host.hpp>
+#include <parbench/host/launcher.hpp>
 
 #include <fmt/format.h>
 
@@ -58,14 +59,18 @@ inline int list_plugins(parbench::host& pb) {
     for (const auto& s : found.shadowed())
         std::cout << "shadowed: " << s.file.string() << " (plugin '" << s.name
                   << "' is already provided by " << s.winner.string() << ")\n";
-    for (const auto& problem : found.problems()) print_error(problem.message);
+    // Every process of an MPI launch finds the same plugins: its rank 0 says what is wrong.
+    const bool speaks = parbench::launcher_rank() == 0;
+    if (speaks)
+        for (const auto& problem : found.problems()) print_error(problem.message);
     if (found.plugins().empty() && found.problems().empty()) {
         std::string searched;
         for (const auto& dir : pb.searched())
             searched += (searched.empty() ? "" : ", ") + dir.string();
-        print_error("no plugins found (searched: " +
-                    (searched.empty() ? std::string("no directory") : searched) +
-                    "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)");
+        if (speaks)
+            print_error("no plugins found (searched: " +
+                        (searched.empty() ? std::string("no directory") : searched) +
+                        "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)");
         return exit_failure;
     }
     return found.problems().empty() ? exit_ok : exit_failure;

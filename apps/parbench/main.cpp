@@ -60,7 +60,9 @@ using namespace parbench::app;
 
 // The suite named on the command line was not found: unavailable in this build, or unknown.
 driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
-    for (const auto& problem : pb.plugins().problems()) print_warning(problem.message);
+    // Every process finds the same plugins: the launcher's rank 0 says what is wrong with them.
+    if (parbench::launcher_rank() == 0)
+        for (const auto& problem : pb.plugins().problems()) print_warning(problem.message);
     for (const auto& u : unavailable_suites())
         if (u.suite == suite_name)
             return driver_exit{exit_failure, "suite '" + suite_name + "' is unavailable: " +
@@ -193,8 +195,9 @@ int main_impl(int argc, char** argv) {
     o.dat_dir_given = dat_dir_option->count() > 0;
     if (timeout_option->count() > 0) o.timeout_s = parse_timeout(timeout_text);
 
-    for (const auto& problem : pb.plugins().problems())
-        print_warning("ignoring " + problem.message);
+    if (parbench::launcher_rank() == 0)  // every process finds the same plugins
+        for (const auto& problem : pb.plugins().problems())
+            print_warning("ignoring " + problem.message);
     return run_suite(pb, o, suite_parameters.values(o.check));
 }
 
@@ -212,16 +215,17 @@ int main(int argc, char** argv) {
         if (parbench::launcher_rank() == 0) print_error(e.what());
         return e.exit_status();
     } catch (const parbench::plugin::plugin_error& e) {
-        print_error(e.what());
+        // From here on: found by one process or by all of them; said once (exit_status.hpp).
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_failure;
     } catch (const parbench::input_error& e) {
-        print_error(e.what());
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_bad_input;
     } catch (const parbench::report::output_error& e) {
-        print_error(e.what());
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_output_error;
     } catch (const std::exception& e) {
-        print_error(e.what());
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_failure;
     }
 }

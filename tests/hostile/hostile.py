@@ -347,6 +347,233 @@ case("mpi_rank_killed", IMB + ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.c
 # programs, environment values and the text of error lines.
 
 
+def dat_rows(path, fields):
+    """The data rows of a PAW .dat file: one '#' header line, then whole rows of `fields`
+    numbers, ending with a newline; or nothing (its header could not be written)."""
+    with open(path) as f:
+        text = f.read()
+    if text == "":
+        return 0
+    assert text.endswith("\n"), f"{path}: ends in the middle of a row"
+    lines = text.splitlines()
+    assert lines and lines[0].startswith("# "), f"{path}: no header line"
+    for line in lines[1:]:
+        assert len(line.split()) == fields, f"{path}: a broken row {line!r}"
+        [float(x) for x in line.split()]
+    return len(lines) - 1
+
+
+def dat_files(directory, pattern):
+    import glob
+    return sorted(glob.glob(os.path.join(directory, pattern)))
+
+
+def blas_dat_written(directory, sizes):
+    """dgemm's two files (one thread: --threads 1), each with one row per size."""
+    assert dat_rows(directory + "/dgemm_time-np_1.dat", 4) == sizes, "dgemm_time rows"
+    assert dat_rows(directory + "/dgemm_flops-np_1.dat", 4) == sizes, "dgemm_flops rows"
+
+
+def every_dat_whole(directory):
+    files = dat_files(directory, "*.dat")
+    assert files, f"no .dat file in {directory}"
+    for path in files:
+        dat_rows(path, 4)
+
+
+def unchanged(path, text):
+    with open(path) as f:
+        assert f.read() == text, f"{path} was changed"
+
+
+def long_tree(t, parts=11):
+    """A directory 11 x 200 characters deep (about 2.2 KB of path): messages about paths below
+    it pass 2 KB."""
+    path = t
+    for i in range(parts):
+        path = os.path.join(path, chr(ord("a") + i) * 200)
+    os.makedirs(path)
+    return path
+
+
+LONG = "/".join(chr(ord("a") + i) * 200 for i in range(11))
+PAW_BLAS = PAW + ["dgemm", "--threads", "1", "--nreps", "2"]
+PAW_MPI = ["run", "paw", "latency", "--sizes", "1,8", "--nreps", "2"]
+
+# .dat files are written by a file reporter: --quiet (no console) writes them all the same.
+case("out_dat_quiet_blas", PAW_BLAS + ["--sizes", "8,16", "--quiet", "--dat-dir", "{tmp}/dat"],
+     0, needs=("blas",), check=lambda t: blas_dat_written(t + "/dat", 2), group="outputs")
+case("out_dat_quiet_default_dir", PAW_BLAS + ["--sizes", "8", "--quiet"], 0, needs=("blas",),
+     check=lambda t: blas_dat_written(t, 1), group="outputs")
+case("out_dat_quiet_with_json_csv", PAW_BLAS + ["--sizes", "8", "--quiet", "--json",
+                                                "{tmp}/o.json", "--csv", "{tmp}/o.csv"], 0,
+     needs=("blas",), group="outputs",
+     check=lambda t: (blas_dat_written(t, 1), json_valid(t + "/o.json", completed=True),
+                      csv_rows(t + "/o.csv") == 1))
+case("mpi_dat_quiet_paw", PAW_MPI + ["--quiet", "--dat-dir", "{tmp}/dat"], 0,
+     launcher="mpiexec2", needs=("mpi",), bound=60,
+     check=lambda t: dat_rows(t + "/dat/latency.dat", 5) == 2)
+
+# A full disk or file size limit: every file ends with its last whole row (CSV, .dat) or is the
+# last complete document (JSON). The limits are chosen to fall inside a row (the fake suite's
+# CSV happens to have a row end at 8 KiB).
+case("out_csv_disk_full_whole_rows",
+     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/small/out.csv", "--json", "{tmp}/ok.json",
+                 "--quiet"], 4,
+     r"--csv \S+/out.csv: cannot write: No space left on device; stopped", tmpfs_kb=12,
+     group="outputs",
+     check=lambda t: (csv_rows(t + "/small/out.csv"), json_valid(t + "/ok.json", completed=False)))
+case("out_csv_file_too_large_whole_rows",
+     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/out.csv", "--quiet"], 4,
+     r"--csv \S+/out.csv: cannot write: File too large; stopped", file_size_kb=7,
+     check=lambda t: csv_rows(t + "/out.csv"), group="outputs")
+case("out_json_disk_full_complete",
+     FAKE_RUN + ["-msglog", "0:30", "--json", "{tmp}/small/out.json", "--quiet"], 4,
+     r"--json \S+/out.json: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     check=lambda t: json_valid(t + "/small/out.json"), group="outputs")
+case("out_dat_disk_full_whole_rows",
+     PAW + ["dgemv", "--threads", "1", "--nreps", "2", "--quiet", "--sizes",
+            ",".join(str(8 * k) for k in range(1, 150)), "--dat-dir", "{tmp}/small"], 4,
+     r"dgemv_\w+-np_1\.dat: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     needs=("blas",), bound=60, check=lambda t: every_dat_whole(t + "/small"), group="outputs")
+case("out_dat_file_too_large_whole_rows",
+     PAW + ["dgemv", "--threads", "1", "--nreps", "2", "--quiet", "--sizes",
+            ",".join(str(8 * k) for k in range(1, 150)), "--dat-dir", "{tmp}/dat"], 4,
+     r"dgemv_\w+-np_1\.dat: cannot write: File too large; stopped", file_size_kb=4,
+     needs=("blas",), bound=60, check=lambda t: every_dat_whole(t + "/dat"), group="outputs")
+case("mpi_csv_disk_full_whole_rows",
+     IMB + ["PingPong", "PingPing", "Sendrecv", "-msglog", "0:22", "-iter", "10",
+            "--csv", "{tmp}/small/out.csv", "--quiet"], 4,
+     r"--csv \S+: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     launcher="mpiexec2", needs=("mpi",), bound=60, check=lambda t: csv_rows(t + "/small/out.csv"))
+
+# .dat files go through the output layer: their names are reserved before the run, so that no
+# other output can be one of them, and what is already there under such a name is checked.
+case("out_dat_same_as_json", PAW_BLAS + ["--sizes", "8", "--json", "{tmp}/dgemm_time-np_1.dat"],
+     2, r"--json \S+/dgemm_time-np_1.dat: PAW writes its \.dat files under such names",
+     needs=("blas",), group="outputs",
+     check=lambda t: not os.path.exists(t + "/dgemm_time-np_1.dat"))
+case("out_dat_same_as_csv_kept", PAW_BLAS + ["--sizes", "8", "--csv", "{tmp}/d/dgemm_flops-np_1.dat",
+                                             "--dat-dir", "{tmp}/d"], 2,
+     r"--csv \S+: PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), write(t + "/d/dgemm_flops-np_1.dat", "keep")),
+     check=lambda t: unchanged(t + "/d/dgemm_flops-np_1.dat", "keep"))
+case("out_dat_same_as_json_dotdot", PAW_BLAS + ["--sizes", "8", "--json",
+                                                "{tmp}/d/e/../dgemm_time-np_1.dat",
+                                                "--dat-dir", "{tmp}/d"], 2,
+     r"PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: os.makedirs(t + "/d/e"))
+case("out_dat_same_as_json_symlink", PAW_BLAS + ["--sizes", "8", "--json", "{tmp}/link",
+                                                 "--dat-dir", "{tmp}/d"], 2,
+     r"PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), os.symlink("d/dgemm_time-np_1.dat", t + "/link")))
+case("out_dat_same_as_json_dat_dir_symlink", PAW_BLAS + ["--sizes", "8", "--json",
+                                                         "{tmp}/d/x.dat", "--dat-dir", "{tmp}/l"],
+     2, r"PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), os.symlink("d", t + "/l")))
+case("out_dat_entry_links_to_json", PAW_BLAS + ["--sizes", "8", "--json", "{tmp}/out.json",
+                                                "--dat-dir", "{tmp}/d"], 2,
+     r"name the same file", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), write(t + "/out.json", "keep"),
+                      os.symlink("../out.json", t + "/d/dgemm_time-np_1.dat")),
+     check=lambda t: unchanged(t + "/out.json", "keep"))
+case("out_dat_entry_links_to_dat", PAW_BLAS + ["--sizes", "8", "--dat-dir", "{tmp}/d"], 2,
+     r"dgemm_flops-np_1.dat: .*another of PAW's \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"),
+                      os.symlink("dgemm_time-np_1.dat", t + "/d/dgemm_flops-np_1.dat")))
+case("out_dat_entry_directory", PAW_BLAS + ["--sizes", "8", "--dat-dir", "{tmp}/d"], 2,
+     r"dgemm_time-np_1.dat: is a directory, not a regular file", needs=("blas",),
+     group="outputs", setup=lambda t: os.makedirs(t + "/d/dgemm_time-np_1.dat"),
+     check=lambda t: is_kind(t + "/d/dgemm_time-np_1.dat", stat.S_ISDIR))
+case("out_dat_entry_devnull", PAW_BLAS + ["--sizes", "8", "--dat-dir", "{tmp}/d"], 2,
+     r"dgemm_flops-np_1.dat: is a character device", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), os.symlink("/dev/null", t + "/d/dgemm_flops-np_1.dat")),
+     check=lambda t: is_kind("/dev/null", stat.S_ISCHR))
+case("out_dat_entry_fifo", PAW_BLAS + ["--sizes", "8"], 2, r"dgemm_time-np_1.dat: is a FIFO",
+     needs=("blas",), group="outputs", bound=10,
+     setup=lambda t: mkfifo(t + "/dgemm_time-np_1.dat"))
+case("out_dat_dir_devnull", PAW_BLAS + ["--sizes", "8", "--dat-dir", "/dev/null"], 2,
+     r"--dat-dir /dev/null: is a character device, not a directory", needs=("blas",),
+     group="outputs", check=lambda t: is_kind("/dev/null", stat.S_ISCHR))
+case("out_dat_other_files_kept", PAW_BLAS + ["--sizes", "8", "--quiet", "--dat-dir", "{tmp}/d",
+                                             "--json", "{tmp}/d/out.json"], 0,
+     needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), write(t + "/d/notes.txt", "keep"),
+                      write(t + "/d/dgemm_time-np_1.dat", "old")),
+     check=lambda t: (unchanged(t + "/d/notes.txt", "keep"), blas_dat_written(t + "/d", 1),
+                      json_valid(t + "/d/out.json", completed=True)))
+case("mpi_dat_same_as_json", PAW_MPI + ["--json", "{tmp}/latency.dat"], 2,
+     r"PAW writes its \.dat files", launcher="mpiexec2", needs=("mpi",), bound=30,
+     check=lambda t: not os.path.exists(t + "/latency.dat"))
+case("mpi_dat_entry_directory", PAW_MPI + ["--dat-dir", "{tmp}/d"], 2,
+     r"latency.dat: is a directory", launcher="mpiexec2", needs=("mpi",), bound=30,
+     setup=lambda t: os.makedirs(t + "/d/latency.dat"))
+
+# Error text: whole (no 2 KB cap, no cut at a NUL byte), escaped (bytes that are not UTF-8 are
+# shown as \xNN, as control characters are), naming the variable, once per run.
+case("err_long_path_reason", FAKE_RUN + ["--json", "{tmp}/" + LONG + "/no/x.json"], 2,
+     r"--json \S{2200,}: directory \S+ does not exist$", setup=long_tree, group="outputs")
+case("mpi_err_long_path_reason", IMB + ["PingPong"] + SMALL_IMB +
+     ["--json", "{tmp}/" + LONG + "/no/x.json"], 2,
+     r"--json \S{2200,}: directory \S+ does not exist$", setup=long_tree,
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("err_long_plugin_message", FAKE_RUN + ["-msglog", "x" * 3000], 2,
+     r"-msglog x{3000}: expected \[MIN:\]MAX$")
+case("err_huge_plugin_message_keeps_reason", FAKE_RUN + ["-msglog", "y" * 60000], 2,
+     r"^parbench: error: -msglog y+ \[\.\.\.\] y+: expected \[MIN:\]MAX$")
+case("err_long_msglen_path", IMB + ["-msglen", "{tmp}/" + LONG + "/missing"], 2,
+     r"-msglen \S{2200,}: cannot open for reading: No such file or directory$",
+     setup=long_tree, needs=("mpi",))
+case("err_msglen_nul", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:2: '1\\x002' is not a non-negative message length",
+     setup=lambda t: write(t + "/lens", "8\n1\x002\n"), needs=("mpi",))
+case("err_msglen_latin1", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:1: '\\xe9t\\xe9' is not",
+     setup=lambda t: open(t + "/lens", "wb").write(b"\xe9t\xe9\n"), needs=("mpi",))
+case("err_msglen_c1_control", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:1: 'a\\xc2\\x9b2Jb' is not",
+     setup=lambda t: open(t + "/lens", "wb").write(b"a\xc2\x9b2Jb\n"), needs=("mpi",))
+case("err_msglen_utf8_kept", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     "-msglen \\S+:1: '\u00e9t\u00e9' is not",
+     setup=lambda t: open(t + "/lens", "wb").write("\u00e9t\u00e9\n".encode()), needs=("mpi",))
+case("err_options_ini_nul", ["run", "overlap", "-iterations", "2"], 2,
+     r"options.ini:2: no '=' in 'a\\x00b'; expected key=value",
+     setup=lambda t: write(t + "/options.ini", "# comment\na\x00b\n"), needs=("mpi",))
+case("err_options_ini_nul_value", ["run", "overlap"], 2,
+     r"options.ini:1: iterations=1\\x002: expected a positive integer",
+     setup=lambda t: write(t + "/options.ini", "iterations=1\x002\n"), needs=("mpi",))
+case("err_options_ini_latin1", ["run", "overlap"], 2, r"options.ini:1: no '=' in '\\xe9t\\xe9'",
+     setup=lambda t: open(t + "/options.ini", "wb").write(b"\xe9t\xe9\n"), needs=("mpi",))
+case("err_options_ini_invalid_utf8_key", ["run", "overlap"], 2, r"options.ini:1: .*\\xff",
+     setup=lambda t: open(t + "/options.ini", "wb").write(b"\xff\xfe=1\n"), needs=("mpi",))
+case("err_max_p2p_size_overflow", ["run", "paw", "p2p_send"], 2,
+     r"message size 3000000000 \(environment MAX_P2P_SIZE\) is out of range",
+     env={"MAX_P2P_SIZE": "3000000000"}, needs=("mpi",))
+case("err_max_p2p_size_huge", ["run", "paw", "p2p_send"], 2,
+     r"MAX_P2P_SIZE '99999999999999999999999': out of range",
+     env={"MAX_P2P_SIZE": "99999999999999999999999"}, needs=("mpi",))
+case("err_max_size_option_overflow", ["run", "paw", "p2p_send", "--max_size", "3000000000"], 2,
+     r"message size 3000000000 \(option --max_size\) is out of range", needs=("mpi",))
+case("mpi_err_max_col_size_overflow", ["run", "paw", "col_a2a"], 2,
+     r"collective size 2000000000 \(environment MAX_COL_SIZE\) x 2 tasks is out of range",
+     env={"MAX_COL_SIZE": "2000000000"}, launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_err_max_p2p_size_once", ["run", "paw", "p2p_send"], 2,
+     r"\(environment MAX_P2P_SIZE\) is out of range", env={"MAX_P2P_SIZE": "3000000000"},
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_err_options_ini_once", ["run", "overlap"], 2, r"options.ini:1: no '='",
+     setup=lambda t: write(t + "/options.ini", "junk\n"), launcher="mpiexec2", needs=("mpi",),
+     bound=30)
+case("mpi_err_list_broken_plugin_once", ["list", "--plugin-path", "{tmp}/bad"], 1,
+     r"parbench_bad.so: .*file too short", launcher="mpiexec2", bound=30,
+     setup=lambda t: (os.mkdir(t + "/bad"), write(t + "/bad/parbench_bad.so", "junk")))
+case("mpi_err_unknown_suite_broken_plugin_once", ["run", "nosuch", "--plugin-path", "{tmp}/bad"],
+     2, r"unknown suite 'nosuch'", launcher="mpiexec2", bound=30,
+     setup=lambda t: (os.mkdir(t + "/bad"), write(t + "/bad/parbench_bad.so", "junk")))
+case("mpi_err_msglen_once", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:1: '\\xff' is not", launcher="mpiexec2", needs=("mpi",), bound=30,
+     setup=lambda t: open(t + "/lens", "wb").write(b"\xff\n"))
+
+
 # signals and environment
 # One signal path for every rank (issue 27 §8, §9, §15, §16): a signal to any one rank, a stopped
 # rank 0, a launcher killed by a closed terminal, and mpi::main programs all end the run with rank
@@ -644,10 +871,19 @@ def execute(name, c, tmp):
             problems.append(f"no error line matching /{c['message']}/")
     if c["status"] != 0 and c["one_error_line"] and len(errors) != 1:
         problems.append(f"{len(errors)} error lines, want exactly one")
+    if c["launcher"]:
+        said = [line for line in err_text.splitlines() if line.startswith("parbench: ")]
+        repeated = {line for line in said if said.count(line) > 1}
+        if repeated:
+            problems.append(f"said by more than one rank: {sorted(repeated)[0][:200]}")
     if c["says"] and not re.search(c["says"], err_text + out.decode(errors="replace")):
         problems.append(f"nothing on stdout or stderr matches /{c['says']}/")
-    if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err_text):
+    if re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", err_text):
         problems.append("a raw control character on stderr")
+    try:
+        err.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.append(f"bytes on stderr that are not UTF-8 (printed raw): {e}")
     if "see --list" in err_text:
         problems.append("'--list' is not an option")
     for root, _, files in os.walk(tmp):

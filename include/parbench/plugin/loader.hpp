@@ -10,11 +10,17 @@
 #include <cstddef>
 #include <filesystem>
 #include <stdexcept>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace parbench::plugin {
+
+// The room the host gives a plugin's error message: long enough for a message that quotes a
+// long value (a path of PATH_MAX bytes) whole; a longer one loses its middle, not its reason
+// (write_message, plugin/export.hpp).
+inline constexpr std::size_t message_capacity = 16 * 1024;
 
 // A plugin could not be loaded, validated, initialised or finalised. what() is one line and
 // starts with the file's path.
@@ -170,13 +176,15 @@ public:
     }
 
     void init(const parbench_init_args& args) {
-        char message[1024] = {};
-        const parbench_status status = descriptor_->init(&args, message, sizeof message);
+        std::string message(message_capacity, '\0');
+        const parbench_status status =
+            descriptor_->init(&args, message.data(), message.size());
+        message.resize(std::strlen(message.c_str()));
         // From here on the file stays mapped: a backend that ran (MPI, UCX threads, atexit
         // handlers) may still hold code pointers into it after finalize.
         keep_mapped_ = true;
         if (status != PARBENCH_OK)
-            fail(std::string("init failed: ") + (message[0] != '\0' ? message : "no message"));
+            fail("init failed: " + (!message.empty() ? message : std::string("no message")));
         initialised_ = true;
     }
 
@@ -190,9 +198,9 @@ public:
         if (!initialised_) return;
         initialised_ = false;
         if (descriptor_->finalize == nullptr) return;
-        char message[1024] = {};
-        if (descriptor_->finalize(message, sizeof message) != PARBENCH_OK)
-            fail(std::string("finalize failed: ") + message);
+        std::string message(message_capacity, '\0');
+        if (descriptor_->finalize(message.data(), message.size()) != PARBENCH_OK)
+            fail(std::string("finalize failed: ") + message.c_str());
     }
 
 private:

@@ -392,12 +392,19 @@ void run(const run_request& request, const plugin::host_channel& host) {
     const auto too_large = [](const paw::transfer_settings& cfg, std::uint64_t per_call) {
         return cfg.max_bytes * per_call > static_cast<std::uint64_t>(std::numeric_limits<int>::max());
     };
+    // Where the largest size came from ("environment MAX_P2P_SIZE"), so that the message names
+    // what to change.
+    const auto source_of_max = [](const paw::transfer_settings& cfg) {
+        return cfg.sources.value(cfg.sources.contains("sizes") ? "sizes" : "max_size",
+                                 std::string("default"));
+    };
     if (p2p_sizes && too_large(settings.p2p, 1))
-        throw input_error("message size " + std::to_string(settings.p2p.max_bytes) +
-                          " is out of range for the MPI tests (at most 2^31 - 1 bytes)");
+        throw input_error("message size " + std::to_string(settings.p2p.max_bytes) + " (" +
+                          source_of_max(settings.p2p) +
+                          ") is out of range for the MPI tests (at most 2^31 - 1 bytes)");
     if (col_sizes && too_large(settings.col, static_cast<std::uint64_t>(world_size())))
-        throw input_error("collective size " + std::to_string(settings.col.max_bytes) + " x " +
-                          std::to_string(world_size()) +
+        throw input_error("collective size " + std::to_string(settings.col.max_bytes) + " (" +
+                          source_of_max(settings.col) + ") x " + std::to_string(world_size()) +
                           " tasks is out of range (at most 2^31 - 1 bytes per buffer)");
     const int world = world_size();
     int rank = 0;
