@@ -247,16 +247,19 @@ private:
         release_held_rows();  // a warning rewrites the JSON with every row
     }
 
-    // The other files (CSV) get a row once the JSON file holds it: the JSON is rewritten at most
-    // once a second, and a run killed outright (SIGKILL; every rank, when a closed terminal
-    // kills MPICH's mpiexec) must leave files that agree, not a CSV ahead of its JSON.
+    // The other files (CSV, PAW's .dat files) get a row once the JSON file holds it: the JSON is
+    // rewritten at most once a second, and a run killed outright (SIGKILL; every rank, when a
+    // closed terminal kills MPICH's mpiexec) must leave files that agree, not a CSV ahead of its
+    // JSON.
     void release_held_rows(bool even_if_json_behind = false) {
         if (json != nullptr && json->rows_pending() && !even_if_json_behind) return;
         std::vector<parbench::result_record> rows;
         rows.swap(held_rows_);
-        for (const auto& row : rows)
+        for (const auto& row : rows) {
+            if (layout_files_) layout_files_->on_result(row);
             for (auto& r : files_)
                 if (r.get() != json) r->on_result(row);
+        }
     }
 
     template <class Fn>
