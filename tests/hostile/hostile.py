@@ -685,7 +685,7 @@ case("sig_terminal_closed_imb", IMB + ["PingPong", "-msglog", "0:22", "-time", "
      interrupt=(signal.SIGHUP, has_rows), target="launcher", launcher="mpiexec2",
      needs=("mpi",), bound=60, one_error_line=False, leftovers_allowed=True, check=csv_not_ahead)
 # Programs built on parbench::mpi::main (examples/): the driver's signal path.
-EXAMPLE = ["-msglog", "0:22", "-time", "0.5", "-iter", "100000", "--json", "{tmp}/out.json",
+EXAMPLE = ["-msglog", "0:22", "-time", "0.2", "-iter", "1000", "--json", "{tmp}/out.json",
            "--csv", "{tmp}/out.csv"]
 for signame, number, rank in (("SIGINT", 130, None), ("SIGTERM", 143, 1), ("SIGHUP", 129, 0)):
     sent = rf" \(sent to rank {rank}\)" if rank == 1 else ""
@@ -693,7 +693,7 @@ for signame, number, rank in (("SIGINT", 130, None), ("SIGTERM", 143, 1), ("SIGH
          EXAMPLE, number, None, program="examples/ssend_pingpong",
          says=rf"ssend_pingpong: interrupted by {signame}{sent} during SsendPingPong",
          interrupt=(getattr(signal, signame), has_rows), kill_rank=rank, launcher="mpiexec2",
-         needs=("mpi",), bound=60, one_error_line=False, check=files_agree)
+         needs=("mpi",), bound=90, one_error_line=False, check=files_agree)
 # Environment values: checked before use, one line naming the variable and the value; the MPICH
 # ones before MPI_Init (MPICH aborts inside it on a value it cannot parse).
 for value in ("banana", "2.4GHz", "0", "-3", "nan", "1e9", "", " 2400"):
