@@ -49,11 +49,13 @@ inline int list_plugins(parbench::host& pb) {
         if (!info.empty()) std::cout << "  " << info << '\n';
         for (std::size_t s = 0; s < d.suite_count; ++s) list_suite(d.suites[s]);
     }
-    const std::vector<std::string> offered = found.known_suites();
     for (const auto& u : unavailable_suites()) {
-        if (std::find(offered.begin(), offered.end(), u.suite) != offered.end())
-            continue;  // another build of the plugin was found on the search path
-        std::cout << "suite " << u.suite << " - unavailable: " << u.plugin << " was not built: "
+        // Keyed by plugin, not suite: several plugins offer `paw`, each its own benchmarks.
+        const bool found_elsewhere =
+            std::any_of(found.plugins().begin(), found.plugins().end(),
+                        [&](const auto& p) { return p.name() == u.plugin; });
+        if (found_elsewhere) continue;  // another build of the plugin is on the search path
+        std::cout << "suite " << u.suite << " - unavailable: " << u.file << " was not built: "
                   << u.reason << '\n';
     }
     for (const auto& s : found.shadowed())

@@ -49,6 +49,9 @@ struct run_options {
     bool quiet = false;
     std::string progress = "auto";
     std::string mpi = "auto";
+    // The suite's options as typed on the command line (strings): what the context records,
+    // while the plugin receives typed values (ABI 1.1).
+    std::map<std::string, nlohmann::json> given_options;
 };
 
 inline parbench::mpi_use mpi_use_of(const std::string& text) {
@@ -88,12 +91,11 @@ inline std::string agree_on_outputs(const parbench_comm_service* comm, int rank,
 }
 
 // What the driver records about itself in every file's context.
-inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o,
-                                        const run_request& request) {
+inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o) {
     nlohmann::json context = report::run_context(pb.argc(), pb.argv());
     context["suite"] = o.suite;
     context["requested_benchmarks"] = o.benchmarks;
-    context["options"] = request.options;
+    context["options"] = o.given_options;
     context["check"] = o.check;
     context["timeout_s"] = o.timeout_s;
     context["processes"] = pb.processes();
@@ -160,7 +162,7 @@ inline int run_suite(parbench::host& pb, const run_options& o,
                         o.dat_dir, outputs);
     session.set_rank(rank);
     session.attach_sweeper(&sweeper);
-    const nlohmann::json driver_context = driver_context_of(pb, o, plan.request);
+    const nlohmann::json driver_context = driver_context_of(pb, o);
     session.set_driver_context(driver_context);
     const std::string output_problem = agree_on_outputs(comm, rank, [&] {
         using namespace parbench::report;

@@ -725,6 +725,147 @@ case("env_async_progress_accepted", IMB + ["Barrier", "-iter", "10", "--quiet"],
 # Rows for compare's gate, its input size bound and plot's inputs and targets.
 
 
+def parbench_json(path, rows, samples=True):
+    """A parbench JSON file of `rows` ({name: median_us} or {name: (median_us, samples)})."""
+    benchmarks = []
+    for name, value in rows.items():
+        median, row_samples = value if isinstance(value, tuple) else (value, None)
+        row = {"name": name, "run_type": "iteration", "suite": "t", "bytes": 8,
+               "median_us": median, "ci_low_us": median, "ci_high_us": median,
+               "real_time": median}
+        if samples and row_samples is not None:
+            row["samples_us"] = row_samples
+        benchmarks.append(row)
+    with open(path, "w") as f:
+        json.dump({"context": {"parbench": {}}, "benchmarks": benchmarks}, f)
+
+
+def slower_pair(t, old_median=1.0):
+    """old.json and new.json: one row 10 % slower with separated samples (exact p = 1.1e-5)."""
+    parbench_json(t + "/old.json", {"t/x/bytes:8": (old_median, [1.0 + i / 100 for i in range(10)])})
+    parbench_json(t + "/new.json", {"t/x/bytes:8": (1.1, [1.1 + i / 100 for i in range(10)])})
+
+
+def many_rows(t, n=150000):
+    """n rows without samples (a 6 MB file): matching them by a search through every row read
+    so far took n^2 / 2 string comparisons, minutes; by a hash lookup, a fraction of a second."""
+    with open(t + "/many.json", "w") as f:
+        f.write('{"context": {"parbench": {}}, "benchmarks": [')
+        f.write(",".join(f'{{"name": "t/x/bytes:{i}", "median_us": 1.5}}' for i in range(n)))
+        f.write("]}")
+
+
+def sparse(path, size):
+    with open(path, "wb") as f:
+        f.truncate(size)
+
+
+COMPARE = ["compare", "{tmp}/old.json", "{tmp}/new.json"]
+# --fail-above is the gate: every way around it must be refused.
+for level in ("nan", "NaN", "inf", "-0.05", "0", "0.9", "", "5%"):
+    case(f"compare_significance_{level.replace('%', 'pct').replace('.', '_').replace('-', 'minus') or 'empty'}",
+         COMPARE + ["--fail-above", "5%", "--significance", level], 2,
+         r"--significance: '.*': expected a level between 1e-9 and 0.5", setup=slower_pair,
+         group="compare")
+case("compare_gate_regression", COMPARE + ["--fail-above", "5%"], 1, None, setup=slower_pair,
+     one_error_line=False, says=r"parbench: regression: 1 rows significantly slower by more than "
+     r"5%: t/x/bytes:8 \(\+10\.0%\)", group="compare")
+case("compare_negative_median", COMPARE + ["--fail-above", "5%"], 2,
+     r"old.json: row t/x/bytes:8: median_us -1 is not a time",
+     setup=lambda t: slower_pair(t, old_median=-1), group="compare")
+case("compare_negative_sample", COMPARE, 2, r"new.json: row t/x/bytes:8: samples_us -1.1 is not",
+     setup=lambda t: (slower_pair(t), parbench_json(t + "/new.json", {
+         "t/x/bytes:8": (1.1, [-1.1, 1.2])})), group="compare")
+case("compare_sample_not_number", COMPARE, 2, r"samples_us \"fast\" is not a time",
+     setup=lambda t: (slower_pair(t), parbench_json(t + "/new.json", {
+         "t/x/bytes:8": (1.1, [1.1, "fast"])})), group="compare")
+case("compare_overflowing_median", COMPARE, 2, r"new.json: not a parbench JSON file",
+     setup=lambda t: (slower_pair(t), write(t + "/new.json", '{"context": {"parbench": {}}, '
+                                            '"benchmarks": [{"name": "t/x/bytes:8", '
+                                            '"median_us": 1e999}]}')), group="compare")
+case("compare_deep_nesting", ["compare", "{tmp}/deep.json", "{tmp}/deep.json"], 2,
+     r"deep.json: not a parbench JSON file \(nested deeper than 64 levels\)", bound=20,
+     setup=lambda t: write(t + "/deep.json", "[" * 20000000), group="compare")
+case("compare_dev_zero", ["compare", "/dev/zero", "/dev/zero"], 2,
+     r"compare /dev/zero: not a regular file", bound=10, group="compare")
+case("compare_fifo", ["compare", "{tmp}/fifo", "{tmp}/fifo"], 2, r"not a regular file",
+     setup=lambda t: mkfifo(t + "/fifo"), bound=10, group="compare")
+case("compare_too_large", ["compare", "{tmp}/huge.json", "{tmp}/huge.json"], 2,
+     r"compare \S+/huge.json: larger than 268435456 bytes", bound=10,
+     setup=lambda t: sparse(t + "/huge.json", (256 << 20) + 1), group="compare")
+# The bound is a hang detector with a wide margin (the old quadratic matching took minutes).
+case("compare_many_rows", ["compare", "{tmp}/many.json", "{tmp}/many.json"], 0, None,
+     setup=many_rows, bound=60, group="compare")
+case("compare_control_characters_in_names", COMPARE, 0, None,
+     setup=lambda t: (parbench_json(t + "/old.json", {"t/\x1b[2J/x": 1.0}),
+                      parbench_json(t + "/new.json", {"t/\x1b[2J/x": 1.0})),
+     says=r"t/\\x1b\[2J/x", group="compare")
+
+PLOT = ["plot", "{tmp}/run.json"]
+
+
+def plot_run(t):
+    parbench_json(t + "/run.json", {"t/x/bytes:8": 1.0, "t/x/bytes:16": 2.0})
+
+
+# Targets: only regular files, through the output layer (report/output_file.hpp).
+case("plot_target_devnull_link", PLOT + ["-o", "{tmp}/fig.png"], 2,
+     r"-o \S+/fig.png: is a character device, not a regular file",
+     setup=lambda t: (plot_run(t), os.symlink("/dev/null", t + "/fig.png")),
+     check=lambda t: is_kind("/dev/null", stat.S_ISCHR), group="plot")
+case("plot_target_dev_full_link", PLOT + ["-o", "{tmp}/fig.svg"], 2,
+     r"is a character device, not a regular file",
+     setup=lambda t: (plot_run(t), os.symlink("/dev/full", t + "/fig.svg")), group="plot")
+case("plot_target_fifo", PLOT + ["-o", "{tmp}/fig.svg"], 2, r"-o \S+/fig.svg: is a FIFO",
+     setup=lambda t: (plot_run(t), mkfifo(t + "/fig.svg")), bound=10,
+     check=lambda t: is_kind(t + "/fig.svg", stat.S_ISFIFO), group="plot")
+case("plot_target_directory", PLOT + ["-o", "{tmp}/fig.png"], 2, r"is a directory",
+     setup=lambda t: (plot_run(t), os.mkdir(t + "/fig.png")), group="plot")
+case("plot_target_missing_directory", PLOT + ["-o", "{tmp}/no/fig.png"], 2,
+     r"directory \S+ does not exist", setup=plot_run, group="plot")
+case("plot_target_proc", PLOT + ["-o", "/proc/fig.png"], 2, r"cannot create files in /proc",
+     setup=plot_run, group="plot")
+case("plot_title_escape", PLOT + ["-o", "{tmp}/fig.png", "--title", "a\x1b[31mb"], 2,
+     r"--title 'a\\x1b\[31mb': control characters have no place in a title", setup=plot_run,
+     check=lambda t: not os.path.exists(t + "/fig.png"), group="plot")
+case("plot_title_newline", PLOT + ["-o", "{tmp}/fig.png", "--title", "a\nb"], 2,
+     r"--title 'a\\nb'", setup=plot_run, group="plot")
+# Inputs: regular files of bounded size, found before the script runs; never a traceback.
+case("plot_input_fifo", ["plot", "{tmp}/fifo", "-o", "{tmp}/fig.png"], 2,
+     r"\S+/fifo: not a regular file \(a device, FIFO or socket\)",
+     setup=lambda t: mkfifo(t + "/fifo"), bound=10, group="plot")
+case("plot_input_dev_zero", ["plot", "/dev/zero", "-o", "{tmp}/fig.png"], 2,
+     r"/dev/zero: not a regular file", bound=10, group="plot")
+case("plot_input_directory", ["plot", "{tmp}", "-o", "{tmp}/fig.png"], 2,
+     r"is a directory, not a file", group="plot")
+case("plot_input_too_large", ["plot", "{tmp}/huge.json", "-o", "{tmp}/fig.png"], 2,
+     r"huge.json: larger than 67108864 bytes", bound=10,
+     setup=lambda t: sparse(t + "/huge.json", (64 << 20) + 1), group="plot")
+case("plot_input_deep_nesting", ["plot", "{tmp}/deep.json", "-o", "{tmp}/fig.png"], 2,
+     r"deep.json: not a parbench JSON file \(not valid JSON\)",
+     setup=lambda t: write(t + "/deep.json", "[" * 100000 + "]" * 100000), group="plot")
+case("plot_input_nan", ["plot", "{tmp}/nan.json", "-o", "{tmp}/fig.png"], 2,
+     r"nan.json: not a parbench JSON file \(NaN is not valid JSON\)",
+     setup=lambda t: write(t + "/nan.json", '{"context": {"parbench": {}}, "benchmarks": '
+                                            '[{"name": "x", "bytes": 8, "median_us": NaN}]}'),
+     group="plot")
+case("plot_input_bytes_text", ["plot", "{tmp}/text.json", "-o", "{tmp}/fig.png"], 2,
+     r"text.json: row x: bytes \"eight\" is not a number",
+     setup=lambda t: write(t + "/text.json", '{"context": {"parbench": {}}, "benchmarks": '
+                                             '[{"name": "x", "bytes": "eight", "median_us": 1}]}'),
+     group="plot")
+case("plot_input_no_name", ["plot", "{tmp}/anon.json", "-o", "{tmp}/fig.png"], 2,
+     r"anon.json: not a parbench JSON file \(a row without a name\)",
+     setup=lambda t: write(t + "/anon.json", '{"context": {"parbench": {}}, "benchmarks": '
+                                             '[{"bytes": 8, "median_us": 1}]}'), group="plot")
+case("plot_input_not_utf8", ["plot", "{tmp}/bin.json", "-o", "{tmp}/fig.png"], 2,
+     r"bin.json: not a parbench JSON file \(not UTF-8 text\)",
+     setup=lambda t: open(t + "/bin.json", "wb").write(b'{"a": "\xff\xfe"}'), group="plot")
+case("plot_too_many_series", ["plot", "{tmp}/many.json", "-o", "{tmp}/fig.png"], 2,
+     r"1000 series to draw, more than 200", setup=lambda t: parbench_json(
+         t + "/many.json", {f"t/b{i}/bytes:8": 1.0 for i in range(1000)}), group="plot")
+
+
 # ---- the runner ----------------------------------------------------------------------------------
 
 def children_of(pid):

@@ -9,6 +9,7 @@
 // The lookup is injected so that the parsing is tested without touching the environment.
 #pragma once
 
+#include <parbench/core/options.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/progress_variables.hpp>
 

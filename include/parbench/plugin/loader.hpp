@@ -4,11 +4,13 @@
 #pragma once
 
 #include <parbench/plugin/abi.h>
+#include <parbench/plugin/parameter_type.hpp>
 
 #include <dlfcn.h>
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <cstring>
 #include <string>
@@ -40,6 +42,14 @@ namespace detail {
 // it (the reserved slots) are read only when abi_minor says they exist.
 inline constexpr std::size_t plugin_fields_read =
     offsetof(parbench_plugin, run) + sizeof(parbench_plugin::run);
+
+// ABI 1.1's parameter_types, read only from a plugin that says it has them.
+inline constexpr std::size_t typed_fields_read =
+    offsetof(parbench_plugin, parameter_type_count) + sizeof(parbench_plugin::parameter_type_count);
+
+[[nodiscard]] inline bool has_parameter_types(const parbench_plugin& d) noexcept {
+    return d.abi_minor >= 1 && d.struct_size >= typed_fields_read && d.parameter_types != nullptr;
+}
 
 [[nodiscard]] inline bool empty(const char* text) noexcept {
     return text == nullptr || *text == '\0';
@@ -79,6 +89,26 @@ inline constexpr std::size_t plugin_fields_read =
             if (param.arity > PARBENCH_ARITY_LIST)
                 return where + ": parameter '" + param.name + "' has unknown arity " +
                        std::to_string(param.arity);
+        }
+    }
+    if (has_parameter_types(d)) {
+        for (std::size_t t = 0; t < d.parameter_type_count; ++t) {
+            const parbench_parameter_type& type = d.parameter_types[t];
+            const std::string row = "parameter type " + std::to_string(t);
+            if (empty(type.suite) || empty(type.parameter)) return row + " names no suite or parameter";
+            const parbench_suite* suite = nullptr;
+            for (std::size_t s = 0; s < d.suite_count; ++s)
+                if (std::string_view(type.suite) == d.suites[s].name) suite = &d.suites[s];
+            if (suite == nullptr) return row + " names unknown suite '" + type.suite + "'";
+            const parbench_parameter* param = nullptr;
+            for (std::size_t p = 0; p < suite->parameter_count; ++p)
+                if (std::string_view(type.parameter) == suite->parameters[p].name)
+                    param = &suite->parameters[p];
+            if (param == nullptr)
+                return row + " names unknown parameter '" + type.parameter + "' of suite '" +
+                       type.suite + "'";
+            if (std::string problem = type_problem(type, *param); !problem.empty())
+                return "suite '" + std::string(type.suite) + "': " + problem;
         }
     }
     return {};
@@ -158,6 +188,18 @@ public:
         for (std::size_t s = 0; s < descriptor_->suite_count; ++s)
             if (suite == descriptor_->suites[s].name) return &descriptor_->suites[s];
         return nullptr;
+    }
+
+    // The value types of `suite`'s parameters by name (ABI 1.1); empty for an ABI 1.0 plugin,
+    // whose parameters are all text.
+    [[nodiscard]] std::map<std::string, const parbench_parameter_type*> parameter_types(
+        std::string_view suite) const {
+        std::map<std::string, const parbench_parameter_type*> types;
+        if (!detail::has_parameter_types(*descriptor_)) return types;
+        for (std::size_t t = 0; t < descriptor_->parameter_type_count; ++t)
+            if (suite == descriptor_->parameter_types[t].suite)
+                types[descriptor_->parameter_types[t].parameter] = &descriptor_->parameter_types[t];
+        return types;
     }
 
     // Whether the plugin offers the communication service (the MPI plugin does).

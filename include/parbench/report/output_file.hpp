@@ -256,6 +256,14 @@ inline void check_distinct(const std::vector<output_path>& paths) {
     for (const auto& p : paths) set.claim(p, p.label);
 }
 
+// Writes all of `text` to a descriptor parbench did not open (standard output), or throws an
+// output_error naming `label` ("stdout: cannot write: No space left on device"). What a CI job
+// reads from stdout must not be lost silently to a full disk or a closed descriptor.
+inline void write_to_descriptor(int fd, std::string_view text, const std::string& label) {
+    if (const int error = detail::write_all(fd, text))
+        throw output_error(label + ": cannot write: " + detail::errno_text(error));
+}
+
 // A regular file written from the start, in order (CSV, .dat). Not copyable; movable.
 class output_file {
 public:

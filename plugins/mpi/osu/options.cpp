@@ -1,6 +1,7 @@
 #include "osu/options.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
 
 #include <algorithm>
@@ -9,19 +10,13 @@
 namespace parbench::osu {
 namespace {
 
-[[nodiscard]] std::string value_text(const std::string& name, const nlohmann::json& value) {
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_number()) return value.dump();
-    throw input_error("-" + name + ": expects one value");
-}
-
 [[nodiscard]] std::uint64_t count_value(const std::string& name, const std::string& text,
                                         bool allow_zero) {
     std::uint64_t value = 0;
-    if (!parbench::detail::parse_unsigned(text, value) || (!allow_zero && value == 0) ||
+    if (!parbench::parse_unsigned(text, value) || (!allow_zero && value == 0) ||
         value > static_cast<std::uint64_t>(INT_MAX))
         throw input_error("-" + name + " " + text + ": " +
-                          parbench::detail::integer_problem<int>(
+                          parbench::integer_problem<int>(
                               text, allow_zero ? "expected a non-negative integer"
                                                : "expected a positive integer"));
     return value;
@@ -36,14 +31,14 @@ void parse_sizes(const std::string& text, options& o) {
     std::uint64_t min = o.min_bytes;
     const std::string max_text = colon == std::string::npos ? text : text.substr(colon + 1);
     if (colon != std::string::npos &&
-        !parbench::detail::parse_unsigned(std::string_view(text).substr(0, colon), min))
+        !parbench::parse_unsigned(std::string_view(text).substr(0, colon), min))
         throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
     if (min > static_cast<std::uint64_t>(INT_MAX))
         throw bad("MIN above 2147483647 bytes, the largest MPI count of MPI_CHAR");
     o.min_bytes = min;
     if (colon != std::string::npos && max_text.empty()) return;  // "MIN:" sets MIN only, as OSU
     std::uint64_t max = 0;
-    if (!parbench::detail::parse_unsigned(max_text, max))
+    if (!parbench::parse_unsigned(max_text, max))
         throw bad("MAX '" + max_text + "' is not a non-negative integer");
     if (max > static_cast<std::uint64_t>(INT_MAX))
         throw bad("MAX above 2147483647 bytes, the largest MPI count of MPI_CHAR");
@@ -129,7 +124,7 @@ options parse_options(const run_request& request) {
             if (name == "z") o.percentiles = true;
             continue;
         }
-        const std::string text = value_text(name, value);
+        const std::string text = parbench::option_text(name, value);
         if (name == "m") {
             parse_sizes(text, o);
         } else if (name == "i") {
@@ -138,7 +133,7 @@ options parse_options(const run_request& request) {
             o.skip = count_value(name, text, true);
         } else if (name == "M") {
             std::uint64_t bytes = 0;
-            if (!parbench::detail::parse_unsigned(text, bytes) || bytes == 0)
+            if (!parbench::parse_unsigned(text, bytes) || bytes == 0)
                 throw input_error("-M " + text + ": expected a positive number of bytes");
             o.mem_limit_bytes = bytes;
         } else if (name == "W") {

@@ -299,7 +299,7 @@ constexpr auto parameter_rows = paw::join(
 [[nodiscard]] int window_size(const run_request& request, const paw::env_lookup& env) {
     std::uint64_t ws = default_window_size;
     if (const auto it = request.options.find("window_size"); it != request.options.end())
-        ws = paw::positive_integer("--window_size", paw::option_text("window_size", it->second));
+        ws = paw::positive_integer("--window_size", parbench::option_text("window_size", it->second));
     else if (const auto text = env("WINDOW_SIZE"))
         ws = paw::positive_integer("WINDOW_SIZE", *text);
     if (ws > 1u << 20)
