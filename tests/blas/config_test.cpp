@@ -182,7 +182,7 @@ TEST_CASE("the core clock is measured where the add chain exists", "[blas][env]"
 #endif
 
 TEST_CASE("PARBENCH_CPU_MHZ: a clock in MHz or one line naming the variable", "[blas][env]") {
-    using parbench::detail::parse_clock_mhz;
+    using parbench::cpu::parse_clock_mhz;
     CHECK(parse_clock_mhz("PARBENCH_CPU_MHZ", "2400") == 2400.0);
     CHECK(parse_clock_mhz("PARBENCH_CPU_MHZ", "3700.5") == 3700.5);
     CHECK(parse_clock_mhz("PARBENCH_CPU_MHZ", "100000") == 100000.0);

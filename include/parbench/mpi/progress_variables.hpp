@@ -14,6 +14,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 
 #include <algorithm>
 #include <array>
@@ -51,23 +52,18 @@ inline constexpr std::array<async_progress_variable, 4> async_progress_variables
 // The value as its reader takes it; nullopt when the reader does not accept it.
 [[nodiscard]] inline std::optional<bool> parse_boolean(boolean_spelling spelling,
                                                        std::string_view value) {
+    const std::optional<bool> word = switch_word(value);  // 1 on yes true enable / 0 off ..., any case
+    if (spelling == boolean_spelling::words) return word;
+    // MPICH: the same words less enable/disable, all lower or all upper case ("Yes" aborts).
     std::string lower(value);
+    std::string upper(value);
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (spelling == boolean_spelling::mpich) {
-        std::string upper(lower);
-        std::transform(upper.begin(), upper.end(), upper.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-        if (value != lower && value != upper) return std::nullopt;  // "Yes": MPICH aborts
-        if (lower == "1" || lower == "yes" || lower == "true" || lower == "on") return true;
-        if (lower == "0" || lower == "no" || lower == "false" || lower == "off") return false;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if ((value != lower && value != upper) || lower == "enable" || lower == "disable")
         return std::nullopt;
-    }
-    if (lower == "1" || lower == "yes" || lower == "true" || lower == "on" || lower == "enable")
-        return true;
-    if (lower == "0" || lower == "no" || lower == "false" || lower == "off" || lower == "disable")
-        return false;
-    return std::nullopt;
+    return word;
 }
 
 [[nodiscard]] inline std::string_view accepted_values(boolean_spelling spelling) {
