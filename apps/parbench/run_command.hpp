@@ -5,7 +5,6 @@
 #pragma once
 
 #include "exit_status.hpp"
-#include "interrupt.hpp"
 #include "printable.hpp"
 #include "run_session.hpp"
 #include "stop_run.hpp"
@@ -13,6 +12,7 @@
 #include "watchdog.hpp"
 
 #include <parbench/host/host.hpp>
+#include <parbench/host/interrupt_guard.hpp>
 #include <parbench/report/csv.hpp>
 #include <parbench/report/json.hpp>
 #include <parbench/report/output_file.hpp>
@@ -124,32 +124,36 @@ inline int run_suite(parbench::host& pb, const run_options& o,
     const run_plan plan = pb.plan(std::move(request), mpi_use_of(o.mpi));
 
     // Ctrl-C and kill end the run as the time limit does: rank 0 names what was being measured,
-    // completes the files and stops every process. Installed before MPI starts threads, so that
-    // they inherit the blocked signals; the session and the communication service are known to
-    // the handler once they exist.
+    // completes the files and stops every process; a signal to another rank reaches rank 0 through
+    // the guard (host/interrupt_guard.hpp). Installed before MPI starts threads, so that they
+    // inherit the blocked signals; the session and the communication service are known to the
+    // handler once they exist.
+    const int process_rank = parbench::launcher_rank();
+    // Forked while this process has a single thread: removes imb-io's run directory should rank 0
+    // be killed outright (run_files_sweeper.hpp).
+    run_files_sweeper sweeper;
+    if (process_rank == 0 && plan.comm_plugin != nullptr) sweeper.start();
     std::atomic<run_session*> interrupt_session{nullptr};
     std::atomic<const parbench_comm_service*> interrupt_comm{nullptr};
-    const int process_rank = parbench::launcher_rank();
-    const interrupt_guard interrupts([&](int signo) {
-        run_session* s = interrupt_session.load();
-        std::string message;
-        if (process_rank == 0) {
-            const auto what = s != nullptr ? s->current() : measurement{};
-            message = std::string("interrupted by ") + signal_name(signo) +
-                      (what.benchmark.empty() ? "" : " during " + describe(what)) + "; stopped";
-        } else {
-            // The launcher signals every process; rank 0's abort should end this one while it
-            // completes the files. Only if it does not: stop alone.
-            std::this_thread::sleep_for(std::chrono::seconds(3));
-        }
-        stop_run(process_rank == 0 ? s : nullptr, interrupt_comm.load(), 128 + signo, message);
-    });
+    interrupt_guard interrupts(
+        [&](const interrupt& what) {
+            run_session* s = interrupt_session.load();
+            const auto now = s != nullptr ? s->current() : measurement{};
+            stop_run(process_rank == 0 ? s : nullptr, interrupt_comm.load(), 128 + what.signo,
+                     interrupt_message(what, now.benchmark.empty() ? "" : describe(now),
+                                       process_rank));
+        },
+        process_rank, parbench::launched_by_mpi_launcher());
 
     pb.start(plan);  // throws plugin_error: "<file>: init failed: ..."
     const parbench_comm_service* comm = pb.comm();
     interrupt_comm = comm;
     const int rank = pb.rank();
     const int processes = pb.processes();
+    if (comm != nullptr && processes > 1)
+        interrupts.join_run(rank, [comm](void* data, std::size_t bytes) {
+            comm->broadcast(data, bytes, 0);
+        });
 
     report::output_set outputs;  // every file of the run, claimed before it is written
     run_session session(rank == 0, o.quiet,
@@ -157,6 +161,7 @@ inline int run_suite(parbench::host& pb, const run_options& o,
                                                           parbench::launched_by_mpi_launcher()),
                         o.dat_dir, outputs);
     session.set_rank(rank);
+    session.attach_sweeper(&sweeper);
     const nlohmann::json driver_context = driver_context_of(pb, o);
     session.set_driver_context(driver_context);
     const std::string output_problem = agree_on_outputs(comm, rank, [&] {
@@ -192,17 +197,18 @@ inline int run_suite(parbench::host& pb, const run_options& o,
     });
     session.start_flushing();
 
-    // The time limit: rank 0 reports and stops the run; the other ranks fire a little later so
-    // that rank 0's message is the one printed.
+    // The time limit: rank 0 reports and stops the run; the other ranks fire a little later, so
+    // that rank 0's message is the one printed, and say it themselves only when rank 0 did not
+    // (it is stopped, or on a node that lost its network).
     const double timeout_s = o.timeout_s;
     watchdog guard(std::chrono::duration<double>(timeout_s),
                    std::chrono::duration<double>(rank == 0 ? 0.0 : 3.0),
                    [&session, comm, rank, timeout_s](const measurement& m) {
                        stop_run(rank == 0 ? &session : nullptr, comm, exit_time_limit,
-                                rank == 0 ? fmt::format("time limit: benchmark {} did not finish "
-                                                        "within {:g} s; stopped",
-                                                        describe(m), timeout_s)
-                                          : std::string{});
+                                fmt::format("time limit: benchmark {} did not finish within "
+                                            "{:g} s; stopped{}",
+                                            describe(m), timeout_s,
+                                            rank == 0 ? std::string{} : stopped_by(rank)));
                    });
     session.attach_watchdog(&guard);
     interrupt_session = &session;

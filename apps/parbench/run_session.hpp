@@ -7,6 +7,7 @@
 #include "exit_status.hpp"
 #include "printable.hpp"
 #include "run_files.hpp"
+#include "run_files_sweeper.hpp"
 #include "watchdog.hpp"
 
 #include <parbench/host/event_sink.hpp>
@@ -113,6 +114,16 @@ public:
         std::lock_guard lock(mutex_);
         clear_progress_line();
         if (ended_) return {};
+        // The rows the other files still hold back reach them first: a run that finished whole
+        // and then fails to write them fails as it would have mid-run (the output error ends the
+        // run, the files say "completed": false).
+        if (completed && output_failed_) {
+            try {
+                release_held_rows(/*even_if_json_behind=*/true);
+            } catch (const report::output_error& e) {
+                output_failed_(e.what());
+            }
+        }
         ended_ = true;
         std::string first_error;
         if (rank_ == 0) {
@@ -123,6 +134,11 @@ public:
                     first_error = e.what();
                 }
             }
+        }
+        try {
+            release_held_rows(/*even_if_json_behind=*/true);  // the JSON's last rewrite follows
+        } catch (const report::output_error& e) {
+            if (first_error.empty()) first_error = e.what();
         }
         for_each([&](auto& r) {
             try {
@@ -137,6 +153,8 @@ public:
     }
 
     void attach_watchdog(watchdog* w) { watchdog_ = w; }
+    // Rank 0: the process that removes the run's file directory if rank 0 is killed outright.
+    void attach_sweeper(run_files_sweeper* s) { sweeper_ = s; }
 
     // JSON rows that the writer's rate limit held back are written once their time has come even
     // when no event follows (a benchmark that hangs): a thread asks the JSON reporter four times
@@ -155,6 +173,7 @@ public:
                 if (ended_) return;
                 try {
                     json->flush_due();
+                    release_held_rows();
                 } catch (const report::output_error& e) {
                     if (output_failed_) output_failed_(e.what());
                 }
@@ -185,6 +204,7 @@ private:
             report::require_layout(start.layout, start.suite);  // also when nothing is shown
             timer_ = report::timer_limits::from_context(start.context);
             run_files_ = run_file_directory(start.header);
+            if (sweeper_ != nullptr) sweeper_->track(run_files_);
             if (render_ && !quiet_)
                 console_ = report::make_console(start.layout, start.suite, {.out = std::cout});
             layout_files_ = report::make_layout_files(
@@ -199,7 +219,10 @@ private:
             const auto record = event.get<parbench::result_record>();
             stability_.add(report::assess_stability(record, timer_));
             clear_progress_line();
-            for_each([&](auto& r) { r.on_result(record); });
+            if (console_) console_->on_result(record);
+            if (json != nullptr) json->on_result(record);
+            held_rows_.push_back(record);
+            release_held_rows();
         } else if (kind == "note") {
             clear_progress_line();
             const std::string message = event.value("message", std::string{});
@@ -221,6 +244,22 @@ private:
     void warn_everywhere(const std::string& message) {
         if (!console_ || !stdout_and_stderr_share_a_terminal()) print_warning(message);
         for_each([&](auto& r) { r.on_warning(message); });
+        release_held_rows();  // a warning rewrites the JSON with every row
+    }
+
+    // The other files (CSV, PAW's .dat files) get a row once the JSON file holds it: the JSON is
+    // rewritten at most once a second, and a run killed outright (SIGKILL; every rank, when a
+    // closed terminal kills MPICH's mpiexec) must leave files that agree, not a CSV ahead of its
+    // JSON.
+    void release_held_rows(bool even_if_json_behind = false) {
+        if (json != nullptr && json->rows_pending() && !even_if_json_behind) return;
+        std::vector<parbench::result_record> rows;
+        rows.swap(held_rows_);
+        for (const auto& row : rows) {
+            if (layout_files_) layout_files_->on_result(row);
+            for (auto& r : files_)
+                if (r.get() != json) r->on_result(row);
+        }
     }
 
     template <class Fn>
@@ -246,6 +285,8 @@ private:
     std::unique_ptr<report::reporter> layout_files_;  // PAW's .dat files
     std::vector<std::unique_ptr<report::reporter>> files_;
     watchdog* watchdog_ = nullptr;
+    run_files_sweeper* sweeper_ = nullptr;
+    std::vector<parbench::result_record> held_rows_;  // for the files other than the JSON
     std::function<void(const std::string&)> output_failed_;
     std::function<void(const std::string&)> broken_events_;
     std::recursive_mutex mutex_;

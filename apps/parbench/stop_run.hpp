@@ -42,13 +42,4 @@ namespace parbench::app {
     std::_Exit(status);
 }
 
-inline const char* signal_name(int signo) {
-    switch (signo) {
-        case SIGHUP: return "SIGHUP";
-        case SIGINT: return "SIGINT";
-        case SIGTERM: return "SIGTERM";
-        default: return "a signal";
-    }
-}
-
 }  // namespace parbench::app

@@ -4,6 +4,7 @@
 #include "suites/suite.hpp"
 
 #include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/progress_variables.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
@@ -51,6 +52,7 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
         const char* level_text =
             args != nullptr && args->thread_level != nullptr ? args->thread_level : "single";
         const int required = mpi::parse_thread_level(level_text);
+        mpi::check_progress_environment();  // MPICH would abort inside MPI_Init, wordlessly
         int provided = 0;
         int* argc = args != nullptr ? args->argc : nullptr;
         char*** argv = args != nullptr ? args->argv : nullptr;

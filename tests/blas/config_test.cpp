@@ -180,3 +180,22 @@ TEST_CASE("the core clock is measured where the add chain exists", "[blas][env]"
     }
 }
 #endif
+
+TEST_CASE("PARBENCH_CPU_MHZ: a clock in MHz or one line naming the variable", "[blas][env]") {
+    using parbench::cpu::parse_clock_mhz;
+    CHECK(parse_clock_mhz("PARBENCH_CPU_MHZ", "2400") == 2400.0);
+    CHECK(parse_clock_mhz("PARBENCH_CPU_MHZ", "3700.5") == 3700.5);
+    CHECK(parse_clock_mhz("PARBENCH_CPU_MHZ", "100000") == 100000.0);
+    // Garbage was ignored (atof <= 0) or half read ("2.4GHz" as 2.4 MHz): a fictitious peak.
+    for (const char* bad : {"banana", "2.4GHz", "0", "-3", "nan", "inf", "1e9", "", " 2400",
+                            "2400 ", "0x10", "100000.1", "1e999"}) {
+        INFO(bad);
+        try {
+            (void)parse_clock_mhz("PARBENCH_CPU_MHZ", bad);
+            FAIL("accepted");
+        } catch (const parbench::input_error& e) {
+            CHECK(std::string(e.what()).starts_with("environment PARBENCH_CPU_MHZ '" +
+                                                    std::string(bad) + "': expected the CPU"));
+        }
+    }
+}

@@ -32,20 +32,28 @@ CASES = {}
 def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, check=None,
          env=None, launcher=None, file_size_kb=None, tmpfs_kb=None, interrupt=None,
          one_error_line=True, says=None, leftovers_allowed=False, kill_rank=None,
-         group="inputs"):
+         stop_rank=None, pause_rank=None, target="ranks", program=None, group="inputs"):
     """Registers a case. `args` may hold {tmp} (a fresh directory) and {fake} (the fake
     plugin's directory). `launcher`: 'mpiexecN' runs it under mpiexec -n N (group 'mpi').
     `file_size_kb`: run under `ulimit -f` (writes past it fail with EFBIG, like a full disk).
     `tmpfs_kb`: mount a tmpfs of that size at {tmp}/small (root only; skipped otherwise).
     `interrupt`: (signal, a predicate on tmp) sent to the processes once the predicate holds.
     `says`: a regex that stdout or stderr must match (warnings of runs that succeed).
-    `status` "nonzero": any failure status (a launcher's report of a killed process)."""
+    `status` "nonzero": any failure status (a launcher's report of a killed process).
+    `kill_rank`: the interrupt goes to that rank only. `stop_rank`: that rank is stopped
+    (SIGSTOP) first, and stays stopped. `pause_rank`: (rank, seconds) stopped and continued
+    (SIGCONT) after that long, instead of a signal (`interrupt` (None, predicate)).
+    `target` "launcher": the interrupt goes to mpiexec itself (a closed terminal: the shell's
+    SIGHUP reaches mpiexec's process group, and hydra starts the ranks in sessions of their own).
+    `program`: a program of the build tree (examples/...) instead of parbench."""
     assert name not in CASES, name
     CASES[name] = dict(args=args, status=status, message=message, bound=bound, needs=needs,
                        setup=setup, check=check, env=env or {}, launcher=launcher,
                        file_size_kb=file_size_kb, tmpfs_kb=tmpfs_kb, interrupt=interrupt,
                        one_error_line=one_error_line, says=says,
                        leftovers_allowed=leftovers_allowed, kill_rank=kill_rank,
+                       stop_rank=stop_rank, pause_rank=pause_rank, target=target,
+                       program=program,
                        # Rows that start MPI (mpiexec, or the MPI plugin's singleton init) run in
                        # the launches-mpi suite: serial, and without leak checking under ASan.
                        group="mpi" if launcher or "mpi" in needs else group)
@@ -151,10 +159,12 @@ case("out_json_file_too_large",
      FAKE_RUN + ["-msglog", "0:30", "--json", "{tmp}/out.json", "--quiet"], 4,
      r"--json \S+/out.json: cannot write: File too large; stopped", file_size_kb=4,
      check=full_disk_json, group="outputs")
+# The CSV alone on a small file system: under `ulimit -f` the JSON, which holds every row the
+# CSV holds (the CSV gets a row once the JSON has it) and more, always meets the limit first.
 case("out_csv_file_too_large",
-     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/out.csv", "--json", "{tmp}/ok.json",
+     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/small/out.csv", "--json", "{tmp}/ok.json",
                  "--quiet"], 4,
-     r"--csv \S+/out.csv: cannot write: File too large; stopped", file_size_kb=8,
+     r"--csv \S+/out.csv: cannot write: No space left on device; stopped", tmpfs_kb=8,
      check=lambda t: json_valid(t + "/ok.json", completed=False), group="outputs")
 case("out_dat_file_too_large",
      PAW + ["dgemv", "--sizes", ",".join(str(8 * k) for k in range(1, 150)), "--nreps", "2",
@@ -718,6 +728,153 @@ case("mpi_err_msglen_once", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
      setup=lambda t: open(t + "/lens", "wb").write(b"\xff\n"))
 
 
+# signals and environment
+# One signal path for every rank (issue 27 §8, §9, §15, §16): a signal to any one rank, a stopped
+# rank 0, a launcher killed by a closed terminal, and mpi::main programs all end the run with rank
+# 0's files agreeing (JSON rows = CSV rows), one line, and imb-io's directory removed.
+
+IO_HANG = ["run", "imb-io", "S_Write_indv", "Test_IO_Deadlock", "-msglog", "0:2", "-iter", "10",
+           "--io-dir", "{tmp}/io", "--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv",
+           "--quiet"]
+IMB_HANG = IMB + ["PingPong", "Test_Deadlock", "-msglog", "0:2", "-iter", "10",
+                  "--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"]
+TEST_KERNELS = {"PARBENCH_TEST_KERNELS": "1"}
+
+
+def rows_then_hang(rows):
+    """The CSV holds `rows` rows (the benchmark before the hang), then a moment for the hang."""
+    def ready(t):
+        try:
+            if csv_rows(t + "/out.csv") < rows:
+                return False
+        except (OSError, AssertionError):
+            return False
+        time.sleep(0.5)
+        return True
+    return ready
+
+
+def files_agree(t):
+    """Whatever ended the run, the JSON (valid, not completed) holds the CSV's rows."""
+    interrupted_files(t)
+
+
+def csv_not_ahead(t):
+    """After a SIGKILL: valid JSON, whole CSV rows, and no CSV row the JSON lacks (the CSV gets a
+    row once the JSON holds it; the JSON may hold the rows of its last write beyond)."""
+    rows = csv_rows(t + "/out.csv")
+    d = json_valid(t + "/out.json", completed=False)
+    json_rows = [b for b in d["benchmarks"] if b["run_type"] == "iteration"]
+    assert rows <= len(json_rows), f"CSV {rows} rows, JSON only {len(json_rows)}"
+
+
+def csv_not_ahead_io_removed(t):
+    csv_not_ahead(t)
+    io_directory_removed(t)
+
+
+def io_directory_removed(t):
+    """imb-io's run directory is gone (after SIGKILL of rank 0, its sweeper removes it)."""
+    deadline = time.monotonic() + 5
+    while True:
+        left = os.listdir(t + "/io") if os.path.isdir(t + "/io") else []
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert not left, f"left in --io-dir: {left}"
+
+
+def files_agree_io_removed(t):
+    files_agree(t)
+    io_directory_removed(t)
+
+
+def make_io_dir(t):
+    os.mkdir(t + "/io")
+
+
+# A signal to rank 1 alone reaches rank 0, which completes the files and names the rank.
+for signame, number in (("SIGTERM", 143), ("SIGINT", 130), ("SIGHUP", 129)):
+    case(f"sig_rank1_{signame.lower()}_io", IO_HANG, number,
+         rf"interrupted by {signame} \(sent to rank 1\) during Test_IO_Deadlock",
+         interrupt=(getattr(signal, signame), rows_then_hang(4)), kill_rank=1, env=TEST_KERNELS,
+         setup=make_io_dir, launcher="mpiexec2", needs=("mpi",), bound=60,
+         check=files_agree_io_removed)
+case("sig_rank1_sigterm_imb", IMB_HANG, 143,
+     r"interrupted by SIGTERM \(sent to rank 1\) during Test_Deadlock",
+     interrupt=(signal.SIGTERM, rows_then_hang(4)), kill_rank=1, env=TEST_KERNELS,
+     launcher="mpiexec2", needs=("mpi",), bound=60, check=files_agree)
+# Rank 0 stopped (SIGSTOP), then Ctrl-C: rank 1 stops the run itself and says so; the launcher
+# kills rank 0, whose sweeper removes imb-io's directory; the files hold what rank 0 last wrote.
+case("sig_rank0_stopped_sigint_io", IO_HANG, 130,
+     r"interrupted by SIGINT during Test_IO_Deadlock .*; stopped by rank 1 \(rank 0 did not",
+     interrupt=(signal.SIGINT, rows_then_hang(4)), stop_rank=0, env=TEST_KERNELS,
+     setup=make_io_dir, launcher="mpiexec2", needs=("mpi",), bound=60,
+     check=csv_not_ahead_io_removed)
+case("sig_rank0_stopped_sigterm_to_rank1", IMB_HANG, 143,
+     r"interrupted by SIGTERM during Test_Deadlock .*; stopped by rank 1",
+     interrupt=(signal.SIGTERM, rows_then_hang(4)), stop_rank=0, kill_rank=1,
+     env=TEST_KERNELS, launcher="mpiexec2", needs=("mpi",), bound=60, check=csv_not_ahead)
+# The time limit with rank 0 stopped: rank 1's watchdog says it.
+case("limit_rank0_stopped", IMB_HANG + ["--timeout", "3"], 3,
+     r"time limit: benchmark Test_Deadlock .* did not finish within 3 s; stopped by rank 1",
+     interrupt=(None, rows_then_hang(4)), stop_rank=0, env=TEST_KERNELS, launcher="mpiexec2",
+     needs=("mpi",), bound=60, check=csv_not_ahead)
+# Stopped and continued (a Ctrl-Z and fg): the run goes on and completes.
+case("sig_rank0_paused", IMB + ["PingPong", "-msglog", "0:8", "-iter", "200",
+                                "--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"],
+     0, None, interrupt=(None, has_rows), pause_rank=(0, 1.5), launcher="mpiexec2",
+     needs=("mpi",), bound=60,
+     check=lambda t: (json_valid(t + "/out.json", completed=True), csv_rows(t + "/out.csv")))
+# A closed terminal: the shell's SIGHUP kills mpiexec, hydra's proxies SIGKILL the ranks (they
+# never see the hangup). Nothing can print; the CSV must not be ahead of the JSON, and imb-io's
+# directory must go.
+case("sig_terminal_closed_io", IO_HANG, "nonzero", None,
+     interrupt=(signal.SIGHUP, rows_then_hang(4)), target="launcher", env=TEST_KERNELS,
+     setup=make_io_dir, launcher="mpiexec2", needs=("mpi",), bound=60, one_error_line=False,
+     leftovers_allowed=True, check=csv_not_ahead_io_removed)
+case("sig_terminal_closed_imb", IMB + ["PingPong", "-msglog", "0:22", "-time", "0.5",
+                                       "-iter", "100000", "--json", "{tmp}/out.json",
+                                       "--csv", "{tmp}/out.csv", "--quiet"], "nonzero", None,
+     interrupt=(signal.SIGHUP, has_rows), target="launcher", launcher="mpiexec2",
+     needs=("mpi",), bound=60, one_error_line=False, leftovers_allowed=True, check=csv_not_ahead)
+# Programs built on parbench::mpi::main (examples/): the driver's signal path.
+EXAMPLE = ["-msglog", "0:22", "-time", "0.2", "-iter", "1000", "--json", "{tmp}/out.json",
+           "--csv", "{tmp}/out.csv"]
+for signame, number, rank in (("SIGINT", 130, None), ("SIGTERM", 143, 1), ("SIGHUP", 129, 0)):
+    sent = rf" \(sent to rank {rank}\)" if rank == 1 else ""
+    case(f"sig_mpi_main_{signame.lower()}" + (f"_rank{rank}" if rank is not None else ""),
+         EXAMPLE, number, None, program="examples/ssend_pingpong",
+         says=rf"ssend_pingpong: interrupted by {signame}{sent} during SsendPingPong",
+         interrupt=(getattr(signal, signame), has_rows), kill_rank=rank, launcher="mpiexec2",
+         needs=("mpi",), bound=90, one_error_line=False, check=files_agree)
+# Environment values: checked before use, one line naming the variable and the value; the MPICH
+# ones before MPI_Init (MPICH aborts inside it on a value it cannot parse).
+for value in ("banana", "2.4GHz", "0", "-3", "nan", "1e9", "", " 2400"):
+    case(f"env_cpu_mhz_{value.strip() or 'empty'}".replace(".", "_").replace("-", "minus"),
+         PAW + ["dgemm", "--sizes", "8", "--nreps", "1"], 2,
+         rf"environment PARBENCH_CPU_MHZ '{re.escape(value)}': expected the CPU clock in MHz",
+         env={"PARBENCH_CPU_MHZ": value}, needs=("blas",), group="environment")
+case("env_cpu_mhz_good", PAW + ["dgemm", "--sizes", "8", "--nreps", "1", "--json", "{tmp}/x"], 0,
+     env={"PARBENCH_CPU_MHZ": "2400.5"}, needs=("blas",), group="environment",
+     check=lambda t: json_valid(t + "/x", completed=True))
+for var, value in (("MPIR_CVAR_ASYNC_PROGRESS", "banana"), ("MPIR_CVAR_ASYNC_PROGRESS", "Yes"),
+                   ("MPIR_CVAR_ASYNC_PROGRESS", ""), ("MPICH_ASYNC_PROGRESS", "2"),
+                   ("I_MPI_ASYNC_PROGRESS", "maybe"), ("MPI_ASYNC_PROGRESS", "x")):
+    tag = f"{var.lower()}_{value.lower() or 'empty'}"
+    case(f"env_{tag}", IMB + ["PingPong"] + SMALL_IMB, 2,
+         rf"environment {var} '{value}': expected", env={var: value}, needs=("mpi",))
+    case(f"env_{tag}_mpiexec", ["run", "imb-nbc", "Ibcast"] + SMALL_IMB, 2,
+         rf"environment {var} '{value}': expected", env={var: value}, launcher="mpiexec2",
+         needs=("mpi",), bound=30)
+case("env_async_progress_mpi_main", ["-msglog", "0:2"], 2, None, program="examples/ssend_pingpong",
+     says=r"ssend_pingpong: environment MPIR_CVAR_ASYNC_PROGRESS 'banana': expected",
+     env={"MPIR_CVAR_ASYNC_PROGRESS": "banana"}, launcher="mpiexec2", needs=("mpi",), bound=30,
+     one_error_line=False)
+case("env_async_progress_accepted", IMB + ["Barrier", "-iter", "10", "--quiet"], 0,
+     env={"MPIR_CVAR_ASYNC_PROGRESS": "OFF"}, needs=("mpi",))
+
+
 # ---- sweep 3, compare and plot (issue 27) -------------------------------------------------------
 # Rows for compare's gate, its input size bound and plot's inputs and targets.
 
@@ -895,12 +1052,20 @@ def launcher_rank(pid):
     return None
 
 
-def is_parbench(pid):
+def is_program(pid, name):
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().split(b"\0")[0].endswith(b"parbench")
+            return f.read().split(b"\0")[0].endswith(name.encode())
     except OSError:
         return False
+
+
+def parent_of(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def run_case(name):
@@ -909,6 +1074,9 @@ def run_case(name):
         if plugin in c["needs"] and not os.path.exists(path):
             print(f"SKIP {name}: {path} is not built")
             return 77
+    if c["program"] and not os.path.exists(os.path.join(BUILD, c["program"])):
+        print(f"SKIP {name}: {c['program']} is not built")
+        return 77
     if c["launcher"] and not os.path.exists(MPIEXEC):
         print(f"SKIP {name}: no mpiexec")
         return 77
@@ -933,7 +1101,7 @@ def run_case(name):
 
 def execute(name, c, tmp):
     args = [a.replace("{tmp}", tmp).replace("{fake}", FAKE) for a in c["args"]]
-    command = [PARBENCH] + args
+    command = [os.path.join(BUILD, c["program"]) if c["program"] else PARBENCH] + args
     if c["launcher"]:
         command = [MPIEXEC, "-n", c["launcher"].removeprefix("mpiexec")] + command
     if c["file_size_kb"]:
@@ -953,11 +1121,27 @@ def execute(name, c, tmp):
         if p.poll() is None:
             # What a terminal does: the signal reaches the processes of the job. Under mpiexec,
             # the ranks themselves (Hydra's mpiexec dies of SIGHUP without passing it on).
-            targets = [pid for pid in children_of(p.pid) if is_parbench(pid)] \
-                if c["launcher"] else [p.pid]
+            program = os.path.basename(command[0]) if not c["launcher"] else \
+                os.path.basename(command[3])
+            ranks = [pid for pid in children_of(p.pid) if is_program(pid, program)
+                     and not is_program(parent_of(pid), program)] if c["launcher"] else [p.pid]
+            if c["stop_rank"] is not None:
+                for pid in ranks:
+                    if launcher_rank(pid) == c["stop_rank"]:
+                        os.kill(pid, signal.SIGSTOP)
+                time.sleep(0.2)
+            if c["pause_rank"] is not None:
+                rank, seconds = c["pause_rank"]
+                paused = [pid for pid in ranks if launcher_rank(pid) == rank]
+                for pid in paused:
+                    os.kill(pid, signal.SIGSTOP)
+                time.sleep(seconds)
+                for pid in paused:
+                    os.kill(pid, signal.SIGCONT)
+            targets = [p.pid] if c["target"] == "launcher" else ranks
             if c["kill_rank"] is not None:
                 targets = [pid for pid in targets if launcher_rank(pid) == c["kill_rank"]]
-            for pid in targets:
+            for pid in targets if signo is not None else []:
                 try:
                     os.kill(pid, signo)
                 except ProcessLookupError:

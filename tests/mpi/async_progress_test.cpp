@@ -89,3 +89,36 @@ TEST_CASE("a recognised variable that is on wins over an unrecognised one") {
     CHECK(p.enabled());
     CHECK(p.variable == "I_MPI_ASYNC_PROGRESS");
 }
+
+// MPICH 4.0.2 tried value by value (MPI_Init_thread of a small program): these it accepts, the
+// others make MPI_Init abort ("Unable to parse environment variable").
+TEST_CASE("the progress variables are checked against what their reader accepts") {
+    using parbench::mpi::boolean_spelling;
+    using parbench::mpi::parse_boolean;
+    for (const char* ok : {"1", "yes", "YES", "true", "TRUE", "on", "ON"})
+        CHECK(parse_boolean(boolean_spelling::mpich, ok) == true);
+    for (const char* ok : {"0", "no", "NO", "false", "FALSE", "off", "OFF"})
+        CHECK(parse_boolean(boolean_spelling::mpich, ok) == false);
+    for (const char* bad : {"Yes", "True", "On", "enable", "2", "-1", " 1", "1 ", "", "0x1",
+                            "010", "banana", "+1"})
+        CHECK_FALSE(parse_boolean(boolean_spelling::mpich, bad).has_value());
+    CHECK(parse_boolean(boolean_spelling::words, "Enable") == true);
+    CHECK(parse_boolean(boolean_spelling::words, "disable") == false);
+    CHECK_FALSE(parse_boolean(boolean_spelling::words, "maybe").has_value());
+
+    const auto problem = parbench::mpi::progress_environment_problem(
+        fake_environment{{{"MPIR_CVAR_ASYNC_PROGRESS", "banana"}}});
+    REQUIRE(problem.has_value());
+    CHECK(problem->starts_with("environment MPIR_CVAR_ASYNC_PROGRESS 'banana': expected 1, 0,"));
+    CHECK_FALSE(parbench::mpi::progress_environment_problem(
+                    fake_environment{{{"MPICH_ASYNC_PROGRESS", "on"},
+                                      {"I_MPI_ASYNC_PROGRESS", "enable"}}})
+                    .has_value());
+    // "Yes" was reported as a request, and MPICH refused it: it is now neither.
+    CHECK(parbench::mpi::progress_environment_problem(
+              fake_environment{{{"MPIR_CVAR_ASYNC_PROGRESS", "Yes"}}})
+              .has_value());
+    CHECK_FALSE(detect_async_progress(fake_environment{{{"MPIR_CVAR_ASYNC_PROGRESS", "Yes"}}},
+                                      MPI_THREAD_MULTIPLE)
+                    .requested);
+}

@@ -5,7 +5,10 @@
 // field stays empty and the peak unknown.
 #pragma once
 
+#include <parbench/core/error.hpp>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <chrono>
 #include <cmath>
@@ -138,6 +141,24 @@ struct cpu_info {
     return std::nullopt;
 }
 
+// A clock the user gives (PARBENCH_CPU_MHZ): a number of MHz above 0 and at most 100000 (a clock
+// in Hz or kHz is a slip, not a faster machine). Anything else is an input_error naming the
+// variable: a peak from an ignored or half-read value ("2.4GHz" read as 2.4) would be fiction.
+[[nodiscard]] inline double parse_clock_mhz(std::string_view variable, std::string_view text) {
+    const std::string copy(text);
+    char* end = nullptr;
+    errno = 0;
+    const double mhz = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
+    const bool decimal = copy.find_first_not_of("0123456789.eE+-") == std::string::npos;
+    const bool whole = !copy.empty() && decimal && end == copy.c_str() + copy.size();
+    if (!whole || errno == ERANGE || !std::isfinite(mhz) || mhz <= 0.0 || mhz > 100000.0) {
+        std::string shown = copy.size() > 64 ? copy.substr(0, 64) + "..." : copy;
+        throw input_error("environment " + std::string(variable) + " '" + shown +
+                          "': expected the CPU clock in MHz, a number above 0 and at most 100000");
+    }
+    return mhz;
+}
+
 // Reads the running machine. The clock, most trusted first: PARBENCH_CPU_MHZ (the user knows the
 // sustained clock), cpufreq's maximum frequency, a measured clock (measure_core_clock_mhz()),
 // and last /proc/cpuinfo's momentary "cpu MHz", which on a virtual machine is the host's TSC
@@ -160,8 +181,8 @@ struct cpu_info {
             cpu.clock_source = "cpufreq cpuinfo_max_freq";
         }
     }
-    if (const char* mhz = std::getenv("PARBENCH_CPU_MHZ"); mhz != nullptr && std::atof(mhz) > 0.0) {
-        cpu.clock_mhz = std::atof(mhz);
+    if (const char* mhz = std::getenv("PARBENCH_CPU_MHZ"); mhz != nullptr) {
+        cpu.clock_mhz = parse_clock_mhz("PARBENCH_CPU_MHZ", mhz);
         cpu.clock_source = "PARBENCH_CPU_MHZ";
     } else if (cpu.clock_source.rfind("cpufreq", 0) != 0) {
         if (const auto measured = measure_core_clock_mhz()) {

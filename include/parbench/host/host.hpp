@@ -21,6 +21,7 @@
 #include <parbench/host/run_error.hpp>
 #include <parbench/host/run_result.hpp>
 #include <parbench/host/run_verdict.hpp>
+#include <parbench/mpi/progress_variables.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/loader.hpp>
 #include <parbench/plugin/registry.hpp>
@@ -30,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <set>
@@ -131,6 +133,12 @@ public:
                                 "-thread_level '" + p.thread_level +
                                     "': expected one of single, funneled, serialized, multiple");
         }
+        // So do the values of the progress-thread variables that MPICH parses inside MPI_Init
+        // (and aborts on, without a word parbench could report).
+        if (p.comm_plugin != nullptr)
+            if (auto problem = mpi::progress_environment_problem(
+                    [](const char* name) { return std::getenv(name); }))
+                throw run_error(run_error::kind::bad_input, *problem);
         p.request = std::move(request);
         return p;
     }

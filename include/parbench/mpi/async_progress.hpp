@@ -3,18 +3,15 @@
 // environment the way the libraries read it, for the header and JSON context of the overlap
 // suites (imb-nbc, overlap). parbench never sets these variables; it reports them.
 //
-//   MPIR_CVAR_ASYNC_PROGRESS   MPICH (3.x, 4.x): spawns a progress thread and raises the thread
-//                              level to MPI_THREAD_MULTIPLE by itself
-//   MPICH_ASYNC_PROGRESS       MPICH's older name of the same control
-//   I_MPI_ASYNC_PROGRESS       Intel MPI; needs MPI_THREAD_MULTIPLE (-thread_level multiple)
-//   MPI_ASYNC_PROGRESS         the spelling of the COMB-style benchmark's README; no library we
-//                              know reads it, so it is reported as set but not recognised
+// The variables, and the values each library accepts, are in progress_variables.hpp (checked
+// before MPI_Init).
 //
 // The lookup is injected so that the parsing is tested without touching the environment.
 #pragma once
 
 #include <parbench/core/options.hpp>
 #include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/progress_variables.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -28,18 +25,6 @@
 #include <string_view>
 
 namespace parbench::mpi {
-
-struct async_progress_variable {
-    std::string_view name;
-    std::string_view read_by;  // the library that reads it; empty: none
-};
-
-inline constexpr std::array<async_progress_variable, 4> async_progress_variables{{
-    {"MPIR_CVAR_ASYNC_PROGRESS", "MPICH"},
-    {"MPICH_ASYNC_PROGRESS", "MPICH"},
-    {"I_MPI_ASYNC_PROGRESS", "Intel MPI"},
-    {"MPI_ASYNC_PROGRESS", ""},
-}};
 
 // The thread level a progress thread needs: the application's calls and the progress thread's
 // enter the library concurrently.
@@ -59,10 +44,11 @@ struct async_progress {
     [[nodiscard]] bool enabled() const noexcept { return requested && thread_level_sufficient(); }
 };
 
-// "1", "yes", "true", "on", "enable" (any case) are true, as MPICH and Intel MPI read booleans;
-// anything else, the empty string included, is false.
+// "1", "yes", "true", "on", "enable" (any case) are true, as Intel MPI reads booleans; anything
+// else, the empty string included, is false. MPICH's own spelling is stricter
+// (progress_variables.hpp).
 [[nodiscard]] inline bool truthy(std::string_view value) {
-    return switch_word(value).value_or(false);
+    return parse_boolean(boolean_spelling::words, value).value_or(false);
 }
 
 // `lookup(name)` returns the variable's value or nullptr (std::getenv's contract).
@@ -78,7 +64,7 @@ template <class Lookup>
             found.value = value;
             found.read_by = std::string(var.read_by);
         }
-        if (!var.read_by.empty() && truthy(value)) {
+        if (!var.read_by.empty() && parse_boolean(var.spelling, value).value_or(false)) {
             // A set, readable variable beats an earlier unrecognised one.
             found.requested = true;
             found.variable = std::string(var.name);

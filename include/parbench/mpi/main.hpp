@@ -16,14 +16,20 @@
 // (seconds per size), --json FILE, --csv FILE, --timeout S (per measurement, 0: none), --check,
 // --help. Rank 0 prints the IMB header and tables; the JSON and CSV files are the driver's formats
 // (rows named suite/benchmark/np:Q/bytes:X). Bad input: one line and exit status 2; a measurement
-// past --timeout: one line naming it, and the run is aborted with status 3.
+// past --timeout: one line naming it, and the run is aborted with status 3. SIGINT, SIGTERM and
+// SIGHUP, sent to any rank, end the run as the driver's (host/interrupt_guard.hpp): rank 0
+// completes the JSON and CSV files, says what was being measured, and the run ends with status
+// 128 + the signal.
 #pragma once
 
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
 #include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
+#include <parbench/host/interrupt_guard.hpp>
+#include <parbench/host/launcher.hpp>
 #include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/progress_variables.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/report/csv.hpp>
 #include <parbench/report/imb_console.hpp>
@@ -34,6 +40,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -162,6 +170,12 @@ public:
         if (thread_.joinable()) thread_.join();
     }
 
+    // What is being measured ("" before the first measurement), for the line of an interrupt.
+    [[nodiscard]] std::string current() {
+        std::lock_guard lock(mutex_);
+        return what_;
+    }
+
     void arm(std::string what) {
         std::lock_guard lock(mutex_);
         what_ = std::move(what);
@@ -214,23 +228,35 @@ template <class Def>
     else return no_check{};
 }
 
-// The reporters of rank 0 and the context they print.
+// The reporters of rank 0 and the context they print. The events come from the main thread, the
+// end of an interrupted run from the interrupt guard's: once ended, nothing more is written.
 struct program_output {
     nlohmann::json context;
     std::vector<std::unique_ptr<report::reporter>> reporters;
 
-    void start(const run_start& s) const {
+    void start(const run_start& s) {
+        std::lock_guard lock(mutex);
         for (const auto& r : reporters) r->on_run_start(s, context);
     }
-    void result(const result_record& record) const {
+    void result(const result_record& record) {
+        std::lock_guard lock(mutex);
+        if (ended) return;
         for (const auto& r : reporters) r->on_result(record);
     }
-    void warning(const std::string& message) const {
+    void warning(const std::string& message) {
+        std::lock_guard lock(mutex);
+        if (ended) return;
         for (const auto& r : reporters) r->on_warning(message);
     }
-    void end(bool completed) const {
+    void end(bool completed) {
+        std::lock_guard lock(mutex);
+        if (ended) return;
+        ended = true;
         for (const auto& r : reporters) r->on_run_end(completed);
     }
+
+    std::mutex mutex;
+    bool ended = false;
 };
 
 // The run_start of a program: IMB's header fields and the MPI context, as the imb-* suites give
@@ -283,7 +309,7 @@ struct program_output {
 // IMB's warm-up once, then one measure() per size. Collective over MPI_COMM_WORLD.
 template <class Def>
 void run_definition(std::string_view name, const program_info& info, const program_options& o,
-                    const program_output* out, measurement_deadline& deadline) {
+                    program_output* out, measurement_deadline& deadline) {
     int world = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &world);
     const auto& descriptor = Def::descriptor;
@@ -338,12 +364,55 @@ void run_definition(std::string_view name, const program_info& info, const progr
 template <class... Defs>
 [[nodiscard]] int main(int argc, char** argv, const program_info& info,
                        const benchmark<Defs>&... benchmarks) {
-    const environment env(argc, argv);
+    const std::string program = argc > 0 ? argv[0] : "benchmark";
+    // The driver's signal path: installed before MPI starts threads (they inherit the blocked
+    // signals); what it needs — the files, the deadline's measurement — is known to it once it
+    // exists. Rank 0 completes the files, every rank that stops alone says so.
+    std::atomic<program_output*> interrupted_output{nullptr};
+    std::atomic<measurement_deadline*> interrupted_deadline{nullptr};
+    const int this_rank = parbench::launcher_rank();
+    interrupt_guard interrupts(
+        [&](const interrupt& what) {
+            if (program_output* out = interrupted_output.load()) {
+                try {
+                    out->end(false);
+                } catch (...) {  // the files keep their last complete version
+                }
+            }
+            measurement_deadline* deadline = interrupted_deadline.load();
+            const std::string line = interrupt_message(
+                what, deadline != nullptr ? deadline->current() : std::string{}, this_rank);
+            std::signal(SIGPIPE, SIG_IGN);  // after a hangup nobody may read stderr any more
+            std::fprintf(stderr, "%s: %s\n", program.c_str(), line.c_str());
+            std::fflush(stderr);
+            int started = 0;
+            MPI_Initialized(&started);
+            int finished = 0;
+            MPI_Finalized(&finished);
+            if (started != 0 && finished == 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the launcher reads
+                MPI_Abort(MPI_COMM_WORLD, 128 + what.signo);
+            }
+            std::_Exit(128 + what.signo);
+        },
+        this_rank, launched_by_mpi_launcher());
+    std::optional<environment> env;
+    try {
+        check_progress_environment();  // MPICH would abort inside MPI_Init, wordlessly
+        env.emplace(argc, argv);
+    } catch (const input_error& e) {  // an environment value MPI_Init would choke on: every
+        if (this_rank == 0)            // process judges alike, the launcher's rank 0 says it
+            std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
+        return exit_bad_input;
+    }
     int rank = 0;
     int world = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world);
-    const std::string program = argc > 0 ? argv[0] : "benchmark";
+    if (world > 1)
+        interrupts.join_run(rank, [](void* data, std::size_t bytes) {
+            MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
+        });
     const auto fail = [&](const std::string& message) {
         if (rank == 0) std::fprintf(stderr, "%s: %s\n", program.c_str(), message.c_str());
         return exit_bad_input;
@@ -401,6 +470,16 @@ template <class... Defs>
     std::vector<std::uint64_t> sizes = imb_sizes(o.msglog);
     if (out) out->start(program_run_start(info, o, names, sizes, world));
     measurement_deadline deadline(o.timeout_s, rank == 0 ? 0.0 : 3.0);
+    interrupted_deadline = &deadline;
+    interrupted_output = out.get();
+    struct forget_for_interrupts {  // before `deadline` and `out` are destroyed
+        std::atomic<program_output*>& output;
+        std::atomic<measurement_deadline*>& deadline;
+        ~forget_for_interrupts() {
+            output = nullptr;
+            deadline = nullptr;
+        }
+    } forget{interrupted_output, interrupted_deadline};
     (run_definition<Defs>(benchmarks.name, info, o, out.get(), deadline), ...);
     if (out) out->end(true);
     return 0;

@@ -216,6 +216,9 @@ public:
         if (unwritten_rows_ && clock::now() >= next_write_) write();
     }
 
+    // Rows that the rate limit holds back (not yet in the file).
+    [[nodiscard]] bool rows_pending() const noexcept { return unwritten_rows_; }
+
     void on_warning(const std::string& message) override {
         document_["context"]["parbench"]["warnings"].push_back(message);
         write();
