@@ -57,9 +57,9 @@ void run_messages(const run_state& st, std::string_view name) {
                       .check = o.check};
     const mpi::record_labels labels{.suite = "osu",
                                     .benchmark = std::string(name),
-                                    .has_bytes = Def::has_bytes};
+                                    .has_bytes = Def::traits.has_bytes};
     const std::vector<std::uint64_t> sizes =
-        Def::has_bytes ? message_sizes(o, Def::max_bytes, Def::unit)
+        Def::traits.has_bytes ? message_sizes(o, Def::max_bytes, Def::traits.unit)
                        : std::vector<std::uint64_t>{0};
     std::uint64_t first_skipped = 0;
     std::size_t worst_need = 0;
@@ -93,10 +93,13 @@ void run_messages(const run_state& st, std::string_view name) {
         st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
 }
 
-// The catalogue entry of a message-passing definition.
+// The catalogue entry of a message-passing definition: its class is its descriptor's (OSU's
+// descriptors take the options, the class never depends on them).
 template <class Def>
-[[nodiscard]] constexpr benchmark message_entry(parbench_benchmark info) {
-    return {.info = info,
+    requires(mpi::check_definition<Def>())
+[[nodiscard]] benchmark message_entry(const char* name, const char* description,
+                                      std::uint32_t flags) {
+    return {.info = mpi::catalogue_row(name, description, Def::descriptor(options{}).klass, flags),
             .text = Def::text,
             .run = &run_messages<Def>,
             .all_processes = Def::all_processes};

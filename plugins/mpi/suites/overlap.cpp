@@ -35,13 +35,17 @@
 namespace parbench::overlap {
 namespace {
 
+// Every benchmark of the suite is a collective, blocking against nonblocking.
+constexpr benchmark_class collective = benchmark_class::collective;
+
 constexpr parbench_benchmark benchmark_rows[] = {
-    {"allreduce", "MPI_Allreduce / MPI_Iallreduce (MPI_SUM)", "collective", PARBENCH_BENCH_DEFAULT},
-    {"barrier", "MPI_Barrier / MPI_Ibarrier", "collective", 0},
-    {"broadcast", "MPI_Bcast / MPI_Ibcast from rank 0", "collective", 0},
-    {"gather", "MPI_Gather / MPI_Igather to rank 0", "collective", 0},
-    {"allgather", "MPI_Allgather / MPI_Iallgather", "collective", 0},
-    {"scatter", "MPI_Scatter / MPI_Iscatter from rank 0", "collective", 0},
+    mpi::catalogue_row("allreduce", "MPI_Allreduce / MPI_Iallreduce (MPI_SUM)", collective,
+                       PARBENCH_BENCH_DEFAULT),
+    mpi::catalogue_row("barrier", "MPI_Barrier / MPI_Ibarrier", collective, 0),
+    mpi::catalogue_row("broadcast", "MPI_Bcast / MPI_Ibcast from rank 0", collective, 0),
+    mpi::catalogue_row("gather", "MPI_Gather / MPI_Igather to rank 0", collective, 0),
+    mpi::catalogue_row("allgather", "MPI_Allgather / MPI_Iallgather", collective, 0),
+    mpi::catalogue_row("scatter", "MPI_Scatter / MPI_Iscatter from rank 0", collective, 0),
 };
 
 // --- the options file, read once and shared -------------------------------------------------
