@@ -144,6 +144,7 @@ struct run_context {
 // -check for the point-to-point patterns (the runner's data_check): the known answer of
 // point_to_point.hpp, on the coarray itself.
 struct point_to_point_check {
+    static constexpr bool enabled = true;
     std::span<double> data;
     int rank = 0;
     ping_pong_role role;
@@ -399,6 +400,7 @@ void run_sync(const run_context& c, const entry& e, int delay_loops) {
 // -check for the halo swap: interior cells hold known values, halo cells -1; after a swap each
 // face of halo cells holds the neighbour's opposite boundary face, edges and corners stay -1.
 struct halo_check {
+    static constexpr bool enabled = true;
     std::span<double> field;  // (0:n+1)^3, Fortran order
     int n = 0;
     int rank = 0;

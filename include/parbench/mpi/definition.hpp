@@ -24,7 +24,7 @@
 #pragma once
 
 #include <parbench/pattern/pattern.hpp>
-#include <parbench/plugin/abi.h>
+#include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/report/result.hpp>
 
 #include <concepts>
@@ -135,20 +135,12 @@ concept self_contained_definition =
 
 // The catalogue row of a definition: `parbench list`'s name, description and flags from the
 // suite's table, the class from the definition's descriptor.
-[[nodiscard]] constexpr parbench_benchmark catalogue_row(const char* name,
-                                                         const char* description,
-                                                         benchmark_class klass,
-                                                         std::uint32_t flags) noexcept {
-    // to_string's views are string literals: NUL-terminated, static.
-    return {name, description, to_string(klass).data(), flags};
-}
-
 template <class Def>
     requires(check_definition<Def>())
 [[nodiscard]] constexpr parbench_benchmark catalogue_row(const char* name,
                                                          const char* description,
                                                          std::uint32_t flags) noexcept {
-    return catalogue_row(name, description, Def::descriptor.klass, flags);
+    return plugin::catalogue_row(name, description, Def::descriptor.klass, flags);
 }
 
 }  // namespace parbench::mpi

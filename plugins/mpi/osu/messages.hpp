@@ -12,6 +12,7 @@
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/pattern.hpp>
 
@@ -99,7 +100,8 @@ template <class Def>
     requires(mpi::check_definition<Def>())
 [[nodiscard]] benchmark message_entry(const char* name, const char* description,
                                       std::uint32_t flags) {
-    return {.info = mpi::catalogue_row(name, description, Def::descriptor(options{}).klass, flags),
+    const benchmark_class klass = Def::descriptor(options{}).klass;
+    return {.info = plugin::catalogue_row(name, description, klass, flags),
             .text = Def::text,
             .run = &run_messages<Def>,
             .all_processes = Def::all_processes};

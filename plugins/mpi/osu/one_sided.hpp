@@ -18,6 +18,7 @@
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/rma_completion.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
@@ -148,9 +149,9 @@ template <class Def>
     requires(mpi::check_definition<Def>())
 [[nodiscard]] constexpr benchmark one_sided_entry(const char* name, const char* description,
                                                   std::uint32_t flags) {
-    return {mpi::catalogue_row(name, description,
-                               one_sided_method<Def, Def::default_sync>::descriptor(1).klass,
-                               flags),
+    return {plugin::catalogue_row(name, description,
+                                  one_sided_method<Def, Def::default_sync>::descriptor(1).klass,
+                                  flags),
             {.banner = Def::banner,
              .datatype = Def::datatype,
              .one_sided = true,
