@@ -49,7 +49,7 @@ struct collective_def : mpi::definition_defaults {
         .figures = {{{.heading = "Avg Latency(us)", .source = "t_avg_us"}}},
         .latency = true};
 
-    static pattern::collective descriptor(const options& /*o*/) { return {}; }
+    static constexpr pattern::collective descriptor(const options& /*o*/) { return {}; }
     static mpi::buffer_layout layout(std::size_t x, int np) { return Imb::layout(x, np); }
 
     struct kernel {

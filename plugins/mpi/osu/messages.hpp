@@ -98,8 +98,8 @@ void run_messages(const run_state& st, std::string_view name) {
 // descriptors take the options, the class never depends on them).
 template <class Def>
     requires(mpi::check_definition<Def>())
-[[nodiscard]] benchmark message_entry(const char* name, const char* description,
-                                      std::uint32_t flags) {
+[[nodiscard]] constexpr benchmark message_entry(const char* name, const char* description,
+                                                std::uint32_t flags) {
     const benchmark_class klass = Def::descriptor(options{}).klass;
     return {.info = plugin::catalogue_row(name, description, klass, flags),
             .text = Def::text,

@@ -111,7 +111,7 @@ struct latency_def : point_to_point_def {
         // OSU: process 0's time; multi_lat: the average over the processes
         .figures = {{{.source = AllPairs ? "t_avg_us" : "t_max_us"}}},
         .latency = true};
-    static pattern::exchange descriptor(const options& /*o*/) {
+    static constexpr pattern::exchange descriptor(const options& /*o*/) {
         return {.klass = AllPairs ? benchmark_class::parallel_transfer
                                   : benchmark_class::single_transfer,
                 .who = AllPairs ? pattern::participants::chain : pattern::participants::pair,
@@ -149,7 +149,7 @@ struct window_def : point_to_point_def {
                       .unit = "messages/s",
                       .rate = true}}},
         .figure_count = T == window_test::mbw_mr ? 2 : 1};
-    static pattern::exchange descriptor(const options& o) {
+    static constexpr pattern::exchange descriptor(const options& o) {
         const int window = static_cast<int>(o.window_size);
         return {.klass = all_processes ? benchmark_class::parallel_transfer
                                        : benchmark_class::single_transfer,

@@ -90,7 +90,7 @@ namespace imb = imb_mpi1;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
-const benchmark catalogue[] = {
+constexpr benchmark catalogue[] = {
     message_entry<latency>(
         "latency", "MPI_Send/MPI_Recv ping-pong of processes 0 and 1, one-way latency", dflt),
     message_entry<bw>("bw", "-W MPI_Isend back to back, then a reply: bandwidth (MB/s)", dflt),

@@ -86,7 +86,7 @@ struct deadlock_put_def : corrupt_put_def {
     }
 };
 
-const osu::benchmark faults[] = {
+constexpr osu::benchmark faults[] = {
     osu::one_sided_entry<corrupt_put_def>(
         "Test_Corrupt_put", "test only: MPI_Put one byte off its section (-check must see it)",
         PARBENCH_BENCH_TEST_ONLY),
