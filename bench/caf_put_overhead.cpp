@@ -3,7 +3,7 @@
 // Fortran loop (caf_put_reference.f90), alternating in one run at 8 B (1 double) and 64 KiB.
 // The figure compared is the same on both sides: the loop time per transfer (half a round
 // trip) of the slower image. Long form (benchmark()): fails when a size's median ratio
-// parbench / reference exceeds 1.05 (issue 10). Short form (--short, a test()): fails when the
+// parbench / reference exceeds 1.05 (issue 10). Short form (--short, a benchmark() in suite bench-short): fails when the
 // 95 % CI of the median ratio lies outside [0.90, 1.10] (bench/ratio_rule.hpp).
 //
 //   mpiexec -n 2 ./caf_put_overhead [ALTERNATIONS] [--short]

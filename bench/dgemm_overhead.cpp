@@ -7,7 +7,7 @@
 // machine load hits both.
 //
 // Long form (the benchmark() target): the median ratio over rounds must be >= 0.98. Short form
-// (--short, a test() in the normal test command; fewer repetitions): fails when the 95 % CI of
+// (--short, a benchmark() in suite bench-short; fewer repetitions): fails when the 95 % CI of
 // the median ratio lies entirely above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when
 // a rate was not measured (zero, NaN, infinite).
 //
@@ -17,7 +17,7 @@
 
 #include <parbench/core/clock.hpp>
 #include <parbench/core/statistics.hpp>
-#include <parbench/detail/cpu_info.hpp>
+#include <parbench/core/cpu_info.hpp>
 #include <parbench/plugin/abi.h>
 
 #include <cblas.h>
@@ -134,8 +134,8 @@ int main(int argc, char** argv) {
     if (sizes.empty()) sizes = short_form ? std::vector<std::uint64_t>{128, 256}
                                           : std::vector<std::uint64_t>{256, 1024, 4096};
 
-    const auto cpu = parbench::detail::read_cpu_info();
-    const auto peak = parbench::detail::estimate_peak(cpu);
+    const auto cpu = parbench::cpu::read_cpu_info();
+    const auto peak = parbench::cpu::estimate_peak(cpu);
     const int threads = openblas_get_num_threads();
     const auto peak_gflops = peak.dp_gflops(std::min(threads, cpu.physical_cores()));
     const char* coretype = std::getenv("OPENBLAS_CORETYPE");

@@ -13,7 +13,7 @@
 // at I/O portions of 4 KiB and 1 MiB, in a fresh directory under $TMPDIR (removed at the end).
 // Each alternation gives a ratio parbench / plain of the time per call (max over the ranks, as
 // IMB reports). Long form (benchmark()): the median ratio per size must stay within 3 %. Short
-// form (--short, a test()): fails when a size's 95 % CI of the median ratio lies entirely
+// form (--short, a benchmark() in suite bench-short): fails when a size's 95 % CI of the median ratio lies entirely
 // outside [0.90, 1.10]. Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./io_overhead [ALTERNATIONS] [--short]

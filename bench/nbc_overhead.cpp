@@ -5,7 +5,7 @@
 //    MPI_Iallreduce + MPI_Wait loop costs. The two alternate (bench/alternation.hpp) at 8 B and
 //    64 KiB; each alternation gives a ratio parbench / plain of the time per iteration (max over
 //    the ranks, as IMB reports). Long form: the median ratio of each size must stay within 3 %.
-//    Short form (--short, a test() in the normal test command): fails when a size's 95 % CI of
+//    Short form (--short, a benchmark() in suite bench-short): fails when a size's 95 % CI of
 //    the median ratio lies entirely outside [0.90, 1.10] (bench/ratio_rule.hpp).
 //
 // 2. The CPU load calibrated to a target takes that long. Per target (50 us, 1 ms, 10 ms; long

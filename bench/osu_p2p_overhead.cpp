@@ -12,7 +12,7 @@
 //
 // Long form (the benchmark() target): 8 B, 64 KiB and 4 MiB with OSU's counts (latency 10000
 // and 1000 above 8 KiB, bw 100 and 20); the median ratio per size must stay within 3 %. Short
-// form (--short, a test() in the normal test command): fewer iterations; fails when a size's
+// form (--short, a benchmark() in suite bench-short): fewer iterations; fails when a size's
 // 95 % CI of the median ratio lies entirely outside [0.90, 1.10] (bench/ratio_rule.hpp). Both
 // fail when a time was not measured.
 //

@@ -6,8 +6,8 @@
 // timing). Each alternation gives a ratio parbench / plain of rank 0's time per put.
 //
 // Long form (the benchmark() target): 8 B, 64 KiB and 4 MiB with OSU's counts (10000, 1000,
-// 1000); the median ratio per size must stay within 3 %. Short form (--short, a test() in the
-// normal test command): fewer iterations; fails when a size's 95 % CI of the median ratio lies
+// 1000); the median ratio per size must stay within 3 %. Short form (--short, a benchmark() in
+// suite bench-short): fewer iterations; fails when a size's 95 % CI of the median ratio lies
 // entirely outside [0.90, 1.10] (bench/ratio_rule.hpp). Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./osu_put_overhead [ALTERNATIONS] [--short]

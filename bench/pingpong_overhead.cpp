@@ -6,7 +6,7 @@
 // parbench / plain of the half-round-trip time (max over the two ranks, as IMB reports).
 //
 // Long form (the benchmark() target): every IMB size; the median ratio per size must stay within
-// 3 %. Short form (--short, a test() in the normal test command): 0 B, 1 KiB and 64 KiB, at most
+// 3 %. Short form (--short, a benchmark() in suite bench-short): 0 B, 1 KiB and 64 KiB, at most
 // 200 iterations per measurement; fails when a size's 95 % CI of the median ratio lies entirely
 // above 1.10 or below 0.90 (bench/ratio_rule.hpp). Both fail when a time was not measured (zero, NaN, infinite).
 //

@@ -9,7 +9,7 @@
 // interval at 95 %; the short benches use 15-40.
 //
 // Long form (benchmark()): the median itself against the tolerance (PingPong <= 1.03,
-// DGEMM >= 0.98), as before. Short form (test(), a noisy shared VM): fails only when the whole
+// DGEMM >= 0.98), as before. Short form (suite bench-short, a noisy shared VM): fails only when the whole
 // CI lies outside [low, high], i.e. when the data show with 95 % confidence that parbench is
 // more than 10 % slower or faster than the reference. Both sides: a parbench faster than a plain
 // loop is as wrong (a dropped divisor, an uncounted iteration) as a slower one.

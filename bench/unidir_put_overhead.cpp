@@ -6,7 +6,7 @@
 // the time per put (max over the two ranks, as IMB reports).
 //
 // Long form (benchmark()): the median ratio per size must stay within 3 %. Short form (--short,
-// a test()): fails when a size's 95 % CI of the median ratio lies entirely outside
+// a benchmark() in suite bench-short): fails when a size's 95 % CI of the median ratio lies entirely outside
 // [0.90, 1.10] (bench/ratio_rule.hpp). Both fail when a time was not measured.
 //
 //   mpiexec -n 2 ./unidir_put_overhead [ALTERNATIONS] [--short]

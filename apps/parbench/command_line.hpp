@@ -7,7 +7,9 @@
 #include "exit_status.hpp"
 #include "printable.hpp"
 
+#include <parbench/core/error.hpp>
 #include <parbench/plugin/abi.h>
+#include <parbench/plugin/parameter_type.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -86,19 +88,30 @@ inline std::vector<std::string> rewrite_single_dash(const std::vector<std::strin
 }
 
 // The suite's parameters as CLI11 options of `run`, and after parsing their values as the run
-// request's options (only those given).
+// request's options (only those given). A typed parameter (ABI 1.1) is checked as CLI11 parses
+// it, with the one-line message the plugin would give, and reaches the plugin as typed JSON.
 class suite_options {
 public:
-    // Adds every parameter of `suite` (except those that are common options) to `run`.
-    void add_to(CLI::App& run, const parbench_suite& suite) {
+    using type_table = std::map<std::string, const parbench_parameter_type*>;
+
+    // Adds every parameter of `suite` (except those that are common options) to `run`; `types`
+    // holds the typed ones (empty for an ABI 1.0 plugin).
+    void add_to(CLI::App& run, const parbench_suite& suite, const type_table& types = {}) {
         for (std::size_t i = 0; i < suite.parameter_count; ++i) {
             const parbench_parameter& param = suite.parameters[i];
             const std::string name = param.name;
             names_.insert(name);
             if (common_options().contains(name)) continue;  // -check is a common option
             const std::string flag = "--" + name;
+            const auto typed = types.find(name);
+            const parbench_parameter_type* type =
+                typed != types.end() && typed->second->kind != PARBENCH_VALUE_TEXT &&
+                        param.arity != PARBENCH_ARITY_FLAG
+                    ? typed->second
+                    : nullptr;
             const std::string description =
                 std::string(param.description != nullptr ? param.description : "") +
+                (type != nullptr ? " (" + plugin::type_help(*type) + ")" : std::string{}) +
                 (param.default_text != nullptr
                      ? std::string(" (default: ") + param.default_text + ")"
                      : std::string{});
@@ -126,6 +139,21 @@ public:
             }
             if (param.metavar != nullptr && param.arity != PARBENCH_ARITY_FLAG)
                 option->type_name(param.metavar);
+            if (type != nullptr) {
+                types_[name] = type;
+                // The validator throws instead of returning a message: CLI11 would prefix its
+                // own "--name: ", and the line must read as the plugin's would.
+                option->check(CLI::Validator(
+                    [name, type](const std::string& value) {
+                        try {
+                            (void)plugin::typed_value(*type, name, value);
+                        } catch (const input_error& e) {
+                            throw driver_exit{exit_bad_input, e.what()};
+                        }
+                        return std::string{};
+                    },
+                    "", "typed"));
+            }
             option->group(std::string("Options of suite ") + suite.name);
             handles_[name] = option;
         }
@@ -134,18 +162,36 @@ public:
     // The suite's parameter names (for the single-dash rewrite).
     [[nodiscard]] const std::set<std::string>& names() const noexcept { return names_; }
 
-    // After parsing: flag -> true, one value -> its string, list -> array of strings. A suite
-    // that declares "check" itself sees the common --check among its options as well.
-    [[nodiscard]] std::map<std::string, nlohmann::json> values(bool check) {
+    // After parsing: flag -> true, one value -> its string, list -> array of strings; a typed
+    // parameter's value as its type says (abi.h). A suite that declares "check" itself sees the
+    // common --check among its options as well.
+    [[nodiscard]] std::map<std::string, nlohmann::json> values(bool check) const {
+        std::map<std::string, nlohmann::json> given = as_given(check);
+        for (auto& [name, value] : given) {
+            const auto typed = types_.find(name);
+            if (typed == types_.end()) continue;
+            if (value.is_string()) {
+                value = plugin::typed_value(*typed->second, name, value.get<std::string>());
+            } else if (value.is_array()) {
+                for (auto& word : value)
+                    word = plugin::typed_value(*typed->second, name, word.get<std::string>());
+            }
+        }
+        return given;
+    }
+
+    // The values as typed on the command line (strings, lists of strings, flags true): what the
+    // run's context records, whatever their types.
+    [[nodiscard]] std::map<std::string, nlohmann::json> as_given(bool check) const {
         std::map<std::string, nlohmann::json> given;
         for (const auto& [name, option] : handles_) {
             if (option->count() == 0) continue;
             if (flags_.contains(name))
                 given[name] = true;
             else if (ones_.contains(name))
-                given[name] = ones_[name];
+                given[name] = ones_.at(name);
             else
-                given[name] = lists_[name];
+                given[name] = lists_.at(name);
         }
         if (check && names_.contains("check")) given["check"] = true;
         return given;
@@ -157,6 +203,7 @@ private:
     std::map<std::string, std::vector<std::string>> lists_;
     std::map<std::string, bool> flags_;
     std::map<std::string, CLI::Option*> handles_;
+    type_table types_;
 };
 
 // --timeout SECONDS: a number, 0 (no limit) or positive, at most a year.

@@ -1,10 +1,13 @@
 // `parbench compare OLD NEW`: the driver's side of report/comparison.hpp — options, the text and
 // Markdown tables, and the exit status a CI job reads (0: no regression over the threshold, 1: a
-// significant regression over it, 2: bad input).
+// significant regression over it, 2: bad input, 4: the report could not be written to stdout).
 #pragma once
+
+#include "printable.hpp"
 
 #include <parbench/core/error.hpp>
 #include <parbench/report/comparison.hpp>
+#include <parbench/report/output_file.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -13,6 +16,7 @@
 #include <cstdlib>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +29,18 @@ struct compare_options {
     std::string fail_above_text;  // "5%" (or "5"); empty: never fail
     double significance = 0.05;
 };
+
+// --significance: a level in [1e-9, 0.5]. CLI::Range lets NaN through (every comparison with it
+// is false), and a NaN level makes every row "same": --fail-above would pass any regression.
+inline const CLI::Validator significance_level(
+    [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double level = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || !(level >= 1e-9 && level <= 0.5))
+            return quote_value(text) + ": expected a level between 1e-9 and 0.5 (e.g. 0.05)";
+        return {};
+    },
+    "LEVEL in [1e-9, 0.5]");
 
 inline CLI::App* add_compare_command(CLI::App& app, compare_options& o) {
     CLI::App* c = app.add_subcommand(
@@ -42,7 +58,7 @@ inline CLI::App* add_compare_command(CLI::App& app, compare_options& o) {
     c->add_option("--significance", o.significance,
                   "Level of the Mann-Whitney U test (p below it is significant)")
         ->capture_default_str()
-        ->check(CLI::Range(1e-9, 0.5));
+        ->check(significance_level);
     return c;
 }
 
@@ -76,17 +92,17 @@ namespace detail {
 [[nodiscard]] inline std::string suite_line(const report::suite_summary& s) {
     return fmt::format("{}: {} rows, geometric mean of new/old medians {:.4f} ({}), {} slower, "
                        "{} faster",
-                       s.suite.empty() ? std::string("(no suite)") : s.suite, s.rows,
+                       s.suite.empty() ? std::string("(no suite)") : printable(s.suite), s.rows,
                        s.geomean_ratio, signed_percent(s.geomean_ratio - 1.0), s.slower, s.faster);
 }
 
 inline void print_text(std::ostream& out, const report::comparison& c) {
     std::size_t width = 9;
-    for (const auto& r : c.rows) width = std::max(width, r.name.size());
+    for (const auto& r : c.rows) width = std::max(width, printable(r.name).size());
     out << fmt::format("{:<{}}  {:>14}  {:>14}  {:>8}  {:>8}  {}\n", "benchmark", width,
                        "old median[us]", "new median[us]", "change", "p-value", "verdict");
     for (const auto& r : c.rows)
-        out << fmt::format("{:<{}}  {:>14.4g}  {:>14.4g}  {:>8}  {:>8}  {}\n", r.name, width,
+        out << fmt::format("{:<{}}  {:>14.4g}  {:>14.4g}  {:>8}  {:>8}  {}\n", printable(r.name), width,
                            r.old_median_us, r.new_median_us, signed_percent(r.change()),
                            p_text(r), verdict_text(r));
     out << '\n';
@@ -97,7 +113,7 @@ inline void print_markdown(std::ostream& out, const report::comparison& c) {
     out << "| benchmark | old median [µs] | new median [µs] | change | p-value | verdict |\n"
            "|---|---:|---:|---:|---:|---|\n";
     for (const auto& r : c.rows)
-        out << fmt::format("| `{}` | {:.4g} | {:.4g} | {} | {} | {} |\n", r.name,
+        out << fmt::format("| `{}` | {:.4g} | {:.4g} | {} | {} | {} |\n", printable(r.name),
                            r.old_median_us, r.new_median_us, signed_percent(r.change()),
                            p_text(r), verdict_text(r));
     out << '\n';
@@ -106,14 +122,17 @@ inline void print_markdown(std::ostream& out, const report::comparison& c) {
 
 }  // namespace detail
 
-// Returns the exit status; bad input is thrown as input_error (exit 2 in main).
-inline int run_compare(const compare_options& o, std::ostream& out, std::ostream& err) {
+// Writes the report to the descriptor `out_fd` (stdout) and returns the exit status; bad input
+// is thrown as input_error (exit 2 in main), a report that cannot be written as output_error
+// (exit 4): a CI gate must never read 0 from a comparison nobody could see.
+inline int run_compare(const compare_options& o, int out_fd, std::ostream& err) {
     std::optional<double> fail_above;
     if (!o.fail_above_text.empty()) fail_above = parse_percent("--fail-above", o.fail_above_text);
     const auto old_run = report::load_runs({o.old_path});
     const auto new_run = report::load_runs({o.new_path});
     const auto c = report::compare_runs(old_run, new_run, {.significance = o.significance});
 
+    std::ostringstream out;
     if (o.format == "markdown")
         detail::print_markdown(out, c);
     else
@@ -135,14 +154,14 @@ inline int run_compare(const compare_options& o, std::ostream& out, std::ostream
         out << fmt::format("{} rows marked '!' were flagged unstable in a run (see their stability "
                            "in the JSON): their change may be noise\n",
                            unstable);
-    out.flush();
+    report::write_to_descriptor(out_fd, out.view(), "stdout");
 
     if (!fail_above) return 0;
     const auto regressions = report::regressions_above(c, *fail_above);
     if (regressions.empty()) return 0;
     std::string names;
     for (std::size_t i = 0; i < regressions.size() && i < 5; ++i)
-        names += (i > 0 ? ", " : "") + regressions[i]->name + " (" +
+        names += (i > 0 ? ", " : "") + printable(regressions[i]->name) + " (" +
                  detail::signed_percent(regressions[i]->change()) + ")";
     if (regressions.size() > 5) names += fmt::format(", and {} more", regressions.size() - 5);
     err << fmt::format("parbench: regression: {} rows significantly slower by more than {}: {}\n",

@@ -7,9 +7,11 @@
 
 #include "printable.hpp"
 
+#include <chrono>
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace parbench::app {
 
@@ -25,6 +27,15 @@ inline void print_error(std::string_view message) {
 }
 inline void print_warning(std::string_view message) {
     std::cerr << "parbench: warning: " << printable(message) << '\n';
+}
+
+// A problem that every process of an MPI run may find alike (a plugin that fails on every rank)
+// is said once: rank 0 at once; any other rank waits a moment first, so that when rank 0 found
+// it too, rank 0's abort (or the launcher, once rank 0 has exited with an error) ends this
+// process before it repeats the line. A problem only this rank found is still said, by it.
+inline void print_error_once(std::string_view message, int rank) {
+    if (rank != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
+    print_error(message);
 }
 
 // Thrown to end the driver: "parbench: error: <message>" and `status`.

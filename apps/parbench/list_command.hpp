@@ -7,6 +7,7 @@
 #include "unavailable_suites.hpp"
 
 #include <parbench/host/host.hpp>
+#include <parbench/host/launcher.hpp>
 
 #include <fmt/format.h>
 
@@ -48,24 +49,30 @@ inline int list_plugins(parbench::host& pb) {
         if (!info.empty()) std::cout << "  " << info << '\n';
         for (std::size_t s = 0; s < d.suite_count; ++s) list_suite(d.suites[s]);
     }
-    const std::vector<std::string> offered = found.known_suites();
     for (const auto& u : unavailable_suites()) {
-        if (std::find(offered.begin(), offered.end(), u.suite) != offered.end())
-            continue;  // another build of the plugin was found on the search path
-        std::cout << "suite " << u.suite << " - unavailable: " << u.plugin << " was not built: "
+        // Keyed by plugin, not suite: several plugins offer `paw`, each its own benchmarks.
+        const bool found_elsewhere =
+            std::any_of(found.plugins().begin(), found.plugins().end(),
+                        [&](const auto& p) { return p.name() == u.plugin; });
+        if (found_elsewhere) continue;  // another build of the plugin is on the search path
+        std::cout << "suite " << u.suite << " - unavailable: " << u.file << " was not built: "
                   << u.reason << '\n';
     }
     for (const auto& s : found.shadowed())
         std::cout << "shadowed: " << s.file.string() << " (plugin '" << s.name
                   << "' is already provided by " << s.winner.string() << ")\n";
-    for (const auto& problem : found.problems()) print_error(problem.message);
+    // Every process of an MPI launch finds the same plugins: its rank 0 says what is wrong.
+    const bool speaks = parbench::launcher_rank() == 0;
+    if (speaks)
+        for (const auto& problem : found.problems()) print_error(problem.message);
     if (found.plugins().empty() && found.problems().empty()) {
         std::string searched;
         for (const auto& dir : pb.searched())
             searched += (searched.empty() ? "" : ", ") + dir.string();
-        print_error("no plugins found (searched: " +
-                    (searched.empty() ? std::string("no directory") : searched) +
-                    "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)");
+        if (speaks)
+            print_error("no plugins found (searched: " +
+                        (searched.empty() ? std::string("no directory") : searched) +
+                        "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)");
         return exit_failure;
     }
     return found.problems().empty() ? exit_ok : exit_failure;

@@ -60,11 +60,13 @@ using namespace parbench::app;
 
 // The suite named on the command line was not found: unavailable in this build, or unknown.
 driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
-    for (const auto& problem : pb.plugins().problems()) print_warning(problem.message);
+    // Every process finds the same plugins: the launcher's rank 0 says what is wrong with them.
+    if (parbench::launcher_rank() == 0)
+        for (const auto& problem : pb.plugins().problems()) print_warning(problem.message);
     for (const auto& u : unavailable_suites())
         if (u.suite == suite_name)
             return driver_exit{exit_failure, "suite '" + suite_name + "' is unavailable: " +
-                                                 u.plugin + " was not built: " + u.reason};
+                                                 u.file + " was not built: " + u.reason};
     std::string known;
     for (const auto& name : pb.plugins().known_suites()) known += (known.empty() ? "" : ", ") + name;
     return driver_exit{exit_bad_input, "unknown suite '" + suite_name + "' (available: " +
@@ -149,7 +151,8 @@ int main_impl(int argc, char** argv) {
             const std::vector<std::string> words(run_it + 1, args.end());
             parbench::plugin::loaded_plugin* p = pb.plugins().plugin_for_suite(suite_name, words);
             if (p == nullptr) throw no_such_suite(pb, suite_name);
-            suite_parameters.add_to(*run, *p->find_suite(suite_name));
+            suite_parameters.add_to(*run, *p->find_suite(suite_name),
+                                    p->parameter_types(suite_name));
             rewrite_names.insert(suite_parameters.names().begin(), suite_parameters.names().end());
         }
         parse_args = rewrite_single_dash(args, rewrite_names);
@@ -180,12 +183,12 @@ int main_impl(int argc, char** argv) {
                               "--plugin-path " + quote_value(dir) + ": not a directory"};
     }
 
-    if (compare->parsed()) return run_compare(compare_o, std::cout, std::cerr);
+    if (compare->parsed()) return run_compare(compare_o, STDOUT_FILENO, std::cerr);
     if (plot->parsed())
-        exec_plot(plot_o,
-                  find_plot_script(parbench::this_executable(argv[0]), PARBENCH_DATADIR,
-                                   PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
-                  PARBENCH_PYTHON);
+        return run_plot(plot_o,
+                        find_plot_script(parbench::this_executable(argv[0]), PARBENCH_DATADIR,
+                                         PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
+                        PARBENCH_PYTHON);
     if (list->parsed()) return list_plugins(pb);  // --plugin-path was taken into account
 
     o.json_given = json_option->count() > 0;
@@ -193,8 +196,10 @@ int main_impl(int argc, char** argv) {
     o.dat_dir_given = dat_dir_option->count() > 0;
     if (timeout_option->count() > 0) o.timeout_s = parse_timeout(timeout_text);
 
-    for (const auto& problem : pb.plugins().problems())
-        print_warning("ignoring " + problem.message);
+    if (parbench::launcher_rank() == 0)  // every process finds the same plugins
+        for (const auto& problem : pb.plugins().problems())
+            print_warning("ignoring " + problem.message);
+    o.given_options = suite_parameters.as_given(o.check);
     return run_suite(pb, o, suite_parameters.values(o.check));
 }
 
@@ -212,16 +217,17 @@ int main(int argc, char** argv) {
         if (parbench::launcher_rank() == 0) print_error(e.what());
         return e.exit_status();
     } catch (const parbench::plugin::plugin_error& e) {
-        print_error(e.what());
+        // From here on: found by one process or by all of them; said once (exit_status.hpp).
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_failure;
     } catch (const parbench::input_error& e) {
-        print_error(e.what());
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_bad_input;
     } catch (const parbench::report::output_error& e) {
-        print_error(e.what());
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_output_error;
     } catch (const std::exception& e) {
-        print_error(e.what());
+        print_error_once(e.what(), parbench::launcher_rank());
         return exit_failure;
     }
 }

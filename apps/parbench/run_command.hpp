@@ -16,14 +16,15 @@
 #include <parbench/report/csv.hpp>
 #include <parbench/report/json.hpp>
 #include <parbench/report/output_file.hpp>
+#include <parbench/report/paw_dat.hpp>
 #include <parbench/report/run_context.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -48,6 +49,9 @@ struct run_options {
     bool quiet = false;
     std::string progress = "auto";
     std::string mpi = "auto";
+    // The suite's options as typed on the command line (strings): what the context records,
+    // while the plugin receives typed values (ABI 1.1).
+    std::map<std::string, nlohmann::json> given_options;
 };
 
 inline parbench::mpi_use mpi_use_of(const std::string& text) {
@@ -77,22 +81,21 @@ inline std::string agree_on_outputs(const parbench_comm_service* comm, int rank,
             if (message.empty()) message = "cannot open the output files";
         }
     }
-    if (comm != nullptr && comm->size() > 1) {
-        std::array<char, 2048> verdict{};
-        message.copy(verdict.data(), verdict.size() - 1);
-        comm->broadcast(verdict.data(), verdict.size(), 0);
-        message = verdict.data();
+    if (comm != nullptr && comm->size() > 1) {  // the whole message, however long
+        std::uint64_t length = message.size();
+        comm->broadcast(&length, sizeof length, 0);
+        message.resize(length);
+        if (length > 0) comm->broadcast(message.data(), length, 0);
     }
     return message;
 }
 
 // What the driver records about itself in every file's context.
-inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o,
-                                        const run_request& request) {
+inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o) {
     nlohmann::json context = report::run_context(pb.argc(), pb.argv());
     context["suite"] = o.suite;
     context["requested_benchmarks"] = o.benchmarks;
-    context["options"] = request.options;
+    context["options"] = o.given_options;
     context["check"] = o.check;
     context["timeout_s"] = o.timeout_s;
     context["processes"] = pb.processes();
@@ -148,22 +151,22 @@ inline int run_suite(parbench::host& pb, const run_options& o,
     const int rank = pb.rank();
     const int processes = pb.processes();
 
+    report::output_set outputs;  // every file of the run, claimed before it is written
     run_session session(rank == 0, o.quiet,
                         rank == 0 && progress_line_wanted(o.progress,
                                                           parbench::launched_by_mpi_launcher()),
-                        o.dat_dir);
+                        o.dat_dir, outputs);
     session.set_rank(rank);
-    const nlohmann::json driver_context = driver_context_of(pb, o, plan.request);
+    const nlohmann::json driver_context = driver_context_of(pb, o);
     session.set_driver_context(driver_context);
     const std::string output_problem = agree_on_outputs(comm, rank, [&] {
         using namespace parbench::report;
-        std::vector<output_path> files;
-        if (o.json_given) files.push_back(check_output_file("--json", o.json_file));
-        if (o.csv_given) files.push_back(check_output_file("--csv", o.csv_file));
-        check_distinct(files);
-        // PAW writes .dat files into --dat-dir ("." unless given): checked when it will be used.
+        if (o.json_given) outputs.claim(check_output_file("--json", o.json_file), "--json");
+        if (o.csv_given) outputs.claim(check_output_file("--csv", o.csv_file), "--csv");
+        // PAW writes .dat files into --dat-dir ("." unless given), under names known only as
+        // its tests run: the directory is checked and their names reserved when it will be used.
         if (o.dat_dir_given || o.suite == "paw")
-            (void)check_output_directory("--dat-dir", o.dat_dir);
+            reserve_paw_dat_files(outputs, check_output_directory("--dat-dir", o.dat_dir));
         if (o.json_given) {
             auto json = std::make_unique<json_reporter>(o.json_file, std::chrono::seconds(1),
                                                         "--json " + o.json_file);
@@ -222,8 +225,9 @@ inline int run_suite(parbench::host& pb, const run_options& o,
     if (failed) {
         switch (failed->what_kind()) {
             case run_error::kind::failure:
-                print_error((rank != 0 ? fmt::format("(rank {}) ", rank) : std::string{}) +
-                            failed->what());
+                print_error_once((rank != 0 ? fmt::format("(rank {}) ", rank) : std::string{}) +
+                                     failed->what(),
+                                 rank);
                 // Other ranks may be waiting in a collective: only an abort ends them reliably.
                 if (comm != nullptr && processes > 1 && comm->abort != nullptr)
                     comm->abort(exit_failure);

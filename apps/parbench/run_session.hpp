@@ -1,5 +1,6 @@
 // Event routing of one `parbench run`: what the plugin emits goes to the console reporter of the
-// suite's layout (report/console_layouts.hpp) and to the JSON/CSV files, on rank 0; warnings are
+// suite's layout (report/console_layouts.hpp), to the files that layout writes (PAW's .dat
+// files, also under --quiet) and to the JSON/CSV files, on rank 0; warnings are
 // echoed on stderr on every rank; progress arms the time limit and draws the progress line.
 #pragma once
 
@@ -43,9 +44,12 @@ public:
 
 class run_session final : public parbench::event_sink {
 public:
-    run_session(bool render, bool quiet, bool progress_line, std::filesystem::path dat_dir)
+    // `outputs`: the run's files, which a layout's own files are claimed in (it outlives the
+    // session).
+    run_session(bool render, bool quiet, bool progress_line, std::filesystem::path dat_dir,
+                report::output_set& outputs)
         : render_(render), quiet_(quiet), progress_line_(progress_line),
-          dat_dir_(std::move(dat_dir)) {}
+          dat_dir_(std::move(dat_dir)), outputs_(outputs) {}
 
     void set_rank(int rank) { rank_ = rank; }
     void set_driver_context(nlohmann::json context) { driver_context_ = std::move(context); }
@@ -182,8 +186,9 @@ private:
             timer_ = report::timer_limits::from_context(start.context);
             run_files_ = run_file_directory(start.header);
             if (render_ && !quiet_)
-                console_ = report::make_console(start.layout, start.suite,
-                                                {.out = std::cout, .dat_dir = dat_dir_});
+                console_ = report::make_console(start.layout, start.suite, {.out = std::cout});
+            layout_files_ = report::make_layout_files(
+                start.layout, {.directory = dat_dir_, .outputs = &outputs_});
             started_ = true;
             for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
         } else if (kind == "result") {
@@ -221,6 +226,7 @@ private:
     template <class Fn>
     void for_each(Fn&& fn) {
         if (console_) fn(*console_);
+        if (layout_files_) fn(*layout_files_);
         for (auto& r : files_) fn(*r);
     }
 
@@ -233,9 +239,11 @@ private:
     bool quiet_;
     bool progress_line_;
     std::filesystem::path dat_dir_;
+    report::output_set& outputs_;
     int rank_ = 0;
     nlohmann::json driver_context_;
     std::unique_ptr<report::reporter> console_;
+    std::unique_ptr<report::reporter> layout_files_;  // PAW's .dat files
     std::vector<std::unique_ptr<report::reporter>> files_;
     watchdog* watchdog_ = nullptr;
     std::function<void(const std::string&)> output_failed_;

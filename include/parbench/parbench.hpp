@@ -8,8 +8,10 @@
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/core/statistics.hpp>
+#include <parbench/core/text.hpp>
 
 #include <parbench/pattern/collective.hpp>
 #include <parbench/pattern/compute.hpp>

@@ -45,16 +45,6 @@ struct blas_config {
     nlohmann::json sources = nlohmann::json::object();  // where each setting came from
 };
 
-namespace detail {
-
-
-using paw::option_text;
-using paw::positive_integer;
-using paw::positive_seconds;
-using paw::split_commas;
-
-}  // namespace detail
-
 [[nodiscard]] inline kernel parse_kernel(std::string_view name) {
     const std::string l = parbench::lowercase(name);
     for (kernel k : {kernel::dgemm, kernel::sgemm, kernel::dgemv, kernel::sgemv})
@@ -77,26 +67,7 @@ using paw::split_commas;
             throw input_error("paw: unknown option --" + name);
         (void)value;
     }
-    const auto option = [&](const char* name) -> std::optional<std::string> {
-        const auto it = request.options.find(name);
-        if (it == request.options.end()) return std::nullopt;
-        return detail::option_text(name, it->second);
-    };
-    // An integer setting: option over environment variable over default.
-    const auto integer = [&](const char* opt, const char* var, std::uint64_t fallback) {
-        if (auto text = option(opt)) {
-            cfg.sources[opt] = "option --" + std::string(opt);
-            return detail::positive_integer("--" + std::string(opt), *text);
-        }
-        if (var != nullptr) {
-            if (auto text = env(var)) {
-                cfg.sources[opt] = "environment " + std::string(var);
-                return detail::positive_integer(std::string(var), *text);
-            }
-        }
-        cfg.sources[opt] = "default";
-        return fallback;
-    };
+    paw::settings_reader read(request, env, cfg.sources);
 
     if (request.benchmarks.empty()) {
         cfg.kernels = {kernel::dgemm, kernel::sgemm, kernel::dgemv, kernel::sgemv};
@@ -108,39 +79,13 @@ using paw::split_commas;
         }
     }
 
-    cfg.min_size = integer("min_size", "MIN_BLAS_SIZE", 8);
-    cfg.med_size = integer("med_size", "MED_BLAS_SIZE", 1024);
-    cfg.max_size = integer("max_size", "MAX_BLAS_SIZE", 10000);
-    cfg.policy.nreps = integer("nreps", "NREPS", 10);
-    cfg.policy.nloop_max = integer("nloop_max", "NLOOP_MAX", 1000);
-    cfg.policy.nloop_min = integer("nloop_min", "NLOOP_MIN", 1);
-    if (cfg.policy.nloop_min > cfg.policy.nloop_max)
-        throw input_error("NLOOP_MIN " + std::to_string(cfg.policy.nloop_min) +
-                          " is larger than NLOOP_MAX " + std::to_string(cfg.policy.nloop_max));
-    cfg.policy.min_reps = std::min<std::uint64_t>(cfg.policy.min_reps, cfg.policy.nreps);
-    if (auto t = option("time")) cfg.policy.budget_s = detail::positive_seconds("--time", *t, false);
-    if (auto t = option("min_loop_time"))
-        cfg.policy.min_loop_s = detail::positive_seconds("--min_loop_time", *t, true);
+    cfg.min_size = read.integer("min_size", "MIN_BLAS_SIZE", 8);
+    cfg.med_size = read.integer("med_size", "MED_BLAS_SIZE", 1024);
+    cfg.max_size = read.integer("max_size", "MAX_BLAS_SIZE", 10000);
+    paw::read_loop_settings(read, cfg.policy, "NLOOP_MAX", 1000);
 
-    if (auto list = option("sizes")) {
-        for (const auto& item : detail::split_commas(*list)) {
-            const auto n = detail::positive_integer("--sizes", item);
-            if (!cfg.sizes.empty() && n <= cfg.sizes.back())
-                throw input_error("--sizes " + *list + ": sizes must be ascending");
-            cfg.sizes.push_back(n);
-        }
-        cfg.min_size = cfg.sizes.front();
-        cfg.max_size = cfg.sizes.back();
-        cfg.sources["sizes"] = "option --sizes";
-    } else {
-        if (cfg.min_size > cfg.max_size)
-            throw input_error("minimum size " + std::to_string(cfg.min_size) + " (" +
-                              cfg.sources["min_size"].get<std::string>() +
-                              ") is larger than maximum size " + std::to_string(cfg.max_size) +
-                              " (" + cfg.sources["max_size"].get<std::string>() + ")");
-        if (auto step = option("size_step")) cfg.size_step = *step;
-        cfg.sizes = size_progression(cfg.min_size, cfg.max_size, cfg.size_step);
-    }
+    if (auto step = read.option("size_step")) cfg.size_step = *step;
+    cfg.sizes = paw::read_sizes(read, cfg.min_size, cfg.max_size, cfg.size_step);
     if (!cfg.sources.contains("sizes") && cfg.max_size > 46340)
         throw input_error("maximum size " + std::to_string(cfg.max_size) + " (" +
                           cfg.sources["max_size"].get<std::string>() +
@@ -160,9 +105,9 @@ using paw::split_commas;
         }
     cfg.med_size = std::clamp(cfg.med_size, cfg.min_size, cfg.max_size);
 
-    if (auto list = option("threads")) {
-        for (const auto& item : detail::split_commas(*list)) {
-            const auto t = detail::positive_integer("--threads", item);
+    if (auto list = read.option("threads")) {
+        for (const auto& item : paw::split_commas(*list)) {
+            const auto t = paw::positive_integer("--threads", item);
             if (t > 4096) throw input_error("--threads " + item + ": more than 4096 threads");
             cfg.threads.push_back(static_cast<int>(t));
         }

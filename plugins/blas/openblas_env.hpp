@@ -4,7 +4,7 @@
 // times slower than the CPU can be. OPENBLAS_CORETYPE overrides the choice.
 #pragma once
 
-#include <parbench/detail/cpu_info.hpp>
+#include <parbench/core/cpu_info.hpp>
 
 #include <optional>
 #include <string>
@@ -30,7 +30,7 @@ namespace parbench::blas {
     return -1;
 }
 
-[[nodiscard]] inline int cpu_vector_level(const ::parbench::detail::cpu_info& cpu) {
+[[nodiscard]] inline int cpu_vector_level(const ::parbench::cpu::cpu_info& cpu) {
     if (cpu.has("avx512f") && cpu.has("avx512dq") && cpu.has("avx512cd") && cpu.has("avx512bw") &&
         cpu.has("avx512vl"))
         return 3;
@@ -52,7 +52,7 @@ namespace parbench::blas {
 // One warning with the remedy when the selected core uses narrower vectors than the CPU has;
 // nothing when it matches or when the core is not one parbench classifies.
 [[nodiscard]] inline std::optional<std::string> fallback_warning(std::string_view corename,
-                                                                 const ::parbench::detail::cpu_info& cpu,
+                                                                 const ::parbench::cpu::cpu_info& cpu,
                                                                  std::string_view version,
                                                                  std::string_view coretype_env = {}) {
     const int core = core_vector_level(corename);
@@ -66,7 +66,7 @@ namespace parbench::blas {
                                       " to use";
     return "OpenBLAS " + std::string(version) + " " + why + " the '" + std::string(corename) +
            "' core (" + std::string(names[core]) + " kernels) on a CPU with " +
-           std::string(names[have]) + " (" + ::parbench::detail::vector_flags_text(cpu) +
+           std::string(names[have]) + " (" + ::parbench::cpu::vector_flags_text(cpu) +
            "): BLAS rates are held back, typically several times. Remedy: export "
            "OPENBLAS_CORETYPE=" +
            remedy + " before running (or use an OpenBLAS built for this CPU)";

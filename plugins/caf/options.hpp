@@ -3,6 +3,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/iterations.hpp>
@@ -59,42 +60,19 @@ inline constexpr std::uint64_t max_extent_elements = 1ull << 27;
 
 namespace detail {
 
-[[nodiscard]] inline std::string text_of(const nlohmann::json& value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
-}
-
-// A whole number in [low, high].
-[[nodiscard]] inline std::int64_t whole_number(std::string_view option, std::string_view text,
-                                               std::int64_t low, std::int64_t high) {
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc{} || end != text.data() + text.size())
-        throw input_error("-" + std::string(option) + " " + std::string(text) +
-                          ": expected a whole number");
-    if (value < low || value > high)
-        throw input_error("-" + std::string(option) + " " + std::string(text) + ": must lie in " +
-                          std::to_string(low) + ".." + std::to_string(high));
-    return value;
-}
-
 // "N" or "MIN:MAX": N alone, or MIN, 2 MIN, 4 MIN, ... up to MAX.
 [[nodiscard]] inline std::vector<int> doubling_range(std::string_view option, std::string_view text,
                                                      int high) {
     const auto colon = text.find(':');
-    const std::int64_t low = whole_number(option, text.substr(0, colon), 1, high);
+    const std::int64_t low = parbench::parse_whole_number(option, text.substr(0, colon), 1, high);
     if (colon == std::string_view::npos) return {static_cast<int>(low)};
-    const std::int64_t top = whole_number(option, text.substr(colon + 1), 1, high);
+    const std::int64_t top = parbench::parse_whole_number(option, text.substr(colon + 1), 1, high);
     if (top < low)
         throw input_error("-" + std::string(option) + " " + std::string(text) + ": minimum " +
                           std::to_string(low) + " is larger than maximum " + std::to_string(top));
     std::vector<int> values;
     for (std::int64_t v = low; v <= top; v *= 2) values.push_back(static_cast<int>(v));
     return values;
-}
-
-[[nodiscard]] inline std::vector<std::string> words(const nlohmann::json& value) {
-    if (value.is_array()) return value.get<std::vector<std::string>>();
-    return {text_of(value)};
 }
 
 }  // namespace detail
@@ -125,17 +103,17 @@ inline constexpr parbench_parameter parameters[] = {
     options o;
     o.check = request.check || request.options.contains("check");
     for (const auto& [name, value] : request.options) {
-        const std::string text = detail::text_of(value);
+        const std::string text = parbench::option_text(name, value);
         if (name == "count") {
             o.counts = detail::doubling_range(name, text, std::numeric_limits<int>::max());
         } else if (name == "blksize") {
-            o.blksize = static_cast<int>(detail::whole_number(name, text, 1, max_extent_elements));
+            o.blksize = static_cast<int>(parbench::parse_whole_number(name, text, 1, max_extent_elements));
         } else if (name == "stride") {
-            o.stride = static_cast<int>(detail::whole_number(name, text, 1, max_extent_elements));
+            o.stride = static_cast<int>(parbench::parse_whole_number(name, text, 1, max_extent_elements));
         } else if (name == "mode") {
             o.modes.clear();
             o.modes_given = true;
-            for (const auto& word : detail::words(value)) {
+            for (const auto& word : parbench::option_words(name, value)) {
                 if (word == "single") o.modes.push_back(ping_pong_mode::single);
                 else if (word == "multiple") o.modes.push_back(ping_pong_mode::multiple);
                 else if (word == "crossing") o.modes.push_back(ping_pong_mode::crossing);
@@ -145,17 +123,17 @@ inline constexpr parbench_parameter parameters[] = {
             if (o.modes.empty()) throw input_error("-mode: expected single, multiple or crossing");
         } else if (name == "sync") {
             o.syncs.clear();
-            for (const auto& word : detail::words(value)) {
+            for (const auto& word : parbench::option_words(name, value)) {
                 if (word == "all") o.syncs.push_back(step_sync::all);
                 else if (word == "images") o.syncs.push_back(step_sync::images);
                 else throw input_error("-sync " + word + ": expected all or images");
             }
             if (o.syncs.empty()) throw input_error("-sync: expected all or images");
         } else if (name == "syncmaxneigh") {
-            o.syncmaxneigh = static_cast<int>(detail::whole_number(name, text, 2, 1 << 20));
+            o.syncmaxneigh = static_cast<int>(parbench::parse_whole_number(name, text, 2, 1 << 20));
         } else if (name == "seed") {
             o.seed = static_cast<std::uint64_t>(
-                detail::whole_number(name, text, 0, std::numeric_limits<std::int64_t>::max()));
+                parbench::parse_whole_number(name, text, 0, std::numeric_limits<std::int64_t>::max()));
         } else if (name == "delay") {
             char* end = nullptr;
             o.delay_us = std::strtod(text.c_str(), &end);
@@ -165,14 +143,14 @@ inline constexpr parbench_parameter parameters[] = {
                                   ": expected microseconds, more than 0 and at most 1000000");
         } else if (name == "halosize") {
             o.halo_sizes.clear();
-            for (const auto& word : detail::words(value))
-                o.halo_sizes.push_back(static_cast<int>(detail::whole_number(name, word, 1, 512)));
+            for (const auto& word : parbench::option_words(name, value))
+                o.halo_sizes.push_back(static_cast<int>(parbench::parse_whole_number(name, word, 1, 512)));
             if (o.halo_sizes.empty()) throw input_error("-halosize: expected edge lengths");
         } else if (name == "iter") {
             o.iterations.msgs_per_sample = o.iterations.msgs_nonaggr =
-                static_cast<std::uint64_t>(detail::whole_number(name, text, 1, 1ll << 40));
+                static_cast<std::uint64_t>(parbench::parse_whole_number(name, text, 1, 1ll << 40));
         } else if (name == "time") {
-            o.iterations.secs_per_sample = policy::iterations::parse_seconds("-time", text);
+            o.iterations.secs_per_sample = parbench::parse_seconds("-time", text);
         }
     }
     return o;

@@ -269,7 +269,7 @@ run_settings parse_settings(const run_request& request) {
     run_settings s;
     s.tests = cuda::select_gpu_tests(request.benchmarks);
     if (const auto it = request.options.find("method"); it != request.options.end()) {
-        const std::string m = paw::option_text("method", it->second);
+        const std::string m = parbench::option_text("method", it->second);
         if (m == "paw")
             s.event_method = false;
         else if (m == "events")
@@ -390,6 +390,8 @@ const parbench_plugin cuda_plugin = {
     std::size(cuda_suites),
     nullptr,
     run,
+    nullptr,  // parameter_types (ABI 1.1): all text
+    0,
     {},
 };
 

@@ -3,8 +3,6 @@
 #include "comm_service.hpp"
 #include "suites/suite.hpp"
 
-#include <parbench/core/error.hpp>
-#include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
@@ -12,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,12 +35,6 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::paw,
     &suites::overlap,
 };
-
-const hosted_suite& suite_named(std::string_view name) {
-    for (const hosted_suite* s : hosted_suites)
-        if (same_name(s->info.name, name)) return *s;
-    throw input_error("suite '" + std::string(name) + "' is not offered by the mpi plugin");
-}
 
 bool we_initialised = false;
 
@@ -84,17 +77,39 @@ parbench_status run(const char* request_json, const parbench_host* host_ptr, cha
         if (initialised == 0) throw std::runtime_error("the mpi plugin was not initialised");
         const run_request request = parse_run_request(request_json, "mpi plugin");
         const plugin::host_channel host(host_ptr);
-        suite_named(request.suite).run(request, host);
+        plugin::suite_named(hosted_suites, request.suite, "mpi").run(request, host);
     });
+}
+
+// ABI 1.1: the parameters whose values the driver checks and hands over typed, with the words
+// the suites' own parsers accept (osu/options.cpp, imb/options.hpp). A row whose suite or
+// parameter this build lacks is left out.
+constexpr const char* window_creations[] = {"create", "allocate", "dynamic"};
+constexpr const char* osu_syncs[] = {"lock", "flush", "flush_local", "lock_all", "pscw", "fence"};
+
+std::vector<parbench_parameter_type> typed_parameters(const std::vector<parbench_suite>& suites) {
+    std::vector<parbench_parameter_type> rows = {
+        {"osu", "w", PARBENCH_VALUE_CHOICE, 0, 0, 0, window_creations, 3, {}},
+        {"osu", "s", PARBENCH_VALUE_CHOICE, 0, 0, 0, osu_syncs, 6, {}},
+    };
+    for (const parbench_suite& s : suites)
+        if (std::string_view(s.name).starts_with("imb-"))
+            for (const char* name : {"zero_size", "warm_up"})
+                rows.push_back({s.name, name, PARBENCH_VALUE_SWITCH, 0, 0, 0, nullptr, 0, {}});
+    std::erase_if(rows, [&](const parbench_parameter_type& row) {
+        for (const parbench_suite& s : suites)
+            if (std::string_view(s.name) == row.suite)
+                for (std::size_t p = 0; p < s.parameter_count; ++p)
+                    if (std::string_view(s.parameters[p].name) == row.parameter) return false;
+        return true;
+    });
+    return rows;
 }
 
 // Built on first use, after every suite file's static initialisation has run.
 const parbench_plugin& descriptor() {
-    static const std::vector<parbench_suite> suites = [] {
-        std::vector<parbench_suite> infos;
-        for (const hosted_suite* s : hosted_suites) infos.push_back(s->info);
-        return infos;
-    }();
+    static const std::vector<parbench_suite> suites = plugin::suite_table(hosted_suites);
+    static const std::vector<parbench_parameter_type> types = typed_parameters(suites);
     static const parbench_plugin d = {
         PARBENCH_ABI_MAJOR,
         PARBENCH_ABI_MINOR,
@@ -108,7 +123,9 @@ const parbench_plugin& descriptor() {
         suites.size(),
         &comm_service,
         &run,
-        {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+        types.data(),
+        types.size(),
+        {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
     };
     return d;
 }

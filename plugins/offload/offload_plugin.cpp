@@ -273,6 +273,8 @@ const parbench_plugin offload_plugin = {
     std::size(offload_suites),
     nullptr,
     run,
+    nullptr,  // parameter_types (ABI 1.1): all text
+    0,
     {},
 };
 

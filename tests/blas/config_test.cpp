@@ -104,7 +104,7 @@ TEST_CASE("bad input fails with a message naming the value", "[blas][config]") {
 }
 
 TEST_CASE("OpenBLAS fallback cores are detected against the CPU's vector flags", "[blas][env]") {
-    parbench::detail::cpu_info avx512;
+    parbench::cpu::cpu_info avx512;
     avx512.flags = {"sse3", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512cd", "avx512bw",
                     "avx512vl"};
     const auto w = parbench::blas::fallback_warning("Prescott", avx512, "0.3.21");
@@ -113,7 +113,7 @@ TEST_CASE("OpenBLAS fallback cores are detected against the CPU's vector flags",
                        Catch::Matchers::Contains("'Prescott'"));
     CHECK_FALSE(parbench::blas::fallback_warning("SkylakeX", avx512, "0.3.21"));
     CHECK_FALSE(parbench::blas::fallback_warning("NeoverseN1", avx512, "0.3.21"));  // unclassified
-    parbench::detail::cpu_info avx2;
+    parbench::cpu::cpu_info avx2;
     avx2.flags = {"avx", "avx2", "fma"};
     const auto h = parbench::blas::fallback_warning("Sandybridge", avx2, "0.3.21");
     REQUIRE(h);
@@ -122,14 +122,14 @@ TEST_CASE("OpenBLAS fallback cores are detected against the CPU's vector flags",
 }
 
 TEST_CASE("peak: known micro-architectures only, otherwise unknown", "[blas][env]") {
-    const auto zen5 = parbench::detail::parse_proc_cpuinfo(
+    const auto zen5 = parbench::cpu::parse_proc_cpuinfo(
         "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
         "model name\t: AMD EPYC\ncpu MHz\t\t: 2500.000\nsiblings\t: 2\ncpu cores\t: 2\n"
         "flags\t\t: fpu sse2 avx avx2 fma avx512f\n\nprocessor\t: 1\nvendor_id\t: Other\n");
     CHECK(zen5.vendor == "AuthenticAMD");
     CHECK(zen5.family == 26);
     CHECK(zen5.threads_per_core == 1);
-    const auto peak = parbench::detail::estimate_peak(zen5);
+    const auto peak = parbench::cpu::estimate_peak(zen5);
     REQUIRE(peak.dp_gflops_per_core);
     CHECK(*peak.dp_gflops_per_core == Approx(2.5 * 32));  // 2 x 512-bit FMA = 32 DP flops/cycle
     CHECK(*peak.sp_gflops(2) == Approx(2 * 2.5 * 64));
@@ -137,23 +137,23 @@ TEST_CASE("peak: known micro-architectures only, otherwise unknown", "[blas][env
     unknown.vendor = "GenuineIntel";
     unknown.family = 6;
     unknown.model = 0x55;  // Skylake-SP: one or two FMA units by SKU
-    CHECK_FALSE(parbench::detail::estimate_peak(unknown).dp_gflops_per_core);
-    CHECK_THAT(parbench::detail::estimate_peak(unknown).basis, Catch::Matchers::Contains("unknown"));
+    CHECK_FALSE(parbench::cpu::estimate_peak(unknown).dp_gflops_per_core);
+    CHECK_THAT(parbench::cpu::estimate_peak(unknown).basis, Catch::Matchers::Contains("unknown"));
     auto no_clock = zen5;
     no_clock.clock_mhz = 0.0;
-    CHECK_FALSE(parbench::detail::estimate_peak(no_clock).dp_gflops_per_core);
+    CHECK_FALSE(parbench::cpu::estimate_peak(no_clock).dp_gflops_per_core);
 }
 
 TEST_CASE("peak: a measured clock is named as such in the basis", "[blas][env]") {
-    auto cpu = parbench::detail::parse_proc_cpuinfo(
+    auto cpu = parbench::cpu::parse_proc_cpuinfo(
         "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
         "model name\t: AMD EPYC\ncpu MHz\t\t: 2596.000\nsiblings\t: 2\ncpu cores\t: 2\n"
         "flags\t\t: fpu sse2 avx avx2 fma avx512f hypervisor\n");
-    CHECK_THAT(parbench::detail::estimate_peak(cpu).basis,
+    CHECK_THAT(parbench::cpu::estimate_peak(cpu).basis,
                Catch::Matchers::Contains("nominal (TSC) clock"));
     cpu.clock_mhz = 3700.0;
     cpu.clock_source = "measured (dependent-add chain on one core at start-up)";
-    const auto peak = parbench::detail::estimate_peak(cpu);
+    const auto peak = parbench::cpu::estimate_peak(cpu);
     REQUIRE(peak.dp_gflops_per_core);
     CHECK(*peak.dp_gflops_per_core == Approx(3.7 * 16));  // Zen 4: 2 x 256-bit FMA
     CHECK_THAT(peak.basis, Catch::Matchers::Contains("3700 MHz measured") &&
@@ -162,12 +162,12 @@ TEST_CASE("peak: a measured clock is named as such in the basis", "[blas][env]")
 
 #if defined(__x86_64__)
 TEST_CASE("the core clock is measured where the add chain exists", "[blas][env]") {
-    const auto mhz = parbench::detail::measure_core_clock_mhz();
+    const auto mhz = parbench::cpu::measure_core_clock_mhz();
     REQUIRE(mhz);
     // A chain the compiler removed or a loop that miscounts is off by orders of magnitude.
     CHECK(*mhz > 200.0);
     CHECK(*mhz < 10000.0);
-    const auto proc = parbench::detail::parse_proc_cpuinfo([] {
+    const auto proc = parbench::cpu::parse_proc_cpuinfo([] {
         std::ifstream f("/proc/cpuinfo");
         std::stringstream text;
         text << f.rdbuf();

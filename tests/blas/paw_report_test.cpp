@@ -1,6 +1,7 @@
 // Approval of PAW's output: .dat names and layout, and the console summary, with numbers masked
 // so the layout is what is compared.
 #include <parbench/report/paw.hpp>
+#include <parbench/report/paw_dat.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -59,8 +60,7 @@ struct temp_dir {
 
 TEST_CASE("PAW .dat files: names, header line, one N min max mean line per size", "[paw][approval]") {
     temp_dir dir;
-    std::ostringstream console;
-    parbench::report::paw_reporter reporter(console, dir.path / "out");
+    parbench::report::paw_dat_reporter reporter(dir.path / "out");
     parbench::run_start start;
     start.suite = "paw";
     start.layout = "paw";
@@ -91,7 +91,7 @@ TEST_CASE("PAW .dat files: names, header line, one N min max mean line per size"
 TEST_CASE("PAW console summary layout", "[paw][approval]") {
     temp_dir dir;
     std::ostringstream console;
-    parbench::report::paw_reporter reporter(console, dir.path);
+    parbench::report::paw_reporter reporter(console);
     parbench::run_start start;
     start.suite = "paw";
     start.layout = "paw";

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`parbench run paw ...` through the driver: a single-process run with no MPI library in the
-process, PAW's .dat files plus JSON and CSV, the OpenBLAS fallback warning with its remedy (and
-the remedy raising the rate), and bad input failing fast with one line.
+process, PAW's .dat files plus JSON and CSV, the OpenBLAS fallback warning with its remedy (and the
+remedy's core in effect), and bad input failing fast with one line.
 
 usage: run_driver_test.py PARBENCH
 """
@@ -76,24 +76,46 @@ with open(os.path.join(out, "r.csv")) as f:
 check(len(rows) >= 1 + 4 * 4, f"CSV has a row per kernel and size ({len(rows)} rows)")
 check("# dgemm," in proc.stdout and "GFlop/s" in proc.stdout, "PAW summary on the console")
 
-# 2. The fallback core is warned about once, with the remedy, and the remedy is faster.
+# 2. The fallback core is warned about once, with the remedy; the remedy takes effect: the run
+# under it records the remedy's core and no fallback. (That the remedy also raises the rate is a
+# speed ratio, which a busy machine can push below any bound: bench/openblas_remedy.py measures it
+# as a benchmark().)
+def openblas_context(document):
+    """The "openblas" object of a run's context, wherever the context nests it."""
+    stack = [document.get("context", {})]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("openblas"), dict) and "corename" in node["openblas"]:
+                return node["openblas"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return {}
+
+
 flags = cpu_flags()
 if {"avx2", "fma"} <= flags:
-    def rate(coretype):
+    def run_core(coretype):
         d = tempfile.mkdtemp(prefix="parbench_paw_")
-        p = run(["dgemm", "--sizes", "384", "--nreps", "5", "--threads", "1", "--json", "r.json",
+        p = run(["dgemm", "--sizes", "64", "--nreps", "2", "--threads", "1", "--json", "r.json",
                  "--dat-dir", d], env={"OPENBLAS_CORETYPE": coretype}, cwd=d)
+        check(p.returncode == 0, f"OPENBLAS_CORETYPE={coretype}: exit {p.returncode}")
         with open(os.path.join(d, "r.json")) as f:
-            rows = [b for b in json.load(f)["benchmarks"] if b.get("benchmark") == "dgemm"]
-        return p, max(r["metrics"]["gflops_conventional"] for r in rows)
-    slow_proc, slow = rate("Prescott")
+            return p, openblas_context(json.load(f))
+    slow_proc, slow = run_core("Prescott")
     remedy = "SkylakeX" if "avx512f" in flags else "Haswell"
     # Once in the PAW summary (the driver may echo warnings on stderr too).
     warned = [l for l in slow_proc.stdout.splitlines() if f"OPENBLAS_CORETYPE={remedy}" in l]
     check(len(warned) == 1, f"one fallback warning naming OPENBLAS_CORETYPE={remedy} ({warned})")
-    _, fast = rate(remedy)
-    check(fast > 1.3 * slow, f"the remedy raises DGEMM: {slow:.1f} -> {fast:.1f} GFlop/s")
-    print(f"DGEMM N=384, 1 thread: Prescott {slow:.1f}, {remedy} {fast:.1f} GFlop/s")
+    check(str(slow.get("corename", "")).lower() == "prescott" and slow.get("fallback_core") is True,
+          f"Prescott recorded as a fallback core: {slow}")
+    fast_proc, fast = run_core(remedy)
+    check(str(fast.get("corename", "")).lower() == remedy.lower()
+          and fast.get("fallback_core") is False,
+          f"the remedy's core {remedy} recorded, no fallback: {fast}")
+    check("OPENBLAS_CORETYPE=" not in fast_proc.stdout + fast_proc.stderr,
+          "no fallback warning under the remedy")
 
 # 3. Bad input: non-zero exit, one clear line, no results.
 for args, env, expected in [

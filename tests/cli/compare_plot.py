@@ -154,6 +154,33 @@ def case_compare_bad_input():
                      "bad threshold")
 
 
+def case_compare_stdout():
+    """The report is what a CI job reads: a full disk or a closed stdout is exit 4 and one line,
+    never 0 (the gate would pass on a report nobody saw)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old, new = shifted_pair(tmp)
+        for target, reason in (("/dev/full", "No space left on device"),
+                               (None, "Bad file descriptor")):
+            if target:
+                with open(target, "w") as sink:
+                    p = subprocess.run([PARBENCH, "compare", old, new], stdout=sink,
+                                       stderr=subprocess.PIPE, text=True, timeout=60)
+            else:  # stdout closed, as `parbench compare a b >&-` leaves it
+                p = subprocess.run(["bash", "-c", '"$@" >&-', "bash", PARBENCH, "compare", old,
+                                    new], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   text=True, timeout=60)
+            want = f"parbench: error: stdout: cannot write: {reason}"
+            if p.returncode != 4 or p.stderr.strip() != want:
+                fail(f"stdout {target or 'closed'}: want exit 4 and '{want}', got "
+                     f"{p.returncode}", p.stderr)
+        # With a regression as well: still the write error, not a quiet 1 or 0.
+        with open("/dev/full", "w") as sink:
+            p = subprocess.run([PARBENCH, "compare", old, new, "--fail-above", "5%"], stdout=sink,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+        if p.returncode != 4:
+            fail(f"stdout /dev/full with a regression: exit {p.returncode}, want 4", p.stderr)
+
+
 def case_compare_gbench():
     """compare.py reads the aggregate entries: sub-us medians in ns, not 0."""
     script = "/usr/share/benchmark/compare.py"
@@ -230,6 +257,55 @@ def case_plot():
         text = open(os.path.join(tmp, "paw.svg")).read() if rc == 0 else ""
         if rc != 0 or text.count('id="series:paw/dgemm/np:1/threads:1"') != 2:
             fail(f"PAW plot: exit {rc}; want GFlop/s and time series", err)
+
+
+def case_plot_targets():
+    """The figure goes through the output layer: a link is written through to its target, the
+    file is replaced whole, names with '$' and non-ASCII titles are drawn as text."""
+    need_matplotlib()
+    with tempfile.TemporaryDirectory() as tmp:
+        run_json = handmade(os.path.join(tmp, "run.json"),
+                            {8: steps(1.0, 10, 0.1), 16: steps(2.0, 10, 0.1)}, suite="t$x")
+        os.symlink("figure.svg", os.path.join(tmp, "link.svg"))
+        with open(os.path.join(tmp, "figure.svg"), "w") as f:
+            f.write("old")
+        rc, out, err = run(["plot", run_json, "-o", os.path.join(tmp, "link.svg"),
+                            "--title", "Débit ≈ µs"])
+        if rc != 0 or "parbench: error" in err or "Traceback" in err:
+            fail(f"plot through a link: exit {rc}", err)
+        if not os.path.islink(os.path.join(tmp, "link.svg")):
+            fail("the link was replaced by the figure")
+        text = open(os.path.join(tmp, "figure.svg"), encoding="utf-8").read()
+        if not text.lstrip().startswith("<?xml") or 'id="series:t$x/PingPong/np:2"' not in text:
+            fail("the link's target does not hold the figure with the series 't$x/PingPong/np:2'")
+        leftovers = [n for n in os.listdir(tmp) if ".tmp." in n or n.startswith(".parbench")]
+        if leftovers:
+            fail(f"left behind: {leftovers}")
+
+
+def case_plot_script_alone():
+    """parbench_plot.py run by hand: the figure on stdout, one line for every problem."""
+    need_matplotlib()
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                          "tools", "parbench_plot.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        run_json = handmade(os.path.join(tmp, "run.json"), {8: steps(1.0, 10, 0.1)})
+        p = subprocess.run([PLOT_PYTHON, script, "--format", "svg", "--", run_json],
+                           capture_output=True, timeout=120)
+        if p.returncode != 0 or not p.stdout.lstrip().startswith(b"<?xml"):
+            fail(f"script alone: exit {p.returncode}, want an SVG on stdout", p.stderr.decode())
+        for args, pattern in (
+                (["--format", "png", "--", "/dev/zero"],
+                 r"parbench: error: /dev/zero: not a regular file \(a device, FIFO or socket\)"),
+                (["--format", "gif", "--", run_json], r"parbench: error: argument --format: .*"),
+                (["--format", "png", "--title", "\x1b]0;x\x07", "--", run_json],
+                 r"parbench: error: --title '\\x1b\]0;x\\x07': control characters .*")):
+            p = subprocess.run([PLOT_PYTHON, script] + args, capture_output=True, text=True,
+                               timeout=60)
+            lines = p.stderr.splitlines()
+            if p.returncode != 2 or len(lines) != 1 or not re.fullmatch(pattern, lines[0]):
+                fail(f"script {args}: want exit 2 and one line /{pattern}/, got {p.returncode}",
+                     p.stderr)
 
 
 def case_plot_bad_input():

@@ -13,6 +13,7 @@
 #include <parbench/core/input_file.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/mpi/active_set.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/policy/iterations.hpp>
 
 #include <unistd.h>
@@ -107,7 +108,7 @@ void fuzz_one_round(const std::string& scratch_file) {
     expect_clean("parse_iter_policy_option", text,
                  [&] { (void)policy::iterations::parse_iter_policy_option(text); });
     expect_clean("parse_seconds", text, [&] {
-        const double s = policy::iterations::parse_seconds("-time", text);
+        const double s = parbench::parse_seconds("-time", text);
         if (!(s > 0.0) || s > 1e9) die("parse_seconds accepted " + std::to_string(s), text);
     });
     expect_clean("parse_map", text, [&] { (void)mpi::parse_map(text); });

@@ -34,7 +34,7 @@ def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, ch
          one_error_line=True, says=None, leftovers_allowed=False, kill_rank=None,
          group="inputs"):
     """Registers a case. `args` may hold {tmp} (a fresh directory) and {fake} (the fake
-    plugin's directory). `launcher`: 'mpiexec2' runs it under mpiexec -n 2 (group 'mpi').
+    plugin's directory). `launcher`: 'mpiexecN' runs it under mpiexec -n N (group 'mpi').
     `file_size_kb`: run under `ulimit -f` (writes past it fail with EFBIG, like a full disk).
     `tmpfs_kb`: mount a tmpfs of that size at {tmp}/small (root only; skipped otherwise).
     `interrupt`: (signal, a predicate on tmp) sent to the processes once the predicate holds.
@@ -331,14 +331,536 @@ case("mpi_rank_killed", IMB + ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.c
 # ---- sweep 3, the MPI suites: osu, imb-io, paw-MPI (issue 27) ----------------------------------
 # Rows for the one-sided completion, osu sizes and windows, imb-io checks and PAW MPI time limits.
 
+OSU = ["run", "osu"]
+OSU_SMALL = ["-m", "1:2", "-i", "2", "-x", "1", "-W", "2"]
+OSU_ONE_SIDED = ["put_latency", "get_latency", "put_bw", "get_bw", "put_bibw", "acc_latency",
+                 "get_acc_latency", "fop_latency", "cas_latency"]
+OUT = ["--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv", "--quiet"]
+
+
+def rows_match(t):
+    """JSON and CSV hold the same rows and the JSON says the run completed."""
+    d = json_valid(t + "/out.json", completed=True)
+    n = len([b for b in d["benchmarks"] if b["run_type"] == "iteration"])
+    assert n > 0 and n == csv_rows(t + "/out.csv"), f"JSON {n} rows, CSV {csv_rows(t + '/out.csv')}"
+    return d
+
+
+def sizes_are(want, benchmark=None):
+    def check(t):
+        d = json_valid(t + "/out.json", completed=True)
+        got = [b["bytes"] for b in d["benchmarks"] if b["run_type"] == "iteration" and
+               (benchmark is None or b["benchmark"] == benchmark)]
+        assert got == want, f"sizes {got}, want {want}"
+    return check
+
+
+def no_defects(t):
+    d = json_valid(t + "/out.json", completed=True)
+    rows = [b for b in d["benchmarks"] if b["run_type"] == "iteration"]
+    # rows of a benchmark without a check (imb-ext's Window) carry none
+    assert any(b.get("defects") == 0 for b in rows) and \
+        all(b.get("defects") in (0, None) for b in rows), \
+        f"defects {[(b['benchmark'], b['bytes'], b.get('defects')) for b in rows]}"
+
+
+# §1: PSCW (put_bibw's default) and every other active-target path on processes outside the
+# active set: the osu pair tests at -n 3 and 4, imb-rma and imb-ext at 3 (active sets of 2 and 3).
+case("mpi3_osu_one_sided_default", OSU + OSU_ONE_SIDED + OSU_SMALL + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=90, check=rows_match)
+case("mpi3_osu_default_set", OSU + OSU_SMALL + OUT, 0, None, launcher="mpiexec3",
+     needs=("mpi",), bound=110, check=rows_match,
+     says=r"left out of the default set: multi_lat needs an even number")
+for sync in ("pscw", "fence"):
+    case(f"mpi3_osu_put_latency_{sync}", OSU + ["put_latency", "-s", sync] + OSU_SMALL + OUT, 0,
+         None, launcher="mpiexec3", needs=("mpi",), bound=45, check=rows_match)
+    case(f"mpi3_osu_get_bw_{sync}", OSU + ["get_bw", "-s", sync, "-c"] + OSU_SMALL + OUT, 0,
+         None, launcher="mpiexec3", needs=("mpi",), bound=45, check=no_defects)
+case("mpi4_osu_put_bibw", OSU + ["put_bibw", "-c"] + OSU_SMALL + OUT, 0, None,
+     launcher="mpiexec4", needs=("mpi",), bound=60, check=no_defects)
+case("mpi3_imb_rma", ["run", "imb-rma", "Unidir_put", "Bidir_get", "One_put_all", "-msglog",
+                       "0:0", "-iter", "4", "-check"] + OUT, 0,
+     None, launcher="mpiexec3", needs=("mpi",), bound=60, check=no_defects)
+case("mpi3_imb_ext", ["run", "imb-ext", "Unidir_Put", "Bidir_Get", "-msglog", "0:0",
+                      "-iter", "4", "-check"] + OUT, 0,
+     None, launcher="mpiexec3", needs=("mpi",), bound=60, check=no_defects)
+case("mpi3_paw_get_odd", ["run", "paw", "p2p_get", "--sizes", "8"], 2,
+     r"p2p_get needs an even number of tasks", launcher="mpiexec3", needs=("mpi",), bound=30)
+
+# §13: multi_lat pairs r with r + n/2; named at an odd count it is refused in one line (in the
+# default set it is left out with a warning, above). mbw_mr idles the odd one out, as OSU's.
+case("mpi3_osu_multi_lat_odd", OSU + ["multi_lat"] + OSU_SMALL, 2,
+     r"multi_lat needs an even number of processes .*the run has 3", launcher="mpiexec3",
+     needs=("mpi",), bound=30)
+case("mpi3_osu_multi_lat_with_latency", OSU + ["latency", "multi_lat"] + OSU_SMALL, 2,
+     r"multi_lat needs an even number", launcher="mpiexec3", needs=("mpi",), bound=30)
+case("mpi3_osu_mbw_mr_odd", OSU + ["mbw_mr", "-c"] + OSU_SMALL + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=45, check=no_defects)
+
+# §3: -W sizes allocations (requests, window sections): bounded by -M, refused before the run.
+for name in ("bw", "bibw", "mbw_mr", "put_bw", "get_bw", "put_bibw"):
+    case(f"mpi_osu_window_huge_{name}", OSU + [name, "-W", "2147483647"], 2,
+         r"-W 2147483647: .*-M \d+", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_million", OSU + ["bw", "-W", "1000000", "-m", "1:1", "-i", "1", "-x", "0"],
+     2, r"-W 1000000: at most 65536 transfers per window", launcher="mpiexec2", needs=("mpi",),
+     bound=30)
+case("mpi_osu_window_million_bibw", OSU + ["bibw", "-W", "300000", "-m", "1:1"], 2,
+     r"-W 300000: at most 65536", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_small_mem", OSU + ["bw", "-W", "4096", "-M", "4096"], 2,
+     r"-W 4096: .*-M 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_small_mem_put_bw", OSU + ["put_bw", "-W", "4096", "-M", "4096"], 2,
+     r"-W 4096: .*-M 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
+for name in ("get_bw", "put_bibw"):
+    case(f"mpi_osu_M_1_{name}", OSU + [name, "-M", "1", "-m", "4:8", "-W", "2"], 2,
+         rf"-W 2: {name}'s window needs 8 bytes per transfer .*above -M 1", launcher="mpiexec2",
+         needs=("mpi",), bound=30)
+case("mpi_osu_window_zero", OSU + ["bw", "-W", "0"], 2, r"-W 0: .*positive",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_latency_ignores", OSU + ["latency", "-W", "2147483647", "-m", "1:2",
+                                             "-i", "2", "-x", "0"] + OUT, 0, None,
+     launcher="mpiexec2", needs=("mpi",), bound=30, check=rows_match)
+
+# §12: size ranges. OSU 7.5 (osu_util.c) starts its point-to-point latency tests at 0 bytes and
+# ignores a MIN of 0 elsewhere; a range with no size of a test is refused with the reason.
+case("mpi_osu_m_0_0_latency", OSU + ["latency", "-m", "0:0", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0]))
+case("mpi_osu_m_0_4_latency", OSU + ["latency", "-m", "0:4", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0, 1, 2, 4]))
+case("mpi_osu_m_4_multi_lat", OSU + ["multi_lat", "-m", "4", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0, 1, 2, 4]))
+case("mpi_osu_m_0_4_bw", OSU + ["bw", "-m", "0:4", "-i", "2", "-x", "0", "-W", "2"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([1, 2, 4]))
+case("mpi_osu_m_0_0_bw", OSU + ["bw", "-m", "0:0"], 2,
+     r"-m 0:0: bw has no message size in this range \(its messages start at 1 byte",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_m_0_default_set", OSU + ["-m", "0", "-i", "2", "-x", "0"] + OUT, 0, None,
+     launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([0, 0, None, 8, 8]),
+     says=r"left out of the default set: -m 0: bw has no message size in this range")
+case("mpi_osu_m_0_0_named_and_not", OSU + ["latency", "bw", "-m", "0:0"], 2,
+     r"-m 0:0: bw has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_m_0_0_put_latency", OSU + ["put_latency", "-m", "0:0"], 2,
+     r"-m 0:0: put_latency has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_allreduce_m_1_2", OSU + ["allreduce", "-m", "1:2"], 2,
+     r"-m 1:2: allreduce has no message size in this range "
+     r"\(it sends whole 4-byte MPI_FLOAT elements\)",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_reduce_scatter_m_1_3", OSU + ["reduce_scatter", "-m", "1:3"], 2,
+     r"-m 1:3: reduce_scatter has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_allreduce_m_3_3", OSU + ["allreduce", "-m", "3:3"], 2, r"whole 4-byte",
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_fop_latency_m_ignored", OSU + ["fop_latency", "-m", "0:0", "-i", "2", "-x", "0"] +
+     OUT, 0, None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([8]))
+case("mpi_osu_barrier_m_0_0", OSU + ["barrier", "-m", "0:0", "-i", "2", "-x", "0"] + OUT, 0,
+     None, launcher="mpiexec2", needs=("mpi",), bound=30, check=rows_match)
+for name in ("put_latency", "latency", "allreduce"):
+    case(f"mpi_osu_M_1_{name}", OSU + [name, "-M", "1", "-m", "4:8", "-i", "2", "-x", "0",
+                                       "-W", "2"], 1,
+         r"nothing was measured in suite 'osu'", launcher="mpiexec2", needs=("mpi",), bound=30,
+         says=rf"{name}: sizes from 4 bytes skipped, they need \d+ bytes per process, above -M 1")
+
+# §4: P_Read_shared's -check where 3 does not divide X (blocks of X/3 and X/3 + 1 bytes): the
+# shared pointer's reads start off block boundaries and are still right.
+case("mpi3_imb_io_read_shared_check", ["run", "imb-io", "P_Read_shared", "C_Read_shared",
+                                       "-msglog", "0:4", "-iter", "8,16,8",
+                                       "-check", "--io-dir", "{tmp}"] + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=90, check=no_defects)
+case("mpi3_imb_io_write_shared_check", ["run", "imb-io", "P_Write_shared",
+                                        "-msglog", "0:3", "-iter", "8,16,8", "-check",
+                                        "--io-dir", "{tmp}"] + OUT, 0, None,
+     launcher="mpiexec3", needs=("mpi",), bound=90, check=no_defects)
+
+# §11: PAW's MPI tests under a huge NLOOP_MIN: --time bounds them as it bounds the BLAS tests
+# (the size is cut short with a warning; a run that measured nothing is an error).
+HUGE_LOOPS = ["--nloop_min", "1000000000000", "--nloop_max", "1000000000000"]
+for name in ("p2p_send", "p2p_get", "col_bct", "p2p_mrate"):
+    case(f"mpi_paw_nloop_min_huge_{name}", ["run", "paw", name, "--sizes", "8,64", "--time", "1",
+                                            "--nreps", "3"] + HUGE_LOOPS, 1,
+         r"nothing was measured in suite 'paw'", launcher="mpiexec2", needs=("mpi",), bound=40,
+         says=rf"{name}: sizes 8, 64 cut short by the 1 s per-size budget")
+case("mpi_paw_nloop_min_huge_latency", ["run", "paw", "latency", "--time", "1"], 1,
+     r"nothing was measured in suite 'paw'", env={"NLOOP_MIN": "1000000000000",
+                                                   "NLOOP_MAX": "1000000000000"},
+     launcher="mpiexec2", needs=("mpi",), bound=40, says=r"latency: sizes 1 cut short")
+case("paw_blas_nloop_min_huge", PAW + ["dgemv", "--sizes", "8", "--time", "1"] + HUGE_LOOPS, 1,
+     r"nothing was measured in suite 'paw'", needs=("blas",), bound=40,
+     says=r"cut short by the 1 s per-size budget")
+
 
 # ---- sweep 3, outputs, signals, environment and error text (issue 27) --------------------------
 # Rows for .dat files through the output layer, disk-full CSV, signals on any rank, mpi::main
 # programs, environment values and the text of error lines.
 
 
+def dat_rows(path, fields):
+    """The data rows of a PAW .dat file: one '#' header line, then whole rows of `fields`
+    numbers, ending with a newline; or nothing (its header could not be written)."""
+    with open(path) as f:
+        text = f.read()
+    if text == "":
+        return 0
+    assert text.endswith("\n"), f"{path}: ends in the middle of a row"
+    lines = text.splitlines()
+    assert lines and lines[0].startswith("# "), f"{path}: no header line"
+    for line in lines[1:]:
+        assert len(line.split()) == fields, f"{path}: a broken row {line!r}"
+        [float(x) for x in line.split()]
+    return len(lines) - 1
+
+
+def dat_files(directory, pattern):
+    import glob
+    return sorted(glob.glob(os.path.join(directory, pattern)))
+
+
+def blas_dat_written(directory, sizes):
+    """dgemm's two files (one thread: --threads 1), each with one row per size."""
+    assert dat_rows(directory + "/dgemm_time-np_1.dat", 4) == sizes, "dgemm_time rows"
+    assert dat_rows(directory + "/dgemm_flops-np_1.dat", 4) == sizes, "dgemm_flops rows"
+
+
+def every_dat_whole(directory):
+    files = dat_files(directory, "*.dat")
+    assert files, f"no .dat file in {directory}"
+    for path in files:
+        dat_rows(path, 4)
+
+
+def unchanged(path, text):
+    with open(path) as f:
+        assert f.read() == text, f"{path} was changed"
+
+
+def long_tree(t, parts=11):
+    """A directory 11 x 200 characters deep (about 2.2 KB of path): messages about paths below
+    it pass 2 KB."""
+    path = t
+    for i in range(parts):
+        path = os.path.join(path, chr(ord("a") + i) * 200)
+    os.makedirs(path)
+    return path
+
+
+LONG = "/".join(chr(ord("a") + i) * 200 for i in range(11))
+PAW_BLAS = PAW + ["dgemm", "--threads", "1", "--nreps", "2"]
+PAW_MPI = ["run", "paw", "latency", "--sizes", "1,8", "--nreps", "2"]
+
+# .dat files are written by a file reporter: --quiet (no console) writes them all the same.
+case("out_dat_quiet_blas", PAW_BLAS + ["--sizes", "8,16", "--quiet", "--dat-dir", "{tmp}/dat"],
+     0, needs=("blas",), check=lambda t: blas_dat_written(t + "/dat", 2), group="outputs")
+case("out_dat_quiet_default_dir", PAW_BLAS + ["--sizes", "8", "--quiet"], 0, needs=("blas",),
+     check=lambda t: blas_dat_written(t, 1), group="outputs")
+case("out_dat_quiet_with_json_csv", PAW_BLAS + ["--sizes", "8", "--quiet", "--json",
+                                                "{tmp}/o.json", "--csv", "{tmp}/o.csv"], 0,
+     needs=("blas",), group="outputs",
+     check=lambda t: (blas_dat_written(t, 1), json_valid(t + "/o.json", completed=True),
+                      csv_rows(t + "/o.csv") == 1))
+case("mpi_dat_quiet_paw", PAW_MPI + ["--quiet", "--dat-dir", "{tmp}/dat"], 0,
+     launcher="mpiexec2", needs=("mpi",), bound=60,
+     check=lambda t: dat_rows(t + "/dat/latency.dat", 5) == 2)
+
+# A full disk or file size limit: every file ends with its last whole row (CSV, .dat) or is the
+# last complete document (JSON). The limits are chosen to fall inside a row (the fake suite's
+# CSV happens to have a row end at 8 KiB).
+case("out_csv_disk_full_whole_rows",
+     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/small/out.csv", "--json", "{tmp}/ok.json",
+                 "--quiet"], 4,
+     r"--csv \S+/out.csv: cannot write: No space left on device; stopped", tmpfs_kb=12,
+     group="outputs",
+     check=lambda t: (csv_rows(t + "/small/out.csv"), json_valid(t + "/ok.json", completed=False)))
+case("out_csv_file_too_large_whole_rows",
+     FAKE_RUN + ["-msglog", "0:30", "--csv", "{tmp}/out.csv", "--quiet"], 4,
+     r"--csv \S+/out.csv: cannot write: File too large; stopped", file_size_kb=7,
+     check=lambda t: csv_rows(t + "/out.csv"), group="outputs")
+case("out_json_disk_full_complete",
+     FAKE_RUN + ["-msglog", "0:30", "--json", "{tmp}/small/out.json", "--quiet"], 4,
+     r"--json \S+/out.json: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     check=lambda t: json_valid(t + "/small/out.json"), group="outputs")
+case("out_dat_disk_full_whole_rows",
+     PAW + ["dgemv", "--threads", "1", "--nreps", "2", "--quiet", "--sizes",
+            ",".join(str(8 * k) for k in range(1, 150)), "--dat-dir", "{tmp}/small"], 4,
+     r"dgemv_\w+-np_1\.dat: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     needs=("blas",), bound=60, check=lambda t: every_dat_whole(t + "/small"), group="outputs")
+case("out_dat_file_too_large_whole_rows",
+     PAW + ["dgemv", "--threads", "1", "--nreps", "2", "--quiet", "--sizes",
+            ",".join(str(8 * k) for k in range(1, 150)), "--dat-dir", "{tmp}/dat"], 4,
+     r"dgemv_\w+-np_1\.dat: cannot write: File too large; stopped", file_size_kb=4,
+     needs=("blas",), bound=60, check=lambda t: every_dat_whole(t + "/dat"), group="outputs")
+case("mpi_csv_disk_full_whole_rows",
+     IMB + ["PingPong", "PingPing", "Sendrecv", "-msglog", "0:22", "-iter", "10",
+            "--csv", "{tmp}/small/out.csv", "--quiet"], 4,
+     r"--csv \S+: cannot write: No space left on device; stopped", tmpfs_kb=8,
+     launcher="mpiexec2", needs=("mpi",), bound=60, check=lambda t: csv_rows(t + "/small/out.csv"))
+
+# .dat files go through the output layer: their names are reserved before the run, so that no
+# other output can be one of them, and what is already there under such a name is checked.
+case("out_dat_same_as_json", PAW_BLAS + ["--sizes", "8", "--json", "{tmp}/dgemm_time-np_1.dat"],
+     2, r"--json \S+/dgemm_time-np_1.dat: PAW writes its \.dat files under such names",
+     needs=("blas",), group="outputs",
+     check=lambda t: not os.path.exists(t + "/dgemm_time-np_1.dat"))
+case("out_dat_same_as_csv_kept", PAW_BLAS + ["--sizes", "8", "--csv", "{tmp}/d/dgemm_flops-np_1.dat",
+                                             "--dat-dir", "{tmp}/d"], 2,
+     r"--csv \S+: PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), write(t + "/d/dgemm_flops-np_1.dat", "keep")),
+     check=lambda t: unchanged(t + "/d/dgemm_flops-np_1.dat", "keep"))
+case("out_dat_same_as_json_dotdot", PAW_BLAS + ["--sizes", "8", "--json",
+                                                "{tmp}/d/e/../dgemm_time-np_1.dat",
+                                                "--dat-dir", "{tmp}/d"], 2,
+     r"PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: os.makedirs(t + "/d/e"))
+case("out_dat_same_as_json_symlink", PAW_BLAS + ["--sizes", "8", "--json", "{tmp}/link",
+                                                 "--dat-dir", "{tmp}/d"], 2,
+     r"PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), os.symlink("d/dgemm_time-np_1.dat", t + "/link")))
+case("out_dat_same_as_json_dat_dir_symlink", PAW_BLAS + ["--sizes", "8", "--json",
+                                                         "{tmp}/d/x.dat", "--dat-dir", "{tmp}/l"],
+     2, r"PAW writes its \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), os.symlink("d", t + "/l")))
+case("out_dat_entry_links_to_json", PAW_BLAS + ["--sizes", "8", "--json", "{tmp}/out.json",
+                                                "--dat-dir", "{tmp}/d"], 2,
+     r"name the same file", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), write(t + "/out.json", "keep"),
+                      os.symlink("../out.json", t + "/d/dgemm_time-np_1.dat")),
+     check=lambda t: unchanged(t + "/out.json", "keep"))
+case("out_dat_entry_links_to_dat", PAW_BLAS + ["--sizes", "8", "--dat-dir", "{tmp}/d"], 2,
+     r"dgemm_flops-np_1.dat: .*another of PAW's \.dat files", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"),
+                      os.symlink("dgemm_time-np_1.dat", t + "/d/dgemm_flops-np_1.dat")))
+case("out_dat_entry_directory", PAW_BLAS + ["--sizes", "8", "--dat-dir", "{tmp}/d"], 2,
+     r"dgemm_time-np_1.dat: is a directory, not a regular file", needs=("blas",),
+     group="outputs", setup=lambda t: os.makedirs(t + "/d/dgemm_time-np_1.dat"),
+     check=lambda t: is_kind(t + "/d/dgemm_time-np_1.dat", stat.S_ISDIR))
+case("out_dat_entry_devnull", PAW_BLAS + ["--sizes", "8", "--dat-dir", "{tmp}/d"], 2,
+     r"dgemm_flops-np_1.dat: is a character device", needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), os.symlink("/dev/null", t + "/d/dgemm_flops-np_1.dat")),
+     check=lambda t: is_kind("/dev/null", stat.S_ISCHR))
+case("out_dat_entry_fifo", PAW_BLAS + ["--sizes", "8"], 2, r"dgemm_time-np_1.dat: is a FIFO",
+     needs=("blas",), group="outputs", bound=10,
+     setup=lambda t: mkfifo(t + "/dgemm_time-np_1.dat"))
+case("out_dat_dir_devnull", PAW_BLAS + ["--sizes", "8", "--dat-dir", "/dev/null"], 2,
+     r"--dat-dir /dev/null: is a character device, not a directory", needs=("blas",),
+     group="outputs", check=lambda t: is_kind("/dev/null", stat.S_ISCHR))
+case("out_dat_other_files_kept", PAW_BLAS + ["--sizes", "8", "--quiet", "--dat-dir", "{tmp}/d",
+                                             "--json", "{tmp}/d/out.json"], 0,
+     needs=("blas",), group="outputs",
+     setup=lambda t: (os.mkdir(t + "/d"), write(t + "/d/notes.txt", "keep"),
+                      write(t + "/d/dgemm_time-np_1.dat", "old")),
+     check=lambda t: (unchanged(t + "/d/notes.txt", "keep"), blas_dat_written(t + "/d", 1),
+                      json_valid(t + "/d/out.json", completed=True)))
+case("mpi_dat_same_as_json", PAW_MPI + ["--json", "{tmp}/latency.dat"], 2,
+     r"PAW writes its \.dat files", launcher="mpiexec2", needs=("mpi",), bound=30,
+     check=lambda t: not os.path.exists(t + "/latency.dat"))
+case("mpi_dat_entry_directory", PAW_MPI + ["--dat-dir", "{tmp}/d"], 2,
+     r"latency.dat: is a directory", launcher="mpiexec2", needs=("mpi",), bound=30,
+     setup=lambda t: os.makedirs(t + "/d/latency.dat"))
+
+# Error text: whole (no 2 KB cap, no cut at a NUL byte), escaped (bytes that are not UTF-8 are
+# shown as \xNN, as control characters are), naming the variable, once per run.
+case("err_long_path_reason", FAKE_RUN + ["--json", "{tmp}/" + LONG + "/no/x.json"], 2,
+     r"--json \S{2200,}: directory \S+ does not exist$", setup=long_tree, group="outputs")
+case("mpi_err_long_path_reason", IMB + ["PingPong"] + SMALL_IMB +
+     ["--json", "{tmp}/" + LONG + "/no/x.json"], 2,
+     r"--json \S{2200,}: directory \S+ does not exist$", setup=long_tree,
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("err_long_plugin_message", FAKE_RUN + ["-msglog", "x" * 3000], 2,
+     r"-msglog x{3000}: expected \[MIN:\]MAX$")
+case("err_huge_plugin_message_keeps_reason", FAKE_RUN + ["-msglog", "y" * 60000], 2,
+     r"^parbench: error: -msglog y+ \[\.\.\.\] y+: expected \[MIN:\]MAX$")
+case("err_long_msglen_path", IMB + ["-msglen", "{tmp}/" + LONG + "/missing"], 2,
+     r"-msglen \S{2200,}: cannot open for reading: No such file or directory$",
+     setup=long_tree, needs=("mpi",))
+case("err_msglen_nul", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:2: '1\\x002' is not a non-negative message length",
+     setup=lambda t: write(t + "/lens", "8\n1\x002\n"), needs=("mpi",))
+case("err_msglen_latin1", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:1: '\\xe9t\\xe9' is not",
+     setup=lambda t: open(t + "/lens", "wb").write(b"\xe9t\xe9\n"), needs=("mpi",))
+case("err_msglen_c1_control", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:1: 'a\\xc2\\x9b2Jb' is not",
+     setup=lambda t: open(t + "/lens", "wb").write(b"a\xc2\x9b2Jb\n"), needs=("mpi",))
+case("err_msglen_utf8_kept", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     "-msglen \\S+:1: '\u00e9t\u00e9' is not",
+     setup=lambda t: open(t + "/lens", "wb").write("\u00e9t\u00e9\n".encode()), needs=("mpi",))
+case("err_options_ini_nul", ["run", "overlap", "-iterations", "2"], 2,
+     r"options.ini:2: no '=' in 'a\\x00b'; expected key=value",
+     setup=lambda t: write(t + "/options.ini", "# comment\na\x00b\n"), needs=("mpi",))
+case("err_options_ini_nul_value", ["run", "overlap"], 2,
+     r"options.ini:1: iterations=1\\x002: expected a positive integer",
+     setup=lambda t: write(t + "/options.ini", "iterations=1\x002\n"), needs=("mpi",))
+case("err_options_ini_latin1", ["run", "overlap"], 2, r"options.ini:1: no '=' in '\\xe9t\\xe9'",
+     setup=lambda t: open(t + "/options.ini", "wb").write(b"\xe9t\xe9\n"), needs=("mpi",))
+case("err_options_ini_invalid_utf8_key", ["run", "overlap"], 2, r"options.ini:1: .*\\xff",
+     setup=lambda t: open(t + "/options.ini", "wb").write(b"\xff\xfe=1\n"), needs=("mpi",))
+case("err_max_p2p_size_overflow", ["run", "paw", "p2p_send"], 2,
+     r"message size 3000000000 \(environment MAX_P2P_SIZE\) is out of range",
+     env={"MAX_P2P_SIZE": "3000000000"}, needs=("mpi",))
+case("err_max_p2p_size_huge", ["run", "paw", "p2p_send"], 2,
+     r"MAX_P2P_SIZE '99999999999999999999999': out of range",
+     env={"MAX_P2P_SIZE": "99999999999999999999999"}, needs=("mpi",))
+case("err_max_size_option_overflow", ["run", "paw", "p2p_send", "--max_size", "3000000000"], 2,
+     r"message size 3000000000 \(option --max_size\) is out of range", needs=("mpi",))
+case("mpi_err_max_col_size_overflow", ["run", "paw", "col_a2a"], 2,
+     r"collective size 2000000000 \(environment MAX_COL_SIZE\) x 2 tasks is out of range",
+     env={"MAX_COL_SIZE": "2000000000"}, launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_err_max_p2p_size_once", ["run", "paw", "p2p_send"], 2,
+     r"\(environment MAX_P2P_SIZE\) is out of range", env={"MAX_P2P_SIZE": "3000000000"},
+     launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_err_options_ini_once", ["run", "overlap"], 2, r"options.ini:1: no '='",
+     setup=lambda t: write(t + "/options.ini", "junk\n"), launcher="mpiexec2", needs=("mpi",),
+     bound=30)
+case("mpi_err_list_broken_plugin_once", ["list", "--plugin-path", "{tmp}/bad"], 1,
+     r"parbench_bad.so: .*file too short", launcher="mpiexec2", bound=30,
+     setup=lambda t: (os.mkdir(t + "/bad"), write(t + "/bad/parbench_bad.so", "junk")))
+case("mpi_err_unknown_suite_broken_plugin_once", ["run", "nosuch", "--plugin-path", "{tmp}/bad"],
+     2, r"unknown suite 'nosuch'", launcher="mpiexec2", bound=30,
+     setup=lambda t: (os.mkdir(t + "/bad"), write(t + "/bad/parbench_bad.so", "junk")))
+case("mpi_err_msglen_once", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
+     r"-msglen \S+:1: '\\xff' is not", launcher="mpiexec2", needs=("mpi",), bound=30,
+     setup=lambda t: open(t + "/lens", "wb").write(b"\xff\n"))
+
+
 # ---- sweep 3, compare and plot (issue 27) -------------------------------------------------------
 # Rows for compare's gate, its input size bound and plot's inputs and targets.
+
+
+def parbench_json(path, rows, samples=True):
+    """A parbench JSON file of `rows` ({name: median_us} or {name: (median_us, samples)})."""
+    benchmarks = []
+    for name, value in rows.items():
+        median, row_samples = value if isinstance(value, tuple) else (value, None)
+        row = {"name": name, "run_type": "iteration", "suite": "t", "bytes": 8,
+               "median_us": median, "ci_low_us": median, "ci_high_us": median,
+               "real_time": median}
+        if samples and row_samples is not None:
+            row["samples_us"] = row_samples
+        benchmarks.append(row)
+    with open(path, "w") as f:
+        json.dump({"context": {"parbench": {}}, "benchmarks": benchmarks}, f)
+
+
+def slower_pair(t, old_median=1.0):
+    """old.json and new.json: one row 10 % slower with separated samples (exact p = 1.1e-5)."""
+    parbench_json(t + "/old.json", {"t/x/bytes:8": (old_median, [1.0 + i / 100 for i in range(10)])})
+    parbench_json(t + "/new.json", {"t/x/bytes:8": (1.1, [1.1 + i / 100 for i in range(10)])})
+
+
+def many_rows(t, n=150000):
+    """n rows without samples (a 6 MB file): matching them by a search through every row read
+    so far took n^2 / 2 string comparisons, minutes; by a hash lookup, a fraction of a second."""
+    with open(t + "/many.json", "w") as f:
+        f.write('{"context": {"parbench": {}}, "benchmarks": [')
+        f.write(",".join(f'{{"name": "t/x/bytes:{i}", "median_us": 1.5}}' for i in range(n)))
+        f.write("]}")
+
+
+def sparse(path, size):
+    with open(path, "wb") as f:
+        f.truncate(size)
+
+
+COMPARE = ["compare", "{tmp}/old.json", "{tmp}/new.json"]
+# --fail-above is the gate: every way around it must be refused.
+for level in ("nan", "NaN", "inf", "-0.05", "0", "0.9", "", "5%"):
+    case(f"compare_significance_{level.replace('%', 'pct').replace('.', '_').replace('-', 'minus') or 'empty'}",
+         COMPARE + ["--fail-above", "5%", "--significance", level], 2,
+         r"--significance: '.*': expected a level between 1e-9 and 0.5", setup=slower_pair,
+         group="compare")
+case("compare_gate_regression", COMPARE + ["--fail-above", "5%"], 1, None, setup=slower_pair,
+     one_error_line=False, says=r"parbench: regression: 1 rows significantly slower by more than "
+     r"5%: t/x/bytes:8 \(\+10\.0%\)", group="compare")
+case("compare_negative_median", COMPARE + ["--fail-above", "5%"], 2,
+     r"old.json: row t/x/bytes:8: median_us -1 is not a time",
+     setup=lambda t: slower_pair(t, old_median=-1), group="compare")
+case("compare_negative_sample", COMPARE, 2, r"new.json: row t/x/bytes:8: samples_us -1.1 is not",
+     setup=lambda t: (slower_pair(t), parbench_json(t + "/new.json", {
+         "t/x/bytes:8": (1.1, [-1.1, 1.2])})), group="compare")
+case("compare_sample_not_number", COMPARE, 2, r"samples_us \"fast\" is not a time",
+     setup=lambda t: (slower_pair(t), parbench_json(t + "/new.json", {
+         "t/x/bytes:8": (1.1, [1.1, "fast"])})), group="compare")
+case("compare_overflowing_median", COMPARE, 2, r"new.json: not a parbench JSON file",
+     setup=lambda t: (slower_pair(t), write(t + "/new.json", '{"context": {"parbench": {}}, '
+                                            '"benchmarks": [{"name": "t/x/bytes:8", '
+                                            '"median_us": 1e999}]}')), group="compare")
+case("compare_deep_nesting", ["compare", "{tmp}/deep.json", "{tmp}/deep.json"], 2,
+     r"deep.json: not a parbench JSON file \(nested deeper than 64 levels\)", bound=20,
+     setup=lambda t: write(t + "/deep.json", "[" * 20000000), group="compare")
+case("compare_dev_zero", ["compare", "/dev/zero", "/dev/zero"], 2,
+     r"compare /dev/zero: not a regular file", bound=10, group="compare")
+case("compare_fifo", ["compare", "{tmp}/fifo", "{tmp}/fifo"], 2, r"not a regular file",
+     setup=lambda t: mkfifo(t + "/fifo"), bound=10, group="compare")
+case("compare_too_large", ["compare", "{tmp}/huge.json", "{tmp}/huge.json"], 2,
+     r"compare \S+/huge.json: larger than 268435456 bytes", bound=10,
+     setup=lambda t: sparse(t + "/huge.json", (256 << 20) + 1), group="compare")
+# The bound is a hang detector with a wide margin (the old quadratic matching took minutes).
+case("compare_many_rows", ["compare", "{tmp}/many.json", "{tmp}/many.json"], 0, None,
+     setup=many_rows, bound=60, group="compare")
+case("compare_control_characters_in_names", COMPARE, 0, None,
+     setup=lambda t: (parbench_json(t + "/old.json", {"t/\x1b[2J/x": 1.0}),
+                      parbench_json(t + "/new.json", {"t/\x1b[2J/x": 1.0})),
+     says=r"t/\\x1b\[2J/x", group="compare")
+
+PLOT = ["plot", "{tmp}/run.json"]
+
+
+def plot_run(t):
+    parbench_json(t + "/run.json", {"t/x/bytes:8": 1.0, "t/x/bytes:16": 2.0})
+
+
+# Targets: only regular files, through the output layer (report/output_file.hpp).
+case("plot_target_devnull_link", PLOT + ["-o", "{tmp}/fig.png"], 2,
+     r"-o \S+/fig.png: is a character device, not a regular file",
+     setup=lambda t: (plot_run(t), os.symlink("/dev/null", t + "/fig.png")),
+     check=lambda t: is_kind("/dev/null", stat.S_ISCHR), group="plot")
+case("plot_target_dev_full_link", PLOT + ["-o", "{tmp}/fig.svg"], 2,
+     r"is a character device, not a regular file",
+     setup=lambda t: (plot_run(t), os.symlink("/dev/full", t + "/fig.svg")), group="plot")
+case("plot_target_fifo", PLOT + ["-o", "{tmp}/fig.svg"], 2, r"-o \S+/fig.svg: is a FIFO",
+     setup=lambda t: (plot_run(t), mkfifo(t + "/fig.svg")), bound=10,
+     check=lambda t: is_kind(t + "/fig.svg", stat.S_ISFIFO), group="plot")
+case("plot_target_directory", PLOT + ["-o", "{tmp}/fig.png"], 2, r"is a directory",
+     setup=lambda t: (plot_run(t), os.mkdir(t + "/fig.png")), group="plot")
+case("plot_target_missing_directory", PLOT + ["-o", "{tmp}/no/fig.png"], 2,
+     r"directory \S+ does not exist", setup=plot_run, group="plot")
+case("plot_target_proc", PLOT + ["-o", "/proc/fig.png"], 2, r"cannot create files in /proc",
+     setup=plot_run, group="plot")
+case("plot_title_escape", PLOT + ["-o", "{tmp}/fig.png", "--title", "a\x1b[31mb"], 2,
+     r"--title 'a\\x1b\[31mb': control characters have no place in a title", setup=plot_run,
+     check=lambda t: not os.path.exists(t + "/fig.png"), group="plot")
+case("plot_title_newline", PLOT + ["-o", "{tmp}/fig.png", "--title", "a\nb"], 2,
+     r"--title 'a\\nb'", setup=plot_run, group="plot")
+# Inputs: regular files of bounded size, found before the script runs; never a traceback.
+case("plot_input_fifo", ["plot", "{tmp}/fifo", "-o", "{tmp}/fig.png"], 2,
+     r"\S+/fifo: not a regular file \(a device, FIFO or socket\)",
+     setup=lambda t: mkfifo(t + "/fifo"), bound=10, group="plot")
+case("plot_input_dev_zero", ["plot", "/dev/zero", "-o", "{tmp}/fig.png"], 2,
+     r"/dev/zero: not a regular file", bound=10, group="plot")
+case("plot_input_directory", ["plot", "{tmp}", "-o", "{tmp}/fig.png"], 2,
+     r"is a directory, not a file", group="plot")
+case("plot_input_too_large", ["plot", "{tmp}/huge.json", "-o", "{tmp}/fig.png"], 2,
+     r"huge.json: larger than 67108864 bytes", bound=10,
+     setup=lambda t: sparse(t + "/huge.json", (64 << 20) + 1), group="plot")
+case("plot_input_deep_nesting", ["plot", "{tmp}/deep.json", "-o", "{tmp}/fig.png"], 2,
+     r"deep.json: not a parbench JSON file \(not valid JSON\)",
+     setup=lambda t: write(t + "/deep.json", "[" * 100000 + "]" * 100000), group="plot")
+case("plot_input_nan", ["plot", "{tmp}/nan.json", "-o", "{tmp}/fig.png"], 2,
+     r"nan.json: not a parbench JSON file \(NaN is not valid JSON\)",
+     setup=lambda t: write(t + "/nan.json", '{"context": {"parbench": {}}, "benchmarks": '
+                                            '[{"name": "x", "bytes": 8, "median_us": NaN}]}'),
+     group="plot")
+case("plot_input_bytes_text", ["plot", "{tmp}/text.json", "-o", "{tmp}/fig.png"], 2,
+     r"text.json: row x: bytes \"eight\" is not a number",
+     setup=lambda t: write(t + "/text.json", '{"context": {"parbench": {}}, "benchmarks": '
+                                             '[{"name": "x", "bytes": "eight", "median_us": 1}]}'),
+     group="plot")
+case("plot_input_no_name", ["plot", "{tmp}/anon.json", "-o", "{tmp}/fig.png"], 2,
+     r"anon.json: not a parbench JSON file \(a row without a name\)",
+     setup=lambda t: write(t + "/anon.json", '{"context": {"parbench": {}}, "benchmarks": '
+                                             '[{"bytes": 8, "median_us": 1}]}'), group="plot")
+case("plot_input_not_utf8", ["plot", "{tmp}/bin.json", "-o", "{tmp}/fig.png"], 2,
+     r"bin.json: not a parbench JSON file \(not UTF-8 text\)",
+     setup=lambda t: open(t + "/bin.json", "wb").write(b'{"a": "\xff\xfe"}'), group="plot")
+case("plot_too_many_series", ["plot", "{tmp}/many.json", "-o", "{tmp}/fig.png"], 2,
+     r"1000 series to draw, more than 200", setup=lambda t: parbench_json(
+         t + "/many.json", {f"t/b{i}/bytes:8": 1.0 for i in range(1000)}), group="plot")
 
 
 # ---- the runner ----------------------------------------------------------------------------------
@@ -412,8 +934,8 @@ def run_case(name):
 def execute(name, c, tmp):
     args = [a.replace("{tmp}", tmp).replace("{fake}", FAKE) for a in c["args"]]
     command = [PARBENCH] + args
-    if c["launcher"] == "mpiexec2":
-        command = [MPIEXEC, "-n", "2"] + command
+    if c["launcher"]:
+        command = [MPIEXEC, "-n", c["launcher"].removeprefix("mpiexec")] + command
     if c["file_size_kb"]:
         # EFBIG instead of SIGXFSZ: the driver must report the failed write itself.
         command = ["bash", "-c", f"trap '' XFSZ; ulimit -f {c['file_size_kb']}; exec \"$@\"",
@@ -460,10 +982,19 @@ def execute(name, c, tmp):
             problems.append(f"no error line matching /{c['message']}/")
     if c["status"] != 0 and c["one_error_line"] and len(errors) != 1:
         problems.append(f"{len(errors)} error lines, want exactly one")
+    if c["launcher"]:
+        said = [line for line in err_text.splitlines() if line.startswith("parbench: ")]
+        repeated = {line for line in said if said.count(line) > 1}
+        if repeated:
+            problems.append(f"said by more than one rank: {sorted(repeated)[0][:200]}")
     if c["says"] and not re.search(c["says"], err_text + out.decode(errors="replace")):
         problems.append(f"nothing on stdout or stderr matches /{c['says']}/")
-    if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", err_text):
+    if re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", err_text):
         problems.append("a raw control character on stderr")
+    try:
+        err.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.append(f"bytes on stderr that are not UTF-8 (printed raw): {e}")
     if "see --list" in err_text:
         problems.append("'--list' is not an option")
     for root, _, files in os.walk(tmp):

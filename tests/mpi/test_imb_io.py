@@ -248,6 +248,32 @@ def test_disk_space(args):
             subprocess.run(["umount", small_disk], capture_output=True)
 
 
+def test_shared_pointer_uneven(args):
+    """-n 3 (issue 27 §4): where 3 does not divide X the blocks are X/3 and X/3 + 1 bytes long, so
+    the shared pointer's reads start off block boundaries. Known answers: no defect in any row
+    of the shared-pointer reads, and exactly the one wrong byte of the corrupting P_Read_shared
+    (process 0's, wherever its read landed) in every row that reads a byte."""
+    sizes = [0, 1, 2, 4, 5, 10, 16]
+    env = {"PARBENCH_TEST_KERNELS": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        lengths = os.path.join(tmp, "lengths")
+        with open(lengths, "w") as f:
+            f.write("".join(f"{x}\n" for x in sizes))
+        out = os.path.join(tmp, "out.json")
+        names = ["P_Read_shared", "Test_IO_Corrupt_Shared"]
+        p = parbench(args, 3, ["imb-io"] + names + [
+            "-msglen", lengths, "-iter", "8,16,8", "-time", "600", "-check", "--io-dir", tmp,
+            "--json", out, "--quiet"], env)
+        if not expect(p.returncode == 0, f"shared pointer at -n 3: rc {p.returncode} {p.stderr[-600:]}"):
+            return
+        rows = rows_of(out)
+        for name in names:
+            got = [(r["processes"], r["bytes"], r["defects"]) for r in rows if r["benchmark"] == name]
+            bad = 1 if name.startswith("Test_") else 0
+            want = [(q, x, 0 if x == 0 else bad) for q in q_set(3) for x in sizes]
+            expect(got == want, f"{name} -n 3: (Q, bytes, defects) {got} != {want}")
+
+
 def test_corrupt(args):
     env = {"PARBENCH_TEST_KERNELS": "1"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -371,6 +397,9 @@ def main():
         parser.add_argument(flag, required=True)
     parser.add_argument("--np", type=int, required=True)
     args = parser.parse_args()
+    if args.np == 3:
+        test_shared_pointer_uneven(args)
+        return finish()
     test_all(args, args.np)
     if args.np <= 2:
         test_nonblocking(args, args.np)

@@ -342,6 +342,28 @@ def test_options(args):
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and word in lines[0] and not rows,
                f"bad {bad}: rc {p.returncode}, stderr {p.stderr!r}")
+    # OSU 7.5's sizes (osu_util.c): its point-to-point latency tests start at 0 bytes, the others
+    # ignore a MIN of 0 (issue 27 §12)
+    p, rows = run(["latency", "bw", "-m", "0:4", "-i", "2", "-x", "0", "-W", "2"], 2,
+                  args.parbench)
+    named = by_name(rows)
+    expect(p.returncode == 0 and sizes_of(named.get("latency", [])) == [0, 1, 2, 4] and
+           sizes_of(named.get("bw", [])) == [1, 2, 4],
+           f"-m 0:4: rc {p.returncode}, sizes {[(r['benchmark'], r['bytes']) for r in rows]}")
+    # a range without a size of a test, and -W beyond its bounds (issue 27 §3): one line each
+    for argv, words in [(["bw", "-m", "0:0"], "-m 0:0: bw has no message size"),
+                        (["allreduce", "-m", "1:2"], "whole 4-byte MPI_FLOAT elements"),
+                        (["bw", "-W", "1000000"], "-W 1000000: at most 65536"),
+                        (["bibw", "-W", "2147483647"], "above -M 536870912"),
+                        (["put_bw", "-W", "4096", "-M", "4096"], "above -M 4096")]:
+        p, rows = run(argv, 2, args.parbench)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        expect(p.returncode == BAD_INPUT and len(lines) == 1 and words in lines[0] and not rows,
+               f"{argv}: rc {p.returncode}, stderr {p.stderr!r}")
+    # -M under every size of a one-sided test: each skipped, a warning naming -M, status 1
+    p, rows = run(["put_latency", "-M", "1", "-m", "4:8", "-i", "2", "-x", "0"], 2, args.parbench)
+    expect(p.returncode == 1 and not rows and "above -M 1" in p.stdout + p.stderr,
+           f"put_latency -M 1: rc {p.returncode}, {p.stderr[-300:]!r}")
 
 
 def check_collectives(rows, np, iterations, label):

@@ -8,6 +8,7 @@ the rows before it kept), figures worked out
 from the record's own time (OSU's MB/s = bytes x window / t, latency = t), OSU's counts, the
 console layout against a golden file (numbers masked, OSU 7 widths), bad -s/-w/-m rejected with one line;
 PAW's statistics over repetitions (MIN across tasks per repetition), its .dat files and GB/s.
+-n 3: the one-sided set with PSCW and fence while process 2 waits outside the active set.
 -n 4: osu on processes 0 and 1 while the others wait; PAW's pairs 0<->2, 1<->3, proven by
 -check (each target's bytes carry its partner's rank).
 
@@ -210,6 +211,27 @@ def test_osu_four(args):
     check_osu_rows(rows, "-n 4", 2, 4)
 
 
+def test_osu_three(args):
+    """-n 3 (issue 27 §1): the one-sided set with each test's default synchronisation (put_bibw:
+    pscw) and then with pscw and fence everywhere they are offered, on processes 0 and 1 while
+    process 2 waits outside the active set: every row there, no defect, figures as at -n 2."""
+    one_sided = LATENCY + BANDWIDTH + ["put_bibw"]
+    for sync in [None, "pscw", "fence"]:
+        names = one_sided if sync is None else \
+            [n for n in one_sided if n not in ("fop_latency", "cas_latency")]
+        extra = [] if sync is None else ["-s", sync]
+        small = ["-m", "1:2", "-i", "3", "-x", "1", "-W", "2", "-c"]
+        p, rows = run(["osu"] + names + extra + small, 3, args.parbench, timeout=400)
+        label = f"osu -n 3 -s {sync or 'default'}"
+        sized = [n for n in names if n not in ("fop_latency", "cas_latency")]
+        want = len(sized) * 2 + (len(names) - len(sized))
+        expect(p.returncode == 0 and len(rows) == want,
+               f"{label}: rc {p.returncode}, {len(rows)} rows, want {want}: {p.stderr[-400:]}")
+        expect(all(r["processes"] == 2 for r in rows), f"{label}: measured on 2 processes")
+        expect("parbench: error" not in p.stderr, f"{label}: {p.stderr[-300:]}")
+        check_osu_rows(rows, label, 2, 3)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -222,6 +244,8 @@ def main():
     elif args.np == 2:
         test_osu_two(args)
         test_paw(args, 2)
+    elif args.np == 3:
+        test_osu_three(args)
     else:
         test_osu_four(args)
         test_paw(args, 4)

@@ -1,13 +1,14 @@
 // A minimal host for the plugins of the paw suite (BLAS, offload), standing in for the driver in
 // tests: loads one plugin (and no MPI plugin), runs one request and renders the events with
-// paw_reporter (console and PAW's .dat files). Also records every event, one JSON object a line,
-// when asked to.
+// paw_reporter (console) and paw_dat_reporter (PAW's .dat files). Also records every event, one
+// JSON object a line, when asked to.
 //
 //   paw_host PLUGIN.so REQUEST_JSON DAT_DIRECTORY [EVENTS_FILE]
 //
 // Exit status: 0 ok, 2 the plugin rejected the request (bad input), 1 any other failure.
 #include <parbench/plugin/abi.h>
 #include <parbench/report/paw.hpp>
+#include <parbench/report/paw_dat.hpp>
 #include <parbench/report/result.hpp>
 
 #include <dlfcn.h>
@@ -16,11 +17,12 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
 struct host_state {
-    parbench::report::paw_reporter* reporter = nullptr;
+    std::vector<parbench::report::reporter*> reporters;  // the console and the .dat files
     std::ofstream* events = nullptr;
     bool started = false;
     int progress_calls = 0;
@@ -33,12 +35,12 @@ void emit(void* context, const char* event_json) {
     const auto kind = event.at("event").get<std::string>();
     if (kind == "run_start") {
         state.started = true;
-        state.reporter->on_run_start(event.get<parbench::run_start>(),
-                                     {{"calling_sequence", "paw_host"}});
+        for (auto* r : state.reporters)
+            r->on_run_start(event.get<parbench::run_start>(), {{"calling_sequence", "paw_host"}});
     } else if (kind == "result") {
-        state.reporter->on_result(event.get<parbench::result_record>());
+        for (auto* r : state.reporters) r->on_result(event.get<parbench::result_record>());
     } else if (kind == "warning") {
-        state.reporter->on_warning(event.at("message").get<std::string>());
+        for (auto* r : state.reporters) r->on_warning(event.at("message").get<std::string>());
     }
 }
 
@@ -76,13 +78,14 @@ int main(int argc, char** argv) {
     }
     std::unique_ptr<std::ofstream> events;
     if (argc > 4) events = std::make_unique<std::ofstream>(argv[4]);
-    parbench::report::paw_reporter reporter(std::cout, argv[3]);
-    host_state state{&reporter, events.get()};
+    parbench::report::paw_reporter console(std::cout);
+    parbench::report::paw_dat_reporter files(argv[3]);
+    host_state state{{&console, &files}, events.get()};
     parbench_host host{sizeof(parbench_host), &state, emit, progress, nullptr, {}};
     int status = 0;
     try {
         const parbench_status s = plugin->run(argv[2], &host, error, sizeof error);
-        reporter.on_run_end(s == PARBENCH_OK);
+        for (auto* r : state.reporters) r->on_run_end(s == PARBENCH_OK);
         if (s != PARBENCH_OK) {
             std::cerr << "error: " << error << '\n';
             status = s == PARBENCH_BAD_INPUT ? 2 : 1;

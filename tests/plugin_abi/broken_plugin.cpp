@@ -47,7 +47,7 @@ const parbench_plugin broken_descriptor = {
 #else
     sizeof(parbench_plugin),
 #endif
-    "broken", "0.0.1", nullptr, broken_init, nullptr, broken_suites, 1, nullptr, broken_run, {},
+    "broken", "0.0.1", nullptr, broken_init, nullptr, broken_suites, 1, nullptr, broken_run, nullptr, 0, {},
 };
 
 }  // namespace

@@ -137,6 +137,83 @@ def case_fake_run():
         expect(rc == 0 and out == "", f"case-insensitive name, quiet: {rc}", err, out)
 
 
+def typed_header(doc):
+    """The "typed" object the fake plugin puts in its run header, wherever the JSON keeps it."""
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "typed" in node:
+                return node["typed"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+TYPED_ARGS = ["-count", "3", "-pause", "0.5", "-order", "down", "-zero", "off",
+              "-window", "2:5", "-ids", "1", "20"]
+
+
+def case_typed_options():
+    """ABI 1.1: the driver checks a typed parameter's value with the plugin's wording and hands
+    the plugin typed JSON; --help shows the type; the run's context keeps the words as given."""
+    with tempfile.TemporaryDirectory() as tmp:
+        j = os.path.join(tmp, "out.json")
+        rc, out, err = run(["run", "fake", "PingPong", "--quiet", "--json", j,
+                            "--plugin-path", FAKE] + TYPED_ARGS)
+        expect(rc == 0, f"typed run: exit {rc}", err, out)
+        doc = json.load(open(j))
+        typed = typed_header(doc)
+        want = {"count": 3, "pause": 0.5, "order": "down", "zero": False,
+                "window": {"min": 2, "max": 5}, "ids": [1, 20]}
+        expect(typed == want, f"the plugin received {typed!r}, want {want!r}")
+        expect(type(typed["count"]) is int and type(typed["pause"]) is float,
+               "count is a JSON integer, pause a JSON number", typed)
+        options = doc["context"]["parbench"]["options"]
+        expect(options["count"] == "3" and options["window"] == "2:5" and options["ids"] == ["1", "20"],
+               "the context records the options as typed on the command line", options)
+    bad = [
+        (["-count", "0"], r"-count 0: must lie in 1\.\.64"),
+        (["-count", "x"], r"-count x: expected a non-negative integer"),
+        (["-count", "99999999999999999999999"], r"-count 99999999999999999999999: out of range"),
+        (["-pause", "61"], r"-pause 61: out of range \(at most 60 seconds\)"),
+        (["-pause", "soon"], r"-pause soon: expected a non-negative number of seconds"),
+        (["-order", "sideways"], r"-order sideways: expected up, down or random"),
+        (["-zero", "maybe"], r"-zero maybe: expected on \(1\|enable\|yes\) or off \(0\|disable\|no\)"),
+        (["-window", "5:2"], r"-window 5:2: minimum 5 is larger than maximum 2"),
+        (["-window", "30"], r"-window 30: must be at most 20"),
+        (["-window", "a:3"], r"-window a:3: expected \[MIN:\]MAX with non-negative integers"),
+        (["-ids", "1", "two"], r"-ids two: expected a non-negative integer"),
+    ]
+    for args, message in bad:
+        rc, out, err = run(["run", "fake", "PingPong", "--quiet", "--plugin-path", FAKE] + args)
+        expect(rc == 2, f"{args}: exit {rc}, want 2", err)
+        expect_line(err, "parbench: error: " + message, f"{args}: one line naming the value")
+        expect(len(err.strip().splitlines()) == 1, f"{args}: exactly one line on stderr", err)
+    rc, out, err = run(["run", "fake", "--help", "--plugin-path", FAKE])
+    expect(rc == 0, f"--help: exit {rc}", err)
+    expect("A typed choice (one of: up, down, random)" in out, "--help shows the choices", out)
+    expect("A typed count (count 1..64)" in out, "--help shows a count's bounds", out)
+
+
+def case_abi_1_0():
+    """A plugin built against ABI 1.0 (abi_minor 0) still loads, and its parameters are text:
+    the host does not read the fields that ABI 1.1 added, so nothing is validated or typed."""
+    old = os.environ["PARBENCH_TEST_ABI_1_0_DIR"]
+    rc, out, err = run(["list", "--plugin-path", old])
+    expect(rc == 0 and "plugin fake 1.2.3" in out, f"a 1.0 plugin is listed (exit {rc})", err, out)
+    with tempfile.TemporaryDirectory() as tmp:
+        j = os.path.join(tmp, "out.json")
+        args = ["-count", "0", "-pause", "soon", "-window", "5:2", "-ids", "1", "two"]
+        rc, out, err = run(["run", "fake", "PingPong", "--quiet", "--json", j,
+                            "--plugin-path", old] + args)
+        expect(rc == 0, f"1.0 plugin run: exit {rc}", err, out)
+        typed = typed_header(json.load(open(j)))
+        want = {"count": "0", "pause": "soon", "window": "5:2", "ids": ["1", "two"]}
+        expect(typed == want, f"the 1.0 plugin received {typed!r}, want the words {want!r}")
+
+
 def case_shadowed():
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copy(so(FAKE, "fake"), tmp)

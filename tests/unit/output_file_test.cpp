@@ -1,5 +1,7 @@
 // report/output_file.hpp: the one way parbench writes files.
+#include <parbench/report/console_layouts.hpp>
 #include <parbench/report/output_file.hpp>
+#include <parbench/report/paw_dat.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -135,4 +137,121 @@ TEST_CASE("output directories: created when missing, refused when not directorie
     CHECK_NOTHROW(parbench::report::check_output_directory("--dat-dir", (d.path / "a/b").string()));
     CHECK(fs::is_directory(d.path / "a/b"));
     CHECK_FALSE(leftovers(d.path / "a/b"));
+}
+
+TEST_CASE("a row that cannot be written whole is cut off: the file ends with the last whole row",
+          "[output]") {
+    scratch_dir d;
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old{};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    parbench::report::output_file f(d.path / "out.csv", "--csv out.csv");
+    const std::string row = std::string(99, 'r') + "\n";  // 100 bytes a row
+    f.write(row);
+    f.write(row);
+    rlimit small = old;
+    small.rlim_cur = 250;  // room for half of the third row, as a full disk leaves it
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    CHECK_THROWS_WITH(f.write(row), "--csv out.csv: cannot write: File too large");
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    f.close();
+    CHECK(slurp(d.path / "out.csv") == row + row);
+}
+
+TEST_CASE("every output of a run is claimed once, .dat names included", "[output]") {
+    using parbench::report::output_set;
+    scratch_dir d;
+    fs::create_directory(d.path / "dat");
+    fs::create_directory(d.path / "dat" / "sub");
+    const auto file = [&](const std::string& option, const std::string& path) {
+        return parbench::report::check_output_file(option, (d.path / path).string());
+    };
+    const auto dat_dir = [&] {
+        return parbench::report::check_output_directory("--dat-dir", (d.path / "dat").string());
+    };
+
+    SECTION("a --json named like a .dat file in --dat-dir, however spelled") {
+        output_set outputs;
+        outputs.claim(file("--json", "dat/sub/../dgemm_time-np_1.dat"), "--json");
+        CHECK_THROWS_WITH(parbench::report::reserve_paw_dat_files(outputs, dat_dir()),
+                          Contains("--json ") && Contains("PAW writes its .dat files"));
+    }
+    SECTION("--csv beside --dat-dir or with another suffix is its own file") {
+        output_set outputs;
+        outputs.claim(file("--csv", "out.dat"), "--csv");
+        outputs.claim(file("--json", "dat/out.json"), "--json");
+        CHECK_NOTHROW(parbench::report::reserve_paw_dat_files(outputs, dat_dir()));
+    }
+    SECTION("a .dat entry that is a directory, a device or a link to another output") {
+        fs::create_directory(d.path / "dat" / "dgemm_time-np_1.dat");
+        output_set outputs;
+        CHECK_THROWS_WITH(parbench::report::reserve_paw_dat_files(outputs, dat_dir()),
+                          Contains("dgemm_time-np_1.dat: is a directory, not a regular file"));
+        fs::remove(d.path / "dat" / "dgemm_time-np_1.dat");
+        fs::create_symlink("/dev/null", d.path / "dat" / "dgemv_time-np_1.dat");
+        output_set again;
+        CHECK_THROWS_WITH(parbench::report::reserve_paw_dat_files(again, dat_dir()),
+                          Contains("is a character device"));
+        fs::remove(d.path / "dat" / "dgemv_time-np_1.dat");
+        fs::create_symlink("../out.json", d.path / "dat" / "sgemm_time-np_1.dat");
+        output_set third;
+        third.claim(file("--json", "out.json"), "--json");
+        CHECK_THROWS_WITH(parbench::report::reserve_paw_dat_files(third, dat_dir()),
+                          Contains("name the same file"));
+    }
+    SECTION("an existing .dat file is claimed before the run and opened during it") {
+        std::ofstream(d.path / "dat" / "dgemm_time-np_1.dat") << "old";
+        output_set outputs;
+        parbench::report::reserve_paw_dat_files(outputs, dat_dir());
+        const auto again = file("--dat-dir", "dat/dgemm_time-np_1.dat");
+        parbench::report::output_path same{again.label, d.path / "dat" / "dgemm_time-np_1.dat",
+                                           again.real};
+        CHECK_NOTHROW(outputs.claim(same, parbench::report::paw_dat_owner));
+    }
+    CHECK_FALSE(leftovers(d.path));
+}
+
+namespace {
+
+parbench::result_record blas_record(std::uint64_t n) {
+    parbench::result_record r;
+    r.suite = "paw";
+    r.benchmark = "dgemm";
+    r.klass = parbench::benchmark_class::compute;
+    r.bytes = n;
+    r.block.threads = 1;
+    r.block.processes = 1;
+    r.t_min_us = r.t_max_us = r.t_avg_us = 1.0;
+    r.metrics["flops_paw"] = 1000.0;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("a .dat file is claimed when opened: two names of one file are refused", "[output]") {
+    scratch_dir d;
+    // dgemm's rate file is a link to its time file: the two would interleave.
+    fs::create_symlink("dgemm_time-np_1.dat", d.path / "dgemm_flops-np_1.dat");
+    parbench::report::paw_dat_reporter files(d.path);
+    files.on_run_start({}, nlohmann::json::object());
+    CHECK_THROWS_WITH(files.on_result(blas_record(8)), Contains("name the same file"));
+}
+
+TEST_CASE("the .dat files are written by a file reporter, with or without a console",
+          "[output]") {
+    scratch_dir d;
+    parbench::report::output_set outputs;
+    auto files = parbench::report::make_layout_files("paw", {.directory = d.path,
+                                                             .outputs = &outputs});
+    REQUIRE(files != nullptr);
+    CHECK(parbench::report::make_layout_files("imb", {.directory = d.path}) == nullptr);
+    parbench::run_start start;
+    start.layout = "paw";
+    files->on_run_start(start, nlohmann::json::object());
+    files->on_result(blas_record(8));
+    files->on_run_end(true);
+    CHECK(slurp(d.path / "dgemm_time-np_1.dat").find("       8 1.000000e-06") !=
+          std::string::npos);
+    CHECK(slurp(d.path / "dgemm_flops-np_1.dat").find("       8 1.000000e+00") !=
+          std::string::npos);  // 1000 flops in 1 us = 10^9 flop/s = 1 GFlop/s
 }

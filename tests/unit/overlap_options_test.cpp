@@ -45,6 +45,16 @@ TEST_CASE("options.ini: a bad line is an error naming the file and the line") {
                       Contains("o.ini:2: 'verbose' is already set at o.ini:1"));
 }
 
+TEST_CASE("options.ini: a NUL byte in a line is shown, and the rest of the message kept") {
+    using namespace std::string_literals;
+    // what() is a C string: a raw NUL would end the message there, reason and all.
+    CHECK_THROWS_WITH(parse_options_file("a\0b\n"s, "o.ini"),
+                      "o.ini:1: no '=' in 'a\\x00b'; expected key=value (e.g. method=allreduce)");
+    CHECK_THROWS_WITH(parse_options_file("[s\0]\n"s, "o.ini"),
+                      "o.ini:1: sections are not supported in '[s\\x00]'; expected key=value "
+                      "(e.g. method=allreduce)");
+}
+
 TEST_CASE("defaults: allreduce, 10000 iterations, threshold 2, whole communicator, header") {
     const options o = parse("");
     REQUIRE(o.methods.size() == 1);

@@ -1,6 +1,7 @@
 // A measured transfer size becomes a PAW record and PAW's files: names, columns and the GB/s
 // figures, checked against hand-computed values (bytes moved / seconds / 10^9).
 #include <parbench/report/paw.hpp>
+#include <parbench/report/paw_dat.hpp>
 #include <parbench/report/paw_transfer.hpp>
 
 #include <catch2/catch.hpp>
@@ -65,7 +66,24 @@ TEST_CASE("PAW files of transfer tests: names by test, method and devices; GB/s 
           "[paw][transfer]") {
     temp_dir dir;
     std::ostringstream console;
-    report::paw_reporter reporter(console, dir.path);
+    report::paw_reporter console_reporter(console);
+    report::paw_dat_reporter files(dir.path);
+    struct both {  // the console and the .dat files, fed the same events
+        report::reporter& a;
+        report::reporter& b;
+        void on_run_start(const run_start& s, const nlohmann::json& c) {
+            a.on_run_start(s, c);
+            b.on_run_start(s, c);
+        }
+        void on_result(const result_record& r) {
+            a.on_result(r);
+            b.on_result(r);
+        }
+        void on_run_end(bool completed) {
+            a.on_run_end(completed);
+            b.on_run_end(completed);
+        }
+    } reporter{console_reporter, files};
     run_start start;
     start.suite = "paw";
     start.layout = "paw";

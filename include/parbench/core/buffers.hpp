@@ -126,10 +126,10 @@ struct off_cache {
         return input_error("-off_cache " + shown +
                            ": expected -1, CACHE_MB or CACHE_MB,LINE_BYTES (e.g. 2.5 or 16,128)");
     };
-    text = detail::trim(text);
+    text = parbench::trim(text);
     if (text == "-1") return {true, off_cache::default_cache_mib, off_cache::default_line_bytes};
     const auto comma = text.find(',');
-    const std::string size_text(detail::trim(text.substr(0, comma)));
+    const std::string size_text(parbench::trim(text.substr(0, comma)));
     char* end = nullptr;
     const double mib = size_text.empty() ? 0.0 : std::strtod(size_text.c_str(), &end);
     if (size_text.empty() || end != size_text.c_str() + size_text.size() || !(mib > 0.0))
@@ -140,9 +140,9 @@ struct off_cache {
                           " MB, at least one byte)");
     off_cache result{true, mib, off_cache::default_line_bytes};
     if (comma != std::string_view::npos) {
-        if (!detail::parse_unsigned(text.substr(comma + 1), result.line_bytes) ||
+        if (!parbench::parse_unsigned(text.substr(comma + 1), result.line_bytes) ||
             result.line_bytes == 0) {
-            if (detail::integer_problem(text.substr(comma + 1), "") != "" ||
+            if (parbench::integer_problem(text.substr(comma + 1), "") != "" ||
                 result.line_bytes > (std::size_t{1} << 30))
                 throw input_error("-off_cache " + shown + ": cache line size out of range");
             throw fail();
@@ -191,7 +191,7 @@ private:
 // parbench's default is 80 % of physical memory divided by the processes on the node, decided by
 // the caller. parse_mem_gib validates the option.
 [[nodiscard]] inline double parse_mem_gib(std::string_view text) {
-    const std::string copy(detail::trim(text));
+    const std::string copy(parbench::trim(text));
     char* end = nullptr;
     const double value = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
     if (!copy.empty() && end == copy.c_str() + copy.size() && value > 0.0 &&

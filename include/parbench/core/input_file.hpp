@@ -41,7 +41,7 @@ inline constexpr std::size_t max_input_file_bytes = std::size_t{1} << 20;
         throw input_error(shown + ": not a regular file (a device, FIFO or socket)");
     if (static_cast<unsigned long long>(st.st_size) > max_bytes)
         throw input_error(shown + ": larger than " + std::to_string(max_bytes) +
-                          " bytes; not a list of this kind");
+                          " bytes, the limit for this input");
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     std::string text;
     char buffer[65536];
@@ -55,7 +55,7 @@ inline constexpr std::size_t max_input_file_bytes = std::size_t{1} << 20;
         text.append(buffer, static_cast<std::size_t>(n));
         if (text.size() > max_bytes)
             throw input_error(shown + ": larger than " + std::to_string(max_bytes) +
-                              " bytes; not a list of this kind");
+                              " bytes, the limit for this input");
     }
     if (text.empty()) throw input_error(shown + ": the file is empty");
     return text;

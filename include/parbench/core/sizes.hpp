@@ -3,6 +3,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/text.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -21,38 +22,6 @@ struct msglog_range {
 
 inline constexpr int max_supported_msglog = 40;  // 1 TiB: far past any buffer we can allocate
 
-namespace detail {
-
-[[nodiscard]] inline std::string_view trim(std::string_view s) noexcept {
-    const auto first = s.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    const auto last = s.find_last_not_of(" \t\r\n");
-    return s.substr(first, last - first + 1);
-}
-
-// Parses a whole non-negative decimal integer; false on anything else (sign, junk, overflow).
-template <class Integer>
-[[nodiscard]] bool parse_unsigned(std::string_view text, Integer& value) noexcept {
-    text = trim(text);
-    if (text.empty() || text.front() == '+' || text.front() == '-') return false;
-    const auto* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    return ec == std::errc{} && ptr == end;
-}
-
-// Why `text` is not a valid unsigned Integer, for a message: "out of range" when it is a
-// number too large for the type (only digits), otherwise `otherwise`.
-template <class Integer = std::uint64_t>
-[[nodiscard]] std::string integer_problem(std::string_view text, std::string otherwise) {
-    const auto t = trim(text);
-    const bool digits_only =
-        !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
-    Integer value{};
-    return digits_only && !parse_unsigned(t, value) ? std::string("out of range") : otherwise;
-}
-
-}  // namespace detail
-
 // "-msglog [min:]max". A lone max means min = 0 ("-msglog 16" -> 0, 1, 2, ..., 65536).
 [[nodiscard]] inline msglog_range parse_msglog(std::string_view text) {
     const std::string shown(text);
@@ -60,16 +29,16 @@ template <class Integer = std::uint64_t>
     const auto colon = text.find(':');
     bool ok = true;
     if (colon == std::string_view::npos) {
-        ok = detail::parse_unsigned(text, range.max_log);
+        ok = parbench::parse_unsigned(text, range.max_log);
     } else {
-        ok = detail::parse_unsigned(text.substr(0, colon), range.min_log) &&
-             detail::parse_unsigned(text.substr(colon + 1), range.max_log);
+        ok = parbench::parse_unsigned(text.substr(0, colon), range.min_log) &&
+             parbench::parse_unsigned(text.substr(colon + 1), range.max_log);
     }
     const bool too_large =
         colon == std::string_view::npos
-            ? detail::integer_problem<int>(text, "") != ""
-            : detail::integer_problem<int>(text.substr(0, colon), "") != "" ||
-                  detail::integer_problem<int>(text.substr(colon + 1), "") != "";
+            ? parbench::integer_problem<int>(text, "") != ""
+            : parbench::integer_problem<int>(text.substr(0, colon), "") != "" ||
+                  parbench::integer_problem<int>(text.substr(colon + 1), "") != "";
     if (!ok && too_large)
         throw input_error("-msglog " + shown + ": exponent out of range (at most " +
                           std::to_string(max_supported_msglog) + ")");
@@ -110,13 +79,13 @@ template <class Integer = std::uint64_t>
         content = newline == std::string_view::npos ? std::string_view{}
                                                     : content.substr(newline + 1);
         ++line_number;
-        const auto line = detail::trim(raw);
+        const auto line = parbench::trim(raw);
         if (line.empty() || line.front() == '#') continue;
         std::uint64_t value = 0;
-        if (!detail::parse_unsigned(line, value))
+        if (!parbench::parse_unsigned(line, value))
             throw input_error("-msglen " + std::string(source) + ":" +
                               std::to_string(line_number) + ": '" + std::string(line) + "' " +
-                              detail::integer_problem(
+                              parbench::integer_problem(
                                   line, "is not a non-negative message length in bytes"));
         sizes.push_back(value);
     }

@@ -33,6 +33,7 @@
 #include <exception>
 #include <map>
 #include <set>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -170,14 +171,15 @@ public:
         // rejects with its own message) instead of failing the serialisation.
         const std::string text = nlohmann::json(p.request).dump(
             -1, ' ', false, nlohmann::json::error_handler_t::replace);
-        char message[2048] = {};
-        const parbench_status status =
-            p.suite_plugin->descriptor().run(text.c_str(), &channel, message, sizeof message);
+        std::string message(plugin::message_capacity, '\0');
+        const parbench_status status = p.suite_plugin->descriptor().run(
+            text.c_str(), &channel, message.data(), message.size());
+        message.resize(std::strlen(message.c_str()));
         if (status == PARBENCH_BAD_INPUT)
             throw run_error(run_error::kind::bad_input, message, rank());
         if (status != PARBENCH_OK)
             throw run_error(run_error::kind::failure,
-                            message[0] != '\0' ? message : "the plugin failed without a message",
+                            !message.empty() ? message : "the plugin failed without a message",
                             rank());
         // Results reach rank 0 only: every process learns its count, so all agree on the verdict.
         if (comm_ != nullptr && comm_->size() > 1) {

@@ -34,8 +34,8 @@ struct rank_map {
     const std::string shown(text);
     const auto x = text.find_first_of("xX");
     rank_map map{};
-    if (x == std::string_view::npos || !detail::parse_unsigned(text.substr(0, x), map.rows) ||
-        !detail::parse_unsigned(text.substr(x + 1), map.columns) || map.rows <= 0 ||
+    if (x == std::string_view::npos || !parbench::parse_unsigned(text.substr(0, x), map.rows) ||
+        !parbench::parse_unsigned(text.substr(x + 1), map.columns) || map.rows <= 0 ||
         map.columns <= 0)
         throw input_error("-map " + shown + ": expected PxQ with positive integers, e.g. 2x3");
     return map;

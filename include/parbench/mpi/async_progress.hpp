@@ -13,6 +13,7 @@
 // The lookup is injected so that the parsing is tested without touching the environment.
 #pragma once
 
+#include <parbench/core/options.hpp>
 #include <parbench/mpi/environment.hpp>
 
 #include <nlohmann/json.hpp>
@@ -61,10 +62,7 @@ struct async_progress {
 // "1", "yes", "true", "on", "enable" (any case) are true, as MPICH and Intel MPI read booleans;
 // anything else, the empty string included, is false.
 [[nodiscard]] inline bool truthy(std::string_view value) {
-    std::string v(value);
-    std::transform(v.begin(), v.end(), v.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return v == "1" || v == "yes" || v == "true" || v == "on" || v == "enable";
+    return switch_word(value).value_or(false);
 }
 
 // `lookup(name)` returns the variable's value or nullptr (std::getenv's contract).

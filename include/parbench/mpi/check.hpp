@@ -52,6 +52,36 @@ inline void fill_floats(std::span<std::byte> data, int rank, std::uint64_t first
     return defects;
 }
 
+// The fewest bytes of `data` that differ from `period`'s bytes read on from some start p
+// (period[p], period[p + 1], ... wrapping round): for a read whose offset in a periodic file is
+// unknown. The starts tried are those where the first, middle or last byte of `data` fits, so
+// the count is exact unless all three are defects; where no start fits, every byte counts.
+// Cost: O(period.size()) plus one comparison run per fitting start, cut off at the best so far.
+[[nodiscard]] inline std::uint64_t count_defects_at_any_start(std::span<const std::byte> data,
+                                                              std::span<const std::byte> period) {
+    const std::size_t n = data.size();
+    const std::size_t length = period.size();
+    if (n == 0) return 0;
+    if (length == 0) return n;
+    std::uint64_t best = n;
+    const auto defects_from = [&](std::size_t start) {
+        std::uint64_t defects = 0;
+        for (std::size_t j = 0, q = start; j < n && defects < best; ++j) {
+            defects += data[j] != period[q] ? 1 : 0;
+            q = q + 1 == length ? 0 : q + 1;
+        }
+        return defects;
+    };
+    for (const std::size_t probe : {std::size_t{0}, n / 2, n - 1}) {
+        const std::size_t shift = probe % length;
+        for (std::size_t q = 0; q < length && best > 0; ++q) {
+            if (period[q] != data[probe]) continue;
+            best = std::min(best, defects_from((q + length - shift) % length));
+        }
+    }
+    return best;
+}
+
 // Mismatching floats of `data` against the sum over `processes` ranks from index `first`.
 [[nodiscard]] inline std::uint64_t count_sum_defects(std::span<const std::byte> data,
                                                      int processes,

@@ -23,6 +23,7 @@
 
 #include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -86,20 +87,10 @@ inline constexpr std::string_view program_usage =
     "options: -msglog [min:]max  -iter N  -time SECONDS  --json FILE  --csv FILE\n"
     "         --timeout SECONDS (0: none)  --check  --help";
 
-namespace detail {
-
-[[nodiscard]] inline double parse_seconds(std::string_view option, const std::string& text) {
-    errno = 0;
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) ||
-        value < 0.0 || errno == ERANGE)
-        throw input_error(std::string(option) + " '" + text +
-                          "': expected a number of seconds, zero or positive");
-    return value;
+// -time and --timeout: zero or positive seconds (0: IMB's default / no limit).
+[[nodiscard]] inline double parse_seconds_option(std::string_view option, const std::string& text) {
+    return parbench::parse_seconds(option, text, {.allow_zero = true, .quote_value = true});
 }
-
-}  // namespace detail
 
 // Parses the common options; throws input_error with one line naming the bad one.
 [[nodiscard]] inline program_options parse_program_options(int argc, const char* const* argv) {
@@ -136,11 +127,11 @@ namespace detail {
                 throw input_error(arg + " '" + value + "': expected a positive number of iterations");
             o.iterations.msgs_per_sample = n;
         } else if (name == "time") {
-            o.iterations.secs_per_sample = detail::parse_seconds(arg, value);
+            o.iterations.secs_per_sample = parse_seconds_option(arg, value);
             if (o.iterations.secs_per_sample <= 0.0)
                 throw input_error(arg + " '" + value + "': expected a positive number of seconds");
         } else if (name == "timeout") {
-            o.timeout_s = detail::parse_seconds(arg, value);
+            o.timeout_s = parse_seconds_option(arg, value);
         } else if (name == "json") {
             o.json_file = value;
         } else {

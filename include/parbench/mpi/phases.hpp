@@ -144,13 +144,14 @@ struct rank_timing {
     int rounds = 1;
 };
 
-namespace detail {
-
+// The CPU time this process has used, in seconds (IMB's t_CPU, -cpu_load).
 [[nodiscard]] inline double process_cpu_seconds() noexcept {
     timespec ts{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
+
+namespace detail {
 
 // Whether this run starts each call on a window schedule (a per-call sync policy that says so).
 template <class Sync>
@@ -300,9 +301,9 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
                 std::vector<unsigned char> late(samples, 0);
                 for (std::uint64_t i = 0; i < samples; ++i)
                     starts[i] = clock.to_local(schedule.start_of(i));
-                const double cpu_start = detail::process_cpu_seconds();
+                const double cpu_start = process_cpu_seconds();
                 run_windowed_calls(kernel, context, view, completion, starts, finished, late);
-                mine.cpu_s += detail::process_cpu_seconds() - cpu_start;
+                mine.cpu_s += process_cpu_seconds() - cpu_start;
                 // A call any process started late is invalid everywhere.
                 MPI_Allreduce(MPI_IN_PLACE, late.data(), static_cast<int>(samples),
                               MPI_UNSIGNED_CHAR, MPI_MAX, active.get());
@@ -326,9 +327,9 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
                 }
                 std::vector<double> stamps(round_ends.size() + 1, 0.0);
                 plan.sync.before_timing(active);
-                const double cpu_start = detail::process_cpu_seconds();
+                const double cpu_start = process_cpu_seconds();
                 run_timed_batches<aggregate>(kernel, context, view, completion, round_ends, stamps);
-                mine.cpu_s += detail::process_cpu_seconds() - cpu_start;
+                mine.cpu_s += process_cpu_seconds() - cpu_start;
                 mine.total_s += stamps.back() - stamps.front();
                 mine.iterations += round_ends.back();
                 last_round = round_ends.back();

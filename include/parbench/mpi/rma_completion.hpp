@@ -91,7 +91,8 @@ struct lock_all_per_transfer {
 
 // Post-start-complete-wait. The groups are built once per measurement from the pairing: an
 // initiator's access group is its targets, every process's exposure group the initiators that
-// target it (both, where both sides of a pair initiate).
+// target it (both, where both sides of a pair initiate). A process outside the active set has
+// neither and opens no epoch.
 class pscw {
 public:
     static constexpr std::string_view name = "pscw";
@@ -109,13 +110,8 @@ public:
                 }
             }
         }
-        MPI_Group all = MPI_GROUP_NULL;
-        MPI_Comm_group(c.comm, &all);
-        if (!targets.empty())
-            MPI_Group_incl(all, static_cast<int>(targets.size()), targets.data(), &access_);
-        if (!origins.empty())
-            MPI_Group_incl(all, static_cast<int>(origins.size()), origins.data(), &exposure_);
-        MPI_Group_free(&all);
+        access_ = group_of(c, targets);
+        exposure_ = group_of(c, origins);
     }
     pscw(pscw&& other) noexcept
         : access_(std::exchange(other.access_, MPI_GROUP_NULL)),

@@ -272,4 +272,18 @@ private:
 
 static_assert(resource<rma_window>);
 
+// The MPI group of `ranks` (ranks of c.comm), for the generalised active-target epochs (PSCW).
+// MPI_GROUP_NULL where there is nobody to name, and on a process outside the active set: it has
+// no communicator (MPI_COMM_NULL), and every RMA part is built on every process of the world,
+// active or not, so that all make the same sequence of collective calls.
+[[nodiscard]] inline MPI_Group group_of(const kernel_context& c, std::span<const int> ranks) {
+    MPI_Group group = MPI_GROUP_NULL;
+    if (c.comm == MPI_COMM_NULL || ranks.empty()) return group;
+    MPI_Group all = MPI_GROUP_NULL;
+    MPI_Comm_group(c.comm, &all);
+    MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &group);
+    MPI_Group_free(&all);
+    return group;
+}
+
 }  // namespace parbench::mpi

@@ -11,7 +11,10 @@
  *
  * Versioning: a host accepts a plugin when abi_major matches exactly and struct_size is at least
  * the size of the fields the host reads. Minor versions only append fields (use the reserved
- * slots first); a host reads appended fields only when abi_minor says they exist. */
+ * slots first); a host reads appended fields only when abi_minor says they exist.
+ *
+ * ABI 1.1 gave two of parbench_plugin's reserved slots to parameter_types (the value type of
+ * suite parameters). A 1.0 plugin still loads: its parameters are plain text, as before. */
 #ifndef PARBENCH_PLUGIN_ABI_H
 #define PARBENCH_PLUGIN_ABI_H
 
@@ -23,7 +26,7 @@ extern "C" {
 #endif
 
 #define PARBENCH_ABI_MAJOR 1u
-#define PARBENCH_ABI_MINOR 0u
+#define PARBENCH_ABI_MINOR 1u
 #define PARBENCH_ENTRY_SYMBOL "parbench_plugin_entry_v1"
 #define PARBENCH_EVENT_SCHEMA 1
 
@@ -39,6 +42,38 @@ typedef enum parbench_arity {
     PARBENCH_ARITY_ONE = 1,  /* -msglog 0:20 */
     PARBENCH_ARITY_LIST = 2, /* -include A B C (until the next option) */
 } parbench_arity;
+
+/* ABI 1.1: the type of a suite parameter's value. The host validates every value of a typed
+ * parameter before the run (one line "-NAME VALUE: why" and exit status 2 otherwise), shows its
+ * choices in --help, and hands the plugin the value as typed JSON (see docs/plugin-authors.md). */
+typedef enum parbench_value_kind {
+    PARBENCH_VALUE_TEXT = 0,    /* any text; the plugin judges it (every ABI 1.0 parameter) */
+    PARBENCH_VALUE_COUNT = 1,   /* a whole number -> JSON unsigned integer */
+    PARBENCH_VALUE_BYTES = 2,   /* a whole number of bytes -> JSON unsigned integer */
+    PARBENCH_VALUE_SECONDS = 3, /* a number of seconds -> JSON number */
+    PARBENCH_VALUE_RANGE = 4,   /* [MIN:]MAX of whole numbers -> {"min": MIN (if given), "max": MAX} */
+    PARBENCH_VALUE_CHOICE = 5,  /* one of choices, as spelt there -> JSON string */
+    PARBENCH_VALUE_SWITCH = 6,  /* 0|1, off|on, no|yes, false|true -> JSON boolean */
+} parbench_value_kind;
+
+enum {
+    PARBENCH_TYPE_MIN = 1u << 0, /* min is an inclusive lower bound */
+    PARBENCH_TYPE_MAX = 1u << 1, /* max is an inclusive upper bound */
+};
+
+/* One typed parameter. A list parameter (PARBENCH_ARITY_LIST) types each of its words; a flag
+ * takes no type. Parameters without a row stay text. */
+typedef struct parbench_parameter_type {
+    const char* suite;     /* parbench_suite.name */
+    const char* parameter; /* parbench_parameter.name in that suite */
+    uint32_t kind;         /* parbench_value_kind */
+    uint32_t flags;        /* PARBENCH_TYPE_*: which bounds hold (count, bytes, seconds, range) */
+    double min;
+    double max;
+    const char* const* choices; /* CHOICE: the accepted words */
+    size_t choice_count;
+    void* reserved[2];
+} parbench_parameter_type;
 
 typedef struct parbench_parameter {
     const char* name;         /* without dashes: "msglog"; accepted as -msglog and --msglog */
@@ -135,7 +170,10 @@ typedef struct parbench_plugin {
     /* Runs the request (JSON, see docs/plugin-authors.md) and reports through host->emit. */
     parbench_status (*run)(const char* request_json, const parbench_host* host, char* error,
                            size_t error_size);
-    void* reserved[8];
+    /* ABI 1.1 (read only when abi_minor >= 1): value types of suite parameters. May be NULL. */
+    const parbench_parameter_type* parameter_types;
+    size_t parameter_type_count;
+    void* reserved[6];
 } parbench_plugin;
 
 typedef const parbench_plugin* (*parbench_entry_fn)(void);

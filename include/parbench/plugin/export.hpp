@@ -15,13 +15,32 @@
 
 namespace parbench::plugin {
 
-// Copies a one-line message into the caller's buffer, truncating and always NUL-terminating.
+// Copies a one-line message into the caller's buffer, always NUL-terminated; newlines become
+// spaces. A message longer than the buffer loses its middle, marked " [...] ", never its end: the
+// reason comes last ("-msglen 'very long...': not a regular file").
 inline void write_message(char* buffer, std::size_t size, std::string_view message) noexcept {
     if (buffer == nullptr || size == 0) return;
-    const std::size_t n = std::min(size - 1, message.size());
-    std::memcpy(buffer, message.data(), n);
-    buffer[n] = '\0';
-    std::replace(buffer, buffer + n, '\n', ' ');
+    const auto copy = [](char* to, std::string_view from) {
+        std::memcpy(to, from.data(), from.size());
+        std::replace(to, to + from.size(), '\n', ' ');
+        return to + from.size();
+    };
+    const std::size_t capacity = size - 1;
+    constexpr std::string_view cut = " [...] ";
+    const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+    if (message.size() <= capacity || capacity < 3 * cut.size()) {
+        *copy(buffer, message.substr(0, std::min(capacity, message.size()))) = '\0';
+        return;
+    }
+    // A third of the room for the beginning, the rest for the end; never inside a UTF-8
+    // character.
+    std::size_t head = (capacity - cut.size()) / 3;
+    while (head > 0 && continuation(message[head])) --head;
+    std::size_t tail_from = message.size() - (capacity - cut.size() - head);
+    while (tail_from < message.size() && continuation(message[tail_from])) ++tail_from;
+    char* out = copy(buffer, message.substr(0, head));
+    out = copy(out, cut);
+    *copy(out, message.substr(tail_from)) = '\0';
 }
 
 // Runs `body`; an input_error becomes PARBENCH_BAD_INPUT, anything else PARBENCH_ERROR, each

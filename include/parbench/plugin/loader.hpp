@@ -4,17 +4,25 @@
 #pragma once
 
 #include <parbench/plugin/abi.h>
+#include <parbench/plugin/parameter_type.hpp>
 
 #include <dlfcn.h>
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace parbench::plugin {
+
+// The room the host gives a plugin's error message: long enough for a message that quotes a
+// long value (a path of PATH_MAX bytes) whole; a longer one loses its middle, not its reason
+// (write_message, plugin/export.hpp).
+inline constexpr std::size_t message_capacity = 16 * 1024;
 
 // A plugin could not be loaded, validated, initialised or finalised. what() is one line and
 // starts with the file's path.
@@ -34,6 +42,14 @@ namespace detail {
 // it (the reserved slots) are read only when abi_minor says they exist.
 inline constexpr std::size_t plugin_fields_read =
     offsetof(parbench_plugin, run) + sizeof(parbench_plugin::run);
+
+// ABI 1.1's parameter_types, read only from a plugin that says it has them.
+inline constexpr std::size_t typed_fields_read =
+    offsetof(parbench_plugin, parameter_type_count) + sizeof(parbench_plugin::parameter_type_count);
+
+[[nodiscard]] inline bool has_parameter_types(const parbench_plugin& d) noexcept {
+    return d.abi_minor >= 1 && d.struct_size >= typed_fields_read && d.parameter_types != nullptr;
+}
 
 [[nodiscard]] inline bool empty(const char* text) noexcept {
     return text == nullptr || *text == '\0';
@@ -73,6 +89,26 @@ inline constexpr std::size_t plugin_fields_read =
             if (param.arity > PARBENCH_ARITY_LIST)
                 return where + ": parameter '" + param.name + "' has unknown arity " +
                        std::to_string(param.arity);
+        }
+    }
+    if (has_parameter_types(d)) {
+        for (std::size_t t = 0; t < d.parameter_type_count; ++t) {
+            const parbench_parameter_type& type = d.parameter_types[t];
+            const std::string row = "parameter type " + std::to_string(t);
+            if (empty(type.suite) || empty(type.parameter)) return row + " names no suite or parameter";
+            const parbench_suite* suite = nullptr;
+            for (std::size_t s = 0; s < d.suite_count; ++s)
+                if (std::string_view(type.suite) == d.suites[s].name) suite = &d.suites[s];
+            if (suite == nullptr) return row + " names unknown suite '" + type.suite + "'";
+            const parbench_parameter* param = nullptr;
+            for (std::size_t p = 0; p < suite->parameter_count; ++p)
+                if (std::string_view(type.parameter) == suite->parameters[p].name)
+                    param = &suite->parameters[p];
+            if (param == nullptr)
+                return row + " names unknown parameter '" + type.parameter + "' of suite '" +
+                       type.suite + "'";
+            if (std::string problem = type_problem(type, *param); !problem.empty())
+                return "suite '" + std::string(type.suite) + "': " + problem;
         }
     }
     return {};
@@ -154,6 +190,18 @@ public:
         return nullptr;
     }
 
+    // The value types of `suite`'s parameters by name (ABI 1.1); empty for an ABI 1.0 plugin,
+    // whose parameters are all text.
+    [[nodiscard]] std::map<std::string, const parbench_parameter_type*> parameter_types(
+        std::string_view suite) const {
+        std::map<std::string, const parbench_parameter_type*> types;
+        if (!detail::has_parameter_types(*descriptor_)) return types;
+        for (std::size_t t = 0; t < descriptor_->parameter_type_count; ++t)
+            if (suite == descriptor_->parameter_types[t].suite)
+                types[descriptor_->parameter_types[t].parameter] = &descriptor_->parameter_types[t];
+        return types;
+    }
+
     // Whether the plugin offers the communication service (the MPI plugin does).
     [[nodiscard]] bool offers_comm() const noexcept { return descriptor_->comm_service != nullptr; }
 
@@ -170,13 +218,15 @@ public:
     }
 
     void init(const parbench_init_args& args) {
-        char message[1024] = {};
-        const parbench_status status = descriptor_->init(&args, message, sizeof message);
+        std::string message(message_capacity, '\0');
+        const parbench_status status =
+            descriptor_->init(&args, message.data(), message.size());
+        message.resize(std::strlen(message.c_str()));
         // From here on the file stays mapped: a backend that ran (MPI, UCX threads, atexit
         // handlers) may still hold code pointers into it after finalize.
         keep_mapped_ = true;
         if (status != PARBENCH_OK)
-            fail(std::string("init failed: ") + (message[0] != '\0' ? message : "no message"));
+            fail("init failed: " + (!message.empty() ? message : std::string("no message")));
         initialised_ = true;
     }
 
@@ -190,9 +240,9 @@ public:
         if (!initialised_) return;
         initialised_ = false;
         if (descriptor_->finalize == nullptr) return;
-        char message[1024] = {};
-        if (descriptor_->finalize(message, sizeof message) != PARBENCH_OK)
-            fail(std::string("finalize failed: ") + message);
+        std::string message(message_capacity, '\0');
+        if (descriptor_->finalize(message.data(), message.size()) != PARBENCH_OK)
+            fail(std::string("finalize failed: ") + message.c_str());
     }
 
 private:

@@ -6,10 +6,14 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/paw_nloop.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace parbench::paw {
@@ -31,50 +36,26 @@ using env_lookup = std::function<std::optional<std::string>(const char*)>;
     };
 }
 
-// An option's value as text: one-value options are strings, list options arrays (joined with
-// commas), flags `true` (a value was needed).
-[[nodiscard]] inline std::string option_text(const std::string& name, const nlohmann::json& v) {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number()) return v.dump();
-    if (v.is_array()) {
-        std::string out;
-        for (const auto& item : v) {
-            if (!out.empty()) out += ',';
-            out += item.is_string() ? item.get<std::string>() : item.dump();
-        }
-        return out;
-    }
-    throw input_error("--" + name + ": a value is required");
-}
-
 [[nodiscard]] inline std::uint64_t positive_integer(const std::string& what, std::string_view text) {
     std::uint64_t value = 0;
-    if (!parbench::detail::parse_unsigned(text, value) || value == 0)
+    if (!parbench::parse_unsigned(text, value) || value == 0)
         throw input_error(what + " '" + std::string(text) + "': " +
-                          parbench::detail::integer_problem(text, "expected a positive integer"));
+                          parbench::integer_problem(text, "expected a positive integer"));
     return value;
 }
 
+// PAW's seconds: the value in quotes, "at most 1e9 s".
 [[nodiscard]] inline double positive_seconds(const std::string& what, std::string_view text,
                                              bool allow_zero) {
-    const std::string copy(parbench::detail::trim(text));
-    char* end = nullptr;
-    const double v = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
-    const bool number = !copy.empty() && end == copy.c_str() + copy.size();
-    if (number && v > 0.0 && (!std::isfinite(v) || v > 1e9))
-        throw input_error(what + " '" + std::string(text) + "': out of range (at most 1e9 s)");
-    const bool ok = number && std::isfinite(v) && (allow_zero ? v >= 0.0 : v > 0.0);
-    if (!ok)
-        throw input_error(what + " '" + std::string(text) + "': expected a " +
-                          (allow_zero ? "non-negative" : "positive") + " number of seconds");
-    return v;
+    return parbench::parse_seconds(
+        what, text, {.allow_zero = allow_zero, .quote_value = true, .most_text = "1e9 s"});
 }
 
 [[nodiscard]] inline std::vector<std::string> split_commas(std::string_view text) {
     std::vector<std::string> out;
     while (true) {
         const auto comma = text.find(',');
-        out.emplace_back(parbench::detail::trim(text.substr(0, comma)));
+        out.emplace_back(parbench::trim(text.substr(0, comma)));
         if (comma == std::string_view::npos) break;
         text = text.substr(comma + 1);
     }
@@ -94,7 +75,7 @@ using env_lookup = std::function<std::optional<std::string>(const char*)>;
     };
     if (step.size() < 2 || (step[0] != 'x' && step[0] != '+')) throw fail();
     std::uint64_t amount = 0;
-    if (!parbench::detail::parse_unsigned(step.substr(1), amount) || amount == 0) throw fail();
+    if (!parbench::parse_unsigned(step.substr(1), amount) || amount == 0) throw fail();
     if (step[0] == 'x' && amount < 2) throw fail();
     std::vector<std::uint64_t> sizes;
     for (std::uint64_t s = min_size; s < max_size;) {
@@ -105,6 +86,94 @@ using env_lookup = std::function<std::optional<std::string>(const char*)>;
     }
     sizes.push_back(max_size);
     return sizes;
+}
+
+// A PAW setting: the suite's option over PAW's environment variable over the default. `sources`
+// records where each came from ("option --nreps", "environment NREPS", "default").
+class settings_reader {
+public:
+    settings_reader(const run_request& request, env_lookup env, nlohmann::json& sources)
+        : request_(request), env_(std::move(env)), sources_(sources) {}
+
+    // The option's value as text; nullopt when it was not given.
+    [[nodiscard]] std::optional<std::string> option(const char* name) const {
+        const auto it = request_.options.find(name);
+        if (it == request_.options.end()) return std::nullopt;
+        return option_text(name, it->second);
+    }
+
+    // A positive integer from --opt, else from the variable `var` (may be NULL), else `fallback`.
+    [[nodiscard]] std::uint64_t integer(const char* opt, const char* var, std::uint64_t fallback) {
+        if (auto text = option(opt)) {
+            sources_[opt] = "option --" + std::string(opt);
+            return positive_integer("--" + std::string(opt), *text);
+        }
+        if (var != nullptr) {
+            if (auto text = env_(var)) {
+                sources_[opt] = "environment " + std::string(var);
+                return positive_integer(std::string(var), *text);
+            }
+        }
+        sources_[opt] = "default";
+        return fallback;
+    }
+
+    // Where each setting came from, so far.
+    [[nodiscard]] nlohmann::json& sources() noexcept { return sources_; }
+
+private:
+    const run_request& request_;
+    env_lookup env_;
+    nlohmann::json& sources_;
+};
+
+// PAW's loop settings, common to every family: NREPS, the family's NLOOP maximum (NLOOP_MAX or
+// NLOOP_PHI_MAX, `nloop_variable`), NLOOP_MIN, and parbench's --time and --min_loop_time.
+inline void read_loop_settings(settings_reader& read, policy::iterations::paw_nloop& policy,
+                               const char* nloop_variable, std::uint64_t nloop_max) {
+    policy.nreps = read.integer("nreps", "NREPS", 10);
+    policy.nloop_max = read.integer("nloop_max", nloop_variable, nloop_max);
+    policy.nloop_min = read.integer("nloop_min", "NLOOP_MIN", 1);
+    if (policy.nloop_min > policy.nloop_max)
+        throw input_error("NLOOP_MIN " + std::to_string(policy.nloop_min) + " is larger than " +
+                          nloop_variable + " " + std::to_string(policy.nloop_max));
+    policy.min_reps = std::min<std::uint64_t>(policy.min_reps, policy.nreps);
+    if (auto t = read.option("time")) policy.budget_s = positive_seconds("--time", *t, false);
+    if (auto t = read.option("min_loop_time"))
+        policy.min_loop_s = positive_seconds("--min_loop_time", *t, true);
+}
+
+// "--sizes A,B,C": positive integers, strictly ascending.
+[[nodiscard]] inline std::vector<std::uint64_t> parse_size_list(const std::string& list) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& item : split_commas(list)) {
+        const auto n = positive_integer("--sizes", item);
+        if (!sizes.empty() && n <= sizes.back())
+            throw input_error("--sizes " + list + ": sizes must be ascending");
+        sizes.push_back(n);
+    }
+    return sizes;
+}
+
+// The sizes to run: --sizes A,B,C as given (then min and max are its ends), or the progression
+// from min to max by `step` (size_progression).
+[[nodiscard]] inline std::vector<std::uint64_t> read_sizes(settings_reader& read,
+                                                           std::uint64_t& min, std::uint64_t& max,
+                                                           std::string_view step) {
+    nlohmann::json& sources = read.sources();
+    if (auto list = read.option("sizes")) {
+        std::vector<std::uint64_t> sizes = parse_size_list(*list);
+        min = sizes.front();
+        max = sizes.back();
+        sources["sizes"] = "option --sizes";
+        return sizes;
+    }
+    if (min > max)
+        throw input_error("minimum size " + std::to_string(min) + " (" +
+                          sources["min_size"].get<std::string>() + ") is larger than maximum size " +
+                          std::to_string(max) + " (" + sources["max_size"].get<std::string>() +
+                          ")");
+    return size_progression(min, max, step);
 }
 
 }  // namespace parbench::paw

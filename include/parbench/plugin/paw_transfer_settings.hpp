@@ -79,62 +79,13 @@ struct transfer_settings {
             std::find(plugin_options.begin(), plugin_options.end(), name) == plugin_options.end())
             throw input_error("paw: unknown option --" + name);
     }
-    const auto option = [&](const char* name) -> std::optional<std::string> {
-        const auto it = request.options.find(name);
-        if (it == request.options.end()) return std::nullopt;
-        return option_text(name, it->second);
-    };
-    // option over environment variable over default
-    const auto integer = [&](const char* opt, const char* var, std::uint64_t fallback) {
-        if (auto text = option(opt)) {
-            cfg.sources[opt] = "option --" + std::string(opt);
-            return positive_integer("--" + std::string(opt), *text);
-        }
-        if (auto text = env(var)) {
-            cfg.sources[opt] = "environment " + std::string(var);
-            return positive_integer(std::string(var), *text);
-        }
-        cfg.sources[opt] = "default";
-        return fallback;
-    };
+    settings_reader read(request, env, cfg.sources);
+    cfg.min_bytes = read.integer("min_size", family.min_variable, family.min_bytes);
+    cfg.med_bytes = read.integer("med_size", family.med_variable, family.med_bytes);
+    cfg.max_bytes = read.integer("max_size", family.max_variable, family.max_bytes);
+    read_loop_settings(read, cfg.policy, family.nloop_variable, family.nloop_max);
 
-    cfg.min_bytes = integer("min_size", family.min_variable, family.min_bytes);
-    cfg.med_bytes = integer("med_size", family.med_variable, family.med_bytes);
-    cfg.max_bytes = integer("max_size", family.max_variable, family.max_bytes);
-    cfg.policy.nreps = integer("nreps", "NREPS", 10);
-    cfg.policy.nloop_max = integer("nloop_max", family.nloop_variable, family.nloop_max);
-    cfg.policy.nloop_min = integer("nloop_min", "NLOOP_MIN", 1);
-    if (cfg.policy.nloop_min > cfg.policy.nloop_max)
-        throw input_error("NLOOP_MIN " + std::to_string(cfg.policy.nloop_min) +
-                          " is larger than " + family.nloop_variable + " " +
-                          std::to_string(cfg.policy.nloop_max));
-    cfg.policy.min_reps = std::min<std::uint64_t>(cfg.policy.min_reps, cfg.policy.nreps);
-    if (auto t = option("time")) cfg.policy.budget_s = positive_seconds("--time", *t, false);
-    if (auto t = option("min_loop_time"))
-        cfg.policy.min_loop_s = positive_seconds("--min_loop_time", *t, true);
-
-    if (auto list = option("sizes")) {
-        std::string_view rest = *list;
-        while (true) {
-            const auto comma = rest.find(',');
-            const auto n = positive_integer("--sizes", parbench::detail::trim(rest.substr(0, comma)));
-            if (!cfg.sizes.empty() && n <= cfg.sizes.back())
-                throw input_error("--sizes " + *list + ": sizes must be ascending");
-            cfg.sizes.push_back(n);
-            if (comma == std::string_view::npos) break;
-            rest = rest.substr(comma + 1);
-        }
-        cfg.min_bytes = cfg.sizes.front();
-        cfg.max_bytes = cfg.sizes.back();
-        cfg.sources["sizes"] = "option --sizes";
-    } else {
-        if (cfg.min_bytes > cfg.max_bytes)
-            throw input_error("minimum size " + std::to_string(cfg.min_bytes) + " (" +
-                              cfg.sources["min_size"].get<std::string>() +
-                              ") is larger than maximum size " + std::to_string(cfg.max_bytes) +
-                              " (" + cfg.sources["max_size"].get<std::string>() + ")");
-        cfg.sizes = size_progression(cfg.min_bytes, cfg.max_bytes, "x2");
-    }
+    cfg.sizes = read_sizes(read, cfg.min_bytes, cfg.max_bytes, "x2");
     // A transfer buffer above 1 TiB is a typo, not a benchmark.
     constexpr std::uint64_t largest = std::uint64_t{1} << 40;
     if (cfg.max_bytes > largest)
@@ -160,9 +111,9 @@ struct transfer_settings {
     std::string_view rest = text;
     while (true) {
         const auto comma = rest.find(',');
-        const std::string item(parbench::detail::trim(rest.substr(0, comma)));
+        const std::string item(parbench::trim(rest.substr(0, comma)));
         std::uint64_t id = 0;
-        if (!parbench::detail::parse_unsigned(item, id))
+        if (!parbench::parse_unsigned(item, id))
             throw input_error("--device '" + text + "': expected device ids (0,1,...) or 'all'");
         if (id >= static_cast<std::uint64_t>(device_count))
             throw input_error("--device '" + text + "': device " + item + " is out of range (" +

@@ -114,7 +114,7 @@ struct confidence {
 
 // "-confidence 5%" or "-confidence 0.05": the target relative half-width, in (0, 1).
 [[nodiscard]] inline double parse_confidence_target(std::string_view text) {
-    std::string copy(parbench::detail::trim(text));
+    std::string copy(parbench::trim(text));
     const bool percent = !copy.empty() && copy.back() == '%';
     if (percent) copy.pop_back();
     char* end = nullptr;

@@ -198,7 +198,7 @@ struct imb_volume {
     bool policy_seen = false;
     while (true) {
         const auto comma = text.find(',');
-        const auto item = detail::trim(text.substr(0, comma));
+        const auto item = parbench::trim(text.substr(0, comma));
         std::uint64_t value = 0;
         imb_policy policy{};
         // The policy word is the last field (IMB's syntax); anything after it is a mistake.
@@ -208,7 +208,7 @@ struct imb_volume {
         if (parse_imb_policy(item, policy)) {
             base.policy = policy;
             policy_seen = true;
-        } else if (field < 3 && detail::parse_unsigned(item, value) && value > 0) {
+        } else if (field < 3 && parbench::parse_unsigned(item, value) && value > 0) {
             if (field == 1 && value > (std::numeric_limits<std::uint64_t>::max() >> 20))
                 throw input_error("-iter " + shown + ": overall_vol " + std::string(item) +
                                   " MB does not fit in 64-bit bytes" + expected);
@@ -216,7 +216,7 @@ struct imb_volume {
             if (field == 1) base.overall_vol_bytes = value << 20;
             if (field == 2) base.msgs_nonaggr = value;
             ++field;
-        } else if (detail::integer_problem(item, "") != "") {
+        } else if (parbench::integer_problem(item, "") != "") {
             throw input_error("-iter " + shown + ": '" + std::string(item) + "' out of range" +
                               (field >= 3 ? " (at most three numbers)" : "") + expected);
         } else {
@@ -232,25 +232,10 @@ struct imb_volume {
 
 [[nodiscard]] inline imb_policy parse_iter_policy_option(std::string_view text) {
     imb_policy policy{};
-    if (!parse_imb_policy(detail::trim(text), policy))
+    if (!parse_imb_policy(parbench::trim(text), policy))
         throw input_error("-iter_policy " + std::string(text) +
                           ": expected one of dynamic, multiple_np, auto, off");
     return policy;
-}
-
-// "-time SECONDS": positive and finite.
-[[nodiscard]] inline double parse_seconds(std::string_view option, std::string_view text) {
-    const std::string copy(detail::trim(text));
-    char* end = nullptr;
-    const double value = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
-    const bool number = !copy.empty() && end == copy.c_str() + copy.size();
-    if (number && value > 0.0 && (!std::isfinite(value) || value > 1e9))
-        throw input_error(std::string(option) + " " + std::string(text) +
-                          ": out of range (at most 1e9 seconds)");
-    if (!number || !(value > 0.0) || !std::isfinite(value))
-        throw input_error(std::string(option) + " " + std::string(text) +
-                          ": expected a positive number of seconds");
-    return value;
 }
 
 }  // namespace parbench::policy::iterations

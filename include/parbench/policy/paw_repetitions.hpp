@@ -4,6 +4,10 @@
 // the NREPS x NLOOP timed calls into NREPS batches of NLOOP — PAW's repetitions, one clock read
 // between two, nothing else in the timed region.
 //
+// A size whose warm-up and min_reps loops of NLOOP_MIN calls would not fit the per-size budget
+// (paw_nloop::affordable, the rule the BLAS sweep applies before a size) is not timed: decide()
+// plans a single call and sets over_budget, and the caller drops the size and the larger ones.
+//
 // The policy keeps the previous size's NLOOP, so one object must serve a whole size sweep, in
 // ascending order, on every process alike (the estimate it plans from is agreed with MPI_MAX).
 #pragma once
@@ -26,6 +30,7 @@ struct paw_repetitions {
     // State across sizes (public only so that the policy stays an aggregate).
     paw_nloop::size_plan last_plan{};  // the current size's NLOOP and NREPS
     std::uint64_t nloop_ceiling = 0;   // the previous size's NLOOP (0: none yet)
+    bool over_budget = false;          // the current size does not fit the budget
 
     [[nodiscard]] std::uint64_t n_sample(std::uint64_t /*bytes*/, bool /*aggregate*/ = false) const noexcept {
         return std::max<std::uint64_t>(method.nloop_max, 1) * std::max<std::uint64_t>(method.nreps, 1);
@@ -39,6 +44,11 @@ struct paw_repetitions {
     // NLOOP x NREPS for this size, from the agreed time of one call.
     [[nodiscard]] std::uint64_t decide(std::uint64_t /*bytes*/, bool /*aggregate*/,
                                        double estimate_s, int /*processes*/, bool /*rooted*/) {
+        over_budget = !method.affordable(estimate_s);
+        if (over_budget) {
+            last_plan = {.nloop = 1, .nreps = 1};
+            return 1;
+        }
         last_plan = method.plan(timer_threshold_s, estimate_s,
                                 nloop_ceiling > 0 ? nloop_ceiling : method.nloop_max);
         nloop_ceiling = last_plan.nloop;

@@ -65,7 +65,7 @@ struct chosen {
 // "-sync barrier", "-sync window" or "-sync window:WINDOW_US" (a fixed window in µs).
 [[nodiscard]] inline chosen parse_sync(std::string_view text, chosen base = {}) {
     const std::string shown(text);
-    const std::string_view t = parbench::detail::trim(text);
+    const std::string_view t = parbench::trim(text);
     const std::string expected = ": expected barrier, window or window:WINDOW_US";
     if (t == "barrier") {
         base.which = method::barrier;

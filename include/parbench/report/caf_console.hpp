@@ -8,7 +8,7 @@
 //   halo            size #reps t_median[usec] CI95[usec] MiB/s
 //
 // Every row shows the median over the timed batches and its 95 % confidence interval, not only
-// a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp). The kind comes from the record's metrics (plugins/caf/caf_plugin.cpp fills them).
+// a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp). The kind comes from the record's metrics (plugins/caf/families/ fill them).
 #pragma once
 
 #include <parbench/report/reporter.hpp>

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace parbench::report {
@@ -41,6 +42,7 @@ struct run_rows {
     std::vector<run_row> rows;
     std::vector<std::string> sources;  // the files read, for messages
 
+    // A linear search: for one row. Comparing whole runs indexes them instead.
     [[nodiscard]] const run_row* find(const std::string& name) const {
         const auto it = std::find_if(rows.begin(), rows.end(),
                                      [&](const run_row& r) { return r.name == name; });
@@ -48,12 +50,50 @@ struct run_rows {
     }
 };
 
+// The largest file `parbench compare` reads (docs/user-guide.md): 256 MiB, some 80 000 rows of
+// 64 samples, far beyond a real run. Reading is linear in the size (about 50 ms per MB on the
+// build machines), so the limit bounds both time and memory.
+inline constexpr std::size_t max_compare_input_bytes = std::size_t{1} << 28;
+
 namespace detail {
 
+// A parbench JSON file nests five levels deep; a document nested far deeper is no result file,
+// and each level costs the parser memory (20 MB of '[' took 1.5 GB before it was refused).
+inline constexpr int max_json_depth = 64;
+
+// The deepest nesting of arrays and objects in JSON text, brackets inside strings not counted;
+// one pass, so that a hostile document is refused before the parser spends memory on it.
+[[nodiscard]] inline int nesting_depth(std::string_view text) noexcept {
+    int depth = 0;
+    int deepest = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;  // the escaped character
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+// Reads and parses a file of at most max_compare_input_bytes (core/input_file.hpp refuses
+// devices, FIFOs and larger files in one line).
 [[nodiscard]] inline nlohmann::json parse_parbench_json(const std::string& path) {
-    const std::string text = read_input_file("compare", path, std::size_t{1} << 28);
+    const std::string text = read_input_file("compare", path, max_compare_input_bytes);
     nlohmann::json document;
     try {
+        if (nesting_depth(text) > max_json_depth)
+            throw input_error(path + ": not a parbench JSON file (nested deeper than " +
+                              std::to_string(max_json_depth) + " levels)");
         document = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception&) {
         throw input_error(path + ": not a parbench JSON file (not valid JSON)");
@@ -65,7 +105,22 @@ namespace detail {
     return document;
 }
 
-inline void add_rows(run_rows& into, const nlohmann::json& document, const std::string& path) {
+// A time from a row: a finite number of microseconds, not negative. Anything else (a negative
+// median from a hand-edited or corrupted file) would turn a slowdown into a "speed-up".
+[[nodiscard]] inline double time_of(const nlohmann::json& value, const std::string& path,
+                                    const std::string& row, const char* field) {
+    const double t = value.is_number() ? value.get<double>() : std::nan("");
+    if (!(t >= 0.0) || !std::isfinite(t))
+        throw input_error(path + ": row " + row + ": " + field + " " + value.dump() +
+                          " is not a time (a finite number of microseconds, not negative)");
+    return t;
+}
+
+// Rows of one file, appended to `into`; `index` maps a name to its row in `into`, so that each
+// row costs one lookup (a search through every row read so far made a 24 MB file take
+// minutes). A repeated name is pooled; its median is computed once, by finish_pooling.
+inline void add_rows(run_rows& into, std::unordered_map<std::string, std::size_t>& index,
+                     const nlohmann::json& document, const std::string& path) {
     for (const auto& b : document["benchmarks"]) {
         if (!b.is_object() || b.value("run_type", std::string("iteration")) != "iteration")
             continue;
@@ -73,34 +128,39 @@ inline void add_rows(run_rows& into, const nlohmann::json& document, const std::
         const auto name = b.find("name");
         if (median == b.end() || !median->is_number() || name == b.end() || !name->is_string())
             throw input_error(path + ": not a parbench JSON file (a row without name or median_us)");
+        const std::string& row_name = name->get_ref<const std::string&>();
+        const double median_us = time_of(*median, path, row_name, "median_us");
         std::vector<double> samples;
-        if (const auto s = b.find("samples_us"); s != b.end() && s->is_array())
-            for (const auto& v : *s)
-                if (v.is_number()) samples.push_back(v.get<double>());
+        if (const auto s = b.find("samples_us"); s != b.end() && s->is_array()) {
+            samples.reserve(s->size());
+            for (const auto& v : *s) samples.push_back(time_of(v, path, row_name, "samples_us"));
+        }
         const auto stability = b.find("stability");
         const bool unstable = stability != b.end() && stability->is_object() &&
                               stability->value("stable", true) == false;
-        auto it = std::find_if(into.rows.begin(), into.rows.end(),
-                               [&](const run_row& r) { return r.name == *name; });
-        if (it == into.rows.end()) {
-            into.rows.push_back({name->get<std::string>(), b.value("suite", std::string{}),
-                                 median->get<double>(), std::move(samples),
-                                 {median->get<double>()}, unstable});
+        const auto [at, first_seen] = index.try_emplace(row_name, into.rows.size());
+        if (first_seen) {
+            into.rows.push_back({row_name, b.value("suite", std::string{}), median_us,
+                                 std::move(samples), {median_us}, unstable});
             continue;
         }
-        it->unstable = it->unstable || unstable;
+        run_row& pooled = into.rows[at->second];
+        pooled.unstable = pooled.unstable || unstable;
         // A repeated run of an earlier row: pool the samples, or fall back to the runs' medians
         // when one of them has none.
-        const bool all_sampled = !it->samples_us.empty() && !samples.empty();
-        it->run_medians_us.push_back(median->get<double>());
-        if (all_sampled) {
-            it->samples_us.insert(it->samples_us.end(), samples.begin(), samples.end());
-            it->median_us = summarize(it->samples_us).median;
-        } else {
-            it->samples_us.clear();
-            it->median_us = summarize(it->run_medians_us).median;
-        }
+        pooled.run_medians_us.push_back(median_us);
+        if (!pooled.samples_us.empty() && !samples.empty())
+            pooled.samples_us.insert(pooled.samples_us.end(), samples.begin(), samples.end());
+        else
+            pooled.samples_us.clear();
     }
+}
+
+// The median of every pooled row: of its pooled samples, or of its runs' medians.
+inline void finish_pooling(run_rows& rows) {
+    for (run_row& r : rows.rows)
+        if (r.run_medians_us.size() > 1)
+            r.median_us = summarize(r.samples_us.empty() ? r.run_medians_us : r.samples_us).median;
 }
 
 }  // namespace detail
@@ -110,6 +170,7 @@ inline void add_rows(run_rows& into, const nlohmann::json& document, const std::
 [[nodiscard]] inline run_rows load_runs(const std::vector<std::string>& paths) {
     namespace fs = std::filesystem;
     run_rows out;
+    std::unordered_map<std::string, std::size_t> index;
     for (const std::string& path : paths) {
         std::error_code ec;
         const auto kind = fs::status(path, ec).type();
@@ -125,10 +186,11 @@ inline void add_rows(run_rows& into, const nlohmann::json& document, const std::
             files.push_back(path);
         }
         for (const auto& file : files) {
-            detail::add_rows(out, detail::parse_parbench_json(file), file);
+            detail::add_rows(out, index, detail::parse_parbench_json(file), file);
             out.sources.push_back(file);
         }
     }
+    detail::finish_pooling(out);
     return out;
 }
 
@@ -181,8 +243,10 @@ struct comparison_rules {
     double significance = 0.05;  // the test's level: p below it is a significant change
 };
 
+// `exact_cache` keeps the exact distributions of U between rows (core/mann_whitney.hpp).
 [[nodiscard]] inline row_comparison compare_row(const run_row& old_row, const run_row& new_row,
-                                                const comparison_rules& rules = {}) {
+                                                const comparison_rules& rules,
+                                                mann_whitney_exact_cache& exact_cache) {
     row_comparison c;
     c.name = old_row.name;
     c.suite = old_row.suite;
@@ -190,7 +254,7 @@ struct comparison_rules {
     c.new_median_us = new_row.median_us;
     c.unstable = old_row.unstable || new_row.unstable;
     if (old_row.samples_us.size() < 2 || new_row.samples_us.size() < 2) return c;
-    c.test = mann_whitney_u(old_row.samples_us, new_row.samples_us);
+    c.test = mann_whitney_u(old_row.samples_us, new_row.samples_us, exact_cache);
     if (!(c.test->p_value < rules.significance))
         c.verdict = change_verdict::same;
     else
@@ -199,19 +263,40 @@ struct comparison_rules {
     return c;
 }
 
-// Throws input_error when the runs have no row in common: there is nothing to compare.
+[[nodiscard]] inline row_comparison compare_row(const run_row& old_row, const run_row& new_row,
+                                                const comparison_rules& rules = {}) {
+    mann_whitney_exact_cache exact_cache;
+    return compare_row(old_row, new_row, rules, exact_cache);
+}
+
+// Throws input_error when the runs have no row in common (there is nothing to compare) or when
+// the significance level is not a probability in (0, 1): NaN would make every row "same" and
+// let `--fail-above` pass any regression.
+//
+// Cost: linear in the rows of both runs (one hash lookup per row) plus one Mann-Whitney test per
+// common row, O(s log s) for s samples; the exact distribution of U is computed once per pair of
+// sample counts (at most 64 x 64 of them).
 [[nodiscard]] inline comparison compare_runs(const run_rows& old_run, const run_rows& new_run,
                                              const comparison_rules& rules = {}) {
+    if (!(rules.significance > 0.0 && rules.significance < 1.0))
+        throw input_error("significance level " + std::to_string(rules.significance) +
+                          ": expected a probability between 0 and 1");
+    std::unordered_map<std::string_view, const run_row*> old_by_name, new_by_name;
+    old_by_name.reserve(old_run.rows.size());
+    new_by_name.reserve(new_run.rows.size());
+    for (const run_row& r : old_run.rows) old_by_name.try_emplace(r.name, &r);
+    for (const run_row& r : new_run.rows) new_by_name.try_emplace(r.name, &r);
+    mann_whitney_exact_cache exact_cache;
     comparison out;
     std::map<std::string, std::pair<suite_summary, double>> suites;  // with the sum of log ratios
     std::vector<std::string> suite_order;
     for (const run_row& o : old_run.rows) {
-        const run_row* n = new_run.find(o.name);
-        if (n == nullptr) {
+        const auto partner = new_by_name.find(o.name);
+        if (partner == new_by_name.end()) {
             ++out.only_old;
             continue;
         }
-        row_comparison c = compare_row(o, *n, rules);
+        row_comparison c = compare_row(o, *partner->second, rules, exact_cache);
         auto [it, inserted] = suites.try_emplace(c.suite);
         if (inserted) suite_order.push_back(c.suite);
         auto& [summary_of_suite, log_sum] = it->second;
@@ -225,7 +310,7 @@ struct comparison_rules {
         out.rows.push_back(std::move(c));
     }
     for (const run_row& n : new_run.rows)
-        if (old_run.find(n.name) == nullptr) ++out.only_new;
+        if (!old_by_name.contains(n.name)) ++out.only_new;
     if (out.rows.empty())
         throw input_error("no rows in common: the runs measured different benchmarks, sizes or "
                           "process counts (" +

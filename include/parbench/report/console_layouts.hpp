@@ -4,6 +4,9 @@
 //
 // Every console also shows the `note` events of a run (informational lines, "# text"), whatever
 // its layout: notes_on_console wraps the layout's reporter.
+//
+// A layout may also write files of its own beside the console (PAW's .dat files): those are
+// file reporters (make_layout_files), made whether or not a console is shown.
 #pragma once
 
 #include <parbench/report/caf_console.hpp>
@@ -11,7 +14,9 @@
 #include <parbench/report/imb_nbc_console.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/overlap_console.hpp>
+#include <parbench/report/output_file.hpp>
 #include <parbench/report/paw.hpp>
+#include <parbench/report/paw_dat.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <filesystem>
@@ -22,28 +27,22 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <utility>
 
 namespace parbench::report {
 
-// Where a console reporter writes: the terminal stream, and the directory for the side files a
-// layout writes beside it (PAW's .dat files).
+// Where a console reporter writes: the terminal stream.
 struct console_target {
     std::ostream& out;
-    std::filesystem::path dat_dir = ".";
 };
 
 using console_factory = std::function<std::unique_ptr<reporter>(const console_target&)>;
 
-// The factory of a reporter built from (out) or from (out, dat_dir).
+// The factory of a reporter built from (out).
 template <class Reporter>
 [[nodiscard]] console_factory console_of() {
     return [](const console_target& t) -> std::unique_ptr<reporter> {
-        if constexpr (std::is_constructible_v<Reporter, std::ostream&, std::filesystem::path>)
-            return std::make_unique<Reporter>(t.out, t.dat_dir);
-        else
-            return std::make_unique<Reporter>(t.out);
+        return std::make_unique<Reporter>(t.out);
     };
 }
 
@@ -108,6 +107,20 @@ private:
     require_layout(layout, suite);
     return std::make_unique<notes_on_console>(target.out,
                                               console_layouts().find(layout)->second(target));
+}
+
+// Where a layout's own files go: their directory (--dat-dir) and the run's outputs, which they
+// are claimed in (output_file.hpp); nullptr: a set of the reporter's own.
+struct layout_files_target {
+    std::filesystem::path directory = ".";
+    output_set* outputs = nullptr;
+};
+
+// The reporter of the files `layout` writes beside the console, or nullptr when it writes none.
+[[nodiscard]] inline std::unique_ptr<reporter> make_layout_files(std::string_view layout,
+                                                                 const layout_files_target& t) {
+    if (layout == "paw") return std::make_unique<paw_dat_reporter>(t.directory, t.outputs);
+    return nullptr;
 }
 
 }  // namespace parbench::report

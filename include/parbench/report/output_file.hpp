@@ -5,7 +5,13 @@
 //     or a FIFO for output would either damage the system (JSON is replaced by rename) or block.
 //   * A symbolic link is written *through*: the file it points to is replaced or created, the
 //     link itself stays (the real path is resolved first, and everything below uses it).
-//   * `output_file` streams (CSV, .dat): opened, truncated, written row by row.
+//   * Every output of a run is claimed in one `output_set` before it is written, so that two of
+//     them (--json, --csv, the .dat files) can never be the same file, however it is spelled
+//     (symbolic links, '..'). Files whose names are known only during the run (PAW's .dat
+//     files) reserve their names' family beforehand.
+//   * `output_file` streams (CSV, .dat): opened, truncated, written row by row. A row is one
+//     write() and the file never ends inside one: a write that fails half done (a full disk)
+//     is cut back to the end of the previous row before the error is reported.
 //   * `write_file_atomically` (JSON) writes a temporary file beside the target and renames it
 //     over the target, so readers see the old or the new complete file; the temporary file is
 //     removed on every error path.
@@ -114,6 +120,22 @@ struct output_path {
     std::filesystem::path real;
 };
 
+namespace detail {
+
+// The target of `out` (after symbolic links) is a regular file or does not exist yet.
+inline void require_regular_or_new(const output_path& out) {
+    struct stat st {};
+    if (::stat(out.real.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            throw output_error(out.label + ": is " + std::string(kind_of(st.st_mode)) +
+                               ", not a regular file; parbench writes regular files only");
+    } else if (errno != ENOENT) {
+        throw output_error(out.label + ": " + errno_text(errno));
+    }
+}
+
+}  // namespace detail
+
 // Checks an output file path before anything is written: not empty, the target (after symbolic
 // links) is a regular file or does not exist yet, and its directory exists and accepts a new
 // file (tried by creating and removing a probe, which also finds read-only and pseudo file
@@ -122,14 +144,8 @@ struct output_path {
                                                    const std::string& path) {
     if (path.empty()) throw output_error(option + " '': empty file name");
     output_path out{option + " " + path, path, detail::resolved(path)};
+    detail::require_regular_or_new(out);
     struct stat st {};
-    if (::stat(out.real.c_str(), &st) == 0) {
-        if (!S_ISREG(st.st_mode))
-            throw output_error(out.label + ": is " + std::string(detail::kind_of(st.st_mode)) +
-                               ", not a regular file; parbench writes regular files only");
-    } else if (errno != ENOENT) {
-        throw output_error(out.label + ": " + detail::errno_text(errno));
-    }
     const auto directory = out.real.parent_path();
     if (::stat(directory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         throw output_error(out.label + ": directory " + directory.string() + " does not exist");
@@ -174,14 +190,78 @@ struct output_path {
     return out;
 }
 
+// Every file one run writes, claimed before it is written: two outputs that are one file
+// (however spelled) would destroy or interleave each other, so the second claim is refused.
+// Files whose names are known only during the run (PAW's .dat files: "<test>_time-np_4.dat")
+// reserve their family beforehand (a directory and a name suffix): no other output may take a
+// name of it, and each member is claimed when it is opened.
+class output_set {
+public:
+    // Adds `path`, written by `owner` ("--json", "--csv", "--dat-dir"); throws output_error when
+    // another output of the run is the same file, or when a name reserved by another owner's
+    // family. The same owner claiming the same name again (a family member found before the
+    // run, then opened) is that one output.
+    void claim(const output_path& path, const std::string& owner) {
+        for (const auto& c : claims_) {
+            if (c.path.real != path.real) continue;
+            if (c.owner == owner && c.path.given.lexically_normal() == path.given.lexically_normal())
+                return;
+            throw output_error(c.path.label + " and " + path.label + " name the same file (" +
+                               path.real.string() + "); give each output its own file");
+        }
+        for (const auto& f : families_)
+            if (f.owner != owner && in_family(f, path.real))
+                throw output_error(path.label + ": " + f.description + " (" +
+                                   path.real.string() + "); give it another name");
+        claims_.push_back({path, owner});
+    }
+
+    // Reserves every name in `directory` (resolved) that ends in `suffix` for `owner`;
+    // `description` says why, in messages ("PAW writes its .dat files there, --dat-dir out").
+    // Outputs claimed before are checked against the family too.
+    void reserve_family(const std::filesystem::path& directory, std::string suffix,
+                        const std::string& owner, std::string description) {
+        family f{detail::resolved(directory), std::move(suffix), owner, std::move(description)};
+        for (const auto& c : claims_)
+            if (c.owner != owner && in_family(f, c.path.real))
+                throw output_error(c.path.label + ": " + f.description + " (" +
+                                   c.path.real.string() + "); give it another name");
+        families_.push_back(std::move(f));
+    }
+
+private:
+    struct claimed {
+        output_path path;
+        std::string owner;
+    };
+    struct family {
+        std::filesystem::path directory;
+        std::string suffix;
+        std::string owner;
+        std::string description;
+    };
+    static bool in_family(const family& f, const std::filesystem::path& real) {
+        const std::string name = real.filename().string();
+        return real.parent_path() == f.directory && name.size() >= f.suffix.size() &&
+               name.compare(name.size() - f.suffix.size(), f.suffix.size(), f.suffix) == 0;
+    }
+
+    std::vector<claimed> claims_;
+    std::vector<family> families_;
+};
+
 // Two options naming the same file would lose one of them: refused before the run starts.
 inline void check_distinct(const std::vector<output_path>& paths) {
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        for (std::size_t j = i + 1; j < paths.size(); ++j)
-            if (paths[i].real == paths[j].real)
-                throw output_error(paths[i].label + " and " + paths[j].label +
-                                   " name the same file (" + paths[i].real.string() +
-                                   "); give each output its own file");
+    output_set set;
+    for (const auto& p : paths) set.claim(p, p.label);
+}
+
+// Writes all of `text` to a descriptor parbench did not open (standard output), or throws an
+// output_error naming `label` ("stdout: cannot write: No space left on device"). What a CI job
+// reads from stdout must not be lost silently to a full disk or a closed descriptor.
+inline void write_to_descriptor(int fd, std::string_view text, const std::string& label) {
+    if (const int error = detail::write_all(fd, text))
+        throw output_error(label + ": cannot write: " + detail::errno_text(error));
 }
 
 // A regular file written from the start, in order (CSV, .dat). Not copyable; movable.
@@ -197,11 +277,13 @@ public:
     output_file(const output_file&) = delete;
     output_file& operator=(const output_file&) = delete;
     output_file(output_file&& other) noexcept
-        : fd_(std::exchange(other.fd_, -1)), label_(std::move(other.label_)) {}
+        : fd_(std::exchange(other.fd_, -1)), written_(std::exchange(other.written_, 0)),
+          label_(std::move(other.label_)) {}
     output_file& operator=(output_file&& other) noexcept {
         if (this != &other) {
             discard();
             fd_ = std::exchange(other.fd_, -1);
+            written_ = std::exchange(other.written_, 0);
             label_ = std::move(other.label_);
         }
         return *this;
@@ -211,11 +293,17 @@ public:
     [[nodiscard]] bool is_open() const noexcept { return fd_ >= 0; }
     [[nodiscard]] const std::string& label() const noexcept { return label_; }
 
-    // Unbuffered: every call reaches the kernel, so a stopped run keeps every row written.
+    // Unbuffered: every call reaches the kernel, so a stopped run keeps every row written. One
+    // call is one row (or header): when it cannot be written whole (a full disk, a file size
+    // limit), what reached the file of it is cut off again, so that the file ends with the last
+    // whole row; cutting frees space, so it works on a full disk.
     void write(std::string_view text) {
         if (fd_ < 0) throw output_error(label_ + ": cannot write: the file is closed");
-        if (const int error = detail::write_all(fd_, text))
+        if (const int error = detail::write_all(fd_, text)) {
+            if (::ftruncate(fd_, written_) == 0) (void)::lseek(fd_, written_, SEEK_SET);
             throw output_error(label_ + ": cannot write: " + detail::errno_text(error));
+        }
+        written_ += static_cast<off_t>(text.size());
     }
 
     // Flushes to the storage device (fsync) and closes; both checked.
@@ -236,6 +324,7 @@ private:
     }
 
     int fd_ = -1;
+    off_t written_ = 0;  // the bytes of whole rows in the file
     std::string label_;
 };
 

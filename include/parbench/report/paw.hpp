@@ -1,5 +1,7 @@
-// PAW's output (catalogue C.3, C.8-C.10): a brief summary on the console and, per test, two files
-// written incrementally — after each size, so an interrupted run keeps what it measured:
+// PAW's output (catalogue C.3, C.8-C.10): a brief summary on the console (paw_reporter, here) and,
+// per test, two files written incrementally — after each size, so an interrupted run keeps what
+// it measured (paw_dat_reporter, report/paw_dat.hpp; files are written whatever the console
+// shows, --quiet included). Their names and kinds of rows are decided here:
 //
 //   BLAS:      <call>_time-np_<threads>.dat   N      min  max  mean  (seconds per call)
 //              <call>_flops-np_<threads>.dat  N      min  max  mean  (GFlop/s, PAW's flop count)
@@ -20,7 +22,6 @@
 // which carries PAW's concurrent-device suffix ("_dev0+1").
 #pragma once
 
-#include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -28,9 +29,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -70,6 +68,12 @@ enum class paw_row {
     return paw_row::blas;
 }
 
+// A metric of a record, 0 when it has none.
+[[nodiscard]] inline double paw_metric(const result_record& r, const char* name) {
+    const auto it = r.metrics.find(name);
+    return it != r.metrics.end() ? it->second : 0.0;
+}
+
 // Transfer rows (bytes): every row but BLAS's.
 [[nodiscard]] inline bool paw_transfer_row(const result_record& r) {
     return paw_row_of(r) != paw_row::blas;
@@ -96,10 +100,10 @@ enum class paw_row {
                               r.block.processes)};
 }
 
+// The console summary; the .dat files are paw_dat_reporter's (report/paw_dat.hpp).
 class paw_reporter final : public reporter {
 public:
-    paw_reporter(std::ostream& console, std::filesystem::path dat_directory)
-        : out_(console), directory_(std::move(dat_directory)) {}
+    explicit paw_reporter(std::ostream& console) : out_(console) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         // A plugin may leave either block out; render what is there.
@@ -181,8 +185,8 @@ public:
                                     time_name, rate_name.empty() ? "" : ", ", rate_name);
             else if (transfer)
                 out_ << fmt::format("\n# {}, {} device{}, timed with {}  (files {}, {})\n",
-                                    r.block.title, metric_value(r, "devices"),
-                                    metric_value(r, "devices") == 1.0 ? "" : "s",
+                                    r.block.title, paw_metric(r, "devices"),
+                                    paw_metric(r, "devices") == 1.0 ? "" : "s",
                                     r.block.timing.empty() ? "the host clock" : r.block.timing,
                                     time_name, rate_name);
             else
@@ -209,7 +213,7 @@ public:
         const auto& d = r.distribution_us;
         const double ci = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
         out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7.2f}",
-                            r.bytes, size_width, r.iterations, metric_value(r, "nreps"),
+                            r.bytes, size_width, r.iterations, paw_metric(r, "nreps"),
                             r.t_min_us * 1e-6, r.t_max_us * 1e-6, r.t_avg_us * 1e-6,
                             d.median * 1e-6, ci);
         switch (kind) {
@@ -233,7 +237,6 @@ public:
         out_ << '\n';
         for (const auto& w : r.warnings) out_ << "#   note: " << w << '\n';
         out_.flush();
-        write_dat(r);
     }
 
     void on_warning(const std::string& message) override {
@@ -244,18 +247,9 @@ public:
     void on_run_end(bool completed) override {
         if (!completed) out_ << "\n# run stopped early; the .dat files hold the sizes completed\n";
         out_.flush();
-        for (auto& [key, files] : files_) {  // fsync'ed and checked (output_file.hpp)
-            files.time.close();
-            files.rate.close();
-        }
-        files_.clear();
     }
 
 private:
-    struct dat_pair {
-        output_file time;
-        output_file rate;
-    };
 
     static std::string text(const nlohmann::json& j, const char* key) {
         if (!j.contains(key)) return "unknown";
@@ -280,77 +274,9 @@ private:
         return {"GB/s", "GB/s(med)"};
     }
 
-    static double metric_value(const result_record& r, const char* name) {
-        const auto it = r.metrics.find(name);
-        return it != r.metrics.end() ? it->second : 0.0;
-    }
-
-    // Opens (truncating) a test's files on its first size and appends one flushed line per size.
-    void write_dat(const result_record& r) {
-        const paw_row kind = paw_row_of(r);
-        const bool transfer = kind != paw_row::blas;
-        const bool mpi = paw_mpi_row(r);
-        const auto [time_name, rate_name] = paw_dat_names(r);
-        auto it = files_.find(time_name);
-        if (it == files_.end()) {
-            std::filesystem::create_directories(directory_);
-            dat_pair files;
-            files.time = output_file(directory_ / time_name, (directory_ / time_name).string());
-            if (!rate_name.empty())
-                files.rate = output_file(directory_ / rate_name, (directory_ / rate_name).string());
-            if (mpi) {
-                files.time.write(fmt::format(
-                    "# {} time per iteration [s], {} tasks: bytes min max mean stddev\n",
-                    r.block.title, r.block.processes));
-                if (kind == paw_row::message_rate)
-                    files.rate.write(fmt::format(
-                        "# {} message rate [messages/s], {} tasks: bytes min max mean\n",
-                        r.block.title, r.block.processes));
-                else if (kind == paw_row::bandwidth)
-                    files.rate.write(fmt::format(
-                        "# {} bandwidth [GB/s = 10^9 bytes/s], {} tasks: bytes min max mean\n",
-                        r.block.title, r.block.processes));
-            } else if (transfer) {
-                files.time.write(fmt::format("# {} time per transfer [s]: bytes min max mean\n",
-                                             r.block.title));
-                files.rate.write(fmt::format(
-                    "# {} bandwidth [GB/s = 10^9 bytes/s]: bytes min max mean\n", r.block.title));
-            } else {
-                files.time.write(fmt::format(
-                    "# {} time per call [s], {} thread(s): N min max mean\n", r.benchmark,
-                    r.block.threads));
-                files.rate.write(fmt::format(
-                    "# {} rate [GFlop/s, PAW count], {} thread(s): N min max mean\n", r.benchmark,
-                    r.block.threads));
-            }
-            it = files_.emplace(time_name, std::move(files)).first;
-        }
-        const double t_min = r.t_min_us * 1e-6;
-        const double t_max = r.t_max_us * 1e-6;
-        const double t_mean = r.t_avg_us * 1e-6;
-        if (mpi)
-            it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min,
-                                              t_max, t_mean, r.distribution_us.stddev * 1e-6));
-        else
-            it->second.time.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, t_min,
-                                              t_max, t_mean));
-        if (rate_name.empty()) return;
-        // Work per call: PAW's flop count (GFlop/s), the bytes one transfer iteration moves
-        // (GB/s), or its messages (messages/s).
-        const double work = metric_value(r, kind == paw_row::blas          ? "flops_paw"
-                                             : kind == paw_row::message_rate ? "messages_per_iteration"
-                                                                             : "bytes_per_iteration");
-        const double unit = kind == paw_row::message_rate ? 1.0 : 1e9;
-        const auto rate = [&](double t) { return t > 0.0 ? work / t / unit : 0.0; };
-        it->second.rate.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),
-                                          rate(t_min), rate(t_mean)));
-    }
-
     std::ostream& out_;
-    std::filesystem::path directory_;
     std::string current_block_;
     timer_limits timer_;
-    std::map<std::string, dat_pair> files_;
 };
 
 }  // namespace parbench::report

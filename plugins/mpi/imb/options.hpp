@@ -8,6 +8,7 @@
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
 #include <parbench/core/input_file.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -82,14 +83,6 @@ using element_kind_t = imb_mpi1::element_kind;
 
 namespace detail {
 
-[[nodiscard]] inline std::string one_value(const std::string& name, const nlohmann::json& value) {
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_number()) return value.dump();
-    if (value.is_array() && value.size() == 1 && value[0].is_string())
-        return value[0].get<std::string>();
-    throw input_error("-" + name + ": expects one value");
-}
-
 [[nodiscard]] inline std::vector<std::string> list_value(const std::string& name,
                                                          const nlohmann::json& value) {
     if (value.is_string()) return {value.get<std::string>()};
@@ -139,21 +132,13 @@ namespace detail {
     return text;
 }
 
-// IMB 2021's switches: on (1|enable|yes) or off (0|disable|no).
-[[nodiscard]] inline bool parse_switch(const std::string& name, const std::string& text) {
-    const auto t = parbench::detail::trim(text);
-    if (t == "1" || t == "on" || t == "enable" || t == "yes") return true;
-    if (t == "0" || t == "off" || t == "disable" || t == "no") return false;
-    throw input_error("-" + name + " " + text + ": expected on (1|enable|yes) or off (0|disable|no)");
-}
-
 // One of IMB 2021's names for a datatype option. A suite without the datatypes (IMB 2021 has
 // them in IMB-MPI1 only) takes its fixed default and refuses the others.
 [[nodiscard]] inline std::string parse_choice(const std::string& name, const std::string& text,
                                               std::initializer_list<std::string_view> valid,
                                               std::string_view fixed, std::string_view suite,
                                               bool measured) {
-    const auto t = std::string(parbench::detail::trim(text));
+    const auto t = std::string(parbench::trim(text));
     if (std::find(valid.begin(), valid.end(), t) == valid.end()) {
         std::string list;
         for (const auto v : valid) list += (list.empty() ? "" : ", ") + std::string(v);
@@ -164,6 +149,13 @@ namespace detail {
                           " keeps IMB's fixed " + std::string(fixed) +
                           " (IMB 2021 has -" + name + " in IMB-MPI1 only; use imb-mpi1)");
     return t;
+}
+
+// An IMB 2021 switch: typed (true/false from a host that read abi.h's PARBENCH_VALUE_SWITCH) or
+// its word.
+[[nodiscard]] inline bool switch_value(const std::string& name, const nlohmann::json& value) {
+    if (value.is_boolean()) return value.get<bool>();
+    return parbench::parse_switch(name, parbench::option_text(name, value));
 }
 
 [[nodiscard]] inline element_kind_t element_of(std::string_view name) noexcept {
@@ -185,7 +177,7 @@ namespace detail {
     int number = 0;
     while (std::getline(in, line)) {
         ++number;
-        const auto t = parbench::detail::trim(line);
+        const auto t = parbench::trim(line);
         if (t.empty() || t.front() == '#') continue;
         if (t.find_first_of(" \t") != std::string_view::npos)
             throw input_error("-input " + std::string(source) + ":" + std::to_string(number) +
@@ -237,43 +229,43 @@ namespace detail {
     std::optional<std::string> iter_policy_text;
     for (const auto& [name, value] : request.options) {
         if (name == "npmin") {
-            const std::string text = detail::one_value(name, value);
-            if (!parbench::detail::parse_unsigned(text, o.npmin) || o.npmin < 1)
+            const std::string text = parbench::option_text(name, value);
+            if (!parbench::parse_unsigned(text, o.npmin) || o.npmin < 1)
                 throw input_error("-npmin " + text + ": " +
-                                  parbench::detail::integer_problem<int>(
+                                  parbench::integer_problem<int>(
                                       text, "expected a positive integer"));
             if (o.npmin > world_size)
                 throw input_error("-npmin " + text + ": larger than the " +
                                   std::to_string(world_size) + " processes of this run");
             o.npmin_given = true;
         } else if (name == "multi") {
-            const std::string text = detail::one_value(name, value);
-            const auto t = parbench::detail::trim(text);
+            const std::string text = parbench::option_text(name, value);
+            const auto t = parbench::trim(text);
             if (t != "0" && t != "1")
                 throw input_error("-multi " + text +
                                   ": expected 0 (worst group only) or 1 (every group)");
             o.multi = t == "1" ? 1 : 0;
         } else if (name == "map") {
-            o.map = mpi::parse_map(detail::one_value(name, value));
+            o.map = mpi::parse_map(parbench::option_text(name, value));
             (void)mpi::mapped_order(world_size, o.map);  // throws when P x Q != world size
         } else if (name == "off_cache") {
-            o.cache = parse_off_cache(detail::one_value(name, value));
+            o.cache = parse_off_cache(parbench::option_text(name, value));
         } else if (name == "iter") {
-            o.iterations = policy::iterations::parse_imb_iter(detail::one_value(name, value), o.iterations);
+            o.iterations = policy::iterations::parse_imb_iter(parbench::option_text(name, value), o.iterations);
         } else if (name == "iter_policy") {
-            iter_policy_text = detail::one_value(name, value);
+            iter_policy_text = parbench::option_text(name, value);
         } else if (name == "time") {
             o.iterations.secs_per_sample =
-                policy::iterations::parse_seconds("-time", detail::one_value(name, value));
+                parbench::parse_seconds("-time", parbench::option_text(name, value));
         } else if (name == "mem") {
-            o.mem_gib = parse_mem_gib(detail::one_value(name, value));
+            o.mem_gib = parse_mem_gib(parbench::option_text(name, value));
         } else if (name == "msglog") {
-            o.msglog = parse_msglog(detail::one_value(name, value));
+            o.msglog = parse_msglog(parbench::option_text(name, value));
         } else if (name == "msglen") {
-            o.msglen_file = detail::one_value(name, value);
+            o.msglen_file = parbench::option_text(name, value);
             if (o.msglen_file.empty()) throw input_error("-msglen '': empty file name");
         } else if (name == "input") {
-            const std::string path = detail::one_value(name, value);
+            const std::string path = parbench::option_text(name, value);
             if (path.empty()) throw input_error("-input '': empty file name");
             o.input_names =
                 parse_input_file(detail::read_file_everywhere("input", path), path);
@@ -282,37 +274,37 @@ namespace detail {
         } else if (name == "exclude") {
             o.exclude = detail::list_value(name, value);
         } else if (name == "thread_level") {
-            o.thread_level = detail::one_value(name, value);
+            o.thread_level = parbench::option_text(name, value);
             (void)mpi::parse_thread_level(o.thread_level);
         } else if (name == "io-dir" && defaults.io_files) {
-            o.io_dir = detail::one_value(name, value);
+            o.io_dir = parbench::option_text(name, value);
             if (o.io_dir.empty()) throw input_error("--io-dir '': empty directory name");
         } else if (name == "accelerator") {
-            o.accelerator = detail::one_value(name, value);
+            o.accelerator = parbench::option_text(name, value);
             if (o.accelerator != "cuda")
                 throw input_error("-accelerator '" + o.accelerator +
                                   "': expected cuda (message buffers in CUDA device memory)");
         } else if (name == "data_type") {
-            o.data_type = detail::parse_choice(name, detail::one_value(name, value),
+            o.data_type = detail::parse_choice(name, parbench::option_text(name, value),
                                                {"byte", "char", "int", "float", "double"}, "byte",
                                                suite, defaults.datatypes);
         } else if (name == "red_data_type") {
-            o.red_data_type = detail::parse_choice(name, detail::one_value(name, value),
+            o.red_data_type = detail::parse_choice(name, parbench::option_text(name, value),
                                                    {"char", "int", "float", "double"}, "float",
                                                    suite, defaults.datatypes);
         } else if (name == "contig_type") {
             o.contig_type = detail::parse_choice(
-                name, detail::one_value(name, value), {"base", "base_vec", "resize", "resize_vec"},
+                name, parbench::option_text(name, value), {"base", "base_vec", "resize", "resize_vec"},
                 "base", suite, defaults.datatypes);
         } else if (name == "zero_size") {
-            o.zero_size = detail::parse_switch(name, detail::one_value(name, value));
+            o.zero_size = detail::switch_value(name, value);
         } else if (name == "warm_up") {
-            o.warm_up = detail::parse_switch(name, detail::one_value(name, value));
+            o.warm_up = detail::switch_value(name, value);
         } else if (name == "sync") {
-            o.sync = policy::sync::parse_sync(detail::one_value(name, value), o.sync);
+            o.sync = policy::sync::parse_sync(parbench::option_text(name, value), o.sync);
         } else if (name == "confidence") {
             o.confidence =
-                policy::iterations::parse_confidence_target(detail::one_value(name, value));
+                policy::iterations::parse_confidence_target(parbench::option_text(name, value));
         } else {
             throw input_error("-" + name + ": not an option of suite " + std::string(suite));
         }

@@ -48,6 +48,15 @@ template <class Def>
                .check = typename Def::verify_check{}});
 }
 
+// Where a definition's sizes start without -m: OSU's point-to-point latency tests at 0 bytes.
+template <class Def>
+[[nodiscard]] constexpr std::uint64_t smallest_of() noexcept {
+    if constexpr (requires { Def::smallest_bytes; })
+        return Def::smallest_bytes;
+    else
+        return 1;
+}
+
 template <class Def>
 void run_messages(const run_state& st, std::string_view name) {
     const options& o = *st.opts;
@@ -60,11 +69,10 @@ void run_messages(const run_state& st, std::string_view name) {
                                     .benchmark = std::string(name),
                                     .has_bytes = Def::traits.has_bytes};
     const std::vector<std::uint64_t> sizes =
-        Def::traits.has_bytes ? message_sizes(o, Def::max_bytes, Def::traits.unit)
-                       : std::vector<std::uint64_t>{0};
-    std::uint64_t first_skipped = 0;
-    std::size_t worst_need = 0;
-    bool allocation_failed = false;
+        Def::traits.has_bytes
+            ? message_sizes(o, Def::max_bytes, Def::traits.unit, smallest_of<Def>())
+            : std::vector<std::uint64_t>{0};
+    size_skips skips;
     for (const std::uint64_t x : sizes) {
         st.host->progress(name, x, session.layout().processes);
         mpi::measurement m;
@@ -74,9 +82,7 @@ void run_messages(const run_state& st, std::string_view name) {
             m = measure_message_size<Def>(session, o, labels, x, plan);
         // No early exit on a skipped size: idle processes cannot know of it, and every process
         // must make the same sequence of measure() calls.
-        if (m.skipped_need_bytes > 0 && worst_need == 0) first_skipped = x;
-        worst_need = std::max(worst_need, m.skipped_need_bytes);
-        allocation_failed = allocation_failed || m.allocation_failed;
+        skips.note(x, m.skipped_need_bytes, m.allocation_failed);
         const auto descriptor = Def::descriptor(o);
         for (auto& r : m.records) {
             if (const auto factor = pattern::throughput_factor(
@@ -85,13 +91,7 @@ void run_messages(const run_state& st, std::string_view name) {
             publish(st, r);
         }
     }
-    if (st.world_rank != 0) return;
-    if (worst_need > 0)
-        st.host->warning(std::string(name) + ": sizes from " + std::to_string(first_skipped) +
-                         " bytes skipped, they need " + std::to_string(worst_need) +
-                         " bytes per process, above -M " + std::to_string(o.mem_limit_bytes));
-    if (allocation_failed)
-        st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
+    skips.report(st, name);
 }
 
 // The catalogue entry of a message-passing definition: its class is its descriptor's (OSU's
@@ -104,7 +104,19 @@ template <class Def>
     return {.info = plugin::catalogue_row(name, description, klass, flags),
             .text = Def::text,
             .run = &run_messages<Def>,
-            .all_processes = Def::all_processes};
+            .all_processes = Def::all_processes,
+            .even_processes = [] {
+                if constexpr (requires { Def::even_processes; }) return Def::even_processes;
+                return false;
+            }(),
+            .sized = Def::traits.has_bytes,
+            .max_bytes = Def::max_bytes,
+            .unit = Def::traits.unit,
+            .smallest = smallest_of<Def>(),
+            .window = [] {
+                if constexpr (requires { Def::windowed; }) return window_use::requests;
+                return window_use::none;
+            }()};
 }
 
 }  // namespace parbench::osu

@@ -101,6 +101,7 @@ void measure_one_sided(const run_state& st, std::string_view name) {
         sizes = {atomic_bytes};  // one integer, as OSU
     else
         sizes = message_sizes(o);
+    size_skips skips;
     for (const std::uint64_t x : sizes) {
         st.host->progress(name, x, 2);
         const auto bytes = static_cast<std::size_t>(x);
@@ -119,12 +120,14 @@ void measure_one_sided(const run_state& st, std::string_view name) {
                                                       .completion = method::completion(context),
                                                       .plan = plan,
                                                       .check = data_check<Def::op>{}});
+        skips.note(x, m.skipped_need_bytes, m.allocation_failed);
         for (auto& r : m.records) {
             if constexpr (Def::kind == measures::bandwidth)
                 add_bandwidth(r, static_cast<double>(descriptor.nmsg) * static_cast<double>(x));
             publish(st, r);
         }
     }
+    skips.report(st, name);
 }
 
 // Runs a definition with the -s given (already checked against Def::syncs) or its default.
@@ -158,7 +161,15 @@ template <class Def>
              .figures = {Def::kind == measures::latency ? latency_figure : bandwidth_figure}},
             Def::syncs,
             Def::default_sync,
-            &run_one_sided<Def>};
+            &run_one_sided<Def>,
+            false,
+            false,
+            // the atomics move one integer whatever -m says
+            Def::op != rma_op::fetch_and_op && Def::op != rma_op::compare_and_swap,
+            default_max_bytes,
+            1,
+            1,
+            Def::kind == measures::bandwidth ? window_use::sections : window_use::none};
 }
 
 }  // namespace parbench::osu

@@ -1,6 +1,7 @@
 #include "osu/options.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
 
 #include <algorithm>
@@ -9,19 +10,13 @@
 namespace parbench::osu {
 namespace {
 
-[[nodiscard]] std::string value_text(const std::string& name, const nlohmann::json& value) {
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_number()) return value.dump();
-    throw input_error("-" + name + ": expects one value");
-}
-
 [[nodiscard]] std::uint64_t count_value(const std::string& name, const std::string& text,
                                         bool allow_zero) {
     std::uint64_t value = 0;
-    if (!parbench::detail::parse_unsigned(text, value) || (!allow_zero && value == 0) ||
+    if (!parbench::parse_unsigned(text, value) || (!allow_zero && value == 0) ||
         value > static_cast<std::uint64_t>(INT_MAX))
         throw input_error("-" + name + " " + text + ": " +
-                          parbench::detail::integer_problem<int>(
+                          parbench::integer_problem<int>(
                               text, allow_zero ? "expected a non-negative integer"
                                                : "expected a positive integer"));
     return value;
@@ -33,21 +28,24 @@ void parse_sizes(const std::string& text, options& o) {
     const auto bad = [&](const std::string& why) {
         return input_error("-m " + text + ": " + why + "; expected [MIN:]MAX in bytes");
     };
-    std::uint64_t min = o.min_bytes;
+    std::optional<std::uint64_t> min = o.min_bytes;
+    std::uint64_t given_min = 0;
     const std::string max_text = colon == std::string::npos ? text : text.substr(colon + 1);
-    if (colon != std::string::npos &&
-        !parbench::detail::parse_unsigned(std::string_view(text).substr(0, colon), min))
-        throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
-    if (min > static_cast<std::uint64_t>(INT_MAX))
-        throw bad("MIN above 2147483647 bytes, the largest MPI count of MPI_CHAR");
+    if (colon != std::string::npos) {
+        if (!parbench::parse_unsigned(std::string_view(text).substr(0, colon), given_min))
+            throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
+        if (given_min > static_cast<std::uint64_t>(INT_MAX))
+            throw bad("MIN above 2147483647 bytes, the largest MPI count of MPI_CHAR");
+        min = given_min;
+    }
     o.min_bytes = min;
     if (colon != std::string::npos && max_text.empty()) return;  // "MIN:" sets MIN only, as OSU
     std::uint64_t max = 0;
-    if (!parbench::detail::parse_unsigned(max_text, max))
+    if (!parbench::parse_unsigned(max_text, max))
         throw bad("MAX '" + max_text + "' is not a non-negative integer");
     if (max > static_cast<std::uint64_t>(INT_MAX))
         throw bad("MAX above 2147483647 bytes, the largest MPI count of MPI_CHAR");
-    if (min > max) throw bad("MIN is larger than MAX");
+    if (min && *min > max) throw bad("MIN is larger than MAX");
     o.max_bytes = max;
 }
 
@@ -60,7 +58,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"x", "WARMUP", "untimed warm-up iterations (OSU -x)",
      "latency 100 (10 above 8 KiB), bandwidth 10 (2), collectives 100 (10)",
      PARBENCH_ARITY_ONE},
-    {"W", "WINDOW", "transfers per window of the bandwidth tests (OSU -W)", "64",
+    {"W", "WINDOW",
+     "transfers per window of the bandwidth tests (OSU -W; at most 65536, and within -M)", "64",
      PARBENCH_ARITY_ONE},
     {"w", "create|allocate|dynamic", "one-sided window creation (OSU -w)", "allocate",
      PARBENCH_ARITY_ONE},
@@ -129,7 +128,7 @@ options parse_options(const run_request& request) {
             if (name == "z") o.percentiles = true;
             continue;
         }
-        const std::string text = value_text(name, value);
+        const std::string text = parbench::option_text(name, value);
         if (name == "m") {
             parse_sizes(text, o);
         } else if (name == "i") {
@@ -138,7 +137,7 @@ options parse_options(const run_request& request) {
             o.skip = count_value(name, text, true);
         } else if (name == "M") {
             std::uint64_t bytes = 0;
-            if (!parbench::detail::parse_unsigned(text, bytes) || bytes == 0)
+            if (!parbench::parse_unsigned(text, bytes) || bytes == 0)
                 throw input_error("-M " + text + ": expected a positive number of bytes");
             o.mem_limit_bytes = bytes;
         } else if (name == "W") {
@@ -164,10 +163,12 @@ options parse_options(const run_request& request) {
 }
 
 std::vector<std::uint64_t> message_sizes(const options& o, std::uint64_t default_max,
-                                         std::uint64_t unit) {
+                                         std::uint64_t unit, std::uint64_t smallest) {
     const std::uint64_t max = o.max_bytes.value_or(default_max);
+    const std::uint64_t first = std::max(o.min_bytes.value_or(smallest), smallest);
     std::vector<std::uint64_t> sizes;
-    for (std::uint64_t x = std::max(o.min_bytes, unit); x <= max; x = x == 0 ? 1 : 2 * x)
+    for (std::uint64_t x = unit > 1 ? std::max(first, unit) : first; x <= max;
+         x = x == 0 ? 1 : 2 * x)
         if (x % unit == 0) sizes.push_back(x);
     return sizes;
 }

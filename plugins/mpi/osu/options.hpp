@@ -53,7 +53,7 @@ inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 5
 struct options {
     std::optional<sync> synchronization;  // -s; none: each benchmark's default
     mpi::window_creation creation = mpi::window_creation::allocate;  // -w (OSU 7: allocate)
-    std::uint64_t min_bytes = 1;                  // -m MIN
+    std::optional<std::uint64_t> min_bytes;       // -m MIN; none: the benchmark's smallest
     std::optional<std::uint64_t> max_bytes;       // -m MAX; none: the benchmark's default
     std::optional<std::uint64_t> iterations;      // -i: small and large messages alike
     std::optional<std::uint64_t> skip;            // -x
@@ -78,11 +78,14 @@ struct options {
 [[nodiscard]] options parse_options(const run_request& request);
 
 // OSU's sizes: MIN, doubling, up to MAX (0 is followed by 1); MAX is -m's or `default_max`.
-// A test on elements of `unit` bytes (reductions on MPI_FLOAT) starts at one element and
-// measures whole elements only.
+// `smallest` is where the test starts without -m: 0 for OSU's point-to-point latency tests, 1
+// for the others; a MIN below it is taken as it, as OSU ignores a MIN of 0 there. A test on
+// elements of `unit` bytes (reductions on MPI_FLOAT) starts at one element and measures whole
+// elements only. Empty when no size of the range qualifies (suite::run refuses that run).
 [[nodiscard]] std::vector<std::uint64_t> message_sizes(const options& o,
                                                        std::uint64_t default_max = default_max_bytes,
-                                                       std::uint64_t unit = 1);
+                                                       std::uint64_t unit = 1,
+                                                       std::uint64_t smallest = 1);
 
 // The parameter rows of the osu suite (plugin/abi.h).
 [[nodiscard]] std::span<const parbench_parameter> parameters() noexcept;

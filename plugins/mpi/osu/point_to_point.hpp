@@ -105,6 +105,11 @@ struct point_to_point_def : mpi::definition_defaults {
 template <bool AllPairs>
 struct latency_def : point_to_point_def {
     static constexpr bool all_processes = AllPairs;
+    // multi_lat: a process without a partner would wait for a message nobody sends (OSU 7.5's
+    // osu_multi_lat pairs r with r + n/2 and r - n/2 alike, so its last process hangs).
+    static constexpr bool even_processes = AllPairs;
+    // OSU's point-to-point latency tests start at 0 bytes (osu_util.c: PT2PT and LAT).
+    static constexpr std::uint64_t smallest_bytes = 0;
     static constexpr policy::iterations::fixed_count counts = latency_counts;
     static constexpr block_text text{
         .banner = AllPairs ? "OSU MPI Multi Latency Test" : "OSU MPI Latency Test",
@@ -131,6 +136,7 @@ enum class window_test { bw, bibw, mbw_mr };
 template <window_test T>
 struct window_def : point_to_point_def {
     static constexpr bool both = T == window_test::bibw;
+    static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
     static constexpr bool all_processes = T == window_test::mbw_mr;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;
     static constexpr block_text text{

@@ -43,6 +43,58 @@ namespace {
     return text;
 }
 
+// Why `b` cannot run in this run, or nothing: a -m range that holds none of its sizes (OSU
+// would print a header and no rows), or an odd process count for a test that pairs r with
+// r + n/2 (OSU 7.5's osu_multi_lat would leave its last process waiting for ever).
+[[nodiscard]] std::string cannot_run(const options& o, const benchmark& b, int world_size) {
+    if (b.even_processes && world_size % 2 != 0)
+        return std::string(b.info.name) + " needs an even number of processes (it pairs " +
+               "process r with r + n/2); the run has " + std::to_string(world_size);
+    if (!b.sized || !message_sizes(o, b.max_bytes, b.unit, b.smallest).empty()) return {};
+    const std::string max = std::to_string(o.max_bytes.value_or(b.max_bytes));
+    const std::string range = o.min_bytes ? std::to_string(*o.min_bytes) + ":" + max : max;
+    const std::string why =
+        b.unit > 1 ? "it sends whole " + std::to_string(b.unit) + "-byte " +
+                         std::string(b.text.datatype) + " elements"
+                   : "its messages start at " + std::to_string(b.smallest) + " byte" +
+                         (b.smallest == 1 ? "" : "s") + ", as OSU's";
+    return "-m " + range + ": " + b.info.name + " has no message size in this range (" + why +
+           ")";
+}
+
+// -W: the most transfers of one window. MPI libraries hold a request object per nonblocking
+// call in flight and run out of them (MPICH 4.0 asserts in mpir_request.h near 2^18 per
+// process; bibw has 2 W in flight); far above the 64 to 128 OSU uses.
+constexpr std::uint64_t max_window_size = std::uint64_t{1} << 16;
+
+// What -W costs `b` per process at its smallest size must fit -M, and a window must stay within
+// max_window_size; refused before anything is allocated.
+void refuse_oversized_window(const options& o, const benchmark& b) {
+    if (b.window == window_use::none) return;
+    const std::uint64_t w = o.window_size;
+    const std::vector<std::uint64_t> sizes = message_sizes(o, b.max_bytes, b.unit, b.smallest);
+    const std::uint64_t x = sizes.empty() ? 1 : std::max<std::uint64_t>(sizes.front(), 1);
+    // requests: the kernel's 2 W handles; sections: W sections of the window and W origin slots
+    const std::uint64_t per_transfer =
+        b.window == window_use::requests ? 2 * sizeof(MPI_Request) : 2 * x;
+    const std::string option = "-W " + std::to_string(w) + ": ";
+    if (w > o.mem_limit_bytes / per_transfer)
+        throw input_error(option + b.info.name + "'s window needs " + std::to_string(per_transfer) +
+                          " bytes per transfer (" +
+                          (b.window == window_use::requests
+                               ? std::string("its MPI requests")
+                               : "window and origin at " + std::to_string(x) +
+                                     (x == 1 ? " byte" : " bytes")) +
+                          "), above -M " + std::to_string(o.mem_limit_bytes) + " at " +
+                          std::to_string(w) + " transfers; at most " +
+                          std::to_string(o.mem_limit_bytes / per_transfer) + " fit");
+    if (w > max_window_size)
+        throw input_error(option + "at most " + std::to_string(max_window_size) +
+                          " transfers per window (" + b.info.name +
+                          " keeps them in flight at once; MPI libraries run out of requests "
+                          "beyond, MPICH near 2^18)");
+}
+
 [[nodiscard]] run_start make_run_start(const options& o, const run_state& st,
                                        const std::vector<const benchmark*>& run) {
     const auto clock = measure_clock(mpi::wtime_clock{});
@@ -74,7 +126,7 @@ namespace {
         {"timer_resolution_s", clock.resolution_s},
         {"timer_overhead_s", clock.overhead_s},
         {"options",
-         {{"m", std::to_string(o.min_bytes) + ":" +
+         {{"m", (o.min_bytes ? std::to_string(*o.min_bytes) : std::string("default")) + ":" +
                     (o.max_bytes ? std::to_string(*o.max_bytes) : std::string("default"))},
           {"M", o.mem_limit_bytes},
           {"f", o.full},
@@ -108,7 +160,7 @@ parbench_suite suite::info() const noexcept {
 
 void suite::run(const run_request& request, const plugin::host_channel& host) const {
     const options o = parse_options(request);
-    const std::vector<const benchmark*> run = chosen(catalogue_, request);
+    std::vector<const benchmark*> run = chosen(catalogue_, request);
     for (const benchmark* b : run) {
         if (!o.synchronization || !b->text.one_sided) continue;
         if (std::find(b->syncs.begin(), b->syncs.end(), *o.synchronization) == b->syncs.end())
@@ -116,6 +168,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                               ": not a synchronisation of " + b->info.name + " (OSU offers " +
                               sync_list(b->syncs) + ")");
     }
+    for (const benchmark* b : run) refuse_oversized_window(o, *b);
     run_state st{&o, &host};
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
@@ -126,10 +179,23 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     if (st.world_size < 2)
         throw input_error(std::string(run.front()->info.name) +
                           " needs 2 processes and the run has 1 (start it with mpiexec -n 2)");
+    // A test named that cannot run is refused; the default set leaves it out with a warning, so
+    // that the others still run (and refuses the run only when none is left).
+    std::vector<std::string> left_out;
+    std::erase_if(run, [&](const benchmark* b) {
+        std::string why = cannot_run(o, *b, st.world_size);
+        if (why.empty()) return false;
+        if (!request.benchmarks.empty()) throw input_error(why);
+        left_out.push_back(std::move(why));
+        return true;
+    });
+    if (run.empty()) throw input_error(left_out.front());
     const bool pair_tests = std::any_of(run.begin(), run.end(),
                                         [](const benchmark* b) { return !b->all_processes; });
     if (st.world_rank == 0) {
         host.run_started(make_run_start(o, st, run));
+        for (const std::string& why : left_out)
+            host.warning("osu: left out of the default set: " + why);
         if (st.world_size > 2 && pair_tests)
             host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
@@ -138,6 +204,24 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         st.text = &b->text;
         b->run(st, b->info.name);
     }
+}
+
+void size_skips::note(std::uint64_t bytes, std::size_t need_bytes,
+                      bool allocation_failed) noexcept {
+    if (need_bytes > 0 && worst_need_ == 0) first_skipped_ = bytes;
+    worst_need_ = std::max(worst_need_, need_bytes);
+    allocation_failed_ = allocation_failed_ || allocation_failed;
+}
+
+void size_skips::report(const run_state& st, std::string_view name) const {
+    if (st.world_rank != 0) return;
+    if (worst_need_ > 0)
+        st.host->warning(std::string(name) + ": sizes from " + std::to_string(first_skipped_) +
+                         " bytes skipped, they need " + std::to_string(worst_need_) +
+                         " bytes per process, above -M " +
+                         std::to_string(st.opts->mem_limit_bytes));
+    if (allocation_failed_)
+        st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
 }
 
 void publish(const run_state& st, result_record& r) {

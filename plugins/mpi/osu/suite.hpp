@@ -14,6 +14,8 @@
 #include <parbench/plugin/request.hpp>
 #include <parbench/report/result.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +38,11 @@ void publish(const run_state& st, result_record& r);
 
 using run_fn = void (*)(const run_state&, std::string_view name);
 
+// What a window of -W transfers costs a process: nothing (the latency tests), two MPI requests
+// per transfer, all in flight at once (bw, bibw, mbw_mr), or a section of the window and of the
+// origin buffer per transfer (the one-sided bandwidth tests).
+enum class window_use { none, requests, sections };
+
 struct benchmark {
     parbench_benchmark info;
     block_text text;
@@ -43,6 +50,28 @@ struct benchmark {
     sync default_sync = sync::flush;
     run_fn run = nullptr;
     bool all_processes = false;  // false: a pair, processes 0 and 1; true: every process
+    bool even_processes = false;  // pairs r <-> r + n/2 with no process left over (multi_lat)
+    // Its sizes (message_sizes()): -m applies where `sized`; OSU's default MAX, the element size
+    // and the size it starts at without -m.
+    bool sized = true;
+    std::uint64_t max_bytes = default_max_bytes;
+    std::uint64_t unit = 1;
+    std::uint64_t smallest = 1;
+    window_use window = window_use::none;
+};
+
+// The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0
+// after the sweep: without it a run whose every size was skipped ends in "nothing was measured"
+// with no reason.
+class size_skips {
+public:
+    void note(std::uint64_t bytes, std::size_t need_bytes, bool allocation_failed) noexcept;
+    void report(const run_state& st, std::string_view name) const;
+
+private:
+    std::uint64_t first_skipped_ = 0;
+    std::size_t worst_need_ = 0;
+    bool allocation_failed_ = false;
 };
 
 class suite {

@@ -2,6 +2,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
 
 #include <climits>
@@ -49,9 +50,9 @@ struct origin {
 
 [[nodiscard]] std::uint64_t positive(const origin& o, std::uint64_t most) {
     std::uint64_t value = 0;
-    if (!parbench::detail::parse_unsigned(o.value, value) || value == 0 || value > most)
+    if (!parbench::parse_unsigned(o.value, value) || value == 0 || value > most)
         throw o.bad(value > most ? "at most " + std::to_string(most)
-                                 : parbench::detail::integer_problem<int>(
+                                 : parbench::integer_problem<int>(
                                        o.value, "expected a positive integer"));
     return value;
 }
@@ -104,12 +105,6 @@ void apply(options& opts, const origin& o, int world, bool& all) {
     }
 }
 
-[[nodiscard]] std::string value_text(const std::string& name, const nlohmann::json& value) {
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_number()) return value.dump();
-    throw input_error("-" + name + ": expects one value");
-}
-
 }  // namespace
 
 std::string_view to_string(method m) noexcept {
@@ -142,7 +137,7 @@ std::optional<method> method_named(std::string_view name) noexcept {
 
 std::optional<std::string> options_file_path(const run_request& request) {
     if (const auto it = request.options.find("optionsFile"); it != request.options.end())
-        return value_text("optionsFile", it->second);
+        return parbench::option_text("optionsFile", it->second);
     std::error_code ignored;
     if (std::filesystem::exists(default_options_file, ignored)) return default_options_file;
     return std::nullopt;
@@ -155,7 +150,7 @@ options parse_options(const run_request& request, const std::vector<file_setting
     bool all = false;
     for (const auto& s : file) apply(opts, {s.key, s.value, s.where}, world, all);
     for (const auto& [name, value] : request.options)
-        apply(opts, {name, value_text(name, value), ""}, world, all);
+        apply(opts, {name, parbench::option_text(name, value), ""}, world, all);
     if (!request.benchmarks.empty()) {
         opts.methods.clear();
         for (const auto& name : request.benchmarks) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/text.hpp>
 
 #include <cstddef>
 #include <string>
@@ -24,17 +25,6 @@ struct file_setting {
     std::string where;  // "options.ini:3", for messages
 };
 
-namespace ini_text {
-
-[[nodiscard]] inline std::string_view trim(std::string_view s) noexcept {
-    const auto first = s.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    const auto last = s.find_last_not_of(" \t\r");
-    return s.substr(first, last - first + 1);
-}
-
-}  // namespace ini_text
-
 // The settings of `text`, read from the file `name`, in file order.
 [[nodiscard]] inline std::vector<file_setting> parse_options_file(std::string_view text,
                                                                   const std::string& name) {
@@ -46,7 +36,7 @@ namespace ini_text {
         text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
         ++line_number;
         const std::string where = name + ":" + std::to_string(line_number);
-        const std::string_view line = ini_text::trim(raw);
+        const std::string_view line = parbench::trim(raw);
         if (line.empty() || line.front() == '#' || line.front() == ';') continue;
         const auto bad = [&](const std::string& why) {
             return input_error(where + ": " + why + " in '" + std::string(line) +
@@ -55,9 +45,9 @@ namespace ini_text {
         if (line.front() == '[') throw bad("sections are not supported");
         const auto equals = line.find('=');
         if (equals == std::string_view::npos) throw bad("no '='");
-        std::string_view key = ini_text::trim(line.substr(0, equals));
+        std::string_view key = parbench::trim(line.substr(0, equals));
         if (!key.empty() && key.front() == '-') key.remove_prefix(1);
-        const std::string_view value = ini_text::trim(line.substr(equals + 1));
+        const std::string_view value = parbench::trim(line.substr(equals + 1));
         if (key.empty()) throw bad("no key before '='");
         if (value.empty()) throw bad("no value after '='");
         for (const auto& s : settings)

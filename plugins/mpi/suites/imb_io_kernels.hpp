@@ -146,12 +146,28 @@ struct overlapped_transfer {
 // Every process writes (and a prefilled file holds, in every block) check::fill_bytes of the
 // block's owner. After n timed writes each process reads back its blocks of tiles 0 .. n-1 (the
 // file pointers were reset for the check) and counts the bytes that differ; after n reads, the
-// buffer must hold its block. With the shared pointer (P_*_shared) the order of the blocks is
-// the arrival order: a read block must be some process's block, and written tiles must hold no
-// byte that was never written (the check's values are never zero, a preallocated file is).
+// buffer must hold its block. With the shared pointer (P_*_shared) the calls of all processes
+// run through the file back to back in arrival order, each as long as its own block (X/Q, one
+// more for the first X mod Q processes), so a read starts wherever the pointer stood: at a block
+// boundary only when Q divides X. Its bytes must be consecutive bytes of the file from some
+// offset, and the file repeats with period X (every tile holds the same blocks). Written tiles
+// must hold no byte that was never written (the check's values are never zero, a preallocated
+// file is).
 template <io_action A>
 struct file_contents {
     static constexpr bool shared_order = A.access == io_access::shared;
+
+    // One tile of the prefilled common file: every process's block, each filled with its bytes.
+    [[nodiscard]] static std::vector<std::byte> tile_contents(const kernel_context& c,
+                                                              const file_view& v) {
+        const auto x = static_cast<std::size_t>(v.portion);
+        std::vector<std::byte> tile(x);
+        for (int r = 0; r < c.size; ++r)
+            check::fill_bytes(std::span(tile).subspan(pattern::io_block_offset(A, x, r, c.size),
+                                                      pattern::io_block_bytes(A, x, r, c.size)),
+                              r);
+        return tile;
+    }
 
     void prepare(const kernel_context& c, const file_view& v) const {
         const std::span<std::byte> block(v.buffer, static_cast<std::size_t>(v.count));
@@ -170,10 +186,7 @@ struct file_contents {
             if constexpr (!shared_order) {
                 return check::count_byte_defects(block, c.rank);
             } else {
-                std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
-                for (int r = 0; r < c.size; ++r)
-                    best = std::min(best, check::count_byte_defects(block, r));
-                return best;
+                return check::count_defects_at_any_start(block, tile_contents(c, v));
             }
         } else {
             const std::uint64_t tiles = std::min<std::uint64_t>(n, v.tiles);

@@ -44,6 +44,8 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -139,6 +141,24 @@ void report_size(const test& t, const mpi::session& session, const Pattern& desc
     }
 }
 
+// A size over the per-size budget ends the sweep: the larger sizes cost at least as much.
+// `rest` are the sizes from the first one dropped; every process agrees (the estimate behind
+// over_budget is agreed with MPI_MAX), rank 0 says so once.
+void warn_over_budget(const test& t, const mpi::session& session, const paw_plan& plan,
+                      std::span<const std::uint64_t> rest, const run_settings& run) {
+    if (rest.empty() || session.world().rank() != 0) return;
+    const auto& method = plan.iterations.method;
+    std::string sizes;
+    for (const std::uint64_t x : rest) sizes += (sizes.empty() ? "" : ", ") + std::to_string(x);
+    std::ostringstream budget;
+    budget << method.budget_s;
+    run.host->warning(std::string(t.info.name) + ": sizes " + sizes + " cut short by the " +
+                      budget.str() + " s per-size budget (" +
+                      std::to_string(method.min_reps) + " loops of NLOOP_MIN " +
+                      std::to_string(method.nloop_min) + " calls at " + std::to_string(rest.front()) +
+                      " bytes do not fit); raise --time or lower NLOOP_MIN to run them");
+}
+
 template <class Pattern>
 [[nodiscard]] pattern::pairing pairs_of(const Pattern& descriptor) {
     if constexpr (requires { descriptor.pairs; })
@@ -169,7 +189,8 @@ void run_messages(const test& t, const run_settings& run) {
                      mpi::no_completion{}, 10, warm_bytes, pairs);
     }
     paw_plan plan = make_plan(cfg, run);
-    for (const std::uint64_t x : sizes) {
+    for (std::size_t index = 0; index < sizes.size(); ++index) {
+        const std::uint64_t x = sizes[index];
         run.host->progress(t.info.name, x, session.layout().processes);
         const mpi::kernel_context c = session.context(static_cast<std::size_t>(x), pairs);
         mpi::prepared<mpi::message_resource> ready = mpi::prepare(session, buffers_for(x), 0.0);
@@ -184,6 +205,10 @@ void run_messages(const test& t, const run_settings& run) {
         const mpi::rank_timing mine = mpi::time_iterations(session, descriptor, ready, c, kernel,
                                                            completion, plan, x,
                                                            typename Def::verify_check{});
+        if (plan.iterations.over_budget) {
+            warn_over_budget(t, session, plan, std::span(sizes).subspan(index), run);
+            break;
+        }
         report_size(t, session, descriptor, plan, x, mine,
                     Def::work_of(static_cast<std::size_t>(x), run.window_size), run);
     }
@@ -213,7 +238,8 @@ void run_one_sided(const test& t, const run_settings& run) {
                      10, cfg.med_bytes, pairs);
     }
     paw_plan plan = make_plan(cfg, run);
-    for (const std::uint64_t x : cfg.sizes) {
+    for (std::size_t index = 0; index < cfg.sizes.size(); ++index) {
+        const std::uint64_t x = cfg.sizes[index];
         run.host->progress(t.info.name, x, session.layout().processes);
         const mpi::kernel_context c = session.context(static_cast<std::size_t>(x), pairs);
         mpi::prepared<mpi::rma_window> ready = mpi::prepare(session, window_for(x, c), 0.0);
@@ -228,6 +254,10 @@ void run_one_sided(const test& t, const run_settings& run) {
         const mpi::rank_timing mine =
             mpi::time_iterations(session, one_sided_descriptor, ready, c, kernel, completion, plan,
                                  x, rma_kernels::data_check<Op>{});
+        if (plan.iterations.over_budget) {
+            warn_over_budget(t, session, plan, std::span(cfg.sizes).subspan(index), run);
+            break;
+        }
         report_size(t, session, one_sided_descriptor, plan, x, mine,
                     {.bytes_per_iteration = static_cast<double>(x)}, run);
     }
@@ -310,7 +340,7 @@ constexpr auto parameter_rows = paw::join(
 [[nodiscard]] int window_size(const run_request& request, const paw::env_lookup& env) {
     std::uint64_t ws = default_window_size;
     if (const auto it = request.options.find("window_size"); it != request.options.end())
-        ws = paw::positive_integer("--window_size", paw::option_text("window_size", it->second));
+        ws = paw::positive_integer("--window_size", parbench::option_text("window_size", it->second));
     else if (const auto text = env("WINDOW_SIZE"))
         ws = paw::positive_integer("WINDOW_SIZE", *text);
     if (ws > 1u << 20)
@@ -407,12 +437,19 @@ void run(const run_request& request, const plugin::host_channel& host) {
         return cfg.max_bytes * per_call >
                static_cast<std::uint64_t>(std::numeric_limits<int>::max());
     };
+    // Where the largest size came from ("environment MAX_P2P_SIZE"), so that the message names
+    // what to change.
+    const auto source_of_max = [](const paw::transfer_settings& cfg) {
+        return cfg.sources.value(cfg.sources.contains("sizes") ? "sizes" : "max_size",
+                                 std::string("default"));
+    };
     if (p2p_sizes && too_large(settings.p2p, 1))
-        throw input_error("message size " + std::to_string(settings.p2p.max_bytes) +
-                          " is out of range for the MPI tests (at most 2^31 - 1 bytes)");
+        throw input_error("message size " + std::to_string(settings.p2p.max_bytes) + " (" +
+                          source_of_max(settings.p2p) +
+                          ") is out of range for the MPI tests (at most 2^31 - 1 bytes)");
     if (col_sizes && too_large(settings.col, static_cast<std::uint64_t>(world_size())))
-        throw input_error("collective size " + std::to_string(settings.col.max_bytes) + " x " +
-                          std::to_string(world_size()) +
+        throw input_error("collective size " + std::to_string(settings.col.max_bytes) + " (" +
+                          source_of_max(settings.col) + ") x " + std::to_string(world_size()) +
                           " tasks is out of range (at most 2^31 - 1 bytes per buffer)");
     const int world = world_size();
     int rank = 0;

@@ -2,17 +2,12 @@
 // one file in this directory defining one hosted_suite, listed in plugin.cpp's hosted_suites.
 #pragma once
 
-#include <parbench/plugin/abi.h>
-#include <parbench/plugin/export.hpp>
-#include <parbench/plugin/request.hpp>
+#include <parbench/plugin/hosted_suite.hpp>
 
 namespace parbench::mpi_plugin {
 
-struct hosted_suite {
-    parbench_suite info;
-    // Collective over MPI_COMM_WORLD; throws input_error for a bad request.
-    void (*run)(const run_request& request, const plugin::host_channel& host);
-};
+// Its run is collective over MPI_COMM_WORLD.
+using plugin::hosted_suite;
 
 // One line per file in suites/.
 namespace suites {

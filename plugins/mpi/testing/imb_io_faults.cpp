@@ -10,6 +10,8 @@ using imb_io::kernel_context;
 using reference_read = imb_io::transfer_def<imb_io::action(
     pattern::io_files::one_process, pattern::io_access::explicit_offset,
     pattern::io_direction::read)>;
+using reference_shared_read = imb_io::transfer_def<imb_io::action(
+    pattern::io_files::common, pattern::io_access::shared, pattern::io_direction::read)>;
 using reference_write = imb_io::transfer_def<imb_io::action(
     pattern::io_files::common, pattern::io_access::explicit_offset, pattern::io_direction::write)>;
 
@@ -19,6 +21,18 @@ struct corrupt_read_def : reference_read {
         void operator()(const kernel_context& c, std::uint64_t i, const file_view& v) const {
             reference_read::make_kernel(c)(c, i, v);
             if (v.count > 0) v.buffer[0] = std::byte{0};
+        }
+    };
+    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+};
+
+// P_Read_shared whose first process's read delivers one wrong byte (its middle one): whatever
+// offset the shared pointer gave that read, -check must count exactly that byte.
+struct corrupt_shared_read_def : reference_shared_read {
+    struct kernel {
+        void operator()(const kernel_context& c, std::uint64_t i, const file_view& v) const {
+            reference_shared_read::make_kernel(c)(c, i, v);
+            if (c.rank == 0 && v.count > 0) v.buffer[v.count / 2] = std::byte{0};
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
@@ -43,6 +57,10 @@ constexpr imb::benchmark faults[] = {
     imb::entry<corrupt_read_def>("Test_IO_Corrupt",
                                  "Fault injection: an S_Read_expl whose read delivers a wrong byte",
                                  PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<corrupt_shared_read_def>(
+        "Test_IO_Corrupt_Shared",
+        "Fault injection: a P_Read_shared whose first process's read delivers a wrong byte",
+        PARBENCH_BENCH_TEST_ONLY),
     imb::entry<deadlock_write_def>(
         "Test_IO_Deadlock", "Fault injection: a P_Write_expl that waits forever with its file open",
         PARBENCH_BENCH_TEST_ONLY),

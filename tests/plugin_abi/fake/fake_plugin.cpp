@@ -8,6 +8,12 @@
 // declares; "osu" adds OSU's header and declared columns), -note TEXT. With
 // PARBENCH_FAKE_HANG_MARKER=PATH, Hang creates PATH once it has begun (an event for tests to
 // wait on).
+//
+// Typed parameters (ABI 1.1): -count N (1..64), -pause SECONDS (at most 60), -order
+// up|down|random, -zero on|off, -window [MIN:]MAX (at most 20), -ids N... (a list of counts).
+// Whatever of them is given comes back in the run header's "typed" object, exactly as the
+// plugin received it. Built with PARBENCH_FAKE_ABI_MINOR=0 it is an ABI 1.0 plugin: the host
+// must ignore the types and hand over the words as text.
 #include <parbench/core/error.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
@@ -43,7 +49,30 @@ const parbench_parameter fake_parameters[] = {
     {"layout", "NAME", "Console layout to declare (layout registry tests)", "imb",
      PARBENCH_ARITY_ONE},
     {"note", "TEXT", "A note event to emit after the first result", nullptr, PARBENCH_ARITY_ONE},
+    {"count", "N", "A typed count", nullptr, PARBENCH_ARITY_ONE},
+    {"pause", "SECONDS", "A typed number of seconds", nullptr, PARBENCH_ARITY_ONE},
+    {"order", "WORD", "A typed choice", nullptr, PARBENCH_ARITY_ONE},
+    {"zero", "on|off", "A typed switch", nullptr, PARBENCH_ARITY_ONE},
+    {"window", "[MIN:]MAX", "A typed range", nullptr, PARBENCH_ARITY_ONE},
+    {"ids", "N...", "A typed list of counts", nullptr, PARBENCH_ARITY_LIST},
 };
+
+#ifndef PARBENCH_FAKE_ABI_MINOR
+#define PARBENCH_FAKE_ABI_MINOR PARBENCH_ABI_MINOR
+#endif
+
+const char* const order_choices[] = {"up", "down", "random"};
+
+// clang-format off
+const parbench_parameter_type fake_types[] = {
+    {"fake", "count", PARBENCH_VALUE_COUNT, PARBENCH_TYPE_MIN | PARBENCH_TYPE_MAX, 1, 64, nullptr, 0, {}},
+    {"fake", "pause", PARBENCH_VALUE_SECONDS, PARBENCH_TYPE_MAX, 0, 60, nullptr, 0, {}},
+    {"fake", "order", PARBENCH_VALUE_CHOICE, 0, 0, 0, order_choices, 3, {}},
+    {"fake", "zero", PARBENCH_VALUE_SWITCH, 0, 0, 0, nullptr, 0, {}},
+    {"fake", "window", PARBENCH_VALUE_RANGE, PARBENCH_TYPE_MAX, 0, 20, nullptr, 0, {}},
+    {"fake", "ids", PARBENCH_VALUE_COUNT, 0, 0, 0, nullptr, 0, {}},
+};
+// clang-format on
 
 const parbench_suite fake_suites[] = {{
     "fake",
@@ -141,6 +170,9 @@ void run_fake(const char* request_json, const parbench_host* host) {
     std::vector<std::string> list;
     for (const auto& n : names) list.push_back(multi.empty() ? n : "(Multi-)" + n);
     start.header["benchmark_list"] = list;
+    for (const char* typed : {"count", "pause", "order", "zero", "window", "ids"})
+        if (const auto it = request.options.find(typed); it != request.options.end())
+            start.header["typed"][typed] = it->second;
     start.benchmarks = names;
     start.context = {{"processes", 4}, {"fake", true}};
     // Extra's table shows declared columns (the column model), two of them from its metrics.
@@ -235,7 +267,7 @@ parbench_status fake_run(const char* request_json, const parbench_host* host, ch
 
 const parbench_plugin fake_descriptor = {
     PARBENCH_ABI_MAJOR,
-    PARBENCH_ABI_MINOR,
+    PARBENCH_FAKE_ABI_MINOR,
     sizeof(parbench_plugin),
     "fake",
     "1.2.3",
@@ -246,6 +278,8 @@ const parbench_plugin fake_descriptor = {
     sizeof fake_suites / sizeof fake_suites[0],
     nullptr,
     fake_run,
+    fake_types,
+    sizeof fake_types / sizeof fake_types[0],
     {},
 };
 

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <utility>
 
 namespace parbench::rma_kernels {
@@ -91,16 +92,13 @@ struct fence_round_trip {
 };
 
 // Process 0 accesses, then exposes; process 1 the other way round. The peer's group is built
-// once per size, outside timing.
+// once per size, outside timing (none outside the active set: mpi::group_of).
 template <rma_op Op>
 class pscw_round_trip {
 public:
     explicit pscw_round_trip(const kernel_context& c) {
-        MPI_Group all = MPI_GROUP_NULL;
-        MPI_Comm_group(c.comm, &all);
         const int peer = c.peer;
-        MPI_Group_incl(all, 1, &peer, &peer_);
-        MPI_Group_free(&all);
+        if (peer != MPI_PROC_NULL) peer_ = mpi::group_of(c, std::span<const int>(&peer, 1));
     }
     pscw_round_trip(pscw_round_trip&& other) noexcept
         : peer_(std::exchange(other.peer_, MPI_GROUP_NULL)) {}

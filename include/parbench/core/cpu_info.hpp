@@ -24,7 +24,7 @@
 #include <sched.h>
 #endif
 
-namespace parbench::detail {
+namespace parbench::cpu {
 
 struct cpu_info {
     std::string vendor;        // "GenuineIntel", "AuthenticAMD"
@@ -265,4 +265,4 @@ struct peak_estimate {
     return {per_core, basis.str()};
 }
 
-}  // namespace parbench::detail
+}  // namespace parbench::cpu

@@ -1,0 +1,72 @@
+// The BLAS plugin's C surface (parbench_blas.so): PAW's CPU BLAS tests on OpenBLAS, the suites it
+// hosts one file each (suite.hpp). Needs no MPI; when the host offers a communication service
+// every rank runs the kernels at the same time and rank 0 reports the combined figures.
+#include "openblas.hpp"
+#include "suite.hpp"
+
+#include <parbench/plugin/abi.h>
+#include <parbench/plugin/export.hpp>
+#include <parbench/plugin/hosted_suite.hpp>
+#include <parbench/plugin/request.hpp>
+
+#include <string>
+#include <vector>
+
+namespace parbench::blas {
+namespace {
+
+// The suites this plugin hosts, in the order `parbench list` shows them.
+constexpr const plugin::hosted_suite* hosted_suites[] = {
+    &suites::paw,
+};
+
+const char* backend_info() {
+    static const std::string text =
+        openblas_config_text() + " (core " + openblas_corename() + ")";
+    return text.c_str();
+}
+
+parbench_status init(const parbench_init_args*, char* error, std::size_t error_size) {
+    return plugin::guarded(error, error_size, [] { (void)initial_threads(); });
+}
+
+parbench_status finalize(char* error, std::size_t error_size) {
+    return plugin::guarded(error, error_size, [] {});
+}
+
+parbench_status run(const char* request_json, const parbench_host* host_ptr, char* error,
+                    std::size_t error_size) {
+    return plugin::guarded(error, error_size, [&] {
+        const run_request request = parse_run_request(request_json, "blas plugin");
+        const plugin::host_channel host(host_ptr);
+        plugin::suite_named(hosted_suites, request.suite, "blas").run(request, host);
+    });
+}
+
+// Built on first use, after every suite file's static initialisation has run.
+const parbench_plugin& descriptor() {
+    static const std::vector<parbench_suite> suites = plugin::suite_table(hosted_suites);
+    static const parbench_plugin d = {
+        PARBENCH_ABI_MAJOR,
+        PARBENCH_ABI_MINOR,
+        sizeof(parbench_plugin),
+        "blas",
+        "0.1.0",
+        &backend_info,
+        &init,
+        &finalize,
+        suites.data(),
+        suites.size(),
+        nullptr,
+        &run,
+        nullptr,  // parameter_types (ABI 1.1): all text
+        0,
+        {},
+    };
+    return d;
+}
+
+}  // namespace
+}  // namespace parbench::blas
+
+PARBENCH_PLUGIN_ENTRY(parbench::blas::descriptor())

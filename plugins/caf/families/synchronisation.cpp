@@ -1,0 +1,179 @@
+// The synchronisation family of the caf suite: EPCC's overheads of sync all, sync images (with
+// the pairwise, random, ring and 3D grid neighbours), lock/unlock and an empty critical
+// construct, and of MPI_Barrier for comparison. Each is the time of a delay loop followed by the
+// synchronisation, less the time of the delay loop alone.
+#include "families/families.hpp"
+
+#include "caf_kernels.h"
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace parbench::caf {
+namespace {
+
+// The critical construct lives in libparbench_caf_critical.so (caf_critical.f90), opened in
+// init after the runtime started; nullptr with `critical_problem` set when it could not be.
+void (*critical_section)() = nullptr;
+std::string critical_problem = "the coarray runtime has not started";
+
+using sync_call = void (*)(const int* images, int n);
+void no_sync(const int* /*images*/, int /*n*/) {}
+void sync_all_call(const int* /*images*/, int /*n*/) { parbench_caf_sync_all(); }
+void mpi_barrier_call(const int* /*images*/, int /*n*/) { MPI_Barrier(MPI_COMM_WORLD); }
+void lock_call(const int* /*images*/, int /*n*/) { parbench_caf_lock_unlock(); }
+void critical_call(const int* /*images*/, int /*n*/) { critical_section(); }
+
+// One iteration of EPCC's synchronisation benchmarks: the delay loop, then the synchronisation
+// (none for the reference time).
+struct delay_and_sync_kernel {
+    int delay_loops = 0;
+    sync_call sync = no_sync;
+    const int* images = nullptr;
+    int n = 0;
+    template <class Buffers>
+    void operator()(const mpi::kernel_context& /*c*/, std::uint64_t /*i*/, const Buffers&) const {
+        parbench_caf_delay(delay_loops);
+        sync(images, n);
+    }
+};
+
+// overhead = t(delay + sync) - t(delay), from the medians; its interval is the widest the two
+// medians' intervals allow. An interval that reaches zero is reported as within noise (a
+// negative median always is), never as a bare negative number.
+void describe_overhead(result_record& with_sync, const result_record& delay_only,
+                       std::string_view name, int neighbours, double delay_us) {
+    const summary& w = with_sync.distribution_us;
+    const summary& d = delay_only.distribution_us;
+    const double overhead = w.median - d.median;
+    const double low = w.ci_low - d.ci_high;
+    const double high = w.ci_high - d.ci_low;
+    with_sync.benchmark = with_sync.block.title = std::string(name);
+    with_sync.block.mode = fmt::format("delay loop {:g} usec", delay_us);
+    with_sync.klass = benchmark_class::other;
+    with_sync.throughput_mib_s.reset();
+    with_sync.metrics = {{"neighbours", static_cast<double>(neighbours)},
+                         {"t_delay_sync_us", w.median},
+                         {"t_delay_us", d.median},
+                         {"overhead_us", overhead},
+                         {"overhead_ci_low_us", low},
+                         {"overhead_ci_high_us", high},
+                         {"overhead_within_noise", low <= 0.0 ? 1.0 : 0.0}};
+}
+
+struct sync_row {
+    sync_call sync;
+    std::vector<int> images;  // the sync images list of this image (1-based)
+    int neighbours = 0;       // as reported (rank 0's count)
+};
+
+void run_sync_row(const run_context& c, std::string_view name, const sync_row& row,
+                  int delay_loops) {
+    c.host.progress(name, 0, c.size);
+    const caf_step step{.klass = benchmark_class::other, .nmsg = 0};
+    const delay_and_sync_kernel reference{delay_loops, no_sync, nullptr, 0};
+    const delay_and_sync_kernel with_sync{delay_loops, row.sync, row.images.data(),
+                                          static_cast<int>(row.images.size())};
+    // Alternated within one measurement pair: the reference first, then the same loop synced.
+    const std::optional<result_record> delay_only =
+        time_on_all_images(c.images, step, std::string(name), 0, reference, c.timing);
+    std::optional<result_record> r =
+        time_on_all_images(c.images, step, std::string(name), 0, with_sync, c.timing);
+    if (!r || !delay_only) return;
+    describe_overhead(*r, *delay_only, name, row.neighbours, c.opts.delay_us);
+    c.host.result(*r);
+}
+
+[[nodiscard]] std::vector<sync_row> sync_rows(const run_context& c, sync_kind kind) {
+    const auto list = [&](std::span<const int> ranks, int reported) {
+        return sync_row{parbench_caf_sync_images, as_images(distinct_others(ranks, c.rank)),
+                        reported};
+    };
+    switch (kind) {
+        case sync_kind::all: return {{sync_all_call, {}, c.size - 1}};
+        case sync_kind::mpi_barrier: return {{mpi_barrier_call, {}, c.size - 1}};
+        case sync_kind::lock: return {{lock_call, {}, 0}};
+        case sync_kind::critical: return {{critical_call, {}, 0}};
+        case sync_kind::pairwise: {
+            const int partner = pair_partner(c.rank, c.size);
+            return {list(std::span(&partner, 1), 1)};
+        }
+        case sync_kind::random:
+        case sync_kind::ring: {
+            // The ring in image order, or randomly permuted (EPCC: "so that they all match").
+            std::vector<int> order(static_cast<std::size_t>(c.size));
+            std::iota(order.begin(), order.end(), 0);
+            if (kind == sync_kind::random) order = random_order(c.size, c.opts.seed);
+            std::vector<sync_row> rows;
+            for (const int n : neighbour_counts(c.opts.syncmaxneigh, c.size))
+                rows.push_back(list(ring_neighbours(order, c.rank, n), n));
+            return rows;
+        }
+        case sync_kind::grid: {
+            const std::array<int, 6> around = image_grid(c.size).neighbours(c.rank);
+            const std::vector<int> distinct = distinct_others(around, c.rank);
+            int reported = static_cast<int>(distinct.size());
+            MPI_Bcast(&reported, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            return {list(around, reported)};
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+void open_critical_section() {
+    Dl_info self{};
+    std::string path = "libparbench_caf_critical.so";
+    if (::dladdr(reinterpret_cast<const void*>(&open_critical_section), &self) != 0 &&
+        self.dli_fname != nullptr)
+        path = (std::filesystem::path(self.dli_fname).parent_path() / path).string();
+    void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (library == nullptr) {
+        const char* why = ::dlerror();
+        critical_problem = "cannot open " + path + ": " + (why != nullptr ? why : "unknown error");
+        return;
+    }
+    critical_section = reinterpret_cast<void (*)()>(::dlsym(library, "parbench_caf_critical"));
+    if (critical_section == nullptr) critical_problem = path + " lacks parbench_caf_critical";
+}
+
+std::string critical_section_problem() {
+    return critical_section == nullptr ? critical_problem : std::string{};
+}
+
+// Delay-loop iterations that take `delay_us` on rank 0, the same count on every image. The
+// loop is timed at ~2 ms, five times, and the fastest run counts: a preempted run would make
+// the delay loop too short.
+int calibrate_delay(double delay_us) {
+    const auto elapsed_us = [](int loops) {
+        const double start = MPI_Wtime();
+        parbench_caf_delay(loops);
+        return (MPI_Wtime() - start) * 1e6;
+    };
+    int loops = 1024;
+    while (loops < (1 << 29) && elapsed_us(loops) < 2000.0) loops *= 2;
+    double fastest_us = elapsed_us(loops);
+    for (int repeat = 0; repeat < 4; ++repeat) fastest_us = std::min(fastest_us, elapsed_us(loops));
+    int delay_loops = static_cast<int>(std::clamp(
+        static_cast<double>(loops) / std::max(fastest_us, 1e-3) * delay_us, 1.0, 2e9));
+    MPI_Bcast(&delay_loops, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return delay_loops;
+}
+
+void run_sync(const run_context& c, std::string_view name, sync_kind kind, int delay_loops) {
+    if (kind == sync_kind::lock) parbench_caf_prepare_lock();
+    for (const sync_row& row : sync_rows(c, kind)) run_sync_row(c, name, row, delay_loops);
+    if (kind == sync_kind::lock) parbench_caf_release_lock();
+}
+
+}  // namespace parbench::caf
