@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
                           .labels = labels,
                           .bytes = bytes,
                           .resource = parbench::mpi::messages{.layout = def::layout(bytes, 2)},
-                          .kernel = def::make_kernel(pair.context(bytes)),
+                          .kernel = parbench::imb_mpi1::kernel_for<def>(pair.context(bytes)),
                           .plan = plan});
             return m.records.empty() ? 0.0 : m.records.front().t_max_us;  // rank 0 only
         };

@@ -12,12 +12,11 @@
 
 // What both benchmarks share: a collective of floats, and its -check (fill, then count the
 // floats of the result that are not the exact sum over the ranks).
-struct float_sum {
+struct float_sum : parbench::mpi::definition_defaults {
     static constexpr parbench::pattern::collective descriptor{};
-    static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr parbench::mpi::definition_traits traits{.unit = sizeof(float)};
     static parbench::mpi::buffer_layout layout(std::size_t x, int) { return {x, x}; }
     struct verify_check {
-        static constexpr bool enabled = true;
         void fill_send(const parbench::mpi::kernel_context& c, std::span<std::byte> s) const {
             parbench::mpi::check::fill_floats(s, c.rank);
         }

@@ -4,7 +4,7 @@
 #include <parbench/mpi/main.hpp>
 #include <parbench/pattern/ping_pong.hpp>
 
-struct ssend_ping_pong {
+struct ssend_ping_pong : parbench::mpi::definition_defaults {
     static constexpr parbench::pattern::ping_pong descriptor{};  // a pair, t = Δt / 2n, X / t
     static parbench::mpi::buffer_layout layout(std::size_t x, int) { return {x, x}; }
     static auto make_kernel(const parbench::mpi::kernel_context&) {

@@ -8,7 +8,7 @@
 
 constexpr int window = 64;
 
-struct windowed_bandwidth {
+struct windowed_bandwidth : parbench::mpi::definition_defaults {
     // 64 messages per iteration: the throughput is 64·X / t and the message rate 64 / t.
     static constexpr parbench::pattern::exchange descriptor{
         .klass = parbench::benchmark_class::single_transfer,

@@ -189,7 +189,7 @@ public:
     // the timed iterations address tiles 0 .. n-1.
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
-        if constexpr (Check::enabled) {
+        if constexpr (checks_data<Check>) {
             check.prepare(context, view());
             if (fh_ != MPI_FILE_NULL) {
                 MPI_File_seek(fh_, 0, MPI_SEEK_SET);
@@ -203,7 +203,7 @@ public:
     template <class Check>
     [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
                                               std::uint64_t n) {
-        if constexpr (Check::enabled) {
+        if constexpr (checks_data<Check>) {
             if (fh_ != MPI_FILE_NULL) sync_barrier_sync();
             return check.verify(context, n, view());
         }

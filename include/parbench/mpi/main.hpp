@@ -7,10 +7,12 @@
 //                                  parbench::mpi::benchmark<windowed_bandwidth>{"Windowed"});
 //   }
 //
-// A definition is what the MPI plugin's suites are made of (docs/writing-benchmarks.md):
-// `descriptor` (a pattern), `layout(x, np)` (the message buffers of size x), `make_kernel(context)`
-// (one iteration), and where it differs from most: `verify_check` (--check), `unit` (sizes are
-// multiples of it, sizeof(float) for float reductions), `has_bytes = false` (one row at 0 bytes).
+// A definition is what the MPI plugin's suites are made of (parbench/mpi/definition.hpp,
+// docs/writing-benchmarks.md): it derives from definition_defaults and has `descriptor` (a
+// pattern), `layout(x, np)` (the message buffers of size x), `make_kernel(context)` (one
+// iteration), and where it differs from most: `verify_check` (--check), and `traits` with
+// `.unit` (sizes are multiples of it, sizeof(float) for float reductions) or `.has_bytes = false`
+// (one row at 0 bytes).
 //
 // Options, as the driver's `parbench run`: -msglog [min:]max, -iter N (MSGSPERSAMPLE), -time S
 // (seconds per size), --json FILE, --csv FILE, --timeout S (per measurement, 0: none), --check,
@@ -28,6 +30,7 @@
 #include <parbench/core/sizes.hpp>
 #include <parbench/host/interrupt_guard.hpp>
 #include <parbench/host/launcher.hpp>
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/progress_variables.hpp>
 #include <parbench/mpi/runner.hpp>
@@ -211,23 +214,6 @@ private:
     std::thread thread_;
 };
 
-// The traits a definition may declare (the IMB driver's defaults).
-template <class Def>
-inline constexpr bool has_bytes_of = [] {
-    if constexpr (requires { Def::has_bytes; }) return bool{Def::has_bytes};
-    else return true;
-}();
-template <class Def>
-inline constexpr std::uint64_t unit_of = [] {
-    if constexpr (requires { Def::unit; }) return std::uint64_t{Def::unit};
-    else return std::uint64_t{1};
-}();
-template <class Def>
-[[nodiscard]] auto check_of() {
-    if constexpr (requires { typename Def::verify_check; }) return typename Def::verify_check{};
-    else return no_check{};
-}
-
 // The reporters of rank 0 and the context they print. The events come from the main thread, the
 // end of an interrupted run from the interrupt guard's: once ended, nothing more is written.
 struct program_output {
@@ -316,11 +302,12 @@ void run_definition(std::string_view name, const program_info& info, const progr
     const int q = pattern::fixed_group_size(descriptor) ? pattern::min_processes(descriptor) : world;
     const session s(MPI_COMM_WORLD, q);
     const auto pairs = pattern::pairing_of(descriptor);
-    constexpr bool has_bytes = has_bytes_of<Def>;
+    static_assert(check_definition<Def>() && self_contained_definition<Def>);
+    constexpr bool has_bytes = Def::traits.has_bytes;
     std::vector<std::uint64_t> sizes{0};
     if constexpr (has_bytes) {
         sizes = imb_sizes(o.msglog);
-        std::erase_if(sizes, [](std::uint64_t x) { return x % unit_of<Def> != 0; });
+        std::erase_if(sizes, [](std::uint64_t x) { return x % Def::traits.unit != 0; });
     }
     const auto what = [&](std::uint64_t x) {
         return std::string(name) + " (" + std::to_string(x) + " bytes, " + std::to_string(q) +
@@ -347,7 +334,7 @@ void run_definition(std::string_view name, const program_info& info, const progr
                               .resource = messages{.layout = Def::layout(bytes, q)},
                               .kernel = Def::make_kernel(s.context(bytes, pairs)),
                               .plan = plan,
-                              .check = check_of<Def>()});
+                              .check = typename Def::verify_check{}});
         if (out == nullptr) continue;
         for (const auto& r : m.records) out->result(r);
         if (m.skipped_need_bytes > 0)

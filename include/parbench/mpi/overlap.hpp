@@ -140,7 +140,7 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
             const gathered pure_figures = gather(s, t_pure, 0);
             const gathered cpu_figures = gather(s, t_cpu, 0);
             out.records = reduce(config.pattern, config.labels, s.layout(), bytes,
-                                 plan.check && Check::enabled, ovrl);
+                                 plan.check && checks_data<Check>, ovrl);
             attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
                            config.pattern.time_divisor, calibration);
         }

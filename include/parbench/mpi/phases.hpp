@@ -203,7 +203,7 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
     constexpr bool one_sample = aggregate && completes<Completion>;
     const communicator& active = s.active_comm();
     R& r = ready.get();
-    const bool checking = plan.check && Check::enabled;
+    const bool checking = plan.check && checks_data<Check>;
     // An aggregate epoch is one sample by definition: it keeps the batched timing.
     const bool windowed = !one_sample && detail::starts_per_call(plan.sync);
     const bool in_rounds = !one_sample && detail::times_in_rounds(plan.iterations);

@@ -26,6 +26,7 @@
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/message_buffers.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 
@@ -44,11 +45,6 @@ struct storage_need {
     double need_bytes = 0.0;
     double free_bytes = 0.0;
     [[nodiscard]] bool fits() const noexcept { return need_bytes <= free_bytes; }
-};
-
-// Without -check: nothing to fill or verify, and records carry no defects.
-struct no_check {
-    static constexpr bool enabled = false;
 };
 
 // What every resource offers the runner (the check-dependent steps are templates on the check
@@ -97,7 +93,7 @@ public:
 
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
-        if constexpr (Check::enabled) {
+        if constexpr (checks_data<Check>) {
             for (std::uint64_t k = 0; k < send_.slot_count(); ++k)
                 check.fill_send(context, send_.slot(k));
             std::memset(recv_.data(), 0, recv_.footprint());
@@ -107,7 +103,7 @@ public:
     template <class Check>
     [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
                                               std::uint64_t n) {
-        if constexpr (Check::enabled) {
+        if constexpr (checks_data<Check>) {
             const std::uint64_t last = n > 0 ? n - 1 : 0;
             return check.verify(context, last, recv_.slot(last));
         }

@@ -211,7 +211,7 @@ public:
     // so that no origin touches a window before its owner has prepared it.
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
-        if constexpr (Check::enabled) {
+        if constexpr (checks_data<Check>) {
             end_access();
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, context.rank, 0, win_);
             check.prepare(context, view());
@@ -225,7 +225,7 @@ public:
     template <class Check>
     [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
                                               std::uint64_t n) {
-        if constexpr (Check::enabled) {
+        if constexpr (checks_data<Check>) {
             end_access();
             MPI_Barrier(context.comm);
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, context.rank, 0, win_);

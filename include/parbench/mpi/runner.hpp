@@ -122,7 +122,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
                                 config.completion, config.plan, config.bytes, config.check);
             const gathered figures = gather(s, mine, config.plan.batching.max_batches);
             out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
-                                 config.plan.check && Check::enabled, figures);
+                                 config.plan.check && checks_data<Check>, figures);
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();

@@ -18,7 +18,6 @@ namespace {
 // -check for the halo swap: interior cells hold known values, halo cells -1; after a swap each
 // face of halo cells holds the neighbour's opposite boundary face, edges and corners stay -1.
 struct halo_check {
-    static constexpr bool enabled = true;
     std::span<double> field;  // (0:n+1)^3, Fortran order
     int n = 0;
     int rank = 0;

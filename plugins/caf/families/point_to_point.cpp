@@ -17,7 +17,6 @@ namespace {
 // -check for the point-to-point patterns (the runner's data_check): the known answer of
 // point_to_point.hpp, on the coarray itself.
 struct point_to_point_check {
-    static constexpr bool enabled = true;
     std::span<double> data;
     int rank = 0;
     ping_pong_role role;

@@ -7,6 +7,7 @@
 #include "imb/options.hpp"
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/file_resource.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
@@ -14,7 +15,6 @@
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/suites/imb/datatypes.hpp>
-#include <parbench/suites/imb/definition_traits.hpp>
 
 #include <mpi.h>
 
@@ -48,20 +48,13 @@ struct run_state {
 template <class Check>
 concept check_of_operands = requires(const imb_mpi1::sized_operands& o) { Check{o}; };
 
-// A definition whose kernel and check take the datatypes of a message size (imb-mpi1's).
+// A definition whose kernel takes the datatypes of a message size (imb-mpi1's); its check takes
+// them where it looks at the data.
 template <class Def>
 concept typed_definition =
-    check_of_operands<typename Def::verify_check> &&
     requires(const mpi::kernel_context& c, const imb_mpi1::sized_operands& o) {
         Def::make_kernel(c, o);
     };
-
-// A typed definition reduces with the reduction datatype (Reduce, Allreduce, ...).
-template <class Def>
-[[nodiscard]] constexpr bool reduces() noexcept {
-    if constexpr (requires { Def::reduction; }) return bool{Def::reduction};
-    else return false;
-}
 
 // The datatypes of one message size, where the run has them and the definition takes them.
 template <class Def>
@@ -74,13 +67,16 @@ public:
     [[nodiscard]] std::size_t spread() const noexcept {
         return owned_ ? owned_->operands().spread : 1;
     }
+    // Without the run's datatypes: IMB 4.0's fixed MPI_BYTE / MPI_FLOAT operands.
     [[nodiscard]] auto kernel(const mpi::kernel_context& c) const {
         if constexpr (typed_definition<Def>)
-            if (owned_) return Def::make_kernel(c, owned_->operands());
-        return Def::make_kernel(c);
+            return Def::make_kernel(c, owned_ ? owned_->operands()
+                                              : imb_mpi1::fixed_operands(c.bytes));
+        else
+            return Def::make_kernel(c);
     }
     [[nodiscard]] typename Def::verify_check check() const {
-        if constexpr (typed_definition<Def>)
+        if constexpr (check_of_operands<typename Def::verify_check>)
             if (owned_) return typename Def::verify_check{owned_->operands()};
         return typename Def::verify_check{};
     }
@@ -96,13 +92,7 @@ struct selection {
 
 using run_fn = void (*)(const run_state&, const selection&, std::string_view name);
 
-// A figure column a benchmark declares for its table (report::column, in a form a constexpr
-// catalogue can hold).
-struct table_column {
-    const char* source;   // a record field or metric key: "t_ovrl_us"
-    const char* heading;  // "t_ovrl[usec]"
-    int precision = 2;
-};
+using mpi::table_column;
 
 // One benchmark of a suite's catalogue: what `parbench list` shows, how it runs, and the figure
 // columns of its table where they are not its class's.
@@ -177,7 +167,8 @@ template <class Def, class Config>
 
 template <class Def>
 void run_benchmark(const run_state& st, const selection& sel, std::string_view name) {
-    using traits = definition_traits<Def>;
+    static_assert(mpi::check_definition<Def>() && mpi::self_contained_definition<Def>);
+    static constexpr mpi::definition_traits traits = Def::traits;
     const options& o = *st.opts;
     const auto& descriptor = Def::descriptor;
     const std::vector<int> counts = process_counts_for(
@@ -186,12 +177,12 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
         pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
         pattern::min_processes(descriptor));
     // IMB 2021: lengths are multiples of the size of the benchmark's datatype.
-    std::uint64_t unit = traits::unit;
+    std::uint64_t unit = traits.unit;
     if constexpr (typed_definition<Def>)
-        if (st.datatypes != nullptr) unit = st.datatypes->unit(reduces<Def>());
+        if (st.datatypes != nullptr) unit = st.datatypes->unit(traits.reduction);
     const std::vector<std::uint64_t> sizes =
-        traits::fixed_bytes > 0 ? std::vector<std::uint64_t>{traits::fixed_bytes}
-        : traits::has_bytes     ? lengths_for(o, unit)
+        traits.fixed_bytes > 0 ? std::vector<std::uint64_t>{traits.fixed_bytes}
+        : traits.has_bytes     ? lengths_for(o, unit)
                                 : std::vector<std::uint64_t>{0};
     const auto pairs = pattern::pairing_of(descriptor);
     for (const int q : counts) {
@@ -213,13 +204,13 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                      .mem_limit_bytes = st.mem_limit_bytes,
                      .check = o.check};
             mpi::record_labels labels{std::string(st.suite), std::string(name), sel.multiple,
-                                      o.multi.value_or(0) == 1, traits::has_bytes,
+                                      o.multi.value_or(0) == 1, traits.has_bytes,
                                       std::string(mode)};
             for (const std::uint64_t x : sizes) {
                 st.host->progress(name, x, q);
-                if (!warmed_up && traits::warm_up && o.warm_up) {  // -warm_up off: none
+                if (!warmed_up && traits.warm_up && o.warm_up) {  // -warm_up off: none
                     // After the first progress call, so that the time limit covers it.
-                    const std::size_t small = traits::has_bytes ? 4 : 0;
+                    const std::size_t small = traits.has_bytes ? 4 : 0;
                     const mpi::kernel_context warm = session.context(small, pairs);
                     const size_datatypes<Def> warm_types(st, small);
                     // No -off_cache rotation: the warm-up is about connections, not caches.
@@ -271,17 +262,29 @@ void run_benchmark(const run_state& st, const selection& sel, std::string_view n
                 // every process must make the same sequence of measure() calls.
             }
         };
-        constexpr bool labelled = traits::modes == run_modes::both;
-        if (traits::modes == run_modes::single) measure_sizes(policy::aggregation::aggregate{}, "");
-        if ((static_cast<unsigned>(traits::modes) & static_cast<unsigned>(run_modes::aggregate)) != 0)
+        constexpr bool labelled = traits.modes == mpi::run_modes::both;
+        if (traits.modes == mpi::run_modes::single)
+            measure_sizes(policy::aggregation::aggregate{}, "");
+        if ((static_cast<unsigned>(traits.modes) &
+             static_cast<unsigned>(mpi::run_modes::aggregate)) != 0)
             measure_sizes(policy::aggregation::aggregate{}, labelled ? "aggregate" : "");
-        if ((static_cast<unsigned>(traits::modes) &
-             static_cast<unsigned>(run_modes::non_aggregate)) != 0)
+        if ((static_cast<unsigned>(traits.modes) &
+             static_cast<unsigned>(mpi::run_modes::non_aggregate)) != 0)
             measure_sizes(policy::aggregation::non_aggregate{}, labelled ? "non_aggregate" : "");
         if (worst_need > 0) warn_skipped_sizes(st, name, q, first_skipped, worst_need);
         if (allocation_failed) warn_allocation_failed(st, name, q);
         if (dropped_calls > 0) warn_dropped_calls(st, name, q, dropped_calls, timed_calls);
     }
+}
+
+// The catalogue entry of a definition: the suite's name, description and flags for it; its
+// class, columns and run from the definition.
+template <class Def>
+    requires(mpi::check_definition<Def>())
+[[nodiscard]] constexpr benchmark entry(const char* name, const char* description,
+                                        std::uint32_t flags) {
+    return {mpi::catalogue_row<Def>(name, description, flags), &run_benchmark<Def>,
+            Def::traits.columns};
 }
 
 }  // namespace parbench::imb

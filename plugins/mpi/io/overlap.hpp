@@ -72,7 +72,7 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
             const mpi::gathered pure = mpi::gather(s, t_pure, 0);
             const mpi::gathered cpu = mpi::gather(s, t_cpu, 0);
             out.records = mpi::reduce(config.pattern, config.labels, s.layout(), bytes,
-                                      plan.check && Check::enabled, ovrl);
+                                      plan.check && mpi::checks_data<Check>, ovrl);
             mpi::attach_overlap(out.records, ovrl, pure, cpu, config.pattern.time_divisor,
                                 calibration);
         }

@@ -34,37 +34,22 @@
 
 namespace parbench::osu {
 
-template <class Imb>
-[[nodiscard]] constexpr std::uint64_t unit_of() noexcept {
-    if constexpr (requires { Imb::unit; })
-        return Imb::unit;
-    else
-        return 1;
-}
-
-template <class Imb>
-[[nodiscard]] constexpr bool has_bytes_of() noexcept {
-    if constexpr (requires { Imb::has_bytes; })
-        return Imb::has_bytes;
-    else
-        return true;
-}
-
 // An IMB-MPI1 collective definition with OSU's fixed root 0.
 template <class Imb, const char* Banner, const char* Datatype = nullptr>
-struct collective_def {
+struct collective_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
-    static constexpr std::uint64_t unit = unit_of<Imb>();
-    static constexpr bool has_bytes = has_bytes_of<Imb>();
+    // IMB's message unit and sizes, none of its other traits.
+    static constexpr mpi::definition_traits traits{.has_bytes = Imb::traits.has_bytes,
+                                                  .unit = Imb::traits.unit};
     static constexpr block_text text{
         .banner = Banner,
         .datatype = Datatype != nullptr ? Datatype : "MPI_CHAR",
         .figures = {{{.heading = "Avg Latency(us)", .source = "t_avg_us"}}},
         .latency = true};
 
-    static pattern::collective descriptor(const options& /*o*/) { return {}; }
+    static constexpr pattern::collective descriptor(const options& /*o*/) { return {}; }
     static mpi::buffer_layout layout(std::size_t x, int np) { return Imb::layout(x, np); }
 
     struct kernel {
@@ -75,7 +60,7 @@ struct collective_def {
         }
     };
     static kernel make_kernel(const mpi::kernel_context& c, const options& /*o*/) {
-        return {Imb::make_kernel(c)};
+        return {imb_mpi1::kernel_for<Imb>(c)};
     }
     struct verify_check : Imb::verify_check {
         [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,

@@ -12,6 +12,7 @@
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/pattern.hpp>
 
@@ -66,10 +67,11 @@ void run_messages(const run_state& st, std::string_view name) {
                       .check = o.check};
     const mpi::record_labels labels{.suite = "osu",
                                     .benchmark = std::string(name),
-                                    .has_bytes = Def::has_bytes};
+                                    .has_bytes = Def::traits.has_bytes};
     const std::vector<std::uint64_t> sizes =
-        Def::has_bytes ? message_sizes(o, Def::max_bytes, Def::unit, smallest_of<Def>())
-                       : std::vector<std::uint64_t>{0};
+        Def::traits.has_bytes
+            ? message_sizes(o, Def::max_bytes, Def::traits.unit, smallest_of<Def>())
+            : std::vector<std::uint64_t>{0};
     size_skips skips;
     for (const std::uint64_t x : sizes) {
         st.host->progress(name, x, session.layout().processes);
@@ -92,10 +94,14 @@ void run_messages(const run_state& st, std::string_view name) {
     skips.report(st, name);
 }
 
-// The catalogue entry of a message-passing definition.
+// The catalogue entry of a message-passing definition: its class is its descriptor's (OSU's
+// descriptors take the options, the class never depends on them).
 template <class Def>
-[[nodiscard]] constexpr benchmark message_entry(parbench_benchmark info) {
-    return {.info = info,
+    requires(mpi::check_definition<Def>())
+[[nodiscard]] constexpr benchmark message_entry(const char* name, const char* description,
+                                                std::uint32_t flags) {
+    const benchmark_class klass = Def::descriptor(options{}).klass;
+    return {.info = plugin::catalogue_row(name, description, klass, flags),
             .text = Def::text,
             .run = &run_messages<Def>,
             .all_processes = Def::all_processes,
@@ -103,9 +109,9 @@ template <class Def>
                 if constexpr (requires { Def::even_processes; }) return Def::even_processes;
                 return false;
             }(),
-            .sized = Def::has_bytes,
+            .sized = Def::traits.has_bytes,
             .max_bytes = Def::max_bytes,
-            .unit = Def::unit,
+            .unit = Def::traits.unit,
             .smallest = smallest_of<Def>(),
             .window = [] {
                 if constexpr (requires { Def::windowed; }) return window_use::requests;

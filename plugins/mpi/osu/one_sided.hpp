@@ -18,6 +18,7 @@
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/rma_completion.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
@@ -48,7 +49,7 @@ struct one_sided_method {
                                                : S == sync::fence ? mpi::window_epoch::fence
                                                                   : mpi::window_epoch::none;
 
-    [[nodiscard]] static pattern::one_sided descriptor(std::uint64_t window) {
+    [[nodiscard]] static constexpr pattern::one_sided descriptor(std::uint64_t window) {
         const int per_side = static_cast<int>(window);
         return {.nmsg = Def::bidirectional ? 2 * per_side : per_side,
                 .time_divisor = round_trip ? 2.0 : 1.0,
@@ -146,10 +147,14 @@ void run_one_sided(const run_state& st, std::string_view name) {
     with.template operator()<sync::fence>();
 }
 
-// The catalogue entry of a one-sided definition.
+// The catalogue entry of a one-sided definition: its class is its descriptor's.
 template <class Def>
-[[nodiscard]] constexpr benchmark one_sided_entry(parbench_benchmark info) {
-    return {info,
+    requires(mpi::check_definition<Def>())
+[[nodiscard]] constexpr benchmark one_sided_entry(const char* name, const char* description,
+                                                  std::uint32_t flags) {
+    return {plugin::catalogue_row(name, description,
+                                  one_sided_method<Def, Def::default_sync>::descriptor(1).klass,
+                                  flags),
             {.banner = Def::banner,
              .datatype = Def::datatype,
              .one_sided = true,

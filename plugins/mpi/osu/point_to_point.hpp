@@ -38,7 +38,6 @@ inline constexpr int reply_bytes = 4;  // osu_bw's reply: 4 MPI_CHARs
 
 // Every rank sends bytes that name it; a receiver expects its partner's.
 struct bytes_of_partner {
-    static constexpr bool enabled = true;
     bool both_receive = true;  // false: only the side that does not initiate receives data
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
@@ -98,10 +97,8 @@ struct window_kernel {
 };
 
 // What the point-to-point definitions share: byte messages, OSU's pt2pt MAX (4 MiB).
-struct point_to_point_def {
+struct point_to_point_def : mpi::definition_defaults {
     static constexpr std::uint64_t max_bytes = default_max_bytes;
-    static constexpr std::uint64_t unit = 1;
-    static constexpr bool has_bytes = true;
     static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
 };
 
@@ -119,7 +116,7 @@ struct latency_def : point_to_point_def {
         // OSU: process 0's time; multi_lat: the average over the processes
         .figures = {{{.source = AllPairs ? "t_avg_us" : "t_max_us"}}},
         .latency = true};
-    static pattern::exchange descriptor(const options& /*o*/) {
+    static constexpr pattern::exchange descriptor(const options& /*o*/) {
         return {.klass = AllPairs ? benchmark_class::parallel_transfer
                                   : benchmark_class::single_transfer,
                 .who = AllPairs ? pattern::participants::chain : pattern::participants::pair,
@@ -158,7 +155,7 @@ struct window_def : point_to_point_def {
                       .unit = "messages/s",
                       .rate = true}}},
         .figure_count = T == window_test::mbw_mr ? 2 : 1};
-    static pattern::exchange descriptor(const options& o) {
+    static constexpr pattern::exchange descriptor(const options& o) {
         const int window = static_cast<int>(o.window_size);
         return {.klass = all_processes ? benchmark_class::parallel_transfer
                                        : benchmark_class::single_transfer,

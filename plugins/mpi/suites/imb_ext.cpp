@@ -10,28 +10,23 @@ namespace parbench::mpi_plugin {
 namespace {
 
 using namespace imb_ext;
-using imb::run_benchmark;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
 constexpr imb::benchmark catalogue[] = {
-    {{"Window", "MPI_Win_create, fence, 1-byte MPI_Put, fence, MPI_Win_free", "other", dflt},
-     &run_benchmark<window_def>},
-    {{"Unidir_Put", "Rank 0 puts X bytes into rank 1's window; MPI_Win_fence completes",
-      "single_transfer", dflt},
-     &run_benchmark<unidir_put_def>},
-    {{"Unidir_Get", "Rank 0 gets X bytes from rank 1's window; MPI_Win_fence completes",
-      "single_transfer", dflt},
-     &run_benchmark<unidir_get_def>},
-    {{"Bidir_Put", "Ranks 0 and 1 put into each other's windows at once; fence completes",
-      "single_transfer", dflt},
-     &run_benchmark<bidir_put_def>},
-    {{"Bidir_Get", "Ranks 0 and 1 get from each other's windows at once; fence completes",
-      "single_transfer", dflt},
-     &run_benchmark<bidir_get_def>},
-    {{"Accumulate", "Every process MPI_Accumulates MPI_FLOATs (MPI_SUM) into rank 0; fence",
-      "collective", dflt},
-     &run_benchmark<accumulate_def>},
+    imb::entry<window_def>("Window", "MPI_Win_create, fence, 1-byte MPI_Put, fence, MPI_Win_free",
+                           dflt),
+    imb::entry<unidir_put_def>(
+        "Unidir_Put", "Rank 0 puts X bytes into rank 1's window; MPI_Win_fence completes", dflt),
+    imb::entry<unidir_get_def>(
+        "Unidir_Get", "Rank 0 gets X bytes from rank 1's window; MPI_Win_fence completes", dflt),
+    imb::entry<bidir_put_def>(
+        "Bidir_Put", "Ranks 0 and 1 put into each other's windows at once; fence completes", dflt),
+    imb::entry<bidir_get_def>(
+        "Bidir_Get", "Ranks 0 and 1 get from each other's windows at once; fence completes", dflt),
+    imb::entry<accumulate_def>(
+        "Accumulate", "Every process MPI_Accumulates MPI_FLOATs (MPI_SUM) into rank 0; fence",
+        dflt),
 };
 
 const imb::suite& suite() {

@@ -13,15 +13,11 @@ namespace parbench::mpi_plugin {
 namespace {
 
 using namespace imb_io;
-using imb::run_benchmark;
 using enum pattern::io_files;
 using enum pattern::io_access;
 using enum pattern::io_direction;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
-constexpr const char* single = "single_transfer";
-constexpr const char* parallel = "parallel_transfer";
-constexpr const char* collective = "collective";
 
 template <io_files F, io_access A, io_direction D, bool C = false>
 using def = transfer_def<action(F, A, D, C)>;
@@ -29,119 +25,107 @@ using def = transfer_def<action(F, A, D, C)>;
 template <io_files F, io_access A, io_direction D, bool C = false>
 using idef = nonblocking_def<action(F, A, D, C)>;
 
-// The nonblocking flavours' table (catalogue A.6.10, as IMB-NBC's A.7.2): the record's typed
-// overlap figures.
-constexpr imb::table_column overlap_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
-                                                 {"t_pure_us", "t_pure[usec]"},
-                                                 {"t_cpu_us", "t_CPU[usec]"},
-                                                 {"overlap_percent", "overlap[%]"}};
-
 constexpr imb::benchmark catalogue[] = {
-    {{"Open_Close", "MPI_File_open of one common file, a 1-byte write, MPI_File_close", "other",
-      dflt},
-     &run_benchmark<open_close_def>},
-    {{"S_Write_indv", "One process: MPI_File_write of X bytes to a private file", single, dflt},
-     &run_benchmark<def<one_process, individual, write>>},
-    {{"S_Read_indv", "One process: MPI_File_read of X bytes from a private file", single, dflt},
-     &run_benchmark<def<one_process, individual, read>>},
-    {{"S_Write_expl", "One process: MPI_File_write_at of X bytes to a private file", single,
-      dflt},
-     &run_benchmark<def<one_process, explicit_offset, write>>},
-    {{"S_Read_expl", "One process: MPI_File_read_at of X bytes from a private file", single,
-      dflt},
-     &run_benchmark<def<one_process, explicit_offset, read>>},
-    {{"P_Write_indv", "All: MPI_File_write of X/Q bytes to a common file (tiled view)", parallel,
-      dflt},
-     &run_benchmark<def<common, individual, write>>},
-    {{"P_Read_indv", "All: MPI_File_read of X/Q bytes from a common file (tiled view)",
-      parallel, dflt},
-     &run_benchmark<def<common, individual, read>>},
-    {{"P_Write_expl", "All: MPI_File_write_at of X/Q bytes to a common file", parallel, dflt},
-     &run_benchmark<def<common, explicit_offset, write>>},
-    {{"P_Read_expl", "All: MPI_File_read_at of X/Q bytes from a common file", parallel, dflt},
-     &run_benchmark<def<common, explicit_offset, read>>},
-    {{"P_Write_shared", "All: MPI_File_write_shared of X/Q bytes to a common file", parallel,
-      dflt},
-     &run_benchmark<def<common, shared, write>>},
-    {{"P_Read_shared", "All: MPI_File_read_shared of X/Q bytes from a common file", parallel,
-      dflt},
-     &run_benchmark<def<common, shared, read>>},
-    {{"P_Write_priv", "All: MPI_File_write of X/Q bytes, each to its own file", parallel, dflt},
-     &run_benchmark<def<each_private, individual, write>>},
-    {{"P_Read_priv", "All: MPI_File_read of X/Q bytes, each from its own file", parallel, dflt},
-     &run_benchmark<def<each_private, individual, read>>},
-    {{"C_Write_indv", "All: MPI_File_write_all of X/Q bytes to a common file (tiled view)",
-      collective, dflt},
-     &run_benchmark<def<common, individual, write, true>>},
-    {{"C_Read_indv", "All: MPI_File_read_all of X/Q bytes from a common file (tiled view)",
-      collective, dflt},
-     &run_benchmark<def<common, individual, read, true>>},
-    {{"C_Write_expl", "All: MPI_File_write_at_all of X/Q bytes to a common file", collective,
-      dflt},
-     &run_benchmark<def<common, explicit_offset, write, true>>},
-    {{"C_Read_expl", "All: MPI_File_read_at_all of X/Q bytes from a common file", collective,
-      dflt},
-     &run_benchmark<def<common, explicit_offset, read, true>>},
-    {{"C_Write_shared", "All: MPI_File_write_ordered of X/Q bytes to a common file",
-      collective, dflt},
-     &run_benchmark<def<common, ordered, write, true>>},
-    {{"C_Read_shared", "All: MPI_File_read_ordered of X/Q bytes from a common file",
-      collective, dflt},
-     &run_benchmark<def<common, ordered, read, true>>},
-    {{"S_IWrite_indv", "One process: MPI_File_iwrite of X bytes, overlapped with CPU work",
-      single, 0},
-     &run_benchmark<idef<one_process, individual, write>>, overlap_columns},
-    {{"S_IRead_indv", "One process: MPI_File_iread of X bytes, overlapped with CPU work", single,
-      0},
-     &run_benchmark<idef<one_process, individual, read>>, overlap_columns},
-    {{"S_IWrite_expl", "One process: MPI_File_iwrite_at of X bytes, overlapped with CPU work",
-      single, 0},
-     &run_benchmark<idef<one_process, explicit_offset, write>>, overlap_columns},
-    {{"S_IRead_expl", "One process: MPI_File_iread_at of X bytes, overlapped with CPU work",
-      single, 0},
-     &run_benchmark<idef<one_process, explicit_offset, read>>, overlap_columns},
-    {{"P_IWrite_indv", "All: MPI_File_iwrite of X/Q bytes (tiled view), overlapped with CPU work",
-      parallel, 0},
-     &run_benchmark<idef<common, individual, write>>, overlap_columns},
-    {{"P_IRead_indv", "All: MPI_File_iread of X/Q bytes (tiled view), overlapped with CPU work",
-      parallel, 0},
-     &run_benchmark<idef<common, individual, read>>, overlap_columns},
-    {{"P_IWrite_expl", "All: MPI_File_iwrite_at of X/Q bytes, overlapped with CPU work",
-      parallel, 0},
-     &run_benchmark<idef<common, explicit_offset, write>>, overlap_columns},
-    {{"P_IRead_expl", "All: MPI_File_iread_at of X/Q bytes, overlapped with CPU work", parallel,
-      0},
-     &run_benchmark<idef<common, explicit_offset, read>>, overlap_columns},
-    {{"P_IWrite_shared", "All: MPI_File_iwrite_shared of X/Q bytes, overlapped with CPU work",
-      parallel, 0},
-     &run_benchmark<idef<common, shared, write>>, overlap_columns},
-    {{"P_IRead_shared", "All: MPI_File_iread_shared of X/Q bytes, overlapped with CPU work",
-      parallel, 0},
-     &run_benchmark<idef<common, shared, read>>, overlap_columns},
-    {{"P_IWrite_priv", "All: MPI_File_iwrite of X/Q bytes to its own file, overlapped with CPU "
-      "work", parallel, 0},
-     &run_benchmark<idef<each_private, individual, write>>, overlap_columns},
-    {{"P_IRead_priv", "All: MPI_File_iread of X/Q bytes from its own file, overlapped with CPU "
-      "work", parallel, 0},
-     &run_benchmark<idef<each_private, individual, read>>, overlap_columns},
-    {{"C_IWrite_indv", "All: MPI_File_write_all_begin/_end of X/Q bytes (tiled view), "
-      "overlapped with CPU work", collective, 0},
-     &run_benchmark<idef<common, individual, write, true>>, overlap_columns},
-    {{"C_IRead_indv", "All: MPI_File_read_all_begin/_end of X/Q bytes (tiled view), overlapped "
-      "with CPU work", collective, 0},
-     &run_benchmark<idef<common, individual, read, true>>, overlap_columns},
-    {{"C_IWrite_expl", "All: MPI_File_write_at_all_begin/_end of X/Q bytes, overlapped with CPU "
-      "work", collective, 0},
-     &run_benchmark<idef<common, explicit_offset, write, true>>, overlap_columns},
-    {{"C_IRead_expl", "All: MPI_File_read_at_all_begin/_end of X/Q bytes, overlapped with CPU "
-      "work", collective, 0},
-     &run_benchmark<idef<common, explicit_offset, read, true>>, overlap_columns},
-    {{"C_IWrite_shared", "All: MPI_File_write_ordered_begin/_end of X/Q bytes, overlapped with "
-      "CPU work", collective, 0},
-     &run_benchmark<idef<common, ordered, write, true>>, overlap_columns},
-    {{"C_IRead_shared", "All: MPI_File_read_ordered_begin/_end of X/Q bytes, overlapped with CPU "
-      "work", collective, 0},
-     &run_benchmark<idef<common, ordered, read, true>>, overlap_columns},
+    imb::entry<open_close_def>(
+        "Open_Close", "MPI_File_open of one common file, a 1-byte write, MPI_File_close", dflt),
+    imb::entry<def<one_process, individual, write>>(
+        "S_Write_indv", "One process: MPI_File_write of X bytes to a private file", dflt),
+    imb::entry<def<one_process, individual, read>>(
+        "S_Read_indv", "One process: MPI_File_read of X bytes from a private file", dflt),
+    imb::entry<def<one_process, explicit_offset, write>>(
+        "S_Write_expl", "One process: MPI_File_write_at of X bytes to a private file", dflt),
+    imb::entry<def<one_process, explicit_offset, read>>(
+        "S_Read_expl", "One process: MPI_File_read_at of X bytes from a private file", dflt),
+    imb::entry<def<common, individual, write>>(
+        "P_Write_indv", "All: MPI_File_write of X/Q bytes to a common file (tiled view)", dflt),
+    imb::entry<def<common, individual, read>>(
+        "P_Read_indv", "All: MPI_File_read of X/Q bytes from a common file (tiled view)", dflt),
+    imb::entry<def<common, explicit_offset, write>>(
+        "P_Write_expl", "All: MPI_File_write_at of X/Q bytes to a common file", dflt),
+    imb::entry<def<common, explicit_offset, read>>(
+        "P_Read_expl", "All: MPI_File_read_at of X/Q bytes from a common file", dflt),
+    imb::entry<def<common, shared, write>>(
+        "P_Write_shared", "All: MPI_File_write_shared of X/Q bytes to a common file", dflt),
+    imb::entry<def<common, shared, read>>(
+        "P_Read_shared", "All: MPI_File_read_shared of X/Q bytes from a common file", dflt),
+    imb::entry<def<each_private, individual, write>>(
+        "P_Write_priv", "All: MPI_File_write of X/Q bytes, each to its own file", dflt),
+    imb::entry<def<each_private, individual, read>>(
+        "P_Read_priv", "All: MPI_File_read of X/Q bytes, each from its own file", dflt),
+    imb::entry<def<common, individual, write, true>>(
+        "C_Write_indv", "All: MPI_File_write_all of X/Q bytes to a common file (tiled view)", dflt),
+    imb::entry<def<common, individual, read, true>>(
+        "C_Read_indv", "All: MPI_File_read_all of X/Q bytes from a common file (tiled view)", dflt),
+    imb::entry<def<common, explicit_offset, write, true>>(
+        "C_Write_expl", "All: MPI_File_write_at_all of X/Q bytes to a common file", dflt),
+    imb::entry<def<common, explicit_offset, read, true>>(
+        "C_Read_expl", "All: MPI_File_read_at_all of X/Q bytes from a common file", dflt),
+    imb::entry<def<common, ordered, write, true>>(
+        "C_Write_shared", "All: MPI_File_write_ordered of X/Q bytes to a common file", dflt),
+    imb::entry<def<common, ordered, read, true>>(
+        "C_Read_shared", "All: MPI_File_read_ordered of X/Q bytes from a common file", dflt),
+    imb::entry<idef<one_process, individual, write>>(
+        "S_IWrite_indv", "One process: MPI_File_iwrite of X bytes, overlapped with CPU work", 0),
+    imb::entry<idef<one_process, individual, read>>(
+        "S_IRead_indv", "One process: MPI_File_iread of X bytes, overlapped with CPU work", 0),
+    imb::entry<idef<one_process, explicit_offset, write>>(
+        "S_IWrite_expl", "One process: MPI_File_iwrite_at of X bytes, overlapped with CPU work", 0),
+    imb::entry<idef<one_process, explicit_offset, read>>(
+        "S_IRead_expl", "One process: MPI_File_iread_at of X bytes, overlapped with CPU work", 0),
+    imb::entry<idef<common, individual, write>>(
+        "P_IWrite_indv", "All: MPI_File_iwrite of X/Q bytes (tiled view), overlapped with CPU work",
+        0),
+    imb::entry<idef<common, individual, read>>(
+        "P_IRead_indv", "All: MPI_File_iread of X/Q bytes (tiled view), overlapped with CPU work",
+        0),
+    imb::entry<idef<common, explicit_offset, write>>(
+        "P_IWrite_expl", "All: MPI_File_iwrite_at of X/Q bytes, overlapped with CPU work", 0),
+    imb::entry<idef<common, explicit_offset, read>>(
+        "P_IRead_expl", "All: MPI_File_iread_at of X/Q bytes, overlapped with CPU work", 0),
+    imb::entry<idef<common, shared, write>>(
+        "P_IWrite_shared", "All: MPI_File_iwrite_shared of X/Q bytes, overlapped with CPU work", 0),
+    imb::entry<idef<common, shared, read>>(
+        "P_IRead_shared", "All: MPI_File_iread_shared of X/Q bytes, overlapped with CPU work", 0),
+    imb::entry<idef<each_private, individual, write>>(
+        "P_IWrite_priv",
+        "All: MPI_File_iwrite of X/Q bytes to its own file, overlapped with CPU "
+        "work",
+        0),
+    imb::entry<idef<each_private, individual, read>>(
+        "P_IRead_priv",
+        "All: MPI_File_iread of X/Q bytes from its own file, overlapped with CPU "
+        "work",
+        0),
+    imb::entry<idef<common, individual, write, true>>(
+        "C_IWrite_indv",
+        "All: MPI_File_write_all_begin/_end of X/Q bytes (tiled view), "
+        "overlapped with CPU work",
+        0),
+    imb::entry<idef<common, individual, read, true>>(
+        "C_IRead_indv",
+        "All: MPI_File_read_all_begin/_end of X/Q bytes (tiled view), overlapped "
+        "with CPU work",
+        0),
+    imb::entry<idef<common, explicit_offset, write, true>>(
+        "C_IWrite_expl",
+        "All: MPI_File_write_at_all_begin/_end of X/Q bytes, overlapped with CPU "
+        "work",
+        0),
+    imb::entry<idef<common, explicit_offset, read, true>>(
+        "C_IRead_expl",
+        "All: MPI_File_read_at_all_begin/_end of X/Q bytes, overlapped with CPU "
+        "work",
+        0),
+    imb::entry<idef<common, ordered, write, true>>(
+        "C_IWrite_shared",
+        "All: MPI_File_write_ordered_begin/_end of X/Q bytes, overlapped with "
+        "CPU work",
+        0),
+    imb::entry<idef<common, ordered, read, true>>(
+        "C_IRead_shared",
+        "All: MPI_File_read_ordered_begin/_end of X/Q bytes, overlapped with CPU "
+        "work",
+        0),
 };
 
 const imb::suite& suite() {

@@ -15,7 +15,7 @@
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/io_action.hpp>
 #include <parbench/policy/cpu_load.hpp>
-#include <parbench/suites/imb/definition_traits.hpp>
+#include <parbench/mpi/definition.hpp>
 
 #include <mpi.h>
 
@@ -155,7 +155,6 @@ struct overlapped_transfer {
 // file is).
 template <io_action A>
 struct file_contents {
-    static constexpr bool enabled = true;
     static constexpr bool shared_order = A.access == io_access::shared;
 
     // One tile of the prefilled common file: every process's block, each filled with its bytes.
@@ -233,11 +232,12 @@ struct file_contents {
 // A blocking transfer benchmark: writes in both of IMB's modes with the assured completion,
 // reads in one block without aggregation.
 template <io_action A>
-struct transfer_def {
+struct transfer_def : mpi::definition_defaults {
     static constexpr io_action descriptor = A;
     static constexpr bool writes = A.direction == io_direction::write;
-    static constexpr imb::run_modes modes = writes ? imb::run_modes::both : imb::run_modes::single;
-    static constexpr bool warm_up = false;  // IMB-IO has no warm-up
+    static constexpr mpi::definition_traits traits{
+        .modes = writes ? mpi::run_modes::both : mpi::run_modes::single,
+        .warm_up = false};  // IMB-IO has no warm-up
     using completion = std::conditional_t<writes, mpi::io::assured_completion, mpi::no_completion>;
 
     static mpi::file_plan file(std::size_t x, const kernel_context& c, const mpi::file_site& site) {
@@ -263,12 +263,21 @@ struct transfer_def {
     }
 };
 
+// The nonblocking flavours' table (catalogue A.6.10, as IMB-NBC's A.7.2): the record's typed
+// overlap figures.
+inline constexpr mpi::table_column overlap_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
+                                                        {"t_pure_us", "t_pure[usec]"},
+                                                        {"t_cpu_us", "t_CPU[usec]"},
+                                                        {"overlap_percent", "overlap[%]"}};
+
 // The nonblocking flavour of a transfer benchmark (S_/P_/C_ IWrite/IRead): non-aggregate only
 // (catalogue A.3.3), its file, kernel for t_pure, completion and -check those of the blocking
 // form; measured three ways by io::measure_overlap (t_pure, t_ovrl, t_CPU, overlap[%]).
 template <io_action A>
 struct nonblocking_def : transfer_def<A> {
-    static constexpr imb::run_modes modes = imb::run_modes::non_aggregate;
+    static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::non_aggregate,
+                                                  .warm_up = false,
+                                                  .columns = overlap_columns};
 
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config) {
@@ -284,15 +293,14 @@ struct nonblocking_def : transfer_def<A> {
 
 // Open_Close: every process of the group opens the same file, writes one byte (a negligible
 // non-trivial action, so that an unused file is not optimised away) and closes it.
-struct open_close_def {
+struct open_close_def : mpi::definition_defaults {
     static constexpr io_action descriptor = [] {
         io_action a = action(io_files::common, io_access::explicit_offset, io_direction::write);
         a.klass = benchmark_class::other;
         a.throughput = pattern::throughput_rule::none;
         return a;
     }();
-    static constexpr bool has_bytes = false;
-    static constexpr bool warm_up = false;
+    static constexpr mpi::definition_traits traits{.has_bytes = false, .warm_up = false};
     static mpi::file_plan file(std::size_t /*x*/, const kernel_context& /*c*/,
                                const mpi::file_site& site) {
         mpi::file_plan p;
@@ -311,7 +319,6 @@ struct open_close_def {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    using verify_check = mpi::no_check;
 
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config) {

@@ -21,7 +21,7 @@ namespace {
 constexpr std::array<sync, 2> active_target = {sync::pscw, sync::fence};
 
 template <rma_op Op, measures M, sync Default = sync::flush, bool Bidirectional = false>
-struct one_sided_def {
+struct one_sided_def : mpi::definition_defaults {
     static constexpr rma_op op = Op;
     static constexpr measures kind = M;
     static constexpr bool bidirectional = Bidirectional;
@@ -90,76 +90,64 @@ namespace imb = imb_mpi1;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
-const benchmark catalogue[] = {
+constexpr benchmark catalogue[] = {
     message_entry<latency>(
-        {"latency", "MPI_Send/MPI_Recv ping-pong of processes 0 and 1, one-way latency",
-         "single_transfer", dflt}),
-    message_entry<bw>({"bw", "-W MPI_Isend back to back, then a reply: bandwidth (MB/s)",
-                       "single_transfer", dflt}),
-    message_entry<bibw>({"bibw", "-W MPI_Isend and MPI_Irecv both ways: aggregate bandwidth",
-                         "single_transfer", dflt}),
-    message_entry<multi_lat>({"multi_lat", "latency in every pair r <-> r + n/2 at once",
-                              "parallel_transfer", dflt}),
-    message_entry<mbw_mr>({"mbw_mr", "bw in every pair r <-> r + n/2: MB/s and messages/s",
-                           "parallel_transfer", dflt}),
+        "latency", "MPI_Send/MPI_Recv ping-pong of processes 0 and 1, one-way latency", dflt),
+    message_entry<bw>("bw", "-W MPI_Isend back to back, then a reply: bandwidth (MB/s)", dflt),
+    message_entry<bibw>("bibw", "-W MPI_Isend and MPI_Irecv both ways: aggregate bandwidth", dflt),
+    message_entry<multi_lat>("multi_lat", "latency in every pair r <-> r + n/2 at once", dflt),
+    message_entry<mbw_mr>("mbw_mr", "bw in every pair r <-> r + n/2: MB/s and messages/s", dflt),
     message_entry<collective_def<imb::allgather_def<false>, allgather_banner>>(
-        {"allgather", "MPI_Allgather latency", "collective", dflt}),
+        "allgather", "MPI_Allgather latency", dflt),
     message_entry<collective_def<imb::allgather_def<true>, allgatherv_banner>>(
-        {"allgatherv", "MPI_Allgatherv latency (equal counts)", "collective", dflt}),
+        "allgatherv", "MPI_Allgatherv latency (equal counts)", dflt),
     message_entry<collective_def<imb::allreduce_def, allreduce_banner, float_type>>(
-        {"allreduce", "MPI_Allreduce latency (MPI_FLOAT, MPI_SUM)", "collective", dflt}),
+        "allreduce", "MPI_Allreduce latency (MPI_FLOAT, MPI_SUM)", dflt),
     message_entry<collective_def<imb::alltoall_def<false>, alltoall_banner>>(
-        {"alltoall", "MPI_Alltoall latency", "collective", dflt}),
+        "alltoall", "MPI_Alltoall latency", dflt),
     message_entry<collective_def<imb::alltoall_def<true>, alltoallv_banner>>(
-        {"alltoallv", "MPI_Alltoallv latency (equal counts)", "collective", dflt}),
-    message_entry<collective_def<imb::barrier_def, barrier_banner>>(
-        {"barrier", "MPI_Barrier latency", "collective", dflt}),
-    message_entry<collective_def<imb::bcast_def, bcast_banner>>(
-        {"bcast", "MPI_Bcast latency, root 0", "collective", dflt}),
+        "alltoallv", "MPI_Alltoallv latency (equal counts)", dflt),
+    message_entry<collective_def<imb::barrier_def, barrier_banner>>("barrier",
+                                                                    "MPI_Barrier latency", dflt),
+    message_entry<collective_def<imb::bcast_def, bcast_banner>>("bcast",
+                                                                "MPI_Bcast latency, root 0", dflt),
     message_entry<collective_def<imb::gather_def<false>, gather_banner>>(
-        {"gather", "MPI_Gather latency, root 0", "collective", dflt}),
+        "gather", "MPI_Gather latency, root 0", dflt),
     message_entry<collective_def<imb::gather_def<true>, gatherv_banner>>(
-        {"gatherv", "MPI_Gatherv latency, root 0", "collective", dflt}),
+        "gatherv", "MPI_Gatherv latency, root 0", dflt),
     message_entry<collective_def<imb::reduce_def, reduce_banner, float_type>>(
-        {"reduce", "MPI_Reduce latency (MPI_FLOAT, MPI_SUM), root 0", "collective", dflt}),
+        "reduce", "MPI_Reduce latency (MPI_FLOAT, MPI_SUM), root 0", dflt),
     message_entry<collective_def<imb::reduce_scatter_def, reduce_scatter_banner, float_type>>(
-        {"reduce_scatter", "MPI_Reduce_scatter latency (MPI_FLOAT, MPI_SUM)", "collective",
-         dflt}),
+        "reduce_scatter", "MPI_Reduce_scatter latency (MPI_FLOAT, MPI_SUM)", dflt),
     message_entry<collective_def<imb::scatter_def<false>, scatter_banner>>(
-        {"scatter", "MPI_Scatter latency, root 0", "collective", dflt}),
+        "scatter", "MPI_Scatter latency, root 0", dflt),
     message_entry<collective_def<imb::scatter_def<true>, scatterv_banner>>(
-        {"scatterv", "MPI_Scatterv latency, root 0", "collective", dflt}),
+        "scatterv", "MPI_Scatterv latency, root 0", dflt),
     message_entry<bcast_ack_def>(
-        {"bcast_ack",
-         "MPI_Bcast then a zero-byte ack from the last process, minus the ack time (OSU 2.0)",
-         "collective", 0}),
-    one_sided_entry<put_latency>(
-        {"put_latency", "MPI_Put latency, completed per transfer (-s)", "single_transfer", dflt}),
-    one_sided_entry<get_latency>(
-        {"get_latency", "MPI_Get latency, completed per transfer (-s)", "single_transfer", dflt}),
+        "bcast_ack",
+        "MPI_Bcast then a zero-byte ack from the last process, minus the ack time (OSU 2.0)", 0),
+    one_sided_entry<put_latency>("put_latency", "MPI_Put latency, completed per transfer (-s)",
+                                 dflt),
+    one_sided_entry<get_latency>("get_latency", "MPI_Get latency, completed per transfer (-s)",
+                                 dflt),
     one_sided_entry<put_bw>(
-        {"put_bw", "MPI_Put bandwidth: a window of -W puts, then the completion (-s)",
-         "single_transfer", dflt}),
+        "put_bw", "MPI_Put bandwidth: a window of -W puts, then the completion (-s)", dflt),
     one_sided_entry<get_bw>(
-        {"get_bw", "MPI_Get bandwidth: a window of -W gets, then the completion (-s)",
-         "single_transfer", dflt}),
+        "get_bw", "MPI_Get bandwidth: a window of -W gets, then the completion (-s)", dflt),
     one_sided_entry<put_bibw>(
-        {"put_bibw", "MPI_Put bidirectional bandwidth: both sides put -W, pscw or fence",
-         "single_transfer", dflt}),
-    one_sided_entry<acc_latency>(
-        {"acc_latency", "MPI_Accumulate (MPI_SUM) latency", "single_transfer", dflt}),
-    one_sided_entry<get_acc_latency>(
-        {"get_acc_latency", "MPI_Get_accumulate (MPI_SUM) latency", "single_transfer", dflt}),
-    one_sided_entry<fop_latency>(
-        {"fop_latency", "MPI_Fetch_and_op (MPI_SUM, one integer) latency", "single_transfer",
-         dflt}),
-    one_sided_entry<cas_latency>(
-        {"cas_latency", "MPI_Compare_and_swap (one integer) latency", "single_transfer", dflt}),
+        "put_bibw", "MPI_Put bidirectional bandwidth: both sides put -W, pscw or fence", dflt),
+    one_sided_entry<acc_latency>("acc_latency", "MPI_Accumulate (MPI_SUM) latency", dflt),
+    one_sided_entry<get_acc_latency>("get_acc_latency", "MPI_Get_accumulate (MPI_SUM) latency",
+                                     dflt),
+    one_sided_entry<fop_latency>("fop_latency", "MPI_Fetch_and_op (MPI_SUM, one integer) latency",
+                                 dflt),
+    one_sided_entry<cas_latency>("cas_latency", "MPI_Compare_and_swap (one integer) latency", dflt),
 };
 
 const suite& osu_suite() {
-    static const suite s("osu", "OSU micro-benchmarks: point-to-point, collective and one-sided tests", catalogue,
-                         mpi_plugin::testing::osu_faults());
+    static const suite s("osu",
+                         "OSU micro-benchmarks: point-to-point, collective and one-sided tests",
+                         catalogue, mpi_plugin::testing::osu_faults());
     return s;
 }
 

@@ -17,6 +17,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/collective.hpp>
+#include <parbench/plugin/catalogue_row.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -35,13 +36,17 @@
 namespace parbench::overlap {
 namespace {
 
+// Every benchmark of the suite is a collective, blocking against nonblocking.
+constexpr benchmark_class collective = benchmark_class::collective;
+
 constexpr parbench_benchmark benchmark_rows[] = {
-    {"allreduce", "MPI_Allreduce / MPI_Iallreduce (MPI_SUM)", "collective", PARBENCH_BENCH_DEFAULT},
-    {"barrier", "MPI_Barrier / MPI_Ibarrier", "collective", 0},
-    {"broadcast", "MPI_Bcast / MPI_Ibcast from rank 0", "collective", 0},
-    {"gather", "MPI_Gather / MPI_Igather to rank 0", "collective", 0},
-    {"allgather", "MPI_Allgather / MPI_Iallgather", "collective", 0},
-    {"scatter", "MPI_Scatter / MPI_Iscatter from rank 0", "collective", 0},
+    plugin::catalogue_row("allreduce", "MPI_Allreduce / MPI_Iallreduce (MPI_SUM)", collective,
+                          PARBENCH_BENCH_DEFAULT),
+    plugin::catalogue_row("barrier", "MPI_Barrier / MPI_Ibarrier", collective, 0),
+    plugin::catalogue_row("broadcast", "MPI_Bcast / MPI_Ibcast from rank 0", collective, 0),
+    plugin::catalogue_row("gather", "MPI_Gather / MPI_Igather to rank 0", collective, 0),
+    plugin::catalogue_row("allgather", "MPI_Allgather / MPI_Iallgather", collective, 0),
+    plugin::catalogue_row("scatter", "MPI_Scatter / MPI_Iscatter from rank 0", collective, 0),
 };
 
 // --- the options file, read once and shared -------------------------------------------------

@@ -1,13 +1,13 @@
 // paw (MPI part): TACC PAW's message-passing tests (catalogue C.4-C.7). Every test is a
-// definition (include/parbench/suites/paw/messages.hpp for the message tests, rma/kernels.hpp for the
-// one-sided ones) timed through the runner's public phases with PAW's method: an untimed warm-up
-// at MED_*_SIZE, then per size a warm-up and NREPS timed loops of NLOOP iterations
+// definition (include/parbench/suites/paw/messages.hpp for the message tests, rma/kernels.hpp for
+// the one-sided ones) timed through the runner's public phases with PAW's method: an untimed
+// warm-up at MED_*_SIZE, then per size a warm-up and NREPS timed loops of NLOOP iterations
 // (policy/paw_repetitions.hpp); every task times, each repetition's time is the minimum across
 // tasks (the maximum for col_bct and col_sct) and min/max/mean/stddev are over the repetitions
 // (mpi/reduction.hpp). Point-to-point tests pair task i with task i + n/2.
 //
-//   latency                      1-byte MPI_Send/MPI_Recv round trip, exactly two tasks; latency.dat
-//   p2p_send p2p_isend           ping-pongs                  <stem>_time/_bw-np_<tasks>.dat
+//   latency                      1-byte MPI_Send/MPI_Recv round trip, exactly two tasks;
+//   latency.dat p2p_send p2p_isend           ping-pongs <stem>_time/_bw-np_<tasks>.dat
 //   p2p_isend_bidir              both directions at once
 //   p2p_isend_ping               one direction (ping-ping)
 //   p2p_mrate p2p_mrate_bidir    windows of WINDOW_SIZE messages  <stem>_time/_rate-np_<tasks>.dat
@@ -87,7 +87,9 @@ struct test {
 void add_paw_figures(result_record& r, const test& t, work w,
                      const policy::iterations::paw_repetitions& policy) {
     r.block.title = t.stem;
-    const auto per_s = [](double amount, double t_us) { return t_us > 0.0 ? amount / t_us * 1e6 : 0.0; };
+    const auto per_s = [](double amount, double t_us) {
+        return t_us > 0.0 ? amount / t_us * 1e6 : 0.0;
+    };
     if (w.bytes_per_iteration > 0.0) {
         const double x = w.bytes_per_iteration;
         r.metrics["bytes_per_iteration"] = x;
@@ -173,11 +175,13 @@ void run_messages(const test& t, const run_settings& run) {
         t.kind == family::latency ? std::vector<std::uint64_t>{1} : cfg.sizes;
     const std::uint64_t warm_bytes = t.kind == family::latency ? 1 : cfg.med_bytes;
     const mpi::session session(MPI_COMM_WORLD, world_size());
+    static_assert(mpi::check_definition<Def>() && mpi::self_contained_definition<Def>);
     constexpr auto descriptor = Def::descriptor;
     const pattern::pairing pairs = pairs_of(descriptor);
     const auto buffers_for = [&](std::uint64_t x) {
-        return mpi::message_resource(Def::layout(static_cast<std::size_t>(x), session.layout().processes),
-                                     off_cache{}, session.send_pool(), session.recv_pool());
+        return mpi::message_resource(
+            Def::layout(static_cast<std::size_t>(x), session.layout().processes), off_cache{},
+            session.send_pool(), session.recv_pool());
     };
     {  // PAW's warm-up at the family's MED size, untimed
         const mpi::kernel_context c = session.context(warm_bytes, pairs);
@@ -199,7 +203,8 @@ void run_messages(const test& t, const run_settings& run) {
         auto kernel = Def::make_kernel(c, run.window_size);
         mpi::no_completion completion;
         const mpi::rank_timing mine = mpi::time_iterations(session, descriptor, ready, c, kernel,
-                                                           completion, plan, x, Def::check());
+                                                           completion, plan, x,
+                                                           typename Def::verify_check{});
         if (plan.iterations.over_budget) {
             warn_over_budget(t, session, plan, std::span(sizes).subspan(index), run);
             break;
@@ -263,44 +268,50 @@ constexpr auto p2p = family::point_to_point;
 constexpr auto col = family::collective;
 
 const std::array<test, 16> tests = {{
-    {{"latency", "1-byte MPI_Send/MPI_Recv round trip between exactly two tasks",
-      "single_transfer", dflt},
+    {mpi::catalogue_row<latency>(
+         "latency", "1-byte MPI_Send/MPI_Recv round trip between exactly two tasks", dflt),
      "latency", family::latency, &run_messages<latency>},
-    {{"p2p_send", "ping-pong: MPI_Send; MPI_Recv with partner i + n/2", "parallel_transfer", dflt},
+    {mpi::catalogue_row<send_recv>("p2p_send", "ping-pong: MPI_Send; MPI_Recv with partner i + n/2",
+                                   dflt),
      "send", p2p, &run_messages<send_recv>},
-    {{"p2p_isend", "ping-pong: MPI_Isend; MPI_Wait; MPI_Irecv; MPI_Wait", "parallel_transfer",
-      dflt},
+    {mpi::catalogue_row<isend_pong>("p2p_isend",
+                                    "ping-pong: MPI_Isend; MPI_Wait; MPI_Irecv; MPI_Wait", dflt),
      "isend", p2p, &run_messages<isend_pong>},
-    {{"p2p_isend_bidir", "both directions at once: MPI_Isend; MPI_Irecv; MPI_Waitall",
-      "parallel_transfer", dflt},
+    {mpi::catalogue_row<isend_bidir>(
+         "p2p_isend_bidir", "both directions at once: MPI_Isend; MPI_Irecv; MPI_Waitall", dflt),
      "isend_bidir", p2p, &run_messages<isend_bidir>},
-    {{"p2p_isend_ping", "ping-ping: the first half only MPI_Isend, the second only MPI_Irecv",
-      "parallel_transfer", dflt},
+    {mpi::catalogue_row<isend_ping>(
+         "p2p_isend_ping", "ping-ping: the first half only MPI_Isend, the second only MPI_Irecv",
+         dflt),
      "isend_ping", p2p, &run_messages<isend_ping>},
-    {{"p2p_mrate", "message rate: windows of WINDOW_SIZE MPI_Isend, one direction",
-      "parallel_transfer", dflt},
+    {mpi::catalogue_row<message_window<false>>(
+         "p2p_mrate", "message rate: windows of WINDOW_SIZE MPI_Isend, one direction", dflt),
      "mrate", p2p, &run_messages<message_window<false>>},
-    {{"p2p_mrate_bidir", "message rate: windows of WINDOW_SIZE MPI_Isend + MPI_Irecv, both ways",
-      "parallel_transfer", dflt},
+    {mpi::catalogue_row<message_window<true>>(
+         "p2p_mrate_bidir", "message rate: windows of WINDOW_SIZE MPI_Isend + MPI_Irecv, both ways",
+         dflt),
      "mrate_bidir", p2p, &run_messages<message_window<true>>},
-    {{"p2p_get", "PSCW epochs: the first half MPI_Get from partners i + n/2", "parallel_transfer",
-      dflt},
+    {plugin::catalogue_row("p2p_get", "PSCW epochs: the first half MPI_Get from partners i + n/2",
+                           one_sided_descriptor.klass, dflt),
      "get", p2p, &run_one_sided<rma_op::get>},
-    {{"p2p_put", "PSCW epochs: the first half MPI_Put to partners i + n/2", "parallel_transfer",
-      dflt},
+    {plugin::catalogue_row("p2p_put", "PSCW epochs: the first half MPI_Put to partners i + n/2",
+                           one_sided_descriptor.klass, dflt),
      "put", p2p, &run_one_sided<rma_op::put>},
-    {{"col_agtr", "MPI_Allgather", "collective", dflt}, "col_agtr", col, &run_messages<allgather>},
-    {{"col_ardc", "MPI_Allreduce (MPI_SUM, unsigned char)", "collective", dflt}, "col_ardc", col,
-     &run_messages<reduce<true>>},
-    {{"col_a2a", "MPI_Alltoall", "collective", dflt}, "col_a2a", col, &run_messages<alltoall>},
-    {{"col_bct", "MPI_Bcast from task 0 (MAX across tasks)", "collective", dflt}, "col_bct", col,
-     &run_messages<bcast>, across_tasks::maximum},
-    {{"col_gtr", "MPI_Gather to task 0", "collective", dflt}, "col_gtr", col,
+    {mpi::catalogue_row<allgather>("col_agtr", "MPI_Allgather", dflt), "col_agtr", col,
+     &run_messages<allgather>},
+    {mpi::catalogue_row<reduce<true>>("col_ardc", "MPI_Allreduce (MPI_SUM, unsigned char)", dflt),
+     "col_ardc", col, &run_messages<reduce<true>>},
+    {mpi::catalogue_row<alltoall>("col_a2a", "MPI_Alltoall", dflt), "col_a2a", col,
+     &run_messages<alltoall>},
+    {mpi::catalogue_row<bcast>("col_bct", "MPI_Bcast from task 0 (MAX across tasks)", dflt),
+     "col_bct", col, &run_messages<bcast>, across_tasks::maximum},
+    {mpi::catalogue_row<gather>("col_gtr", "MPI_Gather to task 0", dflt), "col_gtr", col,
      &run_messages<gather>},
-    {{"col_rdc", "MPI_Reduce to task 0 (MPI_SUM, unsigned char)", "collective", dflt}, "col_rdc",
-     col, &run_messages<reduce<false>>},
-    {{"col_sct", "MPI_Scatter from task 0 (MAX across tasks)", "collective", dflt}, "col_sct", col,
-     &run_messages<scatter>, across_tasks::maximum},
+    {mpi::catalogue_row<reduce<false>>("col_rdc", "MPI_Reduce to task 0 (MPI_SUM, unsigned char)",
+                                       dflt),
+     "col_rdc", col, &run_messages<reduce<false>>},
+    {mpi::catalogue_row<scatter>("col_sct", "MPI_Scatter from task 0 (MAX across tasks)", dflt),
+     "col_sct", col, &run_messages<scatter>, across_tasks::maximum},
 }};
 
 constexpr auto benchmark_rows = [] {
@@ -340,7 +351,8 @@ constexpr auto parameter_rows = paw::join(
 // PAW aborts on a task count it cannot use; parbench says why in one line before any test runs.
 void check_task_count(const test& t, int world) {
     if (t.kind == family::latency && world != 2)
-        throw input_error(std::string(t.info.name) + " needs exactly two tasks (PAW's latency test); the run has " +
+        throw input_error(std::string(t.info.name) +
+                          " needs exactly two tasks (PAW's latency test); the run has " +
                           std::to_string(world));
     if (t.kind == family::point_to_point && (world < 2 || world % 2 != 0))
         throw input_error(std::string(t.info.name) +
@@ -402,7 +414,9 @@ void run(const run_request& request, const plugin::host_channel& host) {
                         [&](const std::string& name) { return same_name(t.info.name, name); }))
             chosen.push_back(&t);
     if (chosen.empty()) throw input_error("paw: no MPI test named");
-    const auto any_of_kind = [&](auto&& pred) { return std::any_of(chosen.begin(), chosen.end(), pred); };
+    const auto any_of_kind = [&](auto&& pred) {
+        return std::any_of(chosen.begin(), chosen.end(), pred);
+    };
     // Each size family is read only when one of its tests runs, so a bad MIN_COL_SIZE does not
     // stop a point-to-point run (and the reverse).
     const paw::env_lookup env = paw::process_environment();
@@ -420,7 +434,8 @@ void run(const run_request& request, const plugin::host_channel& host) {
     settings.host = &host;
     // MPI counts are ints: the message tests move at most 2^31 - 1 bytes per call and buffer.
     const auto too_large = [](const paw::transfer_settings& cfg, std::uint64_t per_call) {
-        return cfg.max_bytes * per_call > static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+        return cfg.max_bytes * per_call >
+               static_cast<std::uint64_t>(std::numeric_limits<int>::max());
     };
     // Where the largest size came from ("environment MAX_P2P_SIZE"), so that the message names
     // what to change.

@@ -54,16 +54,16 @@ struct deadlock_write_def : reference_write {
 };
 
 constexpr imb::benchmark faults[] = {
-    {{"Test_IO_Corrupt", "Fault injection: an S_Read_expl whose read delivers a wrong byte",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<corrupt_read_def>},
-    {{"Test_IO_Corrupt_Shared",
-      "Fault injection: a P_Read_shared whose first process's read delivers a wrong byte",
-      "parallel_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<corrupt_shared_read_def>},
-    {{"Test_IO_Deadlock", "Fault injection: a P_Write_expl that waits forever with its file open",
-      "parallel_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<deadlock_write_def>},
+    imb::entry<corrupt_read_def>("Test_IO_Corrupt",
+                                 "Fault injection: an S_Read_expl whose read delivers a wrong byte",
+                                 PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<corrupt_shared_read_def>(
+        "Test_IO_Corrupt_Shared",
+        "Fault injection: a P_Read_shared whose first process's read delivers a wrong byte",
+        PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<deadlock_write_def>(
+        "Test_IO_Deadlock", "Fault injection: a P_Write_expl that waits forever with its file open",
+        PARBENCH_BENCH_TEST_ONLY),
 };
 
 }  // namespace

@@ -23,9 +23,6 @@ struct corrupt_ping_pong_def : reference_ping_pong {
             if (c.rank == 1 && c.bytes > 0) b.recv(i)[0] ^= std::byte{0x5a};
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return {reference_ping_pong::make_kernel(c)};
-    }
     static kernel make_kernel(const kernel_context& c, const imb_mpi1::sized_operands& o) {
         return {reference_ping_pong::make_kernel(c, o)};
     }
@@ -46,16 +43,16 @@ struct deadlock_def : reference_ping_pong {
 };
 
 constexpr imb::benchmark faults[] = {
-    {{"Test_Corrupt", "Fault injection: a PingPong whose receiver flips one arrived byte",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<corrupt_ping_pong_def>},
-    {{"Test_Deadlock", "Fault injection: rank 0 waits for a message nobody sends",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<deadlock_def>},
-    {{"Test_Late_Allreduce",
-      "Fault injection: an Allreduce whose last process sleeps 200 ms before every 4th call",
-      "collective", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<late_allreduce_def>},
+    imb::entry<corrupt_ping_pong_def>(
+        "Test_Corrupt", "Fault injection: a PingPong whose receiver flips one arrived byte",
+        PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<deadlock_def>("Test_Deadlock",
+                             "Fault injection: rank 0 waits for a message nobody sends",
+                             PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<late_allreduce_def>(
+        "Test_Late_Allreduce",
+        "Fault injection: an Allreduce whose last process sleeps 200 ms before every 4th call",
+        PARBENCH_BENCH_TEST_ONLY),
 };
 
 }  // namespace

@@ -40,12 +40,11 @@ using corrupt_def = imb_nbc::overlap_def<imb_mpi1::allreduce_def, corrupt_start>
 using deadlock_def = imb_nbc::overlap_def<imb_mpi1::barrier_def, lonely_ibarrier>;
 
 constexpr imb::benchmark faults[] = {
-    {{"Test_Icorrupt", "Fault injection: an Iallreduce with one wrong contribution",
-      "collective", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<corrupt_def>},
-    {{"Test_Ideadlock", "Fault injection: an Ibarrier only rank 0 starts", "collective",
-      PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<deadlock_def>},
+    imb::entry<corrupt_def>("Test_Icorrupt",
+                            "Fault injection: an Iallreduce with one wrong contribution",
+                            PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<deadlock_def>("Test_Ideadlock", "Fault injection: an Ibarrier only rank 0 starts",
+                             PARBENCH_BENCH_TEST_ONLY),
 };
 
 }  // namespace

@@ -54,12 +54,12 @@ struct deadlock_put_def : reference_put {
 };
 
 constexpr imb::benchmark faults[] = {
-    {{"Test_Rma_Corrupt", "Fault injection: a Unidir_put that overwrites a byte it delivered",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<corrupt_put_def>},
-    {{"Test_Rma_Deadlock", "Fault injection: an access epoch the target never exposes",
-      "single_transfer", PARBENCH_BENCH_TEST_ONLY},
-     &imb::run_benchmark<deadlock_put_def>},
+    imb::entry<corrupt_put_def>("Test_Rma_Corrupt",
+                                "Fault injection: a Unidir_put that overwrites a byte it delivered",
+                                PARBENCH_BENCH_TEST_ONLY),
+    imb::entry<deadlock_put_def>("Test_Rma_Deadlock",
+                                 "Fault injection: an access epoch the target never exposes",
+                                 PARBENCH_BENCH_TEST_ONLY),
 };
 
 }  // namespace

@@ -28,9 +28,6 @@ struct late_allreduce_def : imb_mpi1::allreduce_def {
             reference(c, i, b);
         }
     };
-    static kernel make_kernel(const imb_mpi1::kernel_context& c) {
-        return {imb_mpi1::allreduce_def::make_kernel(c)};
-    }
     static kernel make_kernel(const imb_mpi1::kernel_context& c,
                               const imb_mpi1::sized_operands& o) {
         return {imb_mpi1::allreduce_def::make_kernel(c, o)};

@@ -56,7 +56,7 @@ private:
     MPI_Group peer_ = MPI_GROUP_NULL;
 };
 
-struct corrupt_put_def {
+struct corrupt_put_def : mpi::definition_defaults {
     static constexpr rma_kernels::rma_op op = rma_kernels::rma_op::put;
     static constexpr osu::measures kind = osu::measures::latency;
     static constexpr bool bidirectional = false;
@@ -86,13 +86,13 @@ struct deadlock_put_def : corrupt_put_def {
     }
 };
 
-const osu::benchmark faults[] = {
+constexpr osu::benchmark faults[] = {
     osu::one_sided_entry<corrupt_put_def>(
-        {"Test_Corrupt_put", "test only: MPI_Put one byte off its section (-check must see it)",
-         "single_transfer", PARBENCH_BENCH_TEST_ONLY}),
+        "Test_Corrupt_put", "test only: MPI_Put one byte off its section (-check must see it)",
+        PARBENCH_BENCH_TEST_ONLY),
     osu::one_sided_entry<deadlock_put_def>(
-        {"Test_Deadlock_put", "test only: an access epoch the target never exposes (hangs)",
-         "single_transfer", PARBENCH_BENCH_TEST_ONLY}),
+        "Test_Deadlock_put", "test only: an access epoch the target never exposes (hangs)",
+        PARBENCH_BENCH_TEST_ONLY),
 };
 
 }  // namespace

@@ -58,6 +58,11 @@ struct sized_operands {
     std::size_t spread = 1;  // buffer bytes per data byte (2 for the resized layouts)
 };
 
+// IMB 4.0's operands of X bytes: MPI_BYTE messages, MPI_FLOAT reductions with MPI_SUM.
+[[nodiscard]] inline sized_operands fixed_operands(std::size_t x) noexcept {
+    return {.data = bytes_of(x), .reduction = floats_of(x)};
+}
+
 [[nodiscard]] inline MPI_Datatype predefined(element_kind kind) noexcept {
     switch (kind) {
         case element_kind::mpi_byte: return MPI_BYTE;

@@ -12,10 +12,10 @@ namespace parbench::imb_ext {
 
 using namespace imb_one_sided;
 
-struct active_target {
+struct active_target : mpi::definition_defaults {
     static constexpr mpi::window_epoch epoch = mpi::window_epoch::fence;
     using completion = mpi::rma::fence;
-    static constexpr imb::run_modes modes = imb::run_modes::both;
+    static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::both};
     static constexpr regions window_regions = regions::shared;
 };
 
@@ -36,7 +36,8 @@ struct into_root : active_target {
                                                    .who = pattern::participants::all,
                                                    .pairs = pattern::to_root,
                                                    .throughput = pattern::throughput_rule::none};
-    static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float),
+                                                  .modes = mpi::run_modes::both};
 };
 
 using unidir_put_def = transfer_def<put, unidir>;
@@ -49,9 +50,9 @@ using accumulate_def = transfer_def<accumulate, into_root>;
 // (a non-trivial action so that an unused window is not optimised away), a fence, MPI_Win_free.
 // Its memory comes from the message buffers (the window itself is the kernel's), MSGS_NONAGGR
 // repetitions, time only.
-struct window_def {
+struct window_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor{.klass = benchmark_class::other};
-    static constexpr imb::run_modes modes = imb::run_modes::non_aggregate;
+    static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::non_aggregate};
     static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {1, x}; }
     struct kernel {
         template <class Buffers>
@@ -66,7 +67,6 @@ struct window_def {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    using verify_check = mpi::no_check;
 };
 
 }  // namespace parbench::imb_ext

@@ -1,16 +1,17 @@
-// The IMB-MPI1 benchmarks as definitions for the runner: pattern, buffer layout per message size,
-// kernel (one iteration), the -check fill/verify pair, and the traits the IMB driver reads where a
-// benchmark differs from the defaults (parbench/suites/imb/definition_traits.hpp). One struct per benchmark; no
-// timing code here — the runner owns the loop — and no test code (fault injection lives in
-// plugins/mpi/testing/).
+// The IMB-MPI1 benchmarks as definitions (parbench/mpi/definition.hpp): pattern, buffer layout per
+// message size, kernel (one iteration), the -check fill/verify pair, and traits where a benchmark
+// differs from the defaults. One struct per benchmark; no timing code here — the runner owns the
+// loop — and no test code (fault injection lives in plugins/mpi/testing/).
 //
 // Datatypes (IMB 2021's -data_type, -red_data_type, -contig_type; suites/imb/datatypes.hpp):
 // make_kernel(c, operands) and verify_check{operands} send, reduce and check the operands of one
-// message size; make_kernel(c) and verify_check{} are IMB 4.0's MPI_BYTE messages and MPI_FLOAT
-// reductions, for the suites that reuse these definitions with their fixed types (imb-nbc, osu).
+// message size; kernel_for<Def>(c) and verify_check{} are IMB 4.0's MPI_BYTE messages and
+// MPI_FLOAT reductions, for the suites that reuse these definitions with their fixed types
+// (imb-nbc, osu).
 #pragma once
 
 #include <parbench/mpi/check.hpp>
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/message_buffers.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/collective.hpp>
@@ -41,9 +42,13 @@ inline constexpr int window_size = 64;  // IMB Uniband/Biband window
 
 [[nodiscard]] inline int count_of(std::size_t bytes) noexcept { return static_cast<int>(bytes); }
 
-// IMB 4.0's operands of X bytes: MPI_BYTE messages, MPI_FLOAT reductions with MPI_SUM.
-[[nodiscard]] inline sized_operands fixed_operands(std::size_t x) noexcept {
-    return {.data = bytes_of(x), .reduction = floats_of(x)};
+// The kernel of a definition at IMB 4.0's fixed operands where it takes operands, else its own.
+template <class Def>
+[[nodiscard]] auto kernel_for(const kernel_context& c) {
+    if constexpr (requires { Def::make_kernel(c, fixed_operands(c.bytes)); })
+        return Def::make_kernel(c, fixed_operands(c.bytes));
+    else
+        return Def::make_kernel(c);
 }
 
 // --- check helpers shared by several benchmarks -------------------------------------------
@@ -69,7 +74,7 @@ struct bytes_from_peer {
 // --- point to point ---------------------------------------------------------------------------
 
 template <bool Specific>
-struct ping_pong_def {
+struct ping_pong_def : mpi::definition_defaults {
     static constexpr pattern::ping_pong descriptor{.specific_source = Specific};
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -87,14 +92,10 @@ struct ping_pong_def {
             }
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             return c.rank < 2 ? defects(recv, 0, c.bytes, 1 - c.rank) : 0;
@@ -103,7 +104,7 @@ struct ping_pong_def {
 };
 
 template <bool Specific>
-struct ping_ping_def {
+struct ping_ping_def : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor = pattern::exchange::ping_ping(Specific);
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -117,14 +118,10 @@ struct ping_ping_def {
             MPI_Wait(&request, MPI_STATUS_IGNORE);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             return c.peer >= 0 ? defects(recv, 0, c.bytes, c.peer) : 0;
@@ -132,7 +129,7 @@ struct ping_ping_def {
     };
 };
 
-struct sendrecv_def {
+struct sendrecv_def : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor = pattern::exchange::sendrecv();
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -143,14 +140,10 @@ struct sendrecv_def {
                          data.count, data.type, c.left, tag_to_right, c.comm, MPI_STATUS_IGNORE);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             return defects(recv, 0, c.bytes, c.left);
@@ -160,7 +153,7 @@ struct sendrecv_def {
 
 // Exchange: separate Isend buffers (the two halves of the send slot: to the left, to the right),
 // distinct tags per direction so that the data can be checked even when left == right.
-struct exchange_def {
+struct exchange_def : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor = pattern::exchange::left_right();
     static buffer_layout layout(std::size_t x, int /*np*/) { return {2 * x, 2 * x}; }
     struct kernel {
@@ -179,14 +172,10 @@ struct exchange_def {
             MPI_Waitall(2, requests.data(), MPI_STATUSES_IGNORE);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {o.data, c.bytes * o.spread};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             const std::size_t x = c.bytes;
@@ -197,9 +186,14 @@ struct exchange_def {
 };
 
 // Uniband / Biband: pairs (r, r + Q/2) move a window of messages per iteration, then a
-// zero-byte acknowledgement closes the window (IMB's windowed bandwidth tests).
+// zero-byte acknowledgement closes the window (IMB's windowed bandwidth tests). Their tables
+// (IMB 2021): bandwidth and message rate, no time column.
+inline constexpr mpi::table_column windowed_columns[] = {{"throughput_mib_s", "Mbytes/sec"},
+                                                         {"messages_per_s", "Msg/sec", 0}};
+
 template <bool Both>
-struct windowed_def {
+struct windowed_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.columns = windowed_columns};
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                .who = pattern::participants::chain,
                                                .nmsg = window_size * (Both ? 2 : 1),
@@ -238,9 +232,6 @@ struct windowed_def {
                 MPI_Send(nullptr, 0, MPI_BYTE, partner, tag_ack, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         kernel k;
         k.data = o.data;
@@ -249,7 +240,6 @@ struct windowed_def {
         return k;
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             const int p = partner(c);
@@ -276,7 +266,7 @@ struct v_counts {
     }
 };
 
-struct bcast_def {
+struct bcast_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -288,14 +278,10 @@ struct bcast_def {
                       c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
             const int root = c.root(last);
@@ -305,7 +291,7 @@ struct bcast_def {
 };
 
 template <bool Vector>
-struct allgather_def {
+struct allgather_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x, x * static_cast<std::size_t>(np)};
@@ -323,14 +309,10 @@ struct allgather_def {
                 MPI_Allgather(b.send(i), n, data.type, b.recv(i), n, data.type, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             std::uint64_t d = 0;
@@ -342,7 +324,7 @@ struct allgather_def {
 };
 
 template <bool Vector>
-struct scatter_def {
+struct scatter_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x * static_cast<std::size_t>(np), x};
@@ -361,14 +343,10 @@ struct scatter_def {
                 MPI_Scatter(b.send(i), n, data.type, b.recv(i), n, data.type, root, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
             return defects(recv, 0, c.bytes, c.root(last),
@@ -378,7 +356,7 @@ struct scatter_def {
 };
 
 template <bool Vector>
-struct gather_def {
+struct gather_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x, x * static_cast<std::size_t>(np)};
@@ -397,14 +375,10 @@ struct gather_def {
                 MPI_Gather(b.send(i), n, data.type, b.recv(i), n, data.type, root, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
             if (c.rank != c.root(last)) return 0;
@@ -417,7 +391,7 @@ struct gather_def {
 };
 
 template <bool Vector>
-struct alltoall_def {
+struct alltoall_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x * static_cast<std::size_t>(np), x * static_cast<std::size_t>(np)};
@@ -435,14 +409,10 @@ struct alltoall_def {
                 MPI_Alltoall(b.send(i), n, data.type, b.recv(i), n, data.type, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             std::uint64_t d = 0;
@@ -484,9 +454,8 @@ struct reduction_call {
     static reduction_call of(const sized_operands& o) noexcept { return {o.reduction, o.op}; }
 };
 
-struct reduce_def {
-    static constexpr std::uint64_t unit = sizeof(float);
-    static constexpr bool reduction = true;
+struct reduce_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = rooted_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -496,14 +465,10 @@ struct reduce_def {
             MPI_Reduce(b.send(i), b.recv(i), r.data.count, r.data.type, r.op, c.root(i), c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {reduction_call::of(o)};
     }
     struct verify_check : values_of_rank {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const noexcept {
             return c.rank == c.root(last) ? defects(recv, c.bytes, c.size) : 0;
@@ -511,9 +476,8 @@ struct reduce_def {
     };
 };
 
-struct allreduce_def {
-    static constexpr std::uint64_t unit = sizeof(float);
-    static constexpr bool reduction = true;
+struct allreduce_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -523,14 +487,10 @@ struct allreduce_def {
             MPI_Allreduce(b.send(i), b.recv(i), r.data.count, r.data.type, r.op, c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {reduction_call::of(o)};
     }
     struct verify_check : values_of_rank {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             return defects(recv, c.bytes, c.size);
@@ -556,9 +516,8 @@ struct reduce_scatter_split {
     }
 };
 
-struct reduce_scatter_def {
-    static constexpr std::uint64_t unit = sizeof(float);
-    static constexpr bool reduction = true;
+struct reduce_scatter_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -570,14 +529,10 @@ struct reduce_scatter_def {
                                c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {reduction_call::of(o), reduce_scatter_split(o.reduction.count, c.size)};
     }
     struct verify_check : values_of_rank {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const {
             // Items from the message length (a default-constructed check has no count).
@@ -594,9 +549,8 @@ struct reduce_scatter_def {
 
 // Reduce_scatter_block (IMB 2021): X/size(type)·np elements reduced, each process receiving its
 // own block of X/size(type) of them.
-struct reduce_scatter_block_def {
-    static constexpr std::uint64_t unit = sizeof(float);
-    static constexpr bool reduction = true;
+struct reduce_scatter_block_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x * static_cast<std::size_t>(np), x};
@@ -609,14 +563,10 @@ struct reduce_scatter_block_def {
                                      c.comm);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {reduction_call::of(o)};
     }
     struct verify_check : values_of_rank {
-        static constexpr bool enabled = true;
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
             const std::uint64_t elements = c.bytes / reduction.layout.size;
@@ -628,9 +578,8 @@ struct reduce_scatter_block_def {
 // Reduce_local (IMB 2021): MPI_Reduce_local of X/size(type) elements on every process, no
 // communication: what the library's reduction operator costs. The in/out buffer accumulates over
 // the repetitions, so there is no fixed result to check: -check shows no defects column value.
-struct reduce_local_def {
-    static constexpr std::uint64_t unit = sizeof(float);
-    static constexpr bool reduction = true;
+struct reduce_local_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
@@ -640,23 +589,13 @@ struct reduce_local_def {
             MPI_Reduce_local(b.send(i), b.recv(i), r.data.count, r.data.type, r.op);
         }
     };
-    static kernel make_kernel(const kernel_context& c) {
-        return make_kernel(c, fixed_operands(c.bytes));
-    }
     static kernel make_kernel(const kernel_context& /*c*/, const sized_operands& o) {
         return {reduction_call::of(o)};
     }
-    struct verify_check : values_of_rank {
-        static constexpr bool enabled = false;
-        [[nodiscard]] std::uint64_t verify(const kernel_context& /*c*/, std::uint64_t /*last*/,
-                                           std::span<const std::byte> /*recv*/) const noexcept {
-            return 0;
-        }
-    };
 };
 
-struct barrier_def {
-    static constexpr bool has_bytes = false;
+struct barrier_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.has_bytes = false};
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t /*x*/, int /*np*/) { return {0, 0}; }
     struct kernel {
@@ -667,7 +606,6 @@ struct barrier_def {
     };
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
     struct verify_check {
-        static constexpr bool enabled = true;
         void fill_send(const kernel_context& /*c*/, std::span<std::byte> /*slot*/) const noexcept {}
         [[nodiscard]] std::uint64_t verify(const kernel_context& /*c*/, std::uint64_t /*last*/,
                                            std::span<const std::byte> /*recv*/) const noexcept {

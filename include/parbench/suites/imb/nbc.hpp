@@ -162,9 +162,20 @@ struct pure_def : Blocking {
     static kernel make_kernel(const kernel_context& c) { return {Start::make(c)}; }
 };
 
+// IMB-NBC's overlap table (catalogue A.7.2): the record's typed overlap figures.
+inline constexpr mpi::table_column overlap_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
+                                                        {"t_pure_us", "t_pure[usec]"},
+                                                        {"t_cpu_us", "t_CPU[usec]"},
+                                                        {"overlap_percent", "overlap[%]"}};
+
 // Ixxx: the same iteration, measured three ways and reduced to the overlap figures.
 template <class Blocking, class Start>
 struct overlap_def : pure_def<Blocking, Start> {
+    static constexpr mpi::definition_traits traits = [] {
+        mpi::definition_traits t = Blocking::traits;
+        t.columns = overlap_columns;
+        return t;
+    }();
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config) {
         return mpi::measure_overlap(s, std::forward<Config>(config));

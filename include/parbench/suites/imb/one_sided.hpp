@@ -9,7 +9,7 @@
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/one_sided.hpp>
-#include <parbench/suites/imb/definition_traits.hpp>
+#include <parbench/mpi/definition.hpp>
 
 #include <mpi.h>
 
@@ -128,8 +128,6 @@ struct compare_and_swap {
 // for writes, sums and swaps, in the origin's slots for reads (from whichever of its targets).
 template <effect Effect>
 struct window_contents {
-    static constexpr bool enabled = true;
-
     void prepare(const kernel_context& c, const window_view& v) const {
         const std::size_t region = v.bytes * v.sections;
         const std::size_t window = region * static_cast<std::size_t>(std::max(1, v.origin_regions));
@@ -213,7 +211,8 @@ enum class regions { shared, per_origin };
 
 // A benchmark definition from an operation and a Shape that provides:
 //   descriptor (pattern::one_sided), epoch (mpi::window_epoch), completion (a type of
-//   mpi::rma), modes (imb::run_modes), window_regions (regions)
+//   mpi::rma), traits (their modes), window_regions (regions); a shape derives from
+//   mpi::definition_defaults
 // The kernel issues the operation to each of the initiator's targets in pairing order; the
 // completion is where the runner places it.
 template <class Operation, class Shape>

@@ -19,16 +19,16 @@ using pattern::throughput_rule;
 
 // Shapes: epoch, completion and modes of each group of benchmarks.
 template <class Completion, window_epoch Epoch = window_epoch::lock,
-          imb::run_modes Modes = imb::run_modes::both>
-struct passive {
+          mpi::run_modes Modes = mpi::run_modes::both>
+struct passive : mpi::definition_defaults {
     static constexpr window_epoch epoch = Epoch;
     using completion = Completion;
-    static constexpr imb::run_modes modes = Modes;
+    static constexpr mpi::definition_traits traits{.modes = Modes};
     static constexpr regions window_regions = regions::shared;
 };
 
 // Single transfer: rank 0 to rank 1 (Bidir: each to the other); X/t.
-template <class Completion, bool Both = false, imb::run_modes Modes = imb::run_modes::both>
+template <class Completion, bool Both = false, mpi::run_modes Modes = mpi::run_modes::both>
 struct single : passive<Completion, window_epoch::lock, Modes> {
     static constexpr pattern::one_sided descriptor{
         .pairs = {.kind = pattern::pairing_kind::first_pair, .both_initiate = Both}};
@@ -36,7 +36,7 @@ struct single : passive<Completion, window_epoch::lock, Modes> {
 
 // Multiple transfer: rank 0 to every other process in one iteration; N*X/t.
 template <class Completion>
-struct one_to_all : passive<Completion, window_epoch::lock_all, imb::run_modes::non_aggregate> {
+struct one_to_all : passive<Completion, window_epoch::lock_all, mpi::run_modes::non_aggregate> {
     static constexpr pattern::one_sided descriptor{.klass = benchmark_class::multiple_transfer,
                                                    .who = pattern::participants::origin_targets,
                                                    .pairs = pattern::origin_to_all,
@@ -45,7 +45,7 @@ struct one_to_all : passive<Completion, window_epoch::lock_all, imb::run_modes::
 
 // Parallel transfer: several origins into each window, one region each; bare timings.
 template <pattern::pairing Pairs, class Completion>
-struct many_to_many : passive<Completion, window_epoch::lock_all, imb::run_modes::non_aggregate> {
+struct many_to_many : passive<Completion, window_epoch::lock_all, mpi::run_modes::non_aggregate> {
     static constexpr pattern::one_sided descriptor{.klass = benchmark_class::parallel_transfer,
                                                    .who = pattern::participants::origin_targets,
                                                    .pairs = Pairs,
@@ -55,11 +55,13 @@ struct many_to_many : passive<Completion, window_epoch::lock_all, imb::run_modes
 
 template <class Completion>
 struct single_floats : single<Completion> {
-    static constexpr std::uint64_t unit = sizeof(float);
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float),
+                                                  .modes = mpi::run_modes::both};
 };
 template <std::uint64_t Bytes>
 struct single_element : single<mpi::rma::flush> {
-    static constexpr std::uint64_t fixed_bytes = Bytes;
+    static constexpr mpi::definition_traits traits{.fixed_bytes = Bytes,
+                                                  .modes = mpi::run_modes::both};
 };
 
 using unidir_put_def = transfer_def<put, single<mpi::rma::flush>>;
@@ -92,9 +94,14 @@ inline void compute_for(double seconds) noexcept {
 // target waits inside MPI while the origin's puts complete; t_ovrl: the target computes outside
 // MPI, each iteration as long as one put took in the first timing, before it enters MPI. Equal
 // figures mean the puts progress without the target (truly passive).
+inline constexpr mpi::table_column truly_passive_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
+                                                             {"t_pure_us", "t_pure[usec]"}};
 struct truly_passive_put_def
-    : transfer_def<put, single<mpi::rma::flush, false, imb::run_modes::non_aggregate>> {
+    : transfer_def<put, single<mpi::rma::flush, false, mpi::run_modes::non_aggregate>> {
     static constexpr pattern::one_sided descriptor{.throughput = throughput_rule::none};
+    // t_pure and t_ovrl instead of one time and a throughput.
+    static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::non_aggregate,
+                                                  .columns = truly_passive_columns};
 
     struct target_computing {
         kernel put;
@@ -126,7 +133,7 @@ struct truly_passive_put_def
             if (ready.ready()) {
                 const kernel_context context =
                     s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(pattern));
-                const bool checked = plan.check && Check::enabled;
+                const bool checked = plan.check && mpi::checks_data<Check>;
                 const auto timed = [&](auto& k) {
                     const mpi::rank_timing mine = mpi::time_iterations(
                         s, pattern, ready, context, k, completion, plan, bytes, check);

@@ -1,6 +1,7 @@
 // TACC PAW's message-passing tests (catalogue C.4, C.6, C.7) as definitions for the runner: the
 // pattern, the buffer layout per message size, the kernel (one iteration, exactly the calls of
-// PAW's timed region for each half of the tasks) and the -check fill/verify pair. No timing code
+// PAW's timed region for each half of the tasks) and the -check fill/verify pair
+// (parbench/mpi/definition.hpp). No timing code
 // here: the runner's phases time them with PAW's NLOOP/NREPS policy (plugins/mpi/suites/paw.cpp).
 //
 // Pairing is PAW's i <-> i + n/2 (pattern/pairing.hpp `halves`): the first half of the tasks are
@@ -13,6 +14,7 @@
 #pragma once
 
 #include <parbench/mpi/check.hpp>
+#include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/message_buffers.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/collective.hpp>
@@ -46,16 +48,15 @@ struct work {
 
 // --- -check: every task sends its own bytes; receivers expect their partner's -----------------
 
+// Ping-ping and mrate: the first half only sends, so only the second half has received.
+template <bool FirstHalfReceives = true>
 struct bytes_from_partner {
-    static constexpr bool enabled = true;
     void fill_send(const kernel_context& c, std::span<std::byte> slot) const noexcept {
         check::fill_bytes(slot, c.rank);
     }
-    // Ping-ping and mrate: the first half only sends, so only the second half has received.
-    bool first_half_receives = true;
     [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                        std::span<const std::byte> recv) const noexcept {
-        if (c.peer == MPI_PROC_NULL || (c.initiator && !first_half_receives)) return 0;
+        if (c.peer == MPI_PROC_NULL || (c.initiator && !FirstHalfReceives)) return 0;
         return check::count_byte_defects(recv.subspan(0, c.bytes), c.peer);
     }
 };
@@ -63,7 +64,7 @@ struct bytes_from_partner {
 // --- point to point (C.4, C.7) ----------------------------------------------------------------
 
 // p2p_send (and latency, at 1 byte): first half MPI_Send; MPI_Recv, second half MPI_Recv; MPI_Send.
-struct send_recv {
+struct send_recv : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                   .nmsg = 2,
                                                   .pairs = pattern::halves,
@@ -84,7 +85,7 @@ struct send_recv {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
-    static bytes_from_partner check() { return {}; }
+    using verify_check = bytes_from_partner<>;
 };
 
 // PAW's latency: p2p_send's round trip at 1 byte between exactly two tasks; a single transfer.
@@ -98,7 +99,7 @@ struct latency : send_recv {
 };
 
 // p2p_isend: first half MPI_Isend; MPI_Wait; MPI_Irecv; MPI_Wait, second half the reverse.
-struct isend_pong {
+struct isend_pong : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor = send_recv::descriptor;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     static work work_of(std::size_t x, int /*window*/) { return {2.0 * double(x), 0.0}; }
@@ -121,11 +122,11 @@ struct isend_pong {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
-    static bytes_from_partner check() { return {}; }
+    using verify_check = bytes_from_partner<>;
 };
 
 // p2p_isend_bidir: both halves send and receive at once; MPI_Waitall completes both.
-struct isend_bidir {
+struct isend_bidir : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor = send_recv::descriptor;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     static work work_of(std::size_t x, int /*window*/) { return {2.0 * double(x), 0.0}; }
@@ -145,13 +146,13 @@ struct isend_bidir {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
-    static bytes_from_partner check() { return {}; }
+    using verify_check = bytes_from_partner<>;
 };
 
 // p2p_isend_ping: a true one-directional ping-ping (the catalogue's reading of PAW's prose): the
 // first half only MPI_Isend; MPI_Wait, the second half only MPI_Irecv; MPI_Wait. The NLOOP
 // messages stream; the minimum across tasks is the faster side's time per message.
-struct isend_ping {
+struct isend_ping : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                   .nmsg = 1,
                                                   .pairs = pattern::halves,
@@ -171,7 +172,7 @@ struct isend_ping {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
-    static bytes_from_partner check() { return {.first_half_receives = false}; }
+    using verify_check = bytes_from_partner<false>;
 };
 
 // p2p_mrate / p2p_mrate_bidir: a window of WINDOW_SIZE messages per iteration, one MPI_Waitall.
@@ -179,7 +180,7 @@ struct isend_ping {
 // every task posts WS pairs of both. The window's messages share one buffer, as OSU's and IMB's
 // windowed tests do.
 template <bool Bidirectional>
-struct message_window {
+struct message_window : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor{.klass = benchmark_class::parallel_transfer,
                                                   .nmsg = 1,
                                                   .pairs = pattern::halves,
@@ -219,7 +220,7 @@ struct message_window {
         k.requests.assign(static_cast<std::size_t>(2 * window), MPI_REQUEST_NULL);
         return k;
     }
-    static bytes_from_partner check() { return {.first_half_receives = Bidirectional}; }
+    using verify_check = bytes_from_partner<Bidirectional>;
 };
 
 // --- collectives (C.6): root 0, every task times --------------------------------------------
@@ -240,7 +241,7 @@ struct own_bytes {
 };
 
 // col_bct: MPI_Bcast from task 0.
-struct bcast {
+struct bcast : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = paw_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     static work work_of(std::size_t /*x*/, int /*window*/) { return {}; }
@@ -252,17 +253,15 @@ struct bcast {
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
     struct verify_check : own_bytes {
-        static constexpr bool enabled = true;
         [[nodiscard]] static std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                                   std::span<const std::byte> recv) noexcept {
             return c.rank == 0 ? 0 : check::count_byte_defects(recv, 0);
         }
     };
-    static verify_check check() { return {}; }
 };
 
 // col_sct: MPI_Scatter from task 0, x bytes to every task.
-struct scatter {
+struct scatter : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = paw_collective;
     static buffer_layout layout(std::size_t x, int np) { return {x * std::size_t(np), x}; }
     static work work_of(std::size_t /*x*/, int /*window*/) { return {}; }
@@ -275,18 +274,16 @@ struct scatter {
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
     struct verify_check : own_bytes {
-        static constexpr bool enabled = true;
         [[nodiscard]] static std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                                   std::span<const std::byte> recv) noexcept {
             return check::count_byte_defects(recv.subspan(0, c.bytes), 0,
                                              std::uint64_t(c.rank) * c.bytes);
         }
     };
-    static verify_check check() { return {}; }
 };
 
 // col_gtr: MPI_Gather to task 0, x bytes from every task.
-struct gather {
+struct gather : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = paw_collective;
     static buffer_layout layout(std::size_t x, int np) { return {x, x * std::size_t(np)}; }
     static work work_of(std::size_t /*x*/, int /*window*/) { return {}; }
@@ -299,7 +296,6 @@ struct gather {
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
     struct verify_check : own_bytes {
-        static constexpr bool enabled = true;
         [[nodiscard]] static std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                                   std::span<const std::byte> recv) noexcept {
             if (c.rank != 0) return 0;
@@ -309,11 +305,10 @@ struct gather {
             return d;
         }
     };
-    static verify_check check() { return {}; }
 };
 
 // col_agtr: MPI_Allgather, x bytes from every task to every task.
-struct allgather {
+struct allgather : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = paw_collective;
     static buffer_layout layout(std::size_t x, int np) { return {x, x * std::size_t(np)}; }
     static work work_of(std::size_t /*x*/, int /*window*/) { return {}; }
@@ -326,7 +321,6 @@ struct allgather {
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
     struct verify_check : own_bytes {
-        static constexpr bool enabled = true;
         [[nodiscard]] static std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                                   std::span<const std::byte> recv) noexcept {
             std::uint64_t d = 0;
@@ -335,11 +329,10 @@ struct allgather {
             return d;
         }
     };
-    static verify_check check() { return {}; }
 };
 
 // col_a2a: MPI_Alltoall, x bytes from every task to every task, block k of the send buffer to k.
-struct alltoall {
+struct alltoall : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = paw_collective;
     static buffer_layout layout(std::size_t x, int np) {
         return {x * std::size_t(np), x * std::size_t(np)};
@@ -354,7 +347,6 @@ struct alltoall {
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
     struct verify_check : own_bytes {
-        static constexpr bool enabled = true;
         [[nodiscard]] static std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                                   std::span<const std::byte> recv) noexcept {
             std::uint64_t d = 0;
@@ -364,12 +356,11 @@ struct alltoall {
             return d;
         }
     };
-    static verify_check check() { return {}; }
 };
 
 // col_rdc / col_ardc: MPI_Reduce to task 0 / MPI_Allreduce, MPI_SUM over unsigned chars.
 template <bool All>
-struct reduce {
+struct reduce : mpi::definition_defaults {
     static constexpr pattern::collective descriptor = paw_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     static work work_of(std::size_t /*x*/, int /*window*/) { return {}; }
@@ -385,7 +376,6 @@ struct reduce {
     };
     static kernel make_kernel(const kernel_context& /*c*/, int /*window*/) { return {}; }
     struct verify_check : own_bytes {
-        static constexpr bool enabled = true;
         [[nodiscard]] static std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                                   std::span<const std::byte> recv) noexcept {
             if (!All && c.rank != 0) return 0;
@@ -394,7 +384,6 @@ struct reduce {
             return d;
         }
     };
-    static verify_check check() { return {}; }
 };
 
 }  // namespace parbench::paw_mpi

@@ -141,7 +141,6 @@ private:
 // the last fetched value is 1 from the second operation on.
 template <rma_op Op>
 struct data_check {
-    static constexpr bool enabled = true;
 
     [[nodiscard]] static std::byte pattern(int rank, std::size_t k) noexcept {
         return static_cast<std::byte>((static_cast<std::size_t>(rank + 1) * 131 + k * 7 + k / 251) & 0xff);
