@@ -90,11 +90,15 @@ report_skips build-asan
 # Under the sanitizers each suite runs at -n 2 (and every bad-input and signal test); its -n 1 and
 # -n 4 runs, the PMPI oracle's timing tables and the install test (which rebuilds the examples
 # with the system's compilers) run in the release build above only, to keep CI well under 20 min.
+# The third hardening sweep's rows under mpiexec (-n 3/-n 4 runs, osu's refusals, error text and
+# .dat paths, signals to each rank) run in the release build only: they exercise the same parsers
+# and output paths as the rows without MPI that run here, and together cost minutes under ASan.
 # Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, imb2021-options' send counter)
 # cannot run under ASan, whose runtime must come first in the library list.
 mapfile -t asan_mpi < <(meson test -C build-asan --list --no-rebuild --suite launches-mpi \
     --no-suite bench-short 2>/dev/null | sed 's/.* \/ //' |
-    grep -Ev -- '-n[14]$|_n4$|^oracle-|^install-|^imb2021-options$')
+    grep -Ev -- '-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$' |
+    grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 echo "== sanitizer build: ${#asan_mpi[@]} tests that launch MPI"
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
     meson test -C build-asan --print-errorlogs --num-processes 1 --no-rebuild \

@@ -96,7 +96,7 @@ TEST_CASE("bad input fails with a message naming the value", "[blas][config]") {
     CHECK_THAT(bad_input_message(request({{"size_step", "x1"}})), Contains("--size_step 'x1'"));
     CHECK_THAT(bad_input_message(request({{"sizes", "64,32"}})), Contains("ascending"));
     CHECK_THAT(bad_input_message(request({{"max_size", "50000"}})), Contains("46340"));
-    CHECK_THAT(bad_input_message(request({{"nreps", true}})), Contains("--nreps: a value"));
+    CHECK_THAT(bad_input_message(request({{"nreps", true}})), Contains("nreps: expects one value"));
     CHECK_THAT(bad_input_message(request({{"msglog", "3"}})), Contains("unknown option --msglog"));
     CHECK_THAT(bad_input_message(request({}, {"zgemm"})), Contains("unknown benchmark 'zgemm'"));
     CHECK_THAT(bad_input_message(request({{"nloop_min", "10"}, {"nloop_max", "5"}})),

@@ -372,14 +372,10 @@ template <class... Defs>
             std::signal(SIGPIPE, SIG_IGN);  // after a hangup nobody may read stderr any more
             std::fprintf(stderr, "%s: %s\n", program.c_str(), line.c_str());
             std::fflush(stderr);
-            int started = 0;
-            MPI_Initialized(&started);
-            int finished = 0;
-            MPI_Finalized(&finished);
-            if (started != 0 && finished == 0) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the launcher reads
-                MPI_Abort(MPI_COMM_WORLD, 128 + what.signo);
-            }
+            // No MPI_Abort: this runs on the guard's thread, and a program's MPI may be
+            // initialised for one thread only (MPI_THREAD_SINGLE), where MPICH refuses it. The
+            // launcher ends the other processes when this one exits without MPI_Finalize.
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the launcher reads
             std::_Exit(128 + what.signo);
         },
         this_rank, launched_by_mpi_launcher());
