@@ -14,13 +14,16 @@ throughput definition (X / 2^20 / t).
 usage: approval.py CASE PARBENCH FAKE_DIR GOLDEN_DIR [COMPARE_PY]
 Set PARBENCH_APPROVE=1 to (re)write the golden file from the current output.
 """
-import difflib
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.approve import approve  # noqa: E402
+from pbtest import mask  # noqa: E402
+from pbtest.expect import require  # noqa: E402
+from pbtest.run import run_command  # noqa: E402
 
 CASE, PARBENCH, FAKE, GOLDEN = sys.argv[1:5]
 COMPARE = sys.argv[5] if len(sys.argv) > 5 else "/usr/share/benchmark/compare.py"
@@ -46,55 +49,10 @@ CONSOLE_CASES = {
 
 
 def parbench(args, cwd=None):
-    env = dict(os.environ)
-    env.pop("PARBENCH_PLUGIN_PATH", None)
-    p = subprocess.run([PARBENCH, "run", "fake"] + args + ["--plugin-path", FAKE],
-                       capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
-    if p.returncode != 0:
-        print(f"parbench exited with {p.returncode}\n{p.stderr}")
-        sys.exit(1)
-    return p.stdout
-
-
-def mask_console(text):
-    text = text.replace(PARBENCH, "parbench").replace(FAKE, "FAKE")
-    text = re.sub(r"^(# (Date|Machine|System|Release|Version) +: ).*$", r"\1<masked>", text,
-                  flags=re.M)
-    return text
-
-
-VOLATILE_CONTEXT = {"date", "date_text", "host_name", "executable", "num_cpus", "mhz_per_cpu",
-                    "cpu_scaling_enabled", "caches", "load_avg", "library_build_type", "machine",
-                    "system", "release", "version", "plugins", "calling_sequence"}
-
-
-def mask_json(document):
-    context = document["context"]
-    for key in list(context):
-        if key in VOLATILE_CONTEXT:
-            context[key] = "<masked>"
-    pb = context["parbench"]
-    for key in list(pb):
-        if key in VOLATILE_CONTEXT:
-            pb[key] = "<masked>"
-    return json.dumps(document, indent=2, sort_keys=True) + "\n"
-
-
-def approve(name, actual):
-    path = os.path.join(GOLDEN, name)
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        with open(path, "w") as f:
-            f.write(actual)
-        print("wrote", path)
-        return
-    if not os.path.exists(path):
-        print(f"no golden file {path}; run with PARBENCH_APPROVE=1 to create it")
-        sys.exit(1)
-    expected = open(path).read()
-    if expected != actual:
-        sys.stdout.writelines(difflib.unified_diff(expected.splitlines(True),
-                                                   actual.splitlines(True), path, "actual"))
-        sys.exit(1)
+    rc, out, err = run_command([PARBENCH, "run", "fake"] + args + ["--plugin-path", FAKE],
+                               timeout=60, cwd=cwd)
+    require(rc == 0, f"parbench exited with {rc}", err)
+    return out
 
 
 def python_with_scipy():
@@ -106,13 +64,15 @@ def python_with_scipy():
 
 
 if CASE in CONSOLE_CASES:
-    approve(CASE + ".txt", mask_console(parbench(CONSOLE_CASES[CASE])))
+    approve(os.path.join(GOLDEN, CASE + ".txt"),
+            mask.fake_console(parbench(CONSOLE_CASES[CASE]), PARBENCH, FAKE), check=require)
 elif CASE == "json":
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
         parbench(["PingPong", "Barrier", "-multi", "1", "-msglog", "3:3", "--check", "--json", out,
                   "--quiet"])
-        approve("json.json", mask_json(json.load(open(out))))
+        approve(os.path.join(GOLDEN, "json.json"), mask.json_context(json.load(open(out))),
+                check=require)
 elif CASE == "json_values":
     # Worked by hand from the fake plugin's canned record (t_min = scale * (0.5 + X/1000) us,
     # t_max = 1.25 t_min, t_avg = 1.125 t_min, cpu = t_max, -multi 1 adds the group index to
@@ -244,7 +204,7 @@ elif CASE == "csv":
         if not raw.endswith("\r\n") or "\n" in raw.replace("\r\n", ""):
             print("CSV rows must end in CRLF")
             sys.exit(1)
-        approve("csv.csv", raw.replace("\r\n", "\n"))
+        approve(os.path.join(GOLDEN, "csv.csv"), raw.replace("\r\n", "\n"), check=require)
 elif CASE == "compare":
     interpreter = python_with_scipy()
     if interpreter is None or not os.path.exists(COMPARE):

@@ -11,18 +11,13 @@ usage: run_mpi_test.py PARBENCH MPIEXEC
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import PAW_BLAS, PLUGIN_PATH, process  # noqa: E402
 
 PARBENCH, MPIEXEC = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def near(a, b, rel=1e-9):
@@ -30,46 +25,42 @@ def near(a, b, rel=1e-9):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MIN_BLAS_SIZE", "MED_BLAS_SIZE", "MAX_BLAS_SIZE", "NLOOP_MAX",
-                        "NLOOP_MIN", "NREPS", "PARBENCH_PLUGIN_PATH")}
     out = os.path.join(tmp, "r.json")
     nreps = 4
-    p = subprocess.run([MPIEXEC, "-n", "2", PARBENCH, "run", "paw", "dgemm", "--sizes", "64,128",
-                        "--nreps", str(nreps), "--threads", "1", "--time", "2", "--json", out,
-                        "--dat-dir", tmp, "--quiet"],
-                       capture_output=True, text=True, env=env, timeout=240, cwd=tmp)
-    check(p.returncode == 0, f"exit status {p.returncode}: {p.stderr[-500:]}")
+    p = process([MPIEXEC, "-n", "2", PARBENCH, "run", "paw", "dgemm", "--sizes", "64,128",
+                 "--nreps", str(nreps), "--threads", "1", "--time", "2", "--json", out,
+                 "--dat-dir", tmp, "--quiet"],
+                timeout=240, cwd=tmp, drop=PAW_BLAS + PLUGIN_PATH)
+    expect(p.returncode == 0, f"exit status {p.returncode}: {p.stderr[-500:]}")
     rows = ([b for b in json.load(open(out))["benchmarks"] if b["run_type"] == "iteration"]
             if os.path.exists(out) else [])
-    check([r["bytes"] for r in rows] == [64, 128], f"one row per size for the job: "
+    expect([r["bytes"] for r in rows] == [64, 128], f"one row per size for the job: "
                                                   f"{[r.get('bytes') for r in rows]}")
     for r in rows:
         n, m = r["bytes"], r["metrics"]
         label = f"dgemm N={n} -n 2"
         flops = 2 * n * n * (n + 1)
         lo, hi = m.get("rank_mean_min_us"), m.get("rank_mean_max_us")
-        check(r["processes"] == 2 and r["samples"] == 2 * nreps,
-              f"{label}: 2 processes, every rank's {nreps} repetitions: {r['processes']}, "
-              f"{r['samples']}")
-        check(lo is not None and hi is not None and r["t_min_us"] <= lo <= hi <= r["t_max_us"],
-              f"{label}: t_min <= fastest rank mean <= slowest <= t_max: {r['t_min_us']}, {lo}, "
-              f"{hi}, {r['t_max_us']}")
+        expect(r["processes"] == 2 and r["samples"] == 2 * nreps,
+               f"{label}: 2 processes, every rank's {nreps} repetitions: {r['processes']}, "
+               f"{r['samples']}")
+        expect(lo is not None and hi is not None and r["t_min_us"] <= lo <= hi <= r["t_max_us"],
+               f"{label}: t_min <= fastest rank mean <= slowest <= t_max: {r['t_min_us']}, {lo}, "
+               f"{hi}, {r['t_max_us']}")
         if lo is None or hi is None:
             continue
-        check(near(r["t_avg_us"], (lo + hi) / 2), f"{label}: t_avg {r['t_avg_us']} is the mean "
+        expect(near(r["t_avg_us"], (lo + hi) / 2), f"{label}: t_avg {r['t_avg_us']} is the mean "
                                                   f"of the rank means {(lo + hi) / 2}")
-        check(near(m.get("rank_spread_percent"), 100 * (hi - lo) / lo),
-              f"{label}: spread {m.get('rank_spread_percent')} != {100 * (hi - lo) / lo}")
-        check(m.get("flops_paw") == flops, f"{label}: PAW flops {m.get('flops_paw')} != {flops}")
-        check(near(m.get("aggregate_gflops_paw"), 2 * flops / (hi * 1e-6) / 1e9),
-              f"{label}: aggregate {m.get('aggregate_gflops_paw')} != 2 x flops / slowest mean "
-              f"= {2 * flops / (hi * 1e-6) / 1e9}")
-        check(near(m.get("gflops_paw"), flops / (r["t_avg_us"] * 1e-6) / 1e9),
-              f"{label}: rate {m.get('gflops_paw')} != flops / t_avg")
+        expect(near(m.get("rank_spread_percent"), 100 * (hi - lo) / lo),
+               f"{label}: spread {m.get('rank_spread_percent')} != {100 * (hi - lo) / lo}")
+        expect(m.get("flops_paw") == flops, f"{label}: PAW flops {m.get('flops_paw')} != {flops}")
+        expect(near(m.get("aggregate_gflops_paw"), 2 * flops / (hi * 1e-6) / 1e9),
+               f"{label}: aggregate {m.get('aggregate_gflops_paw')} != 2 x flops / slowest mean "
+               f"= {2 * flops / (hi * 1e-6) / 1e9}")
+        expect(near(m.get("gflops_paw"), flops / (r["t_avg_us"] * 1e-6) / 1e9),
+               f"{label}: rate {m.get('gflops_paw')} != flops / t_avg")
         print(f"{label}: rank means {lo:.2f} / {hi:.2f} us (spread "
               f"{m['rank_spread_percent']:.1f} %), aggregate {m['aggregate_gflops_paw']:.2f} "
               f"GFlop/s")
 
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(finish())

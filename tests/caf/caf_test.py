@@ -11,13 +11,15 @@ that case as the proof that -check reports a wrong number.
 usage: caf_test.py CASE PARBENCH MPIEXEC GOLDEN_DIR
 Set PARBENCH_APPROVE=1 to rewrite the golden file.
 """
-import difflib
 import os
 import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import fail, run_command  # noqa: E402
+from pbtest import mask  # noqa: E402
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import fail, require  # noqa: E402
+from pbtest.run import parbench  # noqa: E402
 
 CASE, PARBENCH, MPIEXEC, GOLDEN = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
@@ -29,10 +31,7 @@ PT2PT = ["put", "subput", "simple_subput", "all_put", "many_put", "sub_manyput",
          "strided_many_get", "mpi_send"]
 SYNC = ["sync_all", "sync_mpi_barrier", "sync_images_pairwise", "sync_images_random",
         "sync_images_ring", "sync_images_3d_grid", "sync_lock", "sync_critical"]
-
-
-def run(n, args, timeout=240):
-    return run_command([MPIEXEC, "-n", str(n), PARBENCH, "run", "caf"] + args, timeout=timeout)
+run = parbench(PARBENCH, prefix=["run", "caf"], timeout=240, launcher=MPIEXEC)
 
 
 def tables(out):
@@ -75,29 +74,8 @@ def expect_one_error(rc, err, pattern, what):
         fail(f"{what}: want exit 2 and one error line matching /{pattern}/, got {rc}", err)
 
 
-def mask(out):
-    """The layout without the numbers: header values that vary are masked, every number in a
-    table row becomes N, runs of spaces one space."""
-    kept = []
-    for line in out.splitlines():
-        if re.match(r"# (Date|Machine|Coarray runtime|Compiler|MPI Version) ", line):
-            line = line.split(":")[0] + ": <masked>"
-        elif line.startswith("# ") and "parbench" in line and " run caf" in line:
-            line = "# <calling sequence>"
-        elif line.startswith("# WARNING: ") and "rows are unstable" in line:
-            continue  # depends on the machine's load, like the '!' notes below
-        elif re.match(r" *-?\d", line):  # a table row: numbers, and notes that may vary
-            line = line.split("  ! ")[0]  # a stability verdict (report/stability.hpp)
-            line = re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "N", line.replace("within noise", ""))
-            line = re.sub(r" +", " ", line).strip()
-        elif not line.startswith("#"):  # column names
-            line = re.sub(r" +", " ", line).strip()
-        kept.append(line)
-    return "\n".join(kept) + "\n"
-
-
 def case_n1():
-    rc, out, err = run(1, TINY)
+    rc, out, err = run(np=1, args=TINY)
     expect_clean(rc, out, err, "-n 1 default run")
     found = tables(out)
     expect_no_defects(found, "-n 1")
@@ -117,13 +95,13 @@ def case_n1():
 
 
 def case_n1_refusal():
-    rc, out, err = run(1, ["put"] + TINY)
+    rc, out, err = run(np=1, args=["put"] + TINY)
     expect_one_error(rc, err, r"parbench: error: put: single ping-pong needs at least 2 images; "
                               r"the run has 1", "single ping-pong at one image")
 
 
 def case_n3_refusal():
-    rc, out, err = run(3, ["get", "-mode", "multiple"] + TINY)
+    rc, out, err = run(np=3, args=["get", "-mode", "multiple"] + TINY)
     expect_one_error(rc, err, r"parbench: error: get: multiple ping-pong pairs image i with "
                               r"i \+ n/2 and needs an even number of images; the run has 3",
                      "multiple ping-pong at three images")
@@ -138,12 +116,12 @@ def case_bad_input():
          r"limit of 134217728 elements \(1 GiB\) per image"),
     ]
     for images, args, message in cases:
-        rc, out, err = run(images, args, timeout=60)
+        rc, out, err = run(np=images, args=args, timeout=60)
         expect_one_error(rc, err, "parbench: error: " + message, " ".join(args))
 
 
 def case_n2():
-    rc, out, err = run(2, TINY + ["-mode", "single", "multiple", "crossing"])
+    rc, out, err = run(np=2, args=TINY + ["-mode", "single", "multiple", "crossing"])
     expect_clean(rc, out, err, "-n 2 run")
     found = tables(out)
     expect_no_defects(found, "-n 2")
@@ -171,24 +149,15 @@ def case_n2():
                 # t is printed with two decimals: allow for its rounding.
                 if abs(float(r["MiB/s"]) - want) > 0.01 + want * (0.0051 / t + 0.001):
                     fail(f"{key}: MiB/s {r['MiB/s']}, want {want:.2f}", out)
-    path = os.path.join(GOLDEN, "caf_console_n2.txt")
-    actual = mask(out)
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        with open(path, "w") as f:
-            f.write(actual)
-        return
-    with open(path) as f:
-        golden = f.read()
-    if actual != golden:
-        fail("console layout differs from " + path,
-             "".join(difflib.unified_diff(golden.splitlines(True), actual.splitlines(True))))
+    approve(os.path.join(GOLDEN, "caf_console_n2.txt"), mask.caf_console(out), check=require)
 
 
 def case_n4():
-    rc, out, err = run(4, ["put", "get", "mpi_send", "sync_images_random",
-                           "sync_images_pairwise", "halo", "-mode", "multiple", "crossing",
-                           "-sync", "images", "-count", "2", "-blksize", "2", "-iter", "2",
-                           "-time", "0.01", "-halosize", "2", "-syncmaxneigh", "4", "-check"])
+    rc, out, err = run(np=4, args=["put", "get", "mpi_send", "sync_images_random",
+                                   "sync_images_pairwise", "halo", "-mode", "multiple", "crossing",
+                                   "-sync", "images", "-count", "2", "-blksize", "2", "-iter", "2",
+                                   "-time", "0.01", "-halosize", "2", "-syncmaxneigh", "4",
+                                   "-check"])
     expect_clean(rc, out, err, "-n 4 run")
     found = tables(out)
     expect_no_defects(found, "-n 4")
@@ -198,7 +167,7 @@ def case_n4():
 
 
 def case_check_catches_lost_puts():
-    rc, out, err = run(2, ["put", "-count", "1", "-sync", "all", "-iter", "3", "-check"])
+    rc, out, err = run(np=2, args=["put", "-count", "1", "-sync", "all", "-iter", "3", "-check"])
     expect_clean(rc, out, err, "put of one double")
     rows = [r for rs in tables(out).values() for r in rs]
     backend = subprocess.run([PARBENCH, "list"], capture_output=True, text=True).stdout

@@ -12,14 +12,12 @@ import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import fail, run_command  # noqa: E402
+from pbtest.expect import fail  # noqa: E402
+from pbtest.run import parbench, run_command  # noqa: E402
 
 CASE, PARBENCH, FAKE, MPI_PLUGIN, MPIEXEC = sys.argv[1:6]
 PARBENCH = os.path.abspath(PARBENCH)
-
-
-def run(args, launcher=None, env=None, timeout=120, cwd=None):
-    return run_command((launcher or []) + [PARBENCH] + args, env, timeout, cwd)
+run = parbench(PARBENCH, launcher=MPIEXEC)
 
 
 def expect_error(rc, err, status, pattern, what):
@@ -42,7 +40,7 @@ def need_mpi():
 
 
 def mpi(n, args, **kw):
-    return run(["run", "imb-mpi1"] + args, launcher=[MPIEXEC, "-n", str(n)], **kw)
+    return run(["run", "imb-mpi1"] + args, np=n, **kw)
 
 
 def case_unknown_suite():

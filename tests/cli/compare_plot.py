@@ -14,14 +14,12 @@ import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import fail, run_command  # noqa: E402
+from pbtest.expect import fail  # noqa: E402
+from pbtest.run import parbench  # noqa: E402
 
 CASE, PARBENCH, FAKE, PLOT_PYTHON = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
-
-
-def run(args, cwd=None):
-    return run_command([PARBENCH] + args, cwd=cwd)
+run = parbench(PARBENCH)
 
 
 def expect_error(result, pattern, what):

@@ -17,15 +17,13 @@ import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import fail, run_command  # noqa: E402
+from pbtest.expect import fail  # noqa: E402
+from pbtest.run import parbench  # noqa: E402
 
 PARBENCH = os.path.abspath(sys.argv[1])
 PAW_HOST = os.path.abspath(sys.argv[2])
 PLUGIN = os.path.abspath(sys.argv[3])
-
-
-def run(args, timeout=120):
-    return run_command([PARBENCH] + args, timeout=timeout)
+run = parbench(PARBENCH)
 
 
 def one_error(err, pattern, what):

@@ -15,24 +15,12 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import fail  # noqa: E402
+from pbtest.run import succeed  # noqa: E402
 
 build_dir, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 started = time.monotonic()
-
-
-def fail(what, p=None):
-    print("FAILED:", what)
-    if p is not None:
-        print("---- command:", " ".join(p.args) if isinstance(p.args, list) else p.args)
-        print(p.stdout[-3000:], p.stderr[-3000:])
-    sys.exit(1)
-
-
-def run(command, **kw):
-    p = subprocess.run(command, capture_output=True, text=True, timeout=300, **kw)
-    if p.returncode != 0:
-        fail(f"exit status {p.returncode}", p)
-    return p
 
 
 # The examples, from the one list the project builds; the first is built out of tree.
@@ -44,8 +32,8 @@ examples = [os.path.join(source_dir, "examples", n + ".cpp") for n in names]
 
 with tempfile.TemporaryDirectory() as tmp:
     stage = os.path.join(tmp, "stage")
-    run(["meson", "install", "-C", build_dir, "--no-rebuild", "--quiet", "--tags", "devel",
-         "--destdir", stage])
+    succeed(["meson", "install", "-C", build_dir, "--no-rebuild", "--quiet", "--tags", "devel",
+             "--destdir", stage])
     pcs = glob.glob(os.path.join(stage, "**", "pkgconfig", "parbench.pc"), recursive=True)
     cmake_configs = glob.glob(os.path.join(stage, "**", "parbenchConfig.cmake"), recursive=True)
     if len(pcs) != 1 or len(cmake_configs) != 1:
@@ -73,8 +61,9 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 1. pkg-config, as the docs write it: mpicxx with 'parbench' (Meson below uses
     # 'parbench-mpi', which adds MPICH's flags for a plain compiler).
-    flags = run(["pkg-config", "--cflags", "--libs", "parbench"], env=env).stdout.split()
-    mpi_flags = run(["pkg-config", "--cflags", "--libs", "parbench-mpi"], env=env).stdout.split()
+    flags = succeed(["pkg-config", "--cflags", "--libs", "parbench"], env=env).stdout.split()
+    mpi_flags = succeed(["pkg-config", "--cflags", "--libs", "parbench-mpi"],
+                        env=env).stdout.split()
     if not any(f.endswith("mpich") for f in mpi_flags) or "-std=c++20" not in flags:
         fail(f"pkg-config flags: parbench {flags}, parbench-mpi {mpi_flags}")
     out = os.path.join(tmp, "pkgconfig")
@@ -95,7 +84,7 @@ with tempfile.TemporaryDirectory() as tmp:
         for n, src in first:
             f.write(f"add_executable({n} {src})\ntarget_link_libraries({n} PRIVATE parbench::mpi)\n")
     cmake_build = os.path.join(tmp, "cmake_build")
-    run(["cmake", "-S", cmake_src, "-B", cmake_build, "-G", "Ninja"], env=env)
+    succeed(["cmake", "-S", cmake_src, "-B", cmake_build, "-G", "Ninja"], env=env)
     cmake_job = subprocess.Popen(["cmake", "--build", cmake_build], stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True, env=env)
 
@@ -110,8 +99,8 @@ with tempfile.TemporaryDirectory() as tmp:
         for n, _ in first:
             f.write(f"executable('{n}', '{n}.cpp', dependencies: parbench_dep)\n")
     meson_build = os.path.join(tmp, "meson_build")
-    run(["meson", "setup", meson_build, meson_src, "--buildtype=plain"], env=env)
-    run(["ninja", "-C", meson_build], env=env)
+    succeed(["meson", "setup", meson_build, meson_src, "--buildtype=plain"], env=env)
+    succeed(["ninja", "-C", meson_build], env=env)
     for j in (pkgconfig_job, cmake_job):
         stdout, stderr = j.communicate(timeout=300)
         if j.returncode != 0:
@@ -120,10 +109,11 @@ with tempfile.TemporaryDirectory() as tmp:
     # What was built runs: the first example from each build, two sizes.
     for exe in [os.path.join(out, names[0]), os.path.join(cmake_build, names[0]),
                 os.path.join(meson_build, names[0])]:
-        p = run(["mpiexec", "-n", "2", exe, "-msglog", "0:1", "-time", "0.05"])
+        p = succeed(["mpiexec", "-n", "2", exe, "-msglog", "0:1", "-time", "0.05"])
         sizes = [l.split()[0] for l in p.stdout.splitlines() if l.split() and l.split()[0].isdigit()]
         if sizes != ["0", "1", "2"]:
-            fail(f"{exe}: rows for sizes {sizes}, expected 0, 1, 2", p)
+            fail(f"{exe}: rows for sizes {sizes}, expected 0, 1, 2",
+                 p.stdout[-3000:] + p.stderr[-3000:])
 
 print(f"{len(expected)} headers installed; {names[0]} built with pkg-config, CMake and Meson in "
       f"{time.monotonic() - started:.1f} s")

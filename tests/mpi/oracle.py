@@ -29,9 +29,11 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import driver, mpiexec, read_json  # noqa: E402
 
 CASE, PARBENCH, ORACLE, MPIEXEC = sys.argv[1:5]
 
@@ -73,47 +75,28 @@ EXACT = dict(low=1 - 1e-6, median=(1 + 1e-6, 0.0), t_max=(1 + 1e-6, 0.0))
 REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
-failures = []
-
-
-def fail(message):
-    failures.append(message)
-    print("FAIL:", message, flush=True)
-
-
-def expect(condition, message):
-    if not condition:
-        fail(message)
-    return condition
-
-
 def run(np, args, delay=None, clock="virtual", console=False, timeout=240):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
     reports)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out_json = os.path.join(tmp, "out.json")
-        env = dict(os.environ)
-        env.pop("PARBENCH_PLUGIN_PATH", None)
-        # Under ASan the preloaded library comes before libasan in the link order; that is the
-        # point here, so tell ASan not to refuse it.
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+    def command(tmp):
         env_args = [f"LD_PRELOAD={os.path.abspath(ORACLE)}",
                     f"PARBENCH_ORACLE_REPORT={os.path.join(tmp, 'oracle')}"]
         if delay is not None:
             env_args.append(f"PARBENCH_ORACLE_DELAY_US={delay}")
         env_args.append(f"PARBENCH_ORACLE_CLOCK={clock}")
-        cmd = [MPIEXEC, "-n", str(np), "env"] + env_args + [
-            PARBENCH, "run", "imb-mpi1"] + args + ["--json", out_json]
-        if not console:
-            cmd.append("--quiet")
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
-        doc = json.load(open(out_json)) if os.path.exists(out_json) else None
-        reports = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(tmp, "oracle.*.json")))]
-    if p.returncode != 0 or doc is None:
-        fail(f"run {args} (delay {delay}): rc {p.returncode}, json {doc is not None}: "
-             f"{p.stderr[-600:]}")
-    return p.returncode, doc, p.stdout, p.stderr, reports
+        return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", "imb-mpi1"] + list(args)
 
+    def reports(tmp):
+        return [read_json(f) for f in sorted(glob.glob(os.path.join(tmp, "oracle.*.json")))]
+    # Under ASan the preloaded library comes before libasan in the link order; that is the
+    # point here, so tell ASan not to refuse it.
+    d = driver(command, after=[] if console else ["--quiet"], timeout=timeout, cwd=os.getcwd(),
+               env={"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                    ":verify_asan_link_order=0"}, collect=reports)
+    if d.returncode != 0 or d.document is None:
+        expect(False, f"run {args} (delay {delay}): rc {d.returncode}, json "
+               f"{d.document is not None}: {d.stderr[-600:]}")
+    return d.returncode, d.document, d.stdout, d.stderr, d.collected
 
 def rows(doc, name=None):
     out = [b for b in (doc or {}).get("benchmarks", []) if b["run_type"] == "iteration" and (name is None or b["benchmark"] == name)]
@@ -210,7 +193,7 @@ def case_table(names=tuple(TABLE), clock="virtual", band=EXACT, sizes=(0, 256, 5
             for row in got:
                 low, high = check_row(row, calls, factor, D_US, band)
                 for m in low:
-                    fail(m)
+                    expect(False, m)
                 highs += high
                 print(f"{name:24s} {row['bytes'] or 0:5d} B  t_min {row['t_min_us']:9.3f}  "
                       f"median {row['median_us']:9.3f}  t_max {row['t_max_us']:9.3f}  "
@@ -230,7 +213,7 @@ def case_table(names=tuple(TABLE), clock="virtual", band=EXACT, sizes=(0, 256, 5
                     retry.append(name)
                 else:
                     for m in highs:
-                        fail(m)
+                        expect(False, m)
         pending = retry
         if not pending:
             break
@@ -254,7 +237,7 @@ def case_n4():
         for row in got:
             low, high = check_row(row, calls, factor, D_US, EXACT)
             for m in low + high:
-                fail(m)
+                expect(False, m)
             print(f"{name:10s} -n 4 {row['bytes']:3d} B  t_max {row['t_max_us']:9.3f}  "
                   f"throughput {row.get('throughput_mib_s')}  metrics {row.get('metrics')}")
 
@@ -395,7 +378,4 @@ if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem"
     print("unknown case", CASE)
     sys.exit(2)
 globals()["case_" + CASE]()
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("ok", CASE)
+sys.exit(finish(passed=f"ok {CASE}"))

@@ -18,44 +18,37 @@ usage: test_imb2021.py --host PLUGIN_HOST --plugin PARBENCH_MPI_SO --count-sends
                        --oracle LIBPARBENCH_PMPI_ORACLE [--test-kernels]
 """
 import argparse
-import glob
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 BAD_INPUT = 2
 N_WARMUP = 10  # IMB_settings.h, IMB user guide "Warm-Up Phase"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import expect, finish  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import plugin_host, read_json  # noqa: E402
 
 
 def run(args, options, benchmarks=("PingPong",), preload=None, suite="imb-mpi1", check=False,
         report=None):
-    """report: a dict that receives rank 0's PMPI oracle report (preload must be the oracle)."""
+    """The request under mpiexec -n 2: (process, events). report: a dict that receives rank 0's
+    PMPI oracle report (preload must be the oracle)."""
     request = {"suite": suite, "benchmarks": list(benchmarks), "options": options,
                "check": check}
-    with tempfile.TemporaryDirectory() as tmp:
-        prefix = os.path.join(tmp, "out")
-        env = dict(os.environ)
+
+    def command(tmp):
         command = ["mpiexec", "-n", "2"]
         if preload:
             command += ["-genv", "LD_PRELOAD", preload]
         if report is not None:
             command += ["-genv", "PARBENCH_ORACLE_REPORT", os.path.join(tmp, "oracle")]
-        proc = subprocess.run(command + [args.host, args.plugin, json.dumps(request), prefix],
-                              capture_output=True, text=True, timeout=60, env=env)
-        events = []
-        for path in sorted(glob.glob(prefix + ".*.jsonl")):
-            with open(path) as f:
-                events += [json.loads(line) for line in f if line.strip()]
-        if report is not None and os.path.exists(os.path.join(tmp, "oracle.0.json")):
-            with open(os.path.join(tmp, "oracle.0.json")) as f:
-                report.update(json.load(f))
-    return proc, events
-
+        return command + [args.host, args.plugin]
+    r = plugin_host(command, request, timeout=60,
+                    collect=lambda tmp: read_json(os.path.join(tmp, "oracle.0.json")))
+    if report is not None and r.collected is not None:
+        report.update(r.collected)
+    return r.process, r.events
 
 def of(events, kind):
     return [e for e in events if e.get("event") == kind]

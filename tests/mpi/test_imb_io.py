@@ -15,7 +15,7 @@ with a warning.
 usage: test_imb_io.py --np N --parbench PARBENCH --plugin PARBENCH_MPI_SO --golden GOLDEN_DIR
 """
 import argparse
-import difflib
+import functools
 import json
 import os
 import re
@@ -25,8 +25,14 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import expect, finish  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_imb_mpi1 as imb  # noqa: E402  (parbench)
+from pbtest import mask  # noqa: E402  (on the path through test_imb_mpi1)
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
+
+# `parbench run ARGV` under mpiexec with the build's plugins; I/O runs get longer.
+parbench = functools.partial(imb.parbench, timeout=240)
 
 SINGLE = ["S_Write_indv", "S_Read_indv", "S_Write_expl", "S_Read_expl"]
 PARALLEL = ["P_Write_indv", "P_Read_indv", "P_Write_expl", "P_Read_expl", "P_Write_shared",
@@ -40,15 +46,6 @@ NONBLOCKING = [n.replace("_Write_", "_IWrite_").replace("_Read_", "_IRead_")
 TARGET_CPU_US = 0.1e6  # IMB_settings_io.h TARGET_CPU_SECS
 OVERLAP_HEADINGS = ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]
 MSGS, VOL_MB, NONAGGR = 4, 16, 2   # -iter 4,16,2
-
-
-def parbench(args, np, argv, env=None, timeout=240):
-    environment = dict(os.environ, **(env or {}))
-    environment.pop("PARBENCH_PLUGIN_PATH", None)
-    plugins = os.path.dirname(os.path.dirname(args.plugin))
-    return subprocess.run(["mpiexec", "-n", str(np), args.parbench, "run"] + argv +
-                          ["--plugin-path", plugins], capture_output=True, text=True,
-                          env=environment, timeout=timeout)
 
 
 def rows_of(path):
@@ -349,30 +346,6 @@ def test_bad_io_dir(args):
         expect(sorted(os.listdir(tmp)) == ["file"], f"bad --io-dir left {os.listdir(tmp)}")
 
 
-def mask(text, args):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
-                                                    line):
-            continue
-        line = line.replace(args.parbench, "parbench")
-        line = re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
-        line = re.sub(r"--io-dir \S+", "--io-dir DIR", line)
-        if re.match(r"^ +\d", line):
-            line = line.split("  ! ")[0]
-            # Right-aligned columns: a measured figure becomes N at its right edge; the leading
-            # integers (#bytes where there is one, #repetitions) are exact.
-            exact, kept = 0, 0
-            for m in re.finditer(r"\S+", line):
-                if not re.fullmatch(r"\d+", m.group(0)) or kept == 2:
-                    break
-                exact, kept = m.end(), kept + 1
-            line = line[:exact] + re.sub(r"\d+(\.\d+)?|-", lambda m: "N".rjust(len(m.group(0))),
-                                         line[exact:])
-        out.append(line.rstrip() + "\n")
-    return "".join(out)
-
-
 def test_golden(args):
     with tempfile.TemporaryDirectory() as tmp:
         p = parbench(args, 2, ["imb-io", "S_Write_indv", "P_Read_expl", "Open_Close",
@@ -380,15 +353,8 @@ def test_golden(args):
                                f"{MSGS},{VOL_MB},{NONAGGR}", "-time", "600", "--io-dir", tmp])
         if not expect(p.returncode == 0, f"golden run: rc {p.returncode} {p.stderr[-300:]}"):
             return
-        actual = mask(p.stdout, args)
-        path = os.path.join(args.golden, "console_imb_io.txt")
-        if os.environ.get("PARBENCH_APPROVE") == "1":
-            open(path, "w").write(actual)
-            return
-        expected = open(path).read() if os.path.exists(path) else ""
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                            path, "actual"))
-        expect(not diff, f"console_imb_io.txt differs from the golden file:\n{diff}")
+        approve(os.path.join(args.golden, "console_imb_io.txt"),
+                mask.imb_io_console(p.stdout, args.parbench))
 
 
 def main():

@@ -8,12 +8,14 @@ BAD_INPUT and a message naming the problem.
 usage: test_imb_mpi1.py --np N --host PLUGIN_HOST --plugin PARBENCH_MPI_SO
 """
 import argparse
-import glob
 import json
 import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import mpiexec, plugin_host, process  # noqa: E402
 
 ALL = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource", "Sendrecv",
        "Exchange", "Bcast", "Allgather", "Allgatherv", "Scatter", "Scatterv", "Gather", "Gatherv",
@@ -26,47 +28,20 @@ UNCHECKED = {"Reduce_local"}
 NMSG = {"Sendrecv": 2, "Exchange": 4}
 BAD_INPUT = 2
 
-failures = []
-
-
-def fail(message):
-    failures.append(message)
-    print("FAIL:", message, flush=True)
-
-
-def expect(condition, message):
-    if not condition:
-        fail(message)
-    return condition
-
-
-class Run:
-    def __init__(self, rc, events, stderr):
-        self.rc = rc
-        self.events = events
-        self.stderr = stderr
-
-    def of(self, kind):
-        return [e for e in self.events if e.get("event") == kind]
-
-    def results(self, name=None):
-        return [e for e in self.of("result") if name is None or e["benchmark"] == name]
-
 
 def run(args, np, request, env_extra=None, timeout=300):
+    """tests/mpi/plugin_host under mpiexec -n NP with `request` (suite imb-mpi1 unless it names
+    one): exit status (rc), stderr and every rank's events (of(kind), results(name))."""
     request.setdefault("suite", "imb-mpi1")
-    with tempfile.TemporaryDirectory() as tmp:
-        prefix = os.path.join(tmp, "out")
-        env = dict(os.environ)
-        env.update(env_extra or {})
-        proc = subprocess.run(["mpiexec", "-n", str(np), args.host, args.plugin,
-                               json.dumps(request), prefix],
-                              capture_output=True, text=True, timeout=timeout, env=env)
-        events = []
-        for path in sorted(glob.glob(prefix + ".*.jsonl")):
-            with open(path) as f:
-                events += [json.loads(line) for line in f if line.strip()]
-    return Run(proc.returncode, events, proc.stderr)
+    return plugin_host(mpiexec(np) + [args.host, args.plugin], request, env_extra, timeout)
+
+
+def parbench(args, np, argv, env=None, timeout=120):
+    """`parbench run ARGV` under mpiexec -n NP with the build's plugins (the IMB scripts' driver
+    runs)."""
+    plugins = os.path.dirname(os.path.dirname(args.plugin))
+    return process(mpiexec(np) + [args.parbench, "run"] + argv + ["--plugin-path", plugins], env,
+                   timeout)
 
 
 def volume_rule(x, msgs=1000, vol=40 << 20):
@@ -216,7 +191,7 @@ def test_deadlock(args):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         proc.wait(timeout=3)
-        fail(f"Test_Deadlock returned (rc {proc.returncode}) instead of hanging")
+        expect(False, f"Test_Deadlock returned (rc {proc.returncode}) instead of hanging")
     except subprocess.TimeoutExpired:
         proc.terminate()
         try:
@@ -371,11 +346,7 @@ def main():
     if np == 4:
         test_multi_and_map(args)
         test_npmin(args)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("all checks passed")
-    return 0
+    return finish(passed="all checks passed")
 
 
 if __name__ == "__main__":

@@ -16,18 +16,19 @@ usage: test_imb_nbc.py --np N --host PLUGIN_HOST --plugin PARBENCH_MPI_SO
                        --parbench PARBENCH --golden GOLDEN_DIR
 """
 import argparse
-import difflib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_imb_mpi1 as imb  # noqa: E402  (run, expect, failures, volume_rule, q_set)
+import test_imb_mpi1 as imb  # noqa: E402  (run, parbench, volume_rule, q_set)
+from pbtest import mask  # noqa: E402  (on the path through test_imb_mpi1)
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
 
-expect = imb.expect
+parbench = imb.parbench
 
 COLLECTIVES = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
                "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter",
@@ -95,15 +96,6 @@ def check_rows(r, np, names, maxlog, exact_repetitions):
                    f"{label}: CPU load metrics {m}")
 
 
-def parbench(args, np, argv, env=None, timeout=120):
-    environment = dict(os.environ, **(env or {}))
-    environment.pop("PARBENCH_PLUGIN_PATH", None)
-    plugins = os.path.dirname(os.path.dirname(args.plugin))
-    return subprocess.run(["mpiexec", "-n", str(np), args.parbench, "run"] + argv +
-                          ["--plugin-path", plugins], capture_output=True, text=True,
-                          env=environment, timeout=timeout)
-
-
 def test_corrupt_and_deadlock(args):
     env = {"PARBENCH_TEST_KERNELS": "1"}
     r = imb.run(args, 2, {"suite": "imb-nbc", "benchmarks": ["Test_Icorrupt"],
@@ -152,38 +144,13 @@ def test_async_progress(args):
                f"async progress {value}: overlap rows at 0 and 4 bytes")
 
 
-def mask(text, args):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
-                                                    line):
-            continue
-        line = line.replace(args.parbench, "parbench")
-        line = re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
-        if line.startswith("# CPU load:"):
-            line = re.sub(r"\d+ Mflop/s", "N Mflop/s", line)
-        if re.match(r"^ +\d", line):
-            line = re.sub(r"\s+!.*$", "", line)
-            line = re.sub(r"\d+(\.\d+)?", lambda m: "N".rjust(len(m.group(0))), line)
-        out.append(line + "\n")
-    return "".join(out)
-
-
 def test_golden(args):
     name = "console_imb_nbc.txt"
     p = parbench(args, 2, ["imb-nbc", "Iallreduce", "Ibarrier", "Igather_pure", "-msglog", "0:2",
                            "-iter", str(ITER), "-npmin", "2", "-check"])
     if not expect(p.returncode == 0, f"{name}: rc {p.returncode} {p.stderr[-300:]}"):
         return
-    actual = mask(p.stdout, args)
-    path = os.path.join(args.golden, name)
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        open(path, "w").write(actual)
-        return
-    expected = open(path).read() if os.path.exists(path) else ""
-    diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                        path, "actual"))
-    expect(not diff, f"{name} differs from the golden file:\n{diff}")
+    approve(os.path.join(args.golden, name), mask.imb_console(p.stdout, args.parbench))
 
 
 def main():
@@ -224,11 +191,7 @@ def main():
         test_corrupt_and_deadlock(args)
         test_async_progress(args)
         test_golden(args)
-    if imb.failures:
-        print(f"{len(imb.failures)} failure(s)")
-        return 1
-    print("all checks passed")
-    return 0
+    return finish(passed="all checks passed")
 
 
 if __name__ == "__main__":

@@ -14,18 +14,19 @@ usage: test_imb_one_sided.py --np N --host PLUGIN_HOST --plugin PARBENCH_MPI_SO
                              --parbench PARBENCH --golden GOLDEN_DIR
 """
 import argparse
-import difflib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_imb_mpi1 as imb  # noqa: E402  (run, expect, failures, volume_rule)
+import test_imb_mpi1 as imb  # noqa: E402  (run, parbench, volume_rule)
+from pbtest import mask  # noqa: E402  (on the path through test_imb_mpi1)
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
 
-expect = imb.expect
+parbench = imb.parbench
 
 EXT = ["Window", "Unidir_Put", "Unidir_Get", "Bidir_Put", "Bidir_Get", "Accumulate"]
 RMA = ["Unidir_put", "Unidir_get", "Bidir_put", "Bidir_get", "One_put_all", "One_get_all",
@@ -120,15 +121,6 @@ def check_suite(args, np, suite, names, maxlog, options):
                        f"{label}: t_pure/t_ovrl {m}")
 
 
-def parbench(args, np, argv, env=None, timeout=120):
-    environment = dict(os.environ, **(env or {}))
-    environment.pop("PARBENCH_PLUGIN_PATH", None)
-    plugins = os.path.dirname(os.path.dirname(args.plugin))
-    return subprocess.run(["mpiexec", "-n", str(np), args.parbench, "run"] + argv +
-                          ["--plugin-path", plugins], capture_output=True, text=True,
-                          env=environment, timeout=timeout)
-
-
 def test_corrupt_and_deadlock(args):
     env = {"PARBENCH_TEST_KERNELS": "1"}
     r = imb.run(args, 2, {"suite": "imb-rma", "benchmarks": ["Test_Rma_Corrupt"],
@@ -151,22 +143,6 @@ def test_corrupt_and_deadlock(args):
                f"the earlier Unidir_put rows are kept: {names}")
 
 
-def mask(text, args):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
-                                                    line):
-            continue
-        line = line.replace(args.parbench, "parbench")
-        line = re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
-        if re.match(r"^ +\d", line):
-            line = re.sub(r"\s+!.*$", "", line)
-            # Right-aligned columns: a number becomes N at its right edge, widths kept.
-            line = re.sub(r"\d+(\.\d+)?", lambda m: "N".rjust(len(m.group(0))), line)
-        out.append(line + "\n")
-    return "".join(out)
-
-
 def test_golden(args):
     for name, argv in (("console_imb_ext.txt", ["imb-ext", "Unidir_Put", "Accumulate", "Window"]),
                        ("console_imb_rma.txt", ["imb-rma", "Unidir_put", "One_put_all",
@@ -175,15 +151,7 @@ def test_golden(args):
         p = parbench(args, 2, argv + ["-msglog", "0:2", "-iter", str(ITER), "-check"])
         if not expect(p.returncode == 0, f"{name}: rc {p.returncode} {p.stderr[-300:]}"):
             continue
-        actual = mask(p.stdout, args)
-        path = os.path.join(args.golden, name)
-        if os.environ.get("PARBENCH_APPROVE") == "1":
-            open(path, "w").write(actual)
-            continue
-        expected = open(path).read() if os.path.exists(path) else ""
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                            path, "actual"))
-        expect(not diff, f"{name} differs from the golden file:\n{diff}")
+        approve(os.path.join(args.golden, name), mask.imb_console(p.stdout, args.parbench))
 
 
 def main():
@@ -201,11 +169,7 @@ def main():
     if np == 2:
         test_corrupt_and_deadlock(args)
         test_golden(args)
-    if imb.failures:
-        print(f"{len(imb.failures)} failure(s)")
-        return 1
-    print("all checks passed")
-    return 0
+    return finish(passed="all checks passed")
 
 
 if __name__ == "__main__":

@@ -23,12 +23,13 @@ import csv
 import io
 import math
 import os
-import re
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import close, expect, finish, iteration_rows, run_command  # noqa: E402
+from pbtest import mask  # noqa: E402
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
 
 BAD_INPUT = 2
 POINT_TO_POINT = ["latency", "bw", "bibw", "multi_lat", "mbw_mr"]
@@ -37,33 +38,17 @@ COLLECTIVES = ["allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", 
 REDUCTIONS = {"allreduce", "reduce", "reduce_scatter"}  # MPI_FLOAT: sizes from 4 bytes
 FIELD = 18  # OSU 7's FIELD_WIDTH
 D_US = 100.0  # the oracle's cost of one MPI call
+# The driver under mpiexec, writing JSON and CSV: (run, JSON rows).
+run = mpi_suite("osu", csv_file=True)
 
 
-class Run:
-    """A finished run: its exit status, console, stderr, JSON rows and CSV text."""
-
-    def __init__(self, returncode, stdout, stderr, rows, csv):
-        self.returncode, self.stdout, self.stderr, self.csv = returncode, stdout, stderr, csv
-        self.rows = rows
-
-
-def run(args, np, parbench, timeout=240, oracle=None):
-    """The driver under mpiexec, writing JSON and CSV; with `oracle` (the PMPI library) every
-    MPI call costs D_US on a virtual clock. Returns (Run, JSON rows)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out, csv_path = os.path.join(tmp, "run.json"), os.path.join(tmp, "run.csv")
-        env = {}
-        preload = []
-        if oracle:
-            env["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
-            preload = ["env", f"LD_PRELOAD={os.path.abspath(oracle)}",
-                       f"PARBENCH_ORACLE_DELAY_US={D_US}", "PARBENCH_ORACLE_CLOCK=virtual"]
-        rc, stdout, stderr = run_command(
-            ["mpiexec", "-n", str(np)] + preload + [parbench, "run", "osu"] + args +
-            ["--json", out, "--csv", csv_path], env=env, timeout=timeout, cwd=tmp)
-        rows = iteration_rows(out)
-        csv_text = open(csv_path).read() if os.path.exists(csv_path) else ""
-    return Run(rc, stdout, stderr, rows, csv_text), rows
+def with_oracle(oracle):
+    """run()'s keywords that preload the PMPI oracle: every MPI call costs D_US on a virtual
+    clock. Under ASan the preloaded library comes before libasan, which is the point here."""
+    return {"env": {"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                    ":verify_asan_link_order=0"},
+            "env_args": [f"LD_PRELOAD={os.path.abspath(oracle)}",
+                         f"PARBENCH_ORACLE_DELAY_US={D_US}", "PARBENCH_ORACLE_CLOCK=virtual"]}
 
 
 def table_rows(stdout):
@@ -158,31 +143,6 @@ def check_console_figures(stdout, rows, label):
                        f"{label} mbw_mr: messages/s {line!r}")
 
 
-def mask_console(text):
-    """Every timing-dependent figure (d.dd) becomes <value> in its own field's width, so the
-    columns' right edges stay where OSU puts them."""
-    out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING"):
-            continue
-        line = line.split("  ! ")[0]
-        if re.match(r"\d+ ", line) or re.match(r" +\d+\.\d\d", line):
-            line = re.sub(r" *\d+\.\d\d", lambda m: f"{'<value>':>{len(m.group(0))}}", line)
-        out.append(re.sub(r"parbench \d+\.\d+\.\d+", "parbench <version>", line))
-    return "\n".join(out) + "\n"
-
-
-def check_golden(args, name, stdout):
-    golden = os.path.join(args.golden, name)
-    actual = mask_console(stdout)
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        with open(golden, "w") as f:
-            f.write(actual)
-    with open(golden) as f:
-        expected = f.read()
-    expect(actual == expected, f"console layout differs from {golden}:\n{actual}")
-
-
 def nearest_rank(samples, q):
     ordered = sorted(samples)
     return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
@@ -206,7 +166,7 @@ def check_declared_columns(p, rows, window, label):
     the JSON metrics and the CSV carry the same figures."""
     pairs = 1
     named = by_name(rows)
-    in_csv = csv_metrics(p.csv)
+    in_csv = csv_metrics(p.csv_text)
     tails = [("P50 Tail Lat(us)", FIELD), ("P90 Tail Lat(us)", FIELD), ("P99 Tail Lat(us)", FIELD)]
     extra_us = [("Median(us)", FIELD), ("CI95 low(us)", FIELD), ("CI95 high(us)", FIELD)]
     extra_mb = [("Median(MB/s)", FIELD), ("CI95 low(MB/s)", FIELD), ("CI95 high(MB/s)", FIELD)]
@@ -278,7 +238,7 @@ def test_point_to_point_two(args):
     # golden: latency and bw as OSU prints them (no -c: OSU's two columns only)
     p, rows = run(["latency", "bw", "-m", "1:4", "-i", "10", "-x", "1"], 2, args.parbench)
     expect(p.returncode == 0 and len(rows) == 6, f"golden run: rc {p.returncode}, {len(rows)} rows")
-    check_golden(args, "osu_latency_bw.txt", p.stdout)
+    approve(os.path.join(args.golden, "osu_latency_bw.txt"), mask.osu_console(p.stdout))
 
 
 def test_counts(args):
@@ -332,7 +292,7 @@ def test_options(args):
             expect(p50 <= p90 <= p99 and all(abs(a - b) <= 0.0051 for a, b in
                                              zip((p50, p90, p99), want)),
                    f"-z {name}: {line!r}, expected {want}")
-    check_golden(args, "osu_allreduce_full.txt", p.stdout)
+    approve(os.path.join(args.golden, "osu_allreduce_full.txt"), mask.osu_console(p.stdout))
     # bad values: one line naming the option, status 2
     for bad, word in [(["-m", "4:1"], "-m"), (["-m", "x"], "-m"), (["-m", "1:3000000000"], "-m"),
                       (["-i", "0"], "-i"), (["-i", "-3"], "-i"), (["-x", "abc"], "-x"),
@@ -421,7 +381,7 @@ def test_oracle(args, np):
     window = 4
     names = POINT_TO_POINT + COLLECTIVES + ["bcast_ack"]
     p, rows = run(names + ["-m", "1:8", "-i", "5", "-x", "1", "-W", str(window), "-c"], np,
-                  args.parbench, oracle=args.oracle, timeout=400)
+                  args.parbench, timeout=400, **with_oracle(args.oracle))
     expect(p.returncode == 0 and set(by_name(rows)) == set(names),
            f"oracle -n {np}: rc {p.returncode}, ran {sorted(by_name(rows))}: {p.stderr[-400:]}")
     check_collectives([r for r in rows if r["benchmark"] not in POINT_TO_POINT], np, 5,

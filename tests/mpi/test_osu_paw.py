@@ -22,30 +22,18 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import close, expect, finish, iteration_rows, run_command  # noqa: E402
+from pbtest import mask  # noqa: E402
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.run import mpi_suite, run_command  # noqa: E402
 
 BAD_INPUT = 2
 LATENCY = ["put_latency", "get_latency", "acc_latency", "get_acc_latency", "fop_latency",
            "cas_latency"]
 BANDWIDTH = ["put_bw", "get_bw"]
 EVERY_SYNC = ["lock", "flush", "flush_local", "lock_all", "pscw", "fence"]
-
-
-class Run:
-    """A finished run: its exit status, console and stderr."""
-
-    def __init__(self, returncode, stdout, stderr):
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
-
-
-def run(args, np, parbench, cwd=None, timeout=240):
-    """`parbench run ARGS` under mpiexec with a JSON file: (Run, its result rows)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        rc, stdout, stderr = run_command(["mpiexec", "-n", str(np), parbench, "run"] + args +
-                                         ["--json", out], timeout=timeout, cwd=cwd or tmp)
-        rows = iteration_rows(out)
-    return Run(rc, stdout, stderr), rows
+# `parbench run ARGS` (the suite first) under mpiexec with a JSON file: (run, its result rows).
+run = mpi_suite()
 
 
 def check_osu_rows(rows, label, window, iterations):
@@ -66,21 +54,6 @@ def check_osu_rows(rows, label, window, iterations):
             expect(r["throughput_mib_s"] is None, f"{what}: a latency test has no throughput")
         if r["benchmark"] in ("fop_latency", "cas_latency"):
             expect(r["bytes"] == 8, f"{what}: one 8-byte integer, as OSU")
-
-
-def mask_console(text):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING"):
-            continue
-        m = re.fullmatch(r"(\d+) +(\d+\.\d\d)", line)
-        if m:
-            # OSU 7's "%-10d%18.2f": the value ends in column 28
-            expect(len(line) == 28 and line.index(m.group(2)) + len(m.group(2)) == 28,
-                   f"row not in OSU's %-10d%18.2f layout: {line!r}")
-            line = f"{m.group(1):<10}{'<value>':>18}"
-        out.append(re.sub(r"parbench \d+\.\d+\.\d+", "parbench <version>", line))
-    return "\n".join(out) + "\n"
 
 
 def test_refusals(args):
@@ -154,20 +127,14 @@ def test_osu_two(args):
     _, stdout, _ = run_command(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_latency",
                                 "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1",
                                 "-W", "2"])
-    actual = mask_console(stdout)
+    actual = mask.osu_one_sided_console(stdout)
     # -extra: parbench's median and CI trail OSU's two columns, which keep their layout
     _, stdout, _ = run_command(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_bw",
                                 "-m", "4:4", "-i", "20", "-x", "1", "-W", "2", "-extra"])
     rows = [l for l in stdout.splitlines() if l and not l.startswith("#")]
     expect(len(rows) == 1 and re.fullmatch(r"4 {9}[ \d.]{18}( +\d+\.\d\d){3}", rows[0]) is not None,
            f"-extra row {rows}")
-    golden = os.path.join(args.golden, "osu_one_sided.txt")
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        with open(golden, "w") as f:
-            f.write(actual)
-    with open(golden) as f:
-        expected = f.read()
-    expect(actual == expected, f"console layout differs from {golden}:\n{actual}")
+    approve(os.path.join(args.golden, "osu_one_sided.txt"), actual)
 
 
 def test_paw(args, np):

@@ -14,11 +14,8 @@ usage: test_overlap.py --np N --parbench PARBENCH --golden DIR
 Set PARBENCH_APPROVE=1 to rewrite the golden file.
 """
 import argparse
-import json
 import os
 import re
-import csv
-import subprocess
 import sys
 import tempfile
 
@@ -28,32 +25,13 @@ METHODS = ["allreduce", "barrier", "broadcast", "gather", "allgather", "scatter"
 SMALL = ["-iterations", "20", "-time", "0.05"]
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import expect, finish  # noqa: E402
+from pbtest import mask  # noqa: E402
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
 
-
-def run(args, np, parbench, cwd=None, env=None, timeout=240):
-    """Runs `parbench run overlap ARGS` under mpiexec -n NP; returns the process, the iteration
-    rows of the JSON file and its plugin context."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        environment = dict(os.environ)
-        environment.pop("PARBENCH_PLUGIN_PATH", None)
-        environment.update(env or {})
-        table = os.path.join(tmp, "run.csv")
-        p = subprocess.run(["mpiexec", "-n", str(np), parbench, "run", "overlap"] + args +
-                           ["--json", out, "--csv", table], capture_output=True, text=True,
-                           timeout=timeout, cwd=cwd or tmp, env=environment)
-        rows, context = [], {}
-        run.csv_rows = []
-        if os.path.exists(table):
-            with open(table, newline="") as f:
-                run.csv_rows = list(csv.DictReader(f))
-        if os.path.exists(out):
-            with open(out) as f:
-                document = json.load(f)
-            rows = [b for b in document["benchmarks"] if b.get("run_type") == "iteration"]
-            context = document["context"]["parbench"].get("plugin_context", {})
-    return p, rows, context
+# `parbench run overlap` under mpiexec with JSON and CSV files: (run, its result rows).
+run = mpi_suite("overlap", csv_file=True)
 
 
 def close(a, b, rel=1e-9):
@@ -113,30 +91,9 @@ def console_rows(stdout):
     return rows
 
 
-def mask_console(text):
-    out = []
-    for line in text.splitlines():
-        line = line.split("  ! ")[0]
-        if line.startswith("# WARNING") or "# note:" in line:
-            continue
-        for label in ("Date", "Machine", "MPI library"):
-            if line.startswith(f"# {label} "):
-                line = line[:line.index(":") + 1] + " <masked>"
-        if line.startswith("# ") and "parbench run overlap" in line:
-            line = "# <calling sequence>"
-        line = re.sub(r"parbench \d+\.\d+\.\d+", "parbench <version>", line)
-        m = re.fullmatch(r"  (\w+) +(-?[\d.]+) +(-?[\d.]+) +(-?[\d.]+) +(-?[\d.]+) +(-?[\d.]+|-)", line)
-        if m:
-            # the row's columns end where the heading's do (figures below 10^8 us)
-            expect(len(line) == 79 and all(len(g) <= 9 for g in m.groups()[1:]),
-                   f"row not in the overlap layout: {line!r}")
-            line = f"  {m.group(1):<10} {'<t>':>13} {'<t>':>13} {'<t>':>13} {'<t>':>14} {'<avail>':>9}"
-        out.append(line)
-    return "\n".join(out) + "\n"
-
-
 def test_default(args, np):
-    p, rows, context = run(SMALL, np, args.parbench)
+    p, rows = run(SMALL, np, args.parbench)
+    context = p.plugin_context
     expect(p.returncode == 0, f"-n {np} default run: rc {p.returncode}: {p.stderr[-400:]}")
     expect(len(rows) == 4, f"-n {np}: {len(rows)} rows, expected allreduce x 4 variants")
     expect([r["mode"] for r in rows] == VARIANTS, f"-n {np}: variants {[r['mode'] for r in rows]}")
@@ -144,8 +101,8 @@ def test_default(args, np):
         expect(r["benchmark"] == "allreduce" and r["processes"] == np, f"-n {np}: row {r['name']}")
         check_row(r)
     # The CSV row carries the same availability figures as the JSON row.
-    expect(len(run.csv_rows) == len(rows), f"-n {np}: {len(run.csv_rows)} CSV rows")
-    for c, r in zip(run.csv_rows, rows):
+    expect(len(p.csv_rows) == len(rows), f"-n {np}: {len(p.csv_rows)} CSV rows")
+    for c, r in zip(p.csv_rows, rows):
         a = r.get("availability") or {}
         for key in ("base_t_us", "iter_t_us", "work_t_us", "overhead_us"):
             expect(key in a and c[key] != "" and close(float(c[key]), a[key], 1e-5),
@@ -165,7 +122,7 @@ def test_default(args, np):
 
 def test_sizes(args, np):
     # -startSize 1 at np processes: 1, 2, 4, ... below np, then np.
-    p, rows, _ = run(["-startSize", "1", "-iterations", "5", "-time", "0.02"], np, args.parbench)
+    p, rows = run(["-startSize", "1", "-iterations", "5", "-time", "0.02"], np, args.parbench)
     expect(p.returncode == 0, f"-startSize 1: rc {p.returncode}: {p.stderr[-400:]}")
     sizes = []
     q = 1
@@ -180,24 +137,17 @@ def test_sizes(args, np):
 
 
 def test_all_methods(args):
-    p, rows, _ = run(SMALL + ["-allMethods", "1"], 2, args.parbench)
+    p, rows = run(SMALL + ["-allMethods", "1"], 2, args.parbench)
     expect(p.returncode == 0, f"-allMethods 1: rc {p.returncode}: {p.stderr[-400:]}")
     expect([(r["benchmark"], r["mode"]) for r in rows] == [(m, v) for m in METHODS for v in VARIANTS],
            f"-allMethods 1: rows {[(r['benchmark'], r['mode']) for r in rows]}")
     for r in rows:
         check_row(r)
-    golden = os.path.join(args.golden, "overlap_console.txt")
-    actual = mask_console(p.stdout)
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        with open(golden, "w") as f:
-            f.write(actual)
-    with open(golden) as f:
-        expected = f.read()
-    expect(actual == expected, f"console layout differs from {golden}:\n{actual}")
+    approve(os.path.join(args.golden, "overlap_console.txt"), mask.overlap_console(p.stdout))
 
 
 def test_header_options(args):
-    p, rows, _ = run(SMALL + ["-nohdr", "1", "-verbose", "1", "-threshold", "3"], 2, args.parbench)
+    p, rows = run(SMALL + ["-nohdr", "1", "-verbose", "1", "-threshold", "3"], 2, args.parbench)
     expect(p.returncode == 0, f"-nohdr/-verbose: rc {p.returncode}: {p.stderr[-400:]}")
     expect("# Methods" not in p.stdout and "Async progress" not in p.stdout,
            "-nohdr 1 still prints the header")
@@ -212,7 +162,8 @@ def test_options_file(args):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "options.ini"), "w") as f:
             f.write("# the overlap suite's options\nmethod = barrier\niterations=7\ntime=0.05\n")
-        p, rows, context = run([], 2, args.parbench, cwd=tmp)
+        p, rows = run([], 2, args.parbench, cwd=tmp)
+        context = p.plugin_context
         expect(p.returncode == 0, f"options.ini: rc {p.returncode}: {p.stderr[-400:]}")
         expect({r["benchmark"] for r in rows} == {"barrier"} and len(rows) == 4,
                f"options.ini method=barrier: rows {[r['name'] for r in rows]}")
@@ -221,19 +172,19 @@ def test_options_file(args):
         expect(context.get("options", {}).get("optionsFile") == "options.ini",
                f"options.ini not recorded: {context.get('options')}")
         # the command line wins
-        p, rows, _ = run(["-iterations", "3"], 2, args.parbench, cwd=tmp)
+        p, rows = run(["-iterations", "3"], 2, args.parbench, cwd=tmp)
         expect(p.returncode == 0 and rows and all(r["iterations"] <= 3 for r in rows),
                f"-iterations 3 over the file's 7: {[r['iterations'] for r in rows]}")
         with open(os.path.join(tmp, "options.ini"), "w") as f:
             f.write("method=barrier\niterations=many\n")
-        p, rows, _ = run([], 2, args.parbench, cwd=tmp)
+        p, rows = run([], 2, args.parbench, cwd=tmp)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and "options.ini:2" in lines[0]
                and "iterations=many" in lines[0] and not rows,
                f"bad options.ini value: rc {p.returncode}, stderr {p.stderr!r}")
         with open(os.path.join(tmp, "options.ini"), "w") as f:
             f.write("verbose=1\nwarmup=3\n")
-        p, _, _ = run([], 2, args.parbench, cwd=tmp)
+        p, _ = run([], 2, args.parbench, cwd=tmp)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and "options.ini:2" in lines[0]
                and "'warmup' is not an option" in lines[0],
@@ -241,7 +192,7 @@ def test_options_file(args):
     for bad, why in ((["-method", "alltoall"], "-method alltoall"),
                      (["-startSize", "3"], "-startSize 3"),
                      (["-optionsFile", "/nonexistent.ini"], "/nonexistent.ini")):
-        p, _, _ = run(bad, 2, args.parbench)
+        p, _ = run(bad, 2, args.parbench)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and why in lines[0],
                f"{bad}: rc {p.returncode}, stderr {p.stderr!r}")
@@ -250,8 +201,9 @@ def test_options_file(args):
 def test_async_progress(args):
     # MPICH starts a progress thread per process with MPIR_CVAR_ASYNC_PROGRESS=1 and needs
     # MPI_THREAD_MULTIPLE for it; the run must say so in the header and the JSON context.
-    p, rows, context = run(["-iterations", "10", "-time", "0.05", "-thread_level", "multiple"], 2,
-                           args.parbench, env={"MPIR_CVAR_ASYNC_PROGRESS": "1"})
+    p, rows = run(["-iterations", "10", "-time", "0.05", "-thread_level", "multiple"], 2,
+                  args.parbench, env={"MPIR_CVAR_ASYNC_PROGRESS": "1"})
+    context = p.plugin_context
     expect(p.returncode == 0, f"async progress run: rc {p.returncode}: {p.stderr[-400:]}")
     state = context.get("async_progress", {})
     expect(state.get("enabled") is True and state.get("variable") == "MPIR_CVAR_ASYNC_PROGRESS"

@@ -17,10 +17,7 @@ usage: test_paw_mpi.py --np N --parbench PARBENCH --golden DIR
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
 """
 import argparse
-import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
@@ -49,23 +46,12 @@ P2P = {
 COLLECTIVES = ["col_agtr", "col_ardc", "col_a2a", "col_bct", "col_gtr", "col_rdc", "col_sct"]
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import expect, finish  # noqa: E402
+from pbtest import mask  # noqa: E402
+from pbtest.approve import approve  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
 
-
-def run(args, np, parbench, env=None, cwd=None, timeout=240):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        environment = dict(os.environ)
-        environment.pop("PARBENCH_PLUGIN_PATH", None)
-        environment.update(env or {})
-        p = subprocess.run(["mpiexec", "-n", str(np), parbench, "run", "paw"] + args +
-                           ["--json", out], capture_output=True, text=True, timeout=timeout,
-                           cwd=cwd or tmp, env=environment)
-        rows = []
-        if os.path.exists(out):
-            with open(out) as f:
-                rows = [b for b in json.load(f)["benchmarks"] if b.get("run_type") == "iteration"]
-    return p, rows
+run = mpi_suite("paw")
 
 
 def close(a, b, rel=1e-6):
@@ -108,37 +94,6 @@ def check_time_file(lines, rows, what):
                close(float(line[3]), mean * 1e-6) and
                abs(float(line[4]) - sd * 1e-6) <= 1e-6 * sd * 1e-6 + 1e-12,
                f"{what}: line {line} vs samples {s}")
-
-
-def mask_console(text, parbench):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING"):
-            continue
-        line = line.split("  ! ")[0]
-        line = line.replace(parbench, "parbench")
-        line = re.sub(r"^(# (date|host|calling_sequence|timer threshold) +: ).*$", r"\1<masked>",
-                      line)
-        # times (e-format, fixed width) lose their digits; fixed-point figures (ci95, rates),
-        # whose width varies with the value, become one token each
-        line = re.sub(r"\d\.\d{5}e[-+]\d\d", "n.nnnnne-nn", line)
-        line = re.sub(r" +\d+\.\d\d(?= |$)", " <f>", line)
-        out.append(line)
-    return "\n".join(out) + "\n"
-
-
-def mask_dat(text):
-    return re.sub(r"\d\.\d{6}e[-+]\d\d", "n.nnnnnne-nn", text)
-
-
-def approve(name, actual, golden_dir):
-    golden = os.path.join(golden_dir, name)
-    if os.environ.get("PARBENCH_APPROVE") == "1":
-        with open(golden, "w") as f:
-            f.write(actual)
-    with open(golden) as f:
-        expected = f.read()
-    expect(actual == expected, f"output differs from {golden}:\n{actual}")
 
 
 def test_one(args):
@@ -226,9 +181,11 @@ def test_two(args):
         p, _ = run(["latency", "p2p_send", "p2p_mrate", "col_bct", "--dat-dir", dat] + LOOP, 2,
                    args.parbench, env=SIZES)
         expect(p.returncode == 0, f"golden run: rc {p.returncode}: {p.stderr[-400:]}")
-        approve("paw_mpi_console.txt", mask_console(p.stdout, args.parbench), args.golden)
+        approve(os.path.join(args.golden, "paw_mpi_console.txt"),
+                mask.paw_console(p.stdout, args.parbench))
         with open(os.path.join(dat, "mrate_rate-np_2.dat")) as f:
-            approve("paw_mrate_rate-np_2.dat", mask_dat(f.read()), args.golden)
+            approve(os.path.join(args.golden, "paw_mrate_rate-np_2.dat"),
+                    mask.paw_dat(f.read()))
 
 
 def test_four(args):

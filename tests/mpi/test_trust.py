@@ -15,32 +15,18 @@ independent of the C++ statistics), with met/not met checked against the target.
 usage: test_trust.py --np N --parbench PARBENCH
 """
 import argparse
-import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
 
 BAD_INPUT = 2
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness import expect, finish  # noqa: E402
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
 
-
-def run(args, np, parbench, timeout=240):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        env = dict(os.environ)
-        env.pop("PARBENCH_PLUGIN_PATH", None)
-        env["PARBENCH_TEST_KERNELS"] = "1"  # Test_Late_Allreduce is a test-only benchmark
-        p = subprocess.run(["mpiexec", "-n", str(np), parbench, "run", "imb-mpi1"] + args +
-                           ["--json", out, "--progress", "off"],
-                           capture_output=True, text=True, timeout=timeout, cwd=tmp, env=env)
-        rows = []
-        if os.path.exists(out):
-            with open(out) as f:
-                rows = [b for b in json.load(f)["benchmarks"] if b.get("run_type") == "iteration"]
-    return p, rows
+# Test_Late_Allreduce is a test-only benchmark.
+run = mpi_suite("imb-mpi1", after=["--progress", "off"],
+                env={"PARBENCH_TEST_KERNELS": "1"})
 
 
 def median_ci_half_width(samples):

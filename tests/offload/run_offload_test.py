@@ -11,28 +11,17 @@ usage: run_offload_test.py PAW_HOST PLUGIN [PARBENCH]
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import paw_host, process  # noqa: E402
 
 HOST = os.path.abspath(sys.argv[1])
 PLUGIN = os.path.abspath(sys.argv[2])
 DRIVER = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
 PAW_VARIABLES = ("MIN_PHI_SIZE", "MED_PHI_SIZE", "MAX_PHI_SIZE", "NLOOP_PHI_MAX", "NLOOP_MIN",
                  "NREPS", "OMP_TARGET_OFFLOAD", "OMP_DEFAULT_DEVICE")
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def environment(extra=None):
-    env = {k: v for k, v in os.environ.items() if k not in PAW_VARIABLES}
-    env.update(extra or {})
-    return env
 
 
 def run_host(benchmarks, options, env=None, plugin=PLUGIN):
@@ -43,12 +32,8 @@ def run_host(benchmarks, options, env=None, plugin=PLUGIN):
     events_file = os.path.join(out, "events.jsonl")
     dat = os.path.join(out, "dat")
     os.mkdir(dat)
-    proc = subprocess.run([HOST, plugin, json.dumps(request), dat, events_file],
-                          capture_output=True, text=True, env=environment(env), timeout=240)
-    events = []
-    if os.path.exists(events_file):
-        with open(events_file) as f:
-            events = [json.loads(line) for line in f if line.strip()]
+    proc, events = paw_host(HOST, plugin, request, dat, events_file, env=env,
+                            drop=PAW_VARIABLES)
     return proc, events, dat
 
 
@@ -78,28 +63,28 @@ def read_dat(path):
 
 def check_run(events, tests, sizes, nreps, dat, devices_present, how):
     starts = [e for e in events if e["event"] == "run_start"]
-    check(len(starts) == 1, f"{how}: one run_start event ({len(starts)})")
+    expect(len(starts) == 1, f"{how}: one run_start event ({len(starts)})")
     if not starts:
         return
     start = starts[0]
-    check(start["layout"] == "paw", f"{how}: layout paw")
+    expect(start["layout"] == "paw", f"{how}: layout paw")
     header, context = start["header"], start["context"]
-    check(header.get("bandwidth_unit") == "GB/s = 10^9 bytes/s", f"{how}: header names GB/s")
-    check(header.get("nreps") == nreps and header.get("nloop_max") == 100,
-          f"{how}: header nreps {header.get('nreps')}, nloop_max {header.get('nloop_max')}")
+    expect(header.get("bandwidth_unit") == "GB/s = 10^9 bytes/s", f"{how}: header names GB/s")
+    expect(header.get("nreps") == nreps and header.get("nloop_max") == 100,
+           f"{how}: header nreps {header.get('nreps')}, nloop_max {header.get('nloop_max')}")
     off = context.get("offload", {})
-    check(off.get("device_count") == devices_present,
-          f"{how}: context device_count {off.get('device_count')}")
-    check(off.get("runtime") == "libomptarget" and "libomptarget" in off.get("runtime_library", ""),
-          f"{how}: context names libomptarget ({off.get('runtime_library')})")
-    check("x86_64" in off.get("targets", "") and "x86_64 offload device" in off.get("device_kind", ""),
-          f"{how}: context names the x86_64 offload device ({off.get('device_kind')})")
-    check(off.get("initial_device") == devices_present,
-          f"{how}: initial device {off.get('initial_device')}")
+    expect(off.get("device_count") == devices_present,
+           f"{how}: context device_count {off.get('device_count')}")
+    expect(off.get("runtime") == "libomptarget" and "libomptarget" in off.get("runtime_library", ""),
+           f"{how}: context names libomptarget ({off.get('runtime_library')})")
+    expect("x86_64" in off.get("targets", "") and "x86_64 offload device" in off.get("device_kind", ""),
+           f"{how}: context names the x86_64 offload device ({off.get('device_kind')})")
+    expect(off.get("initial_device") == devices_present,
+           f"{how}: initial device {off.get('initial_device')}")
     if how == "host":
         warnings = [e["message"] for e in events if e["event"] == "warning"]
-        check(any("x86_64 host devices" in w for w in warnings),
-              f"{how}: a warning says what the x86_64 offload devices are ({warnings})")
+        expect(any("x86_64 host devices" in w for w in warnings),
+               f"{how}: a warning says what the x86_64 offload devices are ({warnings})")
     results = [e for e in events if e["event"] == "result"]
     titles = []
     for t in tests:
@@ -108,44 +93,44 @@ def check_run(events, tests, sizes, nreps, dat, devices_present, how):
             titles.append(t + "_dev0+1")
     for title in titles:
         rows = [r for r in results if r["block"]["title"] == title]
-        check([r["bytes"] for r in rows] == sizes,
-              f"{how}: {title}: one row per size {[r['bytes'] for r in rows]}")
+        expect([r["bytes"] for r in rows] == sizes,
+               f"{how}: {title}: one row per size {[r['bytes'] for r in rows]}")
         for r in rows:
             what = f"{how}: {title} at {r['bytes']} bytes"
-            check(r["benchmark"] == title.split("_dev")[0], f"{what}: benchmark {r['benchmark']}")
-            check(r["class"] == "host_device_transfer", f"{what}: class {r['class']}")
-            check(r["suite"] == "paw", f"{what}: suite")
-            check(1 <= r["iterations"] <= 100, f"{what}: NLOOP {r['iterations']} within [1, 100]")
-            check(r["distribution_us"]["samples"] == nreps and r["metrics"]["nreps"] == nreps,
-                  f"{what}: {nreps} repetitions")
-            check(r["t_min_us"] <= r["t_avg_us"] <= r["t_max_us"] and r["t_min_us"] > 0,
-                  f"{what}: t_min <= t_mean <= t_max")
+            expect(r["benchmark"] == title.split("_dev")[0], f"{what}: benchmark {r['benchmark']}")
+            expect(r["class"] == "host_device_transfer", f"{what}: class {r['class']}")
+            expect(r["suite"] == "paw", f"{what}: suite")
+            expect(1 <= r["iterations"] <= 100, f"{what}: NLOOP {r['iterations']} within [1, 100]")
+            expect(r["distribution_us"]["samples"] == nreps and r["metrics"]["nreps"] == nreps,
+                   f"{what}: {nreps} repetitions")
+            expect(r["t_min_us"] <= r["t_avg_us"] <= r["t_max_us"] and r["t_min_us"] > 0,
+                   f"{what}: t_min <= t_mean <= t_max")
             expected = expected_gb_per_s(r)
             got = r["metrics"]["gb_per_s_mean"]
-            check(close(got, expected), f"{what}: GB/s {got} != bytes moved / mean time {expected}")
+            expect(close(got, expected), f"{what}: GB/s {got} != bytes moved / mean time {expected}")
             slowest = r["bytes"] * (2 if r["benchmark"].endswith("inout") else 1) * \
                 (2 if "_dev0+1" in title else 1) / (r["t_max_us"] * 1e-6) / 1e9
-            check(close(r["metrics"]["gb_per_s_min"], slowest), f"{what}: min GB/s from max time")
+            expect(close(r["metrics"]["gb_per_s_min"], slowest), f"{what}: min GB/s from max time")
             devices = 2 if "_dev0+1" in title else 1
-            check(r["metrics"]["devices"] == devices, f"{what}: devices {r['metrics']['devices']}")
+            expect(r["metrics"]["devices"] == devices, f"{what}: devices {r['metrics']['devices']}")
         if dat is None:
             continue
         for kind in ("time", "bw"):
             path = os.path.join(dat, f"{title}_{kind}-np_1.dat")
-            check(os.path.exists(path), f"{how}: {os.path.basename(path)} written "
+            expect(os.path.exists(path), f"{how}: {os.path.basename(path)} written "
                                         f"(have {sorted(os.listdir(dat))[:6]})")
             if not os.path.exists(path):
                 continue
             lines = read_dat(path)
-            check([int(line[0]) for line in lines] == sizes,
-                  f"{how}: {os.path.basename(path)} has one line per size")
+            expect([int(line[0]) for line in lines] == sizes,
+                   f"{how}: {os.path.basename(path)} has one line per size")
             for line, r in zip(lines, rows):
                 if kind == "time":
-                    check(close(float(line[3]), r["t_avg_us"] * 1e-6, 1e-4),
-                          f"{how}: {os.path.basename(path)} mean time matches the record")
+                    expect(close(float(line[3]), r["t_avg_us"] * 1e-6, 1e-4),
+                           f"{how}: {os.path.basename(path)} mean time matches the record")
                 else:
-                    check(close(float(line[3]), expected_gb_per_s(r), 1e-4),
-                          f"{how}: {os.path.basename(path)} mean GB/s {line[3]} is bytes / mean time")
+                    expect(close(float(line[3]), expected_gb_per_s(r), 1e-4),
+                           f"{how}: {os.path.basename(path)} mean GB/s {line[3]} is bytes / mean time")
 
 
 def device_count():
@@ -158,7 +143,7 @@ def device_count():
 
 
 DEVICES = device_count()
-check(DEVICES >= 1, f"an offload device is present ({DEVICES}); this test needs libomptarget's "
+expect(DEVICES >= 1, f"an offload device is present ({DEVICES}); this test needs libomptarget's "
                     "x86_64 devices")
 print(f"offload devices: {DEVICES}")
 
@@ -167,7 +152,7 @@ SIZES = [256, 4096]
 tests = ["phi_keep_al_in", "offload_alloc_unaligned_inout", "phi_keep_noal_out"]
 canonical = ["phi_keep_al_in", "phi_alloc_noal_inout", "phi_keep_noal_out"]
 proc, events, dat = run_host(tests, {"sizes": "256,4096", "nreps": "3"})
-check(proc.returncode == 0, f"host run exit status {proc.returncode}: {proc.stderr[-600:]}")
+expect(proc.returncode == 0, f"host run exit status {proc.returncode}: {proc.stderr[-600:]}")
 check_run(events, canonical, SIZES, 3, dat, DEVICES, "host")
 
 # 2. An explicit device and PAW's variables: device 1 alone, titled _dev1, sizes from MIN/MAX.
@@ -175,13 +160,13 @@ if DEVICES >= 2:
     proc, events, dat = run_host(["phi_alloc_al_out"], {"device": "1"},
                                  env={"MIN_PHI_SIZE": "1024", "MAX_PHI_SIZE": "4096",
                                       "NREPS": "2"})
-    check(proc.returncode == 0, f"--device 1: exit status {proc.returncode}: {proc.stderr[-400:]}")
+    expect(proc.returncode == 0, f"--device 1: exit status {proc.returncode}: {proc.stderr[-400:]}")
     rows = [e for e in events if e["event"] == "result"]
     listed = [e["benchmarks"] for e in events if e["event"] == "run_start"]
-    check(listed == [["phi_alloc_al_out_dev1"]], f"--device 1: run_start lists {listed}")
-    check([(r["block"]["title"], r["bytes"], r["metrics"].get("device")) for r in rows] ==
-          [("phi_alloc_al_out_dev1", b, 1.0) for b in (1024, 2048, 4096)],
-          f"--device 1: rows {[(r['block']['title'], r['bytes']) for r in rows]}")
+    expect(listed == [["phi_alloc_al_out_dev1"]], f"--device 1: run_start lists {listed}")
+    expect([(r["block"]["title"], r["bytes"], r["metrics"].get("device")) for r in rows] ==
+           [("phi_alloc_al_out_dev1", b, 1.0) for b in (1024, 2048, 4096)],
+           f"--device 1: rows {[(r['block']['title'], r['bytes']) for r in rows]}")
 
 # 3. Bad input: one line, exit status 2.
 for options, needle in (({"device": "7"}, "out of range"),
@@ -190,19 +175,19 @@ for options, needle in (({"device": "7"}, "out of range"),
                         ({"device": "0,0"}, "named twice")):
     proc, events, _ = run_host(["phi_keep_al_in"], options)
     lines = error_lines(proc.stderr)
-    check(proc.returncode == 2, f"{options}: exit status {proc.returncode} (2 expected)")
-    check(len(lines) == 1 and needle in lines[0], f"{options}: one line naming '{needle}': {lines}")
-    check(not any(e["event"] == "result" for e in events), f"{options}: no results")
+    expect(proc.returncode == 2, f"{options}: exit status {proc.returncode} (2 expected)")
+    expect(len(lines) == 1 and needle in lines[0], f"{options}: one line naming '{needle}': {lines}")
+    expect(not any(e["event"] == "result" for e in events), f"{options}: no results")
 
 # 4. No offload device: a clear reason and exit status 1, nothing reported as a device figure.
 proc, events, _ = run_host(["phi_keep_al_in"], {"sizes": "256", "nreps": "1"},
                            env={"OMP_TARGET_OFFLOAD": "disabled"})
 lines = error_lines(proc.stderr)
-check(proc.returncode == 1, f"OMP_TARGET_OFFLOAD=disabled: exit status {proc.returncode} (1)")
-check(len(lines) == 1 and "no OpenMP offload device" in lines[0] and
-      "OMP_TARGET_OFFLOAD=disabled" in lines[0],
-      f"OMP_TARGET_OFFLOAD=disabled: one line with the reason: {lines}")
-check(not any(e["event"] == "result" for e in events), "no device: no results")
+expect(proc.returncode == 1, f"OMP_TARGET_OFFLOAD=disabled: exit status {proc.returncode} (1)")
+expect(len(lines) == 1 and "no OpenMP offload device" in lines[0] and
+       "OMP_TARGET_OFFLOAD=disabled" in lines[0],
+       f"OMP_TARGET_OFFLOAD=disabled: one line with the reason: {lines}")
+expect(not any(e["event"] == "result" for e in events), "no device: no results")
 
 # 4b. The plugin opens its device layer from its own directory when a run starts: a copy of the
 # plugin alone loads (discovery needs no layer), and its run ends with one line naming the file.
@@ -212,19 +197,18 @@ with tempfile.TemporaryDirectory() as alone:
     proc, events, _ = run_host(["phi_keep_al_in"], {"sizes": "256", "nreps": "1"}, plugin=copy)
     lines = error_lines(proc.stderr)
     layer = os.path.join(alone, "libparbench_omp_layer.so")
-    check(proc.returncode == 1, f"no layer: exit status {proc.returncode} (1 expected)")
-    check(len(lines) == 1 and layer + ": cannot be loaded (" in lines[0],
-          f"no layer: one line naming {layer}: {lines}")
-    check(not any(e["event"] == "result" for e in events), "no layer: no results")
+    expect(proc.returncode == 1, f"no layer: exit status {proc.returncode} (1 expected)")
+    expect(len(lines) == 1 and layer + ": cannot be loaded (" in lines[0],
+           f"no layer: one line naming {layer}: {lines}")
+    expect(not any(e["event"] == "result" for e in events), "no layer: no results")
 
 # 5. Through the driver, when given: `parbench run paw phi_keep_al_in` (and an alias).
 if DRIVER is not None:
     out = tempfile.mkdtemp(prefix="parbench_offload_driver_")
-    proc = subprocess.run([DRIVER, "run", "paw", "offload_keep_aligned_in", "phi_alloc_al_inout",
-                           "--sizes", "256,4096", "--nreps", "3", "--json", "r.json",
-                           "--dat-dir", "dat"],
-                          capture_output=True, text=True, env=environment(), cwd=out, timeout=240)
-    check(proc.returncode == 0, f"driver run exit status {proc.returncode}: {proc.stderr[-600:]}")
+    proc = process([DRIVER, "run", "paw", "offload_keep_aligned_in", "phi_alloc_al_inout",
+                    "--sizes", "256,4096", "--nreps", "3", "--json", "r.json", "--dat-dir", "dat"],
+                   timeout=240, cwd=out, drop=PAW_VARIABLES)
+    expect(proc.returncode == 0, f"driver run exit status {proc.returncode}: {proc.stderr[-600:]}")
     if proc.returncode == 0:
         with open(os.path.join(out, "r.json")) as f:
             doc = json.load(f)
@@ -239,17 +223,13 @@ if DRIVER is not None:
                 for b in doc["benchmarks"] if b.get("suite") == "paw"]
         check_run([start] + rows, ["phi_keep_al_in", "phi_alloc_al_inout"], SIZES, 3,
                   os.path.join(out, "dat"), DEVICES, "driver")
-    proc = subprocess.run([DRIVER, "run", "paw", "phi_keep_al_in", "--device", "7"],
-                          capture_output=True, text=True, env=environment(), timeout=60)
-    check(proc.returncode == 2 and "out of range" in proc.stderr,
-          f"driver --device 7: exit {proc.returncode}: {proc.stderr[-300:]}")
-    proc = subprocess.run([DRIVER, "run", "paw", "phi_keep_al_in", "--sizes", "256"],
-                          capture_output=True, text=True, timeout=60,
-                          env=environment({"OMP_TARGET_OFFLOAD": "disabled"}))
-    check(proc.returncode == 1 and "no OpenMP offload device" in proc.stderr,
-          f"driver without a device: exit {proc.returncode}: {proc.stderr[-300:]}")
+    proc = process([DRIVER, "run", "paw", "phi_keep_al_in", "--device", "7"], timeout=60,
+                   drop=PAW_VARIABLES)
+    expect(proc.returncode == 2 and "out of range" in proc.stderr,
+           f"driver --device 7: exit {proc.returncode}: {proc.stderr[-300:]}")
+    proc = process([DRIVER, "run", "paw", "phi_keep_al_in", "--sizes", "256"],
+                   env={"OMP_TARGET_OFFLOAD": "disabled"}, timeout=60, drop=PAW_VARIABLES)
+    expect(proc.returncode == 1 and "no OpenMP offload device" in proc.stderr,
+           f"driver without a device: exit {proc.returncode}: {proc.stderr[-300:]}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all offload run checks passed")
+sys.exit(finish(failed="expect(s) failed", passed="all offload run checks passed"))

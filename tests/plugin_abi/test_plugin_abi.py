@@ -17,32 +17,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import require  # noqa: E402
+from pbtest.run import parbench  # noqa: E402
 
 CASE, PARBENCH, FAKE, NO_ENTRY, WRONG_ABI, SMALL_STRUCT, INIT_FAILS, CRASHES = sys.argv[1:9]
 PARBENCH = os.path.abspath(PARBENCH)
-
-
-def run(args, env=None, cwd=None, timeout=60):
-    environment = dict(os.environ)
-    environment.pop("PARBENCH_PLUGIN_PATH", None)
-    environment.update(env or {})
-    p = subprocess.run([PARBENCH] + args, capture_output=True, text=True, env=environment,
-                       cwd=cwd, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(condition, what, *context):
-    if not condition:
-        print("FAILED:", what)
-        for c in context:
-            print("----\n" + str(c))
-        sys.exit(1)
+run = parbench(PARBENCH, timeout=60)
 
 
 def expect_line(stderr, pattern, what):
     lines = stderr.splitlines()
-    expect(any(re.fullmatch(pattern, line) for line in lines), what + f" (want /{pattern}/)",
-           stderr)
+    require(any(re.fullmatch(pattern, line) for line in lines), what + f" (want /{pattern}/)",
+            stderr)
 
 
 def so(directory, kind):
@@ -51,7 +38,7 @@ def so(directory, kind):
 
 def case_no_entry():
     rc, out, err = run(["list", "--plugin-path", NO_ENTRY])
-    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    require(rc == 1, f"list exit status {rc}, want 1", err)
     path = re.escape(so(NO_ENTRY, "no_entry"))
     expect_line(err, rf"parbench: error: {path}: no entry symbol parbench_plugin_entry_v1 \(.*undefined symbol: parbench_plugin_entry_v1.*\)",
                 "missing entry symbol")
@@ -59,13 +46,13 @@ def case_no_entry():
 
 def case_wrong_abi():
     rc, out, err = run(["list", "--plugin-path", WRONG_ABI])
-    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    require(rc == 1, f"list exit status {rc}, want 1", err)
     path = re.escape(so(WRONG_ABI, "wrong_abi"))
     expect_line(err, rf"parbench: error: {path}: built for ABI 2\.0, this parbench reads ABI 1\.x",
                 "wrong ABI major")
     # A broken plugin is skipped by run with a warning; its suite is then unknown.
     rc, out, err = run(["run", "broken", "--plugin-path", WRONG_ABI])
-    expect(rc == 2, f"run exit status {rc}, want 2", err)
+    require(rc == 2, f"run exit status {rc}, want 2", err)
     expect_line(err, rf"parbench: warning: {path}: built for ABI 2\.0, this parbench reads ABI 1\.x",
                 "warning on run")
     expect_line(err, r"parbench: error: unknown suite 'broken' \(available: .*\)", "unknown suite")
@@ -73,7 +60,7 @@ def case_wrong_abi():
 
 def case_small_struct():
     rc, out, err = run(["list", "--plugin-path", SMALL_STRUCT])
-    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    require(rc == 1, f"list exit status {rc}, want 1", err)
     path = re.escape(so(SMALL_STRUCT, "small_struct"))
     expect_line(err, rf"parbench: error: {path}: descriptor is 16 bytes, ABI 1 needs at least \d+",
                 "too-small struct_size")
@@ -81,40 +68,40 @@ def case_small_struct():
 
 def case_init_fails():
     rc, out, err = run(["list", "--plugin-path", INIT_FAILS])
-    expect(rc == 0, f"list must not initialise plugins (exit {rc})", err)
-    expect("plugin broken 0.0.1" in out, "list shows the plugin", out)
+    require(rc == 0, f"list must not initialise plugins (exit {rc})", err)
+    require("plugin broken 0.0.1" in out, "list shows the plugin", out)
     rc, out, err = run(["run", "broken", "--plugin-path", INIT_FAILS])
-    expect(rc == 1, f"run exit status {rc}, want 1", err)
+    require(rc == 1, f"run exit status {rc}, want 1", err)
     path = re.escape(so(INIT_FAILS, "init_fails"))
     expect_line(err, rf"parbench: error: {path}: init failed: cannot reach the fabric",
                 "init failure")
-    expect(len(err.strip().splitlines()) == 1, "exactly one line on stderr", err)
+    require(len(err.strip().splitlines()) == 1, "exactly one line on stderr", err)
 
 
 def case_crashes():
     # Discovery probes plugin files in a child process: a plugin that dies while loading is
     # reported by name, and the plugins beside it remain usable.
     rc, out, err = run(["list", "--plugin-path", CRASHES, "--plugin-path", FAKE])
-    expect(rc == 1, f"list exit status {rc}, want 1", err)
+    require(rc == 1, f"list exit status {rc}, want 1", err)
     path = re.escape(so(CRASHES, "crashes"))
     expect_line(err, rf"parbench: error: {path}: crashed while loading \(signal 6\)",
                 "crashing plugin named")
-    expect("plugin fake" in out, "the fake plugin is still listed", out)
+    require("plugin fake" in out, "the fake plugin is still listed", out)
     rc, out, err = run(["run", "fake", "--plugin-path", CRASHES, "--plugin-path", FAKE])
-    expect(rc == 0, f"run beside a crashing plugin: exit {rc}", err)
+    require(rc == 0, f"run beside a crashing plugin: exit {rc}", err)
 
 
 def case_fake_list():
     rc, out, err = run(["list", "--plugin-path", FAKE])
-    expect(rc == 0, f"list exit status {rc}", err)
-    expect(re.search(r"^plugin fake 1\.2\.3  \(.*parbench_fake\.so\)$", out, re.M), "plugin line", out)
-    expect(re.search(r"^  fake backend 1\.0$", out, re.M), "backend info first line", out)
-    expect("second line not shown" not in out, "only the first backend_info line", out)
-    expect(re.search(r"^  suite fake - Canned results for testing the driver$", out, re.M), "suite", out)
-    expect(re.search(r"^    PingPong\s+single_transfer\s+default\s+Canned single-transfer results$",
+    require(rc == 0, f"list exit status {rc}", err)
+    require(re.search(r"^plugin fake 1\.2\.3  \(.*parbench_fake\.so\)$", out, re.M), "plugin line", out)
+    require(re.search(r"^  fake backend 1\.0$", out, re.M), "backend info first line", out)
+    require("second line not shown" not in out, "only the first backend_info line", out)
+    require(re.search(r"^  suite fake - Canned results for testing the driver$", out, re.M), "suite", out)
+    require(re.search(r"^    PingPong\s+single_transfer\s+default\s+Canned single-transfer results$",
                      out, re.M), "benchmark row", out)
-    expect(re.search(r"^    Extra\s+collective\s+non-default\s+", out, re.M), "non-default row", out)
-    expect("Hang" not in out, "TEST_ONLY benchmarks are hidden", out)
+    require(re.search(r"^    Extra\s+collective\s+non-default\s+", out, re.M), "non-default row", out)
+    require("Hang" not in out, "TEST_ONLY benchmarks are hidden", out)
 
 
 def case_fake_run():
@@ -122,19 +109,19 @@ def case_fake_run():
         j, c = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.csv")
         rc, out, err = run(["run", "fake", "PingPong", "-msglog", "1:2", "--json", j, "--csv", c,
                             "--plugin-path", FAKE])
-        expect(rc == 0, f"run exit status {rc}", err, out)
-        expect("# Benchmarking PingPong" in out, "console table", out)
-        expect("# All processes entering MPI_Finalize" in out, "console end", out)
+        require(rc == 0, f"run exit status {rc}", err, out)
+        require("# Benchmarking PingPong" in out, "console table", out)
+        require("# All processes entering MPI_Finalize" in out, "console end", out)
         doc = json.load(open(j))
         names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
-        expect(names == ["fake/PingPong/np:2/bytes:0", "fake/PingPong/np:2/bytes:2",
+        require(names == ["fake/PingPong/np:2/bytes:0", "fake/PingPong/np:2/bytes:2",
                          "fake/PingPong/np:2/bytes:4"], f"JSON names {names}")
-        expect(doc["context"]["parbench"]["completed"] is True, "JSON marks the run complete")
+        require(doc["context"]["parbench"]["completed"] is True, "JSON marks the run complete")
         rows = open(c, newline="").read().split("\r\n")
-        expect(len([r for r in rows if r]) == 4, "CSV header + 3 rows", rows)
+        require(len([r for r in rows if r]) == 4, "CSV header + 3 rows", rows)
         # Case-insensitive benchmark names, as IMB.
         rc, out, err = run(["run", "fake", "pingpong", "--plugin-path", FAKE, "--quiet"])
-        expect(rc == 0 and out == "", f"case-insensitive name, quiet: {rc}", err, out)
+        require(rc == 0 and out == "", f"case-insensitive name, quiet: {rc}", err, out)
 
 
 def typed_header(doc):
@@ -162,17 +149,17 @@ def case_typed_options():
         j = os.path.join(tmp, "out.json")
         rc, out, err = run(["run", "fake", "PingPong", "--quiet", "--json", j,
                             "--plugin-path", FAKE] + TYPED_ARGS)
-        expect(rc == 0, f"typed run: exit {rc}", err, out)
+        require(rc == 0, f"typed run: exit {rc}", err, out)
         doc = json.load(open(j))
         typed = typed_header(doc)
         want = {"count": 3, "pause": 0.5, "order": "down", "zero": False,
                 "window": {"min": 2, "max": 5}, "ids": [1, 20]}
-        expect(typed == want, f"the plugin received {typed!r}, want {want!r}")
-        expect(type(typed["count"]) is int and type(typed["pause"]) is float,
-               "count is a JSON integer, pause a JSON number", typed)
+        require(typed == want, f"the plugin received {typed!r}, want {want!r}")
+        require(type(typed["count"]) is int and type(typed["pause"]) is float,
+                "count is a JSON integer, pause a JSON number", typed)
         options = doc["context"]["parbench"]["options"]
-        expect(options["count"] == "3" and options["window"] == "2:5" and options["ids"] == ["1", "20"],
-               "the context records the options as typed on the command line", options)
+        require(options["count"] == "3" and options["window"] == "2:5" and options["ids"] == ["1", "20"],
+                "the context records the options as typed on the command line", options)
     bad = [
         (["-count", "0"], r"-count 0: must lie in 1\.\.64"),
         (["-count", "x"], r"-count x: expected a non-negative integer"),
@@ -188,13 +175,13 @@ def case_typed_options():
     ]
     for args, message in bad:
         rc, out, err = run(["run", "fake", "PingPong", "--quiet", "--plugin-path", FAKE] + args)
-        expect(rc == 2, f"{args}: exit {rc}, want 2", err)
+        require(rc == 2, f"{args}: exit {rc}, want 2", err)
         expect_line(err, "parbench: error: " + message, f"{args}: one line naming the value")
-        expect(len(err.strip().splitlines()) == 1, f"{args}: exactly one line on stderr", err)
+        require(len(err.strip().splitlines()) == 1, f"{args}: exactly one line on stderr", err)
     rc, out, err = run(["run", "fake", "--help", "--plugin-path", FAKE])
-    expect(rc == 0, f"--help: exit {rc}", err)
-    expect("A typed choice (one of: up, down, random)" in out, "--help shows the choices", out)
-    expect("A typed count (count 1..64)" in out, "--help shows a count's bounds", out)
+    require(rc == 0, f"--help: exit {rc}", err)
+    require("A typed choice (one of: up, down, random)" in out, "--help shows the choices", out)
+    require("A typed count (count 1..64)" in out, "--help shows a count's bounds", out)
 
 
 def case_abi_1_0():
@@ -202,39 +189,39 @@ def case_abi_1_0():
     the host does not read the fields that ABI 1.1 added, so nothing is validated or typed."""
     old = os.environ["PARBENCH_TEST_ABI_1_0_DIR"]
     rc, out, err = run(["list", "--plugin-path", old])
-    expect(rc == 0 and "plugin fake 1.2.3" in out, f"a 1.0 plugin is listed (exit {rc})", err, out)
+    require(rc == 0 and "plugin fake 1.2.3" in out, f"a 1.0 plugin is listed (exit {rc})", err, out)
     with tempfile.TemporaryDirectory() as tmp:
         j = os.path.join(tmp, "out.json")
         args = ["-count", "0", "-pause", "soon", "-window", "5:2", "-ids", "1", "two"]
         rc, out, err = run(["run", "fake", "PingPong", "--quiet", "--json", j,
                             "--plugin-path", old] + args)
-        expect(rc == 0, f"1.0 plugin run: exit {rc}", err, out)
+        require(rc == 0, f"1.0 plugin run: exit {rc}", err, out)
         typed = typed_header(json.load(open(j)))
         want = {"count": "0", "pause": "soon", "window": "5:2", "ids": ["1", "two"]}
-        expect(typed == want, f"the 1.0 plugin received {typed!r}, want the words {want!r}")
+        require(typed == want, f"the 1.0 plugin received {typed!r}, want the words {want!r}")
 
 
 def case_shadowed():
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copy(so(FAKE, "fake"), tmp)
         rc, out, err = run(["list", "--plugin-path", tmp], env={"PARBENCH_PLUGIN_PATH": FAKE})
-        expect(rc == 0, f"list exit status {rc}", err)
+        require(rc == 0, f"list exit status {rc}", err)
         winner = re.escape(so(FAKE, "fake"))
-        expect(re.search(rf"^plugin fake 1\.2\.3  \({winner}\)$", out, re.M),
-               "PARBENCH_PLUGIN_PATH comes before --plugin-path", out)
-        expect(re.search(rf"^shadowed: {re.escape(os.path.join(tmp, 'parbench_fake.so'))} "
+        require(re.search(rf"^plugin fake 1\.2\.3  \({winner}\)$", out, re.M),
+                "PARBENCH_PLUGIN_PATH comes before --plugin-path", out)
+        require(re.search(rf"^shadowed: {re.escape(os.path.join(tmp, 'parbench_fake.so'))} "
                          rf"\(plugin 'fake' is already provided by {winner}\)$", out, re.M),
                "shadowed plugin logged", out)
 
 
 def case_env_path():
     rc, out, err = run(["list"], env={"PARBENCH_PLUGIN_PATH": "/nonexistent:" + FAKE})
-    expect(rc == 0 and "plugin fake 1.2.3" in out, "PARBENCH_PLUGIN_PATH is searched", out, err)
+    require(rc == 0 and "plugin fake 1.2.3" in out, "PARBENCH_PLUGIN_PATH is searched", out, err)
 
 
 def case_no_cwd():
     rc, out, err = run(["run", "fake"], cwd=FAKE)
-    expect(rc == 2, f"exit status {rc}, want 2", err)
+    require(rc == 2, f"exit status {rc}, want 2", err)
     expect_line(err, r"parbench: error: unknown suite 'fake' \(available: .*\)",
                 "the current directory is not searched")
 
@@ -244,14 +231,14 @@ def case_time_limit():
         j = os.path.join(tmp, "out.json")
         rc, out, err = run(["run", "fake", "PingPong", "Hang", "--timeout", "1", "--json", j,
                             "--plugin-path", FAKE], timeout=30)
-        expect(rc == 3, f"exit status {rc}, want 3", err)
+        require(rc == 3, f"exit status {rc}, want 3", err)
         expect_line(err, r"parbench: error: time limit: benchmark Hang \(1024 bytes, 2 processes\) "
                          r"did not finish within 1 s; stopped", "time-limit message")
         doc = json.load(open(j))
         names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
-        expect(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
-               f"JSON holds the finished PingPong rows: {names}")
-        expect(doc["context"]["parbench"]["completed"] is False, "JSON marks the run incomplete")
+        require(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
+                f"JSON holds the finished PingPong rows: {names}")
+        require(doc["context"]["parbench"]["completed"] is False, "JSON marks the run incomplete")
 
 
 def case_interrupt():
@@ -273,29 +260,29 @@ def case_interrupt():
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline and not os.path.exists(marker):
                 time.sleep(0.01)
-            expect(os.path.exists(marker), f"{name}: Hang began within 20 s")
+            require(os.path.exists(marker), f"{name}: Hang began within 20 s")
             p.send_signal(signo)
             out, err = p.communicate(timeout=30)
-            expect(p.returncode == 128 + signo, f"{name}: exit status {p.returncode}", err)
+            require(p.returncode == 128 + signo, f"{name}: exit status {p.returncode}", err)
             expect_line(err, rf"parbench: error: interrupted by {name} during Hang \(1024 bytes, "
                              r"2 processes\); stopped", f"{name} message")
             doc = json.load(open(j))
             names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
-            expect(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
-                   f"{name}: JSON holds every finished row: {names}")
-            expect(doc["context"]["parbench"]["completed"] is False, f"{name}: run incomplete")
+            require(len(names) == 5 and all(n.startswith("fake/PingPong/") for n in names),
+                    f"{name}: JSON holds every finished row: {names}")
+            require(doc["context"]["parbench"]["completed"] is False, f"{name}: run incomplete")
 
 
 def case_bad_input():
     rc, out, err = run(["run", "fake", "-fail", "bad_input", "--plugin-path", FAKE])
-    expect(rc == 2, f"exit status {rc}, want 2", err)
+    require(rc == 2, f"exit status {rc}, want 2", err)
     expect_line(err, r"parbench: error: -fail bad_input: the fake plugin was asked to reject its input",
                 "plugin BAD_INPUT")
 
 
 def case_plugin_error():
     rc, out, err = run(["run", "fake", "-fail", "error", "--plugin-path", FAKE])
-    expect(rc == 1, f"exit status {rc}, want 1", err)
+    require(rc == 1, f"exit status {rc}, want 1", err)
     expect_line(err, r"parbench: error: the fake backend failed as asked", "plugin ERROR")
 
 
@@ -321,38 +308,38 @@ def mapped_after_opening(files):
         env["ASAN_OPTIONS"] = "detect_leaks=0"
     p = subprocess.run([sys.executable, "-c", MAPS_PROBE] + files, capture_output=True,
                        text=True, env=env, timeout=60)
-    expect(p.returncode == 0, f"opening {files} with RTLD_LOCAL", p.stdout, p.stderr)
+    require(p.returncode == 0, f"opening {files} with RTLD_LOCAL", p.stdout, p.stderr)
     return p.stdout.splitlines()
 
 
 def case_lazy_libraries():
     plugins = dict(arg.split("=", 1) for arg in sys.argv[9:])
-    expect(set(plugins) == {"mpi", "blas", "cuda", "offload", "caf"}, f"backends given: {plugins}")
+    require(set(plugins) == {"mpi", "blas", "cuda", "offload", "caf"}, f"backends given: {plugins}")
     built = {name: f for name, f in plugins.items() if f}
     for name in sorted(set(plugins) - set(built)):
         print(f"skipped {name}: its plugin is not built in this configuration")
-    expect(built, "no plugin built: nothing to check")
+    require(built, "no plugin built: nothing to check")
     # Each file alone, then all in one process (as `parbench list` has them).
     for files in [[f] for f in built.values()] + [list(built.values())]:
         mapped = mapped_after_opening(files)
-        expect(any(m.endswith(os.path.basename(files[-1])) for m in mapped),
-               f"{files[-1]} is not among the mapped files: the check would see nothing", mapped)
+        require(any(m.endswith(os.path.basename(files[-1])) for m in mapped),
+                f"{files[-1]} is not among the mapped files: the check would see nothing", mapped)
         heavy = [m for m in mapped if any(h in os.path.basename(m) for h in HEAVY_LIBRARIES)]
-        expect(not heavy, f"opening {[os.path.basename(f) for f in files]} maps {heavy}: "
-               "these belong in a library the plugin opens on first use")
+        require(not heavy, f"opening {[os.path.basename(f) for f in files]} maps {heavy}: "
+                "these belong in a library the plugin opens on first use")
         print("opened", " ".join(os.path.basename(f) for f in files), f"({len(mapped)} files "
               "mapped, none of", ", ".join(HEAVY_LIBRARIES) + ")")
     # The suites of the lazily loading plugins are still listed (discovery reads the descriptors).
     rc, out, err = run(["list"])
-    expect(rc == 0, f"parbench list exit status {rc}", out, err)
+    require(rc == 0, f"parbench list exit status {rc}", out, err)
     listed = {"cuda": ["gpu_in_pinned", "gpu_dgemm", "gpu_sgemm"],
               "offload": ["phi_keep_al_in", "phi_alloc_noal_inout"]}
     for name, benchmarks in listed.items():
         if name not in built:
             continue
-        expect(re.search(rf"^plugin {name} ", out, re.M), f"list shows no {name} plugin", out)
+        require(re.search(rf"^plugin {name} ", out, re.M), f"list shows no {name} plugin", out)
         for b in benchmarks:
-            expect(re.search(rf"^    {b} ", out, re.M), f"list lacks {b} ({name} plugin)", out)
+            require(re.search(rf"^    {b} ", out, re.M), f"list lacks {b} ({name} plugin)", out)
 
 
 globals()["case_" + CASE]()
