@@ -16,12 +16,9 @@ jobs=$(nproc)
 # fault-injection benchmarks that the MPI tests run (Test_Corrupt, Test_Deadlock) exist only with
 # -Dtest_kernels.
 forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled -Dtest_kernels=true)
-# Compile time is most of this script's time (two full C++20 builds on two cores). The release
+# Compile time is most of this script's time (two full C++20 builds on two cores): the release
 # build compiles the product at -O3 and the test programs at -O1 (-Dtest_optimization, the
-# default); the overhead benches, which no test runs (they are meson benchmark()s: a speed ratio
-# is never a test), are compiled once, in the sanitizer build, where -O0 makes them cheap and the
-# sanitizers check their code; `meson test --benchmark` in a release build of your own runs them.
-release_only=(-Dbench=false)
+# default; they check behaviour, not speed).
 
 # Meson's summary counts skipped tests; this names each one with the reason it printed, so that
 # a skip is never silent.
@@ -41,11 +38,11 @@ PY
 
 echo "== release build (-Werror) =="
 if [[ -f build-test/build.ninja ]]; then
-    meson setup --reconfigure build-test "${forced[@]}" "${release_only[@]}" >/dev/null  # also learns new options
+    meson setup --reconfigure build-test "${forced[@]}" >/dev/null  # also learns new options
     # A project default_options entry reaches only new directories; tests/install needs this one.
     meson configure build-test -Dpkgconfig.relocatable=true >/dev/null
 else
-    meson setup build-test --buildtype=release --werror "${forced[@]}" "${release_only[@]}" >/dev/null
+    meson setup build-test --buildtype=release --werror "${forced[@]}" >/dev/null
 fi
 ninja -C build-test -j "$jobs"
 if [[ -f build-test/plugins/cuda/parbench_cuda.so ]]; then
@@ -63,10 +60,11 @@ echo "== sanitizer build (ASan + UBSan) =="
 # (GCC PR 105562); the release build above keeps that warning as an error for our code.
 # The CUDA and offload plugins are compiled by nvcc and clang, whose code the sanitizers do not
 # instrument here; their tests run in the release build above.
-# The overhead benches are compiled here (see release_only above); the examples are not, user
-# programs of the same headers and runner that the plugins' tests cover here (the release build
-# runs them and builds them as an installed user would). Test programs take the build's -O0.
-asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=true -Dexamples=false -Dtest_optimization=inherit)
+# The overhead benches judge timing and are compiled in the release build only; so are the
+# examples, user programs of the same headers and runner that the plugins' tests cover here (the
+# release build runs them and builds them as an installed user would). Test programs take this
+# build's -O0 (-Dtest_optimization=inherit).
+asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false -Dtest_optimization=inherit)
 # -g1 (line tables) gives the sanitizers' reports their function names and lines at half the
 # compile time of full debug information (-g), which the sanitizer build does not need.
 # UBSan's null and alignment checks guard every pointer use and together cost a further quarter
@@ -106,7 +104,9 @@ mapfile -t asan_mpi < <(meson test -C build-asan --list --no-rebuild --suite lau
     grep -Ev -- '-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$' |
     grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 echo "== sanitizer build: ${#asan_mpi[@]} tests that launch MPI"
+# Two at a time, as in the release build: what measures under MPI is is_parallel: false and runs
+# alone; the bad-input rows that only start MPI and exit share the cores.
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
-    meson test -C build-asan --print-errorlogs --num-processes 1 --no-rebuild \
+    meson test -C build-asan --print-errorlogs --num-processes 2 --no-rebuild \
     --timeout-multiplier 3 "${asan_mpi[@]}"
 report_skips build-asan

@@ -5,9 +5,9 @@
 #include "suite.hpp"
 
 #include <parbench/plugin/abi.h>
+#include <parbench/plugin/descriptor.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/hosted_suite.hpp>
-#include <parbench/plugin/request.hpp>
 
 #include <string>
 #include <vector>
@@ -34,35 +34,20 @@ parbench_status finalize(char* error, std::size_t error_size) {
     return plugin::guarded(error, error_size, [] {});
 }
 
-parbench_status run(const char* request_json, const parbench_host* host_ptr, char* error,
+parbench_status run(const char* request_json, const parbench_host* host, char* error,
                     std::size_t error_size) {
-    return plugin::guarded(error, error_size, [&] {
-        const run_request request = parse_run_request(request_json, "blas plugin");
-        const plugin::host_channel host(host_ptr);
-        plugin::suite_named(hosted_suites, request.suite, "blas").run(request, host);
-    });
+    return plugin::run_hosted_suite(hosted_suites, "blas", request_json, host, error, error_size);
 }
 
 // Built on first use, after every suite file's static initialisation has run.
 const parbench_plugin& descriptor() {
     static const std::vector<parbench_suite> suites = plugin::suite_table(hosted_suites);
-    static const parbench_plugin d = {
-        PARBENCH_ABI_MAJOR,
-        PARBENCH_ABI_MINOR,
-        sizeof(parbench_plugin),
-        "blas",
-        "0.1.0",
-        &backend_info,
-        &init,
-        &finalize,
-        suites.data(),
-        suites.size(),
-        nullptr,
-        &run,
-        nullptr,  // parameter_types (ABI 1.1): all text
-        0,
-        {},
-    };
+    static const parbench_plugin d = plugin::descriptor_of({.name = "blas",
+                                                            .backend_info = &backend_info,
+                                                            .init = &init,
+                                                            .finalize = &finalize,
+                                                            .run = &run,
+                                                            .suites = suites});
     return d;
 }
 

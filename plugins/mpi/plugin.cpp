@@ -6,6 +6,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/progress_variables.hpp>
 #include <parbench/plugin/abi.h>
+#include <parbench/plugin/descriptor.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
 
@@ -16,10 +17,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#ifndef PARBENCH_PLUGIN_VERSION
-#define PARBENCH_PLUGIN_VERSION "0.0.0"
-#endif
 
 namespace parbench::mpi_plugin {
 namespace {
@@ -112,23 +109,14 @@ std::vector<parbench_parameter_type> typed_parameters(const std::vector<parbench
 const parbench_plugin& descriptor() {
     static const std::vector<parbench_suite> suites = plugin::suite_table(hosted_suites);
     static const std::vector<parbench_parameter_type> types = typed_parameters(suites);
-    static const parbench_plugin d = {
-        PARBENCH_ABI_MAJOR,
-        PARBENCH_ABI_MINOR,
-        sizeof(parbench_plugin),
-        "mpi",
-        PARBENCH_PLUGIN_VERSION,
-        &backend_info,
-        &init,
-        &finalize,
-        suites.data(),
-        suites.size(),
-        &comm_service,
-        &run,
-        types.data(),
-        types.size(),
-        {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
-    };
+    static const parbench_plugin d = plugin::descriptor_of({.name = "mpi",
+                                                            .backend_info = &backend_info,
+                                                            .init = &init,
+                                                            .finalize = &finalize,
+                                                            .run = &run,
+                                                            .suites = suites,
+                                                            .comm_service = &comm_service,
+                                                            .parameter_types = types});
     return d;
 }
 

@@ -30,8 +30,21 @@ TEST_CASE("an unknown layout is an error naming it and the known ones") {
               "suite 'my-suite' declares console layout 'tabular', which this parbench does not "
               "know (known: caf, imb, imb-nbc, osu, overlap, paw)");
     }
-    CHECK_THROWS_AS(report::require_layout("", "my-suite"), report::unknown_layout);
     CHECK_NOTHROW(report::require_layout("osu", "my-suite"));
+}
+
+TEST_CASE("a suite that declares no layout is an error, never IMB's by default") {
+    try {
+        report::require_layout("", "my-suite");
+        FAIL("no exception");
+    } catch (const report::unknown_layout& e) {
+        CHECK(std::string(e.what()) ==
+              "suite 'my-suite' declares no console layout (run_start.layout; known: caf, imb, "
+              "imb-nbc, osu, overlap, paw)");
+    }
+    // As the driver reads it from a plugin's event.
+    const auto start = nlohmann::json::parse(R"({"suite": "my-suite"})").get<run_start>();
+    CHECK_THROWS_AS(report::require_layout(start.layout, start.suite), report::unknown_layout);
 }
 
 TEST_CASE("a note reaches every console as a comment line") {

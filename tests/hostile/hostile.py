@@ -9,6 +9,7 @@ temporary or probe file is left behind, and, for a failed run, that there is exa
 line.
 
 usage: hostile.py PARBENCH FAKE_PLUGIN_DIR MPIEXEC --list | CASE...
+--list prints GROUP:CASE:parallel|serial, a line each (see shares_cores).
 Exit 77 (skipped) when a case needs a plugin that is not built.
 """
 import json
@@ -55,8 +56,23 @@ def case(name, args, status, message=None, *, bound=20, needs=(), setup=None, ch
                        stop_rank=stop_rank, pause_rank=pause_rank, target=target,
                        program=program,
                        # Rows that start MPI (mpiexec, or the MPI plugin's singleton init) run in
-                       # the launches-mpi suite: serial, and without leak checking under ASan.
+                       # the launches-mpi suite, without leak checking under ASan.
                        group="mpi" if launcher or "mpi" in needs else group)
+    CASES[name]["parallel"] = shares_cores(CASES[name])
+
+
+def shares_cores(c):
+    """Whether a row may run beside another test (meson's is_parallel). Signal rows time their
+    delivery, and rows that measure under MPI need both cores (MPICH's progress engine spins, so
+    a second test would slow every call a hundredfold): they run alone. A row refused before any
+    measurement (status 2) on at most two processes, with no signal, only starts MPI and exits."""
+    if c["group"] == "signals":
+        return False
+    if c["group"] != "mpi":
+        return True
+    signalled = (c["interrupt"] is not None or c["kill_rank"] is not None
+                 or c["stop_rank"] is not None or c["pause_rank"] is not None)
+    return c["status"] == 2 and not signalled and c["launcher"] in (None, "mpiexec1", "mpiexec2")
 
 
 # ---- helpers for setup and checks --------------------------------------------------------------
@@ -1206,7 +1222,7 @@ def main():
     names = sys.argv[4:]
     if names == ["--list"]:
         for n, c in CASES.items():
-            print(f"{c['group']}:{n}")
+            print(f"{c['group']}:{n}:{'parallel' if c['parallel'] else 'serial'}")
         return 0
     status = 0
     for n in names:

@@ -1,6 +1,6 @@
 // The pattern vocabulary: who takes part in one iteration, how many messages it moves (for
 // throughput), how a rank's loop time becomes the reported time, and which benchmark class
-// (report/result.hpp) decides the columns. Descriptors are small aggregates configured with
+// (core/benchmark_class.hpp) decides the columns. Descriptors are small aggregates configured with
 // designated initialisers; the runner (mpi/runner.hpp) reads them, kernels never do.
 //
 // The same vocabulary serves the later one-sided, I/O and offload patterns (rma_epoch: origin and
@@ -9,7 +9,7 @@
 #pragma once
 
 #include <parbench/pattern/pairing.hpp>
-#include <parbench/report/result.hpp>
+#include <parbench/core/benchmark_class.hpp>
 
 #include <concepts>
 #include <cstdint>

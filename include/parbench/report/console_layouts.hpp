@@ -73,9 +73,14 @@ public:
     return text;
 }
 
-// Throws unknown_layout unless `layout` is registered.
+// Throws unknown_layout unless `layout` is registered. A suite that declares none is an error
+// too: no layout is assumed (IMB's was, once, and rendered other suites' rows as IMB tables).
 inline void require_layout(std::string_view layout, std::string_view suite) {
     if (console_layouts().contains(layout)) return;
+    if (layout.empty())
+        throw unknown_layout("suite '" + std::string(suite) +
+                             "' declares no console layout (run_start.layout; known: " +
+                             known_layouts() + ")");
     throw unknown_layout("suite '" + std::string(suite) + "' declares console layout '" +
                          std::string(layout) + "', which this parbench does not know (known: " +
                          known_layouts() + ")");

@@ -4,6 +4,7 @@
 // depends on MPI.
 #pragma once
 
+#include <parbench/core/benchmark_class.hpp>
 #include <parbench/core/statistics.hpp>
 #include <parbench/report/overlap.hpp>
 
@@ -19,41 +20,6 @@
 #include <vector>
 
 namespace parbench {
-
-// How per-rank times combine and which columns a benchmark reports (IMB's classes, plus the
-// kinds the other suites need).
-enum class benchmark_class {
-    single_transfer,    // two active processes; one time column t = t_max, throughput X/t
-    parallel_transfer,  // all active; t_min/t_max/t_avg, throughput nmsg*X/t_max
-    multiple_transfer,  // one origin, N targets (IMB-RMA); throughput N*X/t
-    collective,         // all active; bare t_min/t_max/t_avg, no throughput
-    other,              // setup overheads (Window, Open_Close): time only
-    compute,            // a numerical kernel (BLAS); flop rates instead of bandwidth
-    host_device_transfer,  // host <-> accelerator copies (PAW GPU/offload); GB/s = 10^9 B/s
-};
-
-[[nodiscard]] constexpr std::string_view to_string(benchmark_class c) noexcept {
-    switch (c) {
-        case benchmark_class::single_transfer: return "single_transfer";
-        case benchmark_class::parallel_transfer: return "parallel_transfer";
-        case benchmark_class::multiple_transfer: return "multiple_transfer";
-        case benchmark_class::collective: return "collective";
-        case benchmark_class::other: return "other";
-        case benchmark_class::compute: return "compute";
-        case benchmark_class::host_device_transfer: return "host_device_transfer";
-    }
-    return "other";
-}
-
-[[nodiscard]] inline benchmark_class benchmark_class_from_string(std::string_view text) {
-    for (auto c : {benchmark_class::single_transfer, benchmark_class::parallel_transfer,
-                   benchmark_class::multiple_transfer, benchmark_class::collective,
-                   benchmark_class::other, benchmark_class::compute,
-                   benchmark_class::host_device_transfer}) {
-        if (to_string(c) == text) return c;
-    }
-    throw std::invalid_argument("unknown benchmark class '" + std::string(text) + "'");
-}
 
 // The heading printed above a table: what ran, on which processes, in which mode. Consecutive
 // records with an equal block share one table.
@@ -294,10 +260,11 @@ inline void from_json(const nlohmann::json& j, column& c) {
 }
 
 // The event a plugin emits once, before its first result: what the console header shows and
-// what the run context records. `layout` picks the console renderer ("imb", "paw").
+// what the run context records. `layout` picks the console renderer (report/console_layouts.hpp);
+// every suite names one.
 struct run_start {
     std::string suite;
-    std::string layout;        // "imb" | "paw" | "osu"
+    std::string layout;        // "imb", "imb-nbc", "osu", "paw", "overlap", "caf"
     std::string title;         // "parbench 0.1.0, IMB-MPI1 compatible (IMB 4.0 methodology), MPI-1 part"
     nlohmann::json header;     // layout-specific header fields (see docs/plugin-authors.md)
     nlohmann::json context;    // run context: library versions, processes, threads, timer, ...
@@ -316,7 +283,7 @@ inline void to_json(nlohmann::json& j, const run_start& s) {
 
 inline void from_json(const nlohmann::json& j, run_start& s) {
     s.suite = j.at("suite").get<std::string>();
-    s.layout = j.value("layout", std::string{"imb"});
+    s.layout = j.value("layout", std::string{});  // none: refused by require_layout
     s.title = j.value("title", std::string{});
     s.header = j.value("header", nlohmann::json::object());
     s.context = j.value("context", nlohmann::json::object());

@@ -198,7 +198,7 @@ TEST_CASE("run_start JSON round trip and defaults", "[result]") {
     CHECK(with_widths.columns == s.columns);
 
     const auto minimal = json::parse(R"({"suite": "paw"})").get<parbench::run_start>();
-    CHECK(minimal.layout == "imb");
+    CHECK(minimal.layout.empty());  // no layout assumed: report::require_layout refuses it
     CHECK(minimal.title.empty());
     CHECK(minimal.header.is_object());
     CHECK(minimal.context.is_object());
