@@ -20,6 +20,10 @@ forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled -Dtest_kern
 # build compiles the product at -O3 and the test programs at -O1 (-Dtest_optimization, the
 # default; they check behaviour, not speed).
 
+# Each phase's heading says how long the script has run, so that a CI log shows where its time
+# goes (builds against tests; the budget is 15 minutes on two cores).
+phase() { echo "== [${SECONDS} s] $*"; }
+
 # Meson's summary counts skipped tests; this names each one with the reason it printed, so that
 # a skip is never silent.
 report_skips() {
@@ -36,7 +40,7 @@ print("\n".join(skipped)) if skipped else None
 PY
 }
 
-echo "== release build (-Werror) =="
+phase "release build (-Werror)"
 if [[ -f build-test/build.ninja ]]; then
     meson setup --reconfigure build-test "${forced[@]}" >/dev/null  # also learns new options
     # A project default_options entry reaches only new directories; tests/install needs this one.
@@ -45,6 +49,7 @@ else
     meson setup build-test --buildtype=release --werror "${forced[@]}" >/dev/null
 fi
 ninja -C build-test -j "$jobs"
+phase "release build done"
 if [[ -f build-test/plugins/cuda/parbench_cuda.so ]]; then
     echo "== CUDA plugin built (toolkit found); its tests run without a GPU on the no-device path"
 else
@@ -55,7 +60,7 @@ fi
 meson test -C build-test --print-errorlogs --num-processes 2
 report_skips build-test
 
-echo "== sanitizer build (ASan + UBSan) =="
+phase "sanitizer build (ASan + UBSan)"
 # GCC 12 reports false 'maybe-uninitialized' inside libstdc++'s <regex> when sanitizers are on
 # (GCC PR 105562); the release build above keeps that warning as an error for our code.
 # The CUDA and offload plugins are compiled by nvcc and clang, whose code the sanitizers do not
@@ -80,6 +85,7 @@ else
         -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args="$asan_cpp_args" >/dev/null
 fi
 ninja -C build-asan -j "$jobs"
+phase "sanitizer build done"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_odr_violation=0"
 # Leak checking on for everything that does not start MPI processes...
@@ -103,10 +109,11 @@ mapfile -t asan_mpi < <(meson test -C build-asan --list --no-rebuild --suite lau
     --no-suite bench-short 2>/dev/null | sed 's/.* \/ //' |
     grep -Ev -- '-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$' |
     grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
-echo "== sanitizer build: ${#asan_mpi[@]} tests that launch MPI"
+phase "sanitizer build: ${#asan_mpi[@]} tests that launch MPI"
 # Two at a time, as in the release build: what measures under MPI is is_parallel: false and runs
 # alone; the bad-input rows that only start MPI and exit share the cores.
 ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
     meson test -C build-asan --print-errorlogs --num-processes 2 --no-rebuild \
     --timeout-multiplier 3 "${asan_mpi[@]}"
 report_skips build-asan
+phase "all tests done"
