@@ -46,16 +46,22 @@ def json_context(document):
 
 # --- IMB layouts -------------------------------------------------------------------------------
 
-def imb_console(text, parbench):
-    """IMB-NBC, IMB-EXT and IMB-RMA tables: right-aligned columns, a number becomes N at its
-    right edge, widths kept; the CPU-load calibration's rate is masked."""
-    out = []
+def _imb_header_lines(text, parbench):
+    """The lines of an IMB-layout console without its warnings and machine lines, with the
+    build's paths (the driver, the plugin search path) replaced by fixed words."""
     for line in text.splitlines():
         if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
                                                     line):
             continue
         line = line.replace(parbench, "parbench")
-        line = re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
+        yield re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
+
+
+def imb_console(text, parbench):
+    """IMB-NBC, IMB-EXT and IMB-RMA tables: right-aligned columns, a number becomes N at its
+    right edge, widths kept; the CPU-load calibration's rate is masked."""
+    out = []
+    for line in _imb_header_lines(text, parbench):
         if line.startswith("# CPU load:"):
             line = re.sub(r"\d+ Mflop/s", "N Mflop/s", line)
         if re.match(r"^ +\d", line):
@@ -69,12 +75,7 @@ def imb_io_console(text, parbench):
     """IMB-IO tables: as imb_console, but the leading integers (#bytes where there is one,
     #repetitions) are exact, a '-' figure is masked too, and the I/O directory is."""
     out = []
-    for line in text.splitlines():
-        if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
-                                                    line):
-            continue
-        line = line.replace(parbench, "parbench")
-        line = re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)
+    for line in _imb_header_lines(text, parbench):
         line = re.sub(r"--io-dir \S+", "--io-dir DIR", line)
         if re.match(r"^ +\d", line):
             line = note(line)
