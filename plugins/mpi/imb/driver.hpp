@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace parbench::imb {
@@ -153,6 +154,14 @@ template <class Def>
         return mpi::no_completion{};
 }
 
+// After one size on files: every process of the run agrees on whether an MPI-IO call failed
+// (mpi/file_errors.hpp; an unwritable directory, ENOSPC, a read-only file system), and a failure
+// throws an input_error naming the benchmark, the size, the directory of `path` and MPI's reason:
+// every process leaves the run together (no abort), one line on rank 0. The records so far are
+// already with the host.
+void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uint64_t bytes,
+                          const std::string& path);
+
 // Disjoint window sections an aggregate timing needs: one per transfer of the largest count the
 // volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
 [[nodiscard]] std::uint64_t aggregate_sections(const options& o, std::uint64_t x);
@@ -256,6 +265,10 @@ struct family {
             .directory = run.io_directory,
             .group = selected.multiple && session.active() ? session.group_index() : -1,
             .tiles = 2 * o.iterations.n_sample(x, aggregation::is_aggregate)};
+        auto resource =
+            make_resource<Def>(session, o.cache, bytes, context, sections, site, types.spread());
+        std::string path;  // a file's, for the message of a failed MPI-IO call
+        if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
         mpi::measurement m = measure_size<Def>(
             session,
             mpi::measure_config{
@@ -263,8 +276,7 @@ struct family {
                 .labels = {std::string(run.suite), std::string(name), selected.multiple,
                            o.multi.value_or(0) == 1, traits.has_bytes, std::string(mode)},
                 .bytes = x,
-                .resource = make_resource<Def>(session, o.cache, bytes, context, sections, site,
-                                               types.spread()),
+                .resource = std::move(resource),
                 .kernel = types.kernel(context),
                 .completion = make_completion<Def>(context),
                 .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
@@ -274,6 +286,10 @@ struct family {
                     .mem_limit_bytes = run.mem_limit_bytes,
                     .check = o.check},
                 .check = types.check()});
+        // Files: the measurement's were closed and deleted by its resource; every process
+        // agrees on whether an MPI-IO call failed, and a failure ends the run.
+        if constexpr (requires { Def::file(x, context, site); })
+            stop_on_file_failure(session, name, x, path);
         if (m.skipped_storage) warn_storage(run, name, c.processes, x, *m.skipped_storage);
         return m;
     }
