@@ -34,6 +34,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/progress_variables.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/mpi/sweep.hpp>
 #include <parbench/report/csv.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/json.hpp>
@@ -43,6 +44,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <cerrno>
@@ -291,59 +293,97 @@ struct program_output {
     return s;
 }
 
-// Runs one definition over the sizes on the processes its pattern takes (a pair, or all):
-// IMB's warm-up once, then one measure() per size. Collective over MPI_COMM_WORLD.
+// The family of a custom program's definition for mpi::sweep(): the processes its pattern takes
+// (a pair, or all), the -msglog sizes that are multiples of its unit, IMB's warm-up once, one
+// measure() per size with the deadline armed for it, and a warning per skipped size.
+template <class Def>
+struct program_family {
+    std::string_view name;
+    const program_info& info;
+    const program_options& opts;
+    program_output* out;  // rank 0's files; nullptr elsewhere
+    measurement_deadline& deadline;
+
+    static constexpr bool has_bytes = Def::traits.has_bytes;
+
+    struct count {
+        session s;
+        int processes = 0;
+    };
+
+    [[nodiscard]] std::array<int, 1> process_counts() const {
+        int world = 1;
+        MPI_Comm_size(MPI_COMM_WORLD, &world);
+        const auto& descriptor = Def::descriptor;
+        return {pattern::fixed_group_size(descriptor) ? pattern::min_processes(descriptor) : world};
+    }
+    [[nodiscard]] std::vector<std::uint64_t> sizes() const {
+        std::vector<std::uint64_t> all{0};
+        if constexpr (has_bytes) {
+            all = imb_sizes(opts.msglog);
+            std::erase_if(all, [](std::uint64_t x) { return x % Def::traits.unit != 0; });
+        }
+        return all;
+    }
+    [[nodiscard]] count open(int q) const { return {.s = session(MPI_COMM_WORLD, q), .processes = q}; }
+
+    [[nodiscard]] std::string what(const count& c, std::uint64_t x) const {
+        return std::string(name) + " (" + std::to_string(x) + " bytes, " +
+               std::to_string(c.processes) + " processes)";
+    }
+    void progress(const count& c, std::uint64_t x) const { deadline.arm(what(c, x)); }
+
+    // IMB's warm-up: untimed iterations at sizeof(float), under the deadline of its own size,
+    // before the first size (whose deadline starts after it).
+    void warm_up(const count& c, std::uint64_t first) const {
+        const std::size_t small = has_bytes ? 4 : 0;
+        const auto pairs = pattern::pairing_of(Def::descriptor);
+        deadline.arm(what(c, small));
+        const kernel_context warm = c.s.context(small, pairs);
+        mpi::warm_up(c.s,
+                     message_resource(Def::layout(small, c.processes), off_cache{},
+                                      c.s.send_pool(), c.s.recv_pool()),
+                     Def::make_kernel(warm), no_completion{},
+                     std::min(n_warmup, opts.iterations.msgs_per_sample), small, pairs);
+        deadline.arm(what(c, first));
+    }
+
+    [[nodiscard]] measurement measure(const count& c, std::uint64_t x) const {
+        const auto bytes = static_cast<std::size_t>(x);
+        measurement m = mpi::measure(
+            c.s, measure_config{.pattern = Def::descriptor,
+                                .labels = {.suite = info.suite,
+                                           .benchmark = std::string(name),
+                                           .has_bytes = has_bytes},
+                                .bytes = x,
+                                .resource = messages{.layout = Def::layout(bytes, c.processes)},
+                                .kernel = Def::make_kernel(
+                                    c.s.context(bytes, pattern::pairing_of(Def::descriptor))),
+                                .plan = timing_plan<>{.iterations = opts.iterations,
+                                                      .check = opts.check},
+                                .check = typename Def::verify_check{}});
+        // A skipped size has no records: its warning stands where they would.
+        if (out != nullptr && m.skipped_need_bytes > 0)
+            out->warning(std::string(name) + ": " + std::to_string(x) + " bytes skipped (" +
+                         std::to_string(m.skipped_need_bytes) + " bytes of buffers per process)");
+        if (out != nullptr && m.allocation_failed)
+            out->warning(std::string(name) + ": " + std::to_string(x) +
+                         " bytes skipped: a process could not allocate its buffers");
+        return m;
+    }
+    void publish(const count& /*c*/, const result_record& r) const {
+        if (out != nullptr) out->result(r);
+    }
+    void close(const count& /*c*/, const size_notes& /*notes*/) const {}
+};
+
+// Runs one definition through mpi::sweep() with program_family. Collective over MPI_COMM_WORLD.
 template <class Def>
 void run_definition(std::string_view name, const program_info& info, const program_options& o,
                     program_output* out, measurement_deadline& deadline) {
-    int world = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &world);
-    const auto& descriptor = Def::descriptor;
-    const int q = pattern::fixed_group_size(descriptor) ? pattern::min_processes(descriptor) : world;
-    const session s(MPI_COMM_WORLD, q);
-    const auto pairs = pattern::pairing_of(descriptor);
     static_assert(check_definition<Def>() && self_contained_definition<Def>);
-    constexpr bool has_bytes = Def::traits.has_bytes;
-    std::vector<std::uint64_t> sizes{0};
-    if constexpr (has_bytes) {
-        sizes = imb_sizes(o.msglog);
-        std::erase_if(sizes, [](std::uint64_t x) { return x % Def::traits.unit != 0; });
-    }
-    const auto what = [&](std::uint64_t x) {
-        return std::string(name) + " (" + std::to_string(x) + " bytes, " + std::to_string(q) +
-               " processes)";
-    };
-    {  // IMB's warm-up: untimed iterations at sizeof(float), before the first size
-        const std::size_t small = has_bytes ? 4 : 0;
-        deadline.arm(what(small));
-        const kernel_context warm = s.context(small, pairs);
-        warm_up(s, message_resource(Def::layout(small, q), off_cache{}, s.send_pool(), s.recv_pool()),
-                Def::make_kernel(warm), no_completion{},
-                std::min(n_warmup, o.iterations.msgs_per_sample), small, pairs);
-    }
-    const timing_plan<> plan{.iterations = o.iterations, .check = o.check};
-    for (const std::uint64_t x : sizes) {
-        deadline.arm(what(x));
-        const auto bytes = static_cast<std::size_t>(x);
-        const measurement m = measure(
-            s, measure_config{.pattern = descriptor,
-                              .labels = {.suite = info.suite,
-                                         .benchmark = std::string(name),
-                                         .has_bytes = has_bytes},
-                              .bytes = x,
-                              .resource = messages{.layout = Def::layout(bytes, q)},
-                              .kernel = Def::make_kernel(s.context(bytes, pairs)),
-                              .plan = plan,
-                              .check = typename Def::verify_check{}});
-        if (out == nullptr) continue;
-        for (const auto& r : m.records) out->result(r);
-        if (m.skipped_need_bytes > 0)
-            out->warning(std::string(name) + ": " + std::to_string(x) + " bytes skipped (" +
-                         std::to_string(m.skipped_need_bytes) + " bytes of buffers per process)");
-        if (m.allocation_failed)
-            out->warning(std::string(name) + ": " + std::to_string(x) +
-                         " bytes skipped: a process could not allocate its buffers");
-    }
+    sweep(program_family<Def>{
+        .name = name, .info = info, .opts = o, .out = out, .deadline = deadline});
 }
 
 // Runs the program's benchmarks with the common options of argv. Call it from main() with

@@ -1,5 +1,8 @@
 #include "imb/driver.hpp"
 
+#include <parbench/core/error.hpp>
+#include <parbench/mpi/file_errors.hpp>
+
 #include <cstdio>
 
 namespace parbench::imb {
@@ -85,6 +88,16 @@ void warn_storage(const run_state& st, std::string_view name, int processes, std
                      std::to_string(bytes) + " bytes: the files need " +
                      mib_text(storage.need_bytes) + " in " + storage.directory + ", which has " +
                      mib_text(storage.free_bytes) + " free; size skipped");
+}
+
+void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uint64_t bytes,
+                          const std::string& path) {
+    if (const std::string failure = mpi::file_errors::take_agreed(s.world().get());
+        !failure.empty())
+        throw input_error("MPI-IO failed in " + std::string(name) + " (" + std::to_string(bytes) +
+                          " bytes, " + std::to_string(s.layout().processes) +
+                          " processes) on a file in " + path.substr(0, path.find_last_of('/')) +
+                          ": " + failure + "; stopped");
 }
 
 }  // namespace parbench::imb

@@ -1,7 +1,7 @@
-// The IMB driver: runs one benchmark definition over IMB's process counts (-npmin doubling, or the
-// pair of a two-process pattern) and message sizes, with IMB's warm-up, and hands every record to
-// the host. Every imb-* suite runs its definitions through run_benchmark<Def>; it is the one
-// place in the plugin that opens an mpi::session and calls mpi::warm_up() and mpi::measure().
+// The IMB driver: IMB's family for mpi::sweep() (mpi/sweep.hpp) runs one benchmark definition
+// over IMB's process counts (-npmin doubling, or the pair of a two-process pattern) and message
+// sizes, with IMB's warm-up, and hands every record to the host. Every imb-* suite runs its
+// definitions through run_benchmark<Def>.
 #pragma once
 
 #include "imb/options.hpp"
@@ -11,6 +11,7 @@
 #include <parbench/mpi/file_resource.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/pattern.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
@@ -25,6 +26,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace parbench::imb {
@@ -151,6 +154,14 @@ template <class Def>
         return mpi::no_completion{};
 }
 
+// After one size on files: every process of the run agrees on whether an MPI-IO call failed
+// (mpi/file_errors.hpp; an unwritable directory, ENOSPC, a read-only file system), and a failure
+// throws an input_error naming the benchmark, the size, the directory of `path` and MPI's reason:
+// every process leaves the run together (no abort), one line on rank 0. The records so far are
+// already with the host.
+void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uint64_t bytes,
+                          const std::string& path);
+
 // Disjoint window sections an aggregate timing needs: one per transfer of the largest count the
 // volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
 [[nodiscard]] std::uint64_t aggregate_sections(const options& o, std::uint64_t x);
@@ -165,116 +176,147 @@ template <class Def, class Config>
         return mpi::measure(s, std::forward<Config>(config));
 }
 
+// IMB's family for mpi::sweep(): IMB's process counts (-npmin doubling, or the pair of a
+// two-process pattern), its lengths, one pass per mode (every size in aggregate mode, then every
+// size in non-aggregate mode for IMB-EXT/RMA; one pass without a mode for IMB-MPI1), IMB's
+// warm-up once per count, and rank 0's warnings after each count.
+template <class Def>
+struct family {
+    const run_state& run;
+    const selection& selected;
+    std::string_view name;
+
+    static constexpr mpi::definition_traits traits = Def::traits;
+    // Passes are labelled with their mode only where the benchmark runs in both (IMB prints no
+    // MODE line for Window).
+    static constexpr std::size_t passes = traits.modes == mpi::run_modes::both ? 2 : 1;
+
+    struct count {
+        mpi::session session;
+        int processes = 0;
+        std::uint64_t dropped_calls = 0;  // -sync window: calls started late, over all sizes
+        std::uint64_t timed_calls = 0;
+    };
+
+    [[nodiscard]] std::vector<int> process_counts() const {
+        const auto& descriptor = Def::descriptor;
+        return process_counts_for(
+            run, name,
+            pattern::fixed_group_size(descriptor) ? pattern::fixed_group_processes(descriptor)
+                                                  : 0,
+            pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
+            pattern::min_processes(descriptor));
+    }
+
+    [[nodiscard]] std::vector<std::uint64_t> sizes() const {
+        // IMB 2021: lengths are multiples of the size of the benchmark's datatype.
+        std::uint64_t unit = traits.unit;
+        if constexpr (typed_definition<Def>)
+            if (run.datatypes != nullptr) unit = run.datatypes->unit(traits.reduction);
+        return traits.fixed_bytes > 0 ? std::vector<std::uint64_t>{traits.fixed_bytes}
+               : traits.has_bytes     ? lengths_for(*run.opts, unit)
+                                      : std::vector<std::uint64_t>{0};
+    }
+
+    [[nodiscard]] count open(int q) const {
+        return {.session = mpi::session(MPI_COMM_WORLD, q, selected.multiple, run.order,
+                                        run.opts->map.columns, run.buffers),
+                .processes = q};
+    }
+
+    void progress(const count& c, std::uint64_t x) const {
+        run.host->progress(name, x, c.processes);
+    }
+
+    void warm_up(const count& c, std::uint64_t /*x*/) const {
+        const options& o = *run.opts;
+        if (!traits.warm_up || !o.warm_up) return;  // -warm_up off: none
+        const auto pairs = pattern::pairing_of(Def::descriptor);
+        const std::size_t small = traits.has_bytes ? 4 : 0;
+        const mpi::kernel_context warm = c.session.context(small, pairs);
+        const size_datatypes<Def> warm_types(run, small);
+        // No -off_cache rotation: the warm-up is about connections, not caches.
+        mpi::warm_up(c.session,
+                     make_resource<Def>(c.session, off_cache{}, small, warm, 1, {},
+                                        warm_types.spread()),
+                     warm_types.kernel(warm), make_completion<Def>(warm),
+                     std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small, pairs);
+    }
+
+    template <std::size_t P>
+    [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x,
+                                           mpi::sweep_pass<P> /*pass*/) const {
+        using aggregation =
+            std::conditional_t<P == 1 || traits.modes == mpi::run_modes::non_aggregate,
+                               policy::aggregation::non_aggregate,
+                               policy::aggregation::aggregate>;
+        const std::string_view mode = passes == 1 ? ""
+                                      : P == 0    ? "aggregate"
+                                                  : "non_aggregate";
+        const options& o = *run.opts;
+        const mpi::session& session = c.session;
+        const auto bytes = static_cast<std::size_t>(x);
+        const mpi::kernel_context context =
+            session.context(bytes, pattern::pairing_of(Def::descriptor));
+        const size_datatypes<Def> types(run, bytes);
+        const std::uint64_t sections = aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
+        // Files: room for the warm-up and the largest timed count, in tiles of X.
+        const mpi::file_site site{
+            .directory = run.io_directory,
+            .group = selected.multiple && session.active() ? session.group_index() : -1,
+            .tiles = 2 * o.iterations.n_sample(x, aggregation::is_aggregate)};
+        auto resource =
+            make_resource<Def>(session, o.cache, bytes, context, sections, site, types.spread());
+        std::string path;  // a file's, for the message of a failed MPI-IO call
+        if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
+        mpi::measurement m = measure_size<Def>(
+            session,
+            mpi::measure_config{
+                .pattern = Def::descriptor,
+                .labels = {std::string(run.suite), std::string(name), selected.multiple,
+                           o.multi.value_or(0) == 1, traits.has_bytes, std::string(mode)},
+                .bytes = x,
+                .resource = std::move(resource),
+                .kernel = types.kernel(context),
+                .completion = make_completion<Def>(context),
+                .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
+                                         aggregation>{
+                    .iterations = {.base = o.iterations, .target = o.confidence},
+                    .sync = o.sync,
+                    .mem_limit_bytes = run.mem_limit_bytes,
+                    .check = o.check},
+                .check = types.check()});
+        // Files: the measurement's were closed and deleted by its resource; every process
+        // agrees on whether an MPI-IO call failed, and a failure ends the run.
+        if constexpr (requires { Def::file(x, context, site); })
+            stop_on_file_failure(session, name, x, path);
+        if (m.skipped_storage) warn_storage(run, name, c.processes, x, *m.skipped_storage);
+        return m;
+    }
+
+    void publish(count& c, const result_record& r) const {
+        if (const auto it = r.metrics.find("invalid_samples"); it != r.metrics.end()) {
+            c.dropped_calls += static_cast<std::uint64_t>(it->second);
+            c.timed_calls +=
+                static_cast<std::uint64_t>(it->second + r.metrics.at("valid_samples"));
+        }
+        run.host->result(r);
+    }
+
+    void close(const count& c, const mpi::size_notes& notes) const {
+        if (notes.skipped_for_memory())
+            warn_skipped_sizes(run, name, c.processes, notes.first_skipped_bytes,
+                               notes.worst_need_bytes);
+        if (notes.allocation_failed) warn_allocation_failed(run, name, c.processes);
+        if (c.dropped_calls > 0)
+            warn_dropped_calls(run, name, c.processes, c.dropped_calls, c.timed_calls);
+    }
+};
+
 template <class Def>
 void run_benchmark(const run_state& st, const selection& sel, std::string_view name) {
     static_assert(mpi::check_definition<Def>() && mpi::self_contained_definition<Def>);
-    static constexpr mpi::definition_traits traits = Def::traits;
-    const options& o = *st.opts;
-    const auto& descriptor = Def::descriptor;
-    const std::vector<int> counts = process_counts_for(
-        st, name,
-        pattern::fixed_group_size(descriptor) ? pattern::fixed_group_processes(descriptor) : 0,
-        pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
-        pattern::min_processes(descriptor));
-    // IMB 2021: lengths are multiples of the size of the benchmark's datatype.
-    std::uint64_t unit = traits.unit;
-    if constexpr (typed_definition<Def>)
-        if (st.datatypes != nullptr) unit = st.datatypes->unit(traits.reduction);
-    const std::vector<std::uint64_t> sizes =
-        traits.fixed_bytes > 0 ? std::vector<std::uint64_t>{traits.fixed_bytes}
-        : traits.has_bytes     ? lengths_for(o, unit)
-                                : std::vector<std::uint64_t>{0};
-    const auto pairs = pattern::pairing_of(descriptor);
-    for (const int q : counts) {
-        const mpi::session session(MPI_COMM_WORLD, q, sel.multiple, st.order, o.map.columns,
-                                   st.buffers);
-        std::size_t worst_need = 0;
-        std::uint64_t first_skipped = 0;
-        bool allocation_failed = false;
-        bool warmed_up = false;
-        std::uint64_t dropped_calls = 0;  // -sync window: calls started late, over all sizes
-        std::uint64_t timed_calls = 0;
-        // One block per mode: every size in aggregate mode, then every size in non-aggregate
-        // mode (IMB-EXT/RMA), or one block without a mode (IMB-MPI1). Blocks are labelled with
-        // their mode only where the benchmark runs in both (IMB prints no MODE line for Window).
-        const auto measure_sizes = [&]<class Aggregation>(Aggregation, std::string_view mode) {
-            mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen, Aggregation>
-                plan{.iterations = {.base = o.iterations, .target = o.confidence},
-                     .sync = o.sync,
-                     .mem_limit_bytes = st.mem_limit_bytes,
-                     .check = o.check};
-            mpi::record_labels labels{std::string(st.suite), std::string(name), sel.multiple,
-                                      o.multi.value_or(0) == 1, traits.has_bytes,
-                                      std::string(mode)};
-            for (const std::uint64_t x : sizes) {
-                st.host->progress(name, x, q);
-                if (!warmed_up && traits.warm_up && o.warm_up) {  // -warm_up off: none
-                    // After the first progress call, so that the time limit covers it.
-                    const std::size_t small = traits.has_bytes ? 4 : 0;
-                    const mpi::kernel_context warm = session.context(small, pairs);
-                    const size_datatypes<Def> warm_types(st, small);
-                    // No -off_cache rotation: the warm-up is about connections, not caches.
-                    mpi::warm_up(session,
-                                 make_resource<Def>(session, off_cache{}, small, warm, 1, {},
-                                                    warm_types.spread()),
-                                 warm_types.kernel(warm), make_completion<Def>(warm),
-                                 std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small,
-                                 pairs);
-                    warmed_up = true;
-                }
-                const auto bytes = static_cast<std::size_t>(x);
-                const mpi::kernel_context context = session.context(bytes, pairs);
-                const size_datatypes<Def> types(st, bytes);
-                const std::uint64_t sections =
-                    Aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
-                // Files: room for the warm-up and the largest timed count, in tiles of X.
-                const mpi::file_site site{
-                    .directory = st.io_directory,
-                    .group = sel.multiple && session.active() ? session.group_index() : -1,
-                    .tiles = 2 * o.iterations.n_sample(x, Aggregation::is_aggregate)};
-                mpi::measurement m = measure_size<Def>(
-                    session,
-                    mpi::measure_config{
-                        .pattern = descriptor,
-                        .labels = labels,
-                        .bytes = x,
-                        .resource = make_resource<Def>(session, o.cache, bytes, context,
-                                                       sections, site, types.spread()),
-                        .kernel = types.kernel(context),
-                        .completion = make_completion<Def>(context),
-                        .plan = plan,
-                        .check = types.check()});
-                if (m.skipped_need_bytes > 0) {
-                    if (worst_need == 0) first_skipped = x;
-                    worst_need = std::max(worst_need, m.skipped_need_bytes);
-                }
-                allocation_failed = allocation_failed || m.allocation_failed;
-                if (m.skipped_storage) warn_storage(st, name, q, x, *m.skipped_storage);
-                for (const auto& r : m.records) {
-                    if (const auto it = r.metrics.find("invalid_samples"); it != r.metrics.end()) {
-                        dropped_calls += static_cast<std::uint64_t>(it->second);
-                        timed_calls += static_cast<std::uint64_t>(it->second +
-                                                                  r.metrics.at("valid_samples"));
-                    }
-                    st.host->result(r);
-                }
-                // No early exit on a failed allocation: idle processes cannot know of it, and
-                // every process must make the same sequence of measure() calls.
-            }
-        };
-        constexpr bool labelled = traits.modes == mpi::run_modes::both;
-        if (traits.modes == mpi::run_modes::single)
-            measure_sizes(policy::aggregation::aggregate{}, "");
-        if ((static_cast<unsigned>(traits.modes) &
-             static_cast<unsigned>(mpi::run_modes::aggregate)) != 0)
-            measure_sizes(policy::aggregation::aggregate{}, labelled ? "aggregate" : "");
-        if ((static_cast<unsigned>(traits.modes) &
-             static_cast<unsigned>(mpi::run_modes::non_aggregate)) != 0)
-            measure_sizes(policy::aggregation::non_aggregate{}, labelled ? "non_aggregate" : "");
-        if (worst_need > 0) warn_skipped_sizes(st, name, q, first_skipped, worst_need);
-        if (allocation_failed) warn_allocation_failed(st, name, q);
-        if (dropped_calls > 0) warn_dropped_calls(st, name, q, dropped_calls, timed_calls);
-    }
+    mpi::sweep(family<Def>{.run = st, .selected = sel, .name = name});
 }
 
 // The catalogue entry of a definition: the suite's name, description and flags for it; its

@@ -1,14 +1,16 @@
 // How the osu suite measures a message-passing definition (osu/point_to_point.hpp,
-// osu/collectives.hpp): one session over the processes the definition uses (a pair: processes 0
-// and 1; all: every process), OSU's counts of its kind with -i/-x applied, the -M limit, and per
-// size mpi::measure() on message buffers of the definition's layout. OSU's MB/s come from the
-// pattern's throughput rule (bytes of one iteration over its time); a definition that combines
-// two timings (bcast_ack) brings its own `measure_size`.
+// osu/collectives.hpp) through osu/family.hpp's sweep: one session over the processes the
+// definition uses (a pair: processes 0 and 1; all: every process), OSU's counts of its kind with
+// -i/-x applied, the -M limit, and per size mpi::measure() on message buffers of the
+// definition's layout. OSU's MB/s come from the pattern's throughput rule (bytes of one iteration
+// over its time); a definition that combines two timings (bcast_ack) brings its own
+// `measure_size`.
 //
 // A definition provides: descriptor(options), layout(x, np), make_kernel(context, options),
 // verify_check, counts, max_bytes (OSU's default MAX), unit (element size) and has_bytes.
 #pragma once
 
+#include "osu/family.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
@@ -57,42 +59,38 @@ template <class Def>
         return 1;
 }
 
+// The method of osu/family.hpp for a message-passing definition: the pair or every process, OSU's
+// sizes of the definition, and per size its own measure_size or measure_message_size with OSU's
+// MB/s from the pattern's throughput rule.
 template <class Def>
-void run_messages(const run_state& st, std::string_view name) {
-    const options& o = *st.opts;
-    const int processes = Def::all_processes ? st.world_size : 2;
-    const mpi::session session(MPI_COMM_WORLD, processes);
-    message_plan plan{.iterations = o.counts(Def::counts),
-                      .mem_limit_bytes = static_cast<double>(o.mem_limit_bytes),
-                      .check = o.check};
-    const mpi::record_labels labels{.suite = "osu",
-                                    .benchmark = std::string(name),
-                                    .has_bytes = Def::traits.has_bytes};
-    const std::vector<std::uint64_t> sizes =
-        Def::traits.has_bytes
-            ? message_sizes(o, Def::max_bytes, Def::traits.unit, smallest_of<Def>())
-            : std::vector<std::uint64_t>{0};
-    size_skips skips;
-    for (const std::uint64_t x : sizes) {
-        st.host->progress(name, x, session.layout().processes);
-        mpi::measurement m;
-        if constexpr (requires { Def::measure_size(session, o, labels, x, plan); })
-            m = Def::measure_size(session, o, labels, x, plan);
-        else
-            m = measure_message_size<Def>(session, o, labels, x, plan);
-        // No early exit on a skipped size: idle processes cannot know of it, and every process
-        // must make the same sequence of measure() calls.
-        skips.note(x, m.skipped_need_bytes, m.allocation_failed);
-        const auto descriptor = Def::descriptor(o);
-        for (auto& r : m.records) {
-            if (const auto factor = pattern::throughput_factor(
-                    descriptor, session.layout().processes, session.layout().groups))
-                add_bandwidth(r, *factor * static_cast<double>(x));
-            publish(st, r);
-        }
+struct message_method {
+    [[nodiscard]] static int processes(const run_state& st) {
+        return Def::all_processes ? st.world_size : 2;
     }
-    skips.report(st, name);
-}
+    [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
+        return Def::traits.has_bytes
+                   ? message_sizes(o, Def::max_bytes, Def::traits.unit, smallest_of<Def>())
+                   : std::vector<std::uint64_t>{0};
+    }
+    [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
+                                                  std::string_view name, std::uint64_t x) {
+        const message_plan plan{.iterations = o.counts(Def::counts),
+                                .mem_limit_bytes = static_cast<double>(o.mem_limit_bytes),
+                                .check = o.check};
+        const mpi::record_labels labels{.suite = "osu",
+                                        .benchmark = std::string(name),
+                                        .has_bytes = Def::traits.has_bytes};
+        mpi::measurement m;
+        if constexpr (requires { Def::measure_size(s, o, labels, x, plan); })
+            m = Def::measure_size(s, o, labels, x, plan);
+        else
+            m = measure_message_size<Def>(s, o, labels, x, plan);
+        if (const auto factor = pattern::throughput_factor(
+                Def::descriptor(o), s.layout().processes, s.layout().groups))
+            for (auto& r : m.records) add_bandwidth(r, *factor * static_cast<double>(x));
+        return m;
+    }
+};
 
 // The catalogue entry of a message-passing definition: its class is its descriptor's (OSU's
 // descriptors take the options, the class never depends on them).
@@ -103,7 +101,7 @@ template <class Def>
     const benchmark_class klass = Def::descriptor(options{}).klass;
     return {.info = plugin::catalogue_row(name, description, klass, flags),
             .text = Def::text,
-            .run = &run_messages<Def>,
+            .run = &run_sweep<message_method<Def>>,
             .all_processes = Def::all_processes,
             .even_processes = [] {
                 if constexpr (requires { Def::even_processes; }) return Def::even_processes;

@@ -15,6 +15,7 @@
 // latency or bandwidth, which -s it accepts and its default.
 #pragma once
 
+#include "osu/family.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
@@ -80,55 +81,48 @@ struct one_sided_method {
         else if constexpr (S == sync::fence) return mpi::rma::fence{};
         else return mpi::rma::pscw(c);
     }
-};
 
-template <class Def, sync S>
-void measure_one_sided(const run_state& st, std::string_view name) {
-    using method = one_sided_method<Def, S>;
-    const options& o = *st.opts;
-    const std::uint64_t window = Def::kind == measures::bandwidth ? o.window_size : 1;
-    const pattern::one_sided descriptor = method::descriptor(window);
-    const mpi::session session(MPI_COMM_WORLD, 2);
-    mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier,
-                     policy::aggregation::non_aggregate>
-        plan{.iterations = o.counts(Def::kind == measures::latency ? latency_counts
-                                                                       : bandwidth_counts),
-             .check = o.check};
-    plan.mem_limit_bytes = static_cast<double>(o.mem_limit_bytes);
-    const mpi::record_labels labels{"osu", std::string(name)};
-    std::vector<std::uint64_t> sizes;
-    if constexpr (Def::op == rma_op::fetch_and_op || Def::op == rma_op::compare_and_swap)
-        sizes = {atomic_bytes};  // one integer, as OSU
-    else
-        sizes = message_sizes(o);
-    size_skips skips;
-    for (const std::uint64_t x : sizes) {
-        st.host->progress(name, x, 2);
+    // The hooks of osu/family.hpp: the pair, OSU's sizes (the atomics move one integer, as
+    // OSU), and one size on a window of -W sections with the -s completion.
+    [[nodiscard]] static int processes(const run_state& /*st*/) { return 2; }
+    [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
+        if constexpr (Def::op == rma_op::fetch_and_op || Def::op == rma_op::compare_and_swap)
+            return {atomic_bytes};
+        else
+            return message_sizes(o);
+    }
+    [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
+                                                  std::string_view name, std::uint64_t x) {
+        const std::uint64_t window = Def::kind == measures::bandwidth ? o.window_size : 1;
+        const pattern::one_sided rma_pattern = descriptor(window);
+        mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier,
+                         policy::aggregation::non_aggregate>
+            plan{.iterations = o.counts(Def::kind == measures::latency ? latency_counts
+                                                                           : bandwidth_counts),
+                 .check = o.check};
+        plan.mem_limit_bytes = static_cast<double>(o.mem_limit_bytes);
         const auto bytes = static_cast<std::size_t>(x);
-        const kernel_context context = session.context(bytes, descriptor.pairs);
+        const kernel_context context = s.context(bytes, rma_pattern.pairs);
         const mpi::window_plan window_plan{.creation = o.creation,
-                                           .epoch = method::epoch,
+                                           .epoch = epoch,
                                            .bytes = bytes,
                                            .sections = window,
                                            .result_bytes = result_bytes(Def::op, bytes, window)};
         mpi::measurement m =
-            mpi::measure(session, mpi::measure_config{.pattern = descriptor,
-                                                      .labels = labels,
-                                                      .bytes = x,
-                                                      .resource = mpi::rma_window(window_plan, context),
-                                                      .kernel = method::kernel(context, window),
-                                                      .completion = method::completion(context),
-                                                      .plan = plan,
-                                                      .check = data_check<Def::op>{}});
-        skips.note(x, m.skipped_need_bytes, m.allocation_failed);
-        for (auto& r : m.records) {
-            if constexpr (Def::kind == measures::bandwidth)
-                add_bandwidth(r, static_cast<double>(descriptor.nmsg) * static_cast<double>(x));
-            publish(st, r);
-        }
+            mpi::measure(s, mpi::measure_config{.pattern = rma_pattern,
+                                                .labels = {"osu", std::string(name)},
+                                                .bytes = x,
+                                                .resource = mpi::rma_window(window_plan, context),
+                                                .kernel = kernel(context, window),
+                                                .completion = completion(context),
+                                                .plan = plan,
+                                                .check = data_check<Def::op>{}});
+        if constexpr (Def::kind == measures::bandwidth)
+            for (auto& r : m.records)
+                add_bandwidth(r, static_cast<double>(rma_pattern.nmsg) * static_cast<double>(x));
+        return m;
     }
-    skips.report(st, name);
-}
+};
 
 // Runs a definition with the -s given (already checked against Def::syncs) or its default.
 template <class Def>
@@ -136,7 +130,7 @@ void run_one_sided(const run_state& st, std::string_view name) {
     const sync chosen = st.opts->synchronization.value_or(Def::default_sync);
     const auto with = [&]<sync S>() {
         if constexpr (Def::accepts(S)) {
-            if (chosen == S) measure_one_sided<Def, S>(st, name);
+            if (chosen == S) run_sweep<one_sided_method<Def, S>>(st, name);
         }
     };
     with.template operator()<sync::lock>();

@@ -206,21 +206,14 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     }
 }
 
-void size_skips::note(std::uint64_t bytes, std::size_t need_bytes,
-                      bool allocation_failed) noexcept {
-    if (need_bytes > 0 && worst_need_ == 0) first_skipped_ = bytes;
-    worst_need_ = std::max(worst_need_, need_bytes);
-    allocation_failed_ = allocation_failed_ || allocation_failed;
-}
-
-void size_skips::report(const run_state& st, std::string_view name) const {
+void report_skips(const run_state& st, std::string_view name, const mpi::size_notes& notes) {
     if (st.world_rank != 0) return;
-    if (worst_need_ > 0)
-        st.host->warning(std::string(name) + ": sizes from " + std::to_string(first_skipped_) +
-                         " bytes skipped, they need " + std::to_string(worst_need_) +
-                         " bytes per process, above -M " +
+    if (notes.skipped_for_memory())
+        st.host->warning(std::string(name) + ": sizes from " +
+                         std::to_string(notes.first_skipped_bytes) + " bytes skipped, they need " +
+                         std::to_string(notes.worst_need_bytes) + " bytes per process, above -M " +
                          std::to_string(st.opts->mem_limit_bytes));
-    if (allocation_failed_)
+    if (notes.allocation_failed)
         st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
 }
 

@@ -9,6 +9,7 @@
 #include "osu/options.hpp"
 #include "osu/table.hpp"
 
+#include <parbench/mpi/sweep.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
@@ -63,16 +64,7 @@ struct benchmark {
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0
 // after the sweep: without it a run whose every size was skipped ends in "nothing was measured"
 // with no reason.
-class size_skips {
-public:
-    void note(std::uint64_t bytes, std::size_t need_bytes, bool allocation_failed) noexcept;
-    void report(const run_state& st, std::string_view name) const;
-
-private:
-    std::uint64_t first_skipped_ = 0;
-    std::size_t worst_need_ = 0;
-    bool allocation_failed_ = false;
-};
+void report_skips(const run_state& st, std::string_view name, const mpi::size_notes& notes);
 
 class suite {
 public:

@@ -5,7 +5,6 @@
 // flavours add the nonblocking call and its overlapped kernel (A.6.10). No timing code.
 #pragma once
 
-#include "io/measure.hpp"
 #include "io/overlap.hpp"
 
 #include <parbench/mpi/check.hpp>
@@ -256,11 +255,6 @@ struct transfer_def : mpi::definition_defaults {
     }
     static elementary_action<A> make_kernel(const kernel_context& /*c*/) { return {}; }
     using verify_check = file_contents<A>;
-
-    template <class Config>
-    static mpi::measurement measure(const mpi::session& s, Config&& config) {
-        return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
-    }
 };
 
 // The nonblocking flavours' table (catalogue A.6.10, as IMB-NBC's A.7.2): the record's typed
@@ -281,12 +275,9 @@ struct nonblocking_def : transfer_def<A> {
 
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config) {
-        return mpi_plugin::io::measure_reporting_failures(
-            s, std::forward<Config>(config), [](const mpi::session& session, auto&& c) {
-                return mpi_plugin::io::measure_overlap(
-                    session, std::forward<decltype(c)>(c), [](policy::matvec_load* load) {
-                        return overlapped_transfer<A, policy::matvec_load>{load};
-                    });
+        return mpi_plugin::io::measure_overlap(
+            s, std::forward<Config>(config), [](policy::matvec_load* load) {
+                return overlapped_transfer<A, policy::matvec_load>{load};
             });
     }
 };
@@ -319,11 +310,6 @@ struct open_close_def : mpi::definition_defaults {
         }
     };
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-
-    template <class Config>
-    static mpi::measurement measure(const mpi::session& s, Config&& config) {
-        return mpi_plugin::io::measure_reporting_failures(s, std::forward<Config>(config));
-    }
 };
 
 }  // namespace parbench::imb_io

@@ -3,7 +3,8 @@
 // NB_Wait, NB_Sleep, NB_active) it times the variant without work (base_t), then ramps the work
 // until it dominates the iteration (overlap/availability.hpp) and reports overhead and avail(%).
 // Each timing is one mpi::measure() of the runner (time_budget iterations: -iterations capped
-// by -time; two barriers before timing); the ramp only chooses the next work time.
+// by -time; two barriers before timing); the ramp only chooses the next work time. The rows run
+// through mpi::sweep (row_family: communicator sizes, one pass per variant).
 #include "suites/suite.hpp"
 
 #include "overlap/availability.hpp"
@@ -16,6 +17,7 @@
 #include <parbench/mpi/async_progress.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/collective.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
 
@@ -24,7 +26,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,8 +90,9 @@ struct row_plan {
     const plugin::host_channel* host;
 };
 
+// One row: its record on world rank 0 (none elsewhere).
 template <method M, variant V>
-void run_variant(const mpi::session& s, const row_plan& plan) {
+[[nodiscard]] mpi::measurement run_variant(const mpi::session& s, const row_plan& plan) {
     const options& o = *plan.opts;
     const int q = s.layout().processes;
     const std::uint64_t bytes = M == method::barrier ? 0 : o.count * sizeof(double);
@@ -133,7 +139,8 @@ void run_variant(const mpi::session& s, const row_plan& plan) {
         if (decision[0] == 0.0) break;
         work_us = decision[1];
     }
-    if (!root) return;
+    mpi::measurement row;
+    if (!root) return row;
     figures.iter_t_us = last.t_max_us;
     figures.work_t_us = work_us;
     figures.overhead_us = overhead_us(figures.iter_t_us, figures.work_t_us);
@@ -144,18 +151,43 @@ void run_variant(const mpi::session& s, const row_plan& plan) {
             "last step's",
             plan.ramp.threshold, work_us));
     last.availability = std::move(figures);
-    plan.host->result(last);
+    row.records.push_back(std::move(last));
+    return row;
 }
+
+// The suite's family for mpi::sweep(): the communicator sizes, one pass per variant (Blocking,
+// NB_Wait, NB_Sleep, NB_active), the method's one message size, and a row per size (base_t and
+// the ramp, run_variant).
+template <method M>
+struct row_family {
+    const std::vector<int>& communicators;
+    const row_plan& plan;
+
+    static constexpr std::size_t passes = std::size(all_variants);
+
+    struct count {
+        mpi::session session;
+    };
+
+    [[nodiscard]] std::vector<int> process_counts() const { return communicators; }
+    [[nodiscard]] std::array<std::uint64_t, 1> sizes() const {
+        return {M == method::barrier ? 0 : plan.opts->count * sizeof(double)};
+    }
+    [[nodiscard]] count open(int q) const { return {mpi::session(MPI_COMM_WORLD, q)}; }
+    // The progress line names the variant: run_variant says it.
+    void progress(const count& /*c*/, std::uint64_t /*x*/) const {}
+    template <std::size_t P>
+    [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t /*x*/,
+                                           mpi::sweep_pass<P> /*pass*/) const {
+        return run_variant<M, all_variants[P]>(c.session, plan);
+    }
+    void publish(const count& /*c*/, const result_record& r) const { plan.host->result(r); }
+    void close(const count& /*c*/, const mpi::size_notes& /*notes*/) const {}
+};
 
 template <method M>
 void run_method(const std::vector<int>& sizes, const row_plan& plan) {
-    for (const int q : sizes) {
-        const mpi::session s(MPI_COMM_WORLD, q);
-        run_variant<M, variant::blocking>(s, plan);
-        run_variant<M, variant::nb_wait>(s, plan);
-        run_variant<M, variant::nb_sleep>(s, plan);
-        run_variant<M, variant::nb_active>(s, plan);
-    }
+    mpi::sweep(row_family<M>{.communicators = sizes, .plan = plan});
 }
 
 void run_method(method m, const std::vector<int>& sizes, const row_plan& plan) {
