@@ -17,7 +17,6 @@
 #include <parbench/plugin/descriptor.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/hosted_suite.hpp>
-#include <parbench/plugin/request.hpp>
 
 #include <mpi.h>
 

@@ -8,7 +8,6 @@
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/descriptor.hpp>
 #include <parbench/plugin/export.hpp>
-#include <parbench/plugin/request.hpp>
 
 #include <mpi.h>
 
@@ -68,16 +67,15 @@ parbench_status finalize(char* error, size_t error_size) {
     });
 }
 
-parbench_status run(const char* request_json, const parbench_host* host_ptr, char* error,
+parbench_status run(const char* request_json, const parbench_host* host, char* error,
                     size_t error_size) {
-    return plugin::guarded(error, error_size, [&] {
-        int initialised = 0;
-        MPI_Initialized(&initialised);
-        if (initialised == 0) throw std::runtime_error("the mpi plugin was not initialised");
-        const run_request request = parse_run_request(request_json, "mpi plugin");
-        const plugin::host_channel host(host_ptr);
-        plugin::suite_named(hosted_suites, request.suite, "mpi").run(request, host);
-    });
+    int initialised = 0;
+    MPI_Initialized(&initialised);  // callable at any time
+    if (initialised == 0) {
+        plugin::write_message(error, error_size, "the mpi plugin was not initialised");
+        return PARBENCH_ERROR;
+    }
+    return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error, error_size);
 }
 
 // ABI 1.1: the parameters whose values the driver checks and hands over typed, with the words

@@ -4,7 +4,7 @@
 // step; the sweep owns only the order of the steps and the notes of skipped sizes, so that no
 // family writes its own loop.
 //
-//   mpi::sweep(imb::family<Def>{.run = st, .selection = sel, .name = name});
+//   mpi::sweep(imb::family<Def>{.run = st, .selected = sel, .name = name});
 //
 // A family F provides:
 //   process_counts()        the counts it runs at (any range of int; empty: nothing to run)
@@ -52,11 +52,9 @@ struct size_notes {
     [[nodiscard]] bool skipped_for_memory() const noexcept { return worst_need_bytes > 0; }
 };
 
-// Which pass over the sizes a measurement belongs to.
+// Which pass over the sizes a measurement belongs to: P, from 0.
 template <std::size_t P>
-struct sweep_pass {
-    static constexpr std::size_t index = P;
-};
+struct sweep_pass {};
 
 template <class F>
 concept sweep_family = requires(F& f, typename F::count& c, const size_notes& n) {

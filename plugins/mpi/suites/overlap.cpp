@@ -90,12 +90,18 @@ struct row_plan {
     const plugin::host_channel* host;
 };
 
+// The message size of a method's rows: -count doubles (none for the barrier).
+template <method M>
+[[nodiscard]] std::uint64_t row_bytes(const options& o) noexcept {
+    return M == method::barrier ? 0 : o.count * sizeof(double);
+}
+
 // One row: its record on world rank 0 (none elsewhere).
 template <method M, variant V>
 [[nodiscard]] mpi::measurement run_variant(const mpi::session& s, const row_plan& plan) {
     const options& o = *plan.opts;
     const int q = s.layout().processes;
-    const std::uint64_t bytes = M == method::barrier ? 0 : o.count * sizeof(double);
+    const std::uint64_t bytes = row_bytes<M>(o);
     const mpi::record_labels labels{.suite = "overlap",
                                     .benchmark = std::string(to_string(M)),
                                     .has_bytes = M != method::barrier,
@@ -171,7 +177,7 @@ struct row_family {
 
     [[nodiscard]] std::vector<int> process_counts() const { return communicators; }
     [[nodiscard]] std::array<std::uint64_t, 1> sizes() const {
-        return {M == method::barrier ? 0 : plan.opts->count * sizeof(double)};
+        return {row_bytes<M>(*plan.opts)};
     }
     [[nodiscard]] count open(int q) const { return {mpi::session(MPI_COMM_WORLD, q)}; }
     // The progress line names the variant: run_variant says it.
