@@ -41,7 +41,9 @@
 #include <ctime>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -180,17 +182,253 @@ template <class Iterations>
     return values;
 }
 
+// The kernel's side of one timing: timed_loop.hpp's three loop shapes over one resource view,
+// and the -check restart. time_iterations() calls them through this interface, outside every
+// timed region (each timed region is inside one call), so that the policy-driven rest of a
+// timing (warm-up chunks, estimate, count, batches, window schedule, confidence rounds) is
+// compiled once per timing plan rather than once per kernel and view: most of the MPI plugin's
+// compile time was that rest, copied into every benchmark.
+class timed_loops {
+public:
+    // Iterations [first, first + count), untimed (warm-up, estimate).
+    virtual void untimed(std::uint64_t first, std::uint64_t count) = 0;
+    // The timed batches ending at `ends` (run_timed_batches).
+    virtual void batches(std::span<const std::uint64_t> ends, std::span<double> stamps) = 0;
+    // Window sync's single calls (run_windowed_calls); never called unless the plan windows.
+    virtual void windowed(std::span<const double> starts, std::span<double> ends,
+                          std::span<unsigned char> late) = 0;
+    // -check: clears what the warm-up delivered before the timed iterations.
+    virtual void restart_check() = 0;
+
+protected:
+    timed_loops() = default;
+    timed_loops(const timed_loops&) = default;
+    timed_loops& operator=(const timed_loops&) = default;
+    ~timed_loops() = default;
+};
+
+template <bool Aggregate, bool Windowed, class Kernel, class View, class Completion,
+          class Restart>
+class loops_over final : public timed_loops {
+public:
+    loops_over(Kernel& kernel, const kernel_context& context, const View& view,
+               Completion& completion, Restart& restart)
+        : kernel_(kernel), context_(context), view_(view), completion_(completion),
+          restart_(restart) {}
+
+    void untimed(std::uint64_t first, std::uint64_t count) override {
+        run_untimed<Aggregate>(kernel_, context_, view_, completion_, first, count);
+    }
+    void batches(std::span<const std::uint64_t> ends, std::span<double> stamps) override {
+        run_timed_batches<Aggregate>(kernel_, context_, view_, completion_, ends, stamps);
+    }
+    void windowed(std::span<const double> starts, std::span<double> ends,
+                  std::span<unsigned char> late) override {
+        if constexpr (Windowed)
+            run_windowed_calls(kernel_, context_, view_, completion_, starts, ends, late);
+    }
+    void restart_check() override { restart_(); }
+
+private:
+    Kernel& kernel_;
+    const kernel_context& context_;
+    const View& view_;
+    Completion& completion_;
+    Restart& restart_;
+};
+
+// What one timing hands back to time_iterations(): the figures, and the iterations of the last
+// round (-check reads the data of that round's last iteration).
+struct loop_timing {
+    rank_timing mine;
+    std::uint64_t last_round = 0;
+};
+
+// The body of time_iterations(), on its loops. One instantiation per timing plan: see timed_loops.
+template <class Iterations, class Sync, class Aggregation>
+[[nodiscard]] loop_timing time_loops(const session& s, bool rooted, timed_loops& loops,
+                                     timing_plan<Iterations, Sync, Aggregation>& plan,
+                                     std::uint64_t bytes, bool one_sample, bool checking) {
+    constexpr bool aggregate = Aggregation::is_aggregate;
+    const communicator& active = s.active_comm();
+    // An aggregate epoch is one sample by definition: it keeps the batched timing.
+    const bool windowed = !one_sample && starts_per_call(plan.sync);
+    const bool in_rounds = !one_sample && times_in_rounds(plan.iterations);
+    loop_timing out;
+    rank_timing& mine = out.mine;
+    mine.group = s.group_index();
+    mine.windowed = windowed;
+    const std::uint64_t warmup = std::min(plan.iterations.warmup(bytes, aggregate),
+                                          plan.iterations.n_sample(bytes, aggregate));
+    plan.sync.before_timing(active);
+    policy::sync::window window_rule{};
+    if constexpr (policy::per_call_sync<Sync>) window_rule = plan.sync.window_parameters();
+    // Window sync: the first clock fit before the warm-up, the second after it, so the
+    // warm-up's duration separates them for the drift.
+    policy::sync::clock_fit first_fit{};
+    if (windowed) first_fit = fit_to_root(active, window_rule.exchanges);
+    // The warm-up in a few chunks; the median chunk is the estimate, so one preemption of a
+    // process does not cut the repetitions of a whole size. The first chunk tells
+    // (collectively: every rank must run as many iterations) how long an iteration takes;
+    // the rest of the warm-up is cut to the policy's warm-up budget.
+    std::vector<double> chunk_s;
+    std::uint64_t done = 0;
+    const auto run_chunk = [&](std::uint64_t count) {
+        const double start = MPI_Wtime();
+        loops.untimed(done, count);
+        chunk_s.push_back((MPI_Wtime() - start) / static_cast<double>(count));
+        done += count;
+    };
+    double estimate_s = 0.0;
+    if (warmup > 0) {
+        run_chunk(std::min<std::uint64_t>(warmup, std::max<std::uint64_t>(1, std::min<std::uint64_t>((warmup + 4) / 5, 3))));
+        double probe_s = chunk_s.front();
+        MPI_Allreduce(MPI_IN_PLACE, &probe_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
+        std::uint64_t planned = warmup;
+        const double budget_s = plan.iterations.warmup_budget_s();
+        if (std::isfinite(budget_s) && budget_s > 0.0 && probe_s > 0.0 &&
+            budget_s / probe_s < static_cast<double>(planned - done))
+            planned = done + static_cast<std::uint64_t>(budget_s / probe_s);
+        const std::uint64_t rest = planned - done;
+        // The estimate is the median of the (up to) five equal chunks that follow; the
+        // probe's few cold iterations count only when nothing follows.
+        const std::uint64_t rest_chunks = std::min<std::uint64_t>(rest, 5);
+        if (rest_chunks > 0) chunk_s.clear();
+        for (std::uint64_t k = 0, given = 0; k < rest_chunks; ++k) {
+            const std::uint64_t count = (k + 1) * rest / rest_chunks - given;
+            given += count;
+            run_chunk(count);
+        }
+        const std::size_t chunks = chunk_s.size();
+        std::nth_element(chunk_s.begin(),
+                         chunk_s.begin() + static_cast<std::ptrdiff_t>(chunks / 2), chunk_s.end());
+        estimate_s = chunk_s[chunks / 2];
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &estimate_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
+    policy::sync::clock_model clock{};
+    if (windowed) {
+        const policy::sync::clock_fit second_fit = fit_to_root(active, window_rule.exchanges);
+        clock = policy::sync::model_from(first_fit, second_fit);
+        mine.window_s = window_rule.window_for(estimate_s);
+    }
+    // Under window sync one call costs a window: the -time cap counts windows.
+    const double cost_s = windowed ? mine.window_s : estimate_s;
+    const std::uint64_t n = std::max<std::uint64_t>(
+        1, plan.iterations.decide(bytes, aggregate, cost_s, s.layout().processes, rooted));
+    if (checking) loops.restart_check();
+    // The batches: one sample for an aggregate completion; the policy's own repetitions
+    // where it has them (PAW's NREPS loops of NLOOP); otherwise the batching rule.
+    std::vector<std::uint64_t> ends;
+    if (one_sample)
+        ends = {n};
+    else if constexpr (requires { plan.iterations.batch_ends(n, estimate_s); })
+        ends = plan.iterations.batch_ends(n, estimate_s);
+    else
+        ends = plan.batching.batch_ends(n, estimate_s);
+    // Iterations per sample: a batch's length, or one call under window sync.
+    const std::uint64_t per_sample = windowed ? 1 : std::max<std::uint64_t>(1, ends.front());
+
+    // One round of `samples` samples; appends this process's figures to `mine` and returns
+    // this round's per-iteration sample times (those kept).
+    const auto time_round = [&](std::uint64_t samples) {
+        std::vector<double> round_s;
+        if (windowed) {
+            const double first_start = agree_first_start(active, window_rule.lead_for(mine.window_s));
+            const policy::sync::window_schedule schedule{first_start, mine.window_s};
+            std::vector<double> starts(samples), finished(samples, 0.0);
+            std::vector<unsigned char> late(samples, 0);
+            for (std::uint64_t i = 0; i < samples; ++i)
+                starts[i] = clock.to_local(schedule.start_of(i));
+            const double cpu_start = process_cpu_seconds();
+            loops.windowed(starts, finished, late);
+            mine.cpu_s += process_cpu_seconds() - cpu_start;
+            // A call any process started late is invalid everywhere.
+            MPI_Allreduce(MPI_IN_PLACE, late.data(), static_cast<int>(samples),
+                          MPI_UNSIGNED_CHAR, MPI_MAX, active.get());
+            for (std::uint64_t i = 0; i < samples; ++i) {
+                if (late[i] != 0) {
+                    ++mine.invalid_calls;
+                    continue;
+                }
+                const double call_s = finished[i] - starts[i];
+                ++mine.valid_calls;
+                mine.total_s += call_s;
+                round_s.push_back(call_s);
+            }
+            mine.iterations = mine.valid_calls;
+            out.last_round = samples;
+        } else {
+            std::vector<std::uint64_t> round_ends = ends;
+            if (in_rounds) {
+                round_ends.resize(samples);
+                for (std::uint64_t b = 0; b < samples; ++b) round_ends[b] = (b + 1) * per_sample;
+            }
+            std::vector<double> stamps(round_ends.size() + 1, 0.0);
+            plan.sync.before_timing(active);
+            const double cpu_start = process_cpu_seconds();
+            loops.batches(round_ends, stamps);
+            mine.cpu_s += process_cpu_seconds() - cpu_start;
+            mine.total_s += stamps.back() - stamps.front();
+            mine.iterations += round_ends.back();
+            out.last_round = round_ends.back();
+            std::uint64_t begin = 0;
+            for (std::size_t b = 0; b < round_ends.size(); ++b) {
+                round_s.push_back((stamps[b + 1] - stamps[b]) /
+                                  static_cast<double>(std::max<std::uint64_t>(1, round_ends[b] - begin)));
+                begin = round_ends[b];
+            }
+        }
+        mine.batch_s.insert(mine.batch_s.end(), round_s.begin(), round_s.end());
+        return round_s;
+    };
+
+    if constexpr (policy::round_policy<Iterations>) {
+        if (in_rounds) {
+            const Iterations rule = plan.iterations.for_size(windowed ? n : ends.size());
+            mine.ci_target = rule.target;
+            mine.rounds = 0;
+            std::vector<double> agreed;
+            double spent_s = 0.0;
+            std::uint64_t taken = 0;
+            for (;;) {
+                const std::uint64_t samples = rule.next_round(taken);
+                const std::vector<double> round_s = agree_max(active, time_round(samples));
+                ++mine.rounds;
+                taken += samples;
+                const double sample_s = windowed ? mine.window_s : 0.0;
+                for (const double t : round_s)
+                    spent_s += windowed ? sample_s : t * static_cast<double>(per_sample);
+                agreed.insert(agreed.end(), round_s.begin(), round_s.end());
+                // What the next round would cost, from the mean sample so far.
+                const double mean_sample_s =
+                    windowed ? sample_s
+                             : (agreed.empty() ? 0.0
+                                               : spent_s / static_cast<double>(agreed.size()));
+                const auto verdict = rule.judge(
+                    agreed, spent_s, static_cast<double>(rule.next_round(taken)) * mean_sample_s);
+                mine.ci_verdict = static_cast<int>(verdict);
+                if (verdict != policy::iterations::confidence_verdict::go_on) break;
+            }
+            return out;
+        }
+    }
+    (void)time_round(windowed ? n : ends.size());
+    return out;
+}
+
 }  // namespace detail
 
 // Times one size on this (active) process: warm-up, estimate, count, timed batches, -check.
 // `bytes` is the size the iteration policy sees (X). Every process of the active set calls it
 // with the same plan.
 //
-// Two policies change the shape of the timing, decided here once and outside any timed region:
+// Two policies change the shape of the timing, decided once and outside any timed region:
 //  * a per-call sync policy (window) fits the clocks around the warm-up and times single calls,
 //    each started on a common schedule; calls that any process started late are dropped on all;
 //  * a round policy (confidence) times rounds of samples and stops on a collective verdict.
 // Samples then restart at iteration 0 in each round, so resources sized for n_sample suffice.
+// Only the loops over the kernel are compiled per kernel (detail::timed_loops); the rest is
+// detail::time_loops, once per plan.
 template <pattern::descriptor Pattern, resource R, class Kernel, class Completion,
           class Iterations, class Sync, class Aggregation, class Check = no_check>
     requires(!completes<Completion> || pattern::completes_outside_kernel<Pattern>)
@@ -201,185 +439,28 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
                                           std::uint64_t bytes, const Check& check = {}) {
     constexpr bool aggregate = Aggregation::is_aggregate;
     constexpr bool one_sample = aggregate && completes<Completion>;
-    const communicator& active = s.active_comm();
+    constexpr bool may_window = !one_sample && policy::per_call_sync<Sync>;
     R& r = ready.get();
     const bool checking = plan.check && checks_data<Check>;
-    // An aggregate epoch is one sample by definition: it keeps the batched timing.
-    const bool windowed = !one_sample && detail::starts_per_call(plan.sync);
-    const bool in_rounds = !one_sample && detail::times_in_rounds(plan.iterations);
-    rank_timing mine;
-    mine.group = s.group_index();
-    mine.windowed = windowed;
-    std::uint64_t last_round = 0;  // iterations of the last round: -check reads its last one
-    const std::uint64_t warmup = std::min(plan.iterations.warmup(bytes, aggregate),
-                                          plan.iterations.n_sample(bytes, aggregate));
     if (checking) r.prepare_check(check, context);
     r.begin_access();
+    const auto restart = [&] {
+        r.prepare_check(check, context);  // clears what the warm-up delivered
+        r.begin_access();
+    };
+    detail::loop_timing timed;
     r.visit([&](const auto& view) {
-        static_assert(completion_for<Completion, std::remove_cvref_t<decltype(view)>>,
+        using view_type = std::remove_cvref_t<decltype(view)>;
+        static_assert(completion_for<Completion, view_type>,
                       "this completion cannot complete operations on this resource");
-        plan.sync.before_timing(active);
-        policy::sync::window window_rule{};
-        if constexpr (policy::per_call_sync<Sync>) window_rule = plan.sync.window_parameters();
-        // Window sync: the first clock fit before the warm-up, the second after it, so the
-        // warm-up's duration separates them for the drift.
-        policy::sync::clock_fit first_fit{};
-        if (windowed) first_fit = fit_to_root(active, window_rule.exchanges);
-        // The warm-up in a few chunks; the median chunk is the estimate, so one preemption of a
-        // process does not cut the repetitions of a whole size. The first chunk tells
-        // (collectively: every rank must run as many iterations) how long an iteration takes;
-        // the rest of the warm-up is cut to the policy's warm-up budget.
-        std::vector<double> chunk_s;
-        std::uint64_t done = 0;
-        const auto run_chunk = [&](std::uint64_t count) {
-            const double start = MPI_Wtime();
-            run_untimed<aggregate>(kernel, context, view, completion, done, count);
-            chunk_s.push_back((MPI_Wtime() - start) / static_cast<double>(count));
-            done += count;
-        };
-        double estimate_s = 0.0;
-        if (warmup > 0) {
-            run_chunk(std::min<std::uint64_t>(warmup, std::max<std::uint64_t>(1, std::min<std::uint64_t>((warmup + 4) / 5, 3))));
-            double probe_s = chunk_s.front();
-            MPI_Allreduce(MPI_IN_PLACE, &probe_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
-            std::uint64_t planned = warmup;
-            const double budget_s = plan.iterations.warmup_budget_s();
-            if (std::isfinite(budget_s) && budget_s > 0.0 && probe_s > 0.0 &&
-                budget_s / probe_s < static_cast<double>(planned - done))
-                planned = done + static_cast<std::uint64_t>(budget_s / probe_s);
-            const std::uint64_t rest = planned - done;
-            // The estimate is the median of the (up to) five equal chunks that follow; the
-            // probe's few cold iterations count only when nothing follows.
-            const std::uint64_t rest_chunks = std::min<std::uint64_t>(rest, 5);
-            if (rest_chunks > 0) chunk_s.clear();
-            for (std::uint64_t k = 0, given = 0; k < rest_chunks; ++k) {
-                const std::uint64_t count = (k + 1) * rest / rest_chunks - given;
-                given += count;
-                run_chunk(count);
-            }
-            const std::size_t chunks = chunk_s.size();
-            std::nth_element(chunk_s.begin(),
-                             chunk_s.begin() + static_cast<std::ptrdiff_t>(chunks / 2), chunk_s.end());
-            estimate_s = chunk_s[chunks / 2];
-        }
-        MPI_Allreduce(MPI_IN_PLACE, &estimate_s, 1, MPI_DOUBLE, MPI_MAX, active.get());
-        policy::sync::clock_model clock{};
-        if (windowed) {
-            const policy::sync::clock_fit second_fit = fit_to_root(active, window_rule.exchanges);
-            clock = policy::sync::model_from(first_fit, second_fit);
-            mine.window_s = window_rule.window_for(estimate_s);
-        }
-        // Under window sync one call costs a window: the -time cap counts windows.
-        const double cost_s = windowed ? mine.window_s : estimate_s;
-        const std::uint64_t n = std::max<std::uint64_t>(
-            1, plan.iterations.decide(bytes, aggregate, cost_s, s.layout().processes,
-                                      pattern.rooted));
-        if (checking) {
-            r.prepare_check(check, context);  // clears what the warm-up delivered
-            r.begin_access();
-        }
-        // The batches: one sample for an aggregate completion; the policy's own repetitions
-        // where it has them (PAW's NREPS loops of NLOOP); otherwise the batching rule.
-        std::vector<std::uint64_t> ends;
-        if constexpr (one_sample)
-            ends = {n};
-        else if constexpr (requires { plan.iterations.batch_ends(n, estimate_s); })
-            ends = plan.iterations.batch_ends(n, estimate_s);
-        else
-            ends = plan.batching.batch_ends(n, estimate_s);
-        // Iterations per sample: a batch's length, or one call under window sync.
-        const std::uint64_t per_sample = windowed ? 1 : std::max<std::uint64_t>(1, ends.front());
-
-        // One round of `samples` samples; appends this process's figures to `mine` and returns
-        // this round's per-iteration sample times (those kept).
-        const auto time_round = [&](std::uint64_t samples) {
-            std::vector<double> round_s;
-            if (windowed) {
-                const double first_start = agree_first_start(active, window_rule.lead_for(mine.window_s));
-                const policy::sync::window_schedule schedule{first_start, mine.window_s};
-                std::vector<double> starts(samples), finished(samples, 0.0);
-                std::vector<unsigned char> late(samples, 0);
-                for (std::uint64_t i = 0; i < samples; ++i)
-                    starts[i] = clock.to_local(schedule.start_of(i));
-                const double cpu_start = process_cpu_seconds();
-                run_windowed_calls(kernel, context, view, completion, starts, finished, late);
-                mine.cpu_s += process_cpu_seconds() - cpu_start;
-                // A call any process started late is invalid everywhere.
-                MPI_Allreduce(MPI_IN_PLACE, late.data(), static_cast<int>(samples),
-                              MPI_UNSIGNED_CHAR, MPI_MAX, active.get());
-                for (std::uint64_t i = 0; i < samples; ++i) {
-                    if (late[i] != 0) {
-                        ++mine.invalid_calls;
-                        continue;
-                    }
-                    const double call_s = finished[i] - starts[i];
-                    ++mine.valid_calls;
-                    mine.total_s += call_s;
-                    round_s.push_back(call_s);
-                }
-                mine.iterations = mine.valid_calls;
-                last_round = samples;
-            } else {
-                std::vector<std::uint64_t> round_ends = ends;
-                if (in_rounds) {
-                    round_ends.resize(samples);
-                    for (std::uint64_t b = 0; b < samples; ++b) round_ends[b] = (b + 1) * per_sample;
-                }
-                std::vector<double> stamps(round_ends.size() + 1, 0.0);
-                plan.sync.before_timing(active);
-                const double cpu_start = process_cpu_seconds();
-                run_timed_batches<aggregate>(kernel, context, view, completion, round_ends, stamps);
-                mine.cpu_s += process_cpu_seconds() - cpu_start;
-                mine.total_s += stamps.back() - stamps.front();
-                mine.iterations += round_ends.back();
-                last_round = round_ends.back();
-                std::uint64_t begin = 0;
-                for (std::size_t b = 0; b < round_ends.size(); ++b) {
-                    round_s.push_back((stamps[b + 1] - stamps[b]) /
-                                      static_cast<double>(std::max<std::uint64_t>(1, round_ends[b] - begin)));
-                    begin = round_ends[b];
-                }
-            }
-            mine.batch_s.insert(mine.batch_s.end(), round_s.begin(), round_s.end());
-            return round_s;
-        };
-
-        if constexpr (policy::round_policy<Iterations>) {
-            if (in_rounds) {
-                const Iterations rule = plan.iterations.for_size(windowed ? n : ends.size());
-                mine.ci_target = rule.target;
-                mine.rounds = 0;
-                std::vector<double> agreed;
-                double spent_s = 0.0;
-                std::uint64_t taken = 0;
-                for (;;) {
-                    const std::uint64_t samples = rule.next_round(taken);
-                    const std::vector<double> round_s =
-                        detail::agree_max(active, time_round(samples));
-                    ++mine.rounds;
-                    taken += samples;
-                    const double sample_s = windowed ? mine.window_s : 0.0;
-                    for (const double t : round_s)
-                        spent_s += windowed ? sample_s : t * static_cast<double>(per_sample);
-                    agreed.insert(agreed.end(), round_s.begin(), round_s.end());
-                    // What the next round would cost, from the mean sample so far.
-                    const double mean_sample_s =
-                        windowed ? sample_s
-                                 : (agreed.empty() ? 0.0
-                                                   : spent_s / static_cast<double>(agreed.size()));
-                    const auto verdict = rule.judge(
-                        agreed, spent_s, static_cast<double>(rule.next_round(taken)) * mean_sample_s);
-                    mine.ci_verdict = static_cast<int>(verdict);
-                    if (verdict != policy::iterations::confidence_verdict::go_on) break;
-                }
-                return;
-            }
-        }
-        (void)time_round(windowed ? n : ends.size());
+        detail::loops_over<aggregate, may_window, Kernel, view_type, Completion,
+                           const decltype(restart)>
+            loops(kernel, context, view, completion, restart);
+        timed = detail::time_loops(s, pattern.rooted, loops, plan, bytes, one_sample, checking);
     });
     r.end_access();
-    if (checking) mine.defects = r.count_defects(check, context, last_round);
-    return mine;
+    if (checking) timed.mine.defects = r.count_defects(check, context, timed.last_round);
+    return std::move(timed.mine);
 }
 
 // --- phase 3: gather ---------------------------------------------------------------------------
