@@ -18,7 +18,12 @@ jobs=$(nproc)
 forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled -Dtest_kernels=true)
 # Compile time is most of this script's time (two full C++20 builds on two cores): the release
 # build compiles the product at -O3 and the test programs at -O1 (-Dtest_optimization, the
-# default; they check behaviour, not speed).
+# default; they check behaviour, not speed). Each test program is compiled in one build only
+# where it can: the Catch2 unit tests of the headers' and plugins' logic (-Dunit_tests) in the
+# sanitizer build, where ASan and UBSan watch them; the examples and the overhead benches in the
+# release build. What runs the driver and the plugins (CLI, goldens, hostile input, -n 2 runs)
+# runs in both: they are the product, at -O3 as users build it and under the sanitizers.
+release_only=(-Dunit_tests=false)
 
 # Each phase's heading says how long the script has run, so that a CI log shows where its time
 # goes (builds against tests; the budget is 15 minutes on two cores).
@@ -42,11 +47,11 @@ PY
 
 phase "release build (-Werror)"
 if [[ -f build-test/build.ninja ]]; then
-    meson setup --reconfigure build-test "${forced[@]}" >/dev/null  # also learns new options
+    meson setup --reconfigure build-test "${forced[@]}" "${release_only[@]}" >/dev/null  # also learns new options
     # A project default_options entry reaches only new directories; tests/install needs this one.
     meson configure build-test -Dpkgconfig.relocatable=true >/dev/null
 else
-    meson setup build-test --buildtype=release --werror "${forced[@]}" >/dev/null
+    meson setup build-test --buildtype=release --werror "${forced[@]}" "${release_only[@]}" >/dev/null
 fi
 ninja -C build-test -j "$jobs"
 phase "release build done"
@@ -69,7 +74,8 @@ phase "sanitizer build (ASan + UBSan)"
 # examples, user programs of the same headers and runner that the plugins' tests cover here (the
 # release build runs them and builds them as an installed user would). Test programs take this
 # build's -O0 (-Dtest_optimization=inherit).
-asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false -Dtest_optimization=inherit)
+asan_only=(-Dcuda=disabled -Doffload=disabled -Dbench=false -Dexamples=false -Dtest_optimization=inherit
+           -Dunit_tests=true)
 # -g1 (line tables) gives the sanitizers' reports their function names and lines at half the
 # compile time of full debug information (-g), which the sanitizer build does not need.
 # UBSan's null and alignment checks guard every pointer use and together cost a further quarter
@@ -104,10 +110,11 @@ report_skips build-asan
 # .dat paths, signals to each rank) run in the release build only: they exercise the same parsers
 # and output paths as the rows without MPI that run here, and together cost minutes under ASan.
 # Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, imb2021-options' send counter)
-# cannot run under ASan, whose runtime must come first in the library list.
+# cannot run under ASan, whose runtime must come first in the library list. The Catch2 host test
+# runs at every count here: this build alone has it (-Dunit_tests).
 mapfile -t asan_mpi < <(meson test -C build-asan --list --no-rebuild --suite launches-mpi \
     --no-suite bench-short 2>/dev/null | sed 's/.* \/ //' |
-    grep -Ev -- '-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$' |
+    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$/' |
     grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 phase "sanitizer build: ${#asan_mpi[@]} tests that launch MPI"
 # Two at a time, as in the release build: what measures under MPI is is_parallel: false and runs
