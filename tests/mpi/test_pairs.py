@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The pairs suite (IMB's PingPong on every pair of processes, one pair at a time) through the
+driver under mpiexec -n N.
+
+Known answers come from the PMPI oracle (oracle/pmpi_oracle.cpp): every MPI call of world rank r
+costs D_r on a virtual clock, so a rank's timed region lasts exactly D_r x its calls. IMB's
+PingPong is a Send and a Recv per rank per round trip, reported as half the round trip: rank r
+reports D_r, and IMB's t[usec] (t_max) of pair i-j is max(D_i, D_j), its t_min min(D_i, D_j),
+its Mbytes/sec X / 2^20 / t_max. PingPing (Isend, Recv, Wait per iteration, reported whole) is
+3 max(D_i, D_j). From these the test computes the slowest pair (the first of equals, in the
+order 0-1, 0-2, ...) and its ratio to the median pair, and checks the suite's closing line.
+
+Also: one row per pair and size, every pair once; the default sizes (0 and 1 MiB) with -check;
+at -n 1 and for malformed sizes one `parbench:` line and exit status 2.
+
+usage: test_pairs.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
+"""
+import argparse
+import os
+import re
+import statistics
+import sys
+
+BAD_INPUT = 2
+D_US = 100.0
+SLOW_US = 400.0
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.run import mpi_suite, parbench  # noqa: E402
+
+run = mpi_suite("pairs")
+
+
+def oracle_env(oracle, delays):
+    """env(1) arguments that preload the oracle with per-rank delays on its virtual clock."""
+    return [f"LD_PRELOAD={os.path.abspath(oracle)}",
+            "PARBENCH_ORACLE_DELAY_US=" + ",".join(f"{d:g}" for d in delays),
+            "PARBENCH_ORACLE_CLOCK=virtual"]
+
+
+def all_pairs(np):
+    return [(i, j) for i in range(np) for j in range(i + 1, np)]
+
+
+def pair_of(row):
+    m = row.get("metrics", {})
+    return (int(m.get("rank_i", -1)), int(m.get("rank_j", -1)))
+
+
+def check_rows(rows, np, name, sizes, what):
+    """One row per pair and size, every pair once per size, in the sweep's order (pair-major);
+    returns {(bytes, (i, j)): row}."""
+    got = [(r["bytes"], pair_of(r)) for r in rows if r["benchmark"] == name]
+    want = [(x, p) for p in all_pairs(np) for x in sizes]
+    expect(got == want, f"{what}: rows (bytes, pair) {got} != {want}")
+    for x in sizes:
+        at = [p for (b, p) in got if b == x]
+        expect(len(at) == np * (np - 1) // 2 and sorted(at) == all_pairs(np),
+               f"{what} {x} B: {len(at)} rows, want P(P-1)/2 = {np * (np - 1) // 2}, each pair once")
+    for r in rows:
+        expect(r["processes"] == 2, f"{what}: a row of {r['processes']} processes")
+    return {(r["bytes"], pair_of(r)): r for r in rows if r["benchmark"] == name}
+
+
+def closing_lines(stdout):
+    """{(benchmark, bytes): (i, j, t, ratio, median, pairs)} from the notes."""
+    out = {}
+    pattern = (r"^# (\w+) (\d+) bytes: slowest pair (\d+)-(\d+) t ([\d.]+) usec, ([\d.]+|-) x "
+               r"the median pair \(([\d.]+) usec, (\d+) pairs\)$")
+    for line in stdout.splitlines():
+        m = re.match(pattern, line)
+        if m:
+            out[(m[1], int(m[2]))] = (int(m[3]), int(m[4]), float(m[5]), m[6], float(m[7]),
+                                      int(m[8]))
+    return out
+
+
+def expected_closing(times):
+    """The slowest pair (first of equals) and the median of {pair: t} in pair order."""
+    pairs = sorted(times)
+    slowest = max(pairs, key=lambda p: (times[p], -pairs.index(p)))
+    median = statistics.median(times[p] for p in pairs)
+    return slowest, times[slowest], median
+
+
+def check_known_answer(np, parbench_exe, oracle, delays, what):
+    sizes = [0, 1024]
+    d, rows = run(["PingPong", "PingPing", "-sizes", "0,1024", "-iter", "20", "-time", "10"], np,
+                  parbench_exe, env_args=oracle_env(oracle, delays))
+    if not expect(d.returncode == 0, f"{what}: rc {d.returncode}: {d.stderr[-800:]}"):
+        return
+    notes = closing_lines(d.stdout)
+    for name, calls in (("PingPong", 1), ("PingPing", 3)):
+        by = check_rows(rows, np, name, sizes, f"{what} {name}")
+        for x in sizes:
+            times = {}
+            for (i, j) in all_pairs(np):
+                r = by.get((x, (i, j)))
+                if r is None:
+                    continue
+                t_max, t_min = calls * max(delays[i], delays[j]), calls * min(delays[i], delays[j])
+                times[(i, j)] = t_max
+                label = f"{what} {name} {x} B pair {i}-{j}"
+                expect(close(r["t_max_us"], t_max, 1e-6),
+                       f"{label}: t_max {r['t_max_us']} != oracle {t_max}")
+                expect(close(r["t_min_us"], t_min, 1e-6),
+                       f"{label}: t_min {r['t_min_us']} != oracle {t_min}")
+                want_mib = x / 1.048576 / r["t_max_us"]
+                expect(close(r.get("throughput_mib_s") or 0.0, want_mib, 1e-9),
+                       f"{label}: Mbytes/sec {r.get('throughput_mib_s')} != X/2^20/t {want_mib}")
+                expect(r["metrics"].get("node_i") == 0 and r["metrics"].get("node_j") == 0,
+                       f"{label}: one node, node columns {r['metrics']}")
+            if len(times) != len(all_pairs(np)):
+                continue
+            (si, sj), t_slow, median = expected_closing(times)
+            note = notes.get((name, x))
+            if not expect(note is not None, f"{what} {name} {x} B: no closing line in\n"
+                                            f"{d.stdout[-1500:]}"):
+                continue
+            ratio = f"{t_slow / median:.2f}"
+            expect(note[:2] == (si, sj) and abs(note[2] - t_slow) < 0.006 and note[3] == ratio
+                   and abs(note[4] - median) < 0.006 and note[5] == len(times),
+                   f"{what} {name} {x} B: closing line {note}, want pair {si}-{sj} t {t_slow} "
+                   f"ratio {ratio} median {median}")
+    # The console table: one row per pair and size with the pair's ranks, t[usec] = t_max.
+    table = [line.split() for line in d.stdout.split("# Benchmarking PingPong\n", 1)[-1]
+             .split("# Benchmarking PingPing")[0].splitlines() if re.match(r"^\s+\d", line)]
+    expect([(int(f[0]), int(f[2]), int(f[3])) for f in table] ==
+           [(x, i, j) for (i, j) in all_pairs(np) for x in sizes],
+           f"{what}: console rows (#bytes, rank_i, rank_j) {[f[:4] for f in table]}")
+    for f in table:
+        want = max(delays[int(f[2])], delays[int(f[3])])
+        expect(abs(float(f[6]) - want) <= 0.006, f"{what}: console t[usec] {f} != {want}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--parbench", required=True)
+    ap.add_argument("--oracle", required=True)
+    a = ap.parse_args()
+    np = a.np
+
+    if np == 1:
+        rc, out, err = parbench(a.parbench)(["run", "pairs"], np=1)
+        lines = [line for line in err.splitlines() if line.strip()]
+        expect(rc == BAD_INPUT and len(lines) == 1 and lines[0].startswith("parbench:") and
+               "at least 2" in lines[0],
+               f"-n 1: one parbench: line and exit status {BAD_INPUT}: rc {rc}, stderr {err!r}")
+        return finish()
+
+    # Every call costs D on every rank: every pair D, the slowest is the first pair, ratio 1.
+    check_known_answer(np, a.parbench, a.oracle, [D_US] * np, "uniform D")
+    # The last rank is slow: every pair with it is max(D, SLOW); the first of them is named.
+    check_known_answer(np, a.parbench, a.oracle, [D_US] * (np - 1) + [SLOW_US], "slow last rank")
+
+    # The default sizes, 0 and 1 MiB, with -check: every pair's data arrives intact.
+    d, rows = run(["-iter", "10", "-check"], np, a.parbench)
+    if expect(d.returncode == 0, f"defaults: rc {d.returncode}: {d.stderr[-800:]}"):
+        check_rows(rows, np, "PingPong", [0, 1048576], "defaults")
+        expect(all(r.get("defects") == 0 for r in rows),
+               f"-check: defects {[r.get('defects') for r in rows]}")
+
+    if np == 2:
+        for args, why in ((["-sizes", "0,abc"], "'abc' is not a number of bytes"),
+                          (["-sizes", "1024,0"], "must be ascending"),
+                          (["-sizes", "0", "-msglog", "4"], "give one of them"),
+                          (["NoSuchBenchmark"], "NoSuchBenchmark")):
+            rc, out, err = parbench(a.parbench)(["run", "pairs", *args, "--quiet"], np=2)
+            lines = [line for line in err.splitlines() if line.strip()]
+            expect(rc == BAD_INPUT and len(lines) == 1 and lines[0].startswith("parbench:") and
+                   why in lines[0],
+                   f"{args}: one parbench: line naming '{why}', exit status {BAD_INPUT}: rc {rc}, "
+                   f"stderr {err!r}")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
