@@ -7,8 +7,9 @@ costs D_r on a virtual clock, so a rank's timed region lasts exactly D_r x its c
 PingPong is a Send and a Recv per rank per round trip, reported as half the round trip: rank r
 reports D_r, and IMB's t[usec] (t_max) of pair i-j is max(D_i, D_j), its t_min min(D_i, D_j),
 its Mbytes/sec X / 2^20 / t_max. PingPing (Isend, Recv, Wait per iteration, reported whole) is
-3 max(D_i, D_j). From these the test computes the slowest pair (the first of equals, in the
-order 0-1, 0-2, ...) and its ratio to the median pair, and checks the suite's closing line.
+3 max(D_i, D_j). From these the test computes the slowest pairs (with one slow rank, every pair
+that has it) and the ratio of their time to the median pair's, and checks the suite's closing
+line: it must name one of those pairs, with that time, ratio and median.
 
 Also: one row per pair and size, every pair once; the default sizes (0 and 1 MiB) with -check;
 at -n 1 and for malformed sizes one `parbench:` line and exit status 2.
@@ -77,11 +78,11 @@ def closing_lines(stdout):
 
 
 def expected_closing(times):
-    """The slowest pair (first of equals) and the median of {pair: t} in pair order."""
-    pairs = sorted(times)
-    slowest = max(pairs, key=lambda p: (times[p], -pairs.index(p)))
-    median = statistics.median(times[p] for p in pairs)
-    return slowest, times[slowest], median
+    """The slowest pairs (every pair of the largest oracle time: the virtual clock's 1e-12 s
+    per reading decides between equals, so any of them may be named), that time, and the
+    median of {pair: t}."""
+    t_slow = max(times.values())
+    return [p for p in sorted(times) if times[p] == t_slow], t_slow, statistics.median(times.values())
 
 
 def check_known_answer(np, parbench_exe, oracle, delays, what):
@@ -113,16 +114,18 @@ def check_known_answer(np, parbench_exe, oracle, delays, what):
                        f"{label}: one node, node columns {r['metrics']}")
             if len(times) != len(all_pairs(np)):
                 continue
-            (si, sj), t_slow, median = expected_closing(times)
+            slowest, t_slow, median = expected_closing(times)
             note = notes.get((name, x))
+            print(f"{what} {name} {x} B: oracle slowest {slowest} {t_slow:g} us, median "
+                  f"{median:g} us; closing line {note}")
             if not expect(note is not None, f"{what} {name} {x} B: no closing line in\n"
                                             f"{d.stdout[-1500:]}"):
                 continue
             ratio = f"{t_slow / median:.2f}"
-            expect(note[:2] == (si, sj) and abs(note[2] - t_slow) < 0.006 and note[3] == ratio
+            expect(note[:2] in slowest and abs(note[2] - t_slow) < 0.006 and note[3] == ratio
                    and abs(note[4] - median) < 0.006 and note[5] == len(times),
-                   f"{what} {name} {x} B: closing line {note}, want pair {si}-{sj} t {t_slow} "
-                   f"ratio {ratio} median {median}")
+                   f"{what} {name} {x} B: closing line {note}, want a pair of {slowest} t "
+                   f"{t_slow} ratio {ratio} median {median}")
     # The console table: one row per pair and size with the pair's ranks, t[usec] = t_max.
     table = [line.split() for line in d.stdout.split("# Benchmarking PingPong\n", 1)[-1]
              .split("# Benchmarking PingPing")[0].splitlines() if re.match(r"^\s+\d", line)]
