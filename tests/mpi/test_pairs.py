@@ -12,7 +12,8 @@ that has it) and the ratio of their time to the median pair's, and checks the su
 line: it must name one of those pairs, with that time, ratio and median.
 
 Also: one row per pair and size, every pair once; the default sizes (0 and 1 MiB) with -check;
-at -n 1 and for malformed sizes one `parbench:` line and exit status 2.
+at -n 4 under hydra's two fake nodes (-hosts n1,n1,n2,n2) the node columns; at -n 1 and for
+malformed sizes one `parbench:` line and exit status 2.
 
 usage: test_pairs.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
 """
@@ -28,7 +29,7 @@ SLOW_US = 400.0
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import mpi_suite, parbench  # noqa: E402
+from pbtest.run import driver, mpi_suite, parbench, run_command  # noqa: E402
 
 run = mpi_suite("pairs")
 
@@ -164,6 +165,21 @@ def main():
         check_rows(rows, np, "PingPong", [0, 1048576], "defaults")
         expect(all(r.get("defects") == 0 for r in rows),
                f"-check: defects {[r.get('defects') for r in rows]}")
+
+    if np == 4:
+        # Nodes come from MPI (MPI_Comm_split_type), numbered by their lowest rank: MPICH's hydra
+        # with -launcher fork -hosts n1,n1,n2,n2 starts every rank here while MPI sees two nodes.
+        rc, out, _ = run_command(["mpiexec", "--version"])
+        if "HYDRA" not in out:
+            print("NOTE: mpiexec is not MPICH's hydra: the two-node placement is not tried")
+        else:
+            d = driver(["mpiexec", "-n", "4", "-launcher", "fork", "-hosts", "n1,n1,n2,n2",
+                        a.parbench, "run", "pairs", "-sizes", "0", "-iter", "5"])
+            if expect(d.returncode == 0, f"two nodes: rc {d.returncode}: {d.stderr[-800:]}"):
+                nodes = {pair_of(r): (r["metrics"]["node_i"], r["metrics"]["node_j"])
+                         for r in d.rows}
+                want = {(i, j): (i // 2, j // 2) for (i, j) in all_pairs(np)}
+                expect(nodes == want, f"two nodes of two: node columns {nodes} != {want}")
 
     if np == 2:
         for args, why in ((["-sizes", "0,abc"], "'abc' is not a number of bytes"),
