@@ -60,9 +60,17 @@ def check_rows(rows, np, name, sizes, what):
         at = [p for (b, p) in got if b == x]
         expect(len(at) == np * (np - 1) // 2 and sorted(at) == all_pairs(np),
                f"{what} {x} B: {len(at)} rows, want P(P-1)/2 = {np * (np - 1) // 2}, each pair once")
+    index = {p: k for k, p in enumerate(all_pairs(np))}
+    rows = [r for r in rows if r["benchmark"] == name]
     for r in rows:
         expect(r["processes"] == 2, f"{what}: a row of {r['processes']} processes")
-    return {(r["bytes"], pair_of(r)): r for r in rows if r["benchmark"] == name}
+        expect(r["group"] == index.get(pair_of(r)) and
+               r["name"] == f"pairs/{name}/np:2/group:{r['group']}/bytes:{r['bytes']}",
+               f"{what}: pair {pair_of(r)} is group {r['group']} named {r['name']}, want group "
+               f"{index.get(pair_of(r))}")
+    names = [r["name"] for r in rows]
+    expect(len(set(names)) == len(names), f"{what}: JSON names repeat: {names}")
+    return {(r["bytes"], pair_of(r)): r for r in rows}
 
 
 def closing_lines(stdout):
@@ -127,15 +135,16 @@ def check_known_answer(np, parbench_exe, oracle, delays, what):
                    and abs(note[4] - median) < 0.006 and note[5] == len(times),
                    f"{what} {name} {x} B: closing line {note}, want a pair of {slowest} t "
                    f"{t_slow} ratio {ratio} median {median}")
-    # The console table: one row per pair and size with the pair's ranks, t[usec] = t_max.
+    # The console table: one row per pair and size with the pair's index (#group) and ranks,
+    # t[usec] = t_max.
     table = [line.split() for line in d.stdout.split("# Benchmarking PingPong\n", 1)[-1]
              .split("# Benchmarking PingPing")[0].splitlines() if re.match(r"^\s+\d", line)]
-    expect([(int(f[0]), int(f[2]), int(f[3])) for f in table] ==
-           [(x, i, j) for (i, j) in all_pairs(np) for x in sizes],
-           f"{what}: console rows (#bytes, rank_i, rank_j) {[f[:4] for f in table]}")
+    expect([(int(f[0]), int(f[1]), int(f[3]), int(f[4])) for f in table] ==
+           [(k, x, i, j) for k, (i, j) in enumerate(all_pairs(np)) for x in sizes],
+           f"{what}: console rows (#group, #bytes, rank_i, rank_j) {[f[:5] for f in table]}")
     for f in table:
-        want = max(delays[int(f[2])], delays[int(f[3])])
-        expect(abs(float(f[6]) - want) <= 0.006, f"{what}: console t[usec] {f} != {want}")
+        want = max(delays[int(f[3])], delays[int(f[4])])
+        expect(abs(float(f[7]) - want) <= 0.006, f"{what}: console t[usec] {f} != {want}")
 
 
 def main():

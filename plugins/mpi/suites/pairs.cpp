@@ -181,7 +181,8 @@ struct run_state {
 
 // The family for mpi::sweep(): one active set per pair (its index into run.pairs; the pair's two
 // processes first in the session's order, the others waiting), the run's sizes, IMB's warm-up
-// once per pair, IMB's measurement of one size, and each record with the pair's ranks and nodes.
+// once per pair, IMB's measurement of one size, and each record with the pair's index (as its
+// group), ranks and nodes.
 // The headline times are kept for the closing lines.
 template <class Def>
 struct pair_family {
@@ -192,6 +193,7 @@ struct pair_family {
     struct count {
         mpi::session session;
         pair p;
+        int index = 0;  // of the pair, in run.pairs
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -205,7 +207,7 @@ struct pair_family {
         std::vector<int> order{p.i, p.j};
         for (int r = 0; r < static_cast<int>(run.nodes.size()); ++r)
             if (r != p.i && r != p.j) order.push_back(r);
-        return {mpi::session(MPI_COMM_WORLD, 2, false, std::move(order)), p};
+        return {mpi::session(MPI_COMM_WORLD, 2, false, std::move(order)), p, k};
     }
     void progress(const count& /*c*/, std::uint64_t x) const { run.host->progress(name, x, 2); }
     void warm_up(const count& c, std::uint64_t /*x*/) const {
@@ -231,6 +233,10 @@ struct pair_family {
         return m;
     }
     void publish(const count& c, result_record& r) const {
+        // The pair is the record's group (as a group of -multi 1 is): the table shows its index
+        // and the JSON name (pairs/PingPong/np:2/group:K/bytes:X) tells the pairs apart, so
+        // that parbench compare matches each pair with itself.
+        r.block.group = c.index;
         r.metrics["rank_i"] = c.p.i;
         r.metrics["rank_j"] = c.p.j;
         r.metrics["node_i"] = run.nodes[static_cast<std::size_t>(c.p.i)];
