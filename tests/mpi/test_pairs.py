@@ -12,6 +12,7 @@ that has it) and the ratio of their time to the median pair's, and checks the su
 line: it must name one of those pairs, with that time, ratio and median.
 
 Also: one row per pair and size, every pair once; the default sizes (0 and 1 MiB) with -check;
+-msglog's sizes;
 at -n 4 under hydra's two fake nodes (-hosts n1,n1,n2,n2) the node columns; at -n 1 and for
 malformed sizes one `parbench:` line and exit status 2.
 
@@ -191,6 +192,10 @@ def main():
                 expect(nodes == want, f"two nodes of two: node columns {nodes} != {want}")
 
     if np == 2:
+        # -msglog is IMB's sequence: 0, then 2^MIN ... 2^MAX.
+        d, rows = run(["-msglog", "2:3", "-iter", "5"], np, a.parbench)
+        if expect(d.returncode == 0, f"-msglog 2:3: rc {d.returncode}: {d.stderr[-800:]}"):
+            check_rows(rows, np, "PingPong", [0, 4, 8], "-msglog 2:3")
         for args, why in ((["-sizes", "0,abc"], "'abc' is not a number of bytes"),
                           (["-sizes", "1024,0"], "must be ascending"),
                           (["-sizes", "0", "-msglog", "4"], "give one of them"),
