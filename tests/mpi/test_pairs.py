@@ -13,7 +13,8 @@ line: it must name one of those pairs, with that time, ratio and median.
 
 Also: one row per pair and size, every pair once; the default sizes (0 and 1 MiB) with -check;
 -msglog's sizes;
-at -n 4 under hydra's two fake nodes (-hosts n1,n1,n2,n2) the node columns; at -n 1 and for
+at -n 4 under hydra's two fake nodes (-hosts n1,n1,n2,n2) the node columns and the notes that
+name each node's ranks; at -n 1 and for
 malformed sizes one `parbench:` line and exit status 2.
 
 usage: test_pairs.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
@@ -164,7 +165,13 @@ def main():
                f"-n 1: one parbench: line and exit status {BAD_INPUT}: rc {rc}, stderr {err!r}")
         return finish()
 
-    # Every call costs D on every rank: every pair D, the slowest is the first pair, ratio 1.
+    # One node here: one placement note naming every rank.
+    d, _ = run(["-sizes", "0", "-iter", "5"], np, a.parbench)
+    notes = re.findall(r"^# node (\d+) \((.+)\): ranks (\S+)$", d.stdout, re.M)
+    expect([(n, r) for n, _, r in notes] == [("0", f"0-{np - 1}")],
+           f"one node: placement notes {notes}")
+
+    # Every call costs D on every rank: every pair D, any pair may be named, ratio 1.
     check_known_answer(np, a.parbench, a.oracle, [D_US] * np, "uniform D")
     # The last rank is slow: every pair with it is max(D, SLOW); the first of them is named.
     check_known_answer(np, a.parbench, a.oracle, [D_US] * (np - 1) + [SLOW_US], "slow last rank")
@@ -190,6 +197,9 @@ def main():
                          for r in d.rows}
                 want = {(i, j): (i // 2, j // 2) for (i, j) in all_pairs(np)}
                 expect(nodes == want, f"two nodes of two: node columns {nodes} != {want}")
+                notes = re.findall(r"^# node (\d+) \((.+)\): ranks (\S+)$", d.stdout, re.M)
+                expect([(n, r) for n, _, r in notes] == [("0", "0-1"), ("1", "2-3")],
+                       f"two nodes of two: placement notes {notes}")
 
     if np == 2:
         # -msglog is IMB's sequence: 0, then 2^MIN ... 2^MAX.

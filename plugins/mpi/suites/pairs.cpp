@@ -1,6 +1,7 @@
 // pairs: IMB's PingPong between every pair of processes, one pair at a time while the others wait,
-// to find a slow link. One row per pair and size (world ranks i < j, the nodes they run on, IMB's
-// figures), then per size a note naming the slowest pair and its ratio to the median pair.
+// to find a slow link. A note per node (its number, processor name and ranks), one row per pair
+// and size (world ranks i < j, their nodes, IMB's figures), then per size a note naming the
+// slowest pair and its ratio to the median pair.
 //
 // The suite is a family for mpi::sweep (pair_family below: the sweep's active sets are the
 // pairs, in order 0-1, 0-2, ..., (P-2)-(P-1)), a catalogue of two-process definitions reused from
@@ -116,9 +117,15 @@ std::vector<pair> all_pairs(int processes) {
     return out;
 }
 
-// Each world rank's node, numbered 0, 1, ... by the lowest rank on it (MPI_Comm_split_type, not
-// host names). Collective over MPI_COMM_WORLD.
-std::vector<int> nodes_of_ranks() {
+// Where the processes run: each world rank's node, numbered 0, 1, ... by the lowest rank on it
+// (MPI_Comm_split_type, not host names), and on world rank 0 each node's processor name.
+struct placement {
+    std::vector<int> node_of;          // by world rank
+    std::vector<std::string> names;    // by node; world rank 0 only
+};
+
+// Collective over MPI_COMM_WORLD.
+placement place_ranks() {
     int rank = 0;
     int size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -128,14 +135,45 @@ std::vector<int> nodes_of_ranks() {
     int lowest = rank;
     MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, node);
     MPI_Comm_free(&node);
-    std::vector<int> lowest_of(static_cast<std::size_t>(size));
-    MPI_Allgather(&lowest, 1, MPI_INT, lowest_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::vector<int> firsts = lowest_of;
+    placement out;
+    out.node_of.resize(static_cast<std::size_t>(size));
+    MPI_Allgather(&lowest, 1, MPI_INT, out.node_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::vector<int> firsts = out.node_of;
     std::sort(firsts.begin(), firsts.end());
     firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
-    for (int& n : lowest_of)
+    for (int& n : out.node_of)
         n = static_cast<int>(std::lower_bound(firsts.begin(), firsts.end(), n) - firsts.begin());
-    return lowest_of;
+    std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
+    int length = 0;
+    MPI_Get_processor_name(mine.data(), &length);
+    std::vector<char> all(rank == 0 ? mine.size() * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(),
+               static_cast<int>(mine.size()), MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        for (const int first : firsts)
+            out.names.emplace_back(all.data() + static_cast<std::size_t>(first) * mine.size());
+    return out;
+}
+
+// "node 1 (n2): ranks 2-3,6": one note per node, so that the node columns can be read.
+std::vector<std::string> placement_lines(const placement& p) {
+    std::vector<std::string> lines;
+    for (std::size_t n = 0; n < p.names.size(); ++n) {
+        std::string ranks;
+        for (int r = 0; r < static_cast<int>(p.node_of.size()); ++r) {
+            if (p.node_of[static_cast<std::size_t>(r)] != static_cast<int>(n)) continue;
+            int last = r;
+            while (last + 1 < static_cast<int>(p.node_of.size()) &&
+                   p.node_of[static_cast<std::size_t>(last + 1)] == static_cast<int>(n))
+                ++last;
+            // fmt, not operator+: GCC 12 warns falsely (-Wrestrict) on "," + std::string.
+            ranks += last > r ? fmt::format("{}{}-{}", ranks.empty() ? "" : ",", r, last)
+                              : fmt::format("{}{}", ranks.empty() ? "" : ",", r);
+            r = last;
+        }
+        lines.push_back(fmt::format("node {} ({}): ranks {}", n, p.names[n], ranks));
+    }
+    return lines;
 }
 
 // The runner leaves a measurement's records on the first process of its active set (gather in
@@ -377,9 +415,13 @@ void run(const run_request& request, const plugin::host_channel& host) {
     if (world < 2)
         throw input_error("suite pairs times every pair of processes and needs at least 2; the "
                           "run has 1 (mpiexec -n 2 or more)");
+    const placement where = place_ranks();
     const run_state st{.opts = &o, .host = &host, .pairs = all_pairs(world),
-                       .nodes = nodes_of_ranks(), .world_rank = rank};
-    if (rank == 0) host.run_started(make_run_start(o, chosen, world));
+                       .nodes = where.node_of, .world_rank = rank};
+    if (rank == 0) {
+        host.run_started(make_run_start(o, chosen, world));
+        for (const std::string& line : placement_lines(where)) host.note(line);
+    }
     for (const benchmark* b : chosen) b->run(st, b->info.name);
 }
 
