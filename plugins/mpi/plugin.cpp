@@ -31,6 +31,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::osu,
     &suites::paw,
     &suites::overlap,
+    &suites::pairs,
 };
 
 bool we_initialised = false;

@@ -19,6 +19,7 @@ extern const hosted_suite imb_io;
 extern const hosted_suite osu;
 extern const hosted_suite paw;
 extern const hosted_suite overlap;
+extern const hosted_suite pairs;
 }  // namespace suites
 
 }  // namespace parbench::mpi_plugin
