@@ -10,8 +10,10 @@
 //                                           policy, the batched timed loop with the completion
 //                                           where the aggregation policy puts it, -check
 //   gather(session, timing)                 collective over the active processes: every
-//                                           process's figures to world rank 0
-//   reduce(pattern, labels, layout, ...)    at world rank 0: the records (IMB's t_max/t_min/
+//                                           process's figures to the first of them (world
+//                                           rank 0 unless the order puts another first;
+//                                           measure() then delivers the records to rank 0)
+//   reduce(pattern, labels, layout, ...)    at the gather root: the records (IMB's t_max/t_min/
 //                                           t_avg over ranks; the throughput rule of the pattern)
 //
 // Idle processes (outside the active set) take part in none of these; measure() parks them in a
@@ -466,7 +468,7 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
 // --- phase 3: gather ---------------------------------------------------------------------------
 
 struct gathered {
-    bool root = false;               // world rank 0 (the first active process) holds the ranks
+    bool root = false;               // the first active process (session::active_root) holds them
     std::vector<rank_timing> ranks;  // one per active process, in active-rank order
 };
 

@@ -37,6 +37,7 @@ public:
             std::find(order.begin(), order.end(), world_rank) - order.begin());
         const int q = layout_.processes;
         active_flag_ = q > 0 && position < layout_.groups * q;
+        active_root_ = order.front();
         group_index_ = active_flag_ ? position / q : -1;
         active_ = world_.split(active_flag_ ? 0 : -1, position);
         if (active_flag_) group_ = active_.split(group_index_, position);
@@ -48,6 +49,9 @@ public:
     [[nodiscard]] const communicator& world() const noexcept { return world_; }
     [[nodiscard]] const communicator& active_comm() const noexcept { return active_; }
     [[nodiscard]] const communicator& group() const noexcept { return group_; }
+    // The world rank of the active set's first process, where gather() leaves the figures:
+    // world rank 0 unless the order puts another process first.
+    [[nodiscard]] int active_root() const noexcept { return active_root_; }
 
     // What a kernel knows of its group at one size, with `pairs` deciding peer and initiator.
     [[nodiscard]] kernel_context context(std::size_t bytes,
@@ -80,6 +84,7 @@ private:
     group_layout layout_;
     bool active_flag_ = false;
     int group_index_ = -1;
+    int active_root_ = 0;
 };
 
 }  // namespace parbench::mpi

@@ -74,7 +74,8 @@ template <class F>
 }
 
 // Runs one benchmark: see the header comment. Collective over the family's world.
-template <sweep_family F>
+template <class F>
+    requires sweep_family<std::remove_cvref_t<F>>  // a named family (an lvalue) too
 void sweep(F&& family) {
     using family_type = std::remove_cvref_t<F>;
     constexpr std::size_t passes = passes_of<family_type>();

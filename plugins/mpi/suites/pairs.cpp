@@ -176,31 +176,6 @@ std::vector<std::string> placement_lines(const placement& p) {
     return lines;
 }
 
-// The runner leaves a measurement's records on the first process of its active set (gather in
-// mpi/phases.hpp roots at the active communicator's rank 0), which is world rank i here; the
-// host hears world rank 0 only. Moves them there (outside any timing).
-void forward_records(mpi::measurement& m, int from) {
-    if (from == 0) return;
-    constexpr int tag = 31;
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == from) {
-        const std::string text = nlohmann::json(m.records).dump();
-        unsigned long long length = text.size();
-        MPI_Send(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, tag, MPI_COMM_WORLD);
-        MPI_Send(text.data(), static_cast<int>(length), MPI_CHAR, 0, tag, MPI_COMM_WORLD);
-        m.records.clear();
-    } else if (rank == 0) {
-        unsigned long long length = 0;
-        MPI_Recv(&length, 1, MPI_UNSIGNED_LONG_LONG, from, tag, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        std::string text(length, '\0');
-        MPI_Recv(text.data(), static_cast<int>(length), MPI_CHAR, from, tag, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        m.records = nlohmann::json::parse(text).get<std::vector<result_record>>();
-    }
-}
-
 // One row of the closing lines: a pair's headline time at one size (world rank 0).
 struct pair_time {
     std::uint64_t bytes = 0;
@@ -256,7 +231,7 @@ struct pair_family {
     }
     [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x) const {
         const auto bytes = static_cast<std::size_t>(x);
-        mpi::measurement m = mpi::measure(
+        return mpi::measure(
             c.session,
             mpi::measure_config{
                 .pattern = Def::descriptor,
@@ -267,8 +242,6 @@ struct pair_family {
                 .plan = mpi::timing_plan<>{.iterations = run.opts->iterations,
                                            .check = run.opts->check},
                 .check = typename Def::verify_check{}});
-        forward_records(m, c.p.i);
-        return m;
     }
     void publish(const count& c, result_record& r) const {
         // The pair is the record's group (as a group of -multi 1 is): the table shows its index
