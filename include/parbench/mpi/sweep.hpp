@@ -20,9 +20,15 @@
 //                           (IMB-EXT/RMA: aggregate, then non-aggregate); 1 without it
 //   warm_up(count, x)       once per count, after the first size's progress (so that a time
 //                           limit covers it) and before its measurement
+//   stopped(count) -> bool  after each size's records are published: true ends the count's
+//                           sweep there (its remaining sizes, and passes, are not run; close
+//                           follows, then the next count). It must be the same on every process
+//                           (PAW's per-size budget: the estimate behind it is agreed with
+//                           MPI_MAX); without it every size of every pass runs
 //
 // Collective over the families' world: every process makes the same calls in the same order, so
-// a skipped size never ends a sweep early (idle processes cannot know of it).
+// a skipped size never ends a sweep early (idle processes cannot know of it); only a `stopped`
+// that every process agrees on does.
 //
 // This header includes no MPI and no runner: a family's own header brings what it measures with.
 #pragma once
@@ -85,7 +91,9 @@ void sweep(F&& family) {
         typename family_type::count c = family.open(q);
         size_notes notes;
         bool warmed_up = false;
+        bool stopped = false;
         const auto one_pass = [&]<std::size_t P>(sweep_pass<P> pass) {
+            if (stopped) return;
             for (const std::uint64_t x : sizes) {
                 family.progress(c, x);
                 if constexpr (requires { family.warm_up(c, x); }) {
@@ -100,6 +108,12 @@ void sweep(F&& family) {
                 }();
                 notes.note(x, m);
                 for (auto& r : m.records) family.publish(c, r);
+                if constexpr (requires { family.stopped(c); }) {
+                    if (family.stopped(c)) {
+                        stopped = true;
+                        return;
+                    }
+                }
             }
         };
         [&]<std::size_t... P>(std::index_sequence<P...>) {

@@ -1,10 +1,11 @@
 // paw (MPI part): TACC PAW's message-passing tests (catalogue C.4-C.7). Every test is a
 // definition (include/parbench/suites/paw/messages.hpp for the message tests, rma/kernels.hpp for
-// the one-sided ones) timed through the runner's public phases with PAW's method: an untimed
-// warm-up at MED_*_SIZE, then per size a warm-up and NREPS timed loops of NLOOP iterations
-// (policy/paw_repetitions.hpp); every task times, each repetition's time is the minimum across
-// tasks (the maximum for col_bct and col_sct) and min/max/mean/stddev are over the repetitions
-// (mpi/reduction.hpp). Point-to-point tests pair task i with task i + n/2.
+// the one-sided ones) run through mpi::sweep (mpi/sweep.hpp) by PAW's family (paw_family): the
+// world as the one process count, an untimed warm-up at MED_*_SIZE, then per size a warm-up and
+// NREPS timed loops of NLOOP iterations (policy/paw_repetitions.hpp), and the stop at the first
+// size over the per-size budget (--time); every task times, each repetition's time is the
+// minimum across tasks (the maximum for col_bct and col_sct) and min/max/mean/stddev are over
+// the repetitions (mpi/reduction.hpp). Point-to-point tests pair task i with task i + n/2.
 //
 //   latency                      1-byte MPI_Send/MPI_Recv round trip, exactly two tasks;
 //   latency.dat p2p_send p2p_isend           ping-pongs <stem>_time/_bw-np_<tasks>.dat
@@ -32,6 +33,7 @@
 #include <parbench/mpi/rma_completion.hpp>
 #include <parbench/mpi/rma_window.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/one_sided.hpp>
 #include <parbench/plugin/paw_options.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
@@ -44,6 +46,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -128,19 +131,6 @@ using paw_plan = mpi::timing_plan<policy::iterations::paw_repetitions, policy::s
     return world;
 }
 
-// gather -> PAW's reduction -> PAW's figures -> the host, for one measured size.
-template <class Pattern>
-void report_size(const test& t, const mpi::session& session, const Pattern& descriptor,
-                 const paw_plan& plan, std::uint64_t x, const mpi::rank_timing& mine, work w,
-                 const run_settings& run) {
-    const mpi::gathered figures = mpi::gather(session, mine, plan.batching.max_batches);
-    for (auto& r : mpi::reduce_per_repetition(descriptor, {"paw", t.info.name}, session.layout(),
-                                              x, run.check, figures, t.combine)) {
-        add_paw_figures(r, t, w, plan.iterations);
-        run.host->result(r);
-    }
-}
-
 // A size over the per-size budget ends the sweep: the larger sizes cost at least as much.
 // `rest` are the sizes from the first one dropped; every process agrees (the estimate behind
 // over_budget is agreed with MPI_MAX), rank 0 says so once.
@@ -167,100 +157,150 @@ template <class Pattern>
         return pattern::first_pair;  // collectives: every task, no partner
 }
 
-// A message-passing test (Def from parbench/suites/paw/messages.hpp) over its family's sizes.
-template <class Def>
-void run_messages(const test& t, const run_settings& run) {
-    const paw::transfer_settings& cfg = t.kind == family::collective ? run.col : run.p2p;
-    const std::vector<std::uint64_t> sizes =
-        t.kind == family::latency ? std::vector<std::uint64_t>{1} : cfg.sizes;
-    const std::uint64_t warm_bytes = t.kind == family::latency ? 1 : cfg.med_bytes;
-    const mpi::session session(MPI_COMM_WORLD, world_size());
-    static_assert(mpi::check_definition<Def>() && mpi::self_contained_definition<Def>);
-    constexpr auto descriptor = Def::descriptor;
-    const pattern::pairing pairs = pairs_of(descriptor);
-    const auto buffers_for = [&](std::uint64_t x) {
-        return mpi::message_resource(
-            Def::layout(static_cast<std::size_t>(x), session.layout().processes), off_cache{},
-            session.send_pool(), session.recv_pool());
-    };
-    {  // PAW's warm-up at the family's MED size, untimed
-        const mpi::kernel_context c = session.context(warm_bytes, pairs);
-        mpi::warm_up(session, buffers_for(warm_bytes), Def::make_kernel(c, run.window_size),
-                     mpi::no_completion{}, 10, warm_bytes, pairs);
-    }
-    paw_plan plan = make_plan(cfg, run);
-    for (std::size_t index = 0; index < sizes.size(); ++index) {
-        const std::uint64_t x = sizes[index];
-        run.host->progress(t.info.name, x, session.layout().processes);
-        const mpi::kernel_context c = session.context(static_cast<std::size_t>(x), pairs);
-        mpi::prepared<mpi::message_resource> ready = mpi::prepare(session, buffers_for(x), 0.0);
-        if (!ready.ready()) {
-            if (session.world().rank() == 0)
-                run.host->warning(std::string(t.info.name) + ": no memory for " +
-                                  std::to_string(x) + "-byte messages; size skipped");
-            continue;
-        }
-        auto kernel = Def::make_kernel(c, run.window_size);
-        mpi::no_completion completion;
-        const mpi::rank_timing mine = mpi::time_iterations(session, descriptor, ready, c, kernel,
-                                                           completion, plan, x,
-                                                           typename Def::verify_check{});
-        if (plan.iterations.over_budget) {
-            warn_over_budget(t, session, plan, std::span(sizes).subspan(index), run);
-            break;
-        }
-        report_size(t, session, descriptor, plan, x, mine,
-                    Def::work_of(static_cast<std::size_t>(x), run.window_size), run);
-    }
-}
+// PAW's family for mpi::sweep() (mpi/sweep.hpp), the part every test shares and that is
+// compiled once: the world as the one process count (check_task_count has refused the counts a
+// test cannot use), the test's sizes, a session and the NLOOP/NREPS plan that carries NLOOP from
+// size to size, the host's progress and records, and the stop at the first size over the
+// per-size budget, with rank 0's warning after it.
+struct paw_family_common {
+    const test& t;
+    const run_settings& run;
 
-constexpr pattern::one_sided one_sided_descriptor{.klass = benchmark_class::parallel_transfer,
-                                                  .pairs = pattern::halves,
-                                                  .throughput = pattern::throughput_rule::none};
+    struct count {
+        mpi::session session;
+        paw_plan plan;
+        std::size_t measured = 0;                     // sizes measured so far
+        std::optional<std::size_t> over_budget_from{};  // the index of the size that did not fit
+    };
+
+    [[nodiscard]] const paw::transfer_settings& settings() const {
+        return t.kind == family::collective ? run.col : run.p2p;
+    }
+    [[nodiscard]] std::array<int, 1> process_counts() const { return {world_size()}; }
+    [[nodiscard]] std::span<const std::uint64_t> sizes() const {
+        static constexpr std::array<std::uint64_t, 1> one_byte{1};
+        if (t.kind == family::latency) return one_byte;
+        return settings().sizes;
+    }
+    // PAW's warm-up size: the family's MED size (1 byte for latency).
+    [[nodiscard]] std::uint64_t warm_bytes() const {
+        return t.kind == family::latency ? 1 : settings().med_bytes;
+    }
+    [[nodiscard]] count open(int q) const {
+        return {.session = mpi::session(MPI_COMM_WORLD, q), .plan = make_plan(settings(), run)};
+    }
+    void progress(const count& c, std::uint64_t x) const {
+        run.host->progress(t.info.name, x, c.session.layout().processes);
+    }
+    // A size some process could not allocate: rank 0 says so, the sweep goes on.
+    [[nodiscard]] mpi::measurement no_memory(const count& c, std::uint64_t x,
+                                             const char* resource) const {
+        if (c.session.world().rank() == 0)
+            run.host->warning(std::string(t.info.name) + ": no memory for " + std::to_string(x) +
+                              "-byte " + resource + "; size skipped");
+        return {};
+    }
+    // gather -> PAW's reduction -> PAW's figures: the size's records, on rank 0.
+    template <class Pattern>
+    [[nodiscard]] mpi::measurement records(const count& c, const Pattern& descriptor,
+                                           std::uint64_t x, const mpi::rank_timing& mine,
+                                           work w) const {
+        const mpi::gathered figures = mpi::gather(c.session, mine, c.plan.batching.max_batches);
+        mpi::measurement m;
+        m.records = mpi::reduce_per_repetition(descriptor, {"paw", t.info.name},
+                                               c.session.layout(), x, run.check, figures,
+                                               t.combine);
+        for (auto& r : m.records) add_paw_figures(r, t, w, c.plan.iterations);
+        return m;
+    }
+    void publish(const count& /*c*/, const result_record& r) const { run.host->result(r); }
+    [[nodiscard]] bool stopped(const count& c) const { return c.over_budget_from.has_value(); }
+    void close(const count& c, const mpi::size_notes& /*notes*/) const {
+        if (c.over_budget_from)
+            warn_over_budget(t, c.session, c.plan, sizes().subspan(*c.over_budget_from), run);
+    }
+};
 
 // p2p_get / p2p_put: PSCW epochs on a window per size; the first half MPI_Get or MPI_Put from or
 // to its partner, the second half posts and waits.
 template <rma_op Op>
-void run_one_sided(const test& t, const run_settings& run) {
-    const paw::transfer_settings& cfg = run.p2p;
-    const mpi::session session(MPI_COMM_WORLD, world_size());
-    const auto kernel_for = [](const mpi::kernel_context&) {
+struct one_sided_test : mpi::definition_defaults {
+    static constexpr pattern::one_sided descriptor{.klass = benchmark_class::parallel_transfer,
+                                                   .pairs = pattern::halves,
+                                                   .throughput = pattern::throughput_rule::none};
+    using verify_check = rma_kernels::data_check<Op>;
+    [[nodiscard]] static mpi::window_plan window(std::size_t x, std::uint64_t /*sections*/,
+                                                 int /*np*/) {
+        return {.creation = mpi::window_creation::create, .bytes = x};
+    }
+    [[nodiscard]] static rma_kernels::transfers<Op> make_kernel(const mpi::kernel_context& /*c*/,
+                                                                int /*window_size*/) {
         return rma_kernels::transfers<Op>{1};
-    };
-    const auto window_for = [&](std::uint64_t bytes, const mpi::kernel_context& c) {
-        return mpi::rma_window(
-            mpi::window_plan{.creation = mpi::window_creation::create, .bytes = bytes}, c);
-    };
-    const pattern::pairing pairs = one_sided_descriptor.pairs;
-    {  // PAW's warm-up at MED_P2P_SIZE, untimed
-        const mpi::kernel_context c = session.context(cfg.med_bytes, pairs);
-        mpi::warm_up(session, window_for(cfg.med_bytes, c), kernel_for(c), mpi::rma::pscw(c),
-                     10, cfg.med_bytes, pairs);
     }
-    paw_plan plan = make_plan(cfg, run);
-    for (std::size_t index = 0; index < cfg.sizes.size(); ++index) {
-        const std::uint64_t x = cfg.sizes[index];
-        run.host->progress(t.info.name, x, session.layout().processes);
-        const mpi::kernel_context c = session.context(static_cast<std::size_t>(x), pairs);
-        mpi::prepared<mpi::rma_window> ready = mpi::prepare(session, window_for(x, c), 0.0);
-        if (!ready.ready()) {
-            if (session.world().rank() == 0)
-                run.host->warning(std::string(t.info.name) + ": no memory for " +
-                                  std::to_string(x) + "-byte windows; size skipped");
-            continue;
-        }
-        auto kernel = kernel_for(c);
-        mpi::rma::pscw completion(c);
-        const mpi::rank_timing mine =
-            mpi::time_iterations(session, one_sided_descriptor, ready, c, kernel, completion, plan,
-                                 x, rma_kernels::data_check<Op>{});
-        if (plan.iterations.over_budget) {
-            warn_over_budget(t, session, plan, std::span(cfg.sizes).subspan(index), run);
-            break;
-        }
-        report_size(t, session, one_sided_descriptor, plan, x, mine,
-                    {.bytes_per_iteration = static_cast<double>(x)}, run);
+    [[nodiscard]] static mpi::rma::pscw make_completion(const mpi::kernel_context& c) {
+        return mpi::rma::pscw(c);
     }
+    [[nodiscard]] static work work_of(std::size_t x, int /*window_size*/) {
+        return {.bytes_per_iteration = static_cast<double>(x)};
+    }
+};
+
+// What differs between PAW's tests: the definition. A message test's Def is one of
+// parbench/suites/paw/messages.hpp (message buffers of its layout); a one-sided one names its
+// window and completion instead (one_sided_test above).
+template <class Def>
+struct paw_family : paw_family_common {
+    static_assert(mpi::check_definition<Def>() && mpi::self_contained_definition<Def>);
+    static constexpr bool one_sided = requires(std::size_t x) { Def::window(x, 1, 1); };
+
+    [[nodiscard]] static auto resource(const mpi::session& s, const mpi::kernel_context& k,
+                                       std::uint64_t x) {
+        if constexpr (one_sided)
+            return mpi::rma_window(Def::window(x, 1, s.layout().processes), k);
+        else
+            return mpi::message_resource(
+                Def::layout(static_cast<std::size_t>(x), s.layout().processes), off_cache{},
+                s.send_pool(), s.recv_pool());
+    }
+    [[nodiscard]] static auto completion(const mpi::kernel_context& k) {
+        if constexpr (one_sided)
+            return Def::make_completion(k);
+        else
+            return mpi::no_completion{};
+    }
+
+    // PAW's warm-up at the MED size, untimed, once per count.
+    void warm_up(const count& c, std::uint64_t /*first*/) const {
+        const std::uint64_t x = warm_bytes();
+        const pattern::pairing pairs = pairs_of(Def::descriptor);
+        const mpi::kernel_context k = c.session.context(x, pairs);
+        mpi::warm_up(c.session, resource(c.session, k, x), Def::make_kernel(k, run.window_size),
+                     completion(k), 10, x, pairs);
+    }
+
+    // One size: PAW's NLOOP x NREPS timed loops; none and the stop where it is over the budget.
+    [[nodiscard]] mpi::measurement measure(count& c, std::uint64_t x) const {
+        const std::size_t index = c.measured++;
+        const auto bytes = static_cast<std::size_t>(x);
+        const mpi::kernel_context k = c.session.context(bytes, pairs_of(Def::descriptor));
+        auto ready = mpi::prepare(c.session, resource(c.session, k, x), 0.0);
+        if (!ready.ready()) return no_memory(c, x, one_sided ? "windows" : "messages");
+        auto kernel = Def::make_kernel(k, run.window_size);
+        auto done = completion(k);
+        const mpi::rank_timing mine = mpi::time_iterations(
+            c.session, Def::descriptor, ready, k, kernel, done, c.plan, x,
+            typename Def::verify_check{});
+        if (c.plan.iterations.over_budget) {
+            c.over_budget_from = index;
+            return {};
+        }
+        return records(c, Def::descriptor, x, mine, Def::work_of(bytes, run.window_size));
+    }
+};
+
+template <class Def>
+void run_test(const test& t, const run_settings& run) {
+    mpi::sweep(paw_family<Def>{{.t = t, .run = run}});
 }
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
@@ -270,48 +310,48 @@ constexpr auto col = family::collective;
 const std::array<test, 16> tests = {{
     {mpi::catalogue_row<latency>(
          "latency", "1-byte MPI_Send/MPI_Recv round trip between exactly two tasks", dflt),
-     "latency", family::latency, &run_messages<latency>},
+     "latency", family::latency, &run_test<latency>},
     {mpi::catalogue_row<send_recv>("p2p_send", "ping-pong: MPI_Send; MPI_Recv with partner i + n/2",
                                    dflt),
-     "send", p2p, &run_messages<send_recv>},
+     "send", p2p, &run_test<send_recv>},
     {mpi::catalogue_row<isend_pong>("p2p_isend",
                                     "ping-pong: MPI_Isend; MPI_Wait; MPI_Irecv; MPI_Wait", dflt),
-     "isend", p2p, &run_messages<isend_pong>},
+     "isend", p2p, &run_test<isend_pong>},
     {mpi::catalogue_row<isend_bidir>(
          "p2p_isend_bidir", "both directions at once: MPI_Isend; MPI_Irecv; MPI_Waitall", dflt),
-     "isend_bidir", p2p, &run_messages<isend_bidir>},
+     "isend_bidir", p2p, &run_test<isend_bidir>},
     {mpi::catalogue_row<isend_ping>(
          "p2p_isend_ping", "ping-ping: the first half only MPI_Isend, the second only MPI_Irecv",
          dflt),
-     "isend_ping", p2p, &run_messages<isend_ping>},
+     "isend_ping", p2p, &run_test<isend_ping>},
     {mpi::catalogue_row<message_window<false>>(
          "p2p_mrate", "message rate: windows of WINDOW_SIZE MPI_Isend, one direction", dflt),
-     "mrate", p2p, &run_messages<message_window<false>>},
+     "mrate", p2p, &run_test<message_window<false>>},
     {mpi::catalogue_row<message_window<true>>(
          "p2p_mrate_bidir", "message rate: windows of WINDOW_SIZE MPI_Isend + MPI_Irecv, both ways",
          dflt),
-     "mrate_bidir", p2p, &run_messages<message_window<true>>},
-    {plugin::catalogue_row("p2p_get", "PSCW epochs: the first half MPI_Get from partners i + n/2",
-                           one_sided_descriptor.klass, dflt),
-     "get", p2p, &run_one_sided<rma_op::get>},
-    {plugin::catalogue_row("p2p_put", "PSCW epochs: the first half MPI_Put to partners i + n/2",
-                           one_sided_descriptor.klass, dflt),
-     "put", p2p, &run_one_sided<rma_op::put>},
+     "mrate_bidir", p2p, &run_test<message_window<true>>},
+    {mpi::catalogue_row<one_sided_test<rma_op::get>>(
+         "p2p_get", "PSCW epochs: the first half MPI_Get from partners i + n/2", dflt),
+     "get", p2p, &run_test<one_sided_test<rma_op::get>>},
+    {mpi::catalogue_row<one_sided_test<rma_op::put>>(
+         "p2p_put", "PSCW epochs: the first half MPI_Put to partners i + n/2", dflt),
+     "put", p2p, &run_test<one_sided_test<rma_op::put>>},
     {mpi::catalogue_row<allgather>("col_agtr", "MPI_Allgather", dflt), "col_agtr", col,
-     &run_messages<allgather>},
+     &run_test<allgather>},
     {mpi::catalogue_row<reduce<true>>("col_ardc", "MPI_Allreduce (MPI_SUM, unsigned char)", dflt),
-     "col_ardc", col, &run_messages<reduce<true>>},
+     "col_ardc", col, &run_test<reduce<true>>},
     {mpi::catalogue_row<alltoall>("col_a2a", "MPI_Alltoall", dflt), "col_a2a", col,
-     &run_messages<alltoall>},
+     &run_test<alltoall>},
     {mpi::catalogue_row<bcast>("col_bct", "MPI_Bcast from task 0 (MAX across tasks)", dflt),
-     "col_bct", col, &run_messages<bcast>, across_tasks::maximum},
+     "col_bct", col, &run_test<bcast>, across_tasks::maximum},
     {mpi::catalogue_row<gather>("col_gtr", "MPI_Gather to task 0", dflt), "col_gtr", col,
-     &run_messages<gather>},
+     &run_test<gather>},
     {mpi::catalogue_row<reduce<false>>("col_rdc", "MPI_Reduce to task 0 (MPI_SUM, unsigned char)",
                                        dflt),
-     "col_rdc", col, &run_messages<reduce<false>>},
+     "col_rdc", col, &run_test<reduce<false>>},
     {mpi::catalogue_row<scatter>("col_sct", "MPI_Scatter from task 0 (MAX across tasks)", dflt),
-     "col_sct", col, &run_messages<scatter>, across_tasks::maximum},
+     "col_sct", col, &run_test<scatter>, across_tasks::maximum},
 }};
 
 constexpr auto benchmark_rows = [] {

@@ -96,7 +96,41 @@ struct two_pass_family {
     }
 };
 
+// Two passes over 1, 8, 64 at counts 2 and 4; at count 2 `stopped` turns true once `stop_at` has
+// been measured (PAW's per-size budget). Its count is changed by measure, as PAW's is.
+struct stopping_family {
+    std::uint64_t stop_at = 0;
+    std::vector<std::string>* log = nullptr;
+    static constexpr std::size_t passes = 2;
+    struct count {
+        int q = 0;
+        std::uint64_t last = 0;
+    };
+    [[nodiscard]] std::array<int, 2> process_counts() const { return {2, 4}; }
+    [[nodiscard]] std::array<std::uint64_t, 3> sizes() const { return {1, 8, 64}; }
+    [[nodiscard]] count open(int q) const {
+        log->push_back("open " + std::to_string(q));
+        return {.q = q};
+    }
+    void progress(const count& /*c*/, std::uint64_t /*x*/) const {}
+    template <std::size_t P>
+    [[nodiscard]] fake_measurement measure(count& c, std::uint64_t x,
+                                           parbench::mpi::sweep_pass<P> /*pass*/) const {
+        log->push_back("pass " + std::to_string(P) + " " + std::to_string(x));
+        c.last = x;
+        return {.records = {fake_record{x}}};
+    }
+    void publish(const count& /*c*/, const fake_record& r) const {
+        log->push_back("publish " + std::to_string(r.bytes));
+    }
+    [[nodiscard]] bool stopped(const count& c) const { return c.q == 2 && c.last == stop_at; }
+    void close(const count& c, const parbench::mpi::size_notes& /*n*/) const {
+        log->push_back("close " + std::to_string(c.q));
+    }
+};
+
 static_assert(parbench::mpi::sweep_family<recording_family>);
+static_assert(parbench::mpi::sweep_family<stopping_family>);
 static_assert(parbench::mpi::sweep_family<two_pass_family>);
 static_assert(parbench::mpi::passes_of<recording_family>() == 1);
 static_assert(parbench::mpi::passes_of<two_pass_family>() == 2);
@@ -159,6 +193,25 @@ TEST_CASE("sweep: each pass sweeps every size, in pass order", "[sweep]") {
     const std::vector<std::string> expected = {"pass 0 1", "pass 0 8", "pass 1 1", "pass 1 8",
                                                "close"};
     CHECK(log == expected);
+}
+
+TEST_CASE("sweep: stopped ends the count's sizes and passes; close and the next count follow",
+          "[sweep]") {
+    std::vector<std::string> log;
+    parbench::mpi::sweep(stopping_family{.stop_at = 8, .log = &log});
+    const std::vector<std::string> expected = {
+        "open 2",    "pass 0 1",  "publish 1", "pass 0 8",  "publish 8",  "close 2",
+        "open 4",    "pass 0 1",  "publish 1", "pass 0 8",  "publish 8",  "pass 0 64",
+        "publish 64", "pass 1 1", "publish 1", "pass 1 8",  "publish 8",  "pass 1 64",
+        "publish 64", "close 4"};
+    CHECK(log == expected);
+}
+
+TEST_CASE("sweep: stopped never true, every size of every pass runs", "[sweep]") {
+    std::vector<std::string> log;
+    parbench::mpi::sweep(stopping_family{.stop_at = 3, .log = &log});
+    CHECK(std::count(log.begin(), log.end(), std::string("pass 1 64")) == 2);
+    CHECK(log.back() == "close 4");
 }
 
 TEST_CASE("size_notes: first skipped size and largest need", "[sweep]") {
