@@ -1,11 +1,13 @@
 // osu: the OSU micro-benchmarks (MVAPICH's osu_* executables, names without "osu_"): the
-// point-to-point tests (osu/point_to_point.hpp), the blocking collective latency tests and
-// bcast_ack (osu/collectives.hpp) and the one-sided tests (osu/one_sided.hpp).
+// point-to-point tests (osu/point_to_point.hpp) and their persistent forms (osu/persistent.hpp),
+// the blocking collective latency tests and bcast_ack (osu/collectives.hpp) and the one-sided
+// tests (osu/one_sided.hpp).
 #include "suites/suite.hpp"
 
 #include "osu/collectives.hpp"
 #include "osu/messages.hpp"
 #include "osu/one_sided.hpp"
+#include "osu/persistent.hpp"
 #include "osu/point_to_point.hpp"
 #include "osu/suite.hpp"
 #include "testing/fault_kernels.hpp"
@@ -76,12 +78,14 @@ constexpr char allgatherv_banner[] = "OSU MPI Allgatherv Latency Test";
 constexpr char allreduce_banner[] = "OSU MPI Allreduce Latency Test";
 constexpr char alltoall_banner[] = "OSU MPI All-to-All Personalized Exchange Latency Test";
 constexpr char alltoallv_banner[] = "OSU MPI All-to-Allv Personalized Exchange Latency Test";
+constexpr char alltoallw_banner[] = "OSU MPI All-to-Allw Personalized Exchange Latency Test";
 constexpr char barrier_banner[] = "OSU MPI Barrier Latency Test";
 constexpr char bcast_banner[] = "OSU MPI Broadcast Latency Test";
 constexpr char gather_banner[] = "OSU MPI Gather Latency Test";
 constexpr char gatherv_banner[] = "OSU MPI Gatherv Latency Test";
 constexpr char reduce_banner[] = "OSU MPI Reduce Latency Test";
 constexpr char reduce_scatter_banner[] = "OSU MPI Reduce_scatter Latency Test";
+constexpr char reduce_scatter_block_banner[] = "OSU MPI Reduce_scatter_block Latency Test";
 constexpr char scatter_banner[] = "OSU MPI Scatter Latency Test";
 constexpr char scatterv_banner[] = "OSU MPI Scatterv Latency Test";
 constexpr char float_type[] = "MPI_FLOAT";
@@ -97,6 +101,12 @@ constexpr benchmark catalogue[] = {
     message_entry<bibw>("bibw", "-W MPI_Isend and MPI_Irecv both ways: aggregate bandwidth", dflt),
     message_entry<multi_lat>("multi_lat", "latency in every pair r <-> r + n/2 at once", dflt),
     message_entry<mbw_mr>("mbw_mr", "bw in every pair r <-> r + n/2: MB/s and messages/s", dflt),
+    message_entry<latency_persistent>(
+        "latency_persistent", "latency on MPI_Send_init/MPI_Recv_init requests (MPI_Start)", dflt),
+    message_entry<bw_persistent>(
+        "bw_persistent", "bw on -W persistent requests (MPI_Startall), then a reply", dflt),
+    message_entry<bibw_persistent>(
+        "bibw_persistent", "bibw on -W persistent sends and receives (MPI_Startall)", dflt),
     message_entry<collective_def<imb::allgather_def<false>, allgather_banner>>(
         "allgather", "MPI_Allgather latency", dflt),
     message_entry<collective_def<imb::allgather_def<true>, allgatherv_banner>>(
@@ -107,6 +117,8 @@ constexpr benchmark catalogue[] = {
         "alltoall", "MPI_Alltoall latency", dflt),
     message_entry<collective_def<imb::alltoall_def<true>, alltoallv_banner>>(
         "alltoallv", "MPI_Alltoallv latency (equal counts)", dflt),
+    message_entry<collective_def<alltoallw_def, alltoallw_banner>>(
+        "alltoallw", "MPI_Alltoallw latency (equal counts, MPI_CHAR to every process)", dflt),
     message_entry<collective_def<imb::barrier_def, barrier_banner>>("barrier",
                                                                     "MPI_Barrier latency", dflt),
     message_entry<collective_def<imb::bcast_def, bcast_banner>>("bcast",
@@ -119,6 +131,8 @@ constexpr benchmark catalogue[] = {
         "reduce", "MPI_Reduce latency (MPI_FLOAT, MPI_SUM), root 0", dflt),
     message_entry<collective_def<imb::reduce_scatter_def, reduce_scatter_banner, float_type>>(
         "reduce_scatter", "MPI_Reduce_scatter latency (MPI_FLOAT, MPI_SUM)", dflt),
+    message_entry<collective_def<reduce_scatter_block_def, reduce_scatter_block_banner, float_type>>(
+        "reduce_scatter_block", "MPI_Reduce_scatter_block latency (MPI_FLOAT, MPI_SUM)", dflt),
     message_entry<collective_def<imb::scatter_def<false>, scatter_banner>>(
         "scatter", "MPI_Scatter latency, root 0", dflt),
     message_entry<collective_def<imb::scatter_def<true>, scatterv_banner>>(
