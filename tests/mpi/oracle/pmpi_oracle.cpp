@@ -1,5 +1,7 @@
-// A test-only PMPI interposition library: every MPI call that an IMB-MPI1 kernel makes takes a
-// fixed, known time, so that a real run under mpiexec has a known answer (tests/mpi/oracle.py).
+// A test-only PMPI interposition library: every MPI call that an IMB-MPI1 or OSU kernel makes
+// (persistent requests too: MPI_Start, MPI_Startall; their MPI_Send_init/MPI_Recv_init are
+// counted with their operands) takes a fixed, known time, so that a real run under mpiexec has a
+// known answer (tests/mpi/oracle.py, tests/mpi/test_osu.py).
 //
 // Each interposed MPI_X costs D, then calls PMPI_X. D is the delay of this process's MPI_COMM_WORLD
 // rank:
@@ -40,13 +42,15 @@ namespace {
 enum fn : int {
     f_send, f_recv, f_isend, f_irecv, f_wait, f_waitall, f_sendrecv, f_bcast, f_allgather,
     f_allgatherv, f_scatter, f_scatterv, f_gather, f_gatherv, f_alltoall, f_alltoallv, f_reduce,
-    f_reduce_scatter, f_allreduce, f_barrier, f_reduce_scatter_block, f_reduce_local, f_count
+    f_reduce_scatter, f_allreduce, f_barrier, f_reduce_scatter_block, f_reduce_local,
+    f_alltoallw, f_send_init, f_recv_init, f_start, f_startall, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
     "MPI_Bcast", "MPI_Allgather", "MPI_Allgatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Gather",
     "MPI_Gatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce", "MPI_Reduce_scatter",
-    "MPI_Allreduce", "MPI_Barrier", "MPI_Reduce_scatter_block", "MPI_Reduce_local"};
+    "MPI_Allreduce", "MPI_Barrier", "MPI_Reduce_scatter_block", "MPI_Reduce_local",
+    "MPI_Alltoallw", "MPI_Send_init", "MPI_Recv_init", "MPI_Start", "MPI_Startall"};
 
 struct state {
     bool ready = false;
@@ -302,6 +306,39 @@ int MPI_Alltoallv(const void* sbuf, const int scounts[], const int sdispls[], MP
     enter(f_alltoallv);
     note_operand(f_alltoallv, scounts[0], stype);
     return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+}
+
+int MPI_Alltoallw(const void* sbuf, const int scounts[], const int sdispls[],
+                  const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
+                  const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
+    enter(f_alltoallw);
+    note_operand(f_alltoallw, scounts[0], stypes[0]);
+    return PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm);
+}
+
+// Persistent point-to-point requests: made once (counted, with their operands), then started.
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+    enter(f_send_init);
+    note_operand(f_send_init, count, type);
+    return PMPI_Send_init(buf, count, type, dest, tag, comm, request);
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+    enter(f_recv_init);
+    note_operand(f_recv_init, count, type);
+    return PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+}
+
+int MPI_Start(MPI_Request* request) {
+    enter(f_start);
+    return PMPI_Start(request);
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+    enter(f_startall);
+    return PMPI_Startall(count, requests);
 }
 
 int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
