@@ -123,6 +123,7 @@ template <class Def>
                 if constexpr (requires { Def::even_processes; }) return Def::even_processes;
                 return false;
             }(),
+
             .sized = Def::traits.has_bytes,
             .max_bytes = Def::max_bytes,
             .unit = Def::traits.unit,
@@ -130,6 +131,12 @@ template <class Def>
             .window = [] {
                 if constexpr (requires { Def::windowed; }) return window_use::requests;
                 return window_use::none;
+            }(),
+            .refusal = [] {
+                if constexpr (requires { Def::refusal(0); })
+                    return &Def::refusal;
+                else
+                    return static_cast<std::string (*)(int)>(nullptr);
             }()};
 }
 

@@ -1,5 +1,6 @@
-// OSU 7.5's persistent point-to-point tests as definitions for osu/messages.hpp
-// (c/mpi/pt2pt/persistent/osu_latency_persistent.c, osu_bw_persistent.c, osu_bibw_persistent.c).
+// OSU 7.5's persistent tests as definitions for osu/messages.hpp: the point-to-point ones
+// (c/mpi/pt2pt/persistent/osu_latency_persistent.c, osu_bw_persistent.c, osu_bibw_persistent.c)
+// and the 14 collective ones (c/mpi/collective/persistent/osu_*_persistent.c).
 // Each makes its requests once per size, outside the timed region (make_requests, on the
 // session's buffers: mpi/persistent.hpp), and an iteration only starts and completes them:
 //
@@ -14,16 +15,23 @@
 // Messages are MPI_CHAR; every request of a window is on the same buffer (OSU's -b single) and
 // the tags are OSU's. The figures, counts, sizes and checks are those of latency, bw and bibw
 // (osu/point_to_point.hpp), whose definitions these extend.
+//
+// A persistent collective makes one request per size with MPI-4's MPI_<Collective>_init on the
+// arguments of the blocking test it extends (osu/collectives.hpp: buffers, counts, root 0,
+// MPI_FLOAT sums, -c), and an iteration is MPI_Start and MPI_Wait.
 #pragma once
 
+#include "osu/collectives.hpp"
 #include "osu/point_to_point.hpp"
 
+#include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/message_buffers.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace parbench::osu {
@@ -156,5 +164,183 @@ struct window_persistent : window_def<T> {
 
 using bw_persistent = window_persistent<window_test::bw>;
 using bibw_persistent = window_persistent<window_test::bibw>;
+
+// --- collectives ---------------------------------------------------------------------------
+
+// One iteration of a persistent collective.
+struct start_wait_kernel {
+    template <class View>
+    void operator()(const mpi::kernel_context& /*c*/, std::uint64_t /*i*/, const View& v) const {
+        MPI_Start(v.requests.data());
+        MPI_Wait(v.requests.data(), MPI_STATUS_IGNORE);
+    }
+};
+
+// The one request of a persistent collective, for its _init call.
+[[nodiscard]] inline MPI_Request* one_request(std::vector<MPI_Request>& requests) {
+    requests.assign(1, MPI_REQUEST_NULL);
+    return requests.data();
+}
+
+// Each request maker holds what its call reads for the request's life (counts, displacements,
+// datatypes), from the context of the size; `Vector`: the v-variant with equal counts.
+struct char_requests {
+    int n = 0;                  // X MPI_CHARs
+    imb_mpi1::v_counts v;       // X each, at k X
+    explicit char_requests(const mpi::kernel_context& c)
+        : n(static_cast<int>(c.bytes)), v(c.bytes, c.size) {}
+};
+
+template <bool Vector>
+struct allgather_requests : char_requests {
+    using char_requests::char_requests;
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        if constexpr (Vector)
+            MPI_Allgatherv_init(b.send(0), n, MPI_CHAR, b.recv(0), v.counts.data(),
+                                v.displs.data(), MPI_CHAR, c.comm, MPI_INFO_NULL, one_request(r));
+        else
+            MPI_Allgather_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, c.comm,
+                               MPI_INFO_NULL, one_request(r));
+    }
+};
+
+template <bool Vector>
+struct alltoall_requests : char_requests {
+    using char_requests::char_requests;
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        if constexpr (Vector)
+            MPI_Alltoallv_init(b.send(0), v.counts.data(), v.displs.data(), MPI_CHAR, b.recv(0),
+                               v.counts.data(), v.displs.data(), MPI_CHAR, c.comm, MPI_INFO_NULL,
+                               one_request(r));
+        else
+            MPI_Alltoall_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, c.comm,
+                              MPI_INFO_NULL, one_request(r));
+    }
+};
+
+struct alltoallw_requests : char_requests {
+    std::vector<MPI_Datatype> types;
+    explicit alltoallw_requests(const mpi::kernel_context& c)
+        : char_requests(c), types(static_cast<std::size_t>(c.size), MPI_CHAR) {}
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        MPI_Alltoallw_init(b.send(0), v.counts.data(), v.displs.data(), types.data(), b.recv(0),
+                           v.counts.data(), v.displs.data(), types.data(), c.comm, MPI_INFO_NULL,
+                           one_request(r));
+    }
+};
+
+template <bool Vector>
+struct gather_requests : char_requests {
+    using char_requests::char_requests;
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        if constexpr (Vector)
+            MPI_Gatherv_init(b.send(0), n, MPI_CHAR, b.recv(0), v.counts.data(), v.displs.data(),
+                             MPI_CHAR, 0, c.comm, MPI_INFO_NULL, one_request(r));
+        else
+            MPI_Gather_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, 0, c.comm,
+                            MPI_INFO_NULL, one_request(r));
+    }
+};
+
+template <bool Vector>
+struct scatter_requests : char_requests {
+    using char_requests::char_requests;
+    // MPICH 4.0's persistent MPI_Scatter fails when started a second time on more than 2
+    // processes (MPI_Wait: "MPIDU_Sched_progress_state: Invalid communicator"), which would abort
+    // the whole run; its MPI_Scatterv_init is sound.
+    [[nodiscard]] static std::string refusal(int world_size)
+        requires(!Vector)
+    {
+        if (world_size <= 2 || !mpi::library_version().starts_with("MPICH Version:\t4.0"))
+            return {};
+        return "scatter_persistent: MPICH 4.0's persistent MPI_Scatter fails when restarted on "
+               "more than 2 processes (MPI_Wait: Invalid communicator); the run has " +
+               std::to_string(world_size);
+    }
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        if constexpr (Vector)
+            MPI_Scatterv_init(b.send(0), v.counts.data(), v.displs.data(), MPI_CHAR, b.recv(0), n,
+                              MPI_CHAR, 0, c.comm, MPI_INFO_NULL, one_request(r));
+        else
+            MPI_Scatter_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, 0, c.comm,
+                             MPI_INFO_NULL, one_request(r));
+    }
+};
+
+struct bcast_requests : char_requests {
+    using char_requests::char_requests;
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        MPI_Bcast_init(c.rank == 0 ? b.send(0) : b.recv(0), n, MPI_CHAR, 0, c.comm, MPI_INFO_NULL,
+                       one_request(r));
+    }
+};
+
+struct barrier_requests {
+    explicit barrier_requests(const mpi::kernel_context& /*c*/) {}
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& /*b*/,
+                    std::vector<MPI_Request>& r) const {
+        MPI_Barrier_init(c.comm, MPI_INFO_NULL, one_request(r));
+    }
+};
+
+// Reductions: X/4 MPI_FLOATs summed (reduce at root 0; reduce_scatter split as the blocking
+// test splits it).
+struct allreduce_requests {
+    int count = 0;
+    explicit allreduce_requests(const mpi::kernel_context& c)
+        : count(imb_mpi1::float_count(c.bytes)) {}
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        MPI_Allreduce_init(b.send(0), b.recv(0), count, MPI_FLOAT, MPI_SUM, c.comm, MPI_INFO_NULL,
+                           one_request(r));
+    }
+};
+
+struct reduce_requests : allreduce_requests {
+    using allreduce_requests::allreduce_requests;
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        MPI_Reduce_init(b.send(0), b.recv(0), count, MPI_FLOAT, MPI_SUM, 0, c.comm, MPI_INFO_NULL,
+                        one_request(r));
+    }
+};
+
+struct reduce_scatter_requests {
+    imb_mpi1::reduce_scatter_split split;
+    explicit reduce_scatter_requests(const mpi::kernel_context& c) : split(c.bytes, c.size) {}
+    void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
+                    std::vector<MPI_Request>& r) const {
+        MPI_Reduce_scatter_init(b.send(0), b.recv(0), split.counts.data(), MPI_FLOAT, MPI_SUM,
+                                c.comm, MPI_INFO_NULL, one_request(r));
+    }
+};
+
+// A persistent collective: the blocking test `Blocking` (a collective_def: buffers, pattern,
+// counts, sizes, -c) with its request made by `Requests` and started each iteration.
+template <class Blocking, class Requests, const char* Banner>
+struct persistent_collective : Blocking {
+    static constexpr block_text text = [] {
+        block_text t = Blocking::text;
+        t.banner = Banner;
+        return t;
+    }();
+    static Requests request_maker(const mpi::kernel_context& c, const options& /*o*/) {
+        return Requests(c);
+    }
+    [[nodiscard]] static std::string refusal(int world_size)
+        requires requires { Requests::refusal(world_size); }
+    {
+        return Requests::refusal(world_size);
+    }
+    static start_wait_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& /*o*/) {
+        return {};
+    }
+};
 
 }  // namespace parbench::osu
