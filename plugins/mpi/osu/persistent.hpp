@@ -1,7 +1,7 @@
 // OSU 7.5's persistent tests as definitions for osu/messages.hpp: the point-to-point ones
 // (c/mpi/pt2pt/persistent/osu_latency_persistent.c, osu_bw_persistent.c, osu_bibw_persistent.c)
 // and the 14 collective ones (c/mpi/collective/persistent/osu_*_persistent.c).
-// Each makes its requests once per size, outside the timed region (make_requests, on the
+// Each makes its requests once per size, outside the timed region (request_maker, on the
 // session's buffers: mpi/persistent.hpp), and an iteration only starts and completes them:
 //
 //   latency_persistent  process 0: MPI_Start + MPI_Wait of its send, then of its receive;
