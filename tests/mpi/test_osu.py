@@ -119,7 +119,8 @@ def sizes_of(rows):
 
 
 def test_refusals(args):
-    for name in ["latency", "allreduce", "latency_persistent", "alltoallw"]:
+    for name in ["latency", "allreduce", "latency_persistent", "alltoallw",
+                 "allreduce_persistent"]:
         p, _ = run([name], 1, args.parbench)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and "needs 2 processes" in lines[0],
