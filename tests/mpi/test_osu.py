@@ -54,10 +54,11 @@ OSU75 = ["latency_persistent", "bw_persistent", "bibw_persistent", "alltoallw",
 # iteration; their banners.
 PERSISTENT_COLLECTIVES = {
     "allgather": "Allgather", "allgatherv": "Allgatherv", "allreduce": "Allreduce",
-    "alltoall": "All-to-All Personalized Exchange", "alltoallv": "All-to-Allv Personalized Exchange",
+    "alltoall": "All-to-All Personalized Exchange",
+    "alltoallv": "All-to-Allv Personalized Exchange",
     "alltoallw": "All-to-Allw Personalized Exchange", "barrier": "Barrier", "bcast": "Broadcast",
-    "gather": "Gather", "gatherv": "Gatherv", "reduce": "Reduce", "reduce_scatter": "Reduce_scatter",
-    "scatter": "Scatter", "scatterv": "Scatterv"}
+    "gather": "Gather", "gatherv": "Gatherv", "reduce": "Reduce",
+    "reduce_scatter": "Reduce_scatter", "scatter": "Scatter", "scatterv": "Scatterv"}
 # MPICH 4.0's persistent allgather, gather and scatter copy a process's own block only at the
 # first MPI_Start: after -c clears the receive buffer that block stays empty (a library defect,
 # which OSU's -c reports too), so their defects are asserted only on other libraries.
