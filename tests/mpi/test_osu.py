@@ -13,17 +13,24 @@ latency, bw and allreduce -f; every test against the PMPI oracle's known answer 
 costs D on a virtual clock, so a test's time is D times the calls OSU's method makes per
 iteration). -n 4: multi_lat and mbw_mr over the pairs r <-> r + 2 (proven by
 -c: each receiver's bytes carry its partner's rank), the collectives on four processes, latency
-on processes 0 and 1 while the others wait, and the oracle with two pairs.
+on processes 0 and 1 while the others wait, and the oracle with two pairs. OSU 7.5's added tests
+(latency/bw/bibw_persistent, alltoallw, reduce_scatter_block) are in the tables above and, at -n 2
+and 4, under the oracle's report: every process's calls and operands against OSU 7.5's sources
+(persistent requests per size, starts per iteration, counts and datatypes), with a golden of
+their console at -n 2.
 
 usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
 """
 import argparse
+import collections
 import csv
 import io
+import json
 import math
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest import mask  # noqa: E402
@@ -32,10 +39,37 @@ from pbtest.expect import close, expect, finish  # noqa: E402
 from pbtest.run import mpi_suite  # noqa: E402
 
 BAD_INPUT = 2
-POINT_TO_POINT = ["latency", "bw", "bibw", "multi_lat", "mbw_mr"]
-COLLECTIVES = ["allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "barrier",
-               "bcast", "gather", "gatherv", "reduce", "reduce_scatter", "scatter", "scatterv"]
-REDUCTIONS = {"allreduce", "reduce", "reduce_scatter"}  # MPI_FLOAT: sizes from 4 bytes
+POINT_TO_POINT = ["latency", "bw", "bibw", "multi_lat", "mbw_mr", "latency_persistent",
+                  "bw_persistent", "bibw_persistent"]
+COLLECTIVES = ["allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "alltoallw",
+               "barrier", "bcast", "gather", "gatherv", "reduce", "reduce_scatter",
+               "reduce_scatter_block", "scatter", "scatterv"]
+# MPI_FLOAT: sizes from 4 bytes
+REDUCTIONS = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"}
+# OSU 7.5's persistent point-to-point tests and its blocking collectives added to 7.3's
+OSU75 = ["latency_persistent", "bw_persistent", "bibw_persistent", "alltoallw",
+         "reduce_scatter_block"]
+# OSU 7.5's 14 persistent collectives (c/mpi/collective/persistent/), each the blocking test's
+# call as MPI-4's MPI_<Collective>_init, made once per size, and MPI_Start + MPI_Wait per
+# iteration; their banners.
+PERSISTENT_COLLECTIVES = {
+    "allgather": "Allgather", "allgatherv": "Allgatherv", "allreduce": "Allreduce",
+    "alltoall": "All-to-All Personalized Exchange",
+    "alltoallv": "All-to-Allv Personalized Exchange",
+    "alltoallw": "All-to-Allw Personalized Exchange", "barrier": "Barrier", "bcast": "Broadcast",
+    "gather": "Gather", "gatherv": "Gatherv", "reduce": "Reduce",
+    "reduce_scatter": "Reduce_scatter", "scatter": "Scatter", "scatterv": "Scatterv"}
+# MPICH 4.0's persistent allgather, gather and scatter copy a process's own block only at the
+# first MPI_Start: after -c clears the receive buffer that block stays empty (a library defect,
+# which OSU's -c reports too), so their defects are asserted only on other libraries.
+OWN_BLOCK_ONCE = {"allgather", "gather", "scatter"}
+# The banner of each point-to-point test (OSU's BENCHMARK string without "%s")
+P2P_BANNERS = {"latency": "# OSU MPI Latency Test", "multi_lat": "# OSU MPI Multi Latency Test",
+               "bw": "# OSU MPI Bandwidth Test", "bibw": "# OSU MPI Bi-Directional Bandwidth Test",
+               "mbw_mr": "# OSU MPI Multiple Bandwidth / Message Rate Test",
+               "latency_persistent": "# OSU MPI Latency Persistent Test",
+               "bw_persistent": "# OSU MPI Bandwidth Persistent Test",
+               "bibw_persistent": "# OSU MPI Bi-Directional Bandwidth Persistent Test"}
 FIELD = 18  # OSU 7's FIELD_WIDTH
 D_US = 100.0  # the oracle's cost of one MPI call
 # The driver under mpiexec, writing JSON and CSV: (run, JSON rows).
@@ -66,6 +100,14 @@ def table_rows(stdout):
     return blocks
 
 
+def moved_messages(name, window, pairs):
+    """Messages of the message size that one iteration moves (OSU's MB/s numerator over X), or
+    None for a latency test: bw W (osu_bw.c, osu_bw_persistent.c: size / 1e6 * iterations *
+    window_size), bibw 2 W (osu_bibw*.c: ... * window_size * 2), mbw_mr pairs W."""
+    return {"bw": window, "bw_persistent": window, "bibw": 2 * window,
+            "bibw_persistent": 2 * window, "mbw_mr": pairs * window}.get(name)
+
+
 def by_name(rows):
     out = {}
     for r in rows:
@@ -78,7 +120,8 @@ def sizes_of(rows):
 
 
 def test_refusals(args):
-    for name in ["latency", "allreduce"]:
+    for name in ["latency", "allreduce", "latency_persistent", "alltoallw",
+                 "allreduce_persistent"]:
         p, _ = run([name], 1, args.parbench)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and "needs 2 processes" in lines[0],
@@ -100,12 +143,12 @@ def check_point_to_point(rows, np, window, iterations, label):
             expect(r["processes"] == expected_processes,
                    f"{label} {name}: {r['processes']} processes")
             x = r["bytes"]
-            per_iteration = {"bw": window * x, "bibw": 2 * window * x, "mbw_mr": pairs * window * x}
-            if name in per_iteration:
+            moved = moved_messages(name, window, pairs)
+            if moved is not None:
                 mb_s = r["metrics"].get("bandwidth_mb_s", -1)
                 # MB/s = bytes per iteration / t[us] (10^6 bytes per second)
-                expect(close(mb_s, per_iteration[name] / t),
-                       f"{label} {name} {x} B: {mb_s} MB/s, expected {per_iteration[name] / t}")
+                expect(close(mb_s, moved * x / t),
+                       f"{label} {name} {x} B: {mb_s} MB/s, expected {moved * x / t}")
             if name == "mbw_mr":
                 rate = r["metrics"].get("messages_per_s", -1)
                 expect(close(rate, pairs * window * 1e6 / t, 1e-6),
@@ -116,15 +159,13 @@ def check_point_to_point(rows, np, window, iterations, label):
 def check_console_figures(stdout, rows, label):
     """Each block's first value column is the JSON figure OSU reports, to 2 decimals."""
     named = by_name(rows)
-    figure = {"latency": lambda r: r["t_max_us"], "multi_lat": lambda r: r["t_avg_us"],
-              "bw": lambda r: r["metrics"]["bandwidth_mb_s"],
-              "bibw": lambda r: r["metrics"]["bandwidth_mb_s"],
-              "mbw_mr": lambda r: r["metrics"]["bandwidth_mb_s"]}
-    banners = {"latency": "# OSU MPI Latency Test", "multi_lat": "# OSU MPI Multi Latency Test",
-               "bw": "# OSU MPI Bandwidth Test", "bibw": "# OSU MPI Bi-Directional Bandwidth Test",
-               "mbw_mr": "# OSU MPI Multiple Bandwidth / Message Rate Test"}
+    def figure(name, r):
+        if name == "multi_lat":
+            return r["t_avg_us"]
+        return r["t_max_us"] if moved_messages(name, 1, 1) is None else \
+            r["metrics"]["bandwidth_mb_s"]
     blocks = table_rows(stdout)
-    for name, banner in banners.items():
+    for name, banner in P2P_BANNERS.items():
         block = [b for b in blocks if b["banner"].startswith(banner + " v")]
         if not expect(len(block) == 1, f"{label}: one block for {name}, got {len(block)}"):
             continue
@@ -134,8 +175,8 @@ def check_console_figures(stdout, rows, label):
         for line, r in zip(block[0]["rows"], rs):
             fields = line.split()
             expect(int(fields[0]) == r["bytes"] and
-                   abs(float(fields[1]) - figure[name](r)) <= 0.0051,
-                   f"{label} {name}: row {line!r} vs {figure[name](r)}")
+                   abs(float(fields[1]) - figure(name, r)) <= 0.0051,
+                   f"{label} {name}: row {line!r} vs {figure(name, r)}")
             expect(len(line) >= 10 + FIELD and line[10 + FIELD - 1] != " ",
                    f"{label} {name}: row {line!r} not in OSU's %-10d%18.2f layout")
             if name == "mbw_mr":
@@ -183,6 +224,12 @@ def check_declared_columns(p, rows, window, label):
                  [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
         "mbw_mr": ("# OSU MPI Multiple Bandwidth / Message Rate Test v",
                    [("MB/s", FIELD), ("Messages/s", FIELD)] + checked + defects + extra_mb),
+        "latency_persistent": ("# OSU MPI Latency Persistent Test v",
+                               [("Latency (us)", FIELD)] + checked + tails + defects + extra_us),
+        "bw_persistent": ("# OSU MPI Bandwidth Persistent Test v",
+                          [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
+        "bibw_persistent": ("# OSU MPI Bi-Directional Bandwidth Persistent Test v",
+                            [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
     }
     blocks = table_rows(p.stdout)
     for name, (banner, columns) in tables.items():
@@ -195,7 +242,7 @@ def check_declared_columns(p, rows, window, label):
         rs = named.get(name, [])
         expect(len(block[0]["rows"]) == len(rs) > 0, f"{label} {name}: rows vs records")
         for line, r in zip(block[0]["rows"], rs):
-            moved = {"bw": window, "bibw": 2 * window, "mbw_mr": pairs * window}.get(name)
+            moved = moved_messages(name, window, pairs)
             if moved is None:  # a latency: each derived time keeps the figure's ratio
                 ratio = (r["t_avg_us"] if name == "multi_lat" else r["t_max_us"]) / r["t_max_us"]
                 at = lambda t: t * ratio  # noqa: E731
@@ -314,6 +361,10 @@ def test_options(args):
     for argv, words in [(["bw", "-m", "0:0"], "-m 0:0: bw has no message size"),
                         (["allreduce", "-m", "1:2"], "whole 4-byte MPI_FLOAT elements"),
                         (["bw", "-W", "1000000"], "-W 1000000: at most 65536"),
+                        (["reduce_scatter_block", "-m", "1:2"],
+                         "whole 4-byte MPI_FLOAT elements"),
+                        (["bw_persistent", "-W", "1000000"], "-W 1000000: at most 65536"),
+                        (["bibw_persistent", "-W", "2147483647"], "above -M 536870912"),
                         (["bibw", "-W", "2147483647"], "above -M 536870912"),
                         (["put_bw", "-W", "4096", "-M", "4096"], "above -M 4096")]:
         p, rows = run(argv, 2, args.parbench)
@@ -369,11 +420,18 @@ def oracle_calls(name, window):
       bw, mbw_mr: W Isend + Waitall + Recv (receiver: W Irecv + Waitall + Send) -> W + 2
       bibw: W Irecv + W Isend + Waitall on both sides                   -> 2 W + 1
       collectives: one call -> 1; bcast_ack: root Bcast + Recv, minus the ack's one-way
-      Send + Recv halved -> 2 - 1 = 1"""
+      Send + Recv halved -> 2 - 1 = 1
+    OSU 7.5's persistent tests (c/mpi/pt2pt/persistent/):
+      latency_persistent: Start + Wait of the send, Start + Wait of the receive, halved -> 2
+      bw_persistent: Startall + Waitall + the reply's Recv (receiver: ... + Send)        -> 3
+      bibw_persistent: Startall (receives) + Startall (sends) + Waitall + Waitall       -> 4"""
     if name == "bw" or name == "mbw_mr":
         return window + 2, window
     if name == "bibw":
         return 2 * window + 1, 2 * window
+    persistent = {"latency_persistent": 2, "bw_persistent": 3, "bibw_persistent": 4}
+    if name in persistent:
+        return persistent[name], moved_messages(name, window, 1)
     return 1, None
 
 
@@ -410,6 +468,184 @@ def test_oracle(args, np):
                    f"oracle -n {np} bcast_ack: {r['metrics']}")
 
 
+def osu75_calls(np, window, calls_per_size, sizes):
+    """What each process of OSU 7.5's added tests calls, from their sources: {rank: {function:
+    {operand: calls}}}, for `sizes` (the byte sizes of -m; the reductions keep whole MPI_FLOATs)
+    with skip + iterations = `calls_per_size` calls of the kernel per size.
+      osu_alltoallw.c: one MPI_Alltoallw of X MPI_CHARs per process (sendcounts[i] = num_elements)
+      osu_reduce_scatter_block.c: MPI_Reduce_scatter_block(..., portion = (X / 4) / n, MPI_FLOAT
+        here, MPI_SUM)
+      osu_latency_persistent.c: per size one MPI_Send_init and one MPI_Recv_init of X MPI_CHARs
+        on processes 0 and 1; per iteration 2 MPI_Start
+      osu_bw_persistent.c: per size W MPI_Send_init on 0, W MPI_Recv_init on 1; per iteration one
+        MPI_Startall and a reply of one MPI_CHAR (MPI_Send on 1)
+      osu_bibw_persistent.c: per size W of each on both; per iteration 2 MPI_Startall"""
+    out = {}
+    for rank in range(np):
+        want = collections.defaultdict(collections.Counter)
+        for x in sizes:
+            want["MPI_Alltoallw"][f"MPI_CHAR x {x}"] += calls_per_size
+            if x >= 4:
+                want["MPI_Reduce_scatter_block"][f"MPI_FLOAT x {x // 4 // np} op MPI_SUM"] += \
+                    calls_per_size
+            if rank > 1:
+                continue
+            key = f"MPI_CHAR x {x}"
+            want["MPI_Send_init"][key] += 1 + window + (window if rank == 0 else 0)
+            want["MPI_Recv_init"][key] += 1 + window + (window if rank == 1 else 0)
+            if rank == 1:
+                want["MPI_Send"]["MPI_CHAR x 1"] += calls_per_size
+        out[rank] = want
+    return out
+
+
+def test_osu75_calls(args, np):
+    """OSU 7.5's added tests under the PMPI oracle with its report: every process's calls and
+    their operands (datatype x count) against OSU's sources, -c without defects, and the console
+    rows in OSU's layout."""
+    window, iterations, skip = 4, 3, 2
+    sizes = [1, 2, 4, 8, 16, 32, 64]
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "oracle")
+        oracle = with_oracle(args.oracle)
+        p, rows = run(OSU75 + ["-m", "1:64", "-i", str(iterations), "-x", str(skip), "-W",
+                               str(window), "-c"], np, args.parbench, timeout=400,
+                      env=oracle["env"],
+                      env_args=oracle["env_args"] + [f"PARBENCH_ORACLE_REPORT={prefix}"])
+        reports = {}
+        for rank in range(np):
+            path = f"{prefix}.{rank}.json"
+            if os.path.exists(path):
+                with open(path) as f:
+                    reports[rank] = json.load(f)
+    label = f"osu 7.5 tests -n {np}"
+    named = by_name(rows)
+    expect(p.returncode == 0 and set(named) == set(OSU75) and len(reports) == np,
+           f"{label}: rc {p.returncode}, ran {sorted(named)}, {len(reports)} reports: "
+           f"{p.stderr[-400:]}")
+    for name, rs in named.items():
+        want = [x for x in sizes if x >= 4] if name in REDUCTIONS else sizes
+        expect(sizes_of(rs) == want and all(r["defects"] == 0 and r["iterations"] == iterations
+                                            for r in rs),
+               f"{label} {name}: {[(r['bytes'], r['iterations'], r['defects']) for r in rs]}")
+    started = {"MPI_Start": 2 * len(sizes) * (iterations + skip),       # latency_persistent
+               "MPI_Startall": 3 * len(sizes) * (iterations + skip)}    # bw 1, bibw 2
+    for rank, want in osu75_calls(np, window, iterations + skip, sizes).items():
+        report = reports.get(rank, {"calls": {}, "operands": {}})
+        for function, operands in want.items():
+            got = report["operands"].get(function, {})
+            if function == "MPI_Send":  # other parts of the run may send; the replies are these
+                got = {k: v for k, v in got.items() if k in operands}
+            expect(got == dict(operands),
+                   f"{label} rank {rank} {function}: {got}, expected {dict(operands)}")
+        for function, calls in started.items():
+            want_calls = calls if rank < 2 else 0
+            expect(report["calls"].get(function) == want_calls,
+                   f"{label} rank {rank} {function}: {report['calls'].get(function)} calls, "
+                   f"expected {want_calls}")
+
+
+def test_osu75_golden(args):
+    """OSU 7.5's added tests as the console prints them (numbers masked): banners, datatype
+    lines, OSU's two columns."""
+    p, rows = run(OSU75 + ["-m", "1:8", "-i", "10", "-x", "1", "-W", "2"], 2, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 3 * 4 + 4 + 2,
+           f"osu 7.5 golden run: rc {p.returncode}, {len(rows)} rows: {p.stderr[-400:]}")
+    approve(os.path.join(args.golden, "osu_75_added.txt"), mask.osu_console(p.stdout))
+
+
+def persistent_collective_operands(name, x, np):
+    """The operand the oracle records for the _init call of `name` at X bytes, from OSU 7.5's
+    sources (as the blocking test's call): X MPI_CHARs (send count; scatter's receive count),
+    X/4 MPI_FLOATs summed, reduce_scatter's recvcounts[0] (osu_reduce_scatter_persistent.c:
+    1 below n elements, else portion + 1 with a remainder); None for the barrier."""
+    if name == "barrier":
+        return None
+    if name in ("allreduce", "reduce"):
+        return f"MPI_FLOAT x {x // 4} op MPI_SUM"
+    if name == "reduce_scatter":
+        elements = x // 4
+        first = 1 if elements < np else elements // np + (1 if elements % np else 0)
+        return f"MPI_FLOAT x {first} op MPI_SUM"
+    return f"MPI_CHAR x {x}"
+
+
+def test_persistent_collectives(args, np):
+    """OSU 7.5's persistent collectives under the PMPI oracle: MPI_Start + MPI_Wait per iteration
+    (2 D, the average over the processes), one _init per size on every process with the blocking
+    test's operand, OSU's banners and columns, and -c."""
+    iterations, skip = 3, 2
+    sizes = [1, 2, 4, 8, 16]
+    names = [f"{n}_persistent" for n in PERSISTENT_COLLECTIVES]
+    label = f"persistent collectives -n {np}"
+    # MPICH 4.0's persistent MPI_Scatter aborts when restarted on more than 2 processes: there
+    # the suite refuses scatter_persistent in one line rather than lose the run
+    p, rows = run(["scatter_persistent", "-m", "1:1", "-i", "1", "-x", "0"], np, args.parbench)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    refused = p.returncode == BAD_INPUT
+    expect(p.returncode == 0 or (refused and len(lines) == 1 and not rows and
+                                 "MPICH 4.0's persistent MPI_Scatter" in lines[0]),
+           f"{label} scatter_persistent alone: rc {p.returncode}, stderr {p.stderr[-300:]!r}")
+    if refused:
+        names.remove("scatter_persistent")
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "oracle")
+        oracle = with_oracle(args.oracle)
+        p, rows = run(names + ["-m", "1:16", "-i", str(iterations), "-x", str(skip), "-c"], np,
+                      args.parbench, timeout=400, env=oracle["env"],
+                      env_args=oracle["env_args"] + [f"PARBENCH_ORACLE_REPORT={prefix}"])
+        reports = {}
+        for rank in range(np):
+            if os.path.exists(f"{prefix}.{rank}.json"):
+                with open(f"{prefix}.{rank}.json") as f:
+                    reports[rank] = json.load(f)
+    named = by_name(rows)
+    expect(p.returncode == 0 and set(named) == set(names) and len(reports) == np,
+           f"{label}: rc {p.returncode}, ran {sorted(named)}, {len(reports)} reports: "
+           f"{p.stderr[-400:]}")
+    library = p.plugin_context.get("mpi_library", "")
+    own_block_once = library.startswith("MPICH Version:\t4.0")
+    expect(refused == (own_block_once and np > 2),
+           f"{label}: scatter_persistent refused {refused} on {library[:40]!r}")
+    blocks = {b["banner"].split(" v")[0]: b for b in table_rows(p.stdout)}
+    starts = 0
+    for base, banner in PERSISTENT_COLLECTIVES.items():
+        name = f"{base}_persistent"
+        if name not in names:
+            continue
+        rs = named.get(name, [])
+        want = [None] if base == "barrier" else \
+            [x for x in sizes if x >= 4] if base in ("allreduce", "reduce", "reduce_scatter") \
+            else sizes
+        expect(sizes_of(rs) == want, f"{label} {name}: sizes {sizes_of(rs)}")
+        starts += len(want) * (iterations + skip)
+        for r in rs:
+            # MPI_Start + MPI_Wait: 2 D on every process; OSU reports the average
+            expect(close(r["t_avg_us"], 2 * D_US, 1e-6) and r["processes"] == np and
+                   r["iterations"] == iterations,
+                   f"{label} {name} {r['bytes']}: {r['t_avg_us']} us, expected {2 * D_US}")
+            expect(r["defects"] == 0 or (own_block_once and base in OWN_BLOCK_ONCE),
+                   f"{label} {name} {r['bytes']}: defects {r['defects']}")
+        block = blocks.get(f"# OSU MPI {banner} Persistent Latency Test")
+        if expect(block is not None, f"{label}: no block for {name}"):
+            expect("Avg Latency(us)" in block["header"] and len(block["rows"]) == len(rs),
+                   f"{label} {name}: header {block['header']!r}, {len(block['rows'])} rows")
+        for rank in range(np):
+            report = reports.get(rank, {"calls": {}, "operands": {}})
+            function = "MPI_" + base.capitalize() + "_init"
+            keys = [persistent_collective_operands(base, x or 0, np) for x in want]
+            if base == "barrier":
+                expect(report["calls"].get(function) == 1,
+                       f"{label} rank {rank} {function}: {report['calls'].get(function)} calls")
+                continue
+            got = report["operands"].get(function, {})
+            expect(got == dict(collections.Counter(keys)),
+                   f"{label} rank {rank} {function}: {got}, expected {collections.Counter(keys)}")
+    for rank in range(np):
+        calls = reports.get(rank, {"calls": {}})["calls"].get("MPI_Start")
+        expect(calls == starts, f"{label} rank {rank}: {calls} MPI_Start calls, expected {starts}")
+
+
 def test_four(args):
     p, rows = run(["latency", "multi_lat", "mbw_mr", "-m", "1:4", "-i", "10", "-x", "1", "-W",
                    "2", "-c"], 4, args.parbench, timeout=400)
@@ -427,6 +663,8 @@ def test_four(args):
     expect("pair tests use processes 0 and 1; the other 2 wait" in p.stdout + p.stderr,
            "-n 4: the waiting processes are named")
     test_oracle(args, 4)
+    test_osu75_calls(args, 4)
+    test_persistent_collectives(args, 4)
 
 
 def main():
@@ -443,7 +681,10 @@ def main():
     elif args.np == 2:
         for name, fn in [("p2p", test_point_to_point_two), ("counts", test_counts),
                          ("options", test_options),
-                         ("oracle", lambda a: test_oracle(a, 2))]:
+                         ("oracle", lambda a: test_oracle(a, 2)),
+                         ("osu75", lambda a: test_osu75_calls(a, 2)),
+                         ("osu75-golden", test_osu75_golden),
+                         ("persistent", lambda a: test_persistent_collectives(a, 2))]:
             if not args.only or args.only == name:
                 fn(args)
     else:

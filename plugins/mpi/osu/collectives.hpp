@@ -9,6 +9,9 @@
 // The table is OSU's: Avg Latency(us), the mean over the processes of each one's time per
 // call (with -f also the min, max and iterations).
 //
+// alltoallw and reduce_scatter_block (OSU 7.5) are OSU's own definitions below, in the same
+// interface as IMB's.
+//
 // bcast_ack: at each size, first a zero-byte ping-pong between process 0 and the last process
 // gives the one-way acknowledgement time; then each iteration is MPI_Bcast from 0 followed by a
 // zero-byte acknowledgement from the last process to the root, and the latency is the root's
@@ -31,6 +34,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace parbench::osu {
 
@@ -66,6 +70,58 @@ struct collective_def : mpi::definition_defaults {
         [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const {
             return Imb::verify_check::verify(c, 0, recv);
+        }
+    };
+};
+
+// osu_alltoallw (OSU 7.5): MPI_Alltoallw moving what osu_alltoall moves — X MPI_CHARs to and
+// from every process, at byte displacements k X, with one datatype per process (all MPI_CHAR).
+// Its buffers, pattern and -c are IMB's Alltoall's.
+struct alltoallw_def : mpi::definition_defaults {
+    using alltoall = imb_mpi1::alltoall_def<false>;
+    static constexpr pattern::collective descriptor = alltoall::descriptor;
+    static mpi::buffer_layout layout(std::size_t x, int np) { return alltoall::layout(x, np); }
+    struct kernel {
+        imb_mpi1::v_counts v;  // counts X, displacements k X: bytes, as the types are MPI_CHAR
+        std::vector<MPI_Datatype> types;
+        template <class Buffers>
+        void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            MPI_Alltoallw(b.send(i), v.counts.data(), v.displs.data(), types.data(), b.recv(i),
+                          v.counts.data(), v.displs.data(), types.data(), c.comm);
+        }
+    };
+    static kernel make_kernel(const mpi::kernel_context& c) {
+        return {imb_mpi1::v_counts(c.bytes, c.size),
+                std::vector<MPI_Datatype>(static_cast<std::size_t>(c.size), MPI_CHAR)};
+    }
+    using verify_check = alltoall::verify_check;
+};
+
+// osu_reduce_scatter_block (OSU 7.5): X bytes are the whole vector, X/4 MPI_FLOATs summed; each
+// process receives its block of (X/4)/n elements (MPI_Reduce_scatter_block's count); the
+// remainder is not reduced, and where X/4 < n the block is empty and OSU still times the call.
+struct reduce_scatter_block_def : mpi::definition_defaults {
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float)};
+    static constexpr pattern::collective descriptor = imb_mpi1::plain_collective;
+    [[nodiscard]] static int block(std::size_t x, int np) noexcept {
+        return imb_mpi1::float_count(x) / np;
+    }
+    static mpi::buffer_layout layout(std::size_t x, int np) {
+        return {x, static_cast<std::size_t>(block(x, np)) * sizeof(float)};
+    }
+    struct kernel {
+        int count = 0;
+        template <class Buffers>
+        void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
+            MPI_Reduce_scatter_block(b.send(i), b.recv(i), count, MPI_FLOAT, MPI_SUM, c.comm);
+        }
+    };
+    static kernel make_kernel(const mpi::kernel_context& c) { return {block(c.bytes, c.size)}; }
+    struct verify_check : imb_mpi1::values_of_rank {
+        [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
+                                           std::span<const std::byte> recv) const noexcept {
+            const auto n = static_cast<std::uint64_t>(block(c.bytes, c.size));
+            return defects(recv, n * sizeof(float), c.size, static_cast<std::uint64_t>(c.rank) * n);
         }
     };
 };

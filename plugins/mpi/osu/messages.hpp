@@ -7,7 +7,9 @@
 // `measure_size`.
 //
 // A definition provides: descriptor(options), layout(x, np), make_kernel(context, options),
-// verify_check, counts, max_bytes (OSU's default MAX), unit (element size) and has_bytes.
+// verify_check, counts, max_bytes (OSU's default MAX), unit (element size) and has_bytes; a
+// persistent test also request_maker(context, options): what makes its requests on the buffers
+// once per size (mpi/persistent.hpp) for its kernel to start.
 #pragma once
 
 #include "osu/family.hpp"
@@ -15,6 +17,7 @@
 #include "osu/suite.hpp"
 
 #include <parbench/mpi/definition.hpp>
+#include <parbench/mpi/persistent.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/pattern.hpp>
 
@@ -32,6 +35,20 @@ namespace parbench::osu {
 using message_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier,
                                       policy::aggregation::aggregate>;
 
+// The resource of one size: the session's message buffers of the definition's layout, with the
+// persistent requests it makes on them where it has any (request_maker: the *_persistent tests).
+template <class Def>
+[[nodiscard]] auto message_resource_of(const mpi::session& s, const options& o,
+                                       const mpi::kernel_context& context, std::size_t bytes) {
+    const mpi::buffer_layout layout = Def::layout(bytes, s.layout().processes);
+    if constexpr (requires { Def::request_maker(context, o); })
+        return mpi::persistent_requests(
+            mpi::message_resource(layout, {}, s.send_pool(), s.recv_pool()), context,
+            Def::request_maker(context, o));
+    else
+        return mpi::messages{.layout = layout};
+}
+
 template <class Def>
 [[nodiscard]] mpi::measurement measure_message_size(const mpi::session& s, const options& o,
                                                     const mpi::record_labels& labels,
@@ -39,15 +56,14 @@ template <class Def>
     const auto descriptor = Def::descriptor(o);
     const auto bytes = static_cast<std::size_t>(x);
     const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(descriptor));
-    return mpi::measure(
-        s, mpi::measure_config{
-               .pattern = descriptor,
-               .labels = labels,
-               .bytes = x,
-               .resource = mpi::messages{.layout = Def::layout(bytes, s.layout().processes)},
-               .kernel = Def::make_kernel(context, o),
-               .plan = plan,
-               .check = typename Def::verify_check{}});
+    return mpi::measure(s, mpi::measure_config{.pattern = descriptor,
+                                               .labels = labels,
+                                               .bytes = x,
+                                               .resource = message_resource_of<Def>(s, o, context,
+                                                                                    bytes),
+                                               .kernel = Def::make_kernel(context, o),
+                                               .plan = plan,
+                                               .check = typename Def::verify_check{}});
 }
 
 // Where a definition's sizes start without -m: OSU's point-to-point latency tests at 0 bytes.
@@ -107,6 +123,7 @@ template <class Def>
                 if constexpr (requires { Def::even_processes; }) return Def::even_processes;
                 return false;
             }(),
+
             .sized = Def::traits.has_bytes,
             .max_bytes = Def::max_bytes,
             .unit = Def::traits.unit,
@@ -114,6 +131,12 @@ template <class Def>
             .window = [] {
                 if constexpr (requires { Def::windowed; }) return window_use::requests;
                 return window_use::none;
+            }(),
+            .refusal = [] {
+                if constexpr (requires { Def::refusal(0); })
+                    return &Def::refusal;
+                else
+                    return static_cast<std::string (*)(int)>(nullptr);
             }()};
 }
 

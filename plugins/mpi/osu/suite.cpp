@@ -47,6 +47,8 @@ namespace {
 // would print a header and no rows), or an odd process count for a test that pairs r with
 // r + n/2 (OSU 7.5's osu_multi_lat would leave its last process waiting for ever).
 [[nodiscard]] std::string cannot_run(const options& o, const benchmark& b, int world_size) {
+    if (b.refusal != nullptr)
+        if (std::string why = b.refusal(world_size); !why.empty()) return why;
     if (b.even_processes && world_size % 2 != 0)
         return std::string(b.info.name) + " needs an even number of processes (it pairs " +
                "process r with r + n/2); the run has " + std::to_string(world_size);

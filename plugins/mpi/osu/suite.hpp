@@ -59,6 +59,9 @@ struct benchmark {
     std::uint64_t unit = 1;
     std::uint64_t smallest = 1;
     window_use window = window_use::none;
+    // Why it cannot run on this many processes with this MPI library (empty: it can), where a
+    // library's defect would abort the run (scatter_persistent on MPICH 4.0).
+    std::string (*refusal)(int world_size) = nullptr;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0

@@ -1,5 +1,7 @@
-// A test-only PMPI interposition library: every MPI call that an IMB-MPI1 kernel makes takes a
-// fixed, known time, so that a real run under mpiexec has a known answer (tests/mpi/oracle.py).
+// A test-only PMPI interposition library: every MPI call that an IMB-MPI1 or OSU kernel makes
+// (persistent requests too: MPI_Start, MPI_Startall; their MPI_Send_init/MPI_Recv_init are
+// counted with their operands) takes a fixed, known time, so that a real run under mpiexec has a
+// known answer (tests/mpi/oracle.py, tests/mpi/test_osu.py).
 //
 // Each interposed MPI_X costs D, then calls PMPI_X. D is the delay of this process's MPI_COMM_WORLD
 // rank:
@@ -40,13 +42,22 @@ namespace {
 enum fn : int {
     f_send, f_recv, f_isend, f_irecv, f_wait, f_waitall, f_sendrecv, f_bcast, f_allgather,
     f_allgatherv, f_scatter, f_scatterv, f_gather, f_gatherv, f_alltoall, f_alltoallv, f_reduce,
-    f_reduce_scatter, f_allreduce, f_barrier, f_reduce_scatter_block, f_reduce_local, f_count
+    f_reduce_scatter, f_allreduce, f_barrier, f_reduce_scatter_block, f_reduce_local,
+    f_alltoallw, f_send_init, f_recv_init, f_start, f_startall,
+    f_allgather_init, f_allgatherv_init, f_allreduce_init, f_alltoall_init, f_alltoallv_init,
+    f_alltoallw_init, f_barrier_init, f_bcast_init, f_gather_init, f_gatherv_init,
+    f_reduce_init, f_reduce_scatter_init, f_scatter_init, f_scatterv_init, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
     "MPI_Bcast", "MPI_Allgather", "MPI_Allgatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Gather",
     "MPI_Gatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce", "MPI_Reduce_scatter",
-    "MPI_Allreduce", "MPI_Barrier", "MPI_Reduce_scatter_block", "MPI_Reduce_local"};
+    "MPI_Allreduce", "MPI_Barrier", "MPI_Reduce_scatter_block", "MPI_Reduce_local",
+    "MPI_Alltoallw", "MPI_Send_init", "MPI_Recv_init", "MPI_Start", "MPI_Startall",
+    "MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Allreduce_init", "MPI_Alltoall_init",
+    "MPI_Alltoallv_init", "MPI_Alltoallw_init", "MPI_Barrier_init", "MPI_Bcast_init",
+    "MPI_Gather_init", "MPI_Gatherv_init", "MPI_Reduce_init", "MPI_Reduce_scatter_init",
+    "MPI_Scatter_init", "MPI_Scatterv_init"};
 
 struct state {
     bool ready = false;
@@ -302,6 +313,150 @@ int MPI_Alltoallv(const void* sbuf, const int scounts[], const int sdispls[], MP
     enter(f_alltoallv);
     note_operand(f_alltoallv, scounts[0], stype);
     return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+}
+
+int MPI_Alltoallw(const void* sbuf, const int scounts[], const int sdispls[],
+                  const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
+                  const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
+    enter(f_alltoallw);
+    note_operand(f_alltoallw, scounts[0], stypes[0]);
+    return PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm);
+}
+
+// Persistent point-to-point requests: made once (counted, with their operands), then started.
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+    enter(f_send_init);
+    note_operand(f_send_init, count, type);
+    return PMPI_Send_init(buf, count, type, dest, tag, comm, request);
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+    enter(f_recv_init);
+    note_operand(f_recv_init, count, type);
+    return PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+}
+
+int MPI_Start(MPI_Request* request) {
+    enter(f_start);
+    return PMPI_Start(request);
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+    enter(f_startall);
+    return PMPI_Startall(count, requests);
+}
+
+// MPI-4's persistent collectives: each request made is counted with its operand, as the
+// blocking call's (the send count and type; a scatter's receive count; a reduction's op).
+int MPI_Allgather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                       MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_allgather_init);
+    note_operand(f_allgather_init, scount, stype);
+    return PMPI_Allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, request);
+}
+
+int MPI_Allgatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                        const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request* request) {
+    enter(f_allgatherv_init);
+    note_operand(f_allgatherv_init, scount, stype);
+    return PMPI_Allgatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, info,
+                                request);
+}
+
+int MPI_Allreduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_allreduce_init);
+    note_operand(f_allreduce_init, count, type, op);
+    return PMPI_Allreduce_init(sbuf, rbuf, count, type, op, comm, info, request);
+}
+
+int MPI_Alltoall_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                      MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_alltoall_init);
+    note_operand(f_alltoall_init, scount, stype);
+    return PMPI_Alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, request);
+}
+
+int MPI_Alltoallv_init(const void* sbuf, const int scounts[], const int sdispls[],
+                       MPI_Datatype stype, void* rbuf, const int rcounts[], const int rdispls[],
+                       MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_alltoallv_init);
+    note_operand(f_alltoallv_init, scounts[0], stype);
+    return PMPI_Alltoallv_init(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,
+                               info, request);
+}
+
+int MPI_Alltoallw_init(const void* sbuf, const int scounts[], const int sdispls[],
+                       const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
+                       const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
+                       MPI_Info info, MPI_Request* request) {
+    enter(f_alltoallw_init);
+    note_operand(f_alltoallw_init, scounts[0], stypes[0]);
+    return PMPI_Alltoallw_init(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
+                               comm, info, request);
+}
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_barrier_init);
+    return PMPI_Barrier_init(comm, info, request);
+}
+
+int MPI_Bcast_init(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request* request) {
+    enter(f_bcast_init);
+    note_operand(f_bcast_init, count, type);
+    return PMPI_Bcast_init(buf, count, type, root, comm, info, request);
+}
+
+int MPI_Gather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                    MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request* request) {
+    enter(f_gather_init);
+    note_operand(f_gather_init, scount, stype);
+    return PMPI_Gather_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
+}
+
+int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                     const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_gatherv_init);
+    note_operand(f_gatherv_init, scount, stype);
+    return PMPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info,
+                             request);
+}
+
+int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_reduce_init);
+    note_operand(f_reduce_init, count, type, op);
+    return PMPI_Reduce_init(sbuf, rbuf, count, type, op, root, comm, info, request);
+}
+
+int MPI_Reduce_scatter_init(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_reduce_scatter_init);
+    note_operand(f_reduce_scatter_init, rcounts[0], type, op);
+    return PMPI_Reduce_scatter_init(sbuf, rbuf, rcounts, type, op, comm, info, request);
+}
+
+int MPI_Scatter_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                     MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+    enter(f_scatter_init);
+    note_operand(f_scatter_init, rcount, rtype);
+    return PMPI_Scatter_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
+}
+
+int MPI_Scatterv_init(const void* sbuf, const int scounts[], const int displs[],
+                      MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_scatterv_init);
+    note_operand(f_scatterv_init, rcount, rtype);
+    return PMPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info,
+                              request);
 }
 
 int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
