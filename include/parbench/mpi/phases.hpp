@@ -12,7 +12,7 @@
 //   gather(session, timing)                 collective over the active processes: every
 //                                           process's figures to the first of them (world
 //                                           rank 0 unless the order puts another first;
-//                                           measure() then delivers the records to rank 0)
+//                                           mpi/deliver.hpp then moves the records to it)
 //   reduce(pattern, labels, layout, ...)    at the gather root: the records (IMB's t_max/t_min/
 //                                           t_avg over ranks; the throughput rule of the pattern)
 //

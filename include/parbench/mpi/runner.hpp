@@ -4,8 +4,9 @@
 // prepare the resource (-mem cap, agreed allocation, collective setup), time the size (the
 // iteration policy's warm-up and count, the sync policy, the batched timed loop with the
 // completion where the aggregation policy puts it, -check), gather every process's figures to
-// the active set's first process, which reduces them to records, tear the resource down, and
-// deliver the records to world rank 0 (where the host listens) if that process is another.
+// the active set's first process, which reduces them to records (world rank 0, where the host
+// listens, unless the family's order puts another process first: mpi/deliver.hpp), and tear the
+// resource down.
 //
 // Kernels are template parameters (functors): the timed loop is the same code as a hand-written
 // loop around the MPI calls.
@@ -25,12 +26,10 @@
 #include <parbench/report/result.hpp>
 
 #include <mpi.h>
-#include <nlohmann/json.hpp>
 
 #include <concepts>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -49,42 +48,11 @@ struct messages {
 };
 
 struct measurement {
-    std::vector<result_record> records;  // world rank 0 only
+    std::vector<result_record> records;  // the active set's first process only (deliver.hpp)
     std::size_t skipped_need_bytes = 0;  // > 0: not run, the resource exceeds the -mem cap
     bool allocation_failed = false;      // not run: some process could not allocate
     std::optional<storage_need> skipped_storage;  // not run: the files would not fit
 };
-
-// Collective over the session's world, after a measurement: where the active set does not start
-// at world rank 0 (a family whose sets leave it out, as pairs' do), its first process sends
-// world rank 0, where the host listens, the records and what was skipped (the -mem need, a failed
-// allocation). Outside every timed region; nothing to do in the usual case.
-inline void deliver_to_world_root(const session& s, measurement& m) {
-    const int from = s.active_root();
-    if (from == 0) return;
-    constexpr int tag = 31;
-    const communicator& world = s.world();
-    if (world.rank() == from) {
-        const std::string text = nlohmann::json{{"records", m.records},
-                                                {"skipped_need_bytes", m.skipped_need_bytes},
-                                                {"allocation_failed", m.allocation_failed}}
-                                     .dump();
-        unsigned long long length = text.size();
-        MPI_Send(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, tag, world.get());
-        MPI_Send(text.data(), static_cast<int>(length), MPI_CHAR, 0, tag, world.get());
-        m.records.clear();
-    } else if (world.rank() == 0) {
-        unsigned long long length = 0;
-        MPI_Recv(&length, 1, MPI_UNSIGNED_LONG_LONG, from, tag, world.get(), MPI_STATUS_IGNORE);
-        std::string text(length, '\0');
-        MPI_Recv(text.data(), static_cast<int>(length), MPI_CHAR, from, tag, world.get(),
-                 MPI_STATUS_IGNORE);
-        const nlohmann::json j = nlohmann::json::parse(text);
-        m.records = j.at("records").get<std::vector<result_record>>();
-        m.skipped_need_bytes = j.at("skipped_need_bytes").get<std::size_t>();
-        m.allocation_failed = j.at("allocation_failed").get<bool>();
-    }
-}
 
 // What one measure() call times, by name: one size of one pattern. Designated initialisers
 // follow the declaration order; only `pattern` and `kernel` are required:
@@ -129,7 +97,8 @@ template <class Resource>
 }
 
 // Measures one size. Collective over the session's world: every process calls it with the same
-// configuration. Returns the records on world rank 0.
+// configuration. Returns the records on the active set's first process (world rank 0 unless a
+// family's order puts another first: mpi/deliver.hpp).
 template <pattern::descriptor Pattern, class Kernel, class Resource, class Completion, class Plan,
           class Check>
     requires(resource<Resource> ||
@@ -160,7 +129,6 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();
-    deliver_to_world_root(s, out);
     return out;
 }
 

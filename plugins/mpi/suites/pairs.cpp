@@ -17,6 +17,7 @@
 #include <parbench/core/sizes.hpp>
 #include <parbench/core/text.hpp>
 #include <parbench/mpi/definition.hpp>
+#include <parbench/mpi/deliver.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/mpi/sweep.hpp>
@@ -231,7 +232,7 @@ struct pair_family {
     }
     [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x) const {
         const auto bytes = static_cast<std::size_t>(x);
-        return mpi::measure(
+        mpi::measurement m = mpi::measure(
             c.session,
             mpi::measure_config{
                 .pattern = Def::descriptor,
@@ -242,6 +243,8 @@ struct pair_family {
                 .plan = mpi::timing_plan<>{.iterations = run.opts->iterations,
                                            .check = run.opts->check},
                 .check = typename Def::verify_check{}});
+        mpi::deliver_to_world_root(c.session, m);  // pair i-j's records are on world rank i
+        return m;
     }
     void publish(const count& c, result_record& r) const {
         // The pair is the record's group (as a group of -multi 1 is): the table shows its index
