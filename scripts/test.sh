@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: a release build with warnings as errors, then an AddressSanitizer +
-# UndefinedBehaviorSanitizer build of the same tests. Installs missing packages first.
+# UndefinedBehaviorSanitizer build; each test runs in one of them (the lists below say which).
+# Installs missing packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +22,7 @@ forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled -Dtest_kern
 # default; they check behaviour, not speed). Each test program is compiled in one build only
 # where it can: the Catch2 unit tests of the headers' and plugins' logic (-Dunit_tests) in the
 # sanitizer build, where ASan and UBSan watch them; the examples and the overhead benches in the
-# release build. What runs the driver and the plugins (CLI, goldens, hostile input, -n 2 runs)
-# runs in both: they are the product, at -O3 as users build it and under the sanitizers.
+# release build. Each test runs in one build too (see "What runs under the sanitizers").
 release_only=(-Dunit_tests=false)
 
 # Each phase's heading says how long the script has run, so that a CI log shows where its time
@@ -45,7 +45,7 @@ print("\n".join(skipped)) if skipped else None
 PY
 }
 
-phase "release build (-Werror)"
+# The release build: -O3, as users build it.
 if [[ -f build-test/build.ninja ]]; then
     meson setup --reconfigure build-test "${forced[@]}" "${release_only[@]}" >/dev/null  # also learns new options
     # A project default_options entry reaches only new directories; tests/install needs this one.
@@ -53,23 +53,13 @@ if [[ -f build-test/build.ninja ]]; then
 else
     meson setup build-test --buildtype=release --werror "${forced[@]}" "${release_only[@]}" >/dev/null
 fi
-ninja -C build-test -j "$jobs"
-phase "release build done"
-if [[ -f build-test/plugins/cuda/parbench_cuda.so ]]; then
-    echo "== CUDA plugin built (toolkit found); its tests run without a GPU on the no-device path"
-else
-    echo "== CUDA plugin not built: no CUDA toolkit at /usr/local/cuda (NVIDIA's, not in Debian)"
-fi
-# Two at a time: tests that launch MPI processes or time something are marked is_parallel: false
-# and run alone; the rest (unit, approval, cli, hostile) share the two cores.
-meson test -C build-test --print-errorlogs --num-processes 2
-report_skips build-test
 
-phase "sanitizer build (ASan + UBSan)"
+# The sanitizer build (ASan + UBSan), configured now so that the release build's tests can leave
+# out what it runs.
 # GCC 12 reports false 'maybe-uninitialized' inside libstdc++'s <regex> when sanitizers are on
-# (GCC PR 105562); the release build above keeps that warning as an error for our code.
+# (GCC PR 105562); the release build keeps that warning as an error for our code.
 # The CUDA and offload plugins are compiled by nvcc and clang, whose code the sanitizers do not
-# instrument here; their tests run in the release build above.
+# instrument here; their tests run in the release build.
 # The overhead benches judge timing and are compiled in the release build only; so are the
 # examples, user programs of the same headers and runner that the plugins' tests cover here (the
 # release build runs them and builds them as an installed user would). Test programs take this
@@ -90,32 +80,58 @@ else
     meson setup build-asan --buildtype=debug --werror "${forced[@]}" "${asan_only[@]}" \
         -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args="$asan_cpp_args" >/dev/null
 fi
+
+# What runs under the sanitizers, by test name. Everything that starts no MPI process, but the
+# short overhead benches (they judge timing) and the compile-failure tests (they only ask the
+# compiler, -fsyntax-only). Of what launches MPI, each suite at -n 2 and every bad-input and
+# signal test; its -n 1, -n 3 and -n 4 runs, the PMPI oracle's timing tables and the install test
+# (which rebuilds the examples with the system's compilers) run in the release build only. The
+# third hardening sweep's rows under mpiexec (-n 3/-n 4 runs, osu's refusals, error text and .dat
+# paths, signals to each rank) run in the release build only too: they exercise the same parsers
+# and output paths as the rows without MPI that run here, and together cost minutes under ASan.
+# Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, imb2021-options' send counter)
+# cannot run under ASan, whose runtime must come first in the library list. The Catch2 host test
+# runs at every count here: this build alone has it (-Dunit_tests).
+list_tests() { meson test -C "$1" --list --no-rebuild "${@:2}" 2>/dev/null | sed 's/.* \/ //'; }
+mapfile -t asan_plain < <(list_tests build-asan --no-suite launches-mpi --no-suite bench-short \
+    --no-suite compile)
+mapfile -t asan_mpi < <(list_tests build-asan --suite launches-mpi --no-suite bench-short |
+    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$/' |
+    grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
+# The release build runs the rest: each test in one build. The product at -O3 is exercised there
+# by every suite's -n 1, -n 3 and -n 4 runs (the same code paths as the -n 2 runs), the oracle's
+# known answers, the examples and the install; under the sanitizers by the -n 2 runs and every
+# bad-input, hostile and CLI test.
+mapfile -t release_tests < <(list_tests build-test |
+    grep -vxF -f <(printf '%s\n' "${asan_plain[@]}" "${asan_mpi[@]}"))
+
+phase "release build (-Werror)"
+ninja -C build-test -j "$jobs"
+phase "release build done"
+if [[ -f build-test/plugins/cuda/parbench_cuda.so ]]; then
+    echo "== CUDA plugin built (toolkit found); its tests run without a GPU on the no-device path"
+else
+    echo "== CUDA plugin not built: no CUDA toolkit at /usr/local/cuda (NVIDIA's, not in Debian)"
+fi
+phase "release build: ${#release_tests[@]} tests (the sanitizer build runs the others)"
+# Two at a time: tests that launch MPI processes or time something are marked is_parallel: false
+# and run alone; the rest share the two cores.
+meson test -C build-test --print-errorlogs --num-processes 2 "${release_tests[@]}"
+report_skips build-test
+
+phase "sanitizer build (ASan + UBSan)"
 ninja -C build-asan -j "$jobs"
 phase "sanitizer build done"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_odr_violation=0"
 # Leak checking on for everything that does not start MPI processes...
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
-# The short overhead benches judge timing, and the compile-failure tests only ask the compiler
-# whether misuse is rejected (-fsyntax-only): both run in the release build only.
-meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite launches-mpi \
-    --no-suite bench-short --no-suite compile --timeout-multiplier 3
+phase "sanitizer build: ${#asan_plain[@]} tests without MPI"
+meson test -C build-asan --print-errorlogs --num-processes 2 --no-rebuild \
+    --timeout-multiplier 3 "${asan_plain[@]}"
 report_skips build-asan
 # ...and off for what does: MPICH and UCX keep allocations until exit through frames built
 # without frame pointers, which LeakSanitizer can neither symbolise nor suppress by library.
-# Under the sanitizers each suite runs at -n 2 (and every bad-input and signal test); its -n 1 and
-# -n 4 runs, the PMPI oracle's timing tables and the install test (which rebuilds the examples
-# with the system's compilers) run in the release build above only, to keep CI well under 20 min.
-# The third hardening sweep's rows under mpiexec (-n 3/-n 4 runs, osu's refusals, error text and
-# .dat paths, signals to each rank) run in the release build only: they exercise the same parsers
-# and output paths as the rows without MPI that run here, and together cost minutes under ASan.
-# Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, imb2021-options' send counter)
-# cannot run under ASan, whose runtime must come first in the library list. The Catch2 host test
-# runs at every count here: this build alone has it (-Dunit_tests).
-mapfile -t asan_mpi < <(meson test -C build-asan --list --no-rebuild --suite launches-mpi \
-    --no-suite bench-short 2>/dev/null | sed 's/.* \/ //' |
-    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$/' |
-    grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 phase "sanitizer build: ${#asan_mpi[@]} tests that launch MPI"
 # Two at a time, as in the release build: what measures under MPI is is_parallel: false and runs
 # alone; the bad-input rows that only start MPI and exit share the cores.
