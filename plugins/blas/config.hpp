@@ -106,7 +106,7 @@ struct blas_config {
     cfg.med_size = std::clamp(cfg.med_size, cfg.min_size, cfg.max_size);
 
     if (auto list = read.option("threads")) {
-        for (const auto& item : paw::split_commas(*list)) {
+        for (const auto& item : split_commas(*list)) {
             const auto t = paw::positive_integer("--threads", item);
             if (t > 4096) throw input_error("--threads " + item + ": more than 4096 threads");
             cfg.threads.push_back(static_cast<int>(t));

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace parbench {
 
@@ -38,6 +39,19 @@ template <class Integer = std::uint64_t>
         !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
     Integer value{};
     return digits_only && !parse_unsigned(t, value) ? std::string("out of range") : otherwise;
+}
+
+// The words of a comma list, each trimmed ("a, b,c" -> a b c; "" -> one empty word), for the
+// list options (PAW's -sizes and kernel lists, pairs' -sizes).
+[[nodiscard]] inline std::vector<std::string> split_commas(std::string_view text) {
+    std::vector<std::string> out;
+    while (true) {
+        const auto comma = text.find(',');
+        out.emplace_back(trim(text.substr(0, comma)));
+        if (comma == std::string_view::npos) break;
+        text = text.substr(comma + 1);
+    }
+    return out;
 }
 
 }  // namespace parbench

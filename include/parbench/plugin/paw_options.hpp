@@ -7,6 +7,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/options.hpp>
+#include <parbench/core/text.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
@@ -49,17 +50,6 @@ using env_lookup = std::function<std::optional<std::string>(const char*)>;
                                              bool allow_zero) {
     return parbench::parse_seconds(
         what, text, {.allow_zero = allow_zero, .quote_value = true, .most_text = "1e9 s"});
-}
-
-[[nodiscard]] inline std::vector<std::string> split_commas(std::string_view text) {
-    std::vector<std::string> out;
-    while (true) {
-        const auto comma = text.find(',');
-        out.emplace_back(parbench::trim(text.substr(0, comma)));
-        if (comma == std::string_view::npos) break;
-        text = text.substr(comma + 1);
-    }
-    return out;
 }
 
 // The progression from min to max: "xF" multiplies by the integer F >= 2 (default x2: PAW's

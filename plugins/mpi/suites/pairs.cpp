@@ -52,10 +52,7 @@ struct options {
 // -sizes A,B,...: whole numbers of bytes, ascending.
 std::vector<std::uint64_t> parse_sizes(const std::string& text) {
     std::vector<std::uint64_t> sizes;
-    std::string_view rest = text;
-    while (true) {
-        const auto comma = rest.find(',');
-        const std::string item(trim(rest.substr(0, comma)));
+    for (const std::string& item : split_commas(text)) {
         std::uint64_t x = 0;
         if (!parse_unsigned(item, x))
             throw input_error("-sizes " + text + ": '" + item + "' " +
@@ -63,8 +60,6 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
         if (!sizes.empty() && x <= sizes.back())
             throw input_error("-sizes " + text + ": sizes must be ascending");
         sizes.push_back(x);
-        if (comma == std::string_view::npos) break;
-        rest.remove_prefix(comma + 1);
     }
     return sizes;
 }
