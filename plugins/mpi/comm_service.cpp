@@ -6,6 +6,7 @@
 #include <cstddef>
 
 namespace parbench::mpi_plugin {
+namespace comm_service_impl {
 namespace {
 
 MPI_Op op_of(int op) {
@@ -57,6 +58,7 @@ const parbench_comm_service service = {
 
 }  // namespace
 
-const parbench_comm_service* comm_service() { return &service; }
+}  // namespace comm_service_impl
+const parbench_comm_service* comm_service() { return &comm_service_impl::service; }
 
 }  // namespace parbench::mpi_plugin

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace parbench::mpi_plugin {
+namespace plugin_impl {
 namespace {
 
 // The suites this plugin hosts, in the order `parbench list` shows them. A new suite is a file
@@ -120,6 +121,7 @@ const parbench_plugin& descriptor() {
 }
 
 }  // namespace
+}  // namespace plugin_impl
 }  // namespace parbench::mpi_plugin
 
-PARBENCH_PLUGIN_ENTRY(parbench::mpi_plugin::descriptor())
+PARBENCH_PLUGIN_ENTRY(parbench::mpi_plugin::plugin_impl::descriptor())

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 namespace parbench::imb {
+namespace driver_impl {
 namespace {
 
 [[nodiscard]] std::string mib_text(double bytes) {
@@ -16,6 +17,7 @@ namespace {
 
 }  // namespace
 
+}  // namespace driver_impl
 std::uint64_t aggregate_sections(const options& o, std::uint64_t x) {
     const std::uint64_t n = o.iterations.n_sample(x, true);
     if (x == 0) return 1;
@@ -55,13 +57,13 @@ void warn_skipped_sizes(const run_state& st, std::string_view name, int processe
     if (st.world_rank != 0) return;
     const double need = static_cast<double>(worst_need_bytes);
     const double total = need * st.world_size;
-    st.host->warning(std::string(name) + " at " + std::to_string(processes) +
-                     " processes: message buffers from " + std::to_string(first_skipped) +
-                     " bytes need up to " + mib_text(need) +
-                     " per process, above the -mem limit of " + mib_text(st.mem_limit_bytes) +
-                     "; those sizes were skipped (the whole run needs " + mib_text(total) +
-                     ", -mem " + std::to_string(need / 1073741824.0 * 1.01) +
-                     " would allow them)");
+    st.host->warning(
+        std::string(name) + " at " + std::to_string(processes) +
+        " processes: message buffers from " + std::to_string(first_skipped) + " bytes need up to " +
+        driver_impl::mib_text(need) + " per process, above the -mem limit of " +
+        driver_impl::mib_text(st.mem_limit_bytes) +
+        "; those sizes were skipped (the whole run needs " + driver_impl::mib_text(total) +
+        ", -mem " + std::to_string(need / 1073741824.0 * 1.01) + " would allow them)");
 }
 
 void warn_allocation_failed(const run_state& st, std::string_view name, int processes) {
@@ -86,8 +88,9 @@ void warn_storage(const run_state& st, std::string_view name, int processes, std
     if (st.world_rank != 0) return;
     st.host->warning(std::string(name) + " at " + std::to_string(processes) + " processes, " +
                      std::to_string(bytes) + " bytes: the files need " +
-                     mib_text(storage.need_bytes) + " in " + storage.directory + ", which has " +
-                     mib_text(storage.free_bytes) + " free; size skipped");
+                     driver_impl::mib_text(storage.need_bytes) + " in " + storage.directory +
+                     ", which has " + driver_impl::mib_text(storage.free_bytes) +
+                     " free; size skipped");
 }
 
 void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uint64_t bytes,

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 namespace parbench::imb {
+namespace selection_impl {
 namespace {
 
 [[nodiscard]] bool test_kernels_enabled() {
@@ -43,6 +44,7 @@ struct resolved {
 
 }  // namespace
 
+}  // namespace selection_impl
 std::vector<selected> select(std::span<const benchmark> catalogue, std::string_view suite,
                              const run_request& request, const options& o) {
     std::vector<selected> chosen(catalogue.size());
@@ -54,11 +56,12 @@ std::vector<selected> select(std::span<const benchmark> catalogue, std::string_v
     }
     names.insert(names.end(), o.include.begin(), o.include.end());
     for (const auto& n : names) {
-        const auto r = resolve(catalogue, suite, n);
+        const auto r = selection_impl::resolve(catalogue, suite, n);
         chosen[r.index].run = true;
         chosen[r.index].multi_name = chosen[r.index].multi_name || r.multi_name;
     }
-    for (const auto& n : o.exclude) chosen[resolve(catalogue, suite, n).index].run = false;
+    for (const auto& n : o.exclude)
+        chosen[selection_impl::resolve(catalogue, suite, n).index].run = false;
     if (std::none_of(chosen.begin(), chosen.end(), [](const selected& s) { return s.run; }))
         throw input_error("nothing to run: -exclude removed every benchmark selected");
     return chosen;

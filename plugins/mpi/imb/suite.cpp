@@ -19,6 +19,7 @@
 #endif
 
 namespace parbench::imb {
+namespace suite_impl {
 namespace {
 
 // 80 % of physical memory shared by the processes of the busiest node (the same on every
@@ -50,6 +51,7 @@ void keep_large_buffers_out_of_the_heap() {
 
 }  // namespace
 
+}  // namespace suite_impl
 suite::suite(const suite_spec& spec, std::span<const benchmark> reference,
              std::span<const benchmark> test_only)
     : spec_(spec), parameters_(spec.defaults) {
@@ -66,7 +68,7 @@ parbench_suite suite::info() const noexcept {
 }
 
 void suite::run(const run_request& request, const plugin::host_channel& host) const {
-    keep_large_buffers_out_of_the_heap();
+    suite_impl::keep_large_buffers_out_of_the_heap();
     run_state st;
     st.suite = spec_.name;
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
@@ -84,7 +86,8 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     st.host = &host;
     st.order = mpi::mapped_order(st.world_size, o.map);
     const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
-    st.mem_limit_bytes = o.mem_gib ? *o.mem_gib * 1073741824.0 : default_mem_limit_bytes(share);
+    st.mem_limit_bytes =
+        o.mem_gib ? *o.mem_gib * 1073741824.0 : suite_impl::default_mem_limit_bytes(share);
     if (o.accelerator == "cuda") st.buffers = mpi_plugin::cuda_memory_space();
     // Files go into a directory of this run's own, removed when the run ends (also by an error).
     std::optional<mpi_plugin::io::run_directory> files;
@@ -103,7 +106,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         }
         if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
         host.run_started(start);
-        if (share.oversubscribed()) host.warning(oversubscription_warning(share));
+        if (share.oversubscribed()) host.warning(suite_impl::oversubscription_warning(share));
     }
     for (std::size_t k = 0; k < catalogue_.size(); ++k) {
         if (!chosen[k].run) continue;

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace parbench::mpi_plugin::io {
+namespace run_directory_impl {
 namespace {
 
 namespace fs = std::filesystem;
@@ -52,12 +53,13 @@ bool create_under(const std::string& parent, std::string& result) {
 
 }  // namespace
 
+}  // namespace run_directory_impl
 run_directory::run_directory(const std::string& parent) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     std::string text;
     int ok = 1;
-    if (rank == 0) ok = create_under(parent, text) ? 1 : 0;
+    if (rank == 0) ok = run_directory_impl::create_under(parent, text) ? 1 : 0;
     long long header[2] = {ok, static_cast<long long>(text.size())};
     MPI_Bcast(header, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     text.resize(static_cast<std::size_t>(header[1]));
@@ -70,7 +72,7 @@ run_directory::run_directory(const std::string& parent) {
 run_directory::~run_directory() {
     if (!owner_) return;
     std::error_code ignored;
-    fs::remove_all(path_, ignored);
+    std::filesystem::remove_all(path_, ignored);
 }
 
 }  // namespace parbench::mpi_plugin::io

@@ -8,6 +8,7 @@
 #include <climits>
 
 namespace parbench::osu {
+namespace options_impl {
 namespace {
 
 [[nodiscard]] std::uint64_t count_value(const std::string& name, const std::string& text,
@@ -80,6 +81,7 @@ constexpr parbench_parameter parameter_rows[] = {
 
 }  // namespace
 
+}  // namespace options_impl
 std::string_view to_string(sync s) noexcept {
     switch (s) {
         case sync::lock: return "lock";
@@ -130,18 +132,18 @@ options parse_options(const run_request& request) {
         }
         const std::string text = parbench::option_text(name, value);
         if (name == "m") {
-            parse_sizes(text, o);
+            options_impl::parse_sizes(text, o);
         } else if (name == "i") {
-            o.iterations = count_value(name, text, false);
+            o.iterations = options_impl::count_value(name, text, false);
         } else if (name == "x") {
-            o.skip = count_value(name, text, true);
+            o.skip = options_impl::count_value(name, text, true);
         } else if (name == "M") {
             std::uint64_t bytes = 0;
             if (!parbench::parse_unsigned(text, bytes) || bytes == 0)
                 throw input_error("-M " + text + ": expected a positive number of bytes");
             o.mem_limit_bytes = bytes;
         } else if (name == "W") {
-            o.window_size = count_value(name, text, false);
+            o.window_size = options_impl::count_value(name, text, false);
         } else if (name == "w") {
             bool known = false;
             for (auto c : {mpi::window_creation::create, mpi::window_creation::allocate,
@@ -173,6 +175,6 @@ std::vector<std::uint64_t> message_sizes(const options& o, std::uint64_t default
     return sizes;
 }
 
-std::span<const parbench_parameter> parameters() noexcept { return parameter_rows; }
+std::span<const parbench_parameter> parameters() noexcept { return options_impl::parameter_rows; }
 
 }  // namespace parbench::osu

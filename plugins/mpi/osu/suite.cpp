@@ -15,6 +15,7 @@
 #endif
 
 namespace parbench::osu {
+namespace suite_impl {
 namespace {
 
 // The catalogue entries this run measures: the names given, else every default benchmark.
@@ -147,6 +148,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
 
 }  // namespace
 
+}  // namespace suite_impl
 suite::suite(const char* name, const char* description, std::span<const benchmark> catalogue,
              std::span<const benchmark> test_only)
     : name_(name), description_(description), catalogue_(catalogue.begin(), catalogue.end()) {
@@ -162,15 +164,15 @@ parbench_suite suite::info() const noexcept {
 
 void suite::run(const run_request& request, const plugin::host_channel& host) const {
     const options o = parse_options(request);
-    std::vector<const benchmark*> run = chosen(catalogue_, request);
+    std::vector<const benchmark*> run = suite_impl::chosen(catalogue_, request);
     for (const benchmark* b : run) {
         if (!o.synchronization || !b->text.one_sided) continue;
         if (std::find(b->syncs.begin(), b->syncs.end(), *o.synchronization) == b->syncs.end())
             throw input_error("-s " + std::string(to_string(*o.synchronization)) +
                               ": not a synchronisation of " + b->info.name + " (OSU offers " +
-                              sync_list(b->syncs) + ")");
+                              suite_impl::sync_list(b->syncs) + ")");
     }
-    for (const benchmark* b : run) refuse_oversized_window(o, *b);
+    for (const benchmark* b : run) suite_impl::refuse_oversized_window(o, *b);
     run_state st{&o, &host};
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
@@ -185,7 +187,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     // that the others still run (and refuses the run only when none is left).
     std::vector<std::string> left_out;
     std::erase_if(run, [&](const benchmark* b) {
-        std::string why = cannot_run(o, *b, st.world_size);
+        std::string why = suite_impl::cannot_run(o, *b, st.world_size);
         if (why.empty()) return false;
         if (!request.benchmarks.empty()) throw input_error(why);
         left_out.push_back(std::move(why));
@@ -195,7 +197,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     const bool pair_tests = std::any_of(run.begin(), run.end(),
                                         [](const benchmark* b) { return !b->all_processes; });
     if (st.world_rank == 0) {
-        host.run_started(make_run_start(o, st, run));
+        host.run_started(suite_impl::make_run_start(o, st, run));
         for (const std::string& why : left_out)
             host.warning("osu: left out of the default set: " + why);
         if (st.world_size > 2 && pair_tests)

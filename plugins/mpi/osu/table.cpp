@@ -10,6 +10,7 @@
 #include <utility>
 
 namespace parbench::osu {
+namespace table_impl {
 namespace {
 
 constexpr int field_width = 18;       // OSU 7's FIELD_WIDTH
@@ -48,31 +49,35 @@ constexpr double tail_percentiles[] = {50.0, 90.0, 99.0};  // OSU 7's default -z
 
 }  // namespace
 
+}  // namespace table_impl
 std::vector<column> table_columns(const block_text& text, const options& o) {
     std::vector<column> columns;
     for (int k = 0; k < text.figure_count; ++k) {
         const figure_text& f = text.figures[static_cast<std::size_t>(k)];
-        columns.push_back(figure_column(f.source, f.heading));
+        columns.push_back(table_impl::figure_column(f.source, f.heading));
     }
     if (text.latency && o.full) {
-        columns.push_back(figure_column("t_min_us", "Min Latency(us)"));
-        columns.push_back(figure_column("t_max_us", "Max Latency(us)"));
-        columns.push_back(figure_column("iterations", "Iterations", iterations_width, 0));
+        columns.push_back(table_impl::figure_column("t_min_us", "Min Latency(us)"));
+        columns.push_back(table_impl::figure_column("t_max_us", "Max Latency(us)"));
+        columns.push_back(
+            table_impl::figure_column("iterations", "Iterations", table_impl::iterations_width, 0));
     }
-    if (o.check) columns.push_back(figure_column("validation", "Validation"));
+    if (o.check) columns.push_back(table_impl::figure_column("validation", "Validation"));
     if (text.latency && o.percentiles)
-        for (const double p : tail_percentiles)
-            columns.push_back(
-                figure_column(percentile_metric(p), fmt::format("P{:.0f} Tail Lat(us)", p)));
-    if (o.check) columns.push_back(figure_column("defects", "Defects", defects_width, 0));
+        for (const double p : table_impl::tail_percentiles)
+            columns.push_back(table_impl::figure_column(table_impl::percentile_metric(p),
+                                                        fmt::format("P{:.0f} Tail Lat(us)", p)));
+    if (o.check)
+        columns.push_back(
+            table_impl::figure_column("defects", "Defects", table_impl::defects_width, 0));
     if (o.extra_columns) {
         const figure_text& f = text.figures[0];
-        columns.push_back(figure_column(fmt::format("median_{}", f.name),
-                                        fmt::format("Median({})", f.unit)));
-        columns.push_back(figure_column(fmt::format("ci95_low_{}", f.name),
-                                        fmt::format("CI95 low({})", f.unit)));
-        columns.push_back(figure_column(fmt::format("ci95_high_{}", f.name),
-                                        fmt::format("CI95 high({})", f.unit)));
+        columns.push_back(table_impl::figure_column(fmt::format("median_{}", f.name),
+                                                    fmt::format("Median({})", f.unit)));
+        columns.push_back(table_impl::figure_column(fmt::format("ci95_low_{}", f.name),
+                                                    fmt::format("CI95 low({})", f.unit)));
+        columns.push_back(table_impl::figure_column(fmt::format("ci95_high_{}", f.name),
+                                                    fmt::format("CI95 high({})", f.unit)));
     }
     return columns;
 }
@@ -80,13 +85,14 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
 void add_table_figures(result_record& r, const block_text& text, const options& o) {
     const figure_text& first = text.figures[0];
     if (text.latency && o.percentiles)
-        for (const double p : tail_percentiles)
-            r.metrics[percentile_metric(p)] = figure_at(r, first, percentile(r.samples_us, p));
+        for (const double p : table_impl::tail_percentiles)
+            r.metrics[table_impl::percentile_metric(p)] =
+                table_impl::figure_at(r, first, table_impl::percentile(r.samples_us, p));
     if (o.extra_columns) {
         const summary& d = r.distribution_us;
-        const double a = figure_at(r, first, d.ci_low);
-        const double b = figure_at(r, first, d.ci_high);
-        r.metrics[fmt::format("median_{}", first.name)] = figure_at(r, first, d.median);
+        const double a = table_impl::figure_at(r, first, d.ci_low);
+        const double b = table_impl::figure_at(r, first, d.ci_high);
+        r.metrics[fmt::format("median_{}", first.name)] = table_impl::figure_at(r, first, d.median);
         r.metrics[fmt::format("ci95_low_{}", first.name)] = std::min(a, b);
         r.metrics[fmt::format("ci95_high_{}", first.name)] = std::max(a, b);
     }

@@ -12,6 +12,7 @@
 #include <functional>
 
 namespace parbench::overlap {
+namespace options_impl {
 namespace {
 
 constexpr parbench_parameter parameter_rows[] = {
@@ -107,6 +108,7 @@ void apply(options& opts, const origin& o, int world, bool& all) {
 
 }  // namespace
 
+}  // namespace options_impl
 std::string_view to_string(method m) noexcept {
     switch (m) {
         case method::allreduce: return "allreduce";
@@ -148,9 +150,9 @@ options parse_options(const run_request& request, const std::vector<file_setting
     options opts;
     opts.file = file_name;
     bool all = false;
-    for (const auto& s : file) apply(opts, {s.key, s.value, s.where}, world, all);
+    for (const auto& s : file) options_impl::apply(opts, {s.key, s.value, s.where}, world, all);
     for (const auto& [name, value] : request.options)
-        apply(opts, {name, parbench::option_text(name, value), ""}, world, all);
+        options_impl::apply(opts, {name, parbench::option_text(name, value), ""}, world, all);
     if (!request.benchmarks.empty()) {
         opts.methods.clear();
         for (const auto& name : request.benchmarks) {
@@ -164,6 +166,6 @@ options parse_options(const run_request& request, const std::vector<file_setting
     return opts;
 }
 
-std::span<const parbench_parameter> parameters() noexcept { return parameter_rows; }
+std::span<const parbench_parameter> parameters() noexcept { return options_impl::parameter_rows; }
 
 }  // namespace parbench::overlap

@@ -7,6 +7,7 @@
 #include <parbench/suites/imb/ext.hpp>
 
 namespace parbench::mpi_plugin {
+namespace imb_ext_impl {
 namespace {
 
 using namespace imb_ext;
@@ -45,6 +46,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
 
 }  // namespace
 
-const hosted_suite suites::imb_ext = {suite().info(), &run};
+}  // namespace imb_ext_impl
+const hosted_suite suites::imb_ext = {imb_ext_impl::suite().info(), &imb_ext_impl::run};
 
 }  // namespace parbench::mpi_plugin

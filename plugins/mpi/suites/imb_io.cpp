@@ -10,6 +10,7 @@
 #include "testing/fault_kernels.hpp"
 
 namespace parbench::mpi_plugin {
+namespace imb_io_impl {
 namespace {
 
 using namespace imb_io;
@@ -151,6 +152,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
 
 }  // namespace
 
-const hosted_suite suites::imb_io = {suite().info(), &run};
+}  // namespace imb_io_impl
+const hosted_suite suites::imb_io = {imb_io_impl::suite().info(), &imb_io_impl::run};
 
 }  // namespace parbench::mpi_plugin

@@ -8,6 +8,7 @@
 #include <parbench/suites/imb/mpi1.hpp>
 
 namespace parbench::mpi_plugin {
+namespace imb_mpi1_impl {
 namespace {
 
 using namespace imb_mpi1;
@@ -68,6 +69,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
 
 }  // namespace
 
-const hosted_suite suites::imb_mpi1 = {suite().info(), &run};
+}  // namespace imb_mpi1_impl
+const hosted_suite suites::imb_mpi1 = {imb_mpi1_impl::suite().info(), &imb_mpi1_impl::run};
 
 }  // namespace parbench::mpi_plugin

@@ -14,6 +14,7 @@
 #include <parbench/suites/imb/nbc.hpp>
 
 namespace parbench::mpi_plugin {
+namespace imb_nbc_impl {
 namespace {
 
 using namespace imb_nbc;
@@ -92,6 +93,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
 
 }  // namespace
 
-const hosted_suite suites::imb_nbc = {suite().info(), &run};
+}  // namespace imb_nbc_impl
+const hosted_suite suites::imb_nbc = {imb_nbc_impl::suite().info(), &imb_nbc_impl::run};
 
 }  // namespace parbench::mpi_plugin

@@ -8,6 +8,7 @@
 #include <parbench/suites/imb/rma.hpp>
 
 namespace parbench::mpi_plugin {
+namespace imb_rma_impl {
 namespace {
 
 using namespace imb_rma;
@@ -69,6 +70,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
 
 }  // namespace
 
-const hosted_suite suites::imb_rma = {suite().info(), &run};
+}  // namespace imb_rma_impl
+const hosted_suite suites::imb_rma = {imb_rma_impl::suite().info(), &imb_rma_impl::run};
 
 }  // namespace parbench::mpi_plugin

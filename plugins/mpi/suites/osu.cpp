@@ -16,6 +16,7 @@
 #include <array>
 
 namespace parbench::osu {
+namespace osu_impl {
 namespace {
 
 // The -s sets OSU 7 offers: every passive- and active-target method for the latency and
@@ -239,8 +240,9 @@ void run(const run_request& request, const plugin::host_channel& host) {
 }
 
 }  // namespace
+}  // namespace osu_impl
 }  // namespace parbench::osu
 
 namespace parbench::mpi_plugin {
-const hosted_suite suites::osu = {osu::osu_suite().info(), &osu::run};
+const hosted_suite suites::osu = {osu::osu_impl::osu_suite().info(), &osu::osu_impl::run};
 }  // namespace parbench::mpi_plugin

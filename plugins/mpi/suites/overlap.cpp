@@ -39,6 +39,7 @@
 #endif
 
 namespace parbench::overlap {
+namespace overlap_impl {
 namespace {
 
 // Every benchmark of the suite is a collective, blocking against nonblocking.
@@ -301,8 +302,9 @@ const parbench_suite& info() {
 }
 
 }  // namespace
+}  // namespace overlap_impl
 }  // namespace parbench::overlap
 
 namespace parbench::mpi_plugin {
-const hosted_suite suites::overlap = {overlap::info(), &overlap::run};
+const hosted_suite suites::overlap = {overlap::overlap_impl::info(), &overlap::overlap_impl::run};
 }  // namespace parbench::mpi_plugin

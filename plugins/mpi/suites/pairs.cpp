@@ -40,6 +40,7 @@
 #endif
 
 namespace parbench::pairs {
+namespace pairs_impl {
 namespace {
 
 struct options {
@@ -409,8 +410,9 @@ const parbench_suite& info() {
 }
 
 }  // namespace
+}  // namespace pairs_impl
 }  // namespace parbench::pairs
 
 namespace parbench::mpi_plugin {
-const hosted_suite suites::pairs = {pairs::info(), &pairs::run};
+const hosted_suite suites::pairs = {pairs::pairs_impl::info(), &pairs::pairs_impl::run};
 }  // namespace parbench::mpi_plugin

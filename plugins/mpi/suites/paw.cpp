@@ -53,6 +53,7 @@
 #include <vector>
 
 namespace parbench::paw_mpi {
+namespace paw_impl {
 namespace {
 
 using mpi::across_tasks;
@@ -511,8 +512,9 @@ const parbench_suite& info() {
 }
 
 }  // namespace
+}  // namespace paw_impl
 }  // namespace parbench::paw_mpi
 
 namespace parbench::mpi_plugin {
-const hosted_suite suites::paw = {paw_mpi::info(), &paw_mpi::run};
+const hosted_suite suites::paw = {paw_mpi::paw_impl::info(), &paw_mpi::paw_impl::run};
 }  // namespace parbench::mpi_plugin

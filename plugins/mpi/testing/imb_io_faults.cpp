@@ -3,6 +3,7 @@
 #include "suites/imb_io_kernels.hpp"
 
 namespace parbench::mpi_plugin::testing {
+namespace imb_io_faults_impl {
 namespace {
 
 using imb_io::file_view;
@@ -68,6 +69,7 @@ constexpr imb::benchmark faults[] = {
 
 }  // namespace
 
-std::span<const imb::benchmark> imb_io_faults() { return faults; }
+}  // namespace imb_io_faults_impl
+std::span<const imb::benchmark> imb_io_faults() { return imb_io_faults_impl::faults; }
 
 }  // namespace parbench::mpi_plugin::testing

@@ -4,6 +4,7 @@
 #include <parbench/suites/imb/mpi1.hpp>
 
 namespace parbench::mpi_plugin::testing {
+namespace imb_mpi1_faults_impl {
 namespace {
 
 using imb_mpi1::buffer_layout;
@@ -57,6 +58,7 @@ constexpr imb::benchmark faults[] = {
 
 }  // namespace
 
-std::span<const imb::benchmark> imb_mpi1_faults() { return faults; }
+}  // namespace imb_mpi1_faults_impl
+std::span<const imb::benchmark> imb_mpi1_faults() { return imb_mpi1_faults_impl::faults; }
 
 }  // namespace parbench::mpi_plugin::testing

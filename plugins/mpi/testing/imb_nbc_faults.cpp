@@ -6,6 +6,7 @@
 #include <cstring>
 
 namespace parbench::mpi_plugin::testing {
+namespace imb_nbc_faults_impl {
 namespace {
 
 using imb_nbc::kernel_context;
@@ -49,6 +50,7 @@ constexpr imb::benchmark faults[] = {
 
 }  // namespace
 
-std::span<const imb::benchmark> imb_nbc_faults() { return faults; }
+}  // namespace imb_nbc_faults_impl
+std::span<const imb::benchmark> imb_nbc_faults() { return imb_nbc_faults_impl::faults; }
 
 }  // namespace parbench::mpi_plugin::testing

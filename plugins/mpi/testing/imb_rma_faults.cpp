@@ -3,6 +3,7 @@
 #include <parbench/suites/imb/rma.hpp>
 
 namespace parbench::mpi_plugin::testing {
+namespace imb_rma_faults_impl {
 namespace {
 
 using imb_one_sided::kernel_context;
@@ -64,6 +65,7 @@ constexpr imb::benchmark faults[] = {
 
 }  // namespace
 
-std::span<const imb::benchmark> imb_rma_faults() { return faults; }
+}  // namespace imb_rma_faults_impl
+std::span<const imb::benchmark> imb_rma_faults() { return imb_rma_faults_impl::faults; }
 
 }  // namespace parbench::mpi_plugin::testing

@@ -8,6 +8,7 @@
 #include <utility>
 
 namespace parbench::mpi_plugin::testing {
+namespace osu_faults_impl {
 namespace {
 
 struct shifted_put {
@@ -97,6 +98,7 @@ constexpr osu::benchmark faults[] = {
 
 }  // namespace
 
-std::span<const osu::benchmark> osu_faults() { return faults; }
+}  // namespace osu_faults_impl
+std::span<const osu::benchmark> osu_faults() { return osu_faults_impl::faults; }
 
 }  // namespace parbench::mpi_plugin::testing
