@@ -25,6 +25,7 @@
 #include <vector>
 
 namespace parbench::caf {
+namespace plugin_impl {
 namespace {
 
 // The suites this plugin hosts, in the order `parbench list` shows them.
@@ -83,6 +84,7 @@ const parbench_plugin& descriptor() {
 }
 
 }  // namespace
+}  // namespace plugin_impl
 }  // namespace parbench::caf
 
-PARBENCH_PLUGIN_ENTRY(parbench::caf::descriptor())
+PARBENCH_PLUGIN_ENTRY(parbench::caf::plugin_impl::descriptor())

@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace parbench::caf {
+namespace suite_impl {
 namespace {
 
 constexpr const char* suite_name = "caf";
@@ -245,6 +246,7 @@ const parbench_suite info = {suite_name,
 
 }  // namespace
 
-const plugin::hosted_suite suites::caf = {info, &run_suite};
+}  // namespace suite_impl
+const plugin::hosted_suite suites::caf = {suite_impl::info, &suite_impl::run_suite};
 
 }  // namespace parbench::caf

@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace parbench::caf {
+namespace halo_impl {
 namespace {
 
 // -check for the halo swap: interior cells hold known values, halo cells -1; after a swap each
@@ -76,6 +77,7 @@ struct halo_swap_kernel {
 
 }  // namespace
 
+}  // namespace halo_impl
 void run_halo(const run_context& c) {
     const grid3 grid = image_grid(c.size);
     const std::array<int, 6> around = grid.neighbours(c.rank);
@@ -87,11 +89,11 @@ void run_halo(const run_context& c) {
         c.host.progress("halo", bytes, c.size);
         auto* base = static_cast<double*>(parbench_caf_prepare_halo(n, around_images.data()));
         const std::size_t cells = static_cast<std::size_t>(n + 2) * (n + 2) * (n + 2);
-        const halo_check check{{base, cells}, n, c.rank, around};
+        const halo_impl::halo_check check{{base, cells}, n, c.rank, around};
         std::optional<result_record> r = time_on_all_images(
             c.images, caf_step{.klass = benchmark_class::parallel_transfer}, "halo", bytes,
-            halo_swap_kernel{sync_images.data(), static_cast<int>(sync_images.size())}, c.timing,
-            check);
+            halo_impl::halo_swap_kernel{sync_images.data(), static_cast<int>(sync_images.size())},
+            c.timing, check);
         parbench_caf_release_halo();
         if (!r) continue;
         r->block.mode = fmt::format("grid {}x{}x{}", grid.dims[0], grid.dims[1], grid.dims[2]);

@@ -12,6 +12,7 @@
 #include <string>
 
 namespace parbench::caf {
+namespace point_to_point_impl {
 namespace {
 
 // -check for the point-to-point patterns (the runner's data_check): the known answer of
@@ -55,6 +56,7 @@ void describe_transfer(result_record& r, std::string_view name, std::string_view
 
 }  // namespace
 
+}  // namespace point_to_point_impl
 void run_transfer(const run_context& c, const transfer_pattern& p) {
     for (const ping_pong_mode mode : c.opts.modes) {
         if (!refusal(mode, c.size).empty()) continue;  // judged before the run (select())
@@ -69,7 +71,7 @@ void run_transfer(const run_context& c, const transfer_pattern& p) {
                 auto* base = static_cast<double*>(parbench_caf_prepare_point_to_point(
                     count, c.opts.blksize, static_cast<int>(g.stride),
                     static_cast<int>(g.nextent()), p.where == placement::strided_columns ? 1 : 0));
-                const point_to_point_check check{
+                const point_to_point_impl::point_to_point_check check{
                     {base, static_cast<std::size_t>(g.nextent())}, c.rank, role, g};
                 const caf_step step{.time_divisor = 2.0};
                 const auto measure_with = [&](auto kernel) {
@@ -85,8 +87,11 @@ void run_transfer(const run_context& c, const transfer_pattern& p) {
                                            : measure_with(ping_pong_kernel<sync_images_step>{});
                 parbench_caf_release_point_to_point();
                 if (!r) continue;
-                describe_transfer(*r, p.name,
-                                  mode_text(mode, c.size) + ", " + std::string(to_string(sync)), g);
+                point_to_point_impl::describe_transfer(
+                    *r, p.name,
+                    point_to_point_impl::mode_text(mode, c.size) + ", " +
+                        std::string(to_string(sync)),
+                    g);
                 c.host.result(*r);
             }
         }
@@ -102,7 +107,7 @@ void run_mpi_send(const run_context& c) {
             c.host.progress("mpi_send", g.bytes(), c.size);
             auto* base = static_cast<double*>(parbench_caf_prepare_point_to_point(
                 count, c.opts.blksize, 1, static_cast<int>(g.nextent()), 0));
-            const point_to_point_check check{
+            const point_to_point_impl::point_to_point_check check{
                 {base, static_cast<std::size_t>(g.nextent())}, c.rank, role, g};
             const mpi_send_kernel kernel{base, static_cast<int>(g.ndata()),
                                          role.kind == ping_pong_role::idle ? -1 : role.partner,
@@ -112,7 +117,9 @@ void run_mpi_send(const run_context& c) {
                 check);
             parbench_caf_release_point_to_point();
             if (!r) continue;
-            describe_transfer(*r, "mpi_send", mode_text(mode, c.size) + ", MPI_Send/MPI_Recv", g);
+            point_to_point_impl::describe_transfer(
+                *r, "mpi_send",
+                point_to_point_impl::mode_text(mode, c.size) + ", MPI_Send/MPI_Recv", g);
             c.host.result(*r);
         }
     }

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace parbench::caf {
+namespace synchronisation_impl {
 namespace {
 
 // The critical construct lives in libparbench_caf_critical.so (caf_critical.f90), opened in
@@ -131,6 +132,7 @@ void run_sync_row(const run_context& c, std::string_view name, const sync_row& r
 
 }  // namespace
 
+}  // namespace synchronisation_impl
 void open_critical_section() {
     Dl_info self{};
     std::string path = "libparbench_caf_critical.so";
@@ -140,15 +142,20 @@ void open_critical_section() {
     void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (library == nullptr) {
         const char* why = ::dlerror();
-        critical_problem = "cannot open " + path + ": " + (why != nullptr ? why : "unknown error");
+        synchronisation_impl::critical_problem =
+            "cannot open " + path + ": " + (why != nullptr ? why : "unknown error");
         return;
     }
-    critical_section = reinterpret_cast<void (*)()>(::dlsym(library, "parbench_caf_critical"));
-    if (critical_section == nullptr) critical_problem = path + " lacks parbench_caf_critical";
+    synchronisation_impl::critical_section =
+        reinterpret_cast<void (*)()>(::dlsym(library, "parbench_caf_critical"));
+    if (synchronisation_impl::critical_section == nullptr)
+        synchronisation_impl::critical_problem = path + " lacks parbench_caf_critical";
 }
 
 std::string critical_section_problem() {
-    return critical_section == nullptr ? critical_problem : std::string{};
+    return synchronisation_impl::critical_section == nullptr
+               ? synchronisation_impl::critical_problem
+               : std::string{};
 }
 
 // Delay-loop iterations that take `delay_us` on rank 0, the same count on every image. The
@@ -172,7 +179,8 @@ int calibrate_delay(double delay_us) {
 
 void run_sync(const run_context& c, std::string_view name, sync_kind kind, int delay_loops) {
     if (kind == sync_kind::lock) parbench_caf_prepare_lock();
-    for (const sync_row& row : sync_rows(c, kind)) run_sync_row(c, name, row, delay_loops);
+    for (const synchronisation_impl::sync_row& row : synchronisation_impl::sync_rows(c, kind))
+        run_sync_row(c, name, row, delay_loops);
     if (kind == sync_kind::lock) parbench_caf_release_lock();
 }
 
