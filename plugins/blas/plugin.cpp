@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace parbench::blas {
+namespace plugin_impl {
 namespace {
 
 // The suites this plugin hosts, in the order `parbench list` shows them.
@@ -52,6 +53,7 @@ const parbench_plugin& descriptor() {
 }
 
 }  // namespace
+}  // namespace plugin_impl
 }  // namespace parbench::blas
 
-PARBENCH_PLUGIN_ENTRY(parbench::blas::descriptor())
+PARBENCH_PLUGIN_ENTRY(parbench::blas::plugin_impl::descriptor())

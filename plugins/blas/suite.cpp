@@ -24,6 +24,7 @@
 #include <vector>
 
 namespace parbench::blas {
+namespace suite_impl {
 namespace {
 
 // ---- the catalogue: the benchmarks, in the order `parbench list` shows them, and parameters ---
@@ -218,9 +219,11 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
 
 }  // namespace
 
+}  // namespace suite_impl
 const plugin::hosted_suite suites::paw = {
     {"paw", "TACC PAW BLAS tests: DGEMM, SGEMM, DGEMV, SGEMV on OpenBLAS (no MPI needed)",
-     paw_benchmarks, std::size(paw_benchmarks), paw_parameters.data(), paw_parameters.size(), 0u},
-    &run_paw};
+     suite_impl::paw_benchmarks, std::size(suite_impl::paw_benchmarks),
+     suite_impl::paw_parameters.data(), suite_impl::paw_parameters.size(), 0u},
+    &suite_impl::run_paw};
 
 }  // namespace parbench::blas

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace parbench::blas {
+namespace sweep_impl {
 namespace {
 
 // Peak of one rank running `threads` threads of precision `dp`, or nullopt.
@@ -164,13 +165,22 @@ void sweep(kernel k, int threads, const blas_config& cfg, const environment& env
 
 }  // namespace
 
+}  // namespace sweep_impl
 void run_kernel(kernel k, int threads, const blas_config& cfg, const environment& env,
                 const plugin::host_channel& channel) {
     switch (k) {
-        case kernel::dgemm: sweep<blas::gemm_workload<double>>(k, threads, cfg, env, channel); break;
-        case kernel::sgemm: sweep<blas::gemm_workload<float>>(k, threads, cfg, env, channel); break;
-        case kernel::dgemv: sweep<blas::gemv_workload<double>>(k, threads, cfg, env, channel); break;
-        case kernel::sgemv: sweep<blas::gemv_workload<float>>(k, threads, cfg, env, channel); break;
+        case kernel::dgemm:
+            sweep_impl::sweep<blas::gemm_workload<double>>(k, threads, cfg, env, channel);
+            break;
+        case kernel::sgemm:
+            sweep_impl::sweep<blas::gemm_workload<float>>(k, threads, cfg, env, channel);
+            break;
+        case kernel::dgemv:
+            sweep_impl::sweep<blas::gemv_workload<double>>(k, threads, cfg, env, channel);
+            break;
+        case kernel::sgemv:
+            sweep_impl::sweep<blas::gemv_workload<float>>(k, threads, cfg, env, channel);
+            break;
     }
 }
 
