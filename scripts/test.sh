@@ -19,10 +19,11 @@ jobs=$(nproc)
 forced=(-Dmpi=enabled -Dblas=enabled -Doffload=enabled -Dcaf=enabled -Dtest_kernels=true)
 # Compile time is most of this script's time (two full C++20 builds on two cores): the release
 # build compiles the product at -O3 and the test programs at -O1 (-Dtest_optimization, the
-# default; they check behaviour, not speed). Each test program is compiled in one build only
-# where it can: the Catch2 unit tests of the headers' and plugins' logic (-Dunit_tests) in the
+# default; they check behaviour, not speed). Each test runs in one build (see "What runs under the
+# sanitizers"), and each build compiles the product and only the test programs of its own tests
+# (build_targets): the Catch2 unit tests of the headers' and plugins' logic (-Dunit_tests) in the
 # sanitizer build, where ASan and UBSan watch them; the examples and the overhead benches in the
-# release build. Each test runs in one build too (see "What runs under the sanitizers").
+# release build.
 release_only=(-Dunit_tests=false)
 
 # Each phase's heading says how long the script has run, so that a CI log shows where its time
@@ -94,6 +95,28 @@ fi
 # library list. The Catch2 host test
 # runs at every count here: this build alone has it (-Dunit_tests).
 list_tests() { meson test -C "$1" --list --no-rebuild "${@:2}" 2>/dev/null | sed 's/.* \/ //'; }
+# What a build compiles: everything but the programs of tests/ and bench/, and the programs of the
+# tests it runs (each test's command and `depends:`, which Meson records). A test program is so
+# compiled in the build that runs its tests, with that build's -Werror, not in both.
+build_targets() {
+    python3 - "$1" "${@:2}" <<'PY'
+import json, os, subprocess, sys
+build, source = os.path.abspath(sys.argv[1]), os.path.abspath(".")
+def introspect(what):
+    return json.loads(subprocess.run(["meson", "introspect", build, what], check=True,
+                                     capture_output=True, text=True).stdout)
+targets = {t["id"]: t for t in introspect("--targets")}
+wanted = {i for i, t in targets.items() if t["build_by_default"] and
+          os.path.relpath(t["defined_in"], source).split(os.sep)[0] not in ("tests", "bench")}
+names = set(sys.argv[2:])
+for test in introspect("--tests"):
+    if test["name"] in names:
+        wanted.update(d for d in test["depends"] if d in targets)
+for i in sorted(wanted):
+    for f in targets[i]["filename"]:
+        print(os.path.relpath(f, build))
+PY
+}
 mapfile -t asan_plain < <(list_tests build-asan --no-suite launches-mpi --no-suite bench-short \
     --no-suite compile)
 mapfile -t asan_mpi < <(list_tests build-asan --suite launches-mpi --no-suite bench-short |
@@ -107,7 +130,8 @@ mapfile -t release_tests < <(list_tests build-test |
     grep -vxF -f <(printf '%s\n' "${asan_plain[@]}" "${asan_mpi[@]}"))
 
 phase "release build (-Werror)"
-ninja -C build-test -j "$jobs"
+mapfile -t targets < <(build_targets build-test "${release_tests[@]}")
+ninja -C build-test -j "$jobs" "${targets[@]}"
 phase "release build done"
 if [[ -f build-test/plugins/cuda/parbench_cuda.so ]]; then
     echo "== CUDA plugin built (toolkit found); its tests run without a GPU on the no-device path"
@@ -117,11 +141,12 @@ fi
 phase "release build: ${#release_tests[@]} tests (the sanitizer build runs the others)"
 # Two at a time: tests that launch MPI processes or time something are marked is_parallel: false
 # and run alone; the rest share the two cores.
-meson test -C build-test --print-errorlogs --num-processes 2 "${release_tests[@]}"
+meson test -C build-test --print-errorlogs --num-processes 2 --no-rebuild "${release_tests[@]}"
 report_skips build-test
 
 phase "sanitizer build (ASan + UBSan)"
-ninja -C build-asan -j "$jobs"
+mapfile -t targets < <(build_targets build-asan "${asan_plain[@]}" "${asan_mpi[@]}")
+ninja -C build-asan -j "$jobs" "${targets[@]}"
 phase "sanitizer build done"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_odr_violation=0"
