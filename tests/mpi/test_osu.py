@@ -17,7 +17,11 @@ on processes 0 and 1 while the others wait, and the oracle with two pairs. OSU 7
 (latency/bw/bibw_persistent, alltoallw, reduce_scatter_block) are in the tables above and, at -n 2
 and 4, under the oracle's report: every process's calls and operands against OSU 7.5's sources
 (persistent requests per size, starts per iteration, counts and datatypes), with a golden of
-their console at -n 2.
+their console at -n 2. OSU's 15 nonblocking collectives (iallgather ... iscatterv) at -n 2 and 4
+under the oracle (Pure Comm., Coll. Init, MPI_Test with -t, MPI_Wait and Overall against D times
+OSU's calls; the overlap recomputed from each row's own times; every process's calls and
+operands), and at -n 2 on the real library (the overlap again, the console against the JSON, a
+golden table, bad -t values).
 
 usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
@@ -93,7 +97,8 @@ def table_rows(stdout):
         if line.startswith("# OSU "):
             current = {"banner": line, "header": None, "rows": []}
             blocks.append(current)
-        elif line.startswith("# Size") or (current and line.startswith("# Avg")):
+        elif line.startswith("# Size") or (current and line.startswith(("# Avg",
+                                                                        "# Overall(us)"))):
             current["header"] = line
         elif current is not None and line and not line.startswith("#"):
             current["rows"].append(line)
@@ -646,6 +651,199 @@ def test_persistent_collectives(args, np):
         expect(calls == starts, f"{label} rank {rank}: {calls} MPI_Start calls, expected {starts}")
 
 
+# OSU's nonblocking collective tests (c/mpi/collective/non_blocking/osu_i*.c): the function
+# each calls and its banner
+NBC = {"iallgather": ("MPI_Iallgather", "Allgather"),
+       "iallgatherv": ("MPI_Iallgatherv", "Allgatherv"),
+       "iallreduce": ("MPI_Iallreduce", "Allreduce"),
+       "ialltoall": ("MPI_Ialltoall", "All-to-All Personalized Exchange"),
+       "ialltoallv": ("MPI_Ialltoallv", "All-to-Allv Personalized Exchange"),
+       "ialltoallw": ("MPI_Ialltoallw", "All-to-Allw Personalized Exchange"),
+       "ibarrier": ("MPI_Ibarrier", "Barrier"), "ibcast": ("MPI_Ibcast", "Broadcast"),
+       "igather": ("MPI_Igather", "Gather"), "igatherv": ("MPI_Igatherv", "Gatherv"),
+       "ireduce": ("MPI_Ireduce", "Reduce"),
+       "ireduce_scatter": ("MPI_Ireduce_scatter", "Reduce_scatter"),
+       "ireduce_scatter_block": ("MPI_Ireduce_scatter_block", "Reduce_scatter_block"),
+       "iscatter": ("MPI_Iscatter", "Scatter"), "iscatterv": ("MPI_Iscatterv", "Scatterv")}
+NBC_REDUCTIONS = {"iallreduce", "ireduce", "ireduce_scatter", "ireduce_scatter_block"}
+NBC_FIGURES = ["compute_us", "init_us", "test_us", "wait_us", "pure_comm_us", "min_comm_us",
+               "max_comm_us", "overlap_percent"]
+
+
+def osu_overlap(overall, compute, pure):
+    """print_stats_nbc (osu_util_mpi.c): MAX(0, 100 - (overall - compute) / pure * 100), where
+    compute is the dummy compute without its MPI_Test calls."""
+    return max(0.0, 100.0 - (overall - compute) / pure * 100.0)
+
+
+def check_nbc_rows(rows, np, iterations, label):
+    """Every row of the nonblocking tests: its sizes, OSU's figures present, the overlap worked
+    out from the row's own Overall, Compute and Pure Comm., min <= mean <= max of the pure time,
+    no defects (-c)."""
+    named = by_name(rows)
+    expect(set(named) == set(NBC), f"{label}: ran {sorted(named)}")
+    for name, rs in named.items():
+        want = [None] if name == "ibarrier" else [4, 8] if name in NBC_REDUCTIONS else [1, 2, 4, 8]
+        expect(sizes_of(rs) == want, f"{label} {name}: sizes {sizes_of(rs)}")
+        for r in rs:
+            m = r["metrics"]
+            if not expect(all(k in m for k in NBC_FIGURES), f"{label} {name}: metrics {m}"):
+                continue
+            expect(r["processes"] == np and r["iterations"] == iterations and
+                   r["defects"] == 0, f"{label} {name} {r['bytes']}: {r['processes']} processes,"
+                   f" {r['iterations']} iterations, defects {r['defects']}")
+            expect(close(m["overlap_percent"], osu_overlap(r["t_avg_us"], m["compute_us"],
+                                                           m["pure_comm_us"]), 1e-9) or
+                   abs(m["overlap_percent"] - osu_overlap(r["t_avg_us"], m["compute_us"],
+                                                          m["pure_comm_us"])) < 1e-9,
+                   f"{label} {name} {r['bytes']}: overlap {m['overlap_percent']} from overall "
+                   f"{r['t_avg_us']} compute {m['compute_us']} pure {m['pure_comm_us']}")
+            expect(m["min_comm_us"] <= m["pure_comm_us"] * (1 + 1e-12) and
+                   m["pure_comm_us"] <= m["max_comm_us"] * (1 + 1e-12),
+                   f"{label} {name}: pure min/mean/max {m['min_comm_us']} {m['pure_comm_us']} "
+                   f"{m['max_comm_us']}")
+
+
+def check_nbc_console(stdout, rows, full, label):
+    """OSU's nonblocking table (print_only_header_nbc, print_stats_nbc): the banner, the
+    'Overall = ...' line, the header, and each row's fields equal to the JSON figures."""
+    named = by_name(rows)
+    columns = (["t_avg_us", "compute_us"] + (["init_us", "test_us", "wait_us"] if full else []) +
+               ["pure_comm_us"] + (["min_comm_us", "max_comm_us"] if full else []) +
+               ["overlap_percent"])
+    for name, (_, banner) in NBC.items():
+        title = f"# OSU MPI Non-blocking {banner} Latency Test v"
+        expect(title in stdout, f"{label}: no banner {title!r}")
+    for block in table_rows(stdout):
+        hit = [n for n, (_, b) in NBC.items() if f"Non-blocking {b} Latency" in block["banner"]]
+        if not hit:
+            continue
+        name = hit[0]
+        header = block["header"] or ""
+        want_head = "Overall(us)" + "Compute(us)".rjust(FIELD)
+        # OSU's columns, then -c's Validation (and parbench's Defects)
+        expect(want_head in header and header.split()[-3 if "Validation" in header else -1]
+               == "Overlap(%)" and
+               (("MPI_Test(us)" in header and "Max Comm.(us)" in header) == full),
+               f"{label} {name}: header {header!r}")
+        for line, r in zip(block["rows"], named.get(name, [])):
+            f = line.split()
+            values = (f if name == "ibarrier" else f[1:])[:len(columns)]
+            want = [r["t_avg_us"] if c == "t_avg_us" else r["metrics"][c] for c in columns]
+            expect(len(values) == len(want) and
+                   all(abs(float(a) - b) <= 0.0051 for a, b in zip(values, want)),
+                   f"{label} {name}: row {line!r}, JSON {want}")
+
+
+def test_nbc(args, np):
+    """The 15 nonblocking collectives: under the PMPI oracle (each MPI call costs D on a virtual
+    clock; the dummy compute runs on the real clock, so it costs no virtual time) OSU's known
+    answers per process and size:
+      Pure Comm. = I<call> + MPI_Wait = 2 D (min = max = 2 D)
+      Coll. Init = D, MPI_Wait = D, MPI_Test = T D with -t T, Compute = 0
+      Overall = (2 + T) D, Overlap = max(0, 100 - (2 + T) D / 2 D * 100) = 0
+    and the oracle's report: per size and process 2 (x + i) calls of the test's function (pure
+    and overall loops, OSU's skip + iterations each) with OSU's operands, and at least T (x + i)
+    MPI_Test calls per size with -t T (the library's quiet barriers test too)."""
+    iterations, skip, probes = 3, 1, 2
+    sizes = [1, 2, 4, 8]
+    runs = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for t in (0, probes):
+            prefix = os.path.join(tmp, f"oracle{t}")
+            oracle = with_oracle(args.oracle)
+            p, rows = run(list(NBC) + ["-m", "1:8", "-i", str(iterations), "-x", str(skip),
+                                       "-t", str(t), "-c", "-f"], np, args.parbench,
+                          timeout=400, env=oracle["env"],
+                          env_args=oracle["env_args"] + [f"PARBENCH_ORACLE_REPORT={prefix}"])
+            reports = {}
+            for rank in range(np):
+                path = f"{prefix}.{rank}.json"
+                if os.path.exists(path):
+                    with open(path) as f:
+                        reports[rank] = json.load(f)
+            runs[t] = (p, rows, reports)
+    for t, (p, rows, reports) in runs.items():
+        label = f"nbc oracle -n {np} -t {t}"
+        if not expect(p.returncode == 0 and len(reports) == np,
+                      f"{label}: rc {p.returncode}, {len(reports)} reports: {p.stderr[-600:]}"):
+            continue
+        check_nbc_rows(rows, np, iterations, label)
+        check_nbc_console(p.stdout, rows, True, label)
+        for r in rows:
+            m, name = r["metrics"], f"{label} {r['benchmark']} {r['bytes']}"
+            want = {"pure_comm_us": 2 * D_US, "min_comm_us": 2 * D_US, "max_comm_us": 2 * D_US,
+                    "init_us": D_US, "wait_us": D_US, "test_us": t * D_US}
+            for k, v in want.items():
+                expect(close(m.get(k, -1), v, 1e-6), f"{name}: {k} {m.get(k)}, expected {v}")
+            expect(abs(m.get("compute_us", -1)) < 1e-3 and
+                   close(r["t_avg_us"], (2 + t) * D_US, 1e-6) and
+                   abs(m.get("overlap_percent", -1)) < 1e-6,
+                   f"{name}: overall {r['t_avg_us']}, compute {m.get('compute_us')}, overlap "
+                   f"{m.get('overlap_percent')}, expected {(2 + t) * D_US}, 0, 0")
+        # the calls: OSU's two loops per size, skip + iterations each, on every process
+        for rank in range(np):
+            report = reports[rank]
+            for name, (function, _) in NBC.items():
+                calls = report["calls"].get(function, 0)
+                per_size = 2 * (iterations + skip)
+                n_sizes = 1 if name == "ibarrier" else 2 if name in NBC_REDUCTIONS else 4
+                if name == "ibarrier":  # the library's quiet barriers are MPI_Ibarrier too
+                    expect(calls >= per_size, f"{label} rank {rank} {function}: {calls} calls")
+                    continue
+                expect(calls == per_size * n_sizes,
+                       f"{label} rank {rank} {function}: {calls} calls, expected "
+                       f"{per_size * n_sizes}")
+                want = collections.Counter()
+                for x in sizes:
+                    if name in NBC_REDUCTIONS and x < 4:
+                        continue
+                    # IMB's split of X/4 floats (ireduce_scatter): process 0 gets one of the
+                    # remainder; recvcounts[0] is what the oracle records
+                    split = x // 4 // np + (1 if x // 4 % np else 0)
+                    key = {"iallreduce": f"MPI_FLOAT x {x // 4} op MPI_SUM",
+                           "ireduce": f"MPI_FLOAT x {x // 4} op MPI_SUM",
+                           "ireduce_scatter_block": f"MPI_FLOAT x {x // 4 // np} op MPI_SUM",
+                           "ireduce_scatter": f"MPI_FLOAT x {split} op MPI_SUM",
+                           }.get(name, f"MPI_CHAR x {x}")
+                    want[key] += per_size
+                got = report["operands"].get(function, {})
+                expect(got == dict(want), f"{label} rank {rank} {function}: {got}, expected "
+                                          f"{dict(want)}")
+    if runs[probes][0].returncode == 0 and len(runs[probes][2]) == np:
+        # -t T: T MPI_Test calls per overall iteration on every process (at least: the
+        # library's quiet barriers test too, a varying number of times)
+        n_iterations = sum(1 if n == "ibarrier" else 2 if n in NBC_REDUCTIONS else 4
+                           for n in NBC) * (iterations + skip)
+        for rank in range(np):
+            calls = runs[probes][2][rank]["calls"].get("MPI_Test", 0)
+            expect(calls >= probes * n_iterations,
+                   f"nbc -n {np} rank {rank}: {calls} MPI_Test calls with -t {probes}, expected "
+                   f"at least {probes * n_iterations}")
+
+
+def test_nbc_real(args):
+    """The nonblocking tests on the real MPI library at -n 2 (no oracle): OSU's overlap from
+    each row's own three times; the console without -f; the golden table of OSU's layout
+    (numbers masked); bad -t values."""
+    p, rows = run(list(NBC) + ["-m", "1:8", "-i", "5", "-x", "1", "-c"], 2, args.parbench,
+                  timeout=300)
+    if expect(p.returncode == 0, f"nbc real: rc {p.returncode}: {p.stderr[-600:]}"):
+        check_nbc_rows(rows, 2, 5, "nbc real")
+        check_nbc_console(p.stdout, rows, False, "nbc real")
+    p, rows = run(["iallreduce", "ibarrier", "ialltoall", "-m", "4:8", "-i", "4", "-x", "1",
+                   "-f", "-t", "1"], 2, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 5, f"nbc golden run: rc {p.returncode}, "
+                                                 f"{len(rows)} rows: {p.stderr[-400:]}")
+    approve(os.path.join(args.golden, "osu_nbc_full.txt"), mask.osu_console(p.stdout))
+    for bad in (["-t", "abc"], ["-t", "-1"], ["-t", "3000000000"], ["-t"]):
+        p, rows = run(["iallreduce"] + bad, 2, args.parbench)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        expect(p.returncode == BAD_INPUT and len(lines) == 1 and
+               lines[0].startswith("parbench:") and "-t" in lines[0] and not rows,
+               f"bad {bad}: rc {p.returncode}, stderr {p.stderr!r}")
+
+
 def test_four(args):
     p, rows = run(["latency", "multi_lat", "mbw_mr", "-m", "1:4", "-i", "10", "-x", "1", "-W",
                    "2", "-c"], 4, args.parbench, timeout=400)
@@ -665,6 +863,7 @@ def test_four(args):
     test_oracle(args, 4)
     test_osu75_calls(args, 4)
     test_persistent_collectives(args, 4)
+    test_nbc(args, 4)
 
 
 def main():
@@ -684,7 +883,8 @@ def main():
                          ("oracle", lambda a: test_oracle(a, 2)),
                          ("osu75", lambda a: test_osu75_calls(a, 2)),
                          ("osu75-golden", test_osu75_golden),
-                         ("persistent", lambda a: test_persistent_collectives(a, 2))]:
+                         ("persistent", lambda a: test_persistent_collectives(a, 2)),
+                         ("nbc", lambda a: test_nbc(a, 2)), ("nbc-real", test_nbc_real)]:
             if not args.only or args.only == name:
                 fn(args)
     else:

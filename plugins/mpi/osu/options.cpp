@@ -73,6 +73,9 @@ constexpr parbench_parameter parameter_rows[] = {
      nullptr, PARBENCH_ARITY_FLAG},
     {"z", nullptr, "P50, P90 and P99 latency columns over the timed batches (OSU -z)", nullptr,
      PARBENCH_ARITY_FLAG},
+    {"t", "CALLS",
+     "MPI_Test calls during the dummy compute of the nonblocking collectives (OSU -t)", "0",
+     PARBENCH_ARITY_ONE},
     {"M", "BYTES", "memory limit per process; larger sizes are skipped (OSU -M)", "536870912",
      PARBENCH_ARITY_ONE},
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
@@ -137,6 +140,8 @@ options parse_options(const run_request& request) {
             o.iterations = options_impl::count_value(name, text, false);
         } else if (name == "x") {
             o.skip = options_impl::count_value(name, text, true);
+        } else if (name == "t") {
+            o.test_calls = options_impl::count_value(name, text, true);
         } else if (name == "M") {
             std::uint64_t bytes = 0;
             if (!parbench::parse_unsigned(text, bytes) || bytes == 0)

@@ -1,7 +1,8 @@
 // The options of the osu suite in OSU's spellings (OSU micro-benchmarks 7.x, osu_util): -m
 // [MIN:]MAX message sizes, -i iterations and -x warm-up (both overriding OSU's small- and
 // large-message counts, as OSU does), -W window size of the bandwidth tests, -c validation
-// (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -M the
+// (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -t MPI_Test
+// calls during the nonblocking collectives' compute, -M the
 // memory limit per process, and for the one-sided tests -w window creation (create, allocate,
 // dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is validated with one line naming the
 // option (input_error -> BAD_INPUT); which -s a benchmark accepts is its definition's (checked
@@ -63,6 +64,9 @@ struct options {
     bool full = false;           // -f: min, max and iterations columns
     bool percentiles = false;    // -z: P50, P90, P99 columns
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
+    // -t: MPI_Test calls during the dummy compute of the nonblocking collectives (OSU's
+    // num_probes; 0: the compute runs in one piece with no MPI_Test)
+    std::uint64_t test_calls = 0;
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

@@ -113,6 +113,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         if (b->text.pairs_line)
             block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
+        if (b->text.nonblocking)  // print_preamble_nbc's line and the empty line after it
+            block["lines"] = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
         if (b->text.one_sided) {
             block["window_creation"] = std::string(creation_call(o.creation));
             block["synchronization"] =
@@ -133,6 +135,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                     (o.max_bytes ? std::to_string(*o.max_bytes) : std::string("default"))},
           {"M", o.mem_limit_bytes},
           {"f", o.full},
+          {"t", o.test_calls},
           {"z", o.percentiles},
           {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
           {"x", o.skip ? nlohmann::json(*o.skip) : nlohmann::json(nullptr)},
@@ -149,9 +152,12 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
 }  // namespace
 
 }  // namespace suite_impl
-suite::suite(const char* name, const char* description, std::span<const benchmark> catalogue,
+suite::suite(const char* name, const char* description,
+             std::initializer_list<std::span<const benchmark>> catalogue,
              std::span<const benchmark> test_only)
-    : name_(name), description_(description), catalogue_(catalogue.begin(), catalogue.end()) {
+    : name_(name), description_(description) {
+    for (const std::span<const benchmark> part : catalogue)
+        catalogue_.insert(catalogue_.end(), part.begin(), part.end());
     catalogue_.insert(catalogue_.end(), test_only.begin(), test_only.end());
     for (const auto& b : catalogue_) table_.push_back(b.info);
 }

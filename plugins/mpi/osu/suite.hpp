@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,8 +72,10 @@ void report_skips(const run_state& st, std::string_view name, const mpi::size_no
 
 class suite {
 public:
+    // The catalogue comes in parts (each translation unit's), concatenated in the order given;
     // `test_only`: fault-injection benchmarks (PARBENCH_BENCH_TEST_ONLY) of the testing module.
-    suite(const char* name, const char* description, std::span<const benchmark> catalogue,
+    suite(const char* name, const char* description,
+          std::initializer_list<std::span<const benchmark>> catalogue,
           std::span<const benchmark> test_only = {});
     suite(const suite&) = delete;
     suite& operator=(const suite&) = delete;
@@ -93,6 +96,10 @@ inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
     const double t_us = r.headline_time_us();
     r.metrics["bandwidth_mb_s"] = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
 }
+
+// The nonblocking collective tests (osu_iallgather ... osu_iscatterv), in OSU's order; their
+// part of the catalogue, defined in suites/osu_nbc.cpp.
+[[nodiscard]] std::span<const benchmark> nonblocking_catalogue() noexcept;
 
 // The OSU release whose layout and defaults the suite follows.
 inline constexpr const char* osu_version = "7.3";

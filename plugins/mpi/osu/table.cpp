@@ -54,7 +54,22 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
     std::vector<column> columns;
     for (int k = 0; k < text.figure_count; ++k) {
         const figure_text& f = text.figures[static_cast<std::size_t>(k)];
-        columns.push_back(table_impl::figure_column(f.source, f.heading));
+        const int width = f.width > 0 ? f.width : table_impl::field_width;
+        columns.push_back(table_impl::figure_column(f.source, f.heading, width));
+    }
+    if (text.nonblocking) {  // OSU 7's print_only_header_nbc, after Overall(us)
+        columns.push_back(table_impl::figure_column("compute_us", "Compute(us)"));
+        if (o.full) {
+            columns.push_back(table_impl::figure_column("init_us", "Coll. Init(us)"));
+            columns.push_back(table_impl::figure_column("test_us", "MPI_Test(us)"));
+            columns.push_back(table_impl::figure_column("wait_us", "MPI_Wait(us)"));
+        }
+        columns.push_back(table_impl::figure_column("pure_comm_us", "Pure Comm.(us)"));
+        if (o.full) {
+            columns.push_back(table_impl::figure_column("min_comm_us", "Min Comm.(us)"));
+            columns.push_back(table_impl::figure_column("max_comm_us", "Max Comm.(us)"));
+        }
+        columns.push_back(table_impl::figure_column("overlap_percent", "Overlap(%)"));
     }
     if (text.latency && o.full) {
         columns.push_back(table_impl::figure_column("t_min_us", "Min Latency(us)"));

@@ -6,6 +6,9 @@
 //   the test's figures (block_text::figures)  Latency (us) | Avg Latency(us) | Bandwidth (MB/s) |
 //                                             MB/s and Messages/s (mbw_mr)
 //   -f, latency tables                        Min Latency(us)  Max Latency(us)  Iterations (12, %lu)
+//   nonblocking collectives                   Overall(us) Compute(us) [-f: Coll. Init(us)
+//                                             MPI_Test(us) MPI_Wait(us)] Pure Comm.(us) [-f: Min
+//                                             Comm.(us) Max Comm.(us)] Overlap(%)
 //   -c (or --check)                           Validation: Pass or Fail
 //   -z, latency tables                        P50 Tail Lat(us)  P90 Tail Lat(us)  P99 Tail Lat(us)
 //   then parbench's own, never between OSU's:
@@ -44,6 +47,7 @@ struct figure_text {
     const char* name = "latency_us";
     const char* unit = "us";
     bool rate = false;
+    int width = 0;  // 0: FIELD_WIDTH; ibarrier's Overall(us) is OSU's "%13.2f" after "# "
 };
 
 inline constexpr figure_text latency_figure{};
@@ -65,6 +69,10 @@ struct block_text {
     std::array<figure_text, 2> figures{};
     int figure_count = 1;
     bool latency = false;
+    // OSU's nonblocking collective table (print_only_header_nbc): the figure is Overall(us),
+    // then Compute(us), with -f Coll. Init(us) MPI_Test(us) MPI_Wait(us), Pure Comm.(us), with -f
+    // Min Comm.(us) Max Comm.(us), and Overlap(%) (record metrics, osu/nonblocking.hpp).
+    bool nonblocking = false;
 };
 
 // The columns of the benchmark's table with options `o`, in OSU's order, parbench's last.

@@ -1,7 +1,7 @@
 // osu: the OSU micro-benchmarks (MVAPICH's osu_* executables, names without "osu_"): the
 // point-to-point tests (osu/point_to_point.hpp), the blocking collective latency tests and
-// bcast_ack (osu/collectives.hpp), the persistent forms of both (osu/persistent.hpp) and the
-// one-sided tests (osu/one_sided.hpp).
+// bcast_ack (osu/collectives.hpp), the persistent forms of both (osu/persistent.hpp), the
+// nonblocking collectives (suites/osu_nbc.cpp) and the one-sided tests (osu/one_sided.hpp).
 #include "suites/suite.hpp"
 
 #include "osu/collectives.hpp"
@@ -210,6 +210,10 @@ constexpr benchmark catalogue[] = {
     message_entry<bcast_ack_def>(
         "bcast_ack",
         "MPI_Bcast then a zero-byte ack from the last process, minus the ack time (OSU 2.0)", 0),
+};
+
+// After the nonblocking collectives (suites/osu_nbc.cpp): the one-sided tests.
+constexpr benchmark one_sided_catalogue[] = {
     one_sided_entry<put_latency>("put_latency", "MPI_Put latency, completed per transfer (-s)",
                                  dflt),
     one_sided_entry<get_latency>("get_latency", "MPI_Get latency, completed per transfer (-s)",
@@ -231,7 +235,8 @@ constexpr benchmark catalogue[] = {
 const suite& osu_suite() {
     static const suite s("osu",
                          "OSU micro-benchmarks: point-to-point, collective and one-sided tests",
-                         catalogue, mpi_plugin::testing::osu_faults());
+                         {catalogue, nonblocking_catalogue(), one_sided_catalogue},
+                         mpi_plugin::testing::osu_faults());
     return s;
 }
 

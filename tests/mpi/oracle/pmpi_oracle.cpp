@@ -1,6 +1,6 @@
 // A test-only PMPI interposition library: every MPI call that an IMB-MPI1 or OSU kernel makes
 // (persistent requests too: MPI_Start, MPI_Startall; their MPI_Send_init/MPI_Recv_init are
-// counted with their operands) takes a fixed, known time, so that a real run under mpiexec has a
+// counted with their operands; OSU's nonblocking collectives and MPI_Test) takes a fixed, known time, so that a real run under mpiexec has a
 // known answer (tests/mpi/oracle.py, tests/mpi/test_osu.py).
 //
 // Each interposed MPI_X costs D, then calls PMPI_X. D is the delay of this process's MPI_COMM_WORLD
@@ -46,7 +46,10 @@ enum fn : int {
     f_alltoallw, f_send_init, f_recv_init, f_start, f_startall,
     f_allgather_init, f_allgatherv_init, f_allreduce_init, f_alltoall_init, f_alltoallv_init,
     f_alltoallw_init, f_barrier_init, f_bcast_init, f_gather_init, f_gatherv_init,
-    f_reduce_init, f_reduce_scatter_init, f_scatter_init, f_scatterv_init, f_count
+    f_reduce_init, f_reduce_scatter_init, f_scatter_init, f_scatterv_init,
+    f_iallgather, f_iallgatherv, f_iallreduce, f_ialltoall, f_ialltoallv, f_ialltoallw,
+    f_ibarrier, f_ibcast, f_igather, f_igatherv, f_ireduce, f_ireduce_scatter,
+    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -57,7 +60,11 @@ const char* const fn_names[f_count] = {
     "MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Allreduce_init", "MPI_Alltoall_init",
     "MPI_Alltoallv_init", "MPI_Alltoallw_init", "MPI_Barrier_init", "MPI_Bcast_init",
     "MPI_Gather_init", "MPI_Gatherv_init", "MPI_Reduce_init", "MPI_Reduce_scatter_init",
-    "MPI_Scatter_init", "MPI_Scatterv_init"};
+    "MPI_Scatter_init", "MPI_Scatterv_init",
+    "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Iallreduce", "MPI_Ialltoall", "MPI_Ialltoallv",
+    "MPI_Ialltoallw", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Ireduce",
+    "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block", "MPI_Iscatter", "MPI_Iscatterv",
+    "MPI_Test"};
 
 struct state {
     bool ready = false;
@@ -496,6 +503,124 @@ int MPI_Allreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MP
 int MPI_Barrier(MPI_Comm comm) {
     enter(f_barrier);
     return PMPI_Barrier(comm);
+}
+
+// Nonblocking collectives (OSU's osu_i* tests) and MPI_Test: each call costs D when it is made,
+// like every other call here (the operation's progress costs nothing on the virtual clock).
+int MPI_Iallgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+    enter(f_iallgather);
+    note_operand(f_iallgather, scount, stype);
+    return PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+}
+
+int MPI_Iallgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+                    MPI_Request* request) {
+    enter(f_iallgatherv);
+    note_operand(f_iallgatherv, scount, stype);
+    return PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, request);
+}
+
+int MPI_Iallreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, MPI_Request* request) {
+    enter(f_iallreduce);
+    note_operand(f_iallreduce, count, type, op);
+    return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, request);
+}
+
+int MPI_Ialltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+    enter(f_ialltoall);
+    note_operand(f_ialltoall, scount, stype);
+    return PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+}
+
+int MPI_Ialltoallv(const void* sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                   void* rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                   MPI_Comm comm, MPI_Request* request) {
+    enter(f_ialltoallv);
+    note_operand(f_ialltoallv, scounts[0], stype);
+    return PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,
+                           request);
+}
+
+int MPI_Ialltoallw(const void* sbuf, const int scounts[], const int sdispls[],
+                   const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
+                   const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
+                   MPI_Request* request) {
+    enter(f_ialltoallw);
+    note_operand(f_ialltoallw, scounts[0], stypes[0]);
+    return PMPI_Ialltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm,
+                           request);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+    enter(f_ibarrier);
+    return PMPI_Ibarrier(comm, request);
+}
+
+int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+               MPI_Request* request) {
+    enter(f_ibcast);
+    note_operand(f_ibcast, count, type);
+    return PMPI_Ibcast(buf, count, type, root, comm, request);
+}
+
+int MPI_Igather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
+    enter(f_igather);
+    note_operand(f_igather, scount, stype);
+    return PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, request);
+}
+
+int MPI_Igatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                 const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                 MPI_Comm comm, MPI_Request* request) {
+    enter(f_igatherv);
+    note_operand(f_igatherv, scount, stype);
+    return PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, request);
+}
+
+int MPI_Ireduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request* request) {
+    enter(f_ireduce);
+    note_operand(f_ireduce, count, type, op);
+    return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, request);
+}
+
+int MPI_Ireduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
+                        MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+    enter(f_ireduce_scatter);
+    note_operand(f_ireduce_scatter, rcounts[0], type, op);
+    return PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, request);
+}
+
+int MPI_Ireduce_scatter_block(const void* sbuf, void* rbuf, int rcount, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+    enter(f_ireduce_scatter_block);
+    note_operand(f_ireduce_scatter_block, rcount, type, op);
+    return PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, request);
+}
+
+int MPI_Iscatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
+    enter(f_iscatter);
+    note_operand(f_iscatter, rcount, rtype);
+    return PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, request);
+}
+
+int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                  void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+    enter(f_iscatterv);
+    note_operand(f_iscatterv, rcount, rtype);
+    return PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, request);
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+    enter(f_test);
+    return PMPI_Test(request, flag, status);
 }
 
 double MPI_Wtime() {

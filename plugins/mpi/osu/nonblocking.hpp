@@ -1,0 +1,338 @@
+// OSU's nonblocking collective latency tests (c/mpi/collective/non_blocking/osu_i*.c, OSU 7.x)
+// as definitions for osu/messages.hpp: the blocking test's definition (osu/collectives.hpp:
+// buffers, layout, root 0, -c) with OSU's own measurement of one size, composed from the
+// runner's phases (mpi/phases.hpp) like IMB-NBC's mpi::measure_overlap — no timing loop here:
+//
+//   prepare              the blocking test's message buffers, once for both timings
+//   time  pure           I<call>; MPI_Wait                     (OSU's first loop: `latency`)
+//   time  overall        I<call>; dummy compute; MPI_Wait      (OSU's second loop: `timer`)
+//                        the compute lasts this process's own pure time per iteration (OSU's
+//                        latency_in_secs, fed to dummy_compute); with -t T it is T pieces, each
+//                        followed by one MPI_Test of the request (do_compute_and_probe); the
+//                        kernel reads MPI_Wtime around the call, the compute and the wait, as
+//                        OSU does, for the Coll. Init, Compute, MPI_Test and MPI_Wait figures
+//                        of the timed iterations
+//   gather, reduce       overall's record (t_avg_us: OSU's Overall, the mean over the
+//                        processes), then the means over the processes of the pure time
+//                        (Pure Comm.), its min and max, and of the split times; Compute is the
+//                        compute minus its MPI_Test calls and
+//                        Overlap(%) = max(0, 100 - (Overall - Compute) / Pure * 100)
+//                        (osu_util_mpi.c, calculate_and_print_stats and print_stats_nbc)
+//
+// The nonblocking calls themselves are one type-erased `nbc_start` (a switch on the call), so
+// the fifteen tests share the kernels; only the -c check differs per test.
+#pragma once
+
+#include "osu/collectives.hpp"
+#include "osu/messages.hpp"
+#include "osu/options.hpp"
+#include "osu/suite.hpp"
+
+#include <parbench/mpi/overlap.hpp>
+#include <parbench/mpi/phases.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/suites/imb/mpi1.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace parbench::osu {
+
+enum class nbc_call : std::uint8_t {
+    allgather, allgatherv, allreduce, alltoall, alltoallv, alltoallw, barrier, bcast, gather,
+    gatherv, reduce, reduce_scatter, reduce_scatter_block, scatter, scatterv
+};
+
+// One nonblocking collective of one size, as OSU calls it: X MPI_CHARs per process (the
+// v-variants and alltoallw with equal counts X and displacements k X), the reductions MPI_SUM on
+// X/4 MPI_FLOATs (reduce_scatter: IMB's split of them, as the suite's blocking test;
+// reduce_scatter_block: (X/4)/n each), the rooted ones at root 0.
+struct nbc_start {
+    nbc_call call = nbc_call::barrier;
+    int count = 0;
+    std::vector<int> counts;  // the v-variants, alltoallw, reduce_scatter
+    std::vector<int> displs;
+    std::vector<MPI_Datatype> types;  // alltoallw: MPI_CHAR to and from every process
+
+    nbc_start(nbc_call which, const mpi::kernel_context& c) : call(which) {
+        const int np = c.size;
+        switch (which) {
+            case nbc_call::allreduce:
+            case nbc_call::reduce: count = imb_mpi1::float_count(c.bytes); break;
+            case nbc_call::reduce_scatter_block:
+                count = imb_mpi1::float_count(c.bytes) / np;
+                break;
+            case nbc_call::reduce_scatter: {
+                imb_mpi1::reduce_scatter_split split(c.bytes, np);
+                counts = std::move(split.counts);
+                break;
+            }
+            default: {
+                count = imb_mpi1::count_of(c.bytes);
+                imb_mpi1::v_counts v(c.bytes, np);
+                counts = std::move(v.counts);
+                displs = std::move(v.displs);
+                if (which == nbc_call::alltoallw)
+                    types.assign(static_cast<std::size_t>(np), MPI_CHAR);
+                break;
+            }
+        }
+    }
+
+    [[nodiscard]] MPI_Request begin(const mpi::kernel_context& c, std::byte* send,
+                                    std::byte* recv) const {
+        MPI_Request r = MPI_REQUEST_NULL;
+        constexpr int root = 0;
+        const int* n = counts.data();
+        const int* d = displs.data();
+        switch (call) {
+            case nbc_call::allgather:
+                MPI_Iallgather(send, count, MPI_CHAR, recv, count, MPI_CHAR, c.comm, &r);
+                break;
+            case nbc_call::allgatherv:
+                MPI_Iallgatherv(send, count, MPI_CHAR, recv, n, d, MPI_CHAR, c.comm, &r);
+                break;
+            case nbc_call::allreduce:
+                MPI_Iallreduce(send, recv, count, MPI_FLOAT, MPI_SUM, c.comm, &r);
+                break;
+            case nbc_call::alltoall:
+                MPI_Ialltoall(send, count, MPI_CHAR, recv, count, MPI_CHAR, c.comm, &r);
+                break;
+            case nbc_call::alltoallv:
+                MPI_Ialltoallv(send, n, d, MPI_CHAR, recv, n, d, MPI_CHAR, c.comm, &r);
+                break;
+            case nbc_call::alltoallw:
+                MPI_Ialltoallw(send, n, d, types.data(), recv, n, d, types.data(), c.comm, &r);
+                break;
+            case nbc_call::barrier: MPI_Ibarrier(c.comm, &r); break;
+            case nbc_call::bcast:
+                MPI_Ibcast(c.rank == root ? send : recv, count, MPI_CHAR, root, c.comm, &r);
+                break;
+            case nbc_call::gather:
+                MPI_Igather(send, count, MPI_CHAR, recv, count, MPI_CHAR, root, c.comm, &r);
+                break;
+            case nbc_call::gatherv:
+                MPI_Igatherv(send, count, MPI_CHAR, recv, n, d, MPI_CHAR, root, c.comm, &r);
+                break;
+            case nbc_call::reduce:
+                MPI_Ireduce(send, recv, count, MPI_FLOAT, MPI_SUM, root, c.comm, &r);
+                break;
+            case nbc_call::reduce_scatter:
+                MPI_Ireduce_scatter(send, recv, n, MPI_FLOAT, MPI_SUM, c.comm, &r);
+                break;
+            case nbc_call::reduce_scatter_block:
+                MPI_Ireduce_scatter_block(send, recv, count, MPI_FLOAT, MPI_SUM, c.comm, &r);
+                break;
+            case nbc_call::scatter:
+                MPI_Iscatter(send, count, MPI_CHAR, recv, count, MPI_CHAR, root, c.comm, &r);
+                break;
+            case nbc_call::scatterv:
+                MPI_Iscatterv(send, n, d, MPI_CHAR, recv, count, MPI_CHAR, root, c.comm, &r);
+                break;
+        }
+        return r;
+    }
+
+    // The start of mpi/overlap.hpp's kernels: OSU's buffers never rotate.
+    template <class View>
+    [[nodiscard]] MPI_Request operator()(const mpi::kernel_context& c, std::uint64_t /*i*/,
+                                         const View& b) const {
+        return begin(c, b.send(0), b.recv(0));
+    }
+};
+
+// OSU's dummy compute (osu_util_mpi.c: compute_on_host, do_compute_cpu, do_compute_and_probe):
+// passes of x[i] += a[i][j] a[j][i] + y[j] on DIM x DIM floats until the compute has lasted the
+// target, summed pass by pass; with T probes, T pieces of target / T, each followed by one
+// MPI_Test of the request (whose time, read on MPI_Wtime, is returned). The passes are timed on
+// the steady clock, where OSU reads MPI_Wtime: the same real time in an MPI library, and a
+// compute that ends under a test's virtual MPI_Wtime (tests/mpi/oracle).
+class dummy_compute {
+public:
+    static constexpr std::size_t dim = 25;  // OSU's DIM
+
+    dummy_compute() {
+        a_.fill(2.0f);
+        x_.fill(1.0f);
+        y_.fill(1.0f);
+    }
+
+    double run(double target_s, std::uint64_t probes, MPI_Request& request) {
+        if (probes == 0) {
+            compute(target_s);
+            return 0.0;
+        }
+        double test_s = 0.0;
+        const double piece_s = target_s / static_cast<double>(probes);
+        for (std::uint64_t k = 0; k < probes; ++k) {
+            compute(piece_s);
+            int done = 0;
+            const double t0 = MPI_Wtime();
+            MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+            test_s += MPI_Wtime() - t0;
+        }
+        return test_s;
+    }
+
+private:
+    void compute(double target_s) {
+        using clock = std::chrono::steady_clock;
+        double elapsed = 0.0;
+        while (elapsed < target_s) {
+            const auto t0 = clock::now();
+            for (std::size_t i = 0; i < dim; ++i)
+                for (std::size_t j = 0; j < dim; ++j)
+                    x_[i] += a_[i * dim + j] * a_[j * dim + i] + y_[j];
+            elapsed += std::chrono::duration<double>(clock::now() - t0).count();
+        }
+    }
+
+    std::array<float, dim * dim> a_{};
+    std::array<float, dim> x_{};
+    std::array<float, dim> y_{};
+};
+
+// One process's split of the overall timing: the last calls' init, compute (with its MPI_Test
+// calls, as OSU's tcomp), test and wait seconds, in a ring as long as the timed iterations (at
+// most max_kept), so that the figures are the timed iterations' (OSU sums those only) although
+// the kernel also runs the warm-up.
+class nbc_split {
+public:
+    static constexpr std::uint64_t max_kept = std::uint64_t{1} << 20;
+
+    explicit nbc_split(std::uint64_t timed)
+        : ring_(static_cast<std::size_t>(std::clamp<std::uint64_t>(timed, 1, max_kept))) {}
+
+    void add(const std::array<double, 4>& call) noexcept {
+        ring_[static_cast<std::size_t>(calls_ % ring_.size())] = call;
+        ++calls_;
+    }
+
+    // Seconds per call over the last `timed` calls (those the ring holds of them).
+    [[nodiscard]] std::array<double, 4> per_call(std::uint64_t timed) const noexcept {
+        const std::uint64_t n = std::min({timed, calls_, static_cast<std::uint64_t>(ring_.size())});
+        std::array<double, 4> sum{};
+        for (std::uint64_t k = calls_ - n; k < calls_; ++k)
+            for (std::size_t f = 0; f < 4; ++f)
+                sum[f] += ring_[static_cast<std::size_t>(k % ring_.size())][f];
+        for (double& v : sum) v /= static_cast<double>(std::max<std::uint64_t>(n, 1));
+        return sum;
+    }
+
+private:
+    std::vector<std::array<double, 4>> ring_;
+    std::uint64_t calls_ = 0;
+};
+
+// OSU's second loop's iteration: the call, the dummy compute for `target_s`, the wait.
+struct nbc_overall_kernel {
+    const nbc_start* start;
+    dummy_compute* work;
+    nbc_split* split;
+    double target_s = 0.0;
+    std::uint64_t probes = 0;
+
+    template <class View>
+    void operator()(const mpi::kernel_context& c, std::uint64_t /*i*/, const View& b) const {
+        const double t0 = MPI_Wtime();
+        MPI_Request request = start->begin(c, b.send(0), b.recv(0));
+        const double t1 = MPI_Wtime();
+        const double test_s = work->run(target_s, probes, request);
+        const double t2 = MPI_Wtime();
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        const double t3 = MPI_Wtime();
+        split->add({t1 - t0, t2 - t1, test_s, t3 - t2});
+    }
+};
+
+// OSU's overlap (print_stats_nbc): 100 - (overall - compute) / pure * 100, at least 0; 0 where
+// the pure time is 0 (OSU divides by it).
+[[nodiscard]] inline double osu_overlap_percent(double overall_us, double compute_us,
+                                                double pure_us) noexcept {
+    if (!(pure_us > 0.0)) return 0.0;
+    return std::max(0.0, 100.0 - (overall_us - compute_us) / pure_us * 100.0);
+}
+
+// At the gather root: the figures of print_stats_nbc on each record, from every process's pure
+// timing and split (per process: init, compute, test, wait in seconds per call).
+void attach_nbc_figures(std::vector<result_record>& records, const mpi::gathered& pure,
+                        const std::vector<double>& splits);
+
+// Collective over the active processes: every process's split per call (init, compute, test,
+// wait) to the gather root (4 doubles per process, in active-rank order), empty elsewhere.
+[[nodiscard]] std::vector<double> gather_splits(const mpi::session& s,
+                                                const std::array<double, 4>& mine);
+
+// OSU's measurement of one size of a nonblocking collective (see the top of this file).
+template <class Def>
+[[nodiscard]] mpi::measurement measure_nbc(const mpi::session& s, const options& o,
+                                           const mpi::record_labels& labels, std::uint64_t x,
+                                           message_plan plan, nbc_call call) {
+    const auto pattern = Def::descriptor(o);
+    const auto bytes = static_cast<std::size_t>(x);
+    const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(pattern));
+    const typename Def::verify_check check{};
+    mpi::measurement out;
+    {
+        const mpi::buffer_layout layout = Def::layout(bytes, s.layout().processes);
+        auto ready = mpi::prepare(s, mpi::resource_for(s, mpi::messages{.layout = layout}),
+                                  plan.mem_limit_bytes);
+        if (ready.state() == mpi::preparation::over_memory_limit)
+            out.skipped_need_bytes = ready.need_bytes();
+        if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
+        if (ready.ready()) {
+            mpi::no_completion none;
+            const nbc_start start(call, context);
+            mpi::wait_kernel<nbc_start> pure_kernel{start};
+            const mpi::rank_timing t_pure = mpi::time_iterations(
+                s, pattern, ready, context, pure_kernel, none, plan, x, check);
+            dummy_compute work;
+            nbc_split split(t_pure.iterations);  // the overall loop's timed count too
+            nbc_overall_kernel overall_kernel{.start = &start,
+                                              .work = &work,
+                                              .split = &split,
+                                              .target_s = mpi::per_iteration_s(t_pure),
+                                              .probes = o.test_calls};
+            const mpi::rank_timing t_overall = mpi::time_iterations(
+                s, pattern, ready, context, overall_kernel, none, plan, x, check);
+            const mpi::gathered overall = mpi::gather(s, t_overall, plan.batching.max_batches);
+            const mpi::gathered pure = mpi::gather(s, t_pure, 0);
+            const std::vector<double> splits =
+                gather_splits(s, split.per_call(t_overall.iterations));
+            out.records = mpi::reduce(pattern, labels, s.layout(), x,
+                                       plan.check && mpi::checks_data<typename Def::verify_check>,
+                                       overall);
+            attach_nbc_figures(out.records, pure, splits);
+        }
+    }
+    s.world().quiet_barrier();
+    return out;
+}
+
+// A nonblocking collective test: the blocking test `Blocking` (osu/collectives.hpp's
+// collective_def) measured by measure_nbc, with OSU's banner and table.
+template <class Blocking, nbc_call Call, const char* Banner, int OverallWidth = 0>
+struct nbc_def : Blocking {
+    static constexpr block_text text{
+        .banner = Banner,
+        .datatype = Blocking::text.datatype,
+        .figures = {{{.heading = "Overall(us)",
+                      .source = "t_avg_us",
+                      .name = "overall_us",
+                      .width = OverallWidth}}},
+        .nonblocking = true};
+
+    [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
+                                                       const mpi::record_labels& labels,
+                                                       std::uint64_t x, const message_plan& plan) {
+        return measure_nbc<Blocking>(s, o, labels, x, plan, Call);
+    }
+};
+
+}  // namespace parbench::osu
