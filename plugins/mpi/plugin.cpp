@@ -1,6 +1,8 @@
-// The MPI plugin's C surface: owns MPI_Init_thread/MPI_Finalize, offers the communication service
-// (comm_service.hpp) and runs the suites it hosts, one file each under suites/.
+// The MPI plugin's C surface: owns MPI_Init_thread/MPI_Finalize (and times the former:
+// init_time.hpp), offers the communication service (comm_service.hpp) and runs the suites it
+// hosts, one file each under suites/.
 #include "comm_service.hpp"
+#include "init_time.hpp"
 #include "suites/suite.hpp"
 
 #include <parbench/mpi/environment.hpp>
@@ -12,6 +14,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +40,7 @@ constexpr const hosted_suite* hosted_suites[] = {
 };
 
 bool we_initialised = false;
+std::optional<double> init_ms;  // this process's MPI_Init_thread, where the plugin called it
 
 const char* backend_info() {
     static const std::string text = mpi::library_version();
@@ -54,8 +59,12 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
         int provided = 0;
         int* argc = args != nullptr ? args->argc : nullptr;
         char*** argv = args != nullptr ? args->argv : nullptr;
+        // Wall clock around the call alone, once per process (OSU's osu_init.c lines 36-38).
+        const auto before = std::chrono::steady_clock::now();
         if (MPI_Init_thread(argc, argv, required, &provided) != MPI_SUCCESS)
             throw std::runtime_error("MPI_Init_thread failed");
+        const auto after = std::chrono::steady_clock::now();
+        init_ms = std::chrono::duration<double, std::milli>(after - before).count();
         we_initialised = true;
     });
 }
@@ -69,6 +78,50 @@ parbench_status finalize(char* error, size_t error_size) {
     });
 }
 
+// context.mpi_init_ms of every suite's run_start: MPI_Init_thread's time over the processes
+// (min, max, avg in ms), or null where MPI was initialised before the plugin. Collective: one
+// MPI_Allgather of every process's time.
+nlohmann::json init_summary() {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double mine = init_ms.value_or(-1.0);
+    std::vector<double> all(static_cast<std::size_t>(size), 0.0);
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (std::any_of(all.begin(), all.end(), [](double t) { return t < 0.0; })) return nullptr;
+    double sum = 0.0;
+    for (const double t : all) sum += t;
+    return {{"min", *std::min_element(all.begin(), all.end())},
+            {"max", *std::max_element(all.begin(), all.end())},
+            {"avg", sum / static_cast<double>(size)}};
+}
+
+// The host the suites see: the driver's, with context.mpi_init_ms added to run_start events
+// (so that no suite's header code changes, and no console line does).
+struct init_context_host {
+    const parbench_host* driver;
+    nlohmann::json summary;
+};
+
+void emit_with_init(void* context, const char* event_json) {
+    const auto* h = static_cast<const init_context_host*>(context);
+    if (std::string_view(event_json).find("\"run_start\"") != std::string_view::npos) {
+        nlohmann::json event = nlohmann::json::parse(event_json, nullptr, false);
+        if (event.is_object() && event.value("event", std::string()) == "run_start") {
+            event["context"]["mpi_init_ms"] = h->summary;
+            const std::string text =
+                event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            h->driver->emit(h->driver->context, text.c_str());
+            return;
+        }
+    }
+    h->driver->emit(h->driver->context, event_json);
+}
+
+void progress_of_driver(void* context, const char* benchmark, uint64_t bytes, int processes) {
+    const auto* h = static_cast<const init_context_host*>(context);
+    h->driver->progress(h->driver->context, benchmark, bytes, processes);
+}
+
 parbench_status run(const char* request_json, const parbench_host* host, char* error,
                     size_t error_size) {
     int initialised = 0;
@@ -77,7 +130,16 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
         plugin::write_message(error, error_size, "the mpi plugin was not initialised");
         return PARBENCH_ERROR;
     }
-    return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error, error_size);
+    if (host == nullptr || host->emit == nullptr)
+        return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error,
+                                        error_size);
+    const init_context_host wrapped{host, init_summary()};
+    parbench_host with_init = *host;
+    with_init.context = const_cast<init_context_host*>(&wrapped);
+    with_init.emit = &emit_with_init;
+    if (host->progress != nullptr) with_init.progress = &progress_of_driver;
+    return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, &with_init, error,
+                                    error_size);
 }
 
 // ABI 1.1: the parameters whose values the driver checks and hands over typed, with the words
@@ -122,6 +184,9 @@ const parbench_plugin& descriptor() {
 
 }  // namespace
 }  // namespace plugin_impl
+
+std::optional<double> mpi_init_ms() noexcept { return plugin_impl::init_ms; }
+
 }  // namespace parbench::mpi_plugin
 
 PARBENCH_PLUGIN_ENTRY(parbench::mpi_plugin::plugin_impl::descriptor())
