@@ -14,7 +14,10 @@
 // the layout knows nothing of latency, bandwidth, OSU's -f/-z/-c columns or parbench's extra
 // ones. A record without bytes (barrier) has no size column: its first column then starts at
 // the '#' and is one character narrower, as OSU prints "# Avg Latency(us)" and "%17.2f". A
-// benchmark without a declaration shows its time per iteration as "Latency (us)".
+// benchmark without a declaration shows its time per iteration as "Latency (us)". A block with
+// "row_text" (OSU's start-up programs) prints no datatype line and no heading: each record is
+// one line, the block's pieces of text with the declared columns between them, unpadded
+// ("nprocs: 2, min: 41 ms, max: 43 ms, avg: 42 ms").
 #pragma once
 
 #include <parbench/report/columns.hpp>
@@ -47,6 +50,14 @@ public:
 
     void on_result(const result_record& r) override {
         if (r.benchmark != current_) begin_table(r);
+        if (!row_text_.empty()) {
+            std::string line = row_text_.front();
+            for (std::size_t k = 0; k < columns_.size() && k + 1 < row_text_.size(); ++k)
+                line += column_cell(r, columns_[k], 0) + row_text_[k + 1];
+            out_ << line << '\n';
+            out_.flush();
+            return;
+        }
         std::string row = sizes_ ? fmt::format("{:<{}}", r.bytes, size_width) : std::string{};
         for (std::size_t k = 0; k < columns_.size(); ++k)
             row += column_cell(r, columns_[k], width(k) - (leads(k) ? 1 : 0));
@@ -72,9 +83,11 @@ private:
         sizes_ = r.has_bytes;
         const auto* declared = declared_columns(declared_, r.benchmark);
         columns_ = declared ? *declared : std::vector<column>{{"t_max_us", "Latency (us)"}};
-        print_preamble(blocks_.contains(r.benchmark) ? blocks_[r.benchmark]
-                                                     : nlohmann::json::object(),
-                       r.benchmark);
+        const nlohmann::json block =
+            blocks_.contains(r.benchmark) ? blocks_[r.benchmark] : nlohmann::json::object();
+        row_text_ = block.value("row_text", std::vector<std::string>{});
+        print_preamble(block, r.benchmark);
+        if (!row_text_.empty()) return;
         std::string line = sizes_ ? fmt::format("{:<{}}", "# Size", size_width) : "#";
         for (std::size_t k = 0; k < columns_.size(); ++k)
             line += fmt::format("{:>{}}", columns_[k].heading, width(k) - (leads(k) ? 2 : 0));
@@ -92,6 +105,7 @@ private:
                  << '\n';
         for (const auto& line : block.value("lines", nlohmann::json::array()))
             out_ << line.get<std::string>() << '\n';
+        if (block.contains("row_text")) return;
         out_ << "# Datatype: " << block.value("datatype", std::string("MPI_CHAR")) << ".\n";
     }
 
@@ -107,6 +121,7 @@ private:
     std::string current_;           // the benchmark of the current table
     bool sizes_ = true;             // the current table has a size column
     std::vector<column> columns_;   // the current table's columns after the size
+    std::vector<std::string> row_text_;  // the current block's line of text, if it is one
 };
 
 }  // namespace parbench::report

@@ -110,6 +110,9 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     for (const benchmark* b : run) {
         start.benchmarks.emplace_back(b->info.name);
         nlohmann::json block = {{"banner", b->text.banner}, {"datatype", b->text.datatype}};
+        if (!b->text.row_text.empty())
+            block["row_text"] = std::vector<std::string>(b->text.row_text.begin(),
+                                                         b->text.row_text.end());
         if (b->text.pairs_line)
             block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
@@ -186,9 +189,15 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     // processes") the run is refused rather than ending with no rows. With more processes, the
     // pair tests measure on the first two and the others wait; multi_lat, mbw_mr and the
     // collectives use them all.
-    if (st.world_size < 2)
-        throw input_error(std::string(run.front()->info.name) +
-                          " needs 2 processes and the run has 1 (start it with mpiexec -n 2)");
+    // OSU's start-up programs (init, hello) run on one process, as OSU's do.
+    if (st.world_size < 2) {
+        const auto needs_pair = std::find_if(run.begin(), run.end(), [&](const benchmark* b) {
+            return b->min_processes > st.world_size;
+        });
+        if (needs_pair != run.end())
+            throw input_error(std::string((*needs_pair)->info.name) +
+                              " needs 2 processes and the run has 1 (start it with mpiexec -n 2)");
+    }
     // A test named that cannot run is refused; the default set leaves it out with a warning, so
     // that the others still run (and refuses the run only when none is left).
     std::vector<std::string> left_out;

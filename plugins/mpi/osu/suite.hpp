@@ -63,6 +63,8 @@ struct benchmark {
     // Why it cannot run on this many processes with this MPI library (empty: it can), where a
     // library's defect would abort the run (scatter_persistent on MPICH 4.0).
     std::string (*refusal)(int world_size) = nullptr;
+    // The fewest processes it runs on: OSU's start-up programs (init, hello) run on one.
+    int min_processes = 2;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0
@@ -90,6 +92,10 @@ private:
     std::vector<benchmark> catalogue_;
     std::vector<parbench_benchmark> table_;
 };
+
+// OSU 7.5's start-up programs (init, hello) and congestion tests (bw_fan_in, bw_fan_out):
+// suites/osu_startup.cpp's part of the catalogue.
+[[nodiscard]] std::span<const benchmark> startup_programs();
 
 // OSU's MB/s (10^6 bytes/s) of a record: the bytes of one iteration over its time.
 inline void add_bandwidth(result_record& r, double bytes_per_iteration) {

@@ -52,6 +52,11 @@ constexpr double tail_percentiles[] = {50.0, 90.0, 99.0};  // OSU 7's default -z
 }  // namespace table_impl
 std::vector<column> table_columns(const block_text& text, const options& o) {
     std::vector<column> columns;
+    if (!text.row_text.empty()) {  // a line of text: its figures only, whatever the options
+        for (const char* source : text.row_sources)
+            columns.push_back(table_impl::figure_column(source, source, 1, 0));
+        return columns;
+    }
     for (int k = 0; k < text.figure_count; ++k) {
         const figure_text& f = text.figures[static_cast<std::size_t>(k)];
         const int width = f.width > 0 ? f.width : table_impl::field_width;
@@ -98,6 +103,7 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
 }
 
 void add_table_figures(result_record& r, const block_text& text, const options& o) {
+    if (!text.row_text.empty()) return;
     const figure_text& first = text.figures[0];
     if (text.latency && o.percentiles)
         for (const double p : table_impl::tail_percentiles)

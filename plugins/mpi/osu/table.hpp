@@ -34,6 +34,7 @@
 #include <parbench/report/result.hpp>
 
 #include <array>
+#include <span>
 #include <vector>
 
 namespace parbench::osu {
@@ -73,6 +74,11 @@ struct block_text {
     // then Compute(us), with -f Coll. Init(us) MPI_Test(us) MPI_Wait(us), Pure Comm.(us), with -f
     // Min Comm.(us) Max Comm.(us), and Overlap(%) (record metrics, osu/nonblocking.hpp).
     bool nonblocking = false;
+    // OSU's start-up programs print one line of text instead of a table: the pieces of text
+    // between the figures (one more piece than sources), each figure a record field or metric
+    // printed as a whole number ("nprocs: 2, min: 41 ms, ..."; no datatype line, no heading).
+    std::span<const char* const> row_text{};
+    std::span<const char* const> row_sources{};
 };
 
 // The columns of the benchmark's table with options `o`, in OSU's order, parbench's last.

@@ -1,0 +1,274 @@
+// osu, OSU 7.5's start-up programs and congestion tests (the suite's catalogue in parts:
+// osu/suite.hpp's startup_programs()):
+//
+//   init        MPI_Init_thread's wall-clock time per process, timed once by the plugin
+//               (init_time.hpp); OSU's line "nprocs: N, min: X ms, max: Y ms, avg: Z ms"
+//               (c/mpi/startup/osu_init.c)
+//   hello       "This is a test with N processes" (c/mpi/startup/osu_hello.c)
+//   bw_fan_in   every process but 0 posts -W MPI_Isend to process 0 and waits for them, then
+//               receives a one-MPI_CHAR reply; process 0 posts -W MPI_Irecv from each of them,
+//               waits, then replies to each (c/mpi/pt2pt/congestion/osu_bw_fan_in.c). MB/s =
+//               (n - 1) W X / t, t the senders' mean time per iteration
+//   bw_fan_out  the reverse: process 0 posts -W MPI_Isend to each of the others, waits, then
+//               receives each one's reply (osu_bw_fan_out.c). MB/s = (n - 1) W X / t, t process
+//               0's time per iteration
+//
+// init and hello time nothing per size: they are sizeless entries whose run publishes one
+// record. The fan tests are definitions for osu/messages.hpp whose measure_size reduces the
+// figures of the processes OSU times (the senders of fan_in, the root of fan_out).
+#include "init_time.hpp"
+#include "osu/messages.hpp"
+#include "osu/point_to_point.hpp"
+#include "osu/suite.hpp"
+
+#include <parbench/mpi/check.hpp>
+#include <parbench/mpi/phases.hpp>
+#include <parbench/plugin/catalogue_row.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench::osu::startup_tests {
+namespace {
+
+// --- init and hello ----------------------------------------------------------------------------
+
+constexpr const char* init_text[] = {"nprocs: ", ", min: ", " ms, max: ", " ms, avg: ", " ms"};
+constexpr const char* init_sources[] = {"nprocs", "init_min_ms", "init_max_ms", "init_avg_ms"};
+constexpr const char* hello_text[] = {"This is a test with ", " processes"};
+constexpr const char* hello_sources[] = {"nprocs"};
+
+constexpr block_text init_block{.banner = "OSU MPI Init Test",
+                                .row_text = init_text,
+                                .row_sources = init_sources};
+constexpr block_text hello_block{.banner = "OSU MPI Hello World Test",
+                                 .row_text = hello_text,
+                                 .row_sources = hello_sources};
+
+[[nodiscard]] result_record startup_record(const run_state& st, std::string_view name) {
+    result_record r;
+    r.suite = "osu";
+    r.benchmark = std::string(name);
+    r.klass = benchmark_class::other;
+    r.block.title = std::string(name);
+    r.block.processes = st.world_size;
+    r.has_bytes = false;
+    r.iterations = 1;
+    r.metrics["nprocs"] = st.world_size;
+    return r;
+}
+
+// OSU's figures are whole milliseconds: each process's time truncated (osu_init.c lines 40-41,
+// a long), the minimum, maximum and the sum divided by the processes in integers (lines 50-53).
+// The record's times are the same figures unrounded, in microseconds.
+void run_init(const run_state& st, std::string_view name) {
+    st.host->progress(name, 0, st.world_size);
+    const std::optional<double> ms = mpi_plugin::mpi_init_ms();
+    int unknown = ms ? 0 : 1;
+    MPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (unknown != 0)
+        throw std::runtime_error(std::string(name) +
+                                 ": MPI was initialised before the mpi plugin, which therefore "
+                                 "did not time MPI_Init_thread");
+    long whole_ms = static_cast<long>(*ms);
+    long low = 0;
+    long high = 0;
+    long sum = 0;
+    MPI_Reduce(&whole_ms, &low, 1, MPI_LONG, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&whole_ms, &high, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&whole_ms, &sum, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    std::array<double, 3> exact{*ms, *ms, *ms};  // min, max, sum
+    std::array<double, 3> over{};
+    MPI_Reduce(&exact[0], &over[0], 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&exact[1], &over[1], 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&exact[2], &over[2], 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (st.world_rank != 0) return;
+    result_record r = startup_record(st, name);
+    r.t_min_us = over[0] * 1e3;
+    r.t_max_us = over[1] * 1e3;
+    r.t_avg_us = over[2] / st.world_size * 1e3;
+    r.metrics["init_min_ms"] = static_cast<double>(low);
+    r.metrics["init_max_ms"] = static_cast<double>(high);
+    r.metrics["init_avg_ms"] = static_cast<double>(sum / st.world_size);
+    publish(st, r);
+}
+
+void run_hello(const run_state& st, std::string_view name) {
+    st.host->progress(name, 0, st.world_size);
+    if (st.world_rank != 0) return;
+    result_record r = startup_record(st, name);
+    publish(st, r);
+}
+
+// --- bw_fan_in and bw_fan_out ------------------------------------------------------------------
+
+inline constexpr int reply_chars = 1;  // the reply: one MPI_CHAR (osu_bw_fan_in.c line 243)
+
+// One window per iteration between process 0 (the root) and every other process (a leaf), in
+// OSU's order: the root posts, for each of the W slots, one request per leaf in rank order.
+template <bool FanIn>
+struct fan_kernel {
+    int window = 64;
+    std::vector<MPI_Request> requests;
+    std::array<char, reply_chars> reply{};
+
+    template <class Buffers>
+    void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
+        const int n = static_cast<int>(c.bytes);
+        int posted = 0;
+        if (c.rank == 0) {
+            for (int w = 0; w < window; ++w)
+                for (int leaf = 1; leaf < c.size; ++leaf) {
+                    MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
+                    if constexpr (FanIn)
+                        MPI_Irecv(b.recv(i), n, MPI_CHAR, leaf, tag_message, c.comm, r);
+                    else
+                        MPI_Isend(b.send(i), n, MPI_CHAR, leaf, tag_message, c.comm, r);
+                }
+            MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
+            for (int leaf = 1; leaf < c.size; ++leaf) {
+                if constexpr (FanIn)
+                    MPI_Send(reply.data(), reply_chars, MPI_CHAR, leaf, tag_reply, c.comm);
+                else
+                    MPI_Recv(reply.data(), reply_chars, MPI_CHAR, leaf, tag_reply, c.comm,
+                             MPI_STATUS_IGNORE);
+            }
+            return;
+        }
+        for (int w = 0; w < window; ++w) {
+            MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
+            if constexpr (FanIn)
+                MPI_Isend(b.send(i), n, MPI_CHAR, 0, tag_message, c.comm, r);
+            else
+                MPI_Irecv(b.recv(i), n, MPI_CHAR, 0, tag_message, c.comm, r);
+        }
+        MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
+        if constexpr (FanIn)
+            MPI_Recv(reply.data(), reply_chars, MPI_CHAR, 0, tag_reply, c.comm, MPI_STATUS_IGNORE);
+        else
+            MPI_Send(reply.data(), reply_chars, MPI_CHAR, 0, tag_reply, c.comm);
+    }
+};
+
+// -c: every process sends bytes that name it; fan_out's leaves expect the root's. fan_in's root
+// receives every leaf's messages into one buffer (OSU's single buffer), so which leaf's bytes it
+// holds last is not known and it checks nothing.
+template <bool FanIn>
+struct fan_check {
+    void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
+        mpi::check::fill_bytes(slot, c.rank);
+    }
+    [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
+                                       std::span<const std::byte> recv) const noexcept {
+        if (FanIn || c.rank == 0) return 0;
+        return mpi::check::count_byte_defects(recv, 0);
+    }
+};
+
+template <bool FanIn>
+struct fan_def : point_to_point_def {
+    static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
+    static constexpr bool all_processes = true;
+    static constexpr policy::iterations::fixed_count counts = bandwidth_counts;  // CONG_BW
+    // OSU 7.5 prints osu_bw's banner ("OSU MPI%s Bandwidth Test", line 1 of both files).
+    static constexpr block_text text{.banner = "OSU MPI Bandwidth Test",
+                                     .figures = {{bandwidth_figure}}};
+    static constexpr pattern::exchange descriptor(const options& o) {
+        return {.klass = benchmark_class::multiple_transfer,
+                .who = pattern::participants::origin_targets,
+                .nmsg = static_cast<int>(o.window_size),
+                .pairs = pattern::origin_to_all,
+                .throughput = pattern::throughput_rule::none};  // measure_size's MB/s
+    }
+    static fan_kernel<FanIn> make_kernel(const mpi::kernel_context& c, const options& o) {
+        fan_kernel<FanIn> k;
+        k.window = static_cast<int>(o.window_size);
+        const auto leaves = static_cast<std::size_t>(c.size > 1 ? c.size - 1 : 1);
+        k.requests.resize(leaves * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
+        return k;
+    }
+    using verify_check = fan_check<FanIn>;
+
+    // The runner's phases with the reduction over the processes OSU times: fan_in's senders
+    // (their mean time, osu_bw_fan_in.c lines 355-361), fan_out's root (osu_bw_fan_out.c lines
+    // 328-330, one root per node pair); -c's defects over every process.
+    [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
+                                                       const mpi::record_labels& labels,
+                                                       std::uint64_t x, const message_plan& plan) {
+        const pattern::exchange p = descriptor(o);
+        const auto bytes = static_cast<std::size_t>(x);
+        const int np = s.layout().processes;
+        const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(p));
+        mpi::measurement out;
+        {
+            auto ready = mpi::prepare(
+                s, mpi::message_resource(layout(bytes, np), {}, s.send_pool(), s.recv_pool()),
+                plan.mem_limit_bytes);
+            if (ready.state() == mpi::preparation::over_memory_limit)
+                out.skipped_need_bytes = ready.need_bytes();
+            if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
+            if (ready.ready()) {
+                auto kernel = make_kernel(context, o);
+                mpi::no_completion completion;
+                message_plan timing = plan;
+                const mpi::rank_timing mine = mpi::time_iterations(
+                    s, p, ready, context, kernel, completion, timing, x, verify_check{});
+                const mpi::gathered figures = mpi::gather(s, mine, plan.batching.max_batches);
+                if (figures.root) {
+                    std::vector<const mpi::rank_timing*> timed;
+                    std::uint64_t defects = 0;
+                    for (std::size_t r = 0; r < figures.ranks.size(); ++r) {
+                        defects += figures.ranks[r].defects;
+                        if ((r == 0) != FanIn) timed.push_back(&figures.ranks[r]);
+                    }
+                    result_record rec =
+                        mpi::reduce_ranks(p, labels, s.layout(), x, plan.check, timed, -1);
+                    if (plan.check) rec.defects = defects;
+                    const double moved = static_cast<double>(np - 1) *
+                                         static_cast<double>(o.window_size) *
+                                         static_cast<double>(x);
+                    rec.metrics["bandwidth_mb_s"] = rec.t_avg_us > 0.0 ? moved / rec.t_avg_us : 0.0;
+                    out.records.push_back(std::move(rec));
+                }
+            }
+        }  // the buffers go back to the pool before the idle processes are released
+        s.world().quiet_barrier();
+        return out;
+    }
+};
+
+constexpr benchmark catalogue[] = {
+    {.info = plugin::catalogue_row("init", "MPI_Init_thread's time per process: min, max, avg",
+                                   benchmark_class::other, 0),
+     .text = init_block,
+     .run = &run_init,
+     .all_processes = true,
+     .sized = false,
+     .min_processes = 1},
+    {.info = plugin::catalogue_row("hello", "\"This is a test with N processes\" after MPI init",
+                                   benchmark_class::other, 0),
+     .text = hello_block,
+     .run = &run_hello,
+     .all_processes = true,
+     .sized = false,
+     .min_processes = 1},
+    message_entry<fan_def<true>>(
+        "bw_fan_in", "-W MPI_Isend from every process to process 0, then its reply: MB/s", 0),
+    message_entry<fan_def<false>>(
+        "bw_fan_out", "-W MPI_Isend from process 0 to every process, then their replies: MB/s",
+        0),
+};
+
+}  // namespace
+}  // namespace parbench::osu::startup_tests
+
+namespace parbench::osu {
+std::span<const benchmark> startup_programs() { return startup_tests::catalogue; }
+}  // namespace parbench::osu
