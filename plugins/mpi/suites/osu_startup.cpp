@@ -35,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-namespace parbench::osu::startup_tests {
+namespace parbench::osu::osu_startup_impl {
 namespace {
 
 // --- init and hello ----------------------------------------------------------------------------
@@ -267,8 +267,8 @@ constexpr benchmark catalogue[] = {
 };
 
 }  // namespace
-}  // namespace parbench::osu::startup_tests
+}  // namespace parbench::osu::osu_startup_impl
 
 namespace parbench::osu {
-std::span<const benchmark> startup_programs() { return startup_tests::catalogue; }
+std::span<const benchmark> startup_programs() { return osu_startup_impl::catalogue; }
 }  // namespace parbench::osu
