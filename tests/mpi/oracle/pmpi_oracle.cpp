@@ -49,7 +49,7 @@ enum fn : int {
     f_reduce_init, f_reduce_scatter_init, f_scatter_init, f_scatterv_init,
     f_iallgather, f_iallgatherv, f_iallreduce, f_ialltoall, f_ialltoallv, f_ialltoallw,
     f_ibarrier, f_ibcast, f_igather, f_igatherv, f_ireduce, f_ireduce_scatter,
-    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_count
+    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_sendrecv_replace, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -64,7 +64,7 @@ const char* const fn_names[f_count] = {
     "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Iallreduce", "MPI_Ialltoall", "MPI_Ialltoallv",
     "MPI_Ialltoallw", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Ireduce",
     "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block", "MPI_Iscatter", "MPI_Iscatterv",
-    "MPI_Test"};
+    "MPI_Test", "MPI_Sendrecv_replace"};
 
 struct state {
     bool ready = false;
@@ -257,6 +257,13 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
     note_operand(f_sendrecv, scount, stype);
     return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
                          status);
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int stag, int source,
+                         int rtag, MPI_Comm comm, MPI_Status* status) {
+    enter(f_sendrecv_replace);
+    note_operand(f_sendrecv_replace, count, type);
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
