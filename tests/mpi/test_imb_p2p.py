@@ -21,6 +21,11 @@ With T_r = D_r x calls_r over the n timed iterations, IMB-P2P prints
 (imb_p2p_*.c, the report at the end of each size). The random steps are replayed here with
 IMB-P2P's generator (imb_p2p.h get_next_random) to count each rank's part.
 
+Partners: with PARBENCH_ORACLE_PEERS the oracle counts every point-to-point call by its peer;
+each rank's counts (function, peer) over the warm-up and the timed loop must be IMB-P2P's —
+r + P/2 for PingPong and PingPing, the replayed random pairs and rings, the grid's neighbours,
+r + 1 for SendRecv_Replace.
+
 Also: repetitions by IMB-P2P's -iter rule, -msglog/-msglen/-msgsz sizes, IMB-P2P's "invalid for
 N processes" lines for defaults that cannot run, the console table against a golden (numbers
 masked) and its t[usec] against the oracle, and one `parbench:` line with exit status 2 for bad
@@ -29,10 +34,12 @@ input and for a named benchmark the process count does not allow.
 usage: test_imb_p2p.py --np N --parbench PARBENCH --golden DIR --oracle LIBPARBENCH_PMPI_ORACLE.so
 """
 import argparse
+import json
 import os
 import re
 import sys
 import tempfile
+from collections import Counter
 
 BAD_INPUT = 2
 MASK64 = (1 << 64) - 1
@@ -149,6 +156,83 @@ def check_known_answers(np, exe, oracle, delays, what):
     return d
 
 
+def grid_neighbours(np, rank):
+    """imb_p2p_stencil2d.c's neighbours: -x, +x, -y, +y with wrap-around, x fastest."""
+    lx, ly = grid_2d(np)
+    x, y = rank % lx, rank // lx
+    return [lx * y + (x - 1) % lx, lx * y + (x + 1) % lx,
+            lx * ((y - 1) % ly) + x, lx * ((y + 1) % ly) + x]
+
+
+def peer_calls(name, np, count, loops):
+    """{rank: Counter("FUNCTION COUNT PEER" -> calls)} of IMB-P2P's kernel over `loops`, one
+    entry per loop of iterations, each starting from seed 0 (the warm-up, then the timing)."""
+    out = {r: Counter() for r in range(np)}
+
+    def add(rank, fn, peer, calls=1):
+        out[rank][f"{fn} {count} {peer}"] += calls
+    for n in loops:
+        if name in ("PingPong", "PingPing"):
+            for r in range(np):
+                p = (r + np // 2) % np
+                if name == "PingPong":
+                    add(r, "MPI_Send", p, n)
+                    add(r, "MPI_Recv", p, n)
+                else:
+                    add(r, "MPI_Irecv", p, n)
+                    add(r, "MPI_Send", p, n)
+        elif name in ("Unirandom", "Birandom"):
+            for a, b in random_steps(np, np * n):
+                if name == "Unirandom":
+                    add(a, "MPI_Send", b)
+                    add(b, "MPI_Recv", a)
+                else:
+                    for me, other in ((a, b), (b, a)):
+                        add(me, "MPI_Irecv", other)
+                        add(me, "MPI_Send", other)
+        elif name == "Corandom":
+            seed, ring = 0, list(range(np))
+            for _ in range(n):
+                for i in range(np):
+                    seed, v = next_random(seed)
+                    j = v % np
+                    ring[i], ring[j] = ring[j], ring[i]
+                for at, r in enumerate(ring):
+                    add(r, "MPI_Irecv", ring[(at - 1) % np])
+                    add(r, "MPI_Send", ring[(at + 1) % np])
+        elif name == "Stencil2D":
+            for r in range(np):
+                for p in grid_neighbours(np, r):
+                    add(r, "MPI_Irecv", p, n)
+                    add(r, "MPI_Isend", p, n)
+        elif name == "SendRecv_Replace":
+            for r in range(np):
+                add(r, "MPI_Sendrecv_replace", (r + 1) % np, n)
+    return out
+
+
+def check_partners(np, exe, oracle):
+    """Who each rank sends to and receives from, call by call, against IMB-P2P's pairings: the
+    oracle counts each point-to-point call by its peer (PARBENCH_ORACLE_PEERS). 1000 bytes,
+    -iter 20: 2 warm-up iterations, then 20 timed, each loop from seed 0."""
+    count = 1000
+    for name in (b for b in FIGURES if runs_on(b, np)):
+        with tempfile.TemporaryDirectory() as tmp:
+            prefix = os.path.join(tmp, "oracle")
+            d, _ = run([name, "-msgsz", str(count), "-iter", "20", "-pause", "0"], np, exe,
+                       env_args=oracle_env(oracle, [1.0] * np) +
+                       ["PARBENCH_ORACLE_PEERS=1", f"PARBENCH_ORACLE_REPORT={prefix}"])
+            if not expect(d.returncode == 0, f"partners {name}: rc {d.returncode}"):
+                continue
+            want = peer_calls(name, np, count, [2, 20])
+            for r in range(np):
+                with open(f"{prefix}.{r}.json") as f:
+                    peers = json.load(f)["peers"]
+                got = Counter({k: v for k, v in peers.items() if k.split()[1] == str(count)})
+                expect(got == want[r], f"partners {name} rank {r}: {dict(sorted(got.items()))} "
+                                       f"!= IMB-P2P's {dict(sorted(want[r].items()))}")
+
+
 def console_rows(stdout, name):
     """The numbers of `name`'s table: [[bytes, reps, t, mbytes, msgs], ...]."""
     block = re.split(r"# Benchmarking " + re.escape(name) + r"\b[^\n]*\n", stdout)
@@ -185,6 +269,7 @@ def main():
 
     # Every rank its own delay, so that t (the mean) and Mbytes/sec (the slowest) differ.
     delays = [100.0 * (r + 1) for r in range(np)]
+    check_partners(np, exe, a.oracle)
     d = check_known_answers(np, exe, a.oracle, delays, "per-rank D")
     check_known_answers(np, exe, a.oracle, [100.0] * np, "uniform D")
     if d is not None:
