@@ -48,7 +48,8 @@
 #define PARBENCH_PLUGIN_VERSION "0.0.0"
 #endif
 
-namespace parbench::imb_p2p_suite {
+namespace parbench::imb_p2p {
+namespace imb_p2p_impl {
 namespace {
 
 // IMB-P2P's iteration rule (imb_p2p.h get_iters): n = round(numerator / X) within [1, max]
@@ -738,8 +739,10 @@ const parbench_suite& info() {
 }
 
 }  // namespace
-}  // namespace parbench::imb_p2p_suite
+}  // namespace imb_p2p_impl
+}  // namespace parbench::imb_p2p
 
 namespace parbench::mpi_plugin {
-const hosted_suite suites::imb_p2p = {imb_p2p_suite::info(), &imb_p2p_suite::run};
+const hosted_suite suites::imb_p2p = {imb_p2p::imb_p2p_impl::info(),
+                                      &imb_p2p::imb_p2p_impl::run};
 }  // namespace parbench::mpi_plugin
