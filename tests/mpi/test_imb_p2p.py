@@ -295,6 +295,22 @@ def main():
             got = [(r["bytes"], r["iterations"]) for r in rows]
             want = [(0, 1000), (3000, 350), (4096, 256), (2 << 20, 1)]
             expect(got == want, f"-iter 1000,1: (bytes, repetitions) {got} != {want}")
+        # The defaults (imb_p2p.c loading()) and IMB-P2P's words for off.
+        for args, want in (([], {"msgwr": True, "msgrd": True, "pause_us": 100000}),
+                           (["-msgwr", "off", "-msgrd", "No", "-pause", "-1"],
+                            {"msgwr": False, "msgrd": False, "pause_us": -1})):
+            d, rows = run(["SendRecv_Replace", "-msgsz", "8m", *args], np, exe)
+            if expect(d.returncode == 0, f"{args}: rc {d.returncode}: {d.stderr[-800:]}"):
+                o = d.plugin_context.get("options", {})
+                got = {k: o.get(k) for k in want}
+                expect(got == want, f"{args}: options {got} != {want}")
+                if not args:
+                    expect(o.get("iter_max") == 100000 and
+                           o.get("iter_numerator_bytes") == 800 << 20 and
+                           [r["iterations"] for r in rows] == [100],
+                           f"defaults: -iter {o.get('iter_max')},{o.get('iter_numerator_bytes')}"
+                           f", repetitions at 8 MiB {[r['iterations'] for r in rows]} (want "
+                           f"800 MiB / 8 MiB = 100)")
         for args, sizes in ((["-msglog", "3"], [0, 1, 2, 4, 8]), (["-msglog", "2:4"], [4, 8, 16])):
             d, rows = run(["Corandom", *args, "-iter", "5", "-pause", "0"], np, exe)
             if expect(d.returncode == 0, f"{args}: rc {d.returncode}: {d.stderr[-800:]}"):
