@@ -21,7 +21,9 @@
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
 // function, how often each operand was passed: "TYPE x COUNT" (and the op of reductions), with
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
-// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks.
+// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
+// PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
+// 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings.
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
