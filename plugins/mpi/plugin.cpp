@@ -37,6 +37,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::paw,
     &suites::overlap,
     &suites::pairs,
+    &suites::imb_p2p,
 };
 
 bool we_initialised = false;

@@ -276,7 +276,7 @@ def case_unknown_layout():
     rc, out, err = fake(["PingPong", "-layout", "no-such-layout", "-msglog", "0:1"])
     expect_error(rc, err, 1, r"parbench: error: suite 'fake' declares console layout "
                  r"'no-such-layout', which this parbench does not know \(known: caf, imb, "
-                 r"imb-nbc, osu, overlap, paw\); stopped", "unknown layout")
+                 r"imb-nbc, imb-p2p, osu, overlap, paw\); stopped", "unknown layout")
     # Also with --quiet (no console): the layout is still judged.
     rc, out, err = fake(["PingPong", "-layout", "no-such-layout", "--quiet"])
     expect_error(rc, err, 1, r"parbench: error: suite 'fake' declares console layout .*",

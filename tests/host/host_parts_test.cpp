@@ -15,9 +15,9 @@ using namespace parbench;
 
 TEST_CASE("every registered layout builds its console reporter") {
     std::ostringstream out;
-    for (const char* layout : {"caf", "imb", "osu", "paw"})
+    for (const char* layout : {"caf", "imb", "imb-p2p", "osu", "paw"})
         CHECK(report::make_console(layout, "s", {.out = out}) != nullptr);
-    CHECK(report::known_layouts() == "caf, imb, imb-nbc, osu, overlap, paw");
+    CHECK(report::known_layouts() == "caf, imb, imb-nbc, imb-p2p, osu, overlap, paw");
 }
 
 TEST_CASE("an unknown layout is an error naming it and the known ones") {
@@ -28,7 +28,7 @@ TEST_CASE("an unknown layout is an error naming it and the known ones") {
     } catch (const report::unknown_layout& e) {
         CHECK(std::string(e.what()) ==
               "suite 'my-suite' declares console layout 'tabular', which this parbench does not "
-              "know (known: caf, imb, imb-nbc, osu, overlap, paw)");
+              "know (known: caf, imb, imb-nbc, imb-p2p, osu, overlap, paw)");
     }
     CHECK_NOTHROW(report::require_layout("osu", "my-suite"));
 }
@@ -40,7 +40,7 @@ TEST_CASE("a suite that declares no layout is an error, never IMB's by default")
     } catch (const report::unknown_layout& e) {
         CHECK(std::string(e.what()) ==
               "suite 'my-suite' declares no console layout (run_start.layout; known: caf, imb, "
-              "imb-nbc, osu, overlap, paw)");
+              "imb-nbc, imb-p2p, osu, overlap, paw)");
     }
     // As the driver reads it from a plugin's event.
     const auto start = nlohmann::json::parse(R"({"suite": "my-suite"})").get<run_start>();
@@ -48,7 +48,7 @@ TEST_CASE("a suite that declares no layout is an error, never IMB's by default")
 }
 
 TEST_CASE("a note reaches every console as a comment line") {
-    for (const char* layout : {"caf", "imb", "osu", "paw"}) {
+    for (const char* layout : {"caf", "imb", "imb-p2p", "osu", "paw"}) {
         std::ostringstream out;
         auto console = report::make_console(layout, "s", {.out = out});
         console->on_note("cache flushed between sizes");

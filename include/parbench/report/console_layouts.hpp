@@ -12,6 +12,7 @@
 #include <parbench/report/caf_console.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
+#include <parbench/report/imb_p2p_console.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/overlap_console.hpp>
 #include <parbench/report/output_file.hpp>
@@ -52,6 +53,7 @@ template <class Reporter>
         {"caf", console_of<caf_console_reporter>()},
         {"imb", console_of<imb_console_reporter>()},
         {"imb-nbc", console_of<imb_nbc_console_reporter>()},
+        {"imb-p2p", console_of<imb_p2p_console_reporter>()},
         {"osu", console_of<osu_console_reporter>()},
         {"overlap", console_of<overlap_console_reporter>()},
         {"paw", console_of<paw_reporter>()},

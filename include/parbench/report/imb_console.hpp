@@ -73,12 +73,20 @@ public:
     // The defects column appears when the plugin's header or the driver context says "check".
     explicit imb_console_reporter(std::ostream& out) : out_(out) {}
 
-    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+    // What the tables need from the run's start (the defects column, the timer's limits, the
+    // declared columns), without printing the header: for a layout that prints its own header
+    // before IMB's tables (imb_p2p_console.hpp).
+    void configure(const run_start& start, const nlohmann::json& driver_context) {
         const nlohmann::json& h = start.header;
         check_ = (h.is_object() && h.value("check", false)) ||
                  (driver_context.is_object() && driver_context.value("check", false));
         timer_ = timer_limits::from_context(start.context);
         declared_ = start.columns;
+    }
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        configure(start, driver_context);
+        const nlohmann::json& h = start.header;
         const std::string rule(51, '-');
         out_ << '#' << rule << '\n';
         out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';

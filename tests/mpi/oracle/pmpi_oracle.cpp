@@ -21,7 +21,9 @@
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
 // function, how often each operand was passed: "TYPE x COUNT" (and the op of reductions), with
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
-// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks.
+// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
+// PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
+// 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings.
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
@@ -49,7 +51,7 @@ enum fn : int {
     f_reduce_init, f_reduce_scatter_init, f_scatter_init, f_scatterv_init,
     f_iallgather, f_iallgatherv, f_iallreduce, f_ialltoall, f_ialltoallv, f_ialltoallw,
     f_ibarrier, f_ibcast, f_igather, f_igatherv, f_ireduce, f_ireduce_scatter,
-    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_count
+    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_sendrecv_replace, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -64,7 +66,7 @@ const char* const fn_names[f_count] = {
     "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Iallreduce", "MPI_Ialltoall", "MPI_Ialltoallv",
     "MPI_Ialltoallw", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Ireduce",
     "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block", "MPI_Iscatter", "MPI_Iscatterv",
-    "MPI_Test"};
+    "MPI_Test", "MPI_Sendrecv_replace"};
 
 struct state {
     bool ready = false;
@@ -78,6 +80,9 @@ struct state {
     std::map<int, std::set<std::uintptr_t>> send_buffers;
     // Per function: "TYPE x COUNT[ op OP]" -> calls (capped).
     std::map<std::string, std::uint64_t> operands[f_count];
+    // With PARBENCH_ORACLE_PEERS set: "FUNCTION COUNT PEER" (the peer as a world rank: the
+    // destination of a send, the source of a receive) -> calls (capped).
+    std::map<std::string, std::uint64_t> peers;
 };
 
 state& self() {
@@ -168,6 +173,25 @@ void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
 }
 
+// Counts a point-to-point call by its peer (translated to MPI_COMM_WORLD) when
+// PARBENCH_ORACLE_PEERS is set; off by default, as the translation costs time.
+void note_peer(fn f, int count, int peer, MPI_Comm comm) {
+    static const bool on = std::getenv("PARBENCH_ORACLE_PEERS") != nullptr;
+    if (!on || peer < 0) return;
+    MPI_Group group = MPI_GROUP_NULL;
+    MPI_Group world = MPI_GROUP_NULL;
+    PMPI_Comm_group(comm, &group);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    int rank = MPI_UNDEFINED;
+    PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    auto& seen = self().peers;
+    const std::string key =
+        std::string(fn_names[f]) + " " + std::to_string(count) + " " + std::to_string(rank);
+    if (seen.size() < 10000 || seen.count(key) != 0) ++seen[key];
+}
+
 void write_report() {
     const state& s = self();
     const char* prefix = std::getenv("PARBENCH_ORACLE_REPORT");
@@ -203,6 +227,13 @@ void write_report() {
         std::fprintf(f, "}");
         first = false;
     }
+    std::fprintf(f, "}, \"peers\": {");
+    first = true;
+    for (const auto& [key, calls] : s.peers) {
+        std::fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", key.c_str(),
+                     static_cast<unsigned long long>(calls));
+        first = false;
+    }
     std::fprintf(f, "}}\n");
     std::fclose(f);
 }
@@ -215,6 +246,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, M
     enter(f_send);
     note_send_buffer(buf, count);
     note_operand(f_send, count, type);
+    note_peer(f_send, count, dest, comm);
     return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 
@@ -222,6 +254,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
              MPI_Status* status) {
     enter(f_recv);
     note_operand(f_recv, count, type);
+    note_peer(f_recv, count, source, comm);
     return PMPI_Recv(buf, count, type, source, tag, comm, status);
 }
 
@@ -230,6 +263,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
     enter(f_isend);
     note_send_buffer(buf, count);
     note_operand(f_isend, count, type);
+    note_peer(f_isend, count, dest, comm);
     return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 
@@ -237,6 +271,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Request* request) {
     enter(f_irecv);
     note_operand(f_irecv, count, type);
+    note_peer(f_irecv, count, source, comm);
     return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 
@@ -257,6 +292,14 @@ int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int
     note_operand(f_sendrecv, scount, stype);
     return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
                          status);
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int stag, int source,
+                         int rtag, MPI_Comm comm, MPI_Status* status) {
+    enter(f_sendrecv_replace);
+    note_operand(f_sendrecv_replace, count, type);
+    note_peer(f_sendrecv_replace, count, dest, comm);
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {

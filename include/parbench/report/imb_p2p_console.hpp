@@ -1,0 +1,68 @@
+// The IMB-P2P console layout (Intel MPI Benchmarks 2021.11, src_c/P2P/imb_p2p.c print_title and
+// print_main_header): IMB-P2P's shorter run header — no -time paragraph and no datatype lines,
+// always the minimum and maximum message length, which a -msglen file need not give in order —
+// then IMB's tables (imb_console.hpp), whose figure columns the suite declares:
+//
+//   #bytes #repetitions t[usec] Mbytes/sec Msg/sec
+#pragma once
+
+#include <parbench/report/imb_console.hpp>
+#include <parbench/report/reporter.hpp>
+
+#include <fmt/format.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace parbench::report {
+
+class imb_p2p_console_reporter final : public reporter {
+public:
+    explicit imb_p2p_console_reporter(std::ostream& out) : out_(out), imb_(out) {}
+
+    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        imb_.configure(start, driver_context);
+        const nlohmann::json& h = start.header;
+        const std::string rule(60, '-');
+        out_ << '#' << rule << '\n';
+        out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
+        out_ << '#' << rule << '\n';
+        line("Date", detail::json_text(driver_context, "date_text"));
+        line("Machine", detail::json_text(driver_context, "machine"));
+        line("System", detail::json_text(driver_context, "system"));
+        line("Release", detail::json_text(driver_context, "release"));
+        line("Version", detail::json_text(driver_context, "version"));
+        line("MPI Version", detail::json_text(h, "mpi_version", "-"));
+        line("MPI Thread Environment",
+             detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE"));
+        out_ << "#\n# Calling sequence was:\n#\n";
+        out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n#\n";
+        out_ << "# List of Benchmarks to run:\n#\n";
+        std::vector<std::string> list = start.benchmarks;
+        if (h.is_object() && h.contains("benchmark_list") && h["benchmark_list"].is_array())
+            list = h["benchmark_list"].get<std::vector<std::string>>();
+        for (const auto& name : list) out_ << "# " << name << '\n';
+        out_ << "#\n";
+        out_ << "# Minimum message length in bytes:   " << detail::json_text(h, "min_bytes", "0")
+             << '\n';
+        out_ << "# Maximum message length in bytes:   " << detail::json_text(h, "max_bytes", "0")
+             << '\n';
+        out_ << "#\n";
+        out_.flush();
+    }
+
+    void on_result(const result_record& r) override { imb_.on_result(r); }
+    void on_warning(const std::string& message) override { imb_.on_warning(message); }
+    void on_run_end(bool completed) override { imb_.on_run_end(completed); }
+
+private:
+    void line(const char* label, const std::string& value) {
+        out_ << fmt::format("# {:<22}: {}\n", label, value);
+    }
+
+    std::ostream& out_;
+    imb_console_reporter imb_;
+};
+
+}  // namespace parbench::report
