@@ -66,6 +66,27 @@ inline constexpr int imb_column_width = 13;
     return columns;
 }
 
+// One line of IMB's run header: "# Label                 : value".
+inline void imb_header_line(std::ostream& out, const char* label, const std::string& value) {
+    out << fmt::format("# {:<22}: {}\n", label, value);
+}
+
+// The start of every IMB component's run header (IMB_output.c, IMB-P2P's print_main_header): the
+// title between rules of `rule_width` dashes, then the date, machine and MPI version lines.
+inline void imb_banner(std::ostream& out, const run_start& start,
+                       const nlohmann::json& driver_context, std::size_t rule_width) {
+    const std::string rule(rule_width, '-');
+    out << '#' << rule << '\n';
+    out << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
+    out << '#' << rule << '\n';
+    imb_header_line(out, "Date", json_text(driver_context, "date_text"));
+    imb_header_line(out, "Machine", json_text(driver_context, "machine"));
+    imb_header_line(out, "System", json_text(driver_context, "system"));
+    imb_header_line(out, "Release", json_text(driver_context, "release"));
+    imb_header_line(out, "Version", json_text(driver_context, "version"));
+    imb_header_line(out, "MPI Version", json_text(start.header, "mpi_version", "-"));
+}
+
 }  // namespace detail
 
 class imb_console_reporter final : public reporter {
@@ -87,16 +108,7 @@ public:
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         configure(start, driver_context);
         const nlohmann::json& h = start.header;
-        const std::string rule(51, '-');
-        out_ << '#' << rule << '\n';
-        out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
-        out_ << '#' << rule << '\n';
-        line("Date", detail::json_text(driver_context, "date_text"));
-        line("Machine", detail::json_text(driver_context, "machine"));
-        line("System", detail::json_text(driver_context, "system"));
-        line("Release", detail::json_text(driver_context, "release"));
-        line("Version", detail::json_text(driver_context, "version"));
-        line("MPI Version", detail::json_text(h, "mpi_version", "-"));
+        detail::imb_banner(out_, start, driver_context, 51);
         out_ << "# MPI Thread Environment: "
              << detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE") << "\n\n";
         out_ << "# The number of iterations per message size is cut down\n"
@@ -153,10 +165,6 @@ public:
     }
 
 private:
-    void line(const char* label, const std::string& value) {
-        out_ << fmt::format("# {:<22}: {}\n", label, value);
-    }
-
     void begin_table(const result_record& r) {
         const block_info& b = r.block;
         const std::string rule(b.groups > 1 ? 77 : 64, '-');

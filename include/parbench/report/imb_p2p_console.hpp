@@ -24,18 +24,10 @@ public:
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         imb_.configure(start, driver_context);
         const nlohmann::json& h = start.header;
-        const std::string rule(60, '-');
-        out_ << '#' << rule << '\n';
-        out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
-        out_ << '#' << rule << '\n';
-        line("Date", detail::json_text(driver_context, "date_text"));
-        line("Machine", detail::json_text(driver_context, "machine"));
-        line("System", detail::json_text(driver_context, "system"));
-        line("Release", detail::json_text(driver_context, "release"));
-        line("Version", detail::json_text(driver_context, "version"));
-        line("MPI Version", detail::json_text(h, "mpi_version", "-"));
-        line("MPI Thread Environment",
-             detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE"));
+        detail::imb_banner(out_, start, driver_context, 60);
+        detail::imb_header_line(
+            out_, "MPI Thread Environment",
+            detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE"));
         out_ << "#\n# Calling sequence was:\n#\n";
         out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n#\n";
         out_ << "# List of Benchmarks to run:\n#\n";
@@ -57,10 +49,6 @@ public:
     void on_run_end(bool completed) override { imb_.on_run_end(completed); }
 
 private:
-    void line(const char* label, const std::string& value) {
-        out_ << fmt::format("# {:<22}: {}\n", label, value);
-    }
-
     std::ostream& out_;
     imb_console_reporter imb_;
 };
