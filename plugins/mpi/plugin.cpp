@@ -99,33 +99,6 @@ nlohmann::json init_summary() {
             {"avg", sum / static_cast<double>(size)}};
 }
 
-// The host the suites see: the driver's, with context.mpi_init_ms added to run_start events
-// (so that no suite's header code changes, and no console line does).
-struct init_context_host {
-    const parbench_host* driver;
-    nlohmann::json summary;
-};
-
-void emit_with_init(void* context, const char* event_json) {
-    const auto* h = static_cast<const init_context_host*>(context);
-    if (std::string_view(event_json).find("\"run_start\"") != std::string_view::npos) {
-        nlohmann::json event = nlohmann::json::parse(event_json, nullptr, false);
-        if (event.is_object() && event.value("event", std::string()) == "run_start") {
-            event["context"]["mpi_init_ms"] = h->summary;
-            const std::string text =
-                event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-            h->driver->emit(h->driver->context, text.c_str());
-            return;
-        }
-    }
-    h->driver->emit(h->driver->context, event_json);
-}
-
-void progress_of_driver(void* context, const char* benchmark, uint64_t bytes, int processes) {
-    const auto* h = static_cast<const init_context_host*>(context);
-    h->driver->progress(h->driver->context, benchmark, bytes, processes);
-}
-
 parbench_status run(const char* request_json, const parbench_host* host, char* error,
                     size_t error_size) {
     int initialised = 0;
@@ -134,16 +107,8 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
         plugin::write_message(error, error_size, "the mpi plugin was not initialised");
         return PARBENCH_ERROR;
     }
-    if (host == nullptr || host->emit == nullptr)
-        return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error,
-                                        error_size);
-    const init_context_host wrapped{host, init_summary()};
-    parbench_host with_init = *host;
-    with_init.context = const_cast<init_context_host*>(&wrapped);
-    with_init.emit = &emit_with_init;
-    if (host->progress != nullptr) with_init.progress = &progress_of_driver;
-    return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, &with_init, error,
-                                    error_size);
+    return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error, error_size,
+                                    {{"mpi_init_ms", init_summary()}});
 }
 
 // ABI 1.1: the parameters whose values the driver checks and hands over typed, with the words

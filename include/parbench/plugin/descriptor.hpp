@@ -67,14 +67,16 @@ struct plugin_parts {
 
 // The body of a hosting plugin's run function: the request parsed, handed to the suite it
 // names; every exception becomes the plugin's error status and message (plugin::guarded).
+// `plugin_context` goes into every run_start's context (host_channel).
 inline parbench_status run_hosted_suite(std::span<const hosted_suite* const> hosted,
                                         std::string_view plugin_name, const char* request_json,
                                         const parbench_host* host_ptr, char* error,
-                                        std::size_t error_size) {
+                                        std::size_t error_size,
+                                        nlohmann::json plugin_context = nlohmann::json::object()) {
     return guarded(error, error_size, [&] {
         const run_request request =
             parse_run_request(request_json, std::string(plugin_name) + " plugin");
-        const host_channel host(host_ptr);
+        const host_channel host(host_ptr, std::move(plugin_context));
         suite_named(hosted, request.suite, plugin_name).run(request, host);
     });
 }

@@ -66,8 +66,16 @@ parbench_status guarded(char* error, std::size_t error_size, Body&& body) noexce
 class host_channel {
 public:
     explicit host_channel(const parbench_host* host) noexcept : host_(host) {}
+    // `plugin_context`: fields the plugin adds to the context of every run_start its suites send
+    // (the MPI plugin's mpi_init_ms), so that no suite's header code has to know them.
+    host_channel(const parbench_host* host, nlohmann::json plugin_context)
+        : host_(host), plugin_context_(std::move(plugin_context)) {}
 
-    void run_started(const run_start& start) const { emit("run_start", nlohmann::json(start)); }
+    void run_started(const run_start& start) const {
+        nlohmann::json event(start);
+        for (const auto& [key, value] : plugin_context_.items()) event["context"][key] = value;
+        emit("run_start", std::move(event));
+    }
     void result(const result_record& record) const { emit("result", nlohmann::json(record)); }
     void warning(std::string_view text) const {
         emit("warning", nlohmann::json{{"message", std::string(text)}});
@@ -101,6 +109,7 @@ private:
         host_->emit(host_->context, text.c_str());
     }
     const parbench_host* host_;
+    nlohmann::json plugin_context_ = nlohmann::json::object();
 };
 
 }  // namespace parbench::plugin
