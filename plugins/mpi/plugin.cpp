@@ -80,23 +80,15 @@ parbench_status finalize(char* error, size_t error_size) {
 }
 
 // context.mpi_init_ms of every suite's run_start: MPI_Init_thread's time over the processes
-// (min, max, avg in ms), or null where MPI was initialised before the plugin. Collective: one
-// MPI_Allgather of every process's time, as the bytes of a double (MPI_BYTE): tools that record
-// a run's operands per datatype (the PMPI oracle's report, test_imb2021.py) then do not take it
-// for a benchmark's MPI_DOUBLE operand.
+// (min, max, avg in ms), or null where MPI was initialised before the plugin.
 nlohmann::json init_summary() {
-    int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    double mine = init_ms.value_or(-1.0);
-    std::vector<double> all(static_cast<std::size_t>(size), 0.0);
-    MPI_Allgather(&mine, sizeof(double), MPI_BYTE, all.data(), sizeof(double), MPI_BYTE,
-                  MPI_COMM_WORLD);
-    if (std::any_of(all.begin(), all.end(), [](double t) { return t < 0.0; })) return nullptr;
+    const std::optional<std::vector<double>> all = all_mpi_init_ms();
+    if (!all) return nullptr;
     double sum = 0.0;
-    for (const double t : all) sum += t;
-    return {{"min", *std::min_element(all.begin(), all.end())},
-            {"max", *std::max_element(all.begin(), all.end())},
-            {"avg", sum / static_cast<double>(size)}};
+    for (const double t : *all) sum += t;
+    return {{"min", *std::min_element(all->begin(), all->end())},
+            {"max", *std::max_element(all->begin(), all->end())},
+            {"avg", sum / static_cast<double>(all->size())}};
 }
 
 parbench_status run(const char* request_json, const parbench_host* host, char* error,
@@ -154,7 +146,16 @@ const parbench_plugin& descriptor() {
 }  // namespace
 }  // namespace plugin_impl
 
-std::optional<double> mpi_init_ms() noexcept { return plugin_impl::init_ms; }
+std::optional<std::vector<double>> all_mpi_init_ms() {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const double mine = plugin_impl::init_ms.value_or(-1.0);
+    std::vector<double> all(static_cast<std::size_t>(size), 0.0);
+    MPI_Allgather(&mine, sizeof(double), MPI_BYTE, all.data(), sizeof(double), MPI_BYTE,
+                  MPI_COMM_WORLD);
+    if (std::any_of(all.begin(), all.end(), [](double t) { return t < 0.0; })) return {};
+    return all;
+}
 
 }  // namespace parbench::mpi_plugin
 

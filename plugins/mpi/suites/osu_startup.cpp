@@ -16,24 +16,24 @@
 // init and hello time nothing per size: they are sizeless entries whose run publishes one
 // record. The fan tests are definitions for osu/messages.hpp whose measure_size reduces the
 // figures of the processes OSU times (the senders of fan_in, the root of fan_out).
-#include "init_time.hpp"
-#include "osu/messages.hpp"
-#include "osu/point_to_point.hpp"
-#include "osu/suite.hpp"
-
-#include <parbench/mpi/check.hpp>
-#include <parbench/mpi/phases.hpp>
-#include <parbench/plugin/catalogue_row.hpp>
-
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <parbench/mpi/check.hpp>
+#include <parbench/mpi/phases.hpp>
+#include <parbench/plugin/catalogue_row.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "init_time.hpp"
+#include "osu/messages.hpp"
+#include "osu/point_to_point.hpp"
+#include "osu/suite.hpp"
 
 namespace parbench::osu::osu_startup_impl {
 namespace {
@@ -70,33 +70,27 @@ constexpr block_text hello_block{.banner = "OSU MPI Hello World Test",
 // The record's times are the same figures unrounded, in microseconds.
 void run_init(const run_state& st, std::string_view name) {
     st.host->progress(name, 0, st.world_size);
-    const std::optional<double> ms = mpi_plugin::mpi_init_ms();
-    int unknown = ms ? 0 : 1;
-    MPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (unknown != 0)
+    const std::optional<std::vector<double>> all = mpi_plugin::all_mpi_init_ms();
+    if (!all)
         throw std::runtime_error(std::string(name) +
                                  ": MPI was initialised before the mpi plugin, which therefore "
                                  "did not time MPI_Init_thread");
-    long whole_ms = static_cast<long>(*ms);
-    long low = 0;
-    long high = 0;
-    long sum = 0;
-    MPI_Reduce(&whole_ms, &low, 1, MPI_LONG, MPI_MIN, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&whole_ms, &high, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&whole_ms, &sum, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    std::array<double, 3> exact{*ms, *ms, *ms};  // min, max, sum
-    std::array<double, 3> over{};
-    MPI_Reduce(&exact[0], &over[0], 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&exact[1], &over[1], 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&exact[2], &over[2], 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    // Truncation keeps the order, so the whole minimum and maximum are the exact ones truncated.
+    const auto [low, high] = std::minmax_element(all->begin(), all->end());
+    long whole_sum = 0;
+    double sum = 0.0;
+    for (const double ms : *all) {
+        whole_sum += static_cast<long>(ms);
+        sum += ms;
+    }
     if (st.world_rank != 0) return;
     result_record r = startup_record(st, name);
-    r.t_min_us = over[0] * 1e3;
-    r.t_max_us = over[1] * 1e3;
-    r.t_avg_us = over[2] / st.world_size * 1e3;
-    r.metrics["init_min_ms"] = static_cast<double>(low);
-    r.metrics["init_max_ms"] = static_cast<double>(high);
-    r.metrics["init_avg_ms"] = static_cast<double>(sum / st.world_size);
+    r.t_min_us = *low * 1e3;
+    r.t_max_us = *high * 1e3;
+    r.t_avg_us = sum / st.world_size * 1e3;
+    r.metrics["init_min_ms"] = static_cast<double>(static_cast<long>(*low));
+    r.metrics["init_max_ms"] = static_cast<double>(static_cast<long>(*high));
+    r.metrics["init_avg_ms"] = static_cast<double>(whole_sum / st.world_size);
     publish(st, r);
 }
 
