@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   meson ninja-build pkg-config g++ python3         # build
   nlohmann-json3-dev libcli11-dev libfmt-dev       # header-only libraries the core uses
-  mpich libmpich-dev                               # MPI plugin (IMB-MPI1 ...)
+  mpich libmpich-dev libhwloc-dev                  # MPI plugin (IMB-MPI1 ...; hwloc: placement)
   gfortran libcoarrays-mpich-dev                   # coarray plugin (EPCC CAF_BENCH, suite caf)
   libopenblas-dev                                  # BLAS plugin (PAW)
   clang-14 libomp-14-dev                           # offload plugin (OpenMP offload, libomptarget)

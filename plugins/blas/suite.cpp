@@ -64,23 +64,12 @@ nlohmann::json env_or_null(const char* name) {
     return v != nullptr ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
+// As MPI sees nodes (the MPI plugin's MPI_Comm_split_type), not host names: hydra's fork
+// launcher can give two MPI nodes on one host. 1 without MPI, or from an MPI plugin that
+// predates the call.
 int count_ranks_on_my_node(const parbench_comm_service* comm) {
-    if (comm == nullptr) return 1;
-    std::array<char, 64> host{};
-    gethostname(host.data(), host.size() - 1);
-    const int size = comm->size();
-    std::vector<char> all(static_cast<std::size_t>(size) * host.size());
-    comm->gather_bytes(host.data(), host.size(), all.data(), 0);
-    int mine = 0;
-    if (comm->rank() == 0)
-        for (int r = 0; r < size; ++r)
-            if (std::strncmp(all.data() + static_cast<std::size_t>(r) * host.size(), host.data(),
-                             host.size()) == 0)
-                ++mine;
-    // Rank 0's node count stands for every node (homogeneous placement assumed).
-    double count = mine;
-    comm->broadcast(&count, sizeof(count), 0);
-    return std::max(1, static_cast<int>(count));
+    if (comm == nullptr || comm->processes_on_node == nullptr) return 1;
+    return std::max(1, comm->processes_on_node());
 }
 
 nlohmann::json peak_json(const std::optional<double>& v) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "placement.hpp"
+
 namespace parbench::mpi_plugin {
 namespace comm_service_impl {
 namespace {
@@ -50,10 +52,20 @@ int comm_gather_bytes(const void* send, size_t bytes, void* recv, int root) {
 }
 void comm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 double comm_wtime() { return MPI_Wtime(); }
+int comm_processes_on_node() { return index_of_node(MPI_COMM_WORLD).processes_on_node; }
 
 const parbench_comm_service service = {
-    sizeof(parbench_comm_service), &comm_rank, &comm_size, &comm_barrier, &comm_broadcast,
-    &comm_allreduce_f64, &comm_gather_bytes, &comm_abort, &comm_wtime, {nullptr, nullptr, nullptr, nullptr},
+    sizeof(parbench_comm_service),
+    &comm_rank,
+    &comm_size,
+    &comm_barrier,
+    &comm_broadcast,
+    &comm_allreduce_f64,
+    &comm_gather_bytes,
+    &comm_abort,
+    &comm_wtime,
+    &comm_processes_on_node,
+    {nullptr, nullptr, nullptr},
 };
 
 }  // namespace

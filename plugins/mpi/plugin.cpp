@@ -19,6 +19,7 @@
 
 #include "comm_service.hpp"
 #include "init_time.hpp"
+#include "placement.hpp"
 #include "suites/suite.hpp"
 
 namespace parbench::mpi_plugin {
@@ -126,8 +127,16 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
         plugin::write_message(error, error_size, "the mpi plugin was not initialised");
         return PARBENCH_ERROR;
     }
+    // Collective, as the suite's run is: every process reaches this line.
+    nlohmann::json placement;
+    try {
+        placement = to_json(gather_placement(MPI_COMM_WORLD));
+    } catch (const std::exception& e) {
+        plugin::write_message(error, error_size, std::string("placement: ") + e.what());
+        return PARBENCH_ERROR;
+    }
     return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error, error_size,
-                                    {{"mpi_init_ms", init_summary()}});
+                                    {{"mpi_init_ms", init_summary()}, {"placement", placement}});
 }
 
 // ABI 1.1: the parameters whose values the driver checks and hands over typed, with the words

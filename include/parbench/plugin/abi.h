@@ -127,7 +127,10 @@ typedef struct parbench_comm_service {
     int (*gather_bytes)(const void* send, size_t bytes, void* recv, int root);
     void (*abort)(int exit_code); /* tears down every process of the run; does not return */
     double (*wtime)(void);
-    void* reserved[4];
+    /* Processes of the run on this process's node, as MPI sees nodes (MPI_Comm_split_type).
+     * Collective. In 1.1's reserved room: NULL from an MPI plugin that predates it. */
+    int (*processes_on_node)(void);
+    void* reserved[3];
 } parbench_comm_service;
 
 /* What the host offers a plugin during run(). */

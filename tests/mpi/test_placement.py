@@ -1,0 +1,68 @@
+"""Where the processes ran, in every MPI run's JSON context (plugin_context.placement), with nodes
+as MPI sees them: hydra's fork launcher with `-hosts n1,n2` starts every process on this machine
+while MPI sees two nodes (one host name for all), so node identity must come from MPI, not from
+gethostname(). The expected placement is hydra's: one slot per listed host, ranks dealt round
+robin (rank r on host r mod 2). Also: binding read back per rank (-bind-to core gives each rank
+its own CPU), and the BLAS plugin's ranks per node through the same mechanism (it counted host
+names before, and said 2 where MPI sees 1).
+
+usage: test_placement.py PARBENCH MPIEXEC
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import expect, finish, require  # noqa: E402
+from pbtest.run import PAW_BLAS, PLUGIN_PATH, driver  # noqa: E402
+
+parbench, mpiexec = os.path.abspath(sys.argv[1]), sys.argv[2]
+two_nodes = [mpiexec, "-launcher", "fork", "-hosts", "n1,n2"]
+
+
+def placement_of(d, what):
+    require(d.returncode == 0 and d.document is not None,
+            f"{what}: exit status {d.returncode}", d.stdout[-1500:], d.stderr[-1500:])
+    return d.plugin_context["placement"]
+
+
+# 1. Two simulated nodes, one process each: two nodes, one process per node, rank r on node r.
+for np in (2, 4):
+    d = driver(two_nodes + ["-n", str(np), parbench, "run", "imb-mpi1", "PingPong", "-msglog",
+                            "0:0", "-iter", "10"])
+    p = placement_of(d, f"fork launcher, 2 hosts, -n {np}")
+    nodes = [q["node"] for q in p["processes"]]
+    expect(p["nodes"] == 2 and nodes == [r % 2 for r in range(np)] and
+           p["processes_per_node"] == [np // 2, np // 2],
+           f"-n {np} on n1,n2: 2 nodes, rank r on node r mod 2, {np // 2} per node: {p}")
+    expect([q["rank"] for q in p["processes"]] == list(range(np)), f"ranks in order: {p}")
+    hosts = {q["host"] for q in p["processes"]}
+    expect(len(hosts) == 1, f"one host name for both MPI nodes (so names cannot tell): {hosts}")
+    # The IMB header's per-node count comes from the same MPI view.
+    expect(d.plugin_context["processes_per_node"] == np // 2,
+           f"-n {np}: processes_per_node {d.plugin_context['processes_per_node']}")
+
+# 2. One real node, each rank bound to its own core: the binding read back per rank.
+cores = len(os.sched_getaffinity(0))
+if cores >= 2:
+    d = driver([mpiexec, "-bind-to", "core", "-n", "2", parbench, "run", "imb-mpi1", "PingPong",
+                "-msglog", "0:0", "-iter", "10"])
+    p = placement_of(d, "-bind-to core -n 2")
+    cpus = [q["cpus"] for q in p["processes"]]
+    expect(p["nodes"] == 1 and p["processes_per_node"] == [2], f"one node of 2: {p}")
+    expect(all(c.isdigit() for c in cpus) and len(set(cpus)) == 2,
+           f"-bind-to core: each rank bound to one CPU of its own: {cpus}")
+    expect(all(q["numa"] != "" for q in p["processes"]), f"a NUMA node per rank: {p}")
+else:
+    print(f"binding check skipped: this machine lets the test use {cores} CPU")
+
+# 3. The BLAS plugin counts ranks per node the same way (the communication service).
+d = driver(two_nodes + ["-n", "2", parbench, "run", "paw", "dgemm", "--sizes", "32", "--nreps",
+                        "1", "--threads", "1", "--quiet"], drop=PAW_BLAS + PLUGIN_PATH,
+           after=["--dat-dir", "."])
+require(d.returncode == 0 and d.document is not None, f"paw under 2 nodes: {d.returncode}",
+        d.stderr[-1500:])
+expect(d.plugin_context.get("ranks_per_node") == 1,
+       f"paw on n1,n2 -n 2: ranks_per_node {d.plugin_context.get('ranks_per_node')} (MPI's "
+       "nodes; host names would say 2)")
+
+sys.exit(finish())
