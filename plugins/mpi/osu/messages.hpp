@@ -119,35 +119,31 @@ template <class Def>
             .text = Def::text,
             .run = &run_sweep<message_method<Def>>,
             .all_processes = Def::all_processes,
-            .even_processes =
-                [] {
-                    if constexpr (requires { Def::even_processes; }) return Def::even_processes;
-                    return false;
-                }(),
+            .even_processes = [] {
+                if constexpr (requires { Def::even_processes; }) return Def::even_processes;
+                return false;
+            }(),
 
             .sized = Def::traits.has_bytes,
             .max_bytes = Def::max_bytes,
             .unit = Def::traits.unit,
             .smallest = smallest_of<Def>(),
-            .window =
-                [] {
-                    if constexpr (requires { Def::windowed; }) return window_use::requests;
-                    return window_use::none;
-                }(),
-            .refusal =
-                [] {
-                    if constexpr (requires { Def::refusal(0); })
-                        return &Def::refusal;
-                    else
-                        return static_cast<std::string (*)(int)>(nullptr);
-                }(),
-            .refusal_with =
-                [] {
-                    if constexpr (requires { Def::refusal_with(options{}, 0); })
-                        return &Def::refusal_with;
-                    else
-                        return static_cast<std::string (*)(const options&, int)>(nullptr);
-                }()};
+            .window = [] {
+                if constexpr (requires { Def::windowed; }) return window_use::requests;
+                return window_use::none;
+            }(),
+            .refusal = [] {
+                if constexpr (requires { Def::refusal(0); })
+                    return &Def::refusal;
+                else
+                    return static_cast<std::string (*)(int)>(nullptr);
+            }(),
+            .refusal_with = [] {
+                if constexpr (requires { Def::refusal_with(options{}, 0); })
+                    return &Def::refusal_with;
+                else
+                    return static_cast<std::string (*)(const options&, int)>(nullptr);
+            }()};
 }
 
 }  // namespace parbench::osu

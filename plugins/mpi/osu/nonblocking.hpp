@@ -23,6 +23,16 @@
 // the fifteen tests share the kernels; only the -c check differs per test.
 #pragma once
 
+#include "osu/collectives.hpp"
+#include "osu/messages.hpp"
+#include "osu/options.hpp"
+#include "osu/suite.hpp"
+
+#include <parbench/mpi/overlap.hpp>
+#include <parbench/mpi/phases.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/suites/imb/mpi1.hpp>
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -30,17 +40,8 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <parbench/mpi/overlap.hpp>
-#include <parbench/mpi/phases.hpp>
-#include <parbench/mpi/runner.hpp>
-#include <parbench/suites/imb/mpi1.hpp>
 #include <type_traits>
 #include <vector>
-
-#include "osu/collectives.hpp"
-#include "osu/messages.hpp"
-#include "osu/options.hpp"
-#include "osu/suite.hpp"
 
 namespace parbench::osu {
 

@@ -1,11 +1,12 @@
 #include "osu/options.hpp"
 
-#include <algorithm>
-#include <climits>
-#include <fstream>
 #include <parbench/core/error.hpp>
 #include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <fstream>
 
 namespace parbench::osu {
 namespace options_impl {

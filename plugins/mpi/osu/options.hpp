@@ -9,13 +9,13 @@
 // accepts is its definition's (checked in osu/suite.cpp once the benchmarks are chosen).
 #pragma once
 
+#include <parbench/mpi/rma_window.hpp>
 #include <parbench/plugin/abi.h>
+#include <parbench/plugin/request.hpp>
+#include <parbench/policy/iterations.hpp>
 
 #include <cstdint>
 #include <optional>
-#include <parbench/mpi/rma_window.hpp>
-#include <parbench/plugin/request.hpp>
-#include <parbench/policy/iterations.hpp>
 #include <span>
 #include <string>
 #include <string_view>

@@ -17,6 +17,11 @@
 // Every call moves X MPI_CHARs to and from each neighbour (the v-variants with counts X and
 // displacements k X, alltoallw in bytes with one MPI_CHAR type per neighbour); the buffers are
 // OSU's: X bytes to send for allgather(v), n X otherwise, n X to receive, on n processes.
+#include "osu/collectives.hpp"
+#include "osu/messages.hpp"
+#include "osu/nonblocking.hpp"
+#include "osu/suite.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,11 +31,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "osu/collectives.hpp"
-#include "osu/messages.hpp"
-#include "osu/nonblocking.hpp"
-#include "osu/suite.hpp"
 
 namespace parbench::osu {
 namespace osu_neighbor_impl {
