@@ -21,7 +21,12 @@ their console at -n 2. OSU's 15 nonblocking collectives (iallgather ... iscatter
 under the oracle (Pure Comm., Coll. Init, MPI_Test with -t, MPI_Wait and Overall against D times
 OSU's calls; the overlap recomputed from each row's own times; every process's calls and
 operands), and at -n 2 on the real library (the overlap again, the console against the JSON, a
-golden table, bad -t values).
+golden table, bad -t values). OSU 7.5's ten neighbourhood tests (neighbor_*, ineighbor_*) under
+the oracle at -n 2 (-N graph: an asymmetric two-process graph) and -n 4 (OSU's default cart:1:1):
+every process's MPI_Dist_graph_create_adjacent and MPI_Cart_create and each call's neighbours,
+counts and displacements against OSU's topology rule recomputed here, the figures against D,
+the console against the JSON, a golden table at -n 4; their refusals (-n 1, a topology OSU
+refuses, bad -N values).
 
 usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
