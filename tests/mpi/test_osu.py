@@ -21,7 +21,12 @@ their console at -n 2. OSU's 15 nonblocking collectives (iallgather ... iscatter
 under the oracle (Pure Comm., Coll. Init, MPI_Test with -t, MPI_Wait and Overall against D times
 OSU's calls; the overlap recomputed from each row's own times; every process's calls and
 operands), and at -n 2 on the real library (the overlap again, the console against the JSON, a
-golden table, bad -t values).
+golden table, bad -t values). OSU 7.5's ten neighbourhood tests (neighbor_*, ineighbor_*) under
+the oracle at -n 2 (-N graph: an asymmetric two-process graph) and -n 4 (OSU's default cart:1:1):
+every process's MPI_Dist_graph_create_adjacent and MPI_Cart_create and each call's neighbours,
+counts and displacements against OSU's topology rule recomputed here, the figures against D,
+the console against the JSON, a golden table at -n 4; their refusals (-n 1, a topology OSU
+refuses, bad -N values).
 
 usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
 Set PARBENCH_APPROVE=1 to rewrite the golden files.
@@ -30,6 +35,7 @@ import argparse
 import collections
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -75,6 +81,9 @@ P2P_BANNERS = {"latency": "# OSU MPI Latency Test", "multi_lat": "# OSU MPI Mult
                "bw_persistent": "# OSU MPI Bandwidth Persistent Test",
                "bibw_persistent": "# OSU MPI Bi-Directional Bandwidth Persistent Test"}
 FIELD = 18  # OSU 7's FIELD_WIDTH
+# -N graph at -n 2 (OSU's default cart:1:1 needs 3 processes): process 0 sends to 1 twice and
+# receives from 1 once, so degrees differ between in and out and between the processes
+GRAPH_TWO = [(0, 1), (1, 0), (0, 1)]
 D_US = 100.0  # the oracle's cost of one MPI call
 # The driver under mpiexec, writing JSON and CSV: (run, JSON rows).
 run = mpi_suite("osu", csv_file=True)
@@ -126,7 +135,7 @@ def sizes_of(rows):
 
 def test_refusals(args):
     for name in ["latency", "allreduce", "latency_persistent", "alltoallw",
-                 "allreduce_persistent"]:
+                 "allreduce_persistent", "neighbor_allgather", "ineighbor_alltoallw"]:
         p, _ = run([name], 1, args.parbench)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         expect(p.returncode == BAD_INPUT and len(lines) == 1 and "needs 2 processes" in lines[0],
@@ -844,6 +853,218 @@ def test_nbc_real(args):
                f"bad {bad}: rc {p.returncode}, stderr {p.stderr!r}")
 
 
+# OSU 7.5's neighbourhood collectives (c/mpi/collective/neighborhood/): the function each calls
+# and its banner (osu_neighbor_alltoallw.c:1 prints the blocking alltoallw's)
+NEIGHBOR = {"neighbor_allgather": ("MPI_Neighbor_allgather", "Neighborhood Allgather"),
+            "neighbor_allgatherv": ("MPI_Neighbor_allgatherv", "Neighborhood Allgatherv"),
+            "neighbor_alltoall": ("MPI_Neighbor_alltoall", "Neighborhood Alltoall"),
+            "neighbor_alltoallv": ("MPI_Neighbor_alltoallv", "Neighborhood All-to-Allv"),
+            "neighbor_alltoallw": ("MPI_Neighbor_alltoallw",
+                                   "All-to-Allw Personalized Exchange")}
+INEIGHBOR = {"i" + name: ("MPI_Ineighbor" + function[len("MPI_Neighbor"):],
+                          "Non-blocking Neighborhood " + name.split("_")[1].capitalize())
+             for name, (function, _) in NEIGHBOR.items()}
+
+
+def dims_create(n, d):
+    """MPI_Dims_create(n, d): the most balanced d factors of n, largest first."""
+    best = None
+
+    def shapes(rest, left, most):
+        if left == 1:
+            if rest <= most:
+                yield [rest]
+            return
+        for f in range(min(rest, most), 0, -1):
+            if rest % f == 0:
+                for tail in shapes(rest // f, left - 1, f):
+                    yield [f] + tail
+    for shape in shapes(n, d, n):
+        if best is None or max(shape) - min(shape) < max(best) - min(best):
+            best = shape
+    return best
+
+
+def cart_neighbors(n, d, r, rank):
+    """omb_neighborhood_create (osu_util_mpi.c) for -N cart:d:r: the periodic grid of
+    MPI_Dims_create's shape, ranks row-major; every displacement in [-r, r]^d, the last
+    dimension's fastest, but the one that lands on the process itself; sources = destinations."""
+    dims = dims_create(n, d)
+    coords, rest = [], rank
+    for size in reversed(dims):
+        coords.insert(0, rest % size)
+        rest //= size
+    out = []
+    for disp in itertools.product(range(-r, r + 1), repeat=d):
+        at = 0
+        for c, s, size in zip(coords, disp, dims):
+            at = at * size + (c + s) % size
+        if at != rank:
+            out.append(at)
+    return out, out
+
+
+def graph_neighbors(edges, rank):
+    """-N graph:FILE: the sources are the SRC of the edges into the process, the destinations
+    the DEST of the edges out of it, in the file's order."""
+    return [s for s, d in edges if d == rank], [d for s, d in edges if s == rank]
+
+
+def neighbor_keys(name, x, sources, destinations):
+    """The oracle's key of one call of test `name` of x bytes: X MPI_CHARs per neighbour, the
+    v-forms with counts X and displacements k X (alltoallw's in bytes: the same for MPI_CHAR),
+    as osu_neighbor_*.c fill them."""
+    def joined(values):
+        return ",".join(str(v) for v in values) or "-"
+    where = f" in {joined(sources)} out {joined(destinations)}"
+    base = name.lstrip("i").replace("neighbor_", "")
+    recv = f"recv {joined([x] * len(sources))} at {joined(k * x for k in range(len(sources)))}"
+    send = f"send {joined([x] * len(destinations))} at " \
+           f"{joined(k * x for k in range(len(destinations)))}"
+    if base in ("allgather", "alltoall"):
+        return f"MPI_CHAR x {x}" + where
+    if base == "allgatherv":
+        return f"MPI_CHAR send {x} {recv}" + where
+    return f"MPI_CHAR {send} {recv}" + where
+
+
+def test_neighbor(args, np, topology=None, edges=None):
+    """The ten neighbourhood tests under the PMPI oracle, on OSU's default -N cart:1:1 (np 4:
+    neighbours r - 1 and r + 1) or -N graph:FILE with `edges`: every process's
+    MPI_Dist_graph_create_adjacent (its neighbours from OSU's rule, recomputed here; weights 1,
+    no reordering; once per size) and MPI_Cart_create, and each call's neighbours, counts and
+    displacements; the figures: blocking Avg Latency = D (one call per iteration), nonblocking
+    Pure Comm. = 2 D, Coll. Init = D, MPI_Wait = D, MPI_Test = T D, Overall = (2 + T) D,
+    Overlap 0 (and from the row's own figures); the console against the JSON; a golden table."""
+    iterations, skip, probes = 3, 1, 1
+    sizes = [2, 4] if np == 2 else [4]  # two graphs per test at -n 2, one size at -n 4 (time)
+    names = list(NEIGHBOR) + list(INEIGHBOR)
+    with tempfile.TemporaryDirectory() as tmp:
+        extra = []
+        if edges is not None:
+            path = os.path.join(tmp, "graph.txt")
+            with open(path, "w") as f:
+                f.write("# SRC,DEST\n" + "".join(f"{s},{d}\n" for s, d in edges))
+            extra = ["-N", f"graph:{path}"]
+        prefix = os.path.join(tmp, "oracle")
+        oracle = with_oracle(args.oracle)
+        p, rows = run(names + ["-m", f"{sizes[0]}:{sizes[-1]}", "-i", str(iterations), "-x", str(skip), "-t",
+                               str(probes), "-f"] + extra, np, args.parbench, timeout=400,
+                      env=oracle["env"],
+                      env_args=oracle["env_args"] + [f"PARBENCH_ORACLE_REPORT={prefix}"])
+        reports = {}
+        for rank in range(np):
+            if os.path.exists(f"{prefix}.{rank}.json"):
+                with open(f"{prefix}.{rank}.json") as f:
+                    reports[rank] = json.load(f)
+    label = f"neighbourhood -n {np} {'graph' if edges else 'cart:1:1'}"
+    named = by_name(rows)
+    if not expect(p.returncode == 0 and set(named) == set(names) and len(reports) == np,
+                  f"{label}: rc {p.returncode}, ran {sorted(named)}, {len(reports)} reports: "
+                  f"{p.stderr[-600:]}"):
+        return
+    for name, rs in named.items():
+        expect(sizes_of(rs) == sizes and all(r["processes"] == np and
+                                             r["iterations"] == iterations for r in rs),
+               f"{label} {name}: {[(r['bytes'], r['processes'], r['iterations']) for r in rs]}")
+        for r in rs:
+            m, where = r["metrics"], f"{label} {name} {r['bytes']}"
+            if name in NEIGHBOR:
+                expect(close(r["t_avg_us"], D_US, 1e-6) and close(r["t_min_us"], D_US, 1e-6)
+                       and close(r["t_max_us"], D_US, 1e-6),
+                       f"{where}: {r['t_min_us']} {r['t_avg_us']} {r['t_max_us']}, expected {D_US}")
+                continue
+            want = {"pure_comm_us": 2 * D_US, "min_comm_us": 2 * D_US, "max_comm_us": 2 * D_US,
+                    "init_us": D_US, "wait_us": D_US, "test_us": probes * D_US}
+            for k, v in want.items():
+                expect(close(m.get(k, -1), v, 1e-6), f"{where}: {k} {m.get(k)}, expected {v}")
+            expect(abs(m.get("compute_us", -1)) < 1e-3 and
+                   close(r["t_avg_us"], (2 + probes) * D_US, 1e-6) and
+                   abs(m.get("overlap_percent", -1)) < 1e-6 and
+                   abs(m["overlap_percent"] - osu_overlap(r["t_avg_us"], m["compute_us"],
+                                                          m["pure_comm_us"])) < 1e-9,
+                   f"{where}: overall {r['t_avg_us']}, compute {m.get('compute_us')}, overlap "
+                   f"{m.get('overlap_percent')}, expected {(2 + probes) * D_US}, 0, 0")
+    # the calls of every process
+    for rank in range(np):
+        report = reports[rank]
+        sources, destinations = graph_neighbors(edges, rank) if edges else \
+            cart_neighbors(np, 1, 1, rank)
+        graphs = len(names) * len(sizes)  # one graph per size of each test
+        where = f"in {','.join(map(str, sources)) or '-'} out " \
+                f"{','.join(map(str, destinations)) or '-'}"
+        want_graph = {f"{where} weights {','.join('1' * len(sources))} reorder 0"
+                      if sources else f"{where} reorder 0": graphs}
+        got = report["operands"].get("MPI_Dist_graph_create_adjacent", {})
+        expect(got == want_graph, f"{label} rank {rank} MPI_Dist_graph_create_adjacent: {got}, "
+                                  f"expected {want_graph}")
+        want_cart = {} if edges else {f"dims {np} periods 1 reorder 0": graphs}
+        got = report["operands"].get("MPI_Cart_create", {})
+        expect(got == want_cart, f"{label} rank {rank} MPI_Cart_create: {got}, expected "
+                                 f"{want_cart}")
+        for name in names:
+            function = (NEIGHBOR | INEIGHBOR)[name][0]
+            per_size = (iterations + skip) * (2 if name in INEIGHBOR else 1)
+            want = collections.Counter()
+            for x in sizes:
+                want[neighbor_keys(name, x, sources, destinations)] += per_size
+            got = report["operands"].get(function, {})
+            expect(got == dict(want) and report["calls"].get(function) == sum(want.values()),
+                   f"{label} rank {rank} {function}: {got}, expected {dict(want)}")
+        expect(report["calls"].get("MPI_Test", 0) >= probes * 5 * len(sizes) * (iterations + skip),
+               f"{label} rank {rank}: {report['calls'].get('MPI_Test')} MPI_Test calls")
+    # the console: OSU's banners and columns, each row's figures those of the JSON
+    blocks = {b["banner"].split(" v")[0]: b for b in table_rows(p.stdout)}
+    for name in names:
+        banner = f"# OSU MPI {(NEIGHBOR | INEIGHBOR)[name][1]} Latency Test"
+        block = blocks.get(banner)
+        if not expect(block is not None, f"{label}: no block {banner!r} in {list(blocks)}"):
+            continue
+        columns = (["t_avg_us", "t_min_us", "t_max_us"] if name in NEIGHBOR else
+                   ["t_avg_us", "compute_us", "init_us", "test_us", "wait_us", "pure_comm_us",
+                    "min_comm_us", "max_comm_us", "overlap_percent"])
+        head = "Avg Latency(us)" if name in NEIGHBOR else "Overall(us)"
+        expect(head in (block["header"] or "") and len(block["rows"]) == len(sizes),
+               f"{label} {name}: header {block['header']!r}, rows {block['rows']}")
+        for line, r in zip(block["rows"], named[name]):
+            f = line.split()
+            want = [r[c] if c.startswith("t_") else r["metrics"][c] for c in columns]
+            expect(int(f[0]) == r["bytes"] and
+                   all(abs(float(a) - b) <= 0.0051 for a, b in zip(f[1:], want)),
+                   f"{label} {name}: row {line!r}, JSON {want}")
+    if edges is None:
+        approve(os.path.join(args.golden, "osu_neighbor.txt"), mask.osu_console(p.stdout))
+
+
+def test_neighbor_refusals(args, np):
+    """-N's bad values (at -n 2: the same parsing at any count): one line naming -N, status 2,
+    no rows. A topology OSU 7.5 refuses on this many processes (a radius above (smallest
+    dimension - 1) / 2, as the default cart:1:1 on 2; a graph naming a process the run has
+    not): refused in one line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        far = os.path.join(tmp, "far.txt")
+        with open(far, "w") as f:
+            f.write(f"0,{np}\n")
+        bad_file = os.path.join(tmp, "bad.txt")
+        with open(bad_file, "w") as f:
+            f.write("0;1\n")
+        bad_values = [["-N", "cart"], ["-N", "cart:1"], ["-N", "cart:x:1"], ["-N", "cart:0:1"],
+                      ["-N", "cart:1:-1"], ["-N", "torus:1:1"], ["-N", "graph"],
+                      ["-N", f"graph:{tmp}/missing"], ["-N", f"graph:{bad_file}"], ["-N"]]
+        for bad in bad_values if np == 2 else []:
+            p, rows = run(["neighbor_allgather"] + bad, np, args.parbench)
+            lines = [l for l in p.stderr.splitlines() if l.strip()]
+            expect(p.returncode == BAD_INPUT and len(lines) == 1 and
+                   lines[0].startswith("parbench:") and "-N" in lines[0] and not rows,
+                   f"bad {bad}: rc {p.returncode}, stderr {p.stderr!r}")
+        refused = [["-N", f"graph:{far}"], ["-N", "cart:2:1"]] + ([[]] if np == 2 else [])
+        for topology in refused:
+            p, rows = run(["ineighbor_alltoall"] + topology, np, args.parbench)
+            lines = [l for l in p.stderr.splitlines() if l.strip()]
+            expect(p.returncode == BAD_INPUT and len(lines) == 1 and "-N" in lines[0] and
+                   "neighbourhood tests" in lines[0] and not rows,
+                   f"-n {np} {topology}: rc {p.returncode}, stderr {p.stderr!r}")
+
 def test_four(args):
     p, rows = run(["latency", "multi_lat", "mbw_mr", "-m", "1:4", "-i", "10", "-x", "1", "-W",
                    "2", "-c"], 4, args.parbench, timeout=400)
@@ -864,6 +1085,8 @@ def test_four(args):
     test_osu75_calls(args, 4)
     test_persistent_collectives(args, 4)
     test_nbc(args, 4, probe_counts=(2,))  # -t 0 at -n 2 only: the same calls, fewer MPI_Test
+    test_neighbor(args, 4)
+    test_neighbor_refusals(args, 4)
 
 
 def main():
@@ -884,7 +1107,9 @@ def main():
                          ("osu75", lambda a: test_osu75_calls(a, 2)),
                          ("osu75-golden", test_osu75_golden),
                          ("persistent", lambda a: test_persistent_collectives(a, 2)),
-                         ("nbc", lambda a: test_nbc(a, 2)), ("nbc-real", test_nbc_real)]:
+                         ("nbc", lambda a: test_nbc(a, 2)), ("nbc-real", test_nbc_real),
+                         ("neighbor", lambda a: test_neighbor(a, 2, edges=GRAPH_TWO)),
+                         ("neighbor-refusals", lambda a: test_neighbor_refusals(a, 2))]:
             if not args.only or args.only == name:
                 fn(args)
     else:

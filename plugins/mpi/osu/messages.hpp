@@ -137,6 +137,12 @@ template <class Def>
                     return &Def::refusal;
                 else
                     return static_cast<std::string (*)(int)>(nullptr);
+            }(),
+            .refusal_with = [] {
+                if constexpr (requires { Def::refusal_with(options{}, 0); })
+                    return &Def::refusal_with;
+                else
+                    return static_cast<std::string (*)(const options&, int)>(nullptr);
             }()};
 }
 

@@ -40,6 +40,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace parbench::osu {
@@ -230,9 +231,11 @@ private:
     std::uint64_t calls_ = 0;
 };
 
-// OSU's second loop's iteration: the call, the dummy compute for `target_s`, the wait.
+// OSU's second loop's iteration: the call, the dummy compute for `target_s`, the wait. `Start`
+// begins the call (nbc_start, or the neighbourhood tests' start): begin(context, send, recv).
+template <class Start = nbc_start>
 struct nbc_overall_kernel {
-    const nbc_start* start;
+    const Start* start;
     dummy_compute* work;
     nbc_split* split;
     double target_s = 0.0;
@@ -269,11 +272,13 @@ void attach_nbc_figures(std::vector<result_record>& records, const mpi::gathered
 [[nodiscard]] std::vector<double> gather_splits(const mpi::session& s,
                                                 const std::array<double, 4>& mine);
 
-// OSU's measurement of one size of a nonblocking collective (see the top of this file).
-template <class Def>
+// OSU's measurement of one size of a nonblocking collective (see the top of this file), whose
+// call `make_start(context)` makes once the buffers are ready: a Start with begin(context, send,
+// recv) and the call operator of mpi/overlap.hpp's kernels (nbc_start).
+template <class Def, class MakeStart>
 [[nodiscard]] mpi::measurement measure_nbc(const mpi::session& s, const options& o,
                                            const mpi::record_labels& labels, std::uint64_t x,
-                                           message_plan plan, nbc_call call) {
+                                           message_plan plan, const MakeStart& make_start) {
     const auto pattern = Def::descriptor(o);
     const auto bytes = static_cast<std::size_t>(x);
     const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(pattern));
@@ -288,17 +293,18 @@ template <class Def>
         if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
         if (ready.ready()) {
             mpi::no_completion none;
-            const nbc_start start(call, context);
-            mpi::wait_kernel<nbc_start> pure_kernel{start};
+            const auto start = make_start(context);
+            using start_type = std::remove_cvref_t<decltype(start)>;
+            mpi::wait_kernel<start_type> pure_kernel{start};
             const mpi::rank_timing t_pure = mpi::time_iterations(
                 s, pattern, ready, context, pure_kernel, none, plan, x, check);
             dummy_compute work;
             nbc_split split(t_pure.iterations);  // the overall loop's timed count too
-            nbc_overall_kernel overall_kernel{.start = &start,
-                                              .work = &work,
-                                              .split = &split,
-                                              .target_s = mpi::per_iteration_s(t_pure),
-                                              .probes = o.test_calls};
+            nbc_overall_kernel<start_type> overall_kernel{.start = &start,
+                                                          .work = &work,
+                                                          .split = &split,
+                                                          .target_s = mpi::per_iteration_s(t_pure),
+                                                          .probes = o.test_calls};
             const mpi::rank_timing t_overall = mpi::time_iterations(
                 s, pattern, ready, context, overall_kernel, none, plan, x, check);
             const mpi::gathered overall = mpi::gather(s, t_overall, plan.batching.max_batches);
@@ -331,7 +337,9 @@ struct nbc_def : Blocking {
     [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
                                                        const mpi::record_labels& labels,
                                                        std::uint64_t x, const message_plan& plan) {
-        return measure_nbc<Blocking>(s, o, labels, x, plan, Call);
+        return measure_nbc<Blocking>(s, o, labels, x, plan, [](const mpi::kernel_context& context) {
+            return nbc_start(Call, context);
+        });
     }
 };
 

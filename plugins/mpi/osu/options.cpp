@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <fstream>
 
 namespace parbench::osu {
 namespace options_impl {
@@ -50,6 +51,54 @@ void parse_sizes(const std::string& text, options& o) {
     o.max_bytes = max;
 }
 
+// -N cart:D:R | graph:FILE (OSU 7.5's spellings; the file is read here, on every process, so
+// that a bad one is refused before the run starts).
+neighborhood parse_neighborhood(const std::string& text) {
+    const auto bad = [&](const std::string& why) {
+        return input_error("-N " + text + ": " + why + "; expected cart:DIMENSIONS:RADIUS or " +
+                           "graph:FILE");
+    };
+    neighborhood n;
+    if (text == "cart") throw bad("DIMENSIONS and RADIUS missing");
+    if (text.rfind("cart:", 0) == 0) {
+        const std::string rest = text.substr(5);
+        const auto colon = rest.find(':');
+        std::uint64_t dims = 0;
+        std::uint64_t radius = 0;
+        if (colon == std::string::npos ||
+            !parbench::parse_unsigned(std::string_view(rest).substr(0, colon), dims) ||
+            !parbench::parse_unsigned(std::string_view(rest).substr(colon + 1), radius))
+            throw bad("DIMENSIONS and RADIUS must be non-negative integers");
+        if (dims == 0 || dims > 16) throw bad("DIMENSIONS must be 1 to 16");
+        if (radius > 1024) throw bad("RADIUS must be at most 1024");
+        n.dimensions = static_cast<int>(dims);
+        n.radius = static_cast<int>(radius);
+        return n;
+    }
+    if (text.rfind("graph:", 0) != 0 || text.size() == 6)
+        throw bad(text.rfind("graph", 0) == 0 ? "no adjacency file" : "unknown topology");
+    n.graph = true;
+    n.file = text.substr(6);
+    std::ifstream in(n.file);
+    if (!in) throw bad("cannot read " + n.file);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        const auto comma = line.find(',');
+        std::uint64_t src = 0;
+        std::uint64_t dest = 0;
+        if (comma == std::string::npos ||
+            !parbench::parse_unsigned(std::string_view(line).substr(0, comma), src) ||
+            !parbench::parse_unsigned(std::string_view(line).substr(comma + 1), dest) ||
+            src > INT_MAX || dest > INT_MAX)
+            throw bad(n.file + " line " + std::to_string(number) + " '" + line +
+                      "' is not SRC,DEST (process ranks)");
+        n.edges.emplace_back(static_cast<int>(src), static_cast<int>(dest));
+    }
+    return n;
+}
+
 constexpr parbench_parameter parameter_rows[] = {
     {"m", "[MIN:]MAX", "message sizes MIN, 2 MIN, ... up to MAX bytes (MIN: sets MIN only)",
      "1:4194304 (collectives 1:1048576)", PARBENCH_ARITY_ONE},
@@ -57,25 +106,28 @@ constexpr parbench_parameter parameter_rows[] = {
      "latency 10000 (1000 above 8 KiB), bandwidth 100 (20), collectives 1000 (100)",
      PARBENCH_ARITY_ONE},
     {"x", "WARMUP", "untimed warm-up iterations (OSU -x)",
-     "latency 100 (10 above 8 KiB), bandwidth 10 (2), collectives 100 (10)",
-     PARBENCH_ARITY_ONE},
+     "latency 100 (10 above 8 KiB), bandwidth 10 (2), collectives 100 (10)", PARBENCH_ARITY_ONE},
     {"W", "WINDOW",
      "transfers per window of the bandwidth tests (OSU -W; at most 65536, and within -M)", "64",
      PARBENCH_ARITY_ONE},
     {"w", "create|allocate|dynamic", "one-sided window creation (OSU -w)", "allocate",
      PARBENCH_ARITY_ONE},
     {"s", "lock|flush|flush_local|lock_all|pscw|fence",
-     "one-sided synchronisation (OSU -s); each test accepts OSU's set",
-     "flush (put_bibw: pscw)", PARBENCH_ARITY_ONE},
+     "one-sided synchronisation (OSU -s); each test accepts OSU's set", "flush (put_bibw: pscw)",
+     PARBENCH_ARITY_ONE},
     {"c", nullptr, "validate the data received (OSU -c; parbench's check)", nullptr,
      PARBENCH_ARITY_FLAG},
-    {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)",
-     nullptr, PARBENCH_ARITY_FLAG},
+    {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)", nullptr,
+     PARBENCH_ARITY_FLAG},
     {"z", nullptr, "P50, P90 and P99 latency columns over the timed batches (OSU -z)", nullptr,
      PARBENCH_ARITY_FLAG},
     {"t", "CALLS",
      "MPI_Test calls during the dummy compute of the nonblocking collectives (OSU -t)", "0",
      PARBENCH_ARITY_ONE},
+    {"N", "cart:D:R|graph:FILE",
+     "neighbourhood collectives' topology: periodic D-dimensional grid, neighbours within R "
+     "steps, or the SRC,DEST edges of FILE (OSU -N)",
+     "cart:1:1", PARBENCH_ARITY_ONE},
     {"M", "BYTES", "memory limit per process; larger sizes are skipped (OSU -M)", "536870912",
      PARBENCH_ARITY_ONE},
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
@@ -142,6 +194,8 @@ options parse_options(const run_request& request) {
             o.skip = options_impl::count_value(name, text, true);
         } else if (name == "t") {
             o.test_calls = options_impl::count_value(name, text, true);
+        } else if (name == "N") {
+            o.topology = options_impl::parse_neighborhood(text);
         } else if (name == "M") {
             std::uint64_t bytes = 0;
             if (!parbench::parse_unsigned(text, bytes) || bytes == 0)

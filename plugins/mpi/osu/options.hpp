@@ -2,11 +2,11 @@
 // [MIN:]MAX message sizes, -i iterations and -x warm-up (both overriding OSU's small- and
 // large-message counts, as OSU does), -W window size of the bandwidth tests, -c validation
 // (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -t MPI_Test
-// calls during the nonblocking collectives' compute, -M the
-// memory limit per process, and for the one-sided tests -w window creation (create, allocate,
-// dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is validated with one line naming the
-// option (input_error -> BAD_INPUT); which -s a benchmark accepts is its definition's (checked
-// in osu/suite.cpp once the benchmarks are chosen).
+// calls during the nonblocking collectives' compute, -N the neighbourhood collectives' topology, -M
+// the memory limit per process, and for the one-sided tests -w window creation (create, allocate,
+// dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is
+// validated with one line naming the option (input_error -> BAD_INPUT); which -s a benchmark
+// accepts is its definition's (checked in osu/suite.cpp once the benchmarks are chosen).
 #pragma once
 
 #include <parbench/mpi/rma_window.hpp>
@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace parbench::osu {
@@ -51,6 +52,18 @@ inline constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 22;  // M
 inline constexpr std::uint64_t default_collective_max_bytes = std::uint64_t{1} << 20;  // _COLL
 inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 512 MiB (-M)
 
+// -N: the neighbourhood collectives' topology (OSU 7.5, omb_nhbrhd_process_options): cart:D:R, a
+// periodic D-dimensional grid of MPI_Dims_create's shape where each process's neighbours are
+// every other process within R steps along each dimension, or graph:FILE, the edges "SRC,DEST"
+// of a file (one per line, '#' lines skipped). OSU's default is cart:1:1.
+struct neighborhood {
+    bool graph = false;
+    int dimensions = 1;
+    int radius = 1;
+    std::string file;                        // graph: its path
+    std::vector<std::pair<int, int>> edges;  // graph: the file's edges, in its order
+};
+
 struct options {
     std::optional<sync> synchronization;  // -s; none: each benchmark's default
     mpi::window_creation creation = mpi::window_creation::allocate;  // -w (OSU 7: allocate)
@@ -67,6 +80,7 @@ struct options {
     // -t: MPI_Test calls during the dummy compute of the nonblocking collectives (OSU's
     // num_probes; 0: the compute runs in one piece with no MPI_Test)
     std::uint64_t test_calls = 0;
+    neighborhood topology;  // -N
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

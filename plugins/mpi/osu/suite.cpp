@@ -50,6 +50,8 @@ namespace {
 [[nodiscard]] std::string cannot_run(const options& o, const benchmark& b, int world_size) {
     if (b.refusal != nullptr)
         if (std::string why = b.refusal(world_size); !why.empty()) return why;
+    if (b.refusal_with != nullptr)
+        if (std::string why = b.refusal_with(o, world_size); !why.empty()) return why;
     if (b.even_processes && world_size % 2 != 0)
         return std::string(b.info.name) + " needs an even number of processes (it pairs " +
                "process r with r + n/2); the run has " + std::to_string(world_size);
@@ -205,7 +207,9 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         std::string why = suite_impl::cannot_run(o, *b, st.world_size);
         if (why.empty()) return false;
         if (!request.benchmarks.empty()) throw input_error(why);
-        left_out.push_back(std::move(why));
+        // one warning for the tests left out for one reason (the ten neighbourhood tests')
+        if (std::find(left_out.begin(), left_out.end(), why) == left_out.end())
+            left_out.push_back(std::move(why));
         return true;
     });
     if (run.empty()) throw input_error(left_out.front());

@@ -63,6 +63,9 @@ struct benchmark {
     // Why it cannot run on this many processes with this MPI library (empty: it can), where a
     // library's defect would abort the run (scatter_persistent on MPICH 4.0).
     std::string (*refusal)(int world_size) = nullptr;
+    // Why it cannot run with these options on this many processes (the neighbourhood tests'
+    // -N topology), or empty.
+    std::string (*refusal_with)(const options& o, int world_size) = nullptr;
     // The fewest processes it runs on: OSU's start-up programs (init, hello) run on one.
     int min_processes = 2;
 };
@@ -106,6 +109,10 @@ inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
 // The nonblocking collective tests (osu_iallgather ... osu_iscatterv), in OSU's order; their
 // part of the catalogue, defined in suites/osu_nbc.cpp.
 [[nodiscard]] std::span<const benchmark> nonblocking_catalogue() noexcept;
+
+// The neighbourhood collective tests (osu_neighbor_allgather ... osu_ineighbor_alltoallw); their
+// part of the catalogue, defined in suites/osu_neighbor.cpp.
+[[nodiscard]] std::span<const benchmark> neighborhood_catalogue() noexcept;
 
 // The OSU release whose layout and defaults the suite follows.
 inline constexpr const char* osu_version = "7.3";

@@ -235,8 +235,8 @@ constexpr benchmark one_sided_catalogue[] = {
 const suite& osu_suite() {
     static const suite s("osu",
                          "OSU micro-benchmarks: point-to-point, collective and one-sided tests",
-                         {catalogue, nonblocking_catalogue(), one_sided_catalogue,
-                          startup_programs()},
+                         {catalogue, nonblocking_catalogue(), neighborhood_catalogue(),
+                          one_sided_catalogue, startup_programs()},
                          mpi_plugin::testing::osu_faults());
     return s;
 }

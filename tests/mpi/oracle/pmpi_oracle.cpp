@@ -1,7 +1,9 @@
 // A test-only PMPI interposition library: every MPI call that an IMB-MPI1 or OSU kernel makes
 // (persistent requests too: MPI_Start, MPI_Startall; their MPI_Send_init/MPI_Recv_init are
-// counted with their operands; OSU's nonblocking collectives and MPI_Test) takes a fixed, known time, so that a real run under mpiexec has a
-// known answer (tests/mpi/oracle.py, tests/mpi/test_osu.py).
+// counted with their operands; OSU's nonblocking collectives and MPI_Test; the neighbourhood
+// collectives, MPI_Dist_graph_create_adjacent and MPI_Cart_create, with their neighbours) takes a
+// fixed, known time, so that a real run under mpiexec has a known answer (tests/mpi/oracle.py,
+// tests/mpi/test_osu.py).
 //
 // Each interposed MPI_X costs D, then calls PMPI_X. D is the delay of this process's MPI_COMM_WORLD
 // rank:
@@ -51,7 +53,11 @@ enum fn : int {
     f_reduce_init, f_reduce_scatter_init, f_scatter_init, f_scatterv_init,
     f_iallgather, f_iallgatherv, f_iallreduce, f_ialltoall, f_ialltoallv, f_ialltoallw,
     f_ibarrier, f_ibcast, f_igather, f_igatherv, f_ireduce, f_ireduce_scatter,
-    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_sendrecv_replace, f_count
+    f_ireduce_scatter_block, f_iscatter, f_iscatterv, f_test, f_sendrecv_replace,
+    f_neighbor_allgather, f_neighbor_allgatherv, f_neighbor_alltoall, f_neighbor_alltoallv,
+    f_neighbor_alltoallw, f_ineighbor_allgather, f_ineighbor_allgatherv, f_ineighbor_alltoall,
+    f_ineighbor_alltoallv, f_ineighbor_alltoallw, f_dist_graph_create_adjacent, f_cart_create,
+    f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -66,7 +72,11 @@ const char* const fn_names[f_count] = {
     "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Iallreduce", "MPI_Ialltoall", "MPI_Ialltoallv",
     "MPI_Ialltoallw", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Ireduce",
     "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block", "MPI_Iscatter", "MPI_Iscatterv",
-    "MPI_Test", "MPI_Sendrecv_replace"};
+    "MPI_Test", "MPI_Sendrecv_replace",
+    "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
+    "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_allgather",
+    "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
+    "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create"};
 
 struct state {
     bool ready = false;
@@ -190,6 +200,96 @@ void note_peer(fn f, int count, int peer, MPI_Comm comm) {
     const std::string key =
         std::string(fn_names[f]) + " " + std::to_string(count) + " " + std::to_string(rank);
     if (seen.size() < 10000 || seen.count(key) != 0) ++seen[key];
+}
+
+// Ranks of `comm` as MPI_COMM_WORLD ranks, joined by commas ("-" for none).
+std::string world_ranks(MPI_Comm comm, const int* ranks, int n) {
+    if (n <= 0) return "-";
+    MPI_Group group = MPI_GROUP_NULL;
+    MPI_Group world = MPI_GROUP_NULL;
+    PMPI_Comm_group(comm, &group);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    std::vector<int> out(static_cast<std::size_t>(n), MPI_UNDEFINED);
+    PMPI_Group_translate_ranks(group, n, ranks, world, out.data());
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    std::string text;
+    for (int k = 0; k < n; ++k) {
+        if (k) text += ',';
+        text += std::to_string(out[k]);
+    }
+    return text;
+}
+
+// The first n entries of an array, joined by commas ("-" for none).
+template <class T>
+std::string joined(const T* values, int n) {
+    if (n <= 0) return "-";
+    std::string text;
+    for (int k = 0; k < n; ++k) {
+        if (k) text += ',';
+        text += std::to_string(values[k]);
+    }
+    return text;
+}
+
+// A neighbourhood collective's operands as a key of the report: the neighbours of its
+// distributed graph communicator (world ranks: "in SOURCES out DESTINATIONS"), then per
+// neighbour the counts (and displacements) it sends and receives:
+//   "MPI_CHAR x 4 in 3,1 out 3,1"                                 allgather, alltoall
+//   "MPI_CHAR send 4 recv 4,4 at 0,4 in 3,1 out 3,1"              allgatherv
+//   "MPI_CHAR send 4,4 at 0,4 recv 4,4 at 0,4 in 3,1 out 3,1"     alltoallv, alltoallw (bytes)
+struct neighbor_key {
+    MPI_Comm comm;
+    int in = 0;
+    int out = 0;
+    std::string neighbors;
+    explicit neighbor_key(MPI_Comm c) : comm(c) {
+        int weighted = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+        std::vector<int> sources(static_cast<std::size_t>(in) + 1);
+        std::vector<int> destinations(static_cast<std::size_t>(out) + 1);
+        std::vector<int> sw(static_cast<std::size_t>(in) + 1);
+        std::vector<int> dw(static_cast<std::size_t>(out) + 1);
+        PMPI_Dist_graph_neighbors(comm, in, sources.data(), sw.data(), out, destinations.data(),
+                                  dw.data());
+        neighbors = " in " + world_ranks(comm, sources.data(), in) + " out " +
+                    world_ranks(comm, destinations.data(), out);
+    }
+};
+
+void note_key(fn f, const std::string& key) {
+    auto& seen = self().operands[f];
+    if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
+}
+
+void note_neighbor_fixed(fn f, int count, MPI_Datatype type, MPI_Comm comm) {
+    const neighbor_key k(comm);
+    note_key(f, describe(type) + " x " + std::to_string(count) + k.neighbors);
+}
+
+void note_neighbor_gatherv(fn f, int count, MPI_Datatype type, const int* rcounts,
+                           const int* displs, MPI_Comm comm) {
+    const neighbor_key k(comm);
+    note_key(f, describe(type) + " send " + std::to_string(count) + " recv " +
+                    joined(rcounts, k.in) + " at " + joined(displs, k.in) + k.neighbors);
+}
+
+template <class Displ>
+void note_neighbor_v(fn f, const std::string& type, const int* scounts, const Displ* sdispls,
+                     const int* rcounts, const Displ* rdispls, MPI_Comm comm) {
+    const neighbor_key k(comm);
+    note_key(f, type + " send " + joined(scounts, k.out) + " at " + joined(sdispls, k.out) +
+                    " recv " + joined(rcounts, k.in) + " at " + joined(rdispls, k.in) +
+                    k.neighbors);
+}
+
+// alltoallw's types, one per neighbour: their names when they differ, else the one.
+std::string types_of(const MPI_Datatype* types, int n) {
+    std::string first = n > 0 ? describe(types[0]) : std::string("-");
+    for (int k = 1; k < n; ++k)
+        if (describe(types[k]) != first) return "mixed";
+    return first;
 }
 
 void write_report() {
@@ -664,6 +764,120 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     enter(f_test);
     return PMPI_Test(request, flag, status);
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int in, const int sources[],
+                                   const int sourceweights[], int out, const int destinations[],
+                                   const int destweights[], MPI_Info info, int reorder,
+                                   MPI_Comm* graph) {
+    enter(f_dist_graph_create_adjacent);
+    const bool weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
+    note_key(f_dist_graph_create_adjacent,
+             "in " + world_ranks(comm, sources, in) + " out " +
+                 world_ranks(comm, destinations, out) +
+                 (weighted && in > 0 && sourceweights != MPI_WEIGHTS_EMPTY
+                      ? " weights " + joined(sourceweights, in)
+                      : std::string()) +
+                 " reorder " + std::to_string(reorder));
+    return PMPI_Dist_graph_create_adjacent(comm, in, sources, sourceweights, out, destinations,
+                                           destweights, info, reorder, graph);
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* cart) {
+    enter(f_cart_create);
+    note_key(f_cart_create, "dims " + joined(dims, ndims) + " periods " + joined(periods, ndims) +
+                                " reorder " + std::to_string(reorder));
+    return PMPI_Cart_create(comm, ndims, dims, periods, reorder, cart);
+}
+
+int MPI_Neighbor_allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm) {
+    enter(f_neighbor_allgather);
+    note_neighbor_fixed(f_neighbor_allgather, scount, stype, comm);
+    return PMPI_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Neighbor_allgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                            const int rcounts[], const int displs[], MPI_Datatype rtype,
+                            MPI_Comm comm) {
+    enter(f_neighbor_allgatherv);
+    note_neighbor_gatherv(f_neighbor_allgatherv, scount, stype, rcounts, displs, comm);
+    return PMPI_Neighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+}
+
+int MPI_Neighbor_alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                          MPI_Datatype rtype, MPI_Comm comm) {
+    enter(f_neighbor_alltoall);
+    note_neighbor_fixed(f_neighbor_alltoall, scount, stype, comm);
+    return PMPI_Neighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Neighbor_alltoallv(const void* sbuf, const int scounts[], const int sdispls[],
+                           MPI_Datatype stype, void* rbuf, const int rcounts[], const int rdispls[],
+                           MPI_Datatype rtype, MPI_Comm comm) {
+    enter(f_neighbor_alltoallv);
+    note_neighbor_v(f_neighbor_alltoallv, describe(stype), scounts, sdispls, rcounts, rdispls,
+                    comm);
+    return PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                   comm);
+}
+
+int MPI_Neighbor_alltoallw(const void* sbuf, const int scounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
+    enter(f_neighbor_alltoallw);
+    const neighbor_key k(comm);
+    note_neighbor_v(f_neighbor_alltoallw, types_of(stypes, k.out), scounts, sdispls, rcounts,
+                    rdispls, comm);
+    return PMPI_Neighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
+                                   comm);
+}
+
+int MPI_Ineighbor_allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                            int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+    enter(f_ineighbor_allgather);
+    note_neighbor_fixed(f_ineighbor_allgather, scount, stype, comm);
+    return PMPI_Ineighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+}
+
+int MPI_Ineighbor_allgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
+                             const int rcounts[], const int displs[], MPI_Datatype rtype,
+                             MPI_Comm comm, MPI_Request* request) {
+    enter(f_ineighbor_allgatherv);
+    note_neighbor_gatherv(f_ineighbor_allgatherv, scount, stype, rcounts, displs, comm);
+    return PMPI_Ineighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
+                                     request);
+}
+
+int MPI_Ineighbor_alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+    enter(f_ineighbor_alltoall);
+    note_neighbor_fixed(f_ineighbor_alltoall, scount, stype, comm);
+    return PMPI_Ineighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+}
+
+int MPI_Ineighbor_alltoallv(const void* sbuf, const int scounts[], const int sdispls[],
+                            MPI_Datatype stype, void* rbuf, const int rcounts[],
+                            const int rdispls[], MPI_Datatype rtype, MPI_Comm comm,
+                            MPI_Request* request) {
+    enter(f_ineighbor_alltoallv);
+    note_neighbor_v(f_ineighbor_alltoallv, describe(stype), scounts, sdispls, rcounts, rdispls,
+                    comm);
+    return PMPI_Ineighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                    comm, request);
+}
+
+int MPI_Ineighbor_alltoallw(const void* sbuf, const int scounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+    enter(f_ineighbor_alltoallw);
+    const neighbor_key k(comm);
+    note_neighbor_v(f_ineighbor_alltoallw, types_of(stypes, k.out), scounts, sdispls, rcounts,
+                    rdispls, comm);
+    return PMPI_Ineighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
+                                    comm, request);
 }
 
 double MPI_Wtime() {
