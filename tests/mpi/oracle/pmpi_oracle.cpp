@@ -1,7 +1,8 @@
 // A test-only PMPI interposition library: every MPI call that an IMB-MPI1 or OSU kernel makes
 // (persistent requests too: MPI_Start, MPI_Startall; their MPI_Send_init/MPI_Recv_init are
-// counted with their operands; OSU's nonblocking collectives and MPI_Test) takes a fixed, known time, so that a real run under mpiexec has a
-// known answer (tests/mpi/oracle.py, tests/mpi/test_osu.py).
+// counted with their operands; OSU's nonblocking collectives and MPI_Test) takes a fixed, known
+// time, so that a real run under mpiexec has a known answer (tests/mpi/oracle.py,
+// tests/mpi/test_osu.py).
 //
 // Each interposed MPI_X costs D, then calls PMPI_X. D is the delay of this process's MPI_COMM_WORLD
 // rank:
@@ -24,6 +25,8 @@
 // "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
 // 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings.
+// "roots" counts the rooted persistent collectives' _init calls by root ({"MPI_Bcast_init":
+// {"0": 5}}, the root as passed) — IMB-MPI4's requests.
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
@@ -83,6 +86,9 @@ struct state {
     // With PARBENCH_ORACLE_PEERS set: "FUNCTION COUNT PEER" (the peer as a world rank: the
     // destination of a send, the source of a receive) -> calls (capped).
     std::map<std::string, std::uint64_t> peers;
+    // Per rooted persistent collective (MPI_Bcast_init, ...): the root, as a rank of the
+    // call's communicator -> calls (IMB-MPI4's root 0).
+    std::map<std::string, std::uint64_t> roots[f_count];
 };
 
 state& self() {
@@ -173,6 +179,12 @@ void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
 }
 
+void note_root(fn f, int root) {
+    auto& seen = self().roots[f];
+    const std::string key = std::to_string(root);
+    if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
+}
+
 // Counts a point-to-point call by its peer (translated to MPI_COMM_WORLD) when
 // PARBENCH_ORACLE_PEERS is set; off by default, as the translation costs time.
 void note_peer(fn f, int count, int peer, MPI_Comm comm) {
@@ -220,6 +232,20 @@ void write_report() {
         std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
         bool first_key = true;
         for (const auto& [key, calls] : s.operands[i]) {
+            std::fprintf(f, "%s\"%s\": %llu", first_key ? "" : ", ", key.c_str(),
+                         static_cast<unsigned long long>(calls));
+            first_key = false;
+        }
+        std::fprintf(f, "}");
+        first = false;
+    }
+    std::fprintf(f, "}, \"roots\": {");
+    first = true;
+    for (int i = 0; i < f_count; ++i) {
+        if (s.roots[i].empty()) continue;
+        std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
+        bool first_key = true;
+        for (const auto& [key, calls] : s.roots[i]) {
             std::fprintf(f, "%s\"%s\": %llu", first_key ? "" : ", ", key.c_str(),
                          static_cast<unsigned long long>(calls));
             first_key = false;
@@ -458,6 +484,7 @@ int MPI_Bcast_init(void* buf, int count, MPI_Datatype type, int root, MPI_Comm c
                    MPI_Info info, MPI_Request* request) {
     enter(f_bcast_init);
     note_operand(f_bcast_init, count, type);
+    note_root(f_bcast_init, root);
     return PMPI_Bcast_init(buf, count, type, root, comm, info, request);
 }
 
@@ -466,6 +493,7 @@ int MPI_Gather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf
                     MPI_Request* request) {
     enter(f_gather_init);
     note_operand(f_gather_init, scount, stype);
+    note_root(f_gather_init, root);
     return PMPI_Gather_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
 
@@ -474,6 +502,7 @@ int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_gatherv_init);
     note_operand(f_gatherv_init, scount, stype);
+    note_root(f_gatherv_init, root);
     return PMPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info,
                              request);
 }
@@ -482,6 +511,7 @@ int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, 
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_reduce_init);
     note_operand(f_reduce_init, count, type, op);
+    note_root(f_reduce_init, root);
     return PMPI_Reduce_init(sbuf, rbuf, count, type, op, root, comm, info, request);
 }
 
@@ -497,6 +527,7 @@ int MPI_Scatter_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      MPI_Request* request) {
     enter(f_scatter_init);
     note_operand(f_scatter_init, rcount, rtype);
+    note_root(f_scatter_init, root);
     return PMPI_Scatter_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
 
@@ -505,6 +536,7 @@ int MPI_Scatterv_init(const void* sbuf, const int scounts[], const int displs[],
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_scatterv_init);
     note_operand(f_scatterv_init, rcount, rtype);
+    note_root(f_scatterv_init, root);
     return PMPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info,
                               request);
 }
