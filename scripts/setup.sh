@@ -14,6 +14,7 @@ packages=(
   libbenchmark-tools python3-numpy python3-scipy   # Google Benchmark's compare.py
   python3-matplotlib                               # parbench plot
   cmake                                            # tests/install: find_package(parbench)
+  slurmctld slurmd slurm-client munge              # tests: srun on a one-node test Slurm
 )
 
 missing=()

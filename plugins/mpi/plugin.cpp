@@ -1,25 +1,25 @@
 // The MPI plugin's C surface: owns MPI_Init_thread/MPI_Finalize (and times the former:
 // init_time.hpp), offers the communication service (comm_service.hpp) and runs the suites it
 // hosts, one file each under suites/.
-#include "comm_service.hpp"
-#include "init_time.hpp"
-#include "suites/suite.hpp"
-
-#include <parbench/mpi/environment.hpp>
-#include <parbench/mpi/progress_variables.hpp>
-#include <parbench/plugin/abi.h>
-#include <parbench/plugin/descriptor.hpp>
-#include <parbench/plugin/export.hpp>
-
 #include <mpi.h>
+#include <parbench/plugin/abi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <parbench/host/launcher.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/progress_variables.hpp>
+#include <parbench/plugin/descriptor.hpp>
+#include <parbench/plugin/export.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "comm_service.hpp"
+#include "init_time.hpp"
+#include "suites/suite.hpp"
 
 namespace parbench::mpi_plugin {
 namespace plugin_impl {
@@ -49,6 +49,32 @@ const char* backend_info() {
     return text.c_str();
 }
 
+// An MPI library that does not speak the launcher's process-management interface starts each
+// process as a singleton: N copies of a 1-process run, each skipping whatever needs 2, or worse.
+// Said in one line before any suite runs, with what to use instead.
+void refuse_a_launcher_mpi_does_not_speak() {
+    const launcher_info launcher = detect_launcher();
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!launcher.processes || *launcher.processes == size) return;
+    MPI_Finalize();
+    we_initialised = false;
+    std::string library = mpi::library_version();
+    library = library.substr(0, library.find('\n'));  // "MPICH Version:\t4.0.2"
+    std::replace(library.begin(), library.end(), '\t', ' ');
+    std::string advice = "launch it with the mpiexec of the MPI library parbench was built with";
+    if (launcher.name == "srun")
+        advice =
+            "under srun, pass the PMI this MPI speaks (--mpi=pmi2 for MPICH and its ABI "
+            "relatives, --mpi=pmix for Open MPI; `srun --mpi=list` shows what Slurm has)";
+    throw std::runtime_error(std::string(launcher.name) + " started " +
+                             std::to_string(*launcher.processes) + " processes but MPI (" +
+                             library + ") sees " + std::to_string(size) +
+                             ": this MPI does not speak the launcher's process management "
+                             "interface; " +
+                             advice);
+}
+
 parbench_status init(const parbench_init_args* args, char* error, size_t error_size) {
     return plugin::guarded(error, error_size, [&] {
         int initialised = 0;
@@ -68,6 +94,7 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
         const auto after = std::chrono::steady_clock::now();
         init_ms = std::chrono::duration<double, std::milli>(after - before).count();
         we_initialised = true;
+        refuse_a_launcher_mpi_does_not_speak();
     });
 }
 

@@ -1,15 +1,11 @@
 // The run context every report starts from — the driver's and a custom benchmark's alike: the
 // machine, in the keys Google Benchmark's JSON context uses (date, host_name, num_cpus,
 // mhz_per_cpu, cpu_scaling_enabled, caches, load_avg, ...), the uname fields and the date form
-// the IMB header prints (date_text, machine, system, release, version), the calling sequence and
-// parbench's versions. Read from POSIX calls and /proc, /sys; never fails. The reporters
-// (report/reporter.hpp) take it as their `driver_context`.
+// the IMB header prints (date_text, machine, system, release, version), the calling sequence, the
+// launcher (host/launcher.hpp: srun, mpiexec, ...) and parbench's versions. Read from POSIX calls
+// and /proc, /sys; never fails. The reporters (report/reporter.hpp) take it as their
+// `driver_context`.
 #pragma once
-
-#include <parbench/report/json.hpp>
-#include <parbench/version.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -19,6 +15,10 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <parbench/host/launcher.hpp>
+#include <parbench/report/json.hpp>
+#include <parbench/version.hpp>
 #include <string>
 #include <system_error>
 
@@ -155,8 +155,8 @@ inline bool cpu_scaling_enabled() {
     return c;
 }
 
-// The context of a run of this program: system_context() plus the calling sequence and
-// parbench's versions (library, JSON schema, event schema). The driver adds the suite, its
+// The context of a run of this program: system_context() plus the calling sequence, the launcher
+// and parbench's versions (library, JSON schema, event schema). The driver adds the suite, its
 // options and the plugins; a custom benchmark (mpi/main.hpp) its benchmarks and options.
 [[nodiscard]] inline nlohmann::json run_context(int argc, const char* const* argv) {
     nlohmann::json c = system_context(executable_path(argc > 0 ? argv[0] : nullptr));
@@ -164,6 +164,10 @@ inline bool cpu_scaling_enabled() {
     c["schema_version"] = json_schema_version;
     c["event_schema"] = event_schema_version;
     c["calling_sequence"] = calling_sequence(argc, argv);
+    const launcher_info launcher = detect_launcher();
+    c["launcher"] = {{"name", launcher.name},
+                     {"processes", launcher.processes ? nlohmann::json(*launcher.processes)
+                                                      : nlohmann::json(nullptr)}};
     return c;
 }
 
