@@ -90,10 +90,10 @@ fi
 # third hardening sweep's rows under mpiexec (-n 3/-n 4 runs, osu's refusals, error text and .dat
 # paths, signals to each rank) run in the release build only too: they exercise the same parsers
 # and output paths as the rows without MPI that run here, and together cost minutes under ASan.
-# Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, pairs' and imb-p2p's known
-# answers, imb2021-options' send counter) cannot run under ASan, whose runtime must come first in the
-# library list. The test Slurm's srun runs (slurm-srun) start daemons of their own and run in the
-# release build only. The Catch2 host test
+# Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, pairs', imb-p2p's and imb-mpi4's
+# known answers, imb2021-options' send counter) cannot run under ASan, whose runtime must come
+# first in the library list. The test Slurm's srun runs (slurm-srun) start daemons of their own and
+# run in the release build only. The Catch2 host test
 # runs at every count here: this build alone has it (-Dunit_tests).
 list_tests() { meson test -C "$1" --list --no-rebuild "${@:2}" 2>/dev/null | sed 's/.* \/ //'; }
 # What a build compiles: everything but the programs of tests/ and bench/, and the programs of the
@@ -121,7 +121,7 @@ PY
 mapfile -t asan_plain < <(list_tests build-asan --no-suite launches-mpi --no-suite bench-short \
     --no-suite compile)
 mapfile -t asan_mpi < <(list_tests build-asan --suite launches-mpi --no-suite bench-short |
-    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^imb-p2p-|^slurm-/' |
+    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^imb-p2p-|^imb-mpi4-|^slurm-/' |
     grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 # The release build runs the rest: each test in one build. The product at -O3 is exercised there
 # by every suite's -n 1, -n 3 and -n 4 runs (the same code paths as the -n 2 runs), the oracle's

@@ -33,6 +33,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::imb_ext,
     &suites::imb_rma,
     &suites::imb_nbc,
+    &suites::imb_mpi4,
     &suites::imb_io,
     &suites::osu,
     &suites::paw,

@@ -73,6 +73,15 @@ void warn_allocation_failed(const run_state& st, std::string_view name, int proc
                      "were skipped");
 }
 
+void warn_left_out(const run_state& st, std::string_view name, const std::string& why,
+                   bool none_left) {
+    if (st.world_rank != 0) return;
+    if (none_left)
+        st.host->skipped(name, why);
+    else
+        st.host->warning(std::string(name) + ": " + why + "; those process counts were left out");
+}
+
 void warn_dropped_calls(const run_state& st, std::string_view name, int processes,
                         std::uint64_t dropped, std::uint64_t timed) {
     if (st.world_rank != 0) return;

@@ -4,31 +4,31 @@
 // definitions through run_benchmark<Def>.
 #pragma once
 
-#include "imb/options.hpp"
-
-#include <parbench/core/buffers.hpp>
-#include <parbench/mpi/definition.hpp>
-#include <parbench/mpi/file_resource.hpp>
-#include <parbench/mpi/rma_window.hpp>
-#include <parbench/mpi/runner.hpp>
-#include <parbench/mpi/sweep.hpp>
-#include <parbench/pattern/pattern.hpp>
-#include <parbench/plugin/abi.h>
-#include <parbench/plugin/export.hpp>
-#include <parbench/suites/imb/datatypes.hpp>
-
 #include <mpi.h>
+#include <parbench/plugin/abi.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <parbench/core/buffers.hpp>
+#include <parbench/mpi/definition.hpp>
+#include <parbench/mpi/file_resource.hpp>
+#include <parbench/mpi/persistent.hpp>
+#include <parbench/mpi/rma_window.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/mpi/sweep.hpp>
+#include <parbench/pattern/pattern.hpp>
+#include <parbench/plugin/export.hpp>
+#include <parbench/suites/imb/datatypes.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "imb/options.hpp"
 
 namespace parbench::imb {
 
@@ -117,6 +117,10 @@ struct benchmark {
 void warn_skipped_sizes(const run_state& st, std::string_view name, int processes,
                         std::uint64_t first_skipped, std::size_t worst_need_bytes);
 void warn_allocation_failed(const run_state& st, std::string_view name, int processes);
+// Process counts a definition refuses (`why`): a warning on rank 0, or the benchmark skipped
+// when no count is left.
+void warn_left_out(const run_state& st, std::string_view name, const std::string& why,
+                   bool none_left);
 // -sync window: how many calls started late and were dropped (per size in the JSON metrics).
 void warn_dropped_calls(const run_state& st, std::string_view name, int processes,
                         std::uint64_t dropped, std::uint64_t timed);
@@ -124,9 +128,11 @@ void warn_storage(const run_state& st, std::string_view name, int processes, std
                   const mpi::storage_need& storage);
 
 // The resource a definition measures on at size x: message buffers of its layout (from the
-// session's pools, rotated with -off_cache; `spread` times the data for resized datatypes), the
-// RMA window of its plan with `sections` disjoint sections (for Q processes per group, as
-// layout(x, np)), or the file of its plan at `site`.
+// session's pools, rotated with -off_cache; `spread` times the data for resized datatypes), with
+// the persistent requests its request_maker makes on them once per size (IMB-MPI4; a request is
+// bound to one address, so those buffers never rotate), the RMA window of its plan with
+// `sections` disjoint sections (for Q processes per group, as layout(x, np)), or the file of its
+// plan at `site`.
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
                                  const mpi::kernel_context& context, std::uint64_t sections,
@@ -135,6 +141,11 @@ template <class Def>
         return mpi::file_resource(Def::file(x, context, site), context);
     else if constexpr (requires { Def::window(x, sections, s.layout().processes); })
         return mpi::rma_window(Def::window(x, sections, s.layout().processes), context);
+    else if constexpr (requires { Def::request_maker(context); })
+        return mpi::persistent_requests(
+            mpi::message_resource(Def::layout(x, s.layout().processes), off_cache{}, s.send_pool(),
+                                  s.recv_pool()),
+            context, Def::request_maker(context));
     else {
         mpi::buffer_layout layout = Def::layout(x, s.layout().processes);
         layout.send_bytes *= spread;
@@ -200,12 +211,24 @@ struct family {
 
     [[nodiscard]] std::vector<int> process_counts() const {
         const auto& descriptor = Def::descriptor;
-        return process_counts_for(
+        std::vector<int> counts = process_counts_for(
             run, name,
-            pattern::fixed_group_size(descriptor) ? pattern::fixed_group_processes(descriptor)
-                                                  : 0,
+            pattern::fixed_group_size(descriptor) ? pattern::fixed_group_processes(descriptor) : 0,
             pattern::pairing_of(descriptor).kind == pattern::pairing_kind::halves,
             pattern::min_processes(descriptor));
+        // A definition the MPI library cannot run at some counts (Def::refusal(q): why, or
+        // empty) leaves them out, said once on rank 0.
+        if constexpr (requires { Def::refusal(2); }) {
+            std::string why;
+            std::erase_if(counts, [&](int q) {
+                std::string reason = Def::refusal(q);
+                if (reason.empty()) return false;
+                if (why.empty()) why = std::move(reason);
+                return true;
+            });
+            if (!why.empty()) warn_left_out(run, name, why, counts.empty());
+        }
+        return counts;
     }
 
     [[nodiscard]] std::vector<std::uint64_t> sizes() const {

@@ -1,12 +1,13 @@
 #include "imb/run_header.hpp"
 
-#include <parbench/core/clock.hpp>
-#include <parbench/mpi/environment.hpp>
-#include <parbench/mpi/runner.hpp>
-
 #include <mpi.h>
 
 #include <algorithm>
+#include <parbench/core/clock.hpp>
+#include <parbench/mpi/async_progress.hpp>
+#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/runner.hpp>
+#include <parbench/policy/cpu_load.hpp>
 
 #ifndef PARBENCH_PLUGIN_VERSION
 #define PARBENCH_PLUGIN_VERSION "0.0.0"
@@ -107,6 +108,19 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         };
     }
     return start;
+}
+
+void add_overlap_header(run_start& start) {
+    start.layout = "imb-nbc";
+    policy::matvec_load load;
+    const policy::matvec_calibration c = policy::calibrate_matvec(load, 0.0);
+    const double rate = policy::cpu_load::rate_mflops(1, c.seconds_per_pass);
+    const mpi::async_progress progress = mpi::detect_async_progress();
+    start.header["cpu_load"] = {{"kernel", "100x100 single-precision matrix-vector product"},
+                                {"rate_mflops", rate}};
+    start.header["async_progress"] = mpi::describe(progress);
+    start.context["async_progress"] = mpi::to_json(progress);
+    start.context["cpu_load_rate_mflops"] = rate;
 }
 
 }  // namespace parbench::imb

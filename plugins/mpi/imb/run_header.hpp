@@ -19,4 +19,9 @@ namespace parbench::imb {
                                        const std::vector<std::string>& listed,
                                        const mpi::node_share& share);
 
+// Rank 0, for the suites with IMB-NBC's overlap benchmarks (imb-nbc, imb-mpi4): the imb-nbc
+// console layout, the CPU load's rate on this process (IMB prints it once, at the start) and the
+// asynchronous-progress setting, in the header and the context.
+void add_overlap_header(run_start& start);
+
 }  // namespace parbench::imb

@@ -3,15 +3,13 @@
 // name or -include) with bare t_min/t_max/t_avg. The header adds the CPU load's rate and whether
 // the MPI library progresses communication asynchronously; the console layout is "imb-nbc"
 // (report/imb_nbc_console.hpp); the overlap benchmarks declare their table's columns.
-#include "suites/suite.hpp"
+#include <parbench/suites/imb/nbc.hpp>
 
 #include "imb/driver.hpp"
+#include "imb/run_header.hpp"
 #include "imb/suite.hpp"
+#include "suites/suite.hpp"
 #include "testing/fault_kernels.hpp"
-
-#include <parbench/mpi/async_progress.hpp>
-#include <parbench/policy/cpu_load.hpp>
-#include <parbench/suites/imb/nbc.hpp>
 
 namespace parbench::mpi_plugin {
 namespace imb_nbc_impl {
@@ -60,21 +58,6 @@ constexpr imb::benchmark catalogue[] = {
     imb::entry<ibarrier_pure_def>("Ibarrier_pure", "MPI_Ibarrier + MPI_Wait", 0),
 };
 
-// Rank 0: the CPU load's rate on this process (IMB prints it once, at the start) and the
-// asynchronous-progress setting, in the header and the context; the imb-nbc console layout.
-void extend_run_start(run_start& start) {
-    start.layout = "imb-nbc";
-    policy::matvec_load load;
-    const policy::matvec_calibration c = policy::calibrate_matvec(load, 0.0);
-    const double rate = policy::cpu_load::rate_mflops(1, c.seconds_per_pass);
-    const mpi::async_progress progress = mpi::detect_async_progress();
-    start.header["cpu_load"] = {{"kernel", "100x100 single-precision matrix-vector product"},
-                                {"rate_mflops", rate}};
-    start.header["async_progress"] = mpi::describe(progress);
-    start.context["async_progress"] = mpi::to_json(progress);
-    start.context["cpu_load_rate_mflops"] = rate;
-}
-
 const imb::suite& suite() {
     static const imb::suite s(
         {.name = "imb-nbc",
@@ -82,7 +65,7 @@ const imb::suite& suite() {
                         "computation, and their _pure timings",
          .compatible_with = "IMB-NBC",
          .part = "NBC part",
-         .extend_run_start = &extend_run_start},
+         .extend_run_start = &imb::add_overlap_header},
         catalogue, testing::imb_nbc_faults());
     return s;
 }

@@ -15,6 +15,7 @@ extern const hosted_suite imb_mpi1;
 extern const hosted_suite imb_ext;
 extern const hosted_suite imb_rma;
 extern const hosted_suite imb_nbc;
+extern const hosted_suite imb_mpi4;
 extern const hosted_suite imb_io;
 extern const hosted_suite osu;
 extern const hosted_suite paw;

@@ -26,6 +26,8 @@
 // "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
 // 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings.
+// "roots" counts the rooted persistent collectives' _init calls by root ({"MPI_Bcast_init":
+// {"0": 5}}, the root as passed) — IMB-MPI4's requests.
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
@@ -93,6 +95,9 @@ struct state {
     // With PARBENCH_ORACLE_PEERS set: "FUNCTION COUNT PEER" (the peer as a world rank: the
     // destination of a send, the source of a receive) -> calls (capped).
     std::map<std::string, std::uint64_t> peers;
+    // Per rooted persistent collective (MPI_Bcast_init, ...): the root, as a rank of the
+    // call's communicator -> calls (IMB-MPI4's root 0).
+    std::map<std::string, std::uint64_t> roots[f_count];
 };
 
 state& self() {
@@ -180,6 +185,12 @@ void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
     std::string key = describe(type) + " x " + std::to_string(count);
     if (op != MPI_OP_NULL)
         key += op == MPI_SUM ? " op MPI_SUM" : op == MPI_MAX ? " op MPI_MAX" : op == MPI_MIN ? " op MPI_MIN" : " op user";
+    if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
+}
+
+void note_root(fn f, int root) {
+    auto& seen = self().roots[f];
+    const std::string key = std::to_string(root);
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
 }
 
@@ -320,6 +331,20 @@ void write_report() {
         std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
         bool first_key = true;
         for (const auto& [key, calls] : s.operands[i]) {
+            std::fprintf(f, "%s\"%s\": %llu", first_key ? "" : ", ", key.c_str(),
+                         static_cast<unsigned long long>(calls));
+            first_key = false;
+        }
+        std::fprintf(f, "}");
+        first = false;
+    }
+    std::fprintf(f, "}, \"roots\": {");
+    first = true;
+    for (int i = 0; i < f_count; ++i) {
+        if (s.roots[i].empty()) continue;
+        std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
+        bool first_key = true;
+        for (const auto& [key, calls] : s.roots[i]) {
             std::fprintf(f, "%s\"%s\": %llu", first_key ? "" : ", ", key.c_str(),
                          static_cast<unsigned long long>(calls));
             first_key = false;
@@ -558,6 +583,7 @@ int MPI_Bcast_init(void* buf, int count, MPI_Datatype type, int root, MPI_Comm c
                    MPI_Info info, MPI_Request* request) {
     enter(f_bcast_init);
     note_operand(f_bcast_init, count, type);
+    note_root(f_bcast_init, root);
     return PMPI_Bcast_init(buf, count, type, root, comm, info, request);
 }
 
@@ -566,6 +592,7 @@ int MPI_Gather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf
                     MPI_Request* request) {
     enter(f_gather_init);
     note_operand(f_gather_init, scount, stype);
+    note_root(f_gather_init, root);
     return PMPI_Gather_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
 
@@ -574,6 +601,7 @@ int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_gatherv_init);
     note_operand(f_gatherv_init, scount, stype);
+    note_root(f_gatherv_init, root);
     return PMPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info,
                              request);
 }
@@ -582,6 +610,7 @@ int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, 
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_reduce_init);
     note_operand(f_reduce_init, count, type, op);
+    note_root(f_reduce_init, root);
     return PMPI_Reduce_init(sbuf, rbuf, count, type, op, root, comm, info, request);
 }
 
@@ -597,6 +626,7 @@ int MPI_Scatter_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      MPI_Request* request) {
     enter(f_scatter_init);
     note_operand(f_scatter_init, rcount, rtype);
+    note_root(f_scatter_init, root);
     return PMPI_Scatter_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
 
@@ -605,6 +635,7 @@ int MPI_Scatterv_init(const void* sbuf, const int scounts[], const int displs[],
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_scatterv_init);
     note_operand(f_scatterv_init, rcount, rtype);
+    note_root(f_scatterv_init, root);
     return PMPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info,
                               request);
 }
