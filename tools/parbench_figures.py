@@ -338,7 +338,8 @@ def draw_panel(ax, quantity, curves, headline=True, gid=None):
                 mark.set_gid(gid("headline", curve))
         drawn += 1
     log_axes(ax, QUANTITIES[quantity][2])
-    ax.grid(True, which="both", alpha=0.3)
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", axis="y", alpha=0.12)
     return drawn, zero_sizes
 
 

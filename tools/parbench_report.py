@@ -329,7 +329,11 @@ def comparison_section(runs, pairs, significance, out):
                         key=lambda r: -(r.get("change") or 0))
         if slower:
             out.append(f'<h4 class="bad">{len(slower)} rows significantly slower</h4>')
-            out.append(comparison_rows_table(slower, "regressions"))
+            out.append(comparison_rows_table(slower[:15], "regressions"))
+            if len(slower) > 15:
+                out.append(f"<details><summary>The other {len(slower) - 15} significantly slower "
+                           f'rows</summary>{comparison_rows_table(slower[15:], "regressions")}'
+                           "</details>")
         else:
             out.append("<p>No row is significantly slower.</p>")
         notes = []
@@ -368,7 +372,10 @@ def svg_of(fig, plt):
     fig.savefig(buffer, format="svg", metadata={"Date": None})
     plt.close(fig)
     text = buffer.getvalue()
-    return text[text.index("<svg"):]  # no XML declaration or DOCTYPE inside HTML
+    text = text[text.index("<svg"):]  # no XML declaration or DOCTYPE inside HTML
+    # Path coordinates to a hundredth of a point (matplotlib writes six decimals): a third of
+    # the page's size, invisible at any zoom a reader uses.
+    return re.sub(r'( d="[^"]*")', lambda m: re.sub(r"(\d+\.\d\d)\d+", r"\1", m.group(1)), text)
 
 
 def ratio_points(pair, rows_by_name):
@@ -471,11 +478,11 @@ def benchmark_figure(plt, matplotlib, fig_id, suite, per_run, runs, pairs):
                                 marker=marker, markersize=4, color=c,
                                 markerfacecolor=c if filled else "white")
         ax.axhline(1.0, color="black", linewidth=0.8)
-        log_axes(ax, True, log_y_base=2)
+        log_axes(ax, True)
         ax.set_xlabel(x_label(sized_rows), fontsize=8)
         ax.set_ylabel("median time, run / first run", fontsize=8)
         ax.set_title("ratio (>1 slower); filled: significant", fontsize=8)
-        ax.grid(True, which="both", alpha=0.3)
+        ax.grid(True, which="major", alpha=0.35)
         ax.tick_params(which="both", labelsize=7)
     if len(names) > 1:  # the line styles: one per series
         from matplotlib.lines import Line2D
