@@ -593,6 +593,7 @@ th { background: #f2f2f2; }
 table.summary th[scope=row], table.summary td { text-align: left; }
 table.summary td { max-width: 32rem; overflow-wrap: anywhere; }
 td:first-child, td:nth-child(2) { text-align: left; }
+table.raw td:first-child, table.raw td:nth-child(2) { white-space: nowrap; }
 tr.unstable td { color: var(--muted); font-style: italic; }
 tr.slower td { background: var(--bg-bad); }
 tr.faster td { background: var(--bg-good); }
@@ -614,6 +615,8 @@ details > summary { cursor: pointer; color: #0b57d0; margin: 0.3rem 0; }
   section.benchmark { break-before: page; break-inside: avoid-page; border: none; }
   section.benchmark.hidden { display: block; }
   details > summary { color: var(--fg); }
+  table { font-size: 9px; }
+  th, td { padding: 0.05rem 0.3rem; }
   a { color: inherit; text-decoration: none; }
 }
 """
