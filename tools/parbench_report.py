@@ -408,7 +408,8 @@ def draw_unsized(ax, curves, gid):
     ax.set_xticks(range(len(curves)))
     ax.set_xticklabels(labels, rotation=20, fontsize=6, ha="right")
     ax.set_xlim(-0.5, len(curves) - 0.5)
-    ax.set_ylabel(QUANTITIES["latency"][1])
+    ax.set_ylabel(QUANTITIES["latency"][1], fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
     ax.grid(True, axis="y", alpha=0.3)
     return len(curves)
 
