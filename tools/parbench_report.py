@@ -196,6 +196,14 @@ def methodology_text(run):
     return "; ".join(parts) if parts else "not recorded"
 
 
+def launcher_text(run):
+    launcher = run.parbench.get("launcher")
+    if not isinstance(launcher, dict) or not launcher.get("name"):
+        return "not recorded"
+    processes = launcher.get("processes")
+    return str(launcher["name"]) + (f", {processes} processes" if is_number(processes) else "")
+
+
 def duration_text(run):
     for key in ("duration_s", "elapsed_s"):
         value = run.field(key)
@@ -213,6 +221,7 @@ def summary_section(runs, out):
         ("MPI library", lambda p: (lambda t: f'<span title="{esc(t[1] or "")}">{esc(t[0])}'
                                    "</span>")(mpi_text(p))),
         ("processes", lambda p: esc(p.field("processes") or "not recorded")),
+        ("launcher", lambda p: esc(launcher_text(p))),
     ]
     for label, key in PLACEMENT_FIELDS:
         fields.append((label, lambda p, key=key: esc(p.field(key) if p.field(key) is not None
