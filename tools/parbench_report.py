@@ -694,7 +694,7 @@ def page(runs, pairs, significance, title, version, plt, matplotlib):
         nav.append("</ul></li>")
         body.append("</section>")
     title = title or ("parbench report: " + ", ".join(r.label for r in runs))
-    head = [f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+    head = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f'<meta name="generator" content="parbench {esc(version)}">',
             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
