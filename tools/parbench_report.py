@@ -327,7 +327,9 @@ def comparison_section(runs, pairs, significance, out):
                    "</tr></thead><tbody>")
         for s in pair.get("suites", []):
             ratio = s.get("geomean_ratio")
-            cls = "slower" if s.get("slower") else ""
+            # the suite as a whole: slower when its geometric mean is above 1
+            cls = ("slower" if ratio > 1 else "faster" if ratio < 1 else "") \
+                if is_number(ratio) else ""
             out.append(f'<tr class="{cls}"><td>{esc(s.get("suite") or "(no suite)")}</td>'
                        f'<td>{esc(s.get("rows"))}</td><td>{fmt(ratio)}</td>'
                        f"<td>{percent(ratio)}</td><td>{esc(s.get('slower'))}</td>"
