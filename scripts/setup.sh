@@ -12,7 +12,8 @@ packages=(
   clang-14 libomp-14-dev                           # offload plugin (OpenMP offload, libomptarget)
   catch2                                           # unit tests
   libbenchmark-tools python3-numpy python3-scipy   # Google Benchmark's compare.py
-  python3-matplotlib                               # parbench plot
+  python3-matplotlib                               # parbench plot, parbench report
+  chromium                                         # tests: reports opened in headless Chromium
   cmake                                            # tests/install: find_package(parbench)
   slurmctld slurmd slurm-client munge              # tests: srun on a one-node test Slurm
 )

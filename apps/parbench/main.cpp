@@ -7,7 +7,9 @@
 //   parbench list [--plugin-path DIR]
 //   parbench run SUITE [BENCHMARK...] [suite options] [common options]
 //   parbench compare OLD NEW [--format text|markdown] [--fail-above 5%]
-//   parbench plot RUN.json... -o FIGURE.png|svg [--metric ...] [--imb-t]
+//   parbench plot RUN.json... -o FIGURE.png|svg [--metric ...] [--imb-t] [--suite S]
+//                 [--benchmark B]
+//   parbench report RUN.json... -o REPORT.html [--title T] [--significance P]
 //
 // One file per job: command_line.hpp (pre-scan, suite options), list_command.hpp,
 // run_command.hpp (orchestration), run_session.hpp (event routing), stop_run.hpp (stopping a
@@ -19,6 +21,7 @@
 #include "list_command.hpp"
 #include "plot_command.hpp"
 #include "printable.hpp"
+#include "report_command.hpp"
 #include "run_command.hpp"
 
 #include <parbench/core/error.hpp>
@@ -128,6 +131,8 @@ int main_impl(int argc, char** argv) {
     CLI::App* compare = add_compare_command(app, compare_o);
     plot_options plot_o;
     CLI::App* plot = add_plot_command(app, plot_o);
+    report_options report_o;
+    CLI::App* report = add_report_command(app, report_o, significance_level);
 
     // Finds the plugins; nothing is loaded or initialised until a run needs it.
     parbench::host pb(argc, argv,
@@ -186,9 +191,16 @@ int main_impl(int argc, char** argv) {
     if (compare->parsed()) return run_compare(compare_o, STDOUT_FILENO, std::cerr);
     if (plot->parsed())
         return run_plot(plot_o,
-                        find_plot_script(parbench::this_executable(argv[0]), PARBENCH_DATADIR,
+                        find_tool_script("parbench_plot.py", "parbench plot",
+                                         parbench::this_executable(argv[0]), PARBENCH_DATADIR,
                                          PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
                         PARBENCH_PYTHON);
+    if (report->parsed())
+        return run_report(report_o,
+                          find_tool_script("parbench_report.py", "parbench report",
+                                           parbench::this_executable(argv[0]), PARBENCH_DATADIR,
+                                           PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
+                          PARBENCH_PYTHON, PARBENCH_VERSION);
     if (list->parsed()) return list_plugins(pb);  // --plugin-path was taken into account
 
     o.json_given = json_option->count() > 0;

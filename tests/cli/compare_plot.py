@@ -257,6 +257,47 @@ def case_plot():
             fail(f"PAW plot: exit {rc}; want GFlop/s and time series", err)
 
 
+def group_style(text, gid):
+    """(stroke colour, dash pattern or None) of the line in the SVG group `gid`."""
+    body = re.search(r'<g id="' + re.escape(gid) + r'">(.*?)</g>', text, re.S)
+    if not body:
+        fail(f"SVG: no group '{gid}'")
+    style = re.search(r'style="([^"]*)"', body.group(1)).group(1)
+    stroke = re.search(r"stroke: ?(#[0-9a-f]{6})", style)
+    dash = re.search(r"stroke-dasharray: ?([^;]+)", style)
+    return stroke.group(1) if stroke else None, dash.group(1).strip() if dash else None
+
+
+def case_plot_filters():
+    """--benchmark and --suite keep their rows; one colour per run, one line style per series."""
+    need_matplotlib()
+    with tempfile.TemporaryDirectory() as tmp:
+        a = fake_run(tmp, "a.json", ("PingPong", "Allreduce"))
+        b = fake_run(tmp, "b.json", ("PingPong", "Allreduce"))
+        svg = os.path.join(tmp, "f.svg")
+        rc, out, err = run(["plot", a, b, "-o", svg, "--metric", "latency", "--benchmark",
+                            "PingPong"])
+        text = open(svg).read() if rc == 0 else ""
+        if rc != 0 or 'id="series:a: fake/PingPong/np:2"' not in text or "Allreduce" in text:
+            fail(f"--benchmark PingPong: exit {rc}; want PingPong's series only", err)
+        rc, out, err = run(["plot", a, b, "-o", svg, "--metric", "latency"])
+        text = open(svg).read()
+        a_ping, a_all = (group_style(text, f"series:a: fake/{n}/np:2") for n in ("PingPong",
+                                                                               "Allreduce"))
+        b_ping, b_all = (group_style(text, f"series:b: fake/{n}/np:2") for n in ("PingPong",
+                                                                               "Allreduce"))
+        if not (a_ping[0] == a_all[0] and b_ping[0] == b_all[0] and a_ping[0] != b_ping[0]):
+            fail(f"want one colour per run: a {a_ping[0]} {a_all[0]}, b {b_ping[0]} {b_all[0]}")
+        if not (a_ping[1] == b_ping[1] and a_all[1] == b_all[1] and a_ping[1] != a_all[1]):
+            fail(f"want one line style per series: PingPong {a_ping[1]} {b_ping[1]}, "
+                 f"Allreduce {a_all[1]} {b_all[1]}")
+        expect_error(run(["plot", a, "-o", svg, "--suite", "imb-mpi1"]),
+                     r"parbench: error: no rows of --suite imb-mpi1 in .*a\.json", "no such suite")
+        expect_error(run(["plot", a, "-o", svg, "--benchmark", "Ping\x1b"]),
+                     r"parbench: error: --benchmark .*: expected a suite or benchmark name",
+                     "control character")
+
+
 def case_plot_targets():
     """The figure goes through the output layer: a link is written through to its target, the
     file is replaced whole, names with '$' and non-ASCII titles are drawn as text."""
