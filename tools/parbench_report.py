@@ -33,9 +33,8 @@ from parbench_figures import (QUANTITIES, InputError, axis_label, benchmark_name
                               is_number, line_style, load_document, log_axes, printable, quantities_for,
                               read_input, series_name, suite_name, x_label)
 
-# Fields a run may record about where it ran; absent ones are shown as "not recorded".
-PLACEMENT_FIELDS = (("nodes", "nodes"), ("ranks per node", "ranks_per_node"),
-                    ("placement", "placement"))
+# Processes listed one by one in the summary's placement line; the rest are counted.
+PLACEMENT_SHOWN = 8
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -204,6 +203,45 @@ def launcher_text(run):
     return str(launcher["name"]) + (f", {processes} processes" if is_number(processes) else "")
 
 
+def placement_of(run):
+    """The MPI plugin's placement record (nodes, processes_per_node, processes), or None."""
+    placement = run.field("placement")
+    return placement if isinstance(placement, dict) else None
+
+
+def nodes_text(run):
+    placement = placement_of(run)
+    if placement is None or not is_number(placement.get("nodes")):
+        return "not recorded"
+    return str(placement["nodes"])
+
+
+def ranks_per_node_text(run):
+    placement = placement_of(run)
+    counts = placement.get("processes_per_node") if placement else None
+    if isinstance(counts, list) and counts:
+        if len(set(map(str, counts))) == 1:
+            return f"{counts[0]} on each node"
+        return ", ".join(f"node {i}: {c}" for i, c in enumerate(counts))
+    ranks = run.field("ranks_per_node")  # the BLAS plugin's count
+    return str(ranks) if ranks is not None else "not recorded"
+
+
+def binding_text(run):
+    placement = placement_of(run)
+    processes = placement.get("processes") if placement else None
+    if not isinstance(processes, list) or not processes:
+        return "not recorded"
+    parts = []
+    for p in processes[:PLACEMENT_SHOWN]:
+        if isinstance(p, dict):
+            parts.append(f"rank {p.get('rank')}: node {p.get('node')} ({p.get('host')}), "
+                         f"CPUs {p.get('cpus') or '?'}, NUMA {p.get('numa') or '?'}")
+    if len(processes) > PLACEMENT_SHOWN:
+        parts.append(f"... {len(processes) - PLACEMENT_SHOWN} more in the JSON")
+    return "; ".join(parts)
+
+
 def duration_text(run):
     for key in ("duration_s", "elapsed_s"):
         value = run.field(key)
@@ -223,9 +261,11 @@ def summary_section(runs, out):
         ("processes", lambda p: esc(p.field("processes") or "not recorded")),
         ("launcher", lambda p: esc(launcher_text(p))),
     ]
-    for label, key in PLACEMENT_FIELDS:
-        fields.append((label, lambda p, key=key: esc(p.field(key) if p.field(key) is not None
-                                                     else "not recorded")))
+    fields += [
+        ("nodes", lambda p: esc(nodes_text(p))),
+        ("ranks per node", lambda p: esc(ranks_per_node_text(p))),
+        ("placement", lambda p: esc(binding_text(p))),
+    ]
     fields += [
         ("parbench version", lambda p: esc(p.parbench.get("parbench_version") or "not recorded")),
         ("methodology", lambda p: esc(methodology_text(p))),

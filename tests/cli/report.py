@@ -341,6 +341,14 @@ def case_report_browser():
         real = mpi_runs(tmp)
         if real:
             report(real, os.path.join(tmp, "mpi.html"))
+            # The summary's placement comes from the run's plugin_context.placement: one node,
+            # both ranks on it.
+            with open(os.path.join(tmp, "mpi.html")) as f:
+                html = f.read()
+            expect("2 on each node" in html and "rank 0: node 0" in html and
+                   "rank 1: node 0" in html,
+                   "mpi: the summary shows the recorded placement (2 on each node, ranks 0 and 1 "
+                   "on node 0)")
             pages.append(("mpi", os.path.join(tmp, "mpi.html"), ["imb", "osu"],
                           ["PingPong", "Barrier", "latency", "bw"]))
         else:
