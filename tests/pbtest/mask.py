@@ -97,7 +97,7 @@ def osu_console(text):
     columns' right edges stay where OSU puts them."""
     out = []
     for line in text.splitlines():
-        if line.startswith("# WARNING"):
+        if line.startswith("# WARNING") or line.startswith("# ! "):  # stability footnotes vary
             continue
         line = note(line)
         if re.match(r"\d+ ", line) or re.match(r" +\d+\.\d\d", line):
@@ -111,7 +111,7 @@ def osu_one_sided_console(text):
     it."""
     out = []
     for line in text.splitlines():
-        if line.startswith("# WARNING"):
+        if line.startswith("# WARNING") or line.startswith("# ! "):  # stability footnotes vary
             continue
         m = re.fullmatch(r"(\d+) +(\d+\.\d\d)", line)
         if m:
