@@ -148,8 +148,8 @@ inline int run_compare(const compare_options& o, int out_fd, std::ostream& err) 
                            c.only_old, c.only_new);
     if (untested > 0)
         out << fmt::format(
-            "{} rows with fewer than two samples in one of the runs (a file of an "
-            "older parbench): medians compared, no test\n",
+            "{} rows with fewer than two samples in one of the runs (see their samples in the "
+            "JSON): medians compared, no test\n",
             untested);
     if (unstable > 0)
         out << fmt::format("{} rows marked '!' were flagged unstable in a run (see their stability "

@@ -69,8 +69,11 @@ driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
                                                  u.file + " was not built: " + u.reason};
     std::string known;
     for (const auto& name : pb.plugins().known_suites()) known += (known.empty() ? "" : ", ") + name;
-    return driver_exit{exit_bad_input, "unknown suite '" + suite_name + "' (available: " +
-                                           (known.empty() ? std::string("none") : known) + ")"};
+    if (known.empty())  // no plugin at all: say where parbench looked
+        return driver_exit{exit_failure,
+                           "unknown suite '" + suite_name + "': " + pb.no_plugins_text()};
+    return driver_exit{exit_bad_input,
+                       "unknown suite '" + suite_name + "' (available: " + known + ")"};
 }
 
 int main_impl(int argc, char** argv) {

@@ -145,7 +145,7 @@ def case_no_ci():
         table = [l for l in out.splitlines() if re.match(r"^ +\d", l)]
         for line in table[:len(SIZES)]:  # Single's table first
             cells = line.split("  ! ")
-            if not re.search(r"\d no CI$", cells[0]) or len(cells) != 2 \
+            if not re.search(r"\d +no CI$", cells[0]) or len(cells) != 2 \
                     or "no CI (1 sample)" not in cells[1]:
                 fail(f"a one-sample row shows 'no CI' and its '!': {line!r}", out)
         for line in table[len(SIZES):]:
@@ -196,6 +196,26 @@ def case_unknown_option_hint():
             fail(f"{option}: exit {rc}, want 2 and parbench's line naming the suite's help", err)
 
 
+def case_no_plugins_searched():
+    # An installed-looking parbench (outside the build tree) with nothing on its search path: the
+    # unknown suite names where it looked, not "available: none" (item 5).
+    import shutil
+    from pbtest.run import run_command
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "parbench")
+        shutil.copy(PARBENCH, copy)
+        empty = os.path.join(tmp, "empty")
+        os.mkdir(empty)
+        rc, out, err = run_command([copy, "run", "imb-mpi1", "--plugin-path", empty], None, 60,
+                                   tmp)
+        errors = [l for l in err.splitlines() if l.startswith("parbench: error:")]
+        if rc != 1 or len(errors) != 1 or not re.fullmatch(
+                r"parbench: error: unknown suite 'imb-mpi1': no plugins found \(searched: .*"
+                + re.escape(empty) + r"; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR\)",
+                errors[0]) or "available: none" in err:
+            fail(f"no plugins: exit {rc}, want 1 and the directories searched", err)
+
+
 def case_mpi_check_defects():
     need_mpi()
     with tempfile.TemporaryDirectory() as tmp:
@@ -241,10 +261,12 @@ def case_mpi_aggregate_samples():
                     fail(f"{what}: no CI from {need} epochs: {r['stability']}")
                 if r["metrics"].get("epochs") != need:
                     fail(f"{what}: metrics.epochs {r['metrics'].get('epochs')}")
-            # parbench compare tests the aggregate rows (no "fewer than two samples" rows).
+            # parbench compare tests the aggregate rows: a p-value, never "untested".
             rc, out, err = run(["compare", out_json, out_json])
-            if rc != 0 or "fewer than two samples" in out or "without batch samples" in out:
-                fail(f"{suite}: compare leaves aggregate rows untested: exit {rc}", out + err)
+            verdicts = [l.split()[-1] for l in out.splitlines() if "/mode:aggregate/" in l]
+            if rc != 0 or len(verdicts) != 4 or any(v.startswith("untested") for v in verdicts):
+                fail(f"{suite}: compare's verdicts on the aggregate rows {verdicts}, exit {rc}",
+                     out + err)
 
 
 def case_mpi_osu_advice():

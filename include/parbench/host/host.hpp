@@ -100,6 +100,15 @@ public:
     [[nodiscard]] const std::vector<std::filesystem::path>& searched() const noexcept {
         return search_.directories;
     }
+    // "no plugins found (searched: DIR, DIR; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)"
+    [[nodiscard]] std::string no_plugins_text() const {
+        std::string dirs;
+        for (const auto& dir : search_.directories)
+            dirs += (dirs.empty() ? "" : ", ") + dir.string();
+        return "no plugins found (searched: " +
+               (dirs.empty() ? std::string("no directory") : dirs) +
+               "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)";
+    }
 
     // ---- step 1: check the request ----------------------------------------------------------
     [[nodiscard]] run_plan plan(run_request request, mpi_use mpi = mpi_use::automatic) {
@@ -109,12 +118,14 @@ public:
             std::string known;
             for (const auto& name : plugins_.known_suites())
                 known += (known.empty() ? "" : ", ") + name;
+            // No plugin at all: where it looked says more than "available: none".
+            if (known.empty() && !request.suite.empty())
+                throw run_error(run_error::kind::failure,
+                                "unknown suite '" + request.suite + "': " + no_plugins_text());
             throw run_error(run_error::kind::bad_input,
                             "unknown suite '" + request.suite + "' " +
                                 (request.suite.empty() ? std::string("(see parbench list)")
-                                                       : "(available: " +
-                                                             (known.empty() ? "none" : known) +
-                                                             ")"));
+                                                       : "(available: " + known + ")"));
         }
         p.suite = p.suite_plugin->find_suite(request.suite);
         check_benchmarks(*p.suite, request);

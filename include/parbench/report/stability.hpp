@@ -212,7 +212,7 @@ public:
         return std::to_string(unstable_) + " of " + std::to_string(rows_) +
                " rows are unstable (marked '!'): " + causes +
                ". Read the median rather than the headline figure, rerun on a quieter machine" +
-               (timing_options_.empty() ? std::string(",")
+               (timing_options_.empty() ? std::string(";")
                                         : ", or time longer (" + timing_options_ + ");") +
                " see docs/methodology.md 'Stability verdicts'";
     }
