@@ -249,7 +249,8 @@ public:
         const run_plan p = plan(std::move(request), settings.mpi);
         start(p);
         collector sink;
-        if (!p.cannot_verify.empty())
+        // Rank 0's (the other ranks receive it with its rows).
+        if (!p.cannot_verify.empty() && rank() == 0)
             sink.result.warnings.push_back(cannot_verify_warning(p.cannot_verify));
         sink.result.skipped = execute(p, sink).skipped();
         sink.result.finished = true;
