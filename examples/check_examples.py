@@ -122,6 +122,8 @@ bad_input = [(["-msglog", "x"], 2, "-msglog"), (["--timeout", "-1"], 2, "--timeo
              (["--bogus"], 2, "unknown option")]
 if name != "ring_allreduce":
     bad_input.append(([], 1, "at least 2"))
+if name == "ssend_pingpong":  # no verify_check: --check is refused before the run
+    bad_input.append((["--check"], 2, "--check: SsendPingPong has no data verification"))
 for args, n, words in bad_input:
     status, out, err = run(args, n=n, timeout=60)
     lines = [l for l in err.splitlines() if l.strip()]

@@ -1,6 +1,7 @@
 // A custom benchmark in a few lines: a ping-pong on MPI_Ssend (synchronous send), measured with
 // IMB's methodology and printed as an IMB table with parbench's median and confidence columns.
-//   mpiexec -n 2 ./ssend_pingpong -msglog 0:16 [--json out.json] [--check]
+//   mpiexec -n 2 ./ssend_pingpong -msglog 0:16 [--json out.json]
+// It has no verify_check, so --check is refused (ring_allreduce.cpp shows one).
 #include <parbench/mpi/main.hpp>
 #include <parbench/pattern/ping_pong.hpp>
 

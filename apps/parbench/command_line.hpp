@@ -206,6 +206,40 @@ private:
     type_table types_;
 };
 
+// The suite's options that make a size timed longer or more often, as the stability warning's
+// advice names them: the parameters the suite declares, in its order, among those known to do
+// so in some suite (IMB's -iter and -time, OSU's -i and -x, -confidence). "" when it has none,
+// so that the advice never names an option the suite would reject.
+[[nodiscard]] inline std::string timing_advice(const parbench_suite& suite) {
+    static const std::set<std::string> lengthen = {
+        "iter", "time", "i", "x", "iterations", "confidence", "min_loop_time", "nreps"};
+    std::string text;
+    for (std::size_t i = 0; i < suite.parameter_count; ++i) {
+        const std::string name = suite.parameters[i].name;
+        if (lengthen.contains(name)) text += (text.empty() ? "-" : ", -") + name;
+    }
+    return text;
+}
+
+// parbench's line for words CLI11 did not expect (its ExtrasError: "The following argument was
+// not expected: -time"): an option the suite does not have, or one placed before `run` or before
+// the suite's name, where only common options go. Names where the suite's options are listed.
+[[nodiscard]] inline std::string not_an_option(const std::string& cli11_message,
+                                               const std::string& suite, bool is_run) {
+    std::string words = cli11_message;
+    if (const auto colon = words.find(": "); colon != std::string::npos)
+        words = words.substr(colon + 2);
+    const bool several = words.find(' ') != std::string::npos;
+    std::string line = quote_value(words) + (several ? " are not options" : " is not an option");
+    if (!is_run) return line + " of parbench here (see parbench --help)";
+    if (suite.empty())
+        return line +
+               " of parbench run (see parbench run --help; a suite's own options follow "
+               "its name)";
+    return line + " of suite '" + suite + "' (its options: parbench run " + suite +
+           " --help; suite options follow the suite's name)";
+}
+
 // --timeout SECONDS: a number, 0 (no limit) or positive, at most a year.
 inline double parse_timeout(const std::string& text) {
     const auto fail = [&](const std::string& why) {

@@ -147,9 +147,10 @@ inline int run_compare(const compare_options& o, int out_fd, std::ostream& err) 
         out << fmt::format("{} rows only in the old run, {} only in the new run (not compared)\n",
                            c.only_old, c.only_new);
     if (untested > 0)
-        out << fmt::format("{} rows without batch samples in one of the runs: medians compared, "
-                           "no test\n",
-                           untested);
+        out << fmt::format(
+            "{} rows with fewer than two samples in one of the runs (see their samples in the "
+            "JSON): medians compared, no test\n",
+            untested);
     if (unstable > 0)
         out << fmt::format("{} rows marked '!' were flagged unstable in a run (see their stability "
                            "in the JSON): their change may be noise\n",

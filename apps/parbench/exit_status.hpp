@@ -2,7 +2,8 @@
 //
 // Exit statuses: 0 success, 1 plugin or backend failure (or a run that measured nothing), 2 bad
 // input (options, files, output paths), 3 time limit, 4 an output file could not be written
-// during the run, 128 + signal when SIGHUP, SIGINT or SIGTERM stopped the run.
+// during the run, 5 --check found defects (the run completed; its files hold every row),
+// 128 + signal when SIGHUP, SIGINT or SIGTERM stopped the run.
 #pragma once
 
 #include "printable.hpp"
@@ -20,6 +21,7 @@ constexpr int exit_failure = 1;
 constexpr int exit_bad_input = 2;
 constexpr int exit_time_limit = 3;
 constexpr int exit_output_error = 4;
+constexpr int exit_defects = 5;
 
 // Every line parbench prints about a problem: escaped (one line, no terminal control).
 inline void print_error(std::string_view message) {

@@ -66,13 +66,7 @@ inline int list_plugins(parbench::host& pb) {
     if (speaks)
         for (const auto& problem : found.problems()) print_error(problem.message);
     if (found.plugins().empty() && found.problems().empty()) {
-        std::string searched;
-        for (const auto& dir : pb.searched())
-            searched += (searched.empty() ? "" : ", ") + dir.string();
-        if (speaks)
-            print_error("no plugins found (searched: " +
-                        (searched.empty() ? std::string("no directory") : searched) +
-                        "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)");
+        if (speaks) print_error(pb.no_plugins_text());
         return exit_failure;
     }
     return found.problems().empty() ? exit_ok : exit_failure;

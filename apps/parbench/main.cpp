@@ -72,8 +72,11 @@ driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
                                                  u.file + " was not built: " + u.reason};
     std::string known;
     for (const auto& name : pb.plugins().known_suites()) known += (known.empty() ? "" : ", ") + name;
-    return driver_exit{exit_bad_input, "unknown suite '" + suite_name + "' (available: " +
-                                           (known.empty() ? std::string("none") : known) + ")"};
+    if (known.empty())  // no plugin at all: say where parbench looked
+        return driver_exit{exit_failure,
+                           "unknown suite '" + suite_name + "': " + pb.no_plugins_text()};
+    return driver_exit{exit_bad_input,
+                       "unknown suite '" + suite_name + "' (available: " + known + ")"};
 }
 
 int main_impl(int argc, char** argv) {
@@ -155,9 +158,27 @@ int main_impl(int argc, char** argv) {
         if (!suite_name.empty()) {
             const std::vector<std::string> words(run_it + 1, args.end());
             parbench::plugin::loaded_plugin* p = pb.plugins().plugin_for_suite(suite_name, words);
-            if (p == nullptr) throw no_such_suite(pb, suite_name);
+            if (p == nullptr) {
+                // `run -iter 5 imb-mpi1`: the word taken for the suite is an option's value.
+                const auto at = std::find(run_it + 1, args.end(), suite_name);
+                const auto common = [](const std::string& word) {
+                    const auto start = word.find_first_not_of('-');
+                    if (start == std::string::npos) return true;  // "--": not an option name
+                    const std::string name = word.substr(start);
+                    return common_options().contains(name.substr(0, name.find('=')));
+                };
+                if (at != run_it + 1 && at != args.end() && (at - 1)->starts_with("-") &&
+                    (at - 1)->size() > 1 && !common(*(at - 1)))
+                    throw driver_exit{exit_bad_input,
+                                      quote_value(*(at - 1)) +
+                                          " is not an option of parbench run: a suite's "
+                                          "options follow its name (parbench run SUITE " +
+                                          *(at - 1) + " ...; see parbench run SUITE --help)"};
+                throw no_such_suite(pb, suite_name);
+            }
             suite_parameters.add_to(*run, *p->find_suite(suite_name),
                                     p->parameter_types(suite_name));
+            o.timing_options = timing_advice(*p->find_suite(suite_name));
             rewrite_names.insert(suite_parameters.names().begin(), suite_parameters.names().end());
         }
         parse_args = rewrite_single_dash(args, rewrite_names);
@@ -172,6 +193,14 @@ int main_impl(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::ExtrasError& e) {
+        throw driver_exit{
+            exit_bad_input,
+            not_an_option(e.what(),
+                          is_run
+                              ? prescan_suite(args, static_cast<std::size_t>(run_it - args.begin()))
+                              : std::string{},
+                          is_run)};
     } catch (const CLI::ParseError& e) {
         throw driver_exit{exit_bad_input, e.what()};
     }

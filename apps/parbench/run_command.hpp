@@ -49,6 +49,7 @@ struct run_options {
     bool quiet = false;
     std::string progress = "auto";
     std::string mpi = "auto";
+    std::string timing_options;  // the stability advice's options (command_line.hpp)
     // The suite's options as typed on the command line (strings): what the context records,
     // while the plugin receives typed values (ABI 1.1).
     std::map<std::string, nlohmann::json> given_options;
@@ -161,6 +162,7 @@ inline int run_suite(parbench::host& pb, const run_options& o,
                                                           parbench::launched_by_mpi_launcher()),
                         o.dat_dir, outputs);
     session.set_rank(rank);
+    session.set_timing_options(o.timing_options);
     session.attach_sweeper(&sweeper);
     const nlohmann::json driver_context = driver_context_of(pb, o);
     session.set_driver_context(driver_context);
@@ -196,6 +198,8 @@ inline int run_suite(parbench::host& pb, const run_options& o,
         stop_run(&session, comm, exit_failure, problem + "; stopped");
     });
     session.start_flushing();
+    if (rank == 0 && !plan.cannot_verify.empty())
+        session.warn_at_start(cannot_verify_warning(plan.cannot_verify));
 
     // The time limit: rank 0 reports and stops the run; the other ranks fire a little later, so
     // that rank 0's message is the one printed, and say it themselves only when rank 0 did not
@@ -218,10 +222,13 @@ inline int run_suite(parbench::host& pb, const run_options& o,
     } forget{interrupt_session};
 
     std::optional<run_error> failed;
+    bool defects = false;
     try {
         const run_verdict verdict = pb.execute(plan, session);
         guard.stop();
         session.report_skipped(verdict);
+        session.report_verification(verdict, plan.cannot_verify);
+        defects = verdict.defects_found();  // agreed on every process
     } catch (const run_error& e) {
         guard.stop();
         failed = e;
@@ -251,7 +258,8 @@ inline int run_suite(parbench::host& pb, const run_options& o,
         return exit_output_error;
     }
     pb.finish();
-    return failed ? failed->exit_status() : exit_ok;
+    if (failed) return failed->exit_status();
+    return defects ? exit_defects : exit_ok;
 }
 
 }  // namespace parbench::app

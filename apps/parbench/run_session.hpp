@@ -1,7 +1,11 @@
 // Event routing of one `parbench run`: what the plugin emits goes to the console reporter of the
 // suite's layout (report/console_layouts.hpp), to the files that layout writes (PAW's .dat
-// files, also under --quiet) and to the JSON/CSV files, on rank 0; warnings are
-// echoed on stderr on every rank; progress arms the time limit and draws the progress line.
+// files, also under --quiet) and to the JSON/CSV files, on rank 0; progress arms the time limit
+// and draws the progress line.
+//
+// A warning is printed once, in one stream: on rank 0 with a console (tables on stdout) as a
+// "# WARNING:" line among the tables, else (--quiet, another rank) as "parbench: warning:" on
+// stderr. The JSON file records every warning of rank 0 either way. Errors always go to stderr.
 #pragma once
 
 #include "exit_status.hpp"
@@ -11,6 +15,7 @@
 #include "watchdog.hpp"
 
 #include <parbench/host/event_sink.hpp>
+#include <parbench/host/host.hpp>
 #include <parbench/host/run_verdict.hpp>
 #include <parbench/report/console_layouts.hpp>
 #include <parbench/report/json.hpp>
@@ -20,8 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -33,6 +37,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace parbench::app {
@@ -53,6 +58,10 @@ public:
           dat_dir_(std::move(dat_dir)), outputs_(outputs) {}
 
     void set_rank(int rank) { rank_ = rank; }
+    // The suite's options that time longer, for the unstable rows' advice ("-i, -x").
+    void set_timing_options(std::string options) {
+        stability_.set_timing_options(std::move(options));
+    }
     void set_driver_context(nlohmann::json context) { driver_context_ = std::move(context); }
 
     void add_file_reporter(std::unique_ptr<report::reporter> r) { files_.push_back(std::move(r)); }
@@ -107,6 +116,33 @@ public:
         if (rank_ != 0 || verdict.skipped().empty() || ended_) return;
         clear_progress_line();
         warn_everywhere("not measured: " + verdict.skipped_text());
+    }
+
+    // Rank 0: a warning to give once the run has started (the console's header first): the
+    // benchmarks of a --check run that cannot verify their data.
+    void warn_at_start(std::string message) {
+        std::lock_guard lock(mutex_);
+        start_warnings_.push_back(std::move(message));
+    }
+
+    // Rank 0, after the run: rows of benchmarks that could not be verified although no warning
+    // named them before the run (a plugin that does not flag them), and the one error line of a
+    // run in which --check found defects (also recorded in the JSON file's warnings).
+    void report_verification(const parbench::run_verdict& verdict,
+                             const std::vector<std::string>& named_before) {
+        std::lock_guard lock(mutex_);
+        if (rank_ != 0 || ended_) return;
+        std::vector<std::string> unnamed;
+        for (const auto& name : verdict.not_verified())
+            if (std::find(named_before.begin(), named_before.end(), name) == named_before.end())
+                unnamed.push_back(name);
+        clear_progress_line();
+        if (!unnamed.empty()) warn_everywhere(parbench::cannot_verify_warning(unnamed));
+        if (!verdict.defects_found()) return;
+        const std::string line = verdict.defects_text();
+        print_error(line);
+        for (auto& r : files_) r->on_warning(line);
+        release_held_rows();
     }
 
     // Completes every file (each one even when another fails); the first output error, or "".
@@ -211,6 +247,7 @@ private:
                 start.layout, {.directory = dat_dir_, .outputs = &outputs_});
             started_ = true;
             for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
+            for (const auto& message : std::exchange(start_warnings_, {})) warn_everywhere(message);
         } else if (kind == "result") {
             if (!started_)
                 throw broken_event(
@@ -230,19 +267,10 @@ private:
         }
     }
 
-    static bool stdout_and_stderr_share_a_terminal() {
-        if (::isatty(STDOUT_FILENO) == 0 || ::isatty(STDERR_FILENO) == 0) return false;
-        const auto name_of = [](int fd) {  // ttyname() reuses one static buffer: copy at once
-            const char* name = ::ttyname(fd);
-            return std::string(name != nullptr ? name : "");
-        };
-        return name_of(STDOUT_FILENO) == name_of(STDERR_FILENO);
-    }
-
-    // The console reporter prints warnings in its output; echo them on stderr too unless both
-    // streams are the same terminal (the user would read them twice).
+    // Once, in one stream (see the top of this file): the console's own "# WARNING:" line where
+    // there is a console, stderr where there is none; every file records it.
     void warn_everywhere(const std::string& message) {
-        if (!console_ || !stdout_and_stderr_share_a_terminal()) print_warning(message);
+        if (!console_) print_warning(message);
         for_each([&](auto& r) { r.on_warning(message); });
         release_held_rows();  // a warning rewrites the JSON with every row
     }
@@ -297,6 +325,7 @@ private:
     report::stability_tally stability_;  // the one warning about unstable rows
     measurement current_;
     std::string run_files_;  // the plugin's directory for the run's files, removed at the end
+    std::vector<std::string> start_warnings_;  // given once the run_start event has come
     std::jthread flusher_;  // last: stopped and joined before anything it uses is destroyed
 };
 

@@ -7,6 +7,7 @@
 
 #include <parbench/host/host.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -100,6 +101,40 @@ TEST_CASE("-check finds a corrupted byte: total_defects counts it", "[n2]") {
         else CHECK(*row.defects > 0);
     }
     CHECK(r.total_defects() >= 4);
+    // The driver's verdict (exit status 5 and its line) from the result itself.
+    CHECK(r.defects_found());
+    CHECK_FALSE(r.passed());
+    CHECK(r.rows_with_defects().size() == 4);
+    CHECK(r.defects_text() ==
+          "--check found defects in 4 of 5 rows: Test_Corrupt 1 B (2 processes), Test_Corrupt 2 "
+          "B (2 processes), Test_Corrupt 4 B (2 processes), Test_Corrupt 8 B (2 processes)");
+}
+
+TEST_CASE("--check on benchmarks without verification: refused, or their rows not verified",
+          "[n2]") {
+    // IMB 2021's Reduce_local accumulates into its buffer: its definition has no verify_check.
+    try {
+        (void)pb->run("imb-mpi1", {"Reduce_local"}, small, {.check = true});
+        FAIL("no exception");
+    } catch (const parbench::run_error& e) {
+        CHECK(e.what_kind() == parbench::run_error::kind::bad_input);
+        CHECK(std::string(e.what()) ==
+              "--check: Reduce_local has no data verification (no verify_check in its "
+              "definition); run without --check");
+    }
+    const auto r = pb->run("imb-mpi1", {"PingPong", "Reduce_local"}, small, {.check = true});
+    REQUIRE(r.completed());
+    CHECK(r.passed());
+    CHECK(r.not_verified() == std::vector<std::string>{"Reduce_local"});
+    REQUIRE(r.rows("Reduce_local").size() == 3);  // 0, 4 and 8 bytes: whole floats
+    for (const auto* row : r.rows("Reduce_local")) {
+        CHECK(row->not_verified);
+        CHECK_FALSE(row->defects.has_value());
+    }
+    CHECK_FALSE(r.at("PingPong", 8).not_verified);
+    CHECK(std::count(r.warnings.begin(), r.warnings.end(),
+                     "--check: Reduce_local has no data verification; its rows say 'not "
+                     "verified'") == 1);
 }
 
 TEST_CASE("results on rank 0 only", "[n2]") {
@@ -117,5 +152,14 @@ int main(int argc, char** argv) {
     if (parbench::launcher_rank() != 0) (void)std::freopen("/dev/null", "w", stdout);
     const int failed = Catch::Session().run(argc, argv);
     host.finish();
-    return failed == 0 ? 0 : 1;
+    // After finish() the plugins are finalised: a run is the host's error, not MPICH's abort.
+    bool refused = false;
+    try {
+        (void)host.run("imb-mpi1", {"Allreduce"}, small);
+    } catch (const parbench::run_error& e) {
+        refused = e.what_kind() == parbench::run_error::kind::failure &&
+                  std::string(e.what()).starts_with("run() after finish()");
+    }
+    if (!refused) std::fprintf(stderr, "run() after finish() was not a run_error\n");
+    return failed == 0 && refused ? 0 : 1;
 }

@@ -261,7 +261,9 @@ def test_shared_pointer_uneven(args):
         p = parbench(args, 3, ["imb-io"] + names + [
             "-msglen", lengths, "-iter", "8,16,8", "-time", "600", "-check", "--io-dir", tmp,
             "--json", out, "--quiet"], env)
-        if not expect(p.returncode == 0, f"shared pointer at -n 3: rc {p.returncode} {p.stderr[-600:]}"):
+        # The corrupting read's defects fail the run (exit status 5); its files are whole.
+        if not expect(p.returncode == 5, f"shared pointer at -n 3: rc {p.returncode}, want 5 "
+                      f"{p.stderr[-600:]}"):
             return
         rows = rows_of(out)
         for name in names:
@@ -277,8 +279,15 @@ def test_corrupt(args):
         out = os.path.join(tmp, "out.json")
         p = parbench(args, 2, ["imb-io", "Test_IO_Corrupt", "-msglog", "0:3", "-iter", "8",
                                "-check", "--io-dir", tmp, "--json", out, "--quiet"], env)
-        if not expect(p.returncode == 0, f"Test_IO_Corrupt: rc {p.returncode} {p.stderr[-300:]}"):
+        # Defects fail the run (exit status 5) with one line naming the rows; the files are whole.
+        if not expect(p.returncode == 5, f"Test_IO_Corrupt: rc {p.returncode}, want 5 "
+                      f"{p.stderr[-300:]}"):
             return
+        expect(any(re.fullmatch(r"parbench: error: --check found defects in 4 of 5 rows: " +
+                                ", ".join(rf"Test_IO_Corrupt {x} B \(\d+ process(es)?\)"
+                                          for x in (1, 2, 4, 8)), line)
+                   for line in p.stderr.splitlines()),
+               f"Test_IO_Corrupt: the defects line {p.stderr[-400:]}")
         # One byte of the block read last is wrong: exactly one defect where a byte is read.
         got = [(r["bytes"], r["defects"]) for r in rows_of(out)]
         want = [(x, 0 if x == 0 else 1) for x in [0, 1, 2, 4, 8]]

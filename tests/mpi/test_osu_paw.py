@@ -97,7 +97,7 @@ def test_osu_two(args):
         print("skipped Test_Corrupt_put: plugin built without -Dtest_kernels=true")
     else:
         got = {r["bytes"]: r["defects"] for r in rows}
-        expect(p.returncode == 0 and got == {1: 1, 2: 2, 4: 4, 8: 8},
+        expect(p.returncode == 5 and got == {1: 1, 2: 2, 4: 4, 8: 8},  # 5: defects found
                f"Test_Corrupt_put defects {got} (rc {p.returncode})")
     # An epoch the target never exposes: --timeout stops the run naming it, earlier rows kept.
     p, rows = run(["osu", "put_latency", "Test_Deadlock_put", "-m", "1:2", "-i", "5", "-x", "1",

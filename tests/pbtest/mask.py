@@ -66,6 +66,8 @@ def imb_console(text, parbench):
             line = re.sub(r"\d+ Mflop/s", "N Mflop/s", line)
         if re.match(r"^ +\d", line):
             line = re.sub(r"\s+!.*$", "", line)
+            # "no CI" (fewer than six samples) depends on how many batches the timing chose
+            line = line.replace("no CI", "    N")
             line = re.sub(r"\d+(\.\d+)?", lambda m: "N".rjust(len(m.group(0))), line)
         out.append(line + "\n")
     return "".join(out)
@@ -84,8 +86,8 @@ def imb_io_console(text, parbench):
                 if not re.fullmatch(r"\d+", m.group(0)) or kept == 2:
                     break
                 exact, kept = m.end(), kept + 1
-            line = line[:exact] + re.sub(r"\d+(\.\d+)?|-", lambda m: "N".rjust(len(m.group(0))),
-                                         line[exact:])
+            line = line[:exact] + re.sub(r"\d+(\.\d+)?|-|no CI",
+                                         lambda m: "N".rjust(len(m.group(0))), line[exact:])
         out.append(line.rstrip() + "\n")
     return "".join(out)
 
@@ -97,7 +99,7 @@ def osu_console(text):
     columns' right edges stay where OSU puts them."""
     out = []
     for line in text.splitlines():
-        if line.startswith("# WARNING"):
+        if line.startswith("# WARNING") or line.startswith("# ! "):  # stability footnotes vary
             continue
         line = note(line)
         if re.match(r"\d+ ", line) or re.match(r" +\d+\.\d\d", line):
@@ -111,7 +113,7 @@ def osu_one_sided_console(text):
     it."""
     out = []
     for line in text.splitlines():
-        if line.startswith("# WARNING"):
+        if line.startswith("# WARNING") or line.startswith("# ! "):  # stability footnotes vary
             continue
         m = re.fullmatch(r"(\d+) +(\d+\.\d\d)", line)
         if m:
@@ -137,6 +139,7 @@ def paw_console(text, parbench):
         # whose width varies with the value, become one token each
         line = re.sub(r"\d\.\d{5}e[-+]\d\d", "n.nnnnne-nn", line)
         line = re.sub(r" +\d+\.\d\d(?= |$)", " <f>", line)
+        line = re.sub(r" +no CI(?= |$)", " <f>", line)  # fewer than six repetitions
         out.append(line)
     return "\n".join(out) + "\n"
 
@@ -182,7 +185,7 @@ def caf_console(text):
         elif line.startswith("# WARNING: ") and "rows are unstable" in line:
             continue  # depends on the machine's load, like the '!' notes below
         elif re.match(r" *-?\d", line):  # a table row: numbers, and notes that may vary
-            line = note(line)
+            line = note(line).replace("no CI", "N")  # like a CI: depends on the samples
             line = re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "N", line.replace("within noise", ""))
             line = re.sub(r" +", " ", line).strip()
         elif not line.startswith("#"):  # column names

@@ -29,6 +29,10 @@ namespace parbench {
 // B(n, 1/2), so it holds for any continuous distribution (no normality assumed). With fewer than
 // six samples no pair reaches 95 %; the widest interval [min, max] is returned with its (lower)
 // coverage, and callers should show that coverage rather than pretend.
+// The fewest samples whose order statistics bound the median with 95 % coverage: [min, max] of
+// six covers 1 - 2/2^6 = 96.9 %, of five only 93.8 %.
+inline constexpr std::size_t min_ci_samples = 6;
+
 struct median_interval_bounds {
     std::size_t lower = 0;
     std::size_t upper = 0;

@@ -64,7 +64,19 @@ struct run_plan {
     const parbench_suite* suite = nullptr;
     plugin::loaded_plugin* comm_plugin = nullptr;  // nullptr: a single-process run
     std::string thread_level;                      // the suite's -thread_level, "" by default
+    // With check: the chosen benchmarks that have no verification (PARBENCH_BENCH_NO_VERIFY),
+    // when others have one (all of them: plan() refuses the request). Their rows say
+    // "not verified"; cannot_verify_warning() is the one line that names them.
+    std::vector<std::string> cannot_verify;
 };
+
+// The one warning line of a --check run in which some benchmarks cannot verify their data.
+[[nodiscard]] inline std::string cannot_verify_warning(const std::vector<std::string>& names) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    return "--check: " + list + (names.size() == 1 ? " has" : " have") + " no data verification; " +
+           (names.size() == 1 ? "its" : "their") + " rows say 'not verified'";
+}
 
 class host {
 public:
@@ -88,6 +100,15 @@ public:
     [[nodiscard]] const std::vector<std::filesystem::path>& searched() const noexcept {
         return search_.directories;
     }
+    // "no plugins found (searched: DIR, DIR; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)"
+    [[nodiscard]] std::string no_plugins_text() const {
+        std::string dirs;
+        for (const auto& dir : search_.directories)
+            dirs += (dirs.empty() ? "" : ", ") + dir.string();
+        return "no plugins found (searched: " +
+               (dirs.empty() ? std::string("no directory") : dirs) +
+               "; set PARBENCH_PLUGIN_PATH or use --plugin-path DIR)";
+    }
 
     // ---- step 1: check the request ----------------------------------------------------------
     [[nodiscard]] run_plan plan(run_request request, mpi_use mpi = mpi_use::automatic) {
@@ -97,15 +118,18 @@ public:
             std::string known;
             for (const auto& name : plugins_.known_suites())
                 known += (known.empty() ? "" : ", ") + name;
+            // No plugin at all: where it looked says more than "available: none".
+            if (known.empty() && !request.suite.empty())
+                throw run_error(run_error::kind::failure,
+                                "unknown suite '" + request.suite + "': " + no_plugins_text());
             throw run_error(run_error::kind::bad_input,
                             "unknown suite '" + request.suite + "' " +
                                 (request.suite.empty() ? std::string("(see parbench list)")
-                                                       : "(available: " +
-                                                             (known.empty() ? "none" : known) +
-                                                             ")"));
+                                                       : "(available: " + known + ")"));
         }
         p.suite = p.suite_plugin->find_suite(request.suite);
         check_benchmarks(*p.suite, request);
+        if (request.check) p.cannot_verify = unverifiable(*p.suite, request);
 
         const bool needs_mpi = (p.suite->flags & PARBENCH_SUITE_NEEDS_MPI) != 0u;
         if (needs_mpi && mpi == mpi_use::off)
@@ -168,7 +192,11 @@ public:
     // results agreed on every process); throws run_error when the plugin fails or rejects the
     // request, and when nothing was measured.
     run_verdict execute(const run_plan& p, event_sink& sink) {
-        delivery d{&sink, {}};
+        if (finished_)
+            throw run_error(run_error::kind::failure,
+                            "run() after finish(): the plugins are finalised (MPI cannot be "
+                            "initialised twice); run everything before finish()");
+        delivery d{&sink, {}, p.request.check};
         parbench_host channel{};
         channel.struct_size = sizeof channel;
         channel.context = &d;
@@ -189,11 +217,13 @@ public:
             throw run_error(run_error::kind::failure,
                             !message.empty() ? message : "the plugin failed without a message",
                             rank());
-        // Results reach rank 0 only: every process learns its count, so all agree on the verdict.
+        // Results reach rank 0 only: every process learns its counts, so all agree on the
+        // verdict (and on the exit status of a run with defects).
         if (comm_ != nullptr && comm_->size() > 1) {
-            std::uint64_t results = d.verdict.results();
-            comm_->broadcast(&results, sizeof results, 0);
-            d.verdict.agree_on_results(results);
+            std::uint64_t counts[2] = {d.verdict.results(), d.verdict.defective_rows()};
+            comm_->broadcast(counts, sizeof counts, 0);
+            d.verdict.agree_on_results(counts[0]);
+            d.verdict.agree_on_defects(counts[1]);
         }
         if (!d.verdict.measured())
             throw run_error(run_error::kind::nothing_measured,
@@ -212,9 +242,16 @@ public:
         request.check = settings.check;
         request.calling_sequence =
             settings.calling_sequence.empty() ? command_line() : settings.calling_sequence;
+        if (finished_)
+            throw run_error(run_error::kind::failure,
+                            "run() after finish(): the plugins are finalised (MPI cannot be "
+                            "initialised twice); run everything before finish()");
         const run_plan p = plan(std::move(request), settings.mpi);
         start(p);
         collector sink;
+        // Rank 0's (the other ranks receive it with its rows).
+        if (!p.cannot_verify.empty() && rank() == 0)
+            sink.result.warnings.push_back(cannot_verify_warning(p.cannot_verify));
         sink.result.skipped = execute(p, sink).skipped();
         sink.result.finished = true;
         if (settings.results_on == result_ranks::every_rank) share_from_rank_zero(sink.result);
@@ -224,6 +261,7 @@ public:
     // Finalises the plugins this host initialised (the suite plugins, then MPI). Throws
     // plugin::plugin_error when a finalize fails; after it no run is possible.
     void finish() {
+        if (!started_.empty()) finished_ = true;
         auto started = std::exchange(started_, {});
         comm_ = nullptr;
         for (auto* p : started) p->finalize();
@@ -266,10 +304,41 @@ private:
         return args;
     }
 
+    // The chosen benchmarks (the request's, or the suite's defaults) that have no verification,
+    // in catalogue order. Every one of them: bad input, --check has nothing to check.
+    static std::vector<std::string> unverifiable(const parbench_suite& suite,
+                                                 const run_request& request) {
+        const bool multi_names = (suite.flags & PARBENCH_SUITE_MULTI_NAMES) != 0;
+        std::vector<std::string> chosen, cannot;
+        for (std::size_t b = 0; b < suite.benchmark_count; ++b) {
+            const parbench_benchmark& bench = suite.benchmarks[b];
+            bool wanted = request.benchmarks.empty() && (bench.flags & PARBENCH_BENCH_DEFAULT) != 0;
+            for (const auto& name : request.benchmarks) {
+                const std::string bare =
+                    multi_names && lowercase(name).rfind("multi-", 0) == 0 ? name.substr(6) : name;
+                wanted = wanted || same_name(bench.name, bare);
+            }
+            if (!wanted) continue;
+            chosen.emplace_back(bench.name);
+            if ((bench.flags & PARBENCH_BENCH_NO_VERIFY) != 0) cannot.emplace_back(bench.name);
+        }
+        if (!chosen.empty() && cannot.size() == chosen.size()) {
+            std::string list;
+            for (const auto& n : cannot) list += (list.empty() ? "" : ", ") + n;
+            throw run_error(run_error::kind::bad_input,
+                            "--check: " + list + (cannot.size() == 1 ? " has" : " have") +
+                                " no data verification (no verify_check in " +
+                                (cannot.size() == 1 ? "its" : "their") +
+                                " definition); run without --check");
+        }
+        return cannot;
+    }
+
     // What the plugin's C callbacks reach through parbench_host::context.
     struct delivery {
         event_sink* sink;
         run_verdict verdict;
+        bool check = false;  // the request's: a row without defects is then "not verified"
     };
 
     // No exception may cross back into the plugin: problems go to the sink.
@@ -284,6 +353,8 @@ private:
         }
         try {
             const std::string kind = event.value("event", std::string{});
+            if (d.check && kind == "result" && event.value("defects", nlohmann::json()).is_null())
+                event["not_verified"] = true;
             d.verdict.count(kind, event);
             d.sink->on_event(kind, event);
         } catch (const std::exception& e) {
@@ -333,6 +404,7 @@ private:
     plugin::search_path search_;
     plugin::registry plugins_;
     std::vector<plugin::loaded_plugin*> started_;  // in finalisation order
+    bool finished_ = false;                        // finish() finalised plugins: no run may follow
     const parbench_comm_service* comm_ = nullptr;
 };
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,34 @@ public:
         std::uint64_t sum = 0;
         for (const auto& r : records) sum += r.defects.value_or(0);
         return sum;
+    }
+
+    // The rows in which -check found defects, in the order measured.
+    [[nodiscard]] std::vector<const result_record*> rows_with_defects() const {
+        std::vector<const result_record*> found;
+        for (const auto& r : records)
+            if (r.defects.value_or(0) > 0) found.push_back(&r);
+        return found;
+    }
+    [[nodiscard]] bool defects_found() const { return total_defects() > 0; }
+    // The driver's line for them ("--check found defects in 2 of 8 rows: ..."); "" when none.
+    [[nodiscard]] std::string defects_text() const {
+        std::vector<std::string> labels;
+        for (const auto* r : rows_with_defects())
+            labels.push_back(row_label(r->benchmark, r->has_bytes, r->bytes, r->block.processes));
+        return labels.empty() ? std::string{}
+                              : defects_message(labels, labels.size(), records.size());
+    }
+    // Finished with rows and without defects: what the driver's exit status 0 means.
+    [[nodiscard]] bool passed() const { return completed() && !defects_found(); }
+    // The benchmarks whose rows a run with .check = true could not verify (no verification in
+    // their definitions): their rows say not_verified.
+    [[nodiscard]] std::vector<std::string> not_verified() const {
+        std::vector<std::string> names;
+        for (const auto& r : records)
+            if (r.not_verified && std::find(names.begin(), names.end(), r.benchmark) == names.end())
+                names.push_back(r.benchmark);
+        return names;
     }
 
     // The row of `benchmark` (case-insensitive) at `bytes`, the first such row measured (at

@@ -1,11 +1,13 @@
-// What a finished run measured: how many result rows arrived and which benchmarks the plugin
-// skipped, and why. A run that measured nothing is an error, not an empty success.
+// What a finished run measured: how many result rows arrived, which benchmarks the plugin
+// skipped, and why, and which rows -check found defects in. A run that measured nothing is an
+// error, not an empty success; a run with defects fails (the driver's exit status 5).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +31,31 @@ inline void from_json(const nlohmann::json& j, skipped_benchmark& s) {
     s.reason = j.value("reason", std::string{});
 }
 
+// How a row is named in a one-line summary: "PingPong 1024 B (2 processes)".
+[[nodiscard]] inline std::string row_label(const std::string& benchmark, bool has_bytes,
+                                           std::uint64_t bytes, int processes) {
+    std::string label = benchmark;
+    if (has_bytes) label += " " + std::to_string(bytes) + " B";
+    return label + " (" + std::to_string(processes) +
+           (processes == 1 ? " process)" : " processes)");
+}
+
+// The one line that says a check failed: "--check found defects in 2 of 8 rows: A 1 B (2
+// processes), ...". At most `shown` rows are named; the rest are counted.
+[[nodiscard]] inline std::string defects_message(const std::vector<std::string>& rows,
+                                                 std::size_t defective, std::size_t total,
+                                                 std::size_t shown = 8) {
+    std::string text = "--check found defects in " + std::to_string(defective) + " of " +
+                       std::to_string(total) + (total == 1 ? " row" : " rows");
+    std::string names;
+    for (std::size_t k = 0; k < rows.size() && k < shown; ++k)
+        names += (names.empty() ? "" : ", ") + rows[k];
+    if (!names.empty()) text += ": " + names;
+    if (defective > std::min(rows.size(), shown))
+        text += " and " + std::to_string(defective - std::min(rows.size(), shown)) + " more";
+    return text;
+}
+
 // Counts the events of one run as they pass (results arrive on rank 0 only; see run_verdict
 // agreement in host.hpp).
 class run_verdict {
@@ -36,6 +63,21 @@ public:
     void count(std::string_view kind, const nlohmann::json& event) {
         if (kind == "result") {
             ++results_;
+            const auto defects = event.find("defects");
+            if (defects != event.end() && defects->is_number_unsigned() &&
+                defects->get<std::uint64_t>() > 0) {
+                const nlohmann::json block = event.value("block", nlohmann::json::object());
+                defective_rows_.push_back(row_label(
+                    event.value("benchmark", std::string{}), event.value("has_bytes", true),
+                    event.value("bytes", std::uint64_t{0}), block.value("processes", 1)));
+                ++defective_;
+            }
+            if (event.value("not_verified", false)) {
+                const std::string name = event.value("benchmark", std::string{});
+                if (std::find(not_verified_.begin(), not_verified_.end(), name) ==
+                    not_verified_.end())
+                    not_verified_.push_back(name);
+            }
         } else if (kind == "warning" && event.contains("skipped")) {
             auto s = event.at("skipped").get<skipped_benchmark>();
             if (std::find(skipped_.begin(), skipped_.end(), s) == skipped_.end())
@@ -48,8 +90,22 @@ public:
     [[nodiscard]] const std::vector<skipped_benchmark>& skipped() const noexcept {
         return skipped_;
     }
-    // Every process learns rank 0's count (host.hpp broadcasts it).
+    // Every process learns rank 0's counts (host.hpp broadcasts them).
     void agree_on_results(std::size_t results) noexcept { results_ = results; }
+    void agree_on_defects(std::size_t defective) noexcept { defective_ = defective; }
+
+    // Rows in which -check found defects (their number on every process; their names on rank 0).
+    [[nodiscard]] std::size_t defective_rows() const noexcept { return defective_; }
+    [[nodiscard]] bool defects_found() const noexcept { return defective_ > 0; }
+    // "--check found defects in 2 of 8 rows: ..."; "" when there are none.
+    [[nodiscard]] std::string defects_text() const {
+        return defective_ == 0 ? std::string{}
+                               : defects_message(defective_rows_, defective_, results_);
+    }
+    // Benchmarks whose rows a --check run could not verify (rank 0).
+    [[nodiscard]] const std::vector<std::string>& not_verified() const noexcept {
+        return not_verified_;
+    }
 
     // "PingPong (needs 2 processes and the run has 1), PingPing (...)"; "" when none.
     [[nodiscard]] std::string skipped_text() const {
@@ -69,6 +125,9 @@ public:
 private:
     std::size_t results_ = 0;
     std::vector<skipped_benchmark> skipped_;
+    std::size_t defective_ = 0;
+    std::vector<std::string> defective_rows_;
+    std::vector<std::string> not_verified_;
 };
 
 }  // namespace parbench

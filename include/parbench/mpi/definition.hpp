@@ -134,13 +134,20 @@ concept self_contained_definition =
     has_resource_plan<Def>;
 
 // The catalogue row of a definition: `parbench list`'s name, description and flags from the
-// suite's table, the class from the definition's descriptor.
+// suite's table, the class from the definition's descriptor, and PARBENCH_BENCH_NO_VERIFY from
+// its check (no_check: --check has nothing to verify).
+template <class Def>
+[[nodiscard]] constexpr std::uint32_t verification_flag() noexcept {
+    return checks_data<typename Def::verify_check> ? 0u : std::uint32_t{PARBENCH_BENCH_NO_VERIFY};
+}
+
 template <class Def>
     requires(check_definition<Def>())
 [[nodiscard]] constexpr parbench_benchmark catalogue_row(const char* name,
                                                          const char* description,
                                                          std::uint32_t flags) noexcept {
-    return plugin::catalogue_row(name, description, Def::descriptor.klass, flags);
+        return plugin::catalogue_row(name, description, Def::descriptor.klass,
+                                     flags | verification_flag<Def>());
 }
 
 }  // namespace parbench::mpi

@@ -30,6 +30,7 @@
 #include <parbench/core/sizes.hpp>
 #include <parbench/host/interrupt_guard.hpp>
 #include <parbench/host/launcher.hpp>
+#include <parbench/host/run_verdict.hpp>
 #include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/progress_variables.hpp>
@@ -92,6 +93,7 @@ struct program_options {
 
 inline constexpr int exit_bad_input = 2;
 inline constexpr int exit_time_limit = 3;
+inline constexpr int exit_defects = 5;  // --check found defects (the driver's status too)
 
 inline constexpr std::string_view program_usage =
     "options: -msglog [min:]max  -iter N  -time SECONDS  --json FILE  --csv FILE\n"
@@ -226,9 +228,16 @@ struct program_output {
         std::lock_guard lock(mutex);
         for (const auto& r : reporters) r->on_run_start(s, context);
     }
-    void result(const result_record& record) {
+    void result(const result_record& given) {
         std::lock_guard lock(mutex);
         if (ended) return;
+        result_record record = given;
+        // As the driver's host does: under --check a row without defects was not verified.
+        if (check && !record.defects) record.not_verified = true;
+        ++rows;
+        if (record.defects.value_or(0) > 0)
+            defective.push_back(row_label(record.benchmark, record.has_bytes, record.bytes,
+                                          record.block.processes));
         for (const auto& r : reporters) r->on_result(record);
     }
     void warning(const std::string& message) {
@@ -245,6 +254,9 @@ struct program_output {
 
     std::mutex mutex;
     bool ended = false;
+    bool check = false;
+    std::size_t rows = 0;
+    std::vector<std::string> defective;  // rows in which --check found defects
 };
 
 // The run_start of a program: IMB's header fields and the MPI context, as the imb-* suites give
@@ -452,6 +464,18 @@ template <class... Defs>
         return 0;
     }
     const std::vector<std::string> names{std::string(benchmarks.name)...};
+    // --check on benchmarks without a verify_check: refused when none has one, else named.
+    std::string cannot_verify;
+    ((cannot_verify += checks_data<typename Defs::verify_check>
+                           ? std::string{}
+                           : (cannot_verify.empty() ? "" : ", ") + std::string(benchmarks.name)),
+     ...);
+    const bool none_verifies = !(checks_data<typename Defs::verify_check> || ...);
+    const bool several = cannot_verify.find(", ") != std::string::npos;
+    if (o.check && none_verifies)
+        return fail("--check: " + cannot_verify + (several ? " have" : " has") +
+                    " no data verification (no verify_check in " +
+                    (several ? "their definitions" : "its definition") + "); run without --check");
     const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
     if (world < needed)
         return fail("needs at least " + std::to_string(needed) + " MPI processes (run it with " +
@@ -472,6 +496,7 @@ template <class... Defs>
             out->context["timeout_s"] = o.timeout_s;
             out->context["processes"] = world;
             out->context["plugins"] = nlohmann::json::array();
+            out->check = o.check;
             out->reporters.push_back(std::make_unique<report::imb_console_reporter>(std::cout));
             if (o.json_file) {
                 auto json = std::make_unique<report::json_reporter>(
@@ -492,6 +517,10 @@ template <class... Defs>
 
     std::vector<std::uint64_t> sizes = imb_sizes(o.msglog);
     if (out) out->start(program_run_start(info, o, names, sizes, world));
+    if (out && o.check && !cannot_verify.empty())
+        out->warning("--check: " + cannot_verify + (several ? " have" : " has") +
+                     " no data verification; " + (several ? "their" : "its") +
+                     " rows say 'not verified'");
     measurement_deadline deadline(o.timeout_s, rank == 0 ? 0.0 : 3.0);
     interrupted_deadline = &deadline;
     interrupted_output = out.get();
@@ -505,7 +534,14 @@ template <class... Defs>
     } forget{interrupted_output, interrupted_deadline};
     (run_definition<Defs>(benchmarks.name, info, o, out.get(), deadline), ...);
     if (out) out->end(true);
-    return 0;
+    // A run in which --check found defects fails, on every process (rank 0 holds the rows).
+    unsigned long long defective = out ? out->defective.size() : 0;
+    MPI_Bcast(&defective, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (defective == 0) return 0;
+    if (out)
+        std::fprintf(stderr, "%s: %s\n", program.c_str(),
+                     defects_message(out->defective, out->defective.size(), out->rows).c_str());
+    return exit_defects;
 }
 
 }  // namespace parbench::mpi

@@ -146,6 +146,9 @@ struct rank_timing {
     double ci_target = 0.0;
     int ci_verdict = 0;             // policy::iterations::confidence_verdict
     int rounds = 1;
+    // An aggregate completion: the epoch (M iterations, one completion) timed this many times,
+    // each a sample; `iterations` counts all of them, M is iterations / epochs.
+    std::uint64_t epochs = 1;
 };
 
 // The CPU time this process has used, in seconds (IMB's t_CPU, -cpu_load).
@@ -320,8 +323,11 @@ template <class Iterations, class Sync, class Aggregation>
         clock = policy::sync::model_from(first_fit, second_fit);
         mine.window_s = window_rule.window_for(estimate_s);
     }
+    // An aggregate epoch is one sample: it is timed min_ci_samples times, so that its row has a
+    // confidence interval like every other, and the -time cap counts every epoch.
+    const std::uint64_t epochs = one_sample ? min_ci_samples : 1;
     // Under window sync one call costs a window: the -time cap counts windows.
-    const double cost_s = windowed ? mine.window_s : estimate_s;
+    const double cost_s = windowed ? mine.window_s : estimate_s * static_cast<double>(epochs);
     const std::uint64_t n = std::max<std::uint64_t>(
         1, plan.iterations.decide(bytes, aggregate, cost_s, s.layout().processes, rooted));
     if (checking) loops.restart_check();
@@ -421,6 +427,16 @@ template <class Iterations, class Sync, class Aggregation>
             return out;
         }
     }
+    if (one_sample) {
+        mine.epochs = epochs;
+        for (std::uint64_t e = 0; e < epochs; ++e) {
+            // -check reads the last epoch's data: each epoch starts from clean data (an
+            // accumulate would otherwise add every epoch's contributions).
+            if (checking && e > 0) loops.restart_check();
+            (void)time_round(ends.size());
+        }
+        return out;
+    }
     (void)time_round(windowed ? n : ends.size());
     return out;
 }
@@ -507,6 +523,7 @@ struct gathered {
     row[10] = mine.ci_target;
     row[11] = mine.ci_verdict;
     row[12] = mine.rounds;
+    row[13] = static_cast<double>(mine.epochs);
     std::copy_n(mine.batch_s.begin(), batches, row.begin() + header);
     const int size = active.size();
     out.root = active.rank() == 0;
@@ -531,6 +548,7 @@ struct gathered {
         t.ci_target = p[10];
         t.ci_verdict = static_cast<int>(p[11]);
         t.rounds = static_cast<int>(p[12]);
+        t.epochs = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p[13]));
     }
     return out;
 }
@@ -571,7 +589,11 @@ template <pattern::descriptor Pattern>
     r.has_bytes = labels.has_bytes;
     std::uint64_t n = 1;
     for (const rank_timing* f : ranks) n = std::max(n, f->iterations);
-    r.iterations = n;
+    // Aggregate epochs: the row's repetitions are one epoch's M (IMB's #repetitions); its times
+    // are over every epoch's iterations.
+    const std::uint64_t epochs = ranks.empty() ? 1 : ranks.front()->epochs;
+    r.iterations = std::max<std::uint64_t>(1, n / epochs);
+    if (epochs > 1) r.metrics["epochs"] = static_cast<double>(epochs);
     const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
     std::vector<double> rank_us;  // each process's time per iteration
     rank_us.reserve(ranks.size());

@@ -86,6 +86,8 @@ typedef struct parbench_parameter {
 enum {
     PARBENCH_BENCH_DEFAULT = 1u << 0,   /* part of the suite's default run */
     PARBENCH_BENCH_TEST_ONLY = 1u << 1, /* fault-injection kernels: hidden from list and defaults */
+    PARBENCH_BENCH_NO_VERIFY = 1u << 2, /* has no data verification: -check has nothing to check
+                                           (the host refuses or names it before the run) */
 };
 
 typedef struct parbench_benchmark {

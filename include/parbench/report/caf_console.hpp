@@ -48,7 +48,9 @@ public:
         const table_kind kind = kind_of(r);
         if (!open_ || !(r.block == block_) || r.benchmark != benchmark_) begin_table(r, kind);
         const summary& d = r.distribution_us;
-        const std::string ci = fmt::format("{:.2f}..{:.2f}", d.ci_low, d.ci_high);
+        const std::string ci = d.samples > 0 && !has_ci(d)
+                                   ? std::string("no CI")
+                                   : fmt::format("{:.2f}..{:.2f}", d.ci_low, d.ci_high);
         std::string row;
         std::string note;  // last, after the defects column: it may be empty
         switch (kind) {
@@ -76,7 +78,10 @@ public:
                                   r.iterations, d.median, ci, r.throughput_mib_s.value_or(0.0));
                 break;
         }
-        if (check_) row += fmt::format(" {:>9}", r.defects.value_or(0));
+        if (check_)
+            row += r.not_verified ? std::string("  not verified")
+                   : r.defects    ? fmt::format(" {:>9}", *r.defects)
+                                  : fmt::format(" {:>9}", "-");
         row += note;
         while (!row.empty() && row.back() == ' ') row.pop_back();
         if (const stability verdict = assess_stability(r, timer_); !verdict.stable())

@@ -41,9 +41,12 @@ namespace parbench::report {
     return std::nullopt;
 }
 
-// The value as a table cell `width` characters wide; "-" where the record has none. The
-// "validation" column is the check's verdict in OSU's words: Pass without defects, else Fail.
+// The value as a table cell `width` characters wide; "-" where the record has none, "not
+// verified" for the check of a row that has no verification. The "validation" column is the
+// check's verdict in OSU's words: Pass without defects, else Fail.
 [[nodiscard]] inline std::string column_cell(const result_record& r, const column& c, int width) {
+    if (r.not_verified && (c.source == "validation" || c.source == "defects"))
+        return fmt::format("{:>{}}", "not verified", width);
     if (c.source == "validation") {
         const char* verdict = !r.defects ? "-" : *r.defects == 0 ? "Pass" : "Fail";
         return fmt::format("{:>{}}", verdict, width);

@@ -1,13 +1,16 @@
 // CSV output: a header row, then one row per result record, quoted as RFC 4180 says (fields
 // holding a comma, a quote or a line break are enclosed in quotes, quotes doubled; CRLF line
-// ends). The last column carries the record's further figures (its `metrics`, e.g. t_ovrl_us) as
+// ends). The `metrics` column carries the record's further figures (e.g. t_ovrl_us) as
 // `name=value` pairs joined by ';', in name order, so no figure of the JSON is missing here while
-// the header stays the same for every suite. Each row reaches the file as it is written (output_file.hpp: unbuffered, every write
-// checked), so a run stopped early leaves the rows that finished; the end of a run fsyncs.
+// the header stays the same for every suite; `stable` and `stability_flags` after it are the
+// row's stability verdict (report/stability.hpp), `samples` the number its statistics come from.
+// Each row reaches the file as it is written (output_file.hpp: unbuffered, every write checked), so
+// a run stopped early leaves the rows that finished; the end of a run fsyncs.
 #pragma once
 
 #include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 
@@ -50,13 +53,13 @@ namespace detail {
 class csv_reporter final : public reporter {
 public:
     static constexpr const char* columns[] = {
-        "suite",       "benchmark",    "class",       "title",      "processes",
-        "groups",      "group",        "mode",        "bytes",      "iterations",
-        "t_min_us",    "t_max_us",     "t_avg_us",    "cpu_time_us", "throughput_mib_s",
-        "defects",     "median_us",    "ci_low_us",   "ci_high_us", "p5_us",
-        "p95_us",      "samples",      "t_ovrl_us",  "t_pure_us",  "t_cpu_us",
-        "overlap_percent", "base_t_us",  "iter_t_us",  "work_t_us",  "overhead_us",
-        "avail_percent", "metrics"};
+        "suite",           "benchmark", "class",     "title",          "processes",
+        "groups",          "group",     "mode",      "bytes",          "iterations",
+        "t_min_us",        "t_max_us",  "t_avg_us",  "cpu_time_us",    "throughput_mib_s",
+        "defects",         "median_us", "ci_low_us", "ci_high_us",     "p5_us",
+        "p95_us",          "samples",   "t_ovrl_us", "t_pure_us",      "t_cpu_us",
+        "overlap_percent", "base_t_us", "iter_t_us", "work_t_us",      "overhead_us",
+        "avail_percent",   "metrics",   "stable",    "stability_flags"};
 
     // `label` names the file in error messages (the driver passes "--csv PATH").
     explicit csv_reporter(const std::filesystem::path& path, std::string label = {})
@@ -65,10 +68,17 @@ public:
         write_row(head);
     }
 
-    void on_run_start(const run_start&, const nlohmann::json&) override {}
+    void on_run_start(const run_start& start, const nlohmann::json&) override {
+        timer_ = timer_limits::from_context(start.context);
+    }
 
     void on_result(const result_record& r) override {
         const summary& d = r.distribution_us;
+        // The row's stability verdict (report/stability.hpp), as the console's '!' and the
+        // JSON's "stability" give it: "false" and its flags ("no_ci;wide_ci") to filter on.
+        const stability verdict = assess_stability(r, timer_);
+        std::string flags;
+        for (const auto& f : verdict.flags()) flags += (flags.empty() ? "" : ";") + f;
         write_row({r.suite,
                    r.benchmark,
                    std::string(to_string(r.klass)),
@@ -84,7 +94,9 @@ public:
                    detail::csv_number(r.t_avg_us),
                    detail::csv_number(r.cpu_time_us),
                    r.throughput_mib_s ? detail::csv_number(*r.throughput_mib_s) : std::string{},
-                   r.defects ? std::to_string(*r.defects) : std::string{},
+                   r.defects        ? std::to_string(*r.defects)
+                   : r.not_verified ? std::string("not verified")
+                                    : std::string{},
                    detail::csv_number(d.median),
                    detail::csv_number(d.ci_low),
                    detail::csv_number(d.ci_high),
@@ -102,7 +114,9 @@ public:
                    r.availability && r.availability->avail_percent
                        ? detail::csv_number(*r.availability->avail_percent)
                        : std::string{},
-                   detail::csv_metrics(r.metrics)});
+                   detail::csv_metrics(r.metrics),
+                   verdict.stable() ? "true" : "false",
+                   flags});
     }
 
     void on_run_end(bool) override { out_.close(); }
@@ -120,6 +134,7 @@ private:
     }
 
     output_file out_;
+    timer_limits timer_;
 };
 
 }  // namespace parbench::report

@@ -194,6 +194,7 @@ public:
                 : nlohmann::json(nullptr);
         if (r.throughput_mib_s) b["bytes_per_second"] = *r.throughput_mib_s * 1048576.0;
         b["defects"] = r.defects ? nlohmann::json(*r.defects) : nlohmann::json(nullptr);
+        if (r.not_verified) b["not_verified"] = true;  // -check had nothing to verify here
         if (!r.warnings.empty()) b["warnings"] = r.warnings;
         // Overlap benchmarks: {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_percent"}.
         if (r.overlap) b["overlap"] = *r.overlap;

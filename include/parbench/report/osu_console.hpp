@@ -18,10 +18,15 @@
 // "row_text" (OSU's start-up programs) prints no datatype line and no heading: each record is
 // one line, the block's pieces of text with the declared columns between them, unpadded
 // ("nprocs: 2, min: 41 ms, max: 43 ms, avg: 42 ms").
+//
+// A row whose figures are not to be read at face value (report/stability.hpp) is followed by a
+// footnote, "# ! unstable: ci95 15%" — a '#' line, which OSU's own output has and its parsers
+// skip, so that the row keeps OSU's columns and nothing after them.
 #pragma once
 
 #include <parbench/report/columns.hpp>
 #include <parbench/report/reporter.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -46,6 +51,7 @@ public:
         blocks_ = h.value("blocks", nlohmann::json::object());
         title_ = start.title;
         declared_ = start.columns;
+        timer_ = timer_limits::from_context(start.context);
     }
 
     void on_result(const result_record& r) override {
@@ -55,6 +61,7 @@ public:
             for (std::size_t k = 0; k < columns_.size() && k + 1 < row_text_.size(); ++k)
                 line += column_cell(r, columns_[k], 0) + row_text_[k + 1];
             out_ << line << '\n';
+            footnote(r);
             out_.flush();
             return;
         }
@@ -62,6 +69,7 @@ public:
         for (std::size_t k = 0; k < columns_.size(); ++k)
             row += column_cell(r, columns_[k], width(k) - (leads(k) ? 1 : 0));
         out_ << row << '\n';
+        footnote(r);
         for (const auto& w : r.warnings) out_ << "# note: " << w << '\n';
         out_.flush();
     }
@@ -77,6 +85,11 @@ public:
     }
 
 private:
+    void footnote(const result_record& r) {
+        if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
+            out_ << "# ! unstable: " << verdict.console_note() << '\n';
+    }
+
     void begin_table(const result_record& r) {
         if (!current_.empty()) out_ << '\n';
         current_ = r.benchmark;
@@ -118,6 +131,7 @@ private:
     std::string title_;
     nlohmann::json blocks_ = nlohmann::json::object();
     std::map<std::string, std::vector<column>> declared_;
+    timer_limits timer_;
     std::string current_;           // the benchmark of the current table
     bool sizes_ = true;             // the current table has a size column
     std::vector<column> columns_;   // the current table's columns after the size

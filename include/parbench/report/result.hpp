@@ -79,6 +79,9 @@ struct result_record {
     double cpu_time_us = 0.0;  // process CPU time per iteration (max over ranks)
     std::optional<double> throughput_mib_s;  // 2^20 bytes per second; only where well defined
     std::optional<std::uint64_t> defects;    // with -check: mismatching elements found
+    // With -check, a row of a benchmark that has no verification (no defects to count): said
+    // as "not verified" in every output, never as a bare "-". Set by the host.
+    bool not_verified = false;
     summary distribution_us;   // over the timed samples (batches or repetitions), µs
     // The timed samples themselves, in the order they were taken (one per batch or repetition,
     // µs per iteration, the same values distribution_us summarises). `parbench compare` tests
@@ -199,6 +202,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
          {"statistics", std::string(to_string(r.statistics))}};
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
     j["defects"] = r.defects ? nlohmann::json(*r.defects) : nullptr;
+    if (r.not_verified) j["not_verified"] = true;
     if (r.overlap) j["overlap"] = *r.overlap;  // only overlap benchmarks carry it
     if (r.availability) j["availability"] = *r.availability;
 }
@@ -219,6 +223,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         r.throughput_mib_s = it->get<double>();
     if (auto it = j.find("defects"); it != j.end() && !it->is_null())
         r.defects = it->get<std::uint64_t>();
+    r.not_verified = j.value("not_verified", false);
     if (auto it = j.find("overlap"); it != j.end() && !it->is_null())
         r.overlap = it->get<overlap_figures>();
     if (auto it = j.find("distribution_us"); it != j.end()) r.distribution_us = it->get<summary>();

@@ -4,7 +4,9 @@
 //     preempted batch moves a mean-based figure, not the median;
 //   - the confidence interval of the median is wide relative to the median;
 //   - its timed loops were shorter than the timer allows: too few clock ticks, or too much of the
-//     loop spent reading the clock, for the time to be accurate.
+//     loop spent reading the clock, for the time to be accurate;
+//   - it has fewer samples than a 95 % confidence interval of the median needs (six): its
+//     spread is unknown, so it is never "stable" and its CI is shown as "no CI", never 0.
 // The verdict is computed from what a record and its run context already carry, so every
 // reporter renders the same verdict for a row. docs/methodology.md §11 defines the rules.
 #pragma once
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parbench::report {
@@ -56,17 +59,25 @@ struct stability_rules {
     double loop_target_fraction = 0.5;
 };
 
+using parbench::min_ci_samples;  // core/statistics.hpp: six samples for a 95 % CI
+
+// Whether a summary has a 95 % CI of its median: enough samples for one (from six on,
+// median_interval always reaches 95 %).
+[[nodiscard]] inline bool has_ci(const summary& d) noexcept { return d.samples >= min_ci_samples; }
+
 struct stability {
     bool headline_far_from_median = false;
     bool wide_ci = false;
     bool short_loops = false;
+    bool no_ci = false;                           // fewer samples than a CI needs (min_ci_samples)
+    std::size_t samples = 0;                      // the samples the row's statistics come from
     std::optional<double> headline_to_median;     // headline time / median
     std::optional<double> ci_half_width_percent;  // 100 (ci_high - ci_low) / 2 / median
     std::optional<double> shortest_loop_us;       // the shortest timed loop, estimated
     std::optional<double> required_loop_us;       // what the timer (or PAW's target) asks for
 
     [[nodiscard]] bool stable() const noexcept {
-        return !headline_far_from_median && !wide_ci && !short_loops;
+        return !headline_far_from_median && !wide_ci && !short_loops && !no_ci;
     }
     // The JSON names of the flags that are set, in a fixed order.
     [[nodiscard]] std::vector<std::string> flags() const {
@@ -74,6 +85,7 @@ struct stability {
         if (headline_far_from_median) out.emplace_back("headline_far_from_median");
         if (wide_ci) out.emplace_back("wide_ci");
         if (short_loops) out.emplace_back("short_loops");
+        if (no_ci) out.emplace_back("no_ci");
         return out;
     }
     // The console's short form after the row's '!': "t/median 5.36, ci95 191%, loop 100 us < 500".
@@ -89,9 +101,10 @@ struct stability {
 [[nodiscard]] inline std::optional<double> shortest_loop_us(const result_record& r) {
     const summary& d = r.distribution_us;
     if (d.samples == 0 || r.iterations == 0 || !(d.min > 0.0)) return std::nullopt;
-    const std::uint64_t per_loop =
-        r.uses_paw_statistics() ? r.iterations
-                                : std::max<std::uint64_t>(1, r.iterations / d.samples);
+    // Aggregate epochs (metric "epochs"): every sample is one epoch of `iterations` calls.
+    const std::uint64_t per_loop = r.uses_paw_statistics() || r.metrics.contains("epochs")
+                                       ? r.iterations
+                                       : std::max<std::uint64_t>(1, r.iterations / d.samples);
     return static_cast<double>(per_loop) * d.min;
 }
 
@@ -99,16 +112,20 @@ struct stability {
                                                 const stability_rules& rules = {}) {
     stability s;
     const summary& d = r.distribution_us;
+    s.samples = d.samples;
     if (d.samples == 0 || !(d.median > 0.0) || !std::isfinite(d.median)) return s;  // nothing to judge
+    s.no_ci = !has_ci(d);
 
     const double ratio = r.headline_time_us() / d.median;
     s.headline_to_median = ratio;
     s.headline_far_from_median =
         ratio > rules.headline_to_median_limit || ratio < 1.0 / rules.headline_to_median_limit;
 
-    const double half_width = (d.ci_high - d.ci_low) / 2.0 / d.median;
-    s.ci_half_width_percent = 100.0 * half_width;
-    s.wide_ci = half_width > rules.ci_half_width_limit;
+    if (!s.no_ci) {  // [min, max] of too few samples is no confidence interval
+        const double half_width = (d.ci_high - d.ci_low) / 2.0 / d.median;
+        s.ci_half_width_percent = 100.0 * half_width;
+        s.wide_ci = half_width > rules.ci_half_width_limit;
+    }
 
     double required_us = rules.loop_threshold_factor * timer.threshold_s() * 1e6;
     // PAW's target counts only where NLOOP could have been larger: a loop of NLOOP_MAX fast
@@ -137,6 +154,7 @@ inline std::string stability::console_note() const {
     if (headline_far_from_median) add("t/median " + number(*headline_to_median));
     if (wide_ci) add("ci95 " + number(*ci_half_width_percent) + "%");
     if (short_loops) add("loop " + number(*shortest_loop_us) + " us < " + number(*required_loop_us));
+    if (no_ci) add("no CI (" + std::to_string(samples) + (samples == 1 ? " sample)" : " samples)"));
     return note;
 }
 
@@ -146,6 +164,7 @@ inline void to_json(nlohmann::json& j, const stability& s) {
     };
     j = {{"stable", s.stable()},
          {"flags", s.flags()},
+         {"samples", s.samples},
          {"headline_to_median", optional(s.headline_to_median)},
          {"ci_half_width_percent", optional(s.ci_half_width_percent)},
          {"shortest_loop_us", optional(s.shortest_loop_us)},
@@ -164,8 +183,13 @@ public:
         far_ += s.headline_far_from_median ? 1 : 0;
         wide_ += s.wide_ci ? 1 : 0;
         short_ += s.short_loops ? 1 : 0;
+        no_ci_ += s.no_ci ? 1 : 0;
     }
     [[nodiscard]] std::size_t unstable() const noexcept { return unstable_; }
+
+    // The options of the run's suite that time longer, as the advice names them ("-i, -x");
+    // "" leaves them out of the advice.
+    void set_timing_options(std::string options) { timing_options_ = std::move(options); }
 
     // "" when every row is stable.
     [[nodiscard]] std::string summary_warning() const {
@@ -184,11 +208,13 @@ public:
         cause(wide_, ("with a 95% CI wider than +-" + number(100 * rules_.ci_half_width_limit) +
                       "% of the median"));
         cause(short_, "with timed loops shorter than the timer allows");
+        cause(no_ci_, "with fewer than " + std::to_string(min_ci_samples) + " samples (no CI)");
         return std::to_string(unstable_) + " of " + std::to_string(rows_) +
                " rows are unstable (marked '!'): " + causes +
-               ". Read the median rather than the headline figure, rerun on a quieter machine, or "
-               "time longer (-iter, -time, PAW's --min_loop_time); see docs/methodology.md "
-               "'Stability verdicts'";
+               ". Read the median rather than the headline figure, rerun on a quieter machine" +
+               (timing_options_.empty() ? std::string(";")
+                                        : ", or time longer (" + timing_options_ + ");") +
+               " see docs/methodology.md 'Stability verdicts'";
     }
 
 private:
@@ -198,6 +224,8 @@ private:
     std::size_t far_ = 0;
     std::size_t wide_ = 0;
     std::size_t short_ = 0;
+    std::size_t no_ci_ = 0;
+    std::string timing_options_;
 };
 
 }  // namespace parbench::report

@@ -115,7 +115,8 @@ template <class Def>
 [[nodiscard]] constexpr benchmark message_entry(const char* name, const char* description,
                                                 std::uint32_t flags) {
     const benchmark_class klass = Def::descriptor(options{}).klass;
-    return {.info = plugin::catalogue_row(name, description, klass, flags),
+    return {.info = plugin::catalogue_row(name, description, klass,
+                                          flags | mpi::verification_flag<Def>()),
             .text = Def::text,
             .run = &run_sweep<message_method<Def>>,
             .all_processes = Def::all_processes,

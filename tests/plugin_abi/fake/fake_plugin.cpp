@@ -7,7 +7,9 @@
 // -include A B (accepted and echoed in the header list), -layout NAME (the console layout it
 // declares; "osu" adds OSU's header and declared columns), -note TEXT. With
 // PARBENCH_FAKE_HANG_MARKER=PATH, Hang creates PATH once it has begun (an event for tests to
-// wait on).
+// wait on). Outside the default set: Corrupt (under -check, `bytes` defects in each row: the
+// known answer), Unverified (no data verification: PARBENCH_BENCH_NO_VERIFY, never defects) and
+// Single (every row from one sample, as an untimed-again aggregate epoch was).
 //
 // Typed parameters (ABI 1.1): -count N (1..64), -pause SECONDS (at most 60), -order
 // up|down|random, -zero on|off, -window [MIN:]MAX (at most 20), -ids N... (a list of counts).
@@ -37,6 +39,9 @@ const parbench_benchmark fake_benchmarks[] = {
     {"Extra", "A benchmark outside the default set", "collective", 0},
     {"Hang", "Reports progress, then never finishes (time-limit tests)", "collective",
      PARBENCH_BENCH_TEST_ONLY},
+    {"Corrupt", "Under -check, as many defects as bytes", "collective", 0},
+    {"Unverified", "Has no data verification", "collective", PARBENCH_BENCH_NO_VERIFY},
+    {"Single", "Every row from a single sample", "collective", 0},
 };
 
 const parbench_parameter fake_parameters[] = {
@@ -232,6 +237,12 @@ void run_fake(const char* request_json, const parbench_host* host) {
                 r.metrics["work_us"] = 2.0 * r.t_max_us;
             }
             if (request.check) r.defects = 0;
+            if (request.check && name == "Corrupt") r.defects = bytes;
+            if (name == "Unverified") r.defects.reset();
+            if (name == "Single") {
+                r.samples_us = {r.t_max_us};
+                r.distribution_us = parbench::summarize(r.samples_us);
+            }
             if (!map.empty()) {
                 r.block.rank_order = {{0, 2}, {1, 3}};
                 if (klass == parbench::benchmark_class::collective) {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace parbench;
 using report::assess_stability;
 using report::timer_limits;
@@ -90,6 +92,37 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     r.iterations = 1;
     r.metrics["nloop_calibrated"] = 1;
     CHECK_FALSE(assess_stability(r, timer).short_loops);
+}
+
+TEST_CASE("fewer samples than a 95 % CI needs: no CI, never stable", "[stability]") {
+    // The fewest samples whose [min, max] covers the median with 95 %: 1 - 2 / 2^n >= 0.95.
+    std::size_t need = 1;
+    while (1.0 - 2.0 * std::pow(0.5, static_cast<double>(need)) < 0.95) ++need;
+    REQUIRE(need == report::min_ci_samples);
+    for (std::size_t n = 1; n <= need; ++n) {
+        INFO(n << " samples");
+        result_record r = imb_row(10, 10, 10, 10, 10);  // [min, max] of equal samples: width 0
+        r.distribution_us.samples = n;
+        const auto s = assess_stability(r, {});
+        CHECK(s.no_ci == (n < need));
+        CHECK(s.stable() == (n >= need));
+        CHECK(s.samples == n);
+        CHECK(s.ci_half_width_percent.has_value() == (n >= need));  // never a 0 % CI
+    }
+    result_record one = imb_row(10, 10, 10, 10, 10);
+    one.distribution_us.samples = 1;
+    const auto s = assess_stability(one, {});
+    CHECK(s.flags() == std::vector<std::string>{"no_ci"});
+    CHECK(s.console_note() == "no CI (1 sample)");
+    report::stability_tally tally;
+    tally.add(s);
+    tally.add(assess_stability(imb_row(10, 10, 9.9, 10.1, 9), {}));
+    CHECK_THAT(tally.summary_warning(),
+               Catch::StartsWith("1 of 2 rows are unstable (marked '!'): 1 with fewer than 6 "
+                                 "samples (no CI)."));
+    CHECK_THAT(tally.summary_warning(), !Catch::Contains("time longer"));
+    tally.set_timing_options("-i, -x");
+    CHECK_THAT(tally.summary_warning(), Catch::Contains("or time longer (-i, -x);"));
 }
 
 TEST_CASE("a record without samples is not judged", "[stability]") {
