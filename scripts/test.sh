@@ -92,9 +92,10 @@ fi
 # and output paths as the rows without MPI that run here, and together cost minutes under ASan.
 # Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, pairs', imb-p2p's and imb-mpi4's
 # known answers, imb2021-options' send counter) cannot run under ASan, whose runtime must come
-# first in the library list. The test Slurm's srun runs (slurm-srun) start daemons of their own and
-# run in the release build only. The Catch2 host test
-# runs at every count here: this build alone has it (-Dunit_tests).
+# first in the library list. The test Slurm's srun runs (slurm-srun) start daemons of their own,
+# and the report's browser test (cli_report_browser) judges the page in Chromium, not parbench's
+# memory: both run in the release build only. The Catch2 host test runs at every count here:
+# this build alone has it (-Dunit_tests).
 list_tests() { meson test -C "$1" --list --no-rebuild "${@:2}" 2>/dev/null | sed 's/.* \/ //'; }
 # What a build compiles: everything but the programs of tests/ and bench/, and the programs of the
 # tests it runs (each test's command and `depends:`, which Meson records). A test program is so
