@@ -22,6 +22,13 @@ Cases:
   off_cache  -off_cache really rotates the send buffer through 2 x cache size (seed A.4)
   mem        the exact -mem boundary: buffers of exactly the limit run, one byte more is skipped
   multi      -n 4 with slower ranks 2, 3: -multi 0 reports the worst group, -multi 1 each group
+  imb2021    -methodology 2021 (the default) against 4.0 at -n 2, D = 20.32 us: Mbytes/sec in
+             10^6 against 2^20 bytes (2048 B in 20.32 us: 100.79 against 96.12), a barrier after
+             each timed collective call (-sync on/off) and IMB's own barrier (-imb_barrier), the
+             root of every collective call (0, or rotating with -root_shift on and under 4.0),
+             the source of every receive (PingPong's partner, MPI_ANY_SOURCE for *AnySource and
+             under 4.0), the Uniband/Biband window (256, -window_size 8, 64 under 4.0) and
+             acknowledgement (one MPI_CHAR, an empty message under 4.0), repetition counts
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 """
@@ -75,15 +82,20 @@ EXACT = dict(low=1 - 1e-6, median=(1 + 1e-6, 0.0), t_max=(1 + 1e-6, 0.0))
 REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
-def run(np, args, delay=None, clock="virtual", console=False, timeout=240):
+def run(np, args, delay=None, clock="virtual", console=False, timeout=240, methodology="4.0",
+        peers=False):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
-    reports)."""
+    reports). The table's figures are IMB 4.0's: -methodology 4.0 unless told otherwise (None:
+    the suite's default, IMB 2021)."""
+    args = list(args) + (["-methodology", methodology] if methodology else [])
     def command(tmp):
         env_args = [f"LD_PRELOAD={os.path.abspath(ORACLE)}",
                     f"PARBENCH_ORACLE_REPORT={os.path.join(tmp, 'oracle')}"]
         if delay is not None:
             env_args.append(f"PARBENCH_ORACLE_DELAY_US={delay}")
         env_args.append(f"PARBENCH_ORACLE_CLOCK={clock}")
+        if peers:
+            env_args.append("PARBENCH_ORACLE_PEERS=1")
         return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", "imb-mpi1"] + list(args)
 
     def reports(tmp):
@@ -374,7 +386,127 @@ def case_multi():
                        f"want {want} us")
 
 
-if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi"):
+def case_imb2021():
+    d = 20.32  # us: 2048 B in 20.32 us is 100.79 MB/s (10^6) and 96.12 MiB/s (2^20)
+    x = 2048
+    reps = 4
+    base = ["-msglog", "11:11", "-zero_size", "off", "-iter", str(reps), "-time", "10"]
+    s = ["PingPong", "PingPing", "Bcast", "Reduce", "Uniband", "Biband"]
+    # IMB 2021's calls per iteration: the windows of 256 (IMB_bandwidth.c) and the ack; IMB 4.0's
+    # are TABLE's (64).
+    table_2021 = dict(TABLE, Uniband=(258, 256), Biband=(514, 512))
+    table_w8 = dict(TABLE, Uniband=(10, 8), Biband=(18, 16))
+    runs = {
+        "2021": run(2, s + base, delay=d, console=True, methodology=None, peers=True),
+        "4.0": run(2, s + base, delay=d, console=True, methodology="4.0", peers=True),
+        "2021 -sync off -root_shift on -imb_barrier on -window_size 8": run(
+            2, s + base + ["-sync", "off", "-root_shift", "on", "-imb_barrier", "on",
+                           "-window_size", "8"], delay=d, methodology=None, peers=True),
+        "2021 *AnySource": run(2, ["PingPongAnySource", "PingPingAnySource"] + base, delay=d,
+                               methodology=None, peers=True),
+    }
+    if any(r[0] != 0 or len(r[4] or []) != 2 for r in runs.values()):
+        expect(False, "every run exits 0 with two oracle reports")
+        return
+    tables = {"2021": table_2021, "4.0": TABLE,
+              "2021 -sync off -root_shift on -imb_barrier on -window_size 8": table_w8,
+              "2021 *AnySource": dict(TABLE, PingPongAnySource=(1, 1),
+                                      PingPingAnySource=(3, 1))}
+    for label, (_, doc, stdout, _, reports) in runs.items():
+        is_2021 = label.startswith("2021")
+        got_rows = rows(doc)
+        expect(got_rows and all(r["bytes"] == x and r["iterations"] == reps for r in got_rows),
+               f"{label}: every row at {x} B with -iter {reps} repetitions: "
+               f"{[(r['benchmark'], r['bytes'], r['iterations']) for r in got_rows]}")
+        for row in got_rows:
+            calls, factor = tables[label][row["benchmark"]]
+            low, high = check_row(row, calls, factor, d, EXACT)
+            for m in low + high:
+                expect(False, f"{label}: {m}")
+            # Mbytes/sec: IMB 2021 divides by 10^6 (IMB_output.c MEGA), 4.0 by 2^20.
+            if factor is not None:
+                moved = factor * (row["processes"] // 2 if row["benchmark"] in WINDOWED else 1) * x
+                mb = row.get("metrics", {}).get("mbytes_per_s")
+                if is_2021:
+                    expect(mb is not None and near(mb, moved / row["t_max_us"], 1e-9),
+                           f"{label} {row['benchmark']}: Mbytes/sec {mb} != {moved} / t_max "
+                           f"{row['t_max_us']} (10^6 bytes)")
+                else:
+                    expect(mb is None, f"{label} {row['benchmark']}: no 10^6 figure under 4.0")
+        # The known answer in the console: 2048 B in 20.32 us.
+        if stdout:
+            shown = console_headline(stdout, "PingPong").get(x)
+            want = 100.79 if is_2021 else 96.12
+            expect(shown is not None and near(shown[0], 20.32, 1e-6) and shown[1] == want,
+                   f"{label}: console PingPong {x} B shows {shown}, want t 20.32 and "
+                   f"Mbytes/sec {want}")
+            expect(("(IMB 2021.11 methodology)" if is_2021 else "(IMB 4.0 methodology)") in stdout,
+                   f"{label}: the header names the methodology")
+        method = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+                  if doc else {})
+        expect(method.get("name") == ("2021" if is_2021 else "4.0"),
+               f"{label}: JSON context methodology {method}")
+        for row in got_rows:
+            print(f"{label:60s} {row['benchmark']:18s} t_max {row['t_max_us']:9.3f}  "
+                  f"MiB/s {row.get('throughput_mib_s')}  MB/s "
+                  f"{row.get('metrics', {}).get('mbytes_per_s')}")
+        for rank, rep_ in enumerate(reports):
+            roots = {k: v for k, v in rep_["roots"].items()
+                     if k.startswith(("MPI_Bcast 2048 ", "MPI_Reduce 512 "))}
+            seen = {(k.split()[0], int(k.split()[2])) for k in roots}
+            rotating = label == "4.0" or "-root_shift on" in label
+            want = ({(f, r) for f in ("MPI_Bcast", "MPI_Reduce") for r in (0, 1)} if rotating
+                    else {("MPI_Bcast", 0), ("MPI_Reduce", 0)})
+            expect("AnySource" in label or seen == want, f"{label} rank {rank}: roots of Bcast/Reduce calls {roots}, "
+                                 f"want {sorted(want)}")
+            any_recv = rep_["any_source"].get(f"MPI_Recv {x}", 0)
+            explicit = rep_["peers"].get(f"MPI_Recv {x} {1 - rank}", 0)
+            if label == "4.0" or "AnySource" in label:
+                expect(any_recv >= 2 * reps and explicit == 0,
+                       f"{label} rank {rank}: receives from MPI_ANY_SOURCE {any_recv}, from the "
+                       f"partner {explicit}")
+            else:
+                expect(any_recv == 0 and explicit >= 2 * reps,
+                       f"{label} rank {rank}: receives from the partner {explicit}, from "
+                       f"MPI_ANY_SOURCE {any_recv}")
+            if "AnySource" in label:
+                continue
+            # The window's acknowledgement: one MPI_CHAR (2021), an empty MPI_BYTE (4.0); the
+            # sender (rank 0) receives one per iteration of Uniband and Biband.
+            acks = rep_["operands"].get("MPI_Recv" if rank == 0 else "MPI_Send", {})
+            ack_key = "MPI_CHAR x 1" if is_2021 else "MPI_BYTE x 0"
+            expect(acks.get(ack_key, 0) >= 2 * reps and
+                   acks.get("MPI_BYTE x 0" if is_2021 else "MPI_CHAR x 1", 0) == 0,
+                   f"{label} rank {rank}: acknowledgements {acks}, want {ack_key}")
+    # Barriers: -sync on puts one after each timed collective call (IMB_bcast.c:152), so the
+    # default run has exactly one MPI_Barrier more per timed Bcast/Reduce call than the -sync off
+    # run; -imb_barrier on replaces every remaining family barrier by IMB's dissemination barrier
+    # (one MPI_Sendrecv per barrier at -n 2, IMB_utils.c:78-84).
+    timed = sum(r["iterations"] for r in rows(runs["2021"][1])
+                if r["benchmark"] in ("Bcast", "Reduce"))
+    off = "2021 -sync off -root_shift on -imb_barrier on -window_size 8"
+    for rank in range(2):
+        on_calls = runs["2021"][4][rank]["calls"]
+        off_calls = runs[off][4][rank]["calls"]
+        expect(on_calls["MPI_Sendrecv"] == 0 and off_calls["MPI_Sendrecv"] >= 2 * 2,
+               f"rank {rank}: MPI_Sendrecv {on_calls['MPI_Sendrecv']} with MPI_Barrier, "
+               f"{off_calls['MPI_Sendrecv']} with -imb_barrier on (at least N_BARR per "
+               f"each-call loop)")
+        expect(on_calls["MPI_Barrier"] ==
+               timed + off_calls["MPI_Barrier"] + off_calls["MPI_Sendrecv"],
+               f"rank {rank}: barriers with -sync on {on_calls['MPI_Barrier']} == timed "
+               f"collective calls {timed} + barriers with -sync off {off_calls['MPI_Barrier']} + "
+               f"dissemination barriers {off_calls['MPI_Sendrecv']}")
+        print(f"rank {rank}: timed Bcast/Reduce calls {timed}, MPI_Barrier {on_calls['MPI_Barrier']}"
+              f" (-sync on) / {off_calls['MPI_Barrier']} + {off_calls['MPI_Sendrecv']} Sendrecv "
+              f"(-sync off -imb_barrier on)")
+    # The methodology's unit rule itself, by hand (issue 22).
+    expect(f"{x / d:.2f}" == "100.79" and f"{x / d / 1.048576:.2f}" == "96.12",
+           "2048 B in 20.32 us: 100.79 MB/s (10^6) and 96.12 MiB/s (2^20)")
+
+
+if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
+                "imb2021"):
     print("unknown case", CASE)
     sys.exit(2)
 globals()["case_" + CASE]()

@@ -71,6 +71,14 @@ def test_defaults_and_header(args):
     expect(sizes_of(events, "PingPong") == [0, 1, 2, 4], "PingPong sizes 0, 1, 2, 4 by default")
     expect(sizes_of(events, "Allreduce") == [0, 4], "Allreduce sizes 0, 4 (unit sizeof(float))")
     expect(h["min_bytes"] == 0, "minimum length 0 with -zero_size on")
+    # IMB 2021.11's methods by default, named in the title line and the context.
+    method = start[0]["context"].get("methodology", {})
+    expect("(IMB 2021.11 methodology)" in start[0].get("title", "") and
+           method.get("name") == "2021" and method.get("mbyte_bytes") == 1e6 and
+           method.get("root") == "0" and method.get("window_size") == 256 and
+           (o["sync"], o["root_shift"], o["imb_barrier"], o["window_size"]) ==
+           (True, False, False, 256),
+           f"the default methodology: {start[0].get('title')} {method} {o}")
 
     # The default values given explicitly run the same way.
     proc, events = run(args, {"msglog": "0:1", "iter": "20", "data_type": "byte",
@@ -123,7 +131,15 @@ def test_bad_values(args):
              ({"red_data_type": "byte"}, "-red_data_type byte: expected one of char, int"),
              ({"contig_type": "vec"}, "-contig_type vec: expected one of base, base_vec"),
              ({"zero_size": "maybe"}, "-zero_size maybe: expected on (1|enable|yes)"),
-             ({"warm_up": "2"}, "-warm_up 2: expected on (1|enable|yes)")]
+             ({"warm_up": "2"}, "-warm_up 2: expected on (1|enable|yes)"),
+             # The methodology switch and IMB 2021's -sync and -window_size (-root_shift and
+             # -imb_barrier share -sync's parser); parbench's own barrier|window start is
+             # -start_sync (its values: test_trust.py).
+             ({"methodology": "2020"}, "-methodology 2020: expected 2021"),
+             ({"sync": "window"}, "parbench's barrier|window start is -start_sync"),
+             ({"window_size": "0"}, "-window_size 0: expected a number of messages"),
+             ({"methodology": "4.0", "root_shift": "on"},
+              "-root_shift: an IMB 2021 option; -methodology 4.0")]
     only_zero = tempfile.NamedTemporaryFile("w", suffix=".lengths", delete=False)
     only_zero.write("0\n")
     only_zero.close()
@@ -137,6 +153,8 @@ def test_bad_values(args):
     os.unlink(only_zero.name)
     # IMB 2021 has the datatype options in IMB-MPI1 only: other suites keep theirs, and say so.
     for options, needle in [({"data_type": "int"}, "-data_type int: suite imb-nbc keeps"),
+                            ({"methodology": "2021"},
+                             "-methodology 2021: not yet available in suite imb-nbc"),
                             ({"contig_type": "resize"}, "-contig_type resize: suite imb-nbc")]:
         proc, events = run(args, options, ["Ibcast"], suite="imb-nbc")
         expect(proc.returncode == BAD_INPUT and needle in proc.stderr,

@@ -192,7 +192,7 @@ def check_oracle(np, exe, oracle, names, msglog):
             expect(have == dict(operands),
                    f"{label} rank {rank} {function}: {have}, want {dict(operands)}")
         for function, by_root in roots.items():
-            have = report["roots"].get(function, {})
+            have = report["init_roots"].get(function, {})
             expect(have == dict(by_root),
                    f"{label} rank {rank} {function} roots: {have}, want {dict(by_root)}")
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Window synchronisation (-sync window) and confidence stopping (-confidence) through the
+"""Window synchronisation (-start_sync window) and confidence stopping (-confidence) through the
 driver under mpiexec (issue 13 §2, §3).
 
 -n 2 and -n 4: the testing module's Test_Late_Allreduce (the last process sleeps 200 ms before
-call 1 of every 4) under -sync window with a fixed 50 ms window: calls 2 and 3 start after their
+call 1 of every 4) under -start_sync window with a fixed 50 ms window: calls 2 and 3 start after their
 windows on that process, so each row must report them dropped (valid + invalid = the 4 calls,
 invalid >= 2), the samples are the valid calls, the record names the method and the console
 warns once. The same kernel under IMB's barrier sync reports no window fields.
@@ -50,9 +50,9 @@ def median_ci_half_width(samples):
 
 def check_late_rank(np, parbench):
     every = ["-npmin", str(np)]  # the full count only: -n 4 would also run a block at 2
-    p, rows = run(["Test_Late_Allreduce", "-msglog", "2:2", "-iter", "4", "--sync", "window:50000"]
+    p, rows = run(["Test_Late_Allreduce", "-msglog", "2:2", "-iter", "4", "--start_sync", "window:50000"]
                   + every, np, parbench)
-    what = f"-n {np} Test_Late_Allreduce -sync window"
+    what = f"-n {np} Test_Late_Allreduce -start_sync window"
     if not expect(p.returncode == 0, f"{what}: exit {p.returncode}\n{p.stderr}"):
         return
     expect(len(rows) == 2, f"{what}: {len(rows)} rows, expected 0 and 4 bytes")
@@ -88,9 +88,9 @@ def check_late_rank(np, parbench):
 
 
 def check_window_n2(parbench):
-    p, rows = run(["PingPong", "Allreduce", "-msglog", "0:3", "-iter", "50", "--sync", "window"],
+    p, rows = run(["PingPong", "Allreduce", "-msglog", "0:3", "-iter", "50", "--start_sync", "window"],
                   2, parbench)
-    what = "-n 2 PingPong, Allreduce -sync window"
+    what = "-n 2 PingPong, Allreduce -start_sync window"
     if not expect(p.returncode == 0, f"{what}: exit {p.returncode}\n{p.stderr}"):
         return
     expect(len(rows) == 5 + 3, f"{what}: {len(rows)} rows")  # 0,1,2,4,8 and 0,4,8
@@ -107,8 +107,8 @@ def check_window_n2(parbench):
 
 
 def check_bad_input(parbench):
-    for args, needle in [(["--sync", "windw"], "-sync windw"),
-                         (["--sync", "window:-5"], "-sync window:-5"),
+    for args, needle in [(["--start_sync", "windw"], "-start_sync windw"),
+                         (["--start_sync", "window:-5"], "-start_sync window:-5"),
                          (["--confidence", "0"], "-confidence 0"),
                          (["--confidence", "150%"], "-confidence 150%")]:
         p, _ = run(["PingPong", "-msglog", "0:1"] + args, 2, parbench, timeout=60)

@@ -11,6 +11,29 @@
 
 namespace parbench::mpi {
 
+// IMB's MPI-independent barrier (IMB 2021 -imb_barrier on, IMB_utils.c:66-85): the dissemination
+// algorithm, a zero-byte MPI_Sendrecv with IMB's tag 1000 per round.
+inline void dissemination_barrier(MPI_Comm comm) {
+    int size = 1;
+    int rank = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    char token = 0;
+    for (int mask = 1; mask < size; mask <<= 1)
+        MPI_Sendrecv(&token, 0, MPI_BYTE, (rank + mask) % size, 1000, &token, 0, MPI_BYTE,
+                     (rank - mask + size) % size, 1000, comm, MPI_STATUS_IGNORE);
+}
+
+// `count` barriers on comm: MPI_Barrier, or the dissemination barrier above.
+inline void barriers(MPI_Comm comm, int count, bool dissemination) {
+    for (int k = 0; k < count; ++k) {
+        if (dissemination)
+            dissemination_barrier(comm);
+        else
+            MPI_Barrier(comm);
+    }
+}
+
 class communicator {
 public:
     communicator() = default;
@@ -47,6 +70,7 @@ public:
         return s;
     }
     void barrier() const { MPI_Barrier(comm_); }
+    void dissemination_barrier() const { mpi::dissemination_barrier(comm_); }
 
     // A barrier that does not hold a core while it waits: MPI_Ibarrier completed by MPI_Test with
     // sleeps growing to 1 ms. For processes that only wait (the idle ranks of an active set): a

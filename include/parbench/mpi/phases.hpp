@@ -169,6 +169,15 @@ template <class Sync>
         return false;
 }
 
+// Whether this run times every call on its own with barriers after it (IMB 2021's collectives).
+template <class Sync>
+[[nodiscard]] constexpr bool times_each_call(const Sync& sync) noexcept {
+    if constexpr (policy::each_call_sync<Sync>)
+        return sync.each_call();
+    else
+        return false;
+}
+
 // Whether the iteration policy times in rounds until a verdict (confidence stopping).
 template <class Iterations>
 [[nodiscard]] constexpr bool times_in_rounds(const Iterations& iterations) noexcept {
@@ -202,6 +211,10 @@ public:
     // Window sync's single calls (run_windowed_calls); never called unless the plan windows.
     virtual void windowed(std::span<const double> starts, std::span<double> ends,
                           std::span<unsigned char> late) = 0;
+    // Every call timed on its own, barriers after it (run_each_call_timed); sums[b]: the summed
+    // call times of batch b.
+    virtual void each_call(std::span<const std::uint64_t> ends, std::span<double> sums,
+                           int barriers_after, bool dissemination) = 0;
     // -check: clears what the warm-up delivered before the timed iterations.
     virtual void restart_check() = 0;
 
@@ -239,6 +252,12 @@ public:
             run_windowed_calls(kernel_, context_, view, completion_, starts, ends, late);
         }
     }
+    void each_call(std::span<const std::uint64_t> ends, std::span<double> sums, int barriers_after,
+                   bool dissemination) override {
+        const View view = view_;
+        run_each_call_timed(kernel_, context_, view, completion_, ends, sums, barriers_after,
+                            dissemination);
+    }
     void restart_check() override { restart_(); }
 
 private:
@@ -266,6 +285,7 @@ template <class Iterations, class Sync, class Aggregation>
     // An aggregate epoch is one sample by definition: it keeps the batched timing.
     const bool windowed = !one_sample && starts_per_call(plan.sync);
     const bool in_rounds = !one_sample && times_in_rounds(plan.iterations);
+    const bool each_call = !one_sample && !windowed && times_each_call(plan.sync);
     loop_timing out;
     rank_timing& mine = out.mine;
     mine.group = s.group_index();
@@ -381,7 +401,16 @@ template <class Iterations, class Sync, class Aggregation>
             std::vector<double> stamps(round_ends.size() + 1, 0.0);
             plan.sync.before_timing(active);
             const double cpu_start = process_cpu_seconds();
-            loops.batches(round_ends, stamps);
+            if (each_call) {
+                // The batch times are the sums of their calls' times (barriers excluded).
+                std::vector<double> sums(round_ends.size(), 0.0);
+                if constexpr (policy::each_call_sync<Sync>)
+                    loops.each_call(round_ends, sums, plan.sync.after_call,
+                                    plan.sync.dissemination);
+                for (std::size_t b = 0; b < sums.size(); ++b) stamps[b + 1] = stamps[b] + sums[b];
+            } else {
+                loops.batches(round_ends, stamps);
+            }
             mine.cpu_s += process_cpu_seconds() - cpu_start;
             mine.total_s += stamps.back() - stamps.front();
             mine.iterations += round_ends.back();

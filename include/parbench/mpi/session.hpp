@@ -67,8 +67,13 @@ public:
         c.bytes = bytes;
         c.pairs = pairs;
         c.initiator = pairs.initiator(c.rank, c.size);
+        c.rotate_root = rotate_root_;
         return c;
     }
+
+    // Rooted collectives of this session: root i % np (the default) or always 0 (IMB 2021's
+    // -root_shift off); every context() carries the rule.
+    void rotate_root(bool rotate) noexcept { rotate_root_ = rotate; }
 
     // Message buffer storage reused by every measurement of this session (IMB allocates once
     // and grows); a cache, hence mutable.
@@ -76,6 +81,7 @@ public:
     aligned_buffer& recv_pool() const noexcept { return recv_pool_; }
 
 private:
+    bool rotate_root_ = true;
     mutable aligned_buffer send_pool_;
     mutable aligned_buffer recv_pool_;
     communicator world_;

@@ -4,13 +4,13 @@
 // which the distribution is computed.
 #pragma once
 
-#include <parbench/pattern/pairing.hpp>
-
 #include <mpi.h>
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <parbench/mpi/communicator.hpp>
+#include <parbench/pattern/pairing.hpp>
 #include <span>
 
 namespace parbench::mpi {
@@ -26,10 +26,12 @@ struct kernel_context {
     std::size_t bytes = 0;          // message size X
     pattern::pairing pairs{};       // who talks to whom (pattern/pairing.hpp)
     bool initiator = false;         // this process issues the iteration's operations
+    bool rotate_root = true;        // rooted collectives: root i % size (IMB 4.0), else 0
 
-    // Rooted collectives: the root of iteration i, i % size.
+    // Rooted collectives: the root of iteration i, i % size, or 0 where the root stays (IMB 2021
+    // -root_shift off).
     [[nodiscard]] int root(std::uint64_t i) const noexcept {
-        return static_cast<int>(i % static_cast<std::uint64_t>(size));
+        return rotate_root ? static_cast<int>(i % static_cast<std::uint64_t>(size)) : 0;
     }
     // The targets this process addresses in one iteration, by step.
     [[nodiscard]] int target_count() const noexcept { return pairs.target_count(rank, size); }
@@ -91,6 +93,29 @@ inline void run_timed_batches(Kernel& kernel, const kernel_context& context, con
             if (b + 1 == batches) completion.close(context, view);
         }
         stamp[b + 1] = MPI_Wtime();
+    }
+}
+
+// Calls timed one by one (IMB 2021's collectives, IMB_bcast.c:136-153): the clock is read around
+// every call and the differences summed, then `barriers_after` barriers follow the call outside
+// the timed part. sums[b] is the summed time of the calls of batch b (ending at ends[b]).
+template <class Kernel, class View, class Completion>
+requires kernel_for<Kernel, View>
+inline void run_each_call_timed(Kernel& kernel, const kernel_context& context, const View& view,
+                                Completion& completion, std::span<const std::uint64_t> ends,
+                                std::span<double> sums, int barriers_after, bool dissemination) {
+    std::uint64_t i = 0;
+    for (std::size_t b = 0; b < ends.size(); ++b) {
+        double sum = 0.0;
+        for (const std::uint64_t stop = ends[b]; i < stop; ++i) {
+            const double start = MPI_Wtime();
+            completion.open(context, view);
+            kernel(context, i, view);
+            completion.close(context, view);
+            sum += MPI_Wtime() - start;
+            barriers(context.comm, barriers_after, dissemination);
+        }
+        sums[b] = sum;
     }
 }
 

@@ -7,8 +7,12 @@
 //              started at a common time and timed on its own, late starts dropped. It cannot
 //              act once before a loop: the runner starts each call on its schedule, so it is
 //              a per-call policy (per_call_sync below) rather than one more before_timing().
-//  * chosen  — barrier or window picked at run time (the driver's -sync), one type for the
-//              runner to instantiate; the choice is read once, outside the timed region.
+//  * each call — IMB 2021's collectives: N_BARR barriers before the loop, then every call timed
+//              on its own with `after_call` barriers after it (IMB 2021 -sync on|off), MPI's or
+//              IMB's dissemination barrier (-imb_barrier).
+//  * chosen  — barrier, window or each call picked at run time (the driver's -start_sync and
+//              the IMB methodology), one type for the runner to instantiate; the choice is read
+//              once, outside the timed region.
 #pragma once
 
 #include <parbench/core/error.hpp>
@@ -38,16 +42,18 @@ struct barrier {
     }
 };
 
-enum class method { barrier, window };
+enum class method { barrier, window, each_call };
 
 [[nodiscard]] constexpr std::string_view to_string(method m) noexcept {
-    return m == method::window ? "window" : "barrier";
+    return m == method::window ? "window" : m == method::each_call ? "each_call" : "barrier";
 }
 
 struct chosen {
     method which = method::barrier;
     barrier barriers{};
     window windows{};
+    int after_call = 1;          // each_call: barriers after every timed call (IMB 2021 -sync)
+    bool dissemination = false;  // each_call: IMB's own barrier (IMB 2021 -imb_barrier on)
 
     // Before the warm-up and (batched timing) before the timed loop; under window sync it
     // aligns the warm-up only, the calls start on the schedule.
@@ -55,14 +61,22 @@ struct chosen {
     void before_timing(Comm& comm) const {
         if (which == method::window)
             comm.barrier();
-        else
+        else if constexpr (requires { comm.dissemination_barrier(); }) {
+            if (which == method::each_call && dissemination) {
+                for (int i = 0; i < barriers.count; ++i) comm.dissemination_barrier();
+                return;
+            }
+            barriers.before_timing(comm);
+        } else
             barriers.before_timing(comm);
     }
     [[nodiscard]] constexpr bool per_call() const noexcept { return which == method::window; }
+    [[nodiscard]] constexpr bool each_call() const noexcept { return which == method::each_call; }
     [[nodiscard]] constexpr const window& window_parameters() const noexcept { return windows; }
 };
 
-// "-sync barrier", "-sync window" or "-sync window:WINDOW_US" (a fixed window in µs).
+// "-start_sync barrier", "-start_sync window" or "-start_sync window:WINDOW_US" (a fixed window
+// in µs). parbench spelt it -sync before IMB 2021's -sync on|off took that name.
 [[nodiscard]] inline chosen parse_sync(std::string_view text, chosen base = {}) {
     const std::string shown(text);
     const std::string_view t = parbench::trim(text);
@@ -81,13 +95,13 @@ struct chosen {
         const double us = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
         if (number.empty() || end != number.c_str() + number.size() || !(us > 0.0) ||
             !(us <= 1e9))
-            throw input_error("-sync " + shown + ": '" + number +
+            throw input_error("-start_sync " + shown + ": '" + number +
                               "' is not a positive window length in microseconds" + expected);
         base.which = method::window;
         base.windows.fixed_window_s = us * 1e-6;
         return base;
     }
-    throw input_error("-sync " + shown + expected);
+    throw input_error("-start_sync " + shown + expected);
 }
 
 }  // namespace parbench::policy::sync
@@ -96,6 +110,14 @@ namespace parbench::policy {
 
 // A sync policy that may start every call on its own (window sync). per_call() says whether it
 // does in this run; the runner then times single calls instead of batches.
+// A sync policy that may time every call on its own with barriers after it (IMB 2021).
+template <class Sync>
+concept each_call_sync = requires(const Sync& s) {
+    { s.each_call() } -> std::convertible_to<bool>;
+    s.after_call;
+    s.dissemination;
+};
+
 template <class Sync>
 concept per_call_sync = requires(const Sync& s) {
     { s.per_call() } -> std::convertible_to<bool>;

@@ -62,7 +62,7 @@ inline constexpr int imb_column_width = 13;
     } else {
         columns = {{"t_max_us", "t[usec]"}};
     }
-    if (r.throughput_mib_s) columns.push_back({"throughput_mib_s", "Mbytes/sec"});
+    if (r.throughput_mib_s) columns.push_back({"mbytes_per_s", "Mbytes/sec"});
     return columns;
 }
 

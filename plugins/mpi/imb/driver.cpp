@@ -86,7 +86,7 @@ void warn_dropped_calls(const run_state& st, std::string_view name, int processe
                         std::uint64_t dropped, std::uint64_t timed) {
     if (st.world_rank != 0) return;
     st.host->warning(std::string(name) + " at " + std::to_string(processes) +
-                     " processes, -sync window: " + std::to_string(dropped) + " of " +
+                     " processes, -start_sync window: " + std::to_string(dropped) + " of " +
                      std::to_string(timed) +
                      " calls started late on some process and were dropped (JSON metrics "
                      "valid_samples and invalid_samples give them per size)");

@@ -57,13 +57,34 @@ template <class Def>
 concept typed_definition =
     requires(const mpi::kernel_context& c, const imb_mpi1::sized_operands& o) {
         Def::make_kernel(c, o);
-    };
+}
+|| requires(const mpi::kernel_context& c, const imb_mpi1::sized_operands& o, const methodology& m) {
+    Def::make_kernel(c, o, m);
+};
+
+// A definition whose kernel follows a rule of the methodology (the window of Uniband/Biband,
+// the source of PingPong): make_kernel(c, operands, methodology).
+template <class Def>
+concept methodology_definition = requires(const mpi::kernel_context& c,
+                                          const imb_mpi1::sized_operands& o, const methodology& m) {
+    Def::make_kernel(c, o, m);
+};
+
+// The pattern a definition measures under the methodology (Uniband/Biband: messages per
+// iteration from the window), else its descriptor.
+template <class Def>
+[[nodiscard]] constexpr auto descriptor_under(const methodology& m) {
+    if constexpr (requires { Def::descriptor_for(m); })
+        return Def::descriptor_for(m);
+    else
+        return Def::descriptor;
+}
 
 // The datatypes of one message size, where the run has them and the definition takes them.
 template <class Def>
 class size_datatypes {
 public:
-    size_datatypes(const run_state& st, std::size_t x) {
+    size_datatypes(const run_state& st, std::size_t x) : method_(st.opts->method) {
         if constexpr (typed_definition<Def>)
             if (st.datatypes != nullptr) owned_.emplace(st.datatypes->at(x));
     }
@@ -72,7 +93,10 @@ public:
     }
     // Without the run's datatypes: IMB 4.0's fixed MPI_BYTE / MPI_FLOAT operands.
     [[nodiscard]] auto kernel(const mpi::kernel_context& c) const {
-        if constexpr (typed_definition<Def>)
+        if constexpr (methodology_definition<Def>)
+            return Def::make_kernel(
+                c, owned_ ? owned_->operands() : imb_mpi1::fixed_operands(c.bytes), method_);
+        else if constexpr (typed_definition<Def>)
             return Def::make_kernel(c, owned_ ? owned_->operands()
                                               : imb_mpi1::fixed_operands(c.bytes));
         else
@@ -85,8 +109,26 @@ public:
     }
 
 private:
+    methodology method_;
     std::optional<imb_mpi1::sized_datatypes> owned_;
 };
+
+// The sync policy of one benchmark: -start_sync window as given; otherwise each call timed on
+// its own with the methodology's barriers where the methodology says so (IMB 2021's
+// collectives), else IMB's barriers before a batched loop.
+template <class Def>
+[[nodiscard]] policy::sync::chosen sync_for(const options& o) {
+    policy::sync::chosen sync = o.sync;
+    if (sync.which == policy::sync::method::window) return sync;
+    constexpr bool collective =
+        pattern::collective_descriptor<std::remove_cvref_t<decltype(Def::descriptor)>>;
+    if (o.method.times_each_call(collective, Def::traits.has_bytes)) {
+        sync.which = policy::sync::method::each_call;
+        sync.after_call = o.method.barriers_after_call();
+        sync.dissemination = o.method.imb_barrier;
+    }
+    return sync;
+}
 
 // How one benchmark was selected.
 struct selection {
@@ -121,7 +163,7 @@ void warn_allocation_failed(const run_state& st, std::string_view name, int proc
 // when no count is left.
 void warn_left_out(const run_state& st, std::string_view name, const std::string& why,
                    bool none_left);
-// -sync window: how many calls started late and were dropped (per size in the JSON metrics).
+// -start_sync window: how many calls started late and were dropped (per size in the JSON metrics).
 void warn_dropped_calls(const run_state& st, std::string_view name, int processes,
                         std::uint64_t dropped, std::uint64_t timed);
 void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
@@ -205,7 +247,7 @@ struct family {
     struct count {
         mpi::session session;
         int processes = 0;
-        std::uint64_t dropped_calls = 0;  // -sync window: calls started late, over all sizes
+        std::uint64_t dropped_calls = 0;  // -start_sync window: calls started late, over all sizes
         std::uint64_t timed_calls = 0;
     };
 
@@ -242,9 +284,11 @@ struct family {
     }
 
     [[nodiscard]] count open(int q) const {
-        return {.session = mpi::session(MPI_COMM_WORLD, q, selected.multiple, run.order,
+        count c{.session = mpi::session(MPI_COMM_WORLD, q, selected.multiple, run.order,
                                         run.opts->map.columns, run.buffers),
                 .processes = q};
+        c.session.rotate_root(run.opts->method.rotates_root());  // the methodology's root rule
+        return c;
     }
 
     void progress(const count& c, std::uint64_t x) const {
@@ -295,7 +339,7 @@ struct family {
         mpi::measurement m = measure_size<Def>(
             session,
             mpi::measure_config{
-                .pattern = Def::descriptor,
+                .pattern = descriptor_under<Def>(o.method),
                 .labels = {std::string(run.suite), std::string(name), selected.multiple,
                            o.multi.value_or(0) == 1, traits.has_bytes, std::string(mode)},
                 .bytes = x,
@@ -303,11 +347,11 @@ struct family {
                 .kernel = types.kernel(context),
                 .completion = make_completion<Def>(context),
                 .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
-                                         aggregation>{
-                    .iterations = {.base = o.iterations, .target = o.confidence},
-                    .sync = o.sync,
-                    .mem_limit_bytes = run.mem_limit_bytes,
-                    .check = o.check},
+                                         aggregation>{.iterations = {.base = o.iterations,
+                                                                     .target = o.confidence},
+                                                      .sync = sync_for<Def>(o),
+                                                      .mem_limit_bytes = run.mem_limit_bytes,
+                                                      .check = o.check},
                 .check = types.check()});
         // Files: the measurement's were closed and deleted by its resource; every process
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
@@ -322,6 +366,14 @@ struct family {
             c.dropped_calls += static_cast<std::uint64_t>(it->second);
             c.timed_calls +=
                 static_cast<std::uint64_t>(it->second + r.metrics.at("valid_samples"));
+        }
+        // IMB 2021's Mbytes/sec (10^6 bytes); throughput_mib_s stays in MiB/s.
+        if (run.opts->method.is_2021() && r.throughput_mib_s) {
+            result_record with_unit = r;
+            with_unit.metrics["mbytes_per_s"] =
+                *r.throughput_mib_s * 1048576.0 / run.opts->method.mbyte_bytes();
+            run.host->result(with_unit);
+            return;
         }
         run.host->result(r);
     }

@@ -5,6 +5,15 @@
 // -iter defaults) comes in as parameters.
 #pragma once
 
+#include <mpi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdint>
+#include <fstream>
+#include <initializer_list>
+#include <optional>
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
 #include <parbench/core/input_file.hpp>
@@ -17,16 +26,7 @@
 #include <parbench/policy/iterations.hpp>
 #include <parbench/policy/sync.hpp>
 #include <parbench/suites/imb/datatypes.hpp>
-
-#include <mpi.h>
-
-#include <algorithm>
-#include <cctype>
-#include <climits>
-#include <cstdint>
-#include <fstream>
-#include <initializer_list>
-#include <optional>
+#include <parbench/suites/imb/methodology.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -42,6 +42,9 @@ struct suite_defaults {
     // IMB 2021's -data_type, -red_data_type, -contig_type are measured (IMB-MPI1 only); other
     // suites keep their fixed datatypes and refuse any other value
     bool datatypes = false;
+    // IMB 2021.11's methods are implemented (imb-mpi1): -methodology 2021 is the default and
+    // its switches are options. Elsewhere the IMB 4.0 guide's methods, recorded as such.
+    bool methodology_2021 = false;
 };
 
 struct options {
@@ -67,7 +70,8 @@ struct options {
     std::string contig_type = "base";
     bool zero_size = true;  // IMB 2021 -zero_size off: no row for 0-byte messages
     bool warm_up = true;    // IMB 2021 -warm_up off: no untimed iterations before the first size
-    policy::sync::chosen sync{};  // -sync: IMB's barriers (default) or window sync
+    policy::sync::chosen sync{};  // -start_sync: IMB's barriers (default) or window sync
+    imb::methodology method{};    // -methodology and IMB 2021's -sync, -root_shift, ...
     double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
     std::string io_dir;       // suites with files: where the run's directory goes ("": $TMPDIR)
 };
@@ -227,6 +231,8 @@ namespace detail {
     o.iterations = defaults.iterations;
     o.check = request.check;
     std::optional<std::string> iter_policy_text;
+    o.method.name = defaults.methodology_2021 ? methodology_name::imb2021 : methodology_name::imb40;
+    std::vector<std::string> switches_2021;  // IMB 2021 options given, for the 4.0 refusal
     for (const auto& [name, value] : request.options) {
         if (name == "npmin") {
             const std::string text = parbench::option_text(name, value);
@@ -300,8 +306,33 @@ namespace detail {
             o.zero_size = detail::switch_value(name, value);
         } else if (name == "warm_up") {
             o.warm_up = detail::switch_value(name, value);
-        } else if (name == "sync") {
+        } else if (name == "start_sync") {
             o.sync = policy::sync::parse_sync(parbench::option_text(name, value), o.sync);
+        } else if (name == "methodology") {
+            o.method.name = parse_methodology(parbench::option_text(name, value));
+            if (o.method.is_2021() && !defaults.methodology_2021)
+                throw input_error("-methodology 2021: not yet available in suite " +
+                                  std::string(suite) +
+                                  ", which measures by the IMB 4.0 guide (docs/methodology.md)");
+        } else if (name == "sync" && !value.is_boolean() &&
+                   !parbench::switch_word(parbench::trim(parbench::option_text(name, value)))) {
+            const std::string text = parbench::option_text(name, value);
+            throw input_error("-sync " + text +
+                              ": IMB 2021's -sync takes on or off (a barrier after each timed "
+                              "collective call); parbench's barrier|window start is -start_sync");
+        } else if (name == "sync" || name == "root_shift" || name == "imb_barrier") {
+            const bool on = detail::switch_value(name, value);
+            if (name == "sync") o.method.sync = on;
+            if (name == "root_shift") o.method.root_shift = on;
+            if (name == "imb_barrier") o.method.imb_barrier = on;
+            switches_2021.push_back(name);
+        } else if (name == "window_size") {
+            const std::string text = parbench::option_text(name, value);
+            if (!parbench::parse_unsigned(text, o.method.window_size) || o.method.window_size < 1 ||
+                o.method.window_size > 65536)
+                throw input_error("-window_size " + text +
+                                  ": expected a number of messages from 1 to 65536");
+            switches_2021.push_back(name);
         } else if (name == "confidence") {
             o.confidence =
                 policy::iterations::parse_confidence_target(parbench::option_text(name, value));
@@ -309,6 +340,10 @@ namespace detail {
             throw input_error("-" + name + ": not an option of suite " + std::string(suite));
         }
     }
+    if (!switches_2021.empty() && !o.method.is_2021())
+        throw input_error("-" + switches_2021.front() + ": an IMB 2021 option; -methodology " +
+                          std::string(to_string(o.method.name)) + " (suite " + std::string(suite) +
+                          ") uses the IMB 4.0 guide's fixed rule");
     if (o.check && !o.accelerator.empty())
         throw input_error("-check with -accelerator " + o.accelerator +
                           ": the check fills and reads message buffers on the host; run them "

@@ -9,7 +9,8 @@ parameter_table::parameter_table(const suite_defaults& defaults)
                                 defaults.iterations.overall_vol_bytes >> 20,
                                 defaults.iterations.msgs_nonaggr)),
       time_default_(fmt::format("{:g}", defaults.iterations.secs_per_sample)),
-      msglog_default_(fmt::format("{}:{}", defaults.msglog.min_log, defaults.msglog.max_log)) {
+      msglog_default_(fmt::format("{}:{}", defaults.msglog.min_log, defaults.msglog.max_log)),
+      methodology_default_(defaults.methodology_2021 ? "2021" : "4.0") {
     entries_ = {
         {"npmin", "P_MIN", "smallest number of active processes (then doubled up to P)", "2",
          PARBENCH_ARITY_ONE},
@@ -49,14 +50,30 @@ parameter_table::parameter_table(const suite_defaults& defaults)
          "base type, a vector of it per message, resized to twice its extent, or a vector of "
          "resized (IMB 2021, imb-mpi1)",
          "base", PARBENCH_ARITY_ONE},
-        {"zero_size", "on|off", "run the 0-byte message size (IMB 2021)", "on",
+        {"zero_size", "on|off", "run the 0-byte message size (IMB 2021)", "on", PARBENCH_ARITY_ONE},
+        {"warm_up", "on|off", "untimed warm-up iterations before the first size (IMB 2021)", "on",
          PARBENCH_ARITY_ONE},
-        {"warm_up", "on|off", "untimed warm-up iterations before the first size (IMB 2021)",
-         "on", PARBENCH_ARITY_ONE},
-        {"sync", "barrier|window[:WINDOW_US]",
-         "how calls start: IMB's barriers before a batched loop, or each call at a common window "
-         "time on synchronised clocks (late calls dropped)",
+        {"start_sync", "barrier|window[:WINDOW_US]",
+         "how calls start: IMB's barriers before the loop, or each call at a common window "
+         "time on synchronised clocks (late calls dropped); parbench's -sync before IMB 2021's",
          "barrier", PARBENCH_ARITY_ONE},
+        {"methodology", "2021|4.0",
+         "IMB 2021.11's methods or the IMB 4.0 guide's (units, per-call timing, root, source, "
+         "window; docs/methodology.md)",
+         methodology_default_, PARBENCH_ARITY_ONE},
+        {"sync", "on|off",
+         "a barrier after each timed collective call (IMB 2021, -methodology 2021)", "on",
+         PARBENCH_ARITY_ONE},
+        {"root_shift", "on|off",
+         "rooted collectives move the root at each call (IMB 2021, -methodology 2021)", "off",
+         PARBENCH_ARITY_ONE},
+        {"imb_barrier", "on|off",
+         "IMB's MPI-independent dissemination barrier instead of MPI_Barrier (IMB 2021, "
+         "-methodology 2021)",
+         "off", PARBENCH_ARITY_ONE},
+        {"window_size", "MESSAGES",
+         "Uniband/Biband messages per window (IMB 2021, -methodology 2021)", "256",
+         PARBENCH_ARITY_ONE},
         {"confidence", "PERCENT",
          "repeat samples until the median's 95% CI half-width is below PERCENT (or -time is "
          "reached) instead of IMB's fixed count",

@@ -26,7 +26,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     start.suite = spec.name;
     start.layout = "imb";
     start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", ") + spec.compatible_with +
-                  " compatible (IMB 4.0 methodology), " + spec.part;
+                  " compatible (" + std::string(o.method.label()) + " methodology), " + spec.part;
     start.benchmarks = listed;
     start.header = {
         {"part", spec.part},
@@ -74,11 +74,36 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"warm_up", o.warm_up},
         {"io_dir", o.io_dir},
         {"n_barr", 2},
+        {"methodology", std::string(to_string(o.method.name))},
+        {"start_sync", std::string(policy::sync::to_string(o.sync.which))},
         {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
         {"max_batches", batching_defaults.max_batches},
         {"min_batch_s", batching_defaults.min_batch_s},
     };
+    // Every rule the methodology decides (plugins/mpi/imb/methodology.hpp, docs/methodology.md).
+    const methodology& m = o.method;
+    nlohmann::json rules = {
+        {"name", std::string(to_string(m.name))},
+        {"label", std::string(m.label())},
+        {"mbyte_bytes", m.mbyte_bytes()},
+        {"collectives_timed", m.times_each_call(true, true) ? "each call" : "batched loop"},
+        {"root", m.rotates_root() ? "i % np" : "0"},
+        {"pingpong_source", m.explicit_source() ? "partner" : "MPI_ANY_SOURCE"},
+        {"window_size", m.window()},
+        {"ack_bytes", m.ack_bytes()},
+    };
+    if (m.is_2021()) {
+        rules["sync"] = m.sync;
+        rules["root_shift"] = m.root_shift;
+        rules["imb_barrier"] = m.imb_barrier;
+        effective["sync"] = m.sync;
+        effective["root_shift"] = m.root_shift;
+        effective["imb_barrier"] = m.imb_barrier;
+        effective["window_size"] = m.window_size;
+    }
+    start.header["methodology"] = std::string(m.label());
     start.context = {
+        {"methodology", rules},
         {"mpi_library", mpi::library_version()},
         {"processes", st.world_size},
         {"processes_per_node", share.processes},
@@ -86,9 +111,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"oversubscribed", share.oversubscribed()},
         {"thread_level", std::string(mpi::thread_level_name(thread_level))},
         {"timer", "MPI_Wtime"},
-        {"message_buffers", st.buffers != nullptr
-                                ? std::string(st.buffers->name) + " device memory"
-                                : std::string("host memory")},
+        {"message_buffers", st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
+                                                  : std::string("host memory")},
         {"timer_resolution_s", clock.resolution_s},
         {"timer_overhead_s", clock.overhead_s},
         {"off_cache", o.cache.enabled},

@@ -1,7 +1,7 @@
 // Test_Late_Allreduce: IMB's Allreduce whose last process sleeps before every fourth call
 // (i % 4 == 1), long enough to overrun any window the runner picks on the test machines (a
-// -n 4 Allreduce oversubscribed on two cores takes ~10 ms). Under -sync window the calls after
-// each delay start late and must be reported as dropped; under IMB's barrier sync the delay
+// -n 4 Allreduce oversubscribed on two cores takes ~10 ms). Under -start_sync window the calls
+// after each delay start late and must be reported as dropped; under IMB's barrier sync the delay
 // only lengthens the loop.
 #pragma once
 

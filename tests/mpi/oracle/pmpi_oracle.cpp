@@ -25,9 +25,11 @@
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
 // "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
-// 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings.
-// "roots" counts the rooted persistent collectives' _init calls by root ({"MPI_Bcast_init":
-// {"0": 5}}, the root as passed) — IMB-MPI4's requests.
+// 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings; "roots"
+// the rooted collectives by root ("MPI_Bcast 4 0") and "any_source" the receives from
+// MPI_ANY_SOURCE by count ("MPI_Recv 4") — the IMB methodologies' roots and sources.
+// "init_roots" counts the rooted persistent collectives' _init calls by root
+// ({"MPI_Bcast_init": {"0": 5}}, the root as passed) — IMB-MPI4's requests.
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
@@ -97,7 +99,10 @@ struct state {
     std::map<std::string, std::uint64_t> peers;
     // Per rooted persistent collective (MPI_Bcast_init, ...): the root, as a rank of the
     // call's communicator -> calls (IMB-MPI4's root 0).
-    std::map<std::string, std::uint64_t> roots[f_count];
+    std::map<std::string, std::uint64_t> init_roots[f_count];
+    // With PARBENCH_ORACLE_PEERS set: "FUNCTION COUNT ROOT" (world rank) and "FUNCTION COUNT".
+    std::map<std::string, std::uint64_t> roots;
+    std::map<std::string, std::uint64_t> any_source;
 };
 
 state& self() {
@@ -189,16 +194,27 @@ void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
 }
 
 void note_root(fn f, int root) {
-    auto& seen = self().roots[f];
+    auto& seen = self().init_roots[f];
     const std::string key = std::to_string(root);
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
 }
 
 // Counts a point-to-point call by its peer (translated to MPI_COMM_WORLD) when
 // PARBENCH_ORACLE_PEERS is set; off by default, as the translation costs time.
-void note_peer(fn f, int count, int peer, MPI_Comm comm) {
+bool peers_on() {
     static const bool on = std::getenv("PARBENCH_ORACLE_PEERS") != nullptr;
-    if (!on || peer < 0) return;
+    return on;
+}
+
+void note_peer(fn f, int count, int peer, MPI_Comm comm, bool rooted = false) {
+    if (!peers_on()) return;
+    if (peer == MPI_ANY_SOURCE) {
+        auto& any = self().any_source;
+        const std::string key = std::string(fn_names[f]) + " " + std::to_string(count);
+        if (any.size() < 10000 || any.count(key) != 0) ++any[key];
+        return;
+    }
+    if (peer < 0) return;
     MPI_Group group = MPI_GROUP_NULL;
     MPI_Group world = MPI_GROUP_NULL;
     PMPI_Comm_group(comm, &group);
@@ -207,7 +223,7 @@ void note_peer(fn f, int count, int peer, MPI_Comm comm) {
     PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
     PMPI_Group_free(&group);
     PMPI_Group_free(&world);
-    auto& seen = self().peers;
+    auto& seen = rooted ? self().roots : self().peers;
     const std::string key =
         std::string(fn_names[f]) + " " + std::to_string(count) + " " + std::to_string(rank);
     if (seen.size() < 10000 || seen.count(key) != 0) ++seen[key];
@@ -338,13 +354,13 @@ void write_report() {
         std::fprintf(f, "}");
         first = false;
     }
-    std::fprintf(f, "}, \"roots\": {");
+    std::fprintf(f, "}, \"init_roots\": {");
     first = true;
     for (int i = 0; i < f_count; ++i) {
-        if (s.roots[i].empty()) continue;
+        if (s.init_roots[i].empty()) continue;
         std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
         bool first_key = true;
-        for (const auto& [key, calls] : s.roots[i]) {
+        for (const auto& [key, calls] : s.init_roots[i]) {
             std::fprintf(f, "%s\"%s\": %llu", first_key ? "" : ", ", key.c_str(),
                          static_cast<unsigned long long>(calls));
             first_key = false;
@@ -352,12 +368,15 @@ void write_report() {
         std::fprintf(f, "}");
         first = false;
     }
-    std::fprintf(f, "}, \"peers\": {");
-    first = true;
-    for (const auto& [key, calls] : s.peers) {
-        std::fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", key.c_str(),
-                     static_cast<unsigned long long>(calls));
-        first = false;
+    for (const auto& [name, map] : {std::pair{"peers", &s.peers}, std::pair{"roots", &s.roots},
+                                    std::pair{"any_source", &s.any_source}}) {
+        std::fprintf(f, "}, \"%s\": {", name);
+        first = true;
+        for (const auto& [key, calls] : *map) {
+            std::fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", key.c_str(),
+                         static_cast<unsigned long long>(calls));
+            first = false;
+        }
     }
     std::fprintf(f, "}}\n");
     std::fclose(f);
@@ -430,6 +449,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     enter(f_bcast);
     note_operand(f_bcast, count, type);
+    note_peer(f_bcast, count, root, comm, true);
     return PMPI_Bcast(buf, count, type, root, comm);
 }
 
@@ -451,6 +471,7 @@ int MPI_Scatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, in
                 MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_scatter);
     note_operand(f_scatter, rcount, rtype);
+    note_peer(f_scatter, rcount, root, comm, true);
     return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
@@ -458,6 +479,7 @@ int MPI_Scatterv(const void* sbuf, const int scounts[], const int displs[], MPI_
                  void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_scatterv);
     note_operand(f_scatterv, rcount, rtype);
+    note_peer(f_scatterv, rcount, root, comm, true);
     return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
 }
 
@@ -465,6 +487,7 @@ int MPI_Gather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int
                MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_gather);
     note_operand(f_gather, scount, stype);
+    note_peer(f_gather, scount, root, comm, true);
     return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
@@ -472,6 +495,7 @@ int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, co
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_gatherv);
     note_operand(f_gatherv, scount, stype);
+    note_peer(f_gatherv, scount, root, comm, true);
     return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
 }
 
@@ -644,6 +668,7 @@ int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_O
                MPI_Comm comm) {
     enter(f_reduce);
     note_operand(f_reduce, count, type, op);
+    note_peer(f_reduce, count, root, comm, true);
     return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
 }
 

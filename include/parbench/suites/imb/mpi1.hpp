@@ -10,6 +10,11 @@
 // (imb-nbc, osu).
 #pragma once
 
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <parbench/mpi/check.hpp>
 #include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/message_buffers.hpp>
@@ -18,12 +23,7 @@
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/pattern/ping_pong.hpp>
 #include <parbench/suites/imb/datatypes.hpp>
-
-#include <mpi.h>
-
-#include <array>
-#include <cstddef>
-#include <cstdint>
+#include <parbench/suites/imb/methodology.hpp>
 #include <span>
 #include <vector>
 
@@ -38,7 +38,7 @@ inline constexpr int tag_to_left = 1002;
 inline constexpr int tag_to_right = 1003;
 inline constexpr int tag_window = 1004;
 inline constexpr int tag_ack = 1005;
-inline constexpr int window_size = 64;  // IMB Uniband/Biband window
+inline constexpr int window_size = 64;  // IMB 4.0's Uniband/Biband window (IMB 2021: 256)
 
 [[nodiscard]] inline int count_of(std::size_t bytes) noexcept { return static_cast<int>(bytes); }
 
@@ -79,14 +79,15 @@ struct ping_pong_def : mpi::definition_defaults {
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
         operand data;
+        bool any_source = !Specific;  // the methodology may choose (source_by_methodology)
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
             if (c.rank == 0) {
                 MPI_Send(b.send(i), data.count, data.type, 1, tag_ping, c.comm);
-                MPI_Recv(b.recv(i), data.count, data.type, Specific ? 1 : MPI_ANY_SOURCE,
+                MPI_Recv(b.recv(i), data.count, data.type, any_source ? MPI_ANY_SOURCE : 1,
                          tag_ping, c.comm, MPI_STATUS_IGNORE);
             } else if (c.rank == 1) {
-                MPI_Recv(b.recv(i), data.count, data.type, Specific ? 0 : MPI_ANY_SOURCE,
+                MPI_Recv(b.recv(i), data.count, data.type, any_source ? MPI_ANY_SOURCE : 0,
                          tag_ping, c.comm, MPI_STATUS_IGNORE);
                 MPI_Send(b.send(i), data.count, data.type, 0, tag_ping, c.comm);
             }
@@ -109,11 +110,12 @@ struct ping_ping_def : mpi::definition_defaults {
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
         operand data;
+        bool any_source = !Specific;  // the methodology may choose (source_by_methodology)
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
             MPI_Request request = MPI_REQUEST_NULL;
             MPI_Isend(b.send(i), data.count, data.type, c.peer, tag_ping, c.comm, &request);
-            MPI_Recv(b.recv(i), data.count, data.type, Specific ? c.peer : MPI_ANY_SOURCE,
+            MPI_Recv(b.recv(i), data.count, data.type, any_source ? MPI_ANY_SOURCE : c.peer,
                      tag_ping, c.comm, MPI_STATUS_IGNORE);
             MPI_Wait(&request, MPI_STATUS_IGNORE);
         }
@@ -127,6 +129,19 @@ struct ping_ping_def : mpi::definition_defaults {
             return c.peer >= 0 ? defects(recv, 0, c.bytes, c.peer) : 0;
         }
     };
+};
+
+// PingPong and PingPing by their plain names: the source the methodology names (IMB 2021: the
+// partner, MPI1_benchmark.cpp:64-70 SELECT_SOURCE; IMB 4.0: MPI_ANY_SOURCE). The suffixed names
+// (PingPongSpecificSource, PingPongAnySource) keep their fixed source.
+template <class Def>
+struct source_by_methodology : Def {
+    static typename Def::kernel make_kernel(const kernel_context& c, const sized_operands& o,
+                                            const imb::methodology& m) {
+        typename Def::kernel k = Def::make_kernel(c, o);
+        k.any_source = !m.explicit_source();
+        return k;
+    }
 };
 
 struct sendrecv_def : mpi::definition_defaults {
@@ -185,10 +200,11 @@ struct exchange_def : mpi::definition_defaults {
     };
 };
 
-// Uniband / Biband: pairs (r, r + Q/2) move a window of messages per iteration, then a
-// zero-byte acknowledgement closes the window (IMB's windowed bandwidth tests). Their tables
-// (IMB 2021): bandwidth and message rate, no time column.
-inline constexpr mpi::table_column windowed_columns[] = {{"throughput_mib_s", "Mbytes/sec"},
+// Uniband / Biband: pairs (r, r + Q/2) move a window of messages per iteration, then an
+// acknowledgement closes the window (IMB's windowed bandwidth tests): the methodology's window
+// and acknowledgement (IMB 2021: 256 and one MPI_CHAR; IMB 4.0: 64 and an empty message). Their
+// tables (IMB 2021): bandwidth and message rate, no time column.
+inline constexpr mpi::table_column windowed_columns[] = {{"mbytes_per_s", "Mbytes/sec"},
                                                          {"messages_per_s", "Msg/sec", 0}};
 
 template <bool Both>
@@ -200,6 +216,12 @@ struct windowed_def : mpi::definition_defaults {
                                                .pairs = pattern::halves,
                                                .throughput = pattern::throughput_rule::per_pair,
                                                .message_rate = true};
+    // The pattern under the methodology: its window's messages per iteration.
+    [[nodiscard]] static constexpr pattern::exchange descriptor_for(const imb::methodology& m) {
+        pattern::exchange d = descriptor;
+        d.nmsg = m.window() * (Both ? 2 : 1);
+        return d;
+    }
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     [[nodiscard]] static int partner(const kernel_context& c) noexcept {
         const int half = c.size / 2;
@@ -211,32 +233,48 @@ struct windowed_def : mpi::definition_defaults {
         operand data;
         int partner = MPI_PROC_NULL;
         bool sender = false;
-        std::array<MPI_Request, 2 * window_size> requests{};
+        int window = window_size;
+        int ack_bytes = 0;  // 0: an empty MPI_BYTE message; 1: one MPI_CHAR (IMB 2021)
+        char ack = 0;
+        std::vector<MPI_Request> requests;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) {
             int posted = 0;
             if (Both || !sender) {
-                for (int w = 0; w < window_size; ++w)
+                for (int w = 0; w < window; ++w)
                     MPI_Irecv(b.recv(i), data.count, data.type, partner, tag_window, c.comm,
                               &requests[static_cast<std::size_t>(posted++)]);
             }
             if (Both || sender) {
-                for (int w = 0; w < window_size; ++w)
+                for (int w = 0; w < window; ++w)
                     MPI_Isend(b.send(i), data.count, data.type, partner, tag_window, c.comm,
                               &requests[static_cast<std::size_t>(posted++)]);
             }
             MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
+            const MPI_Datatype ack_type = ack_bytes > 0 ? MPI_CHAR : MPI_BYTE;
             if (sender)
-                MPI_Recv(nullptr, 0, MPI_BYTE, partner, tag_ack, c.comm, MPI_STATUS_IGNORE);
+                MPI_Recv(ack_bytes > 0 ? &ack : nullptr, ack_bytes, ack_type, partner, tag_ack,
+                         c.comm, MPI_STATUS_IGNORE);
             else
-                MPI_Send(nullptr, 0, MPI_BYTE, partner, tag_ack, c.comm);
+                MPI_Send(ack_bytes > 0 ? &ack : nullptr, ack_bytes, ack_type, partner, tag_ack,
+                         c.comm);
         }
     };
+    // IMB 4.0's window and empty acknowledgement.
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         kernel k;
         k.data = o.data;
         k.partner = partner(c);
         k.sender = c.rank < c.size / 2;
+        k.requests.assign(static_cast<std::size_t>(2 * k.window), MPI_REQUEST_NULL);
+        return k;
+    }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o,
+                              const imb::methodology& m) {
+        kernel k = make_kernel(c, o);
+        k.window = m.window();
+        k.ack_bytes = m.ack_bytes();
+        k.requests.assign(static_cast<std::size_t>(2 * k.window), MPI_REQUEST_NULL);
         return k;
     }
     struct verify_check : bytes_from_peer {

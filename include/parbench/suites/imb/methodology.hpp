@@ -1,0 +1,80 @@
+// The IMB methodology of a run: IMB 2021.11's methods (the default of the suites that have them)
+// or the IMB 4.0 guide's, as parbench measured before issue 22. Every rule that differs between
+// the two is answered here, in one place; the imb family (plugins/mpi/imb/driver.hpp) and the
+// definitions that depend on a rule (suites/imb/mpi1.hpp) ask this type and never the
+// methodology's name. docs/methodology.md has the table of the differences with their source
+// lines. No MPI here.
+#pragma once
+
+#include <parbench/core/error.hpp>
+#include <parbench/core/text.hpp>
+#include <string>
+#include <string_view>
+
+namespace parbench::imb {
+
+enum class methodology_name { imb2021, imb40 };
+
+[[nodiscard]] constexpr std::string_view to_string(methodology_name m) noexcept {
+    return m == methodology_name::imb40 ? "4.0" : "2021";
+}
+
+struct methodology {
+    methodology_name name = methodology_name::imb2021;
+    // IMB 2021's switches (MPI1_suite.cpp:173, 305-323); under 4.0 the guide's fixed rules apply
+    // and the options are refused (plugins/mpi/imb/options.hpp).
+    bool sync = true;          // -sync on: a barrier after every timed collective call
+    bool root_shift = false;   // -root_shift off: the root stays at rank 0
+    bool imb_barrier = false;  // -imb_barrier on: IMB's dissemination barrier for every barrier
+    int window_size = 256;     // -window_size: Uniband/Biband messages per window
+
+    [[nodiscard]] constexpr bool is_2021() const noexcept {
+        return name == methodology_name::imb2021;
+    }
+    // What the header and the JSON context call it.
+    [[nodiscard]] constexpr std::string_view label() const noexcept {
+        return is_2021() ? "IMB 2021.11" : "IMB 4.0";
+    }
+
+    // Bytes in one "Mbyte" of the Mbytes/sec column: 10^6 (IMB 2021 IMB_output.c, MEGA) or 2^20.
+    [[nodiscard]] constexpr double mbyte_bytes() const noexcept {
+        return is_2021() ? 1e6 : 1048576.0;
+    }
+    // Mbytes/sec of `bytes` moved in `t_us` microseconds (the throughput factor already applied).
+    [[nodiscard]] constexpr double mbytes_per_s(double bytes, double t_us) const noexcept {
+        return t_us > 0.0 ? bytes / (t_us * 1e-6) / mbyte_bytes() : 0.0;
+    }
+
+    // Whether a benchmark's calls are timed one by one (t1, call, t2 summed; barriers after each
+    // under -sync on: IMB 2021's collectives with data, IMB_bcast.c:138-152) rather than as one
+    // batched loop (IMB 4.0; IMB 2021's Barrier, IMB_barrier.c:114-119, and point-to-point).
+    [[nodiscard]] constexpr bool times_each_call(bool collective, bool has_bytes) const noexcept {
+        return is_2021() && collective && has_bytes;
+    }
+    // Barriers after each call timed on its own.
+    [[nodiscard]] constexpr int barriers_after_call() const noexcept { return sync ? 1 : 0; }
+
+    // Rooted collectives: the root of call i is i % np (IMB 4.0, IMB 2021 -root_shift on) or 0.
+    [[nodiscard]] constexpr bool rotates_root() const noexcept { return !is_2021() || root_shift; }
+
+    // PingPong/PingPing (the names without a suffix) receive from the partner's rank (IMB 2021,
+    // MPI1_benchmark.cpp:64-70 SELECT_SOURCE) or from MPI_ANY_SOURCE (IMB 4.0).
+    [[nodiscard]] constexpr bool explicit_source() const noexcept { return is_2021(); }
+
+    // Uniband/Biband: messages per window and the bytes of the acknowledgement that closes it
+    // (IMB 2021 IMB_bandwidth.c:136-160: -window_size, default 256, a 1-byte MPI_CHAR ack;
+    // IMB 4.0: 64 and an empty message).
+    [[nodiscard]] constexpr int window() const noexcept { return is_2021() ? window_size : 64; }
+    [[nodiscard]] constexpr int ack_bytes() const noexcept { return is_2021() ? 1 : 0; }
+};
+
+// "-methodology 2021|4.0" (also "2021.11").
+[[nodiscard]] inline methodology_name parse_methodology(std::string_view text) {
+    const std::string_view t = parbench::trim(text);
+    if (t == "2021" || t == "2021.11") return methodology_name::imb2021;
+    if (t == "4.0" || t == "4") return methodology_name::imb40;
+    throw input_error("-methodology " + std::string(text) +
+                      ": expected 2021 (IMB 2021.11's methods) or 4.0 (the IMB 4.0 guide's)");
+}
+
+}  // namespace parbench::imb

@@ -1,0 +1,105 @@
+// suites/imb/methodology.hpp: the rules of IMB 2021.11 and of the IMB 4.0 guide, each against
+// the IMB sources' values (IMB_output.c MEGA, IMB_bcast.c's root and barriers, MPI1_suite.cpp's
+// defaults, IMB_bandwidth.c's window and acknowledgement); the Mbytes/sec column's unit in the
+// console; each-call sync and its barriers.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <parbench/policy/sync.hpp>
+#include <parbench/report/columns.hpp>
+#include <parbench/suites/imb/methodology.hpp>
+
+using Catch::Matchers::Contains;
+using parbench::imb::methodology;
+using parbench::imb::methodology_name;
+using parbench::imb::parse_methodology;
+
+namespace {
+
+constexpr methodology imb2021{};
+constexpr methodology imb40{.name = methodology_name::imb40};
+
+struct counting_comm {
+    int barriers = 0;
+    int disseminations = 0;
+    void barrier() { ++barriers; }
+    void dissemination_barrier() { ++disseminations; }
+};
+
+}  // namespace
+
+TEST_CASE("Mbytes/sec: 10^6 bytes under IMB 2021, 2^20 under IMB 4.0", "[methodology]") {
+    // Hand-computed: 2048 B in 20.32 us is 2048 / 20.32 = 100.787 MB/s, / 1.048576 = 96.118.
+    CHECK(fmt::format("{:.2f}", imb2021.mbytes_per_s(2048, 20.32)) == "100.79");
+    CHECK(fmt::format("{:.2f}", imb40.mbytes_per_s(2048, 20.32)) == "96.12");
+    CHECK(imb2021.mbyte_bytes() == 1e6);
+    CHECK(imb40.mbyte_bytes() == 1048576.0);
+    CHECK(imb2021.mbytes_per_s(2048, 0.0) == 0.0);
+}
+
+TEST_CASE("the console's Mbytes/sec reads the methodology's figure", "[methodology]") {
+    parbench::result_record r;
+    r.throughput_mib_s = 2048 / 20.32 / 1.048576;
+    const parbench::column mbytes{"mbytes_per_s", "Mbytes/sec"};
+    // IMB 4.0 (no 10^6 figure in the record): the MiB/s figure, as before.
+    CHECK(parbench::report::column_cell(r, mbytes, 11) == "      96.12");
+    r.metrics["mbytes_per_s"] = 2048 / 20.32;
+    CHECK(parbench::report::column_cell(r, mbytes, 11) == "     100.79");
+    r.throughput_mib_s.reset();
+    r.metrics.clear();
+    CHECK(parbench::report::column_cell(r, mbytes, 11) == "          -");
+}
+
+TEST_CASE("IMB 2021's rules and IMB 4.0's", "[methodology]") {
+    // IMB 2021: collectives with data timed call by call with a barrier after each (-sync on),
+    // root 0 (-root_shift off), PingPong from the partner, window 256 and a 1-byte ack.
+    STATIC_REQUIRE(imb2021.is_2021());
+    CHECK(imb2021.times_each_call(true, true));
+    CHECK_FALSE(imb2021.times_each_call(true, false));  // Barrier: one timed loop
+    CHECK_FALSE(imb2021.times_each_call(false, true));  // point to point
+    CHECK(imb2021.barriers_after_call() == 1);
+    CHECK_FALSE(imb2021.rotates_root());
+    CHECK(imb2021.explicit_source());
+    CHECK(imb2021.window() == 256);
+    CHECK(imb2021.ack_bytes() == 1);
+    CHECK(imb2021.label() == "IMB 2021.11");
+    // Its switches.
+    constexpr methodology switched{.sync = false, .root_shift = true, .window_size = 8};
+    CHECK(switched.barriers_after_call() == 0);
+    CHECK(switched.rotates_root());
+    CHECK(switched.window() == 8);
+    // IMB 4.0: a batched loop, root i % np, MPI_ANY_SOURCE, window 64 and an empty ack; the
+    // 2021 switches do not reach it.
+    constexpr methodology old{
+        .name = methodology_name::imb40, .root_shift = false, .window_size = 8};
+    CHECK_FALSE(old.times_each_call(true, true));
+    CHECK(old.rotates_root());
+    CHECK_FALSE(old.explicit_source());
+    CHECK(old.window() == 64);
+    CHECK(old.ack_bytes() == 0);
+    CHECK(old.label() == "IMB 4.0");
+}
+
+TEST_CASE("-methodology parses 2021 and 4.0", "[methodology]") {
+    CHECK(parse_methodology("2021") == methodology_name::imb2021);
+    CHECK(parse_methodology(" 2021.11 ") == methodology_name::imb2021);
+    CHECK(parse_methodology("4.0") == methodology_name::imb40);
+    for (const char* bad : {"", "2019", "4.1", "latest"})
+        CHECK_THROWS_WITH(parse_methodology(bad), Contains("expected 2021"));
+}
+
+TEST_CASE("each-call sync: N_BARR barriers before the loop, MPI's or IMB's", "[methodology]") {
+    using namespace parbench::policy::sync;
+    chosen each{.which = method::each_call};
+    STATIC_REQUIRE(parbench::policy::each_call_sync<chosen>);
+    CHECK(each.each_call());
+    CHECK_FALSE(each.per_call());
+    counting_comm mpi;
+    each.before_timing(mpi);
+    CHECK((mpi.barriers == 2 && mpi.disseminations == 0));
+    each.dissemination = true;
+    counting_comm own;
+    each.before_timing(own);
+    CHECK((own.barriers == 0 && own.disseminations == 2));
+    CHECK(to_string(method::each_call) == "each_call");
+}
