@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trust in every row and every check (issue 25), through the driver: a run with defects fails
 with exit status 5 and one line naming the rows; --check on benchmarks that cannot verify is
-refused before the run, or named once and marked "not verified" in every output; a row with
+refused before the run, or named once and marked "unverified" in every output; a row with
 fewer samples than a 95 % CI needs says "no CI", is never stable and is counted in the warning;
 the CSV carries the verdict; a warning is printed once; an option the suite lacks gets parbench's
 own line naming `parbench run SUITE --help`. The fake plugin's rows are canned, so the expected
@@ -101,23 +101,23 @@ def case_check_unverifiable():
                              "--csv", out_csv])
         if rc != 0:
             fail(f"a mixed --check selection: exit {rc}, want 0", err)
-        warning = "--check: Unverified has no data verification; its rows say 'not verified'"
+        warning = "--check: Unverified has no data verification; its rows say 'unverified'"
         said = (out + err).count(warning)
         if said != 1:
             fail(f"the mixed selection's warning is said {said} times, want once", out + err)
         console = [l for l in out.splitlines() if re.match(r"^ +\d", l)]
         unverified = console[len(SIZES):]
         if len(console) != 2 * len(SIZES) or not all(
-                l.split("  ! ")[0].endswith("not verified") for l in unverified) or any(
-                "not verified" in l for l in console[:len(SIZES)]):
-            fail("the console marks Unverified's rows 'not verified', PingPong's not", out)
+                l.split("  ! ")[0].endswith(" unverified") for l in unverified) or any(
+                "unverified" in l for l in console[:len(SIZES)]):
+            fail("the console marks Unverified's rows 'unverified', PingPong's not", out)
         rows = rows_of(out_json)
         got = [(r["benchmark"], r["defects"], r.get("not_verified", False)) for r in rows]
         want = ([("PingPong", 0, False)] * len(SIZES) + [("Unverified", None, True)] * len(SIZES))
         if got != want:
             fail(f"the JSON's (benchmark, defects, not_verified) {got} != {want}")
         cells = [r["defects"] for r in csv_rows(out_csv)]
-        if cells != ["0"] * len(SIZES) + ["not verified"] * len(SIZES):
+        if cells != ["0"] * len(SIZES) + ["unverified"] * len(SIZES):
             fail(f"the CSV's defects cells {cells}")
 
 
@@ -145,11 +145,11 @@ def case_no_ci():
         table = [l for l in out.splitlines() if re.match(r"^ +\d", l)]
         for line in table[:len(SIZES)]:  # Single's table first
             cells = line.split("  ! ")
-            if not re.search(r"\d +no CI$", cells[0]) or len(cells) != 2 \
+            if not re.search(r"\d +no-CI$", cells[0]) or len(cells) != 2 \
                     or "no CI (1 sample)" not in cells[1]:
-                fail(f"a one-sample row shows 'no CI' and its '!': {line!r}", out)
+                fail(f"a one-sample row shows 'no-CI' and its '!': {line!r}", out)
         for line in table[len(SIZES):]:
-            if "no CI" in line:
+            if "no-CI" in line:
                 fail(f"a row of 10 samples shows a CI: {line!r}")
         warning = [l for l in (out + err).splitlines() if "rows are unstable" in l]
         if len(warning) != 1 or f"{len(SIZES)} of {2 * len(SIZES)} rows are unstable" not in \

@@ -133,8 +133,8 @@ TEST_CASE("--check on benchmarks without verification: refused, or their rows no
     }
     CHECK_FALSE(r.at("PingPong", 8).not_verified);
     CHECK(std::count(r.warnings.begin(), r.warnings.end(),
-                     "--check: Reduce_local has no data verification; its rows say 'not "
-                     "verified'") == 1);
+                     "--check: Reduce_local has no data verification; its rows say "
+                     "'unverified'") == 1);
 }
 
 TEST_CASE("results on rank 0 only", "[n2]") {

@@ -177,7 +177,9 @@ def console_headline(stdout, name):
         if not re.match(r"^\s+\d", line):
             break
         fields = line.split("  ! ")[0].split()  # without a stability note (report/stability.hpp)
-        out[int(fields[0])] = [float(v) for v in fields[2:]]
+        # A figure per column; None for a cell that is not one ("no-CI": too few samples)
+        out[int(fields[0])] = [float(v) if re.fullmatch(r"[-+]?\d+(\.\d*)?([eE][-+]?\d+)?", v)
+                               else None for v in fields[2:]]
     return out
 
 

@@ -66,8 +66,8 @@ def imb_console(text, parbench):
             line = re.sub(r"\d+ Mflop/s", "N Mflop/s", line)
         if re.match(r"^ +\d", line):
             line = re.sub(r"\s+!.*$", "", line)
-            # "no CI" (fewer than six samples) depends on how many batches the timing chose
-            line = line.replace("no CI", "    N")
+            # "no-CI" (fewer than six samples) depends on how many batches the timing chose
+            line = line.replace("no-CI", "    N")
             line = re.sub(r"\d+(\.\d+)?", lambda m: "N".rjust(len(m.group(0))), line)
         out.append(line + "\n")
     return "".join(out)
@@ -86,7 +86,7 @@ def imb_io_console(text, parbench):
                 if not re.fullmatch(r"\d+", m.group(0)) or kept == 2:
                     break
                 exact, kept = m.end(), kept + 1
-            line = line[:exact] + re.sub(r"\d+(\.\d+)?|-|no CI",
+            line = line[:exact] + re.sub(r"no-CI|\d+(\.\d+)?|-",
                                          lambda m: "N".rjust(len(m.group(0))), line[exact:])
         out.append(line.rstrip() + "\n")
     return "".join(out)
@@ -139,7 +139,7 @@ def paw_console(text, parbench):
         # whose width varies with the value, become one token each
         line = re.sub(r"\d\.\d{5}e[-+]\d\d", "n.nnnnne-nn", line)
         line = re.sub(r" +\d+\.\d\d(?= |$)", " <f>", line)
-        line = re.sub(r" +no CI(?= |$)", " <f>", line)  # fewer than six repetitions
+        line = re.sub(r" +no-CI(?= |$)", " <f>", line)  # fewer than six repetitions
         out.append(line)
     return "\n".join(out) + "\n"
 
@@ -185,7 +185,7 @@ def caf_console(text):
         elif line.startswith("# WARNING: ") and "rows are unstable" in line:
             continue  # depends on the machine's load, like the '!' notes below
         elif re.match(r" *-?\d", line):  # a table row: numbers, and notes that may vary
-            line = note(line).replace("no CI", "N")  # like a CI: depends on the samples
+            line = note(line).replace("no-CI", "N")  # like a CI: depends on the samples
             line = re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "N", line.replace("within noise", ""))
             line = re.sub(r" +", " ", line).strip()
         elif not line.startswith("#"):  # column names

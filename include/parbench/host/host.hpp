@@ -75,7 +75,7 @@ struct run_plan {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     return "--check: " + list + (names.size() == 1 ? " has" : " have") + " no data verification; " +
-           (names.size() == 1 ? "its" : "their") + " rows say 'not verified'";
+           (names.size() == 1 ? "its" : "their") + " rows say '" + not_verified_cell + "'";
 }
 
 class host {

@@ -520,7 +520,7 @@ template <class... Defs>
     if (out && o.check && !cannot_verify.empty())
         out->warning("--check: " + cannot_verify + (several ? " have" : " has") +
                      " no data verification; " + (several ? "their" : "its") +
-                     " rows say 'not verified'");
+                     " rows say '" + not_verified_cell + "'");
     measurement_deadline deadline(o.timeout_s, rank == 0 ? 0.0 : 3.0);
     interrupted_deadline = &deadline;
     interrupted_output = out.get();

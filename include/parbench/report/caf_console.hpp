@@ -49,7 +49,7 @@ public:
         if (!open_ || !(r.block == block_) || r.benchmark != benchmark_) begin_table(r, kind);
         const summary& d = r.distribution_us;
         const std::string ci = d.samples > 0 && !has_ci(d)
-                                   ? std::string("no CI")
+                                   ? std::string(no_ci_cell)
                                    : fmt::format("{:.2f}..{:.2f}", d.ci_low, d.ci_high);
         std::string row;
         std::string note;  // last, after the defects column: it may be empty
@@ -79,7 +79,7 @@ public:
                 break;
         }
         if (check_)
-            row += r.not_verified ? std::string("  not verified")
+            row += r.not_verified ? fmt::format(" {:>9}", not_verified_cell)
                    : r.defects    ? fmt::format(" {:>9}", *r.defects)
                                   : fmt::format(" {:>9}", "-");
         row += note;

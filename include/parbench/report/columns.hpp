@@ -48,12 +48,12 @@ namespace parbench::report {
     return std::nullopt;
 }
 
-// The value as a table cell `width` characters wide; "-" where the record has none, "not
-// verified" for the check of a row that has no verification. The "validation" column is the
+// The value as a table cell `width` characters wide; "-" where the record has none,
+// not_verified_cell for the check of a row that has no verification. The "validation" column is the
 // check's verdict in OSU's words: Pass without defects, else Fail.
 [[nodiscard]] inline std::string column_cell(const result_record& r, const column& c, int width) {
     if (r.not_verified && (c.source == "validation" || c.source == "defects"))
-        return fmt::format("{:>{}}", "not verified", width);
+        return fmt::format("{:>{}}", not_verified_cell, width);
     if (c.source == "validation") {
         const char* verdict = !r.defects ? "-" : *r.defects == 0 ? "Pass" : "Fail";
         return fmt::format("{:>{}}", verdict, width);

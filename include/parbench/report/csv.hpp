@@ -95,7 +95,7 @@ public:
                    detail::csv_number(r.cpu_time_us),
                    r.throughput_mib_s ? detail::csv_number(*r.throughput_mib_s) : std::string{},
                    r.defects        ? std::to_string(*r.defects)
-                   : r.not_verified ? std::string("not verified")
+                   : r.not_verified ? std::string(not_verified_cell)
                                     : std::string{},
                    detail::csv_number(d.median),
                    detail::csv_number(d.ci_low),

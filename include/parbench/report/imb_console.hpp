@@ -217,7 +217,7 @@ private:
         const summary& d = r.distribution_us;
         text += fmt::format("{:>16.2f}", d.median);
         if (d.samples > 0 && !has_ci(d)) {
-            text += fmt::format("{:>10}", "no CI");
+            text += fmt::format("{:>10}", no_ci_cell);
         } else if (d.samples > 0 && d.median > 0.0 && std::isfinite(d.median)) {
             const double half_width = (d.ci_high - d.ci_low) / 2.0;
             text += fmt::format("{:>10.1f}", 100.0 * half_width / d.median);
@@ -228,7 +228,8 @@ private:
             if (r.defects)
                 text += fmt::format("{:>10}", *r.defects);
             else
-                text += r.not_verified ? "  not verified" : fmt::format("{:>10}", "-");
+                text += r.not_verified ? std::string("  ") + not_verified_cell  // never glued
+                                  : fmt::format("{:>10}", "-");
         }
         if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
             text += "  ! " + verdict.console_note();

@@ -213,7 +213,7 @@ public:
         const auto& d = r.distribution_us;
         const double ci_value = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
         const std::string ci =
-            d.samples > 0 && !has_ci(d) ? std::string("no CI") : fmt::format("{:.2f}", ci_value);
+            d.samples > 0 && !has_ci(d) ? std::string(no_ci_cell) : fmt::format("{:.2f}", ci_value);
         out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7}",
                             r.bytes, size_width, r.iterations, paw_metric(r, "nreps"),
                             r.t_min_us * 1e-6, r.t_max_us * 1e-6, r.t_avg_us * 1e-6,

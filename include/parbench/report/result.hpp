@@ -63,6 +63,10 @@ struct availability_figures {
     friend bool operator==(const availability_figures&, const availability_figures&) = default;
 };
 
+// The defects cell of a -check row that has no verification: one token, so that
+// whitespace-separated parsers (IMB's, CAF_BENCH's) still find every column after it.
+inline constexpr const char* not_verified_cell = "unverified";
+
 struct result_record {
     std::string suite;      // "imb-mpi1"
     std::string benchmark;  // canonical name, "PingPong"
@@ -80,7 +84,7 @@ struct result_record {
     std::optional<double> throughput_mib_s;  // 2^20 bytes per second; only where well defined
     std::optional<std::uint64_t> defects;    // with -check: mismatching elements found
     // With -check, a row of a benchmark that has no verification (no defects to count): said
-    // as "not verified" in every output, never as a bare "-". Set by the host.
+    // as not_verified_cell in every output, never as a bare "-". Set by the host.
     bool not_verified = false;
     summary distribution_us;   // over the timed samples (batches or repetitions), µs
     // The timed samples themselves, in the order they were taken (one per batch or repetition,

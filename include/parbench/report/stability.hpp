@@ -6,7 +6,7 @@
 //   - its timed loops were shorter than the timer allows: too few clock ticks, or too much of the
 //     loop spent reading the clock, for the time to be accurate;
 //   - it has fewer samples than a 95 % confidence interval of the median needs (six): its
-//     spread is unknown, so it is never "stable" and its CI is shown as "no CI", never 0.
+//     spread is unknown, so it is never "stable" and its CI is shown as "no-CI", never 0.
 // The verdict is computed from what a record and its run context already carry, so every
 // reporter renders the same verdict for a row. docs/methodology.md §11 defines the rules.
 #pragma once
@@ -64,6 +64,9 @@ using parbench::min_ci_samples;  // core/statistics.hpp: six samples for a 95 % 
 // Whether a summary has a 95 % CI of its median: enough samples for one (from six on,
 // median_interval always reaches 95 %).
 [[nodiscard]] inline bool has_ci(const summary& d) noexcept { return d.samples >= min_ci_samples; }
+// What a table's CI cell says for a row without one: one token, so that whitespace-separated
+// parsers (IMB's, CAF_BENCH's, PAW's) still find every column where it was.
+inline constexpr const char* no_ci_cell = "no-CI";
 
 struct stability {
     bool headline_far_from_median = false;
