@@ -6,6 +6,7 @@ Meson sends at a test's timeout). Nothing outside the scratch directory is writt
 
     with pbtest.slurm.test_slurm(cpus=4) as slurm:
         rc, out, err = slurm.run(["srun", "--mpi=pmi2", "-n", "2", parbench, "run", ...])
+        state, exit_code = slurm.batch(job_script, output_file)
 
 slurm.environment() is what srun, sbatch and sinfo need (SLURM_CONF); slurm.log() returns the
 daemons' logs, for a failure message.
@@ -20,7 +21,7 @@ import tempfile
 import time
 
 DAEMONS = ("/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd")
-CLIENTS = ("srun", "sbatch", "sinfo")
+CLIENTS = ("srun", "sbatch", "sinfo", "scontrol", "scancel")
 
 
 def unavailable():
@@ -166,6 +167,26 @@ PartitionName=test Nodes={self.node} Default=YES MaxTime=10 State=UP OverSubscri
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                            env=self.environment(env), cwd=cwd)
         return p.returncode, p.stdout, p.stderr
+
+
+    def batch(self, script, output, timeout=120):
+        """Submits a job script (sbatch -o OUTPUT) and waits for it to end; returns its
+        (state, exit code) as `scontrol show job` says, e.g. ("COMPLETED", "0:0"). Polls
+        every 0.2 s: `sbatch --wait` polls at growing intervals and costs seconds."""
+        rc, out, err = self.run(["sbatch", "--parsable", "-o", output, script])
+        if rc != 0:
+            raise RuntimeError(f"sbatch exited {rc}: {err}\n" + self.log())
+        job = out.strip().split(";")[0]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            rc, out, _ = self.run(["scontrol", "-o", "show", "job", job])
+            fields = dict(f.split("=", 1) for f in out.split() if "=" in f)
+            state = fields.get("JobState", "")
+            if state and state not in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING"):
+                return state, fields.get("ExitCode", "")
+            time.sleep(0.2)
+        self.run(["scancel", job])
+        raise RuntimeError(f"job {job} did not end in {timeout} s\n" + self.log())
 
 
 def _terminated(signum, frame):

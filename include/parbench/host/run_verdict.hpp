@@ -63,6 +63,7 @@ public:
     void count(std::string_view kind, const nlohmann::json& event) {
         if (kind == "result") {
             ++results_;
+            if (!event.is_object()) return;  // counted; nothing more to read
             const auto defects = event.find("defects");
             if (defects != event.end() && defects->is_number_unsigned() &&
                 defects->get<std::uint64_t>() > 0) {
