@@ -185,6 +185,8 @@ def bandwidth_unit(row):
         return "GB/s (10^9 B/s, as PAW)"
     if is_osu(row):
         return "MB/s (10^6 B/s, as OSU)"
+    if number_or_none(metrics_of(row).get("mbytes_per_s")) is not None:
+        return "Mbytes/sec (10^6 B/s, as IMB 2021)"  # the IMB 2021 methodology's column
     if suite_name(row).startswith("imb") or suite_name(row) in ("pairs", "paw"):
         return "Mbytes/sec (2^20 B/s, as IMB)"
     return "MiB/s (2^20 B/s)"
@@ -227,6 +229,8 @@ def figures(row, quantity):
             return at_median, band(high), band(low), number_or_none(metrics.get("gb_per_s_mean"))
         if is_osu(row):
             return rate_from_median(number_or_none(metrics.get("bandwidth_mb_s")), row)
+        if number_or_none(metrics.get("mbytes_per_s")) is not None:  # IMB 2021: 10^6 B/s
+            return rate_from_median(number_or_none(metrics.get("mbytes_per_s")), row)
         at_median = number_or_none(row.get("throughput_median_mib_s"))
         if at_median is None or at_median <= 0 or median <= 0:
             return None
