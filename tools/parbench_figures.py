@@ -16,9 +16,12 @@ A rate's band is the median's interval mapped through rate ~ 1/time.
 Every problem is raised as InputError with one line; the scripts print it and exit 2.
 """
 import json
+import logging
 import math
 import os
 import stat
+import sys
+import warnings
 
 # plot_command.hpp and report_command.hpp (tool_script.hpp) check the same bound first.
 MAX_INPUT_BYTES = 64 << 20
@@ -383,3 +386,38 @@ def log_axes(ax, log_y, log_y_base=10):
         else:
             minor = ticker.NullFormatter()
         ax.yaxis.set_minor_formatter(minor)
+
+
+# --- The scripts' entry point: every way out an exit status and at most one line ---------------
+
+def report_warning(message, category=None, filename=None, lineno=None, file=None, line=None):
+    print(f"parbench: warning: {printable(message)}", file=sys.stderr)
+
+
+class OneLineHandler(logging.Handler):
+    """matplotlib's log messages (tick locators, fonts) as parbench warnings: one escaped line."""
+
+    def emit(self, record):
+        report_warning(record.getMessage())
+
+
+def run_command(main, argv, command):
+    """main(argv) of `parbench COMMAND` with every way out turned into an exit status and at
+    most one line: 2 for bad input, 130 for an interrupt, 1 for anything else."""
+    warnings.showwarning = report_warning
+    logging.getLogger().addHandler(OneLineHandler())
+    try:
+        return main(argv)
+    except InputError as e:
+        print(f"parbench: error: {printable(e)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"parbench: error: {command} interrupted", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print(f"parbench: error: {command}: out of memory", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 - a bug or a matplotlib failure: still one line
+        print(f"parbench: error: {command} failed: {type(e).__name__}: {printable(e)}",
+              file=sys.stderr)
+        return 1

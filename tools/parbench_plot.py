@@ -25,12 +25,10 @@ one line "parbench: error: ..." on stderr (exit 2 for bad input), and every warn
 """
 import argparse
 import io
-import logging
 import os
 import sys
-import warnings
 
-from parbench_figures import (InputError, axis_label, colour, draw_panel, import_matplotlib,
+from parbench_figures import (run_command, InputError, axis_label, colour, draw_panel, import_matplotlib,
                               line_style, load_rows, printable, quantities_for, series_name,
                               suite_name, benchmark_name, x_label, QUANTITIES)
 
@@ -56,17 +54,6 @@ def write_figure(data):
             view = view[os.write(1, view):]
     except OSError as e:
         raise InputError(f"stdout: cannot write the figure: {e.strerror}")
-
-
-def report_warning(message, category=None, filename=None, lineno=None, file=None, line=None):
-    print(f"parbench: warning: {printable(message)}", file=sys.stderr)
-
-
-class OneLineHandler(logging.Handler):
-    """matplotlib's log messages (tick locators, fonts) as parbench warnings: one escaped line."""
-
-    def emit(self, record):
-        report_warning(record.getMessage())
 
 
 def main(argv):
@@ -151,24 +138,7 @@ def main(argv):
 
 
 def run(argv):
-    """main() with every way out turned into an exit status and at most one line."""
-    warnings.showwarning = report_warning
-    logging.getLogger().addHandler(OneLineHandler())
-    try:
-        return main(argv)
-    except InputError as e:
-        print(f"parbench: error: {printable(e)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("parbench: error: plot interrupted", file=sys.stderr)
-        return 130
-    except MemoryError:
-        print("parbench: error: plot: out of memory", file=sys.stderr)
-        return 1
-    except Exception as e:  # noqa: BLE001 - a bug or a matplotlib failure: still one line
-        print(f"parbench: error: plot failed: {type(e).__name__}: {printable(e)}",
-              file=sys.stderr)
-        return 1
+    return run_command(main, argv, "plot")
 
 
 if __name__ == "__main__":

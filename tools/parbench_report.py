@@ -22,13 +22,11 @@ import argparse
 import html
 import io
 import json
-import logging
 import os
 import re
 import sys
-import warnings
 
-from parbench_figures import (QUANTITIES, InputError, axis_label, benchmark_name,
+from parbench_figures import (run_command, QUANTITIES, InputError, axis_label, benchmark_name,
                               bandwidth_unit, colour, draw_panel, figures, import_matplotlib,
                               is_number, line_style, load_document, log_axes, printable, quantities_for,
                               read_input, series_name, suite_name, x_label)
@@ -809,34 +807,8 @@ def main(argv):
     return 0
 
 
-def report_warning(message, category=None, filename=None, lineno=None, file=None, line=None):
-    print(f"parbench: warning: {printable(message)}", file=sys.stderr)
-
-
-class OneLineHandler(logging.Handler):
-    def emit(self, record):
-        report_warning(record.getMessage())
-
-
 def run(argv):
-    """main() with every way out turned into an exit status and at most one line."""
-    warnings.showwarning = report_warning
-    logging.getLogger().addHandler(OneLineHandler())
-    try:
-        return main(argv)
-    except InputError as e:
-        print(f"parbench: error: {printable(e)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("parbench: error: report interrupted", file=sys.stderr)
-        return 130
-    except MemoryError:
-        print("parbench: error: report: out of memory", file=sys.stderr)
-        return 1
-    except Exception as e:  # noqa: BLE001 - a bug or a matplotlib failure: still one line
-        print(f"parbench: error: report failed: {type(e).__name__}: {printable(e)}",
-              file=sys.stderr)
-        return 1
+    return run_command(main, argv, "report")
 
 
 if __name__ == "__main__":
