@@ -5,6 +5,7 @@ figures that hold their series, and one error line with status 2 for bad input.
 
 usage: compare_plot.py CASE PARBENCH FAKE_DIR PLOT_PYTHON
 """
+import functools
 import json
 import math
 import os
@@ -15,7 +16,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import fail  # noqa: E402
-from pbtest.run import parbench  # noqa: E402
+from pbtest.run import handmade_run, parbench  # noqa: E402
 
 CASE, PARBENCH, FAKE, PLOT_PYTHON = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
@@ -38,23 +39,8 @@ def fake_run(directory, name, benchmarks=("PingPong", "Sendrecv", "Allreduce")):
     return path
 
 
-def handmade(path, rows, suite="t"):
-    """A parbench JSON file with rows {size: samples}."""
-    benchmarks = []
-    for size, samples in rows.items():
-        ordered = sorted(samples)
-        n = len(ordered)
-        median = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
-        benchmarks.append({"name": f"{suite}/PingPong/np:2/bytes:{size}", "run_type": "iteration",
-                           "suite": suite, "class": "single_transfer", "bytes": size,
-                           "real_time": max(samples), "median_us": median,
-                           "ci_low_us": ordered[1], "ci_high_us": ordered[-2],
-                           "throughput_mib_s": size / 1.048576 / max(samples),
-                           "throughput_median_mib_s": size / 1.048576 / median,
-                           "samples_us": samples})
-    with open(path, "w") as f:
-        json.dump({"context": {"parbench": {"schema_version": 1}}, "benchmarks": benchmarks}, f)
-    return path
+# These files name their rows by "name" alone, as compare and plot must read them.
+handmade = functools.partial(handmade_run, benchmark_field=False)
 
 
 def steps(first, n, step):

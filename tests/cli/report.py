@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import expect, failures, fail  # noqa: E402
-from pbtest.run import parbench  # noqa: E402
+from pbtest.run import handmade_run, parbench  # noqa: E402
 
 CASE, PARBENCH, FAKE, PLOT_PYTHON, MPI_PLUGIN, MPIEXEC, OUT_DIR = sys.argv[1:8]
 PARBENCH = os.path.abspath(PARBENCH)
@@ -39,25 +39,6 @@ def fake_run(directory, name, benchmarks=("PingPong", "Allreduce", "Barrier")):
                         "--plugin-path", FAKE])
     if rc != 0:
         fail(f"fake run {name}: exit {rc}", err)
-    return path
-
-
-def handmade(path, rows, suite="t"):
-    """A parbench JSON file with rows {size: samples} (as compare_plot.py makes them)."""
-    benchmarks = []
-    for size, samples in rows.items():
-        ordered = sorted(samples)
-        n = len(ordered)
-        median = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
-        benchmarks.append({"name": f"{suite}/PingPong/np:2/bytes:{size}", "run_type": "iteration",
-                           "suite": suite, "benchmark": "PingPong", "class": "single_transfer",
-                           "bytes": size, "real_time": max(samples), "median_us": median,
-                           "ci_low_us": ordered[1], "ci_high_us": ordered[-2],
-                           "throughput_mib_s": size / 1.048576 / max(samples),
-                           "throughput_median_mib_s": size / 1.048576 / median,
-                           "samples_us": samples})
-    with open(path, "w") as f:
-        json.dump({"context": {"parbench": {"schema_version": 1}}, "benchmarks": benchmarks}, f)
     return path
 
 
@@ -131,9 +112,9 @@ def case_report_comparison():
     = 1.0825e-5; medians 1.45 -> 2.45 and 2.45 -> 1.225)."""
     need_matplotlib()
     with tempfile.TemporaryDirectory() as tmp:
-        old = handmade(os.path.join(tmp, "old.json"),
+        old = handmade_run(os.path.join(tmp, "old.json"),
                        {8: steps(1.0, 10, 0.1), 16: steps(1.0, 10, 0.1), 32: steps(2.0, 10, 0.1)})
-        new = handmade(os.path.join(tmp, "new.json"),
+        new = handmade_run(os.path.join(tmp, "new.json"),
                        {8: steps(2.0, 10, 0.1), 16: steps(1.0, 10, 0.1), 32: steps(1.0, 10, 0.05)})
         text = report([old, new], os.path.join(tmp, "shift.html"))
         cells = lambda row: [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td>(.*?)</td>", row)]

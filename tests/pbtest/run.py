@@ -206,3 +206,27 @@ def paw_host(host, plugin, request, directory, events_file, env=None, timeout=24
     p = process([host, plugin, json.dumps(request), directory, events_file], env, timeout, None,
                 drop)
     return p, read_jsonl(events_file)
+
+
+def handmade_run(path, rows, suite="t", benchmark_field=True):
+    """Writes a parbench JSON file of PingPong rows {size: samples in us} with their median,
+    CI ends (2nd smallest, 2nd largest sample) and rates as parbench computes them; returns the
+    path. benchmark_field=False leaves out the rows' "benchmark" key, as files whose readers
+    take the name from "name" alone."""
+    benchmarks = []
+    for size, samples in rows.items():
+        ordered = sorted(samples)
+        n = len(ordered)
+        median = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+        row = {"name": f"{suite}/PingPong/np:2/bytes:{size}", "run_type": "iteration",
+               "suite": suite, "class": "single_transfer", "bytes": size,
+               "real_time": max(samples), "median_us": median,
+               "ci_low_us": ordered[1], "ci_high_us": ordered[-2],
+               "throughput_mib_s": size / 1.048576 / max(samples),
+               "throughput_median_mib_s": size / 1.048576 / median, "samples_us": samples}
+        if benchmark_field:
+            row["benchmark"] = "PingPong"
+        benchmarks.append(row)
+    with open(path, "w") as f:
+        json.dump({"context": {"parbench": {"schema_version": 1}}, "benchmarks": benchmarks}, f)
+    return path
