@@ -99,12 +99,7 @@ inline int run_plot(const plot_options& o, const std::filesystem::path& script,
     for (const auto& benchmark : o.benchmarks) args.insert(args.end(), {"--benchmark", benchmark});
     args.emplace_back("--");
     args.insert(args.end(), o.inputs.begin(), o.inputs.end());
-    int wait_status = 0;
-    const std::string figure = run_capturing_stdout(std::move(args), "parbench plot", wait_status);
-    if (const int status = script_status(wait_status, figure, "parbench plot"); status != 0)
-        return status;
-    report::write_file_atomically(target.real, figure, target.label, /*durable=*/true);
-    return 0;
+    return run_script_into(std::move(args), "parbench plot", target);
 }
 
 }  // namespace parbench::app

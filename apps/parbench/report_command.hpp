@@ -181,12 +181,7 @@ inline int run_report(const report_options& o, const std::filesystem::path& scri
     if (!o.title.empty()) args.insert(args.end(), {"--title", o.title});
     args.emplace_back("--");
     args.insert(args.end(), o.inputs.begin(), o.inputs.end());
-    int wait_status = 0;
-    const std::string page = run_capturing_stdout(std::move(args), "parbench report", wait_status);
-    if (const int status = script_status(wait_status, page, "parbench report"); status != 0)
-        return status;
-    report::write_file_atomically(target.real, page, target.label, /*durable=*/true);
-    return 0;
+    return run_script_into(std::move(args), "parbench report", target);
 }
 
 }  // namespace parbench::app

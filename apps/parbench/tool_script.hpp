@@ -4,8 +4,6 @@
 // script, checks the inputs it will read and runs it.
 #pragma once
 
-#include <parbench/core/error.hpp>
-
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -16,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <parbench/core/error.hpp>
+#include <parbench/report/output_file.hpp>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -124,6 +124,17 @@ inline std::string run_capturing_stdout(std::vector<std::string> args, const std
                                  std::to_string(WTERMSIG(wait_status)));
     if (WEXITSTATUS(wait_status) != 0) return WEXITSTATUS(wait_status);
     if (output.empty()) throw std::runtime_error(command + ": the script wrote nothing");
+    return 0;
+}
+
+// Runs the script (run_capturing_stdout) and writes what it printed to `target`, atomically and
+// durably; on a failure, the script's status (script_status) and nothing written.
+[[nodiscard]] inline int run_script_into(std::vector<std::string> args, const std::string& command,
+                                         const report::output_path& target) {
+    int wait_status = 0;
+    const std::string output = run_capturing_stdout(std::move(args), command, wait_status);
+    if (const int status = script_status(wait_status, output, command); status != 0) return status;
+    report::write_file_atomically(target.real, output, target.label, /*durable=*/true);
     return 0;
 }
 
