@@ -39,6 +39,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::paw,
     &suites::overlap,
     &suites::pairs,
+    &suites::links,
     &suites::imb_p2p,
 };
 

@@ -71,13 +71,16 @@ struct group_layout {
 };
 
 // `multiple`: split into floor(P/Q) disjoint groups (one when Q > P/2, which equals the standard
-// mode). `map_columns` > 0 lays the active ranks out in rows of that width for the header.
+// mode), or at most `group_limit` of them when it is > 0. `map_columns` > 0 lays the active ranks
+// out in rows of that width for the header.
 [[nodiscard]] inline group_layout layout_groups(const std::vector<int>& order, int processes,
-                                                bool multiple, int map_columns = 0) {
+                                                bool multiple, int map_columns = 0,
+                                                int group_limit = 0) {
     const int world = static_cast<int>(order.size());
     group_layout g;
     g.processes = processes;
     g.groups = multiple && processes > 0 ? std::max(1, world / processes) : 1;
+    if (group_limit > 0) g.groups = std::min(g.groups, group_limit);
     const int active = g.groups * processes;
     g.waiting = world - active;
     for (int k = 0; k < g.groups; ++k) {

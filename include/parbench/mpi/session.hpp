@@ -24,15 +24,18 @@ public:
     // `order`: world ranks in mapped order (mapped_order()); empty means the identity.
     // `map_columns`: the -map matrix width, for the rank-order lines of the header.
     // `buffers`: where message buffers live (nullptr: host memory; see core/buffers.hpp).
+    // `group_limit`: in multiple mode, at most this many groups (0: as many as fit); the
+    // processes of the order after them wait (a round of disjoint pairs: the links suite).
     session(MPI_Comm world, int processes, bool multiple = false, std::vector<int> order = {},
-            int map_columns = 0, const memory_space* buffers = nullptr)
+            int map_columns = 0, const memory_space* buffers = nullptr, int group_limit = 0)
         : send_pool_(aligned_buffer::empty_in(buffers)),
           recv_pool_(aligned_buffer::empty_in(buffers)),
           world_(communicator::borrow(world)) {
         const int world_size = world_.size();
         const int world_rank = world_.rank();
         if (order.empty()) order = mapped_order(world_size, {});
-        layout_ = layout_groups(order, std::min(processes, world_size), multiple, map_columns);
+        layout_ = layout_groups(order, std::min(processes, world_size), multiple, map_columns,
+                                group_limit);
         const auto position = static_cast<int>(
             std::find(order.begin(), order.end(), world_rank) - order.begin());
         const int q = layout_.processes;

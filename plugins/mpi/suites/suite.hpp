@@ -21,6 +21,7 @@ extern const hosted_suite osu;
 extern const hosted_suite paw;
 extern const hosted_suite overlap;
 extern const hosted_suite pairs;
+extern const hosted_suite links;
 extern const hosted_suite imb_p2p;
 }  // namespace suites
 

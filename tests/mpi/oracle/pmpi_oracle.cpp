@@ -18,6 +18,10 @@
 //                      calls. Real messages still move; only the clock is replaced.
 //   spin               the call spins until PMPI_Wtime() has passed entry + D; MPI_Wtime is the
 //                      real one. Real time, so the answer holds within scheduling noise only.
+// PARBENCH_ORACLE_LINK_DELAY_US="I-J:L[,I-J:L...]": a slow link. A point-to-point call (MPI_Send,
+// MPI_Recv, MPI_Isend, MPI_Irecv; an MPI_Recv from MPI_ANY_SOURCE by the source it matched, an
+// MPI_Irecv from it not at all) between world ranks I and J costs L more, on either clock (the
+// links suite's known answer: PingPong's t of pair I-J is max(D_I, D_J) + L).
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
 // of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
@@ -103,6 +107,8 @@ struct state {
     // With PARBENCH_ORACLE_PEERS set: "FUNCTION COUNT ROOT" (world rank) and "FUNCTION COUNT".
     std::map<std::string, std::uint64_t> roots;
     std::map<std::string, std::uint64_t> any_source;
+    // PARBENCH_ORACLE_LINK_DELAY_US: the extra cost of a call to or from a peer (world rank).
+    std::map<int, double> link_delay_s;
 };
 
 state& self() {
@@ -123,6 +129,21 @@ void setup(state& s) {
             const double v = std::strtod(p, &end);
             if (end == p) break;
             delays.push_back(v);
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
+    // "I-J:L,...": the links of this rank, by peer.
+    if (const char* text = std::getenv("PARBENCH_ORACLE_LINK_DELAY_US"); text != nullptr) {
+        const char* p = text;
+        while (*p != '\0') {
+            char* end = nullptr;
+            const long i = std::strtol(p, &end, 10);
+            if (end == p || *end != '-') break;
+            const long j = std::strtol(end + 1, &end, 10);
+            if (*end != ':') break;
+            const double l = std::strtod(end + 1, &end);
+            if (i == s.rank) s.link_delay_s[static_cast<int>(j)] = l * 1e-6;
+            if (j == s.rank) s.link_delay_s[static_cast<int>(i)] = l * 1e-6;
             p = *end == ',' ? end + 1 : end;
         }
     }
@@ -148,6 +169,30 @@ void enter(fn f) {
         const double deadline = PMPI_Wtime() + s.delay_s;
         while (PMPI_Wtime() < deadline) {
         }
+    }
+}
+
+// The slow link's extra cost of a call to or from `peer` (a rank of `comm`), as enter() costs
+// its delay; nothing without PARBENCH_ORACLE_LINK_DELAY_US.
+void cross_link(int peer, MPI_Comm comm) {
+    state& s = self();
+    if (s.link_delay_s.empty() || peer < 0) return;
+    MPI_Group group = MPI_GROUP_NULL;
+    MPI_Group world = MPI_GROUP_NULL;
+    PMPI_Comm_group(comm, &group);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    int rank = MPI_UNDEFINED;
+    PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    const auto link = s.link_delay_s.find(rank);
+    if (link == s.link_delay_s.end()) return;
+    if (!s.spin) {
+        s.virtual_s += link->second;
+        return;
+    }
+    const double deadline = PMPI_Wtime() + link->second;
+    while (PMPI_Wtime() < deadline) {
     }
 }
 
@@ -391,6 +436,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, M
     note_send_buffer(buf, count);
     note_operand(f_send, count, type);
     note_peer(f_send, count, dest, comm);
+    cross_link(dest, comm);
     return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 
@@ -399,7 +445,16 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
     enter(f_recv);
     note_operand(f_recv, count, type);
     note_peer(f_recv, count, source, comm);
-    return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    if (source != MPI_ANY_SOURCE || self().link_delay_s.empty()) {
+        cross_link(source, comm);
+        return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    }
+    // From any source (IMB 4.0's PingPong): the link is the one the message came over.
+    MPI_Status own{};
+    MPI_Status* where = status == MPI_STATUS_IGNORE ? &own : status;
+    const int rc = PMPI_Recv(buf, count, type, source, tag, comm, where);
+    cross_link(where->MPI_SOURCE, comm);
+    return rc;
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -408,6 +463,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
     note_send_buffer(buf, count);
     note_operand(f_isend, count, type);
     note_peer(f_isend, count, dest, comm);
+    cross_link(dest, comm);
     return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 
@@ -416,6 +472,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
     enter(f_irecv);
     note_operand(f_irecv, count, type);
     note_peer(f_irecv, count, source, comm);
+    cross_link(source, comm);
     return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 

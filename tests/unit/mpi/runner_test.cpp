@@ -55,6 +55,12 @@ TEST_CASE("multiple mode groups follow the mapped order (IMB sample 2)", "[activ
     CHECK(standard.groups == 1);
     CHECK(standard.waiting == 3);
     CHECK(standard.rank_order.empty());
+    // A round of the links suite: two disjoint pairs of a 7-process order, the rest waiting.
+    const auto round = mpi::layout_groups(V{3, 0, 5, 6, 1, 2, 4}, 2, true, 0, 2);
+    CHECK(round.groups == 2);
+    CHECK(round.waiting == 3);
+    CHECK(round.group_ranks == std::vector<V>{{3, 0}, {5, 6}});
+    CHECK(mpi::layout_groups(V{0, 1, 2, 3}, 2, true, 0, 5).groups == 2);  // a limit above the fit
 }
 
 TEST_CASE("batches cover every iteration once, at most max_batches", "[aggregation]") {
