@@ -200,7 +200,7 @@ public:
         if (r.overlap) b["overlap"] = *r.overlap;
         if (r.availability) b["availability"] = *r.availability;  // the overlap suite's figures
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
-        if (r.uses_paw_statistics() && r.metrics.count("bytes_per_iteration"))
+        if (r.over_repetitions() && r.metrics.count("bytes_per_iteration"))
             // Google Benchmark's rate field, from PAW's mean time (as real_time)
             b["bytes_per_second"] = r.metrics.at("bytes_per_iteration") / (r.t_avg_us * 1e-6);
         document_["benchmarks"].push_back(std::move(b));

@@ -28,6 +28,7 @@ namespace parbench::report {
     r.suite = suite;
     r.benchmark = benchmark;
     r.klass = klass;
+    r.statistics = time_statistics::over_repetitions;  // t_min/t_max/t_avg over NREPS
     r.block.title = title;
     r.block.processes = 1;
     r.bytes = m.size;

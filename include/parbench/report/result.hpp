@@ -96,19 +96,21 @@ struct result_record {
     // (report/overlap.hpp); absent elsewhere.
     std::optional<overlap_figures> overlap;
     std::vector<std::string> warnings;
+    // What t_min/t_max/t_avg are over; every record of PAW's method (report/paw_record.hpp,
+    // mpi/reduction.hpp's per-repetition reduction) says over_repetitions.
     time_statistics statistics = time_statistics::across_ranks;
     std::optional<availability_figures> availability;  // the overlap suite's rows
 
-    // The figure a table's "t[usec]" column and Google Benchmark's real_time show: IMB reports
-    // the slowest rank (t_max); PAW the mean over its repetitions.
+    // The figure a table's "t[usec]" column and Google Benchmark's real_time show, decided by
+    // what the times are over (never by suite or class): across ranks the slowest rank (t_max,
+    // IMB and OSU); over repetitions their mean (t_avg, PAW).
     [[nodiscard]] double headline_time_us() const noexcept {
-        return uses_paw_statistics() ? t_avg_us : t_max_us;
+        return over_repetitions() ? t_avg_us : t_max_us;
     }
-    // PAW's statistics: t_min/t_max/t_avg are over repetitions, not across ranks — said by the
-    // record (PAW's MPI tests), or implied by PAW's single-process classes.
-    [[nodiscard]] bool uses_paw_statistics() const noexcept {
-        return statistics == time_statistics::over_repetitions ||
-               klass == benchmark_class::compute || klass == benchmark_class::host_device_transfer;
+    // Whether t_min/t_max/t_avg are over timed repetitions (one loop of `iterations` calls each)
+    // rather than across ranks; the plugin that builds the record says so in `statistics`.
+    [[nodiscard]] bool over_repetitions() const noexcept {
+        return statistics == time_statistics::over_repetitions;
     }
 };
 

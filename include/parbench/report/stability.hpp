@@ -105,7 +105,7 @@ struct stability {
     const summary& d = r.distribution_us;
     if (d.samples == 0 || r.iterations == 0 || !(d.min > 0.0)) return std::nullopt;
     // Aggregate epochs (metric "epochs"): every sample is one epoch of `iterations` calls.
-    const std::uint64_t per_loop = r.uses_paw_statistics() || r.metrics.contains("epochs")
+    const std::uint64_t per_loop = r.over_repetitions() || r.metrics.contains("epochs")
                                        ? r.iterations
                                        : std::max<std::uint64_t>(1, r.iterations / d.samples);
     return static_cast<double>(per_loop) * d.min;

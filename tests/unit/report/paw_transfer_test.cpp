@@ -52,6 +52,7 @@ TEST_CASE("transfer record: PAW's statistics and GB/s from bytes moved", "[paw][
     CHECK(r.t_min_us == Approx(100.0));
     CHECK(r.t_max_us == Approx(300.0));
     CHECK(r.t_avg_us == Approx(200.0));
+    CHECK(r.statistics == time_statistics::over_repetitions);  // said by the record itself
     CHECK(r.headline_time_us() == Approx(200.0));  // PAW reports the mean
     // inout moves 2 * 10^6 bytes per iteration
     CHECK(r.metrics.at("bytes_per_iteration") == 2e6);

@@ -75,6 +75,7 @@ void check_equal(const parbench::result_record& a, const parbench::result_record
     check_equal(a.distribution_us, b.distribution_us);
     CHECK(a.metrics == b.metrics);
     CHECK(a.warnings == b.warnings);
+    CHECK(a.statistics == b.statistics);
 }
 
 }  // namespace
@@ -266,4 +267,26 @@ TEST_CASE("make_event tags the payload with kind and schema", "[result]") {
     const auto result = json::parse(parbench::make_event("result", full_record()));
     CHECK(result.at("event") == "result");
     check_equal(result.get<parbench::result_record>(), full_record());
+}
+
+TEST_CASE("the headline follows what the times are over, never the class or suite", "[result]") {
+    parbench::result_record r;
+    r.t_min_us = 1.0;
+    r.t_max_us = 3.0;
+    r.t_avg_us = 2.0;
+    // A compute row (BLAS's class) whose plugin says nothing: across ranks, the slowest (t_max).
+    r.suite = "paw";
+    r.klass = parbench::benchmark_class::compute;
+    CHECK_FALSE(r.over_repetitions());
+    CHECK(r.headline_time_us() == 3.0);
+    // An IMB-class row timed over repetitions: the mean.
+    r.suite = "imb-mpi1";
+    r.klass = parbench::benchmark_class::single_transfer;
+    r.statistics = parbench::time_statistics::over_repetitions;
+    CHECK(r.over_repetitions());
+    CHECK(r.headline_time_us() == 2.0);
+    // The event carries it: read back, the headline is still the mean.
+    const auto back = json::parse(json(r).dump()).get<parbench::result_record>();
+    CHECK(back.statistics == parbench::time_statistics::over_repetitions);
+    CHECK(back.headline_time_us() == 2.0);
 }

@@ -74,6 +74,7 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     // NLOOP 1 of a 100 us call against PAW's 1 ms target: 100 us < 500 us. NLOOP 10: 1 ms.
     result_record r;
     r.klass = benchmark_class::compute;
+    r.statistics = parbench::time_statistics::over_repetitions;  // PAW: NREPS loops
     r.iterations = 1;
     r.t_min_us = r.t_avg_us = 100;
     r.distribution_us.samples = 10;
