@@ -622,7 +622,7 @@ template <pattern::descriptor Pattern>
     // are over every epoch's iterations.
     const std::uint64_t epochs = ranks.empty() ? 1 : ranks.front()->epochs;
     r.iterations = std::max<std::uint64_t>(1, n / epochs);
-    if (epochs > 1) r.metrics["epochs"] = static_cast<double>(epochs);
+    if (epochs > 1) r.epochs = epochs;
     const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
     std::vector<double> rank_us;  // each process's time per iteration
     rank_us.reserve(ranks.size());
@@ -658,19 +658,22 @@ template <pattern::descriptor Pattern>
     if (!ranks.empty() && ranks.front()->windowed) {
         const rank_timing& f = *ranks.front();
         r.block.timing = "window";
-        r.metrics["valid_samples"] = static_cast<double>(f.valid_calls);
-        r.metrics["invalid_samples"] = static_cast<double>(f.invalid_calls);
-        r.metrics["window_us"] = f.window_s * 1e6;
+        r.window_sync = window_sync_figures{.valid_samples = f.valid_calls,
+                                            .invalid_samples = f.invalid_calls,
+                                            .window_us = f.window_s * 1e6};
     }
     if (!ranks.empty() && ranks.front()->ci_target > 0.0) {
         const rank_timing& f = *ranks.front();
         const summary& d = r.distribution_us;
-        r.metrics["ci_target_percent"] = 100.0 * f.ci_target;
+        confidence_figures c{
+            .target_percent = 100.0 * f.ci_target,
+            .achieved_percent = std::nullopt,
+            .target_met =
+                f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::met),
+            .rounds = f.rounds};
         if (d.samples > 0 && d.median > 0.0)
-            r.metrics["ci_achieved_percent"] = 100.0 * (d.ci_high - d.ci_low) / 2.0 / d.median;
-        r.metrics["ci_target_met"] =
-            f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::met) ? 1.0 : 0.0;
-        r.metrics["confidence_rounds"] = f.rounds;
+            c.achieved_percent = 100.0 * (d.ci_high - d.ci_low) / 2.0 / d.median;
+        r.confidence = c;
     }
     return r;
 }

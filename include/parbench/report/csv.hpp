@@ -1,6 +1,7 @@
 // CSV output: a header row, then one row per result record, quoted as RFC 4180 says (fields
 // holding a comma, a quote or a line break are enclosed in quotes, quotes doubled; CRLF line
-// ends). The `metrics` column carries the record's further figures (e.g. t_ovrl_us) as
+// ends). The `metrics` column carries the record's further figures (result.hpp's named_figures:
+// its metrics and typed blocks such as window_sync, e.g. t_ovrl_us, valid_samples) as
 // `name=value` pairs joined by ';', in name order, so no figure of the JSON is missing here while
 // the header stays the same for every suite; `stable` and `stability_flags` after it are the
 // row's stability verdict (report/stability.hpp), `samples` the number its statistics come from.
@@ -114,7 +115,7 @@ public:
                    r.availability && r.availability->avail_percent
                        ? detail::csv_number(*r.availability->avail_percent)
                        : std::string{},
-                   detail::csv_metrics(r.metrics),
+                   detail::csv_metrics(named_figures(r)),
                    verdict.stable() ? "true" : "false",
                    flags});
     }

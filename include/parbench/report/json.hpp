@@ -183,7 +183,7 @@ public:
             {"samples", d.samples},
             {"samples_us", r.samples_us},
             {"stability", assess_stability(r, timer_)},
-            {"metrics", r.metrics},
+            {"metrics", named_figures(r)},  // the plugin's metrics and the typed blocks
         };
         // IMB's rate (from t_max) under IMB's name; the same rate from the median beside it.
         b["throughput_mib_s"] =

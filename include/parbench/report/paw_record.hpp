@@ -39,10 +39,10 @@ namespace parbench::report {
     r.distribution_us = scaled(s, 1e6);
     for (const double seconds : timed) r.samples_us.push_back(seconds * 1e6);
     r.metrics["nreps"] = static_cast<double>(m.seconds_per_call.size());
-    r.metrics["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
-    r.metrics["warmup_us"] = m.warmup_s * 1e6;
-    r.metrics["loop_target_us"] = m.loop_target_s * 1e6;  // judged by report/stability.hpp
-    r.metrics["recalibrations"] = static_cast<double>(m.recalibrations);
+    r.loop_calibration = loop_calibration_figures{.nloop_calibrated = m.nloop_calibrated,
+                                                  .warmup_us = m.warmup_s * 1e6,
+                                                  .loop_target_us = m.loop_target_s * 1e6,
+                                                  .recalibrations = m.recalibrations};
     if (m.reps_cut)
         r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) + " to " +
                              std::to_string(m.seconds_per_call.size()) +

@@ -80,8 +80,9 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     r.distribution_us.samples = 10;
     r.distribution_us.min = r.distribution_us.median = 100;
     r.distribution_us.ci_low = r.distribution_us.ci_high = 100;
-    r.metrics["loop_target_us"] = 1000;
-    r.metrics["nloop_calibrated"] = 1000;
+    r.loop_calibration = loop_calibration_figures{.nloop_calibrated = 1000,
+                                                  .loop_target_us = 1000,
+                                                  .recalibrations = 0};
     const timer_limits timer{.resolution_s = 1e-9, .overhead_s = 2e-8};
     const auto s = assess_stability(r, timer);
     CHECK(s.short_loops);
@@ -91,7 +92,7 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     CHECK_FALSE(assess_stability(r, timer).short_loops);
     // NLOOP at its ceiling (NLOOP_MAX calls of a fast kernel): short by design, not flagged
     r.iterations = 1;
-    r.metrics["nloop_calibrated"] = 1;
+    r.loop_calibration->nloop_calibrated = 1;
     CHECK_FALSE(assess_stability(r, timer).short_loops);
 }
 
