@@ -32,7 +32,8 @@ inline constexpr int json_schema_version = 1;
 namespace detail {
 
 // The Google Benchmark name of a record:
-// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (or /n:N).
+// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (/n:N where the
+// size is a matrix order).
 [[nodiscard]] inline std::string gbench_name(const result_record& r) {
     std::string name = r.suite + "/" + (r.block.title.empty() ? r.benchmark : r.block.title);
     name += "/np:" + std::to_string(r.block.processes);
@@ -42,7 +43,7 @@ namespace detail {
     if (r.block.threads > 0) name += "/threads:" + std::to_string(r.block.threads);
     if (!r.block.timing.empty()) name += "/timing:" + r.block.timing;
     if (r.has_bytes)
-        name += (r.klass == benchmark_class::compute ? "/n:" : "/bytes:") + std::to_string(r.bytes);
+        name += (r.unit == size_unit::matrix_order ? "/n:" : "/bytes:") + std::to_string(r.bytes);
     return name;
 }
 

@@ -59,6 +59,7 @@ inline void add_flop_rates(result_record& r, const pattern::compute_work& work,
     const auto& d = r.distribution_us;
     const double mean_s = r.t_avg_us * 1e-6;
     auto& x = r.metrics;
+    r.unit = size_unit::matrix_order;  // the size of a flop-counted row is its N
     x["matrix_order"] = static_cast<double>(r.bytes);
     x["flops_paw"] = work.flops_paw;
     x["flops_conventional"] = work.flops_conventional;

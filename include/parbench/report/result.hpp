@@ -98,6 +98,26 @@ struct loop_calibration_figures {
                            const loop_calibration_figures&) = default;
 };
 
+// What a record's size counts: message or I/O bytes (every MPI suite), elements, or the order N
+// of the matrices a compute kernel multiplies (PAW's BLAS and GPU GEMM tests).
+enum class size_unit { bytes, elements, matrix_order };
+
+[[nodiscard]] constexpr std::string_view to_string(size_unit u) noexcept {
+    switch (u) {
+        case size_unit::elements: return "elements";
+        case size_unit::matrix_order: return "matrix_order";
+        case size_unit::bytes: break;
+    }
+    return "bytes";
+}
+
+// Throws std::invalid_argument naming the text for anything but the three names.
+[[nodiscard]] inline size_unit size_unit_from_string(std::string_view text) {
+    for (const size_unit u : {size_unit::bytes, size_unit::elements, size_unit::matrix_order})
+        if (to_string(u) == text) return u;
+    throw std::invalid_argument("unknown size unit '" + std::string(text) + "'");
+}
+
 // The defects cell of a -check row that has no verification: one token, so that
 // whitespace-separated parsers (IMB's, CAF_BENCH's) still find every column after it.
 inline constexpr const char* not_verified_cell = "unverified";
@@ -107,7 +127,10 @@ struct result_record {
     std::string benchmark;  // canonical name, "PingPong"
     benchmark_class klass = benchmark_class::other;
     block_info block;
-    std::uint64_t bytes = 0;     // message or I/O size X; matrix order N for compute kernels
+    // The row's size X, counted in `unit`: bytes for messages and I/O, the matrix order N for
+    // compute kernels. (The field keeps its JSON name, "bytes", in every output.)
+    std::uint64_t bytes = 0;
+    size_unit unit = size_unit::bytes;
     bool has_bytes = true;       // false for Barrier (no #bytes column)
     std::uint64_t iterations = 0;  // repetitions per timed sample (IMB's #repetitions)
     // The suite's three headline timings, µs per iteration. IMB: across the active ranks
@@ -292,6 +315,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     if (r.not_verified) j["not_verified"] = true;
     if (r.overlap) j["overlap"] = *r.overlap;  // only overlap benchmarks carry it
     if (r.availability) j["availability"] = *r.availability;
+    if (r.unit != size_unit::bytes) j["size_unit"] = std::string(to_string(r.unit));
     if (r.epochs) j["epochs"] = *r.epochs;
     if (r.window_sync) j["window_sync"] = *r.window_sync;
     if (r.confidence) j["confidence"] = *r.confidence;
@@ -326,6 +350,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
                        : time_statistics::across_ranks;
     if (auto it = j.find("availability"); it != j.end() && !it->is_null())
         r.availability = it->get<availability_figures>();
+    if (auto it = j.find("size_unit"); it != j.end() && !it->is_null())
+        r.unit = size_unit_from_string(it->get<std::string>());
     if (auto it = j.find("epochs"); it != j.end() && !it->is_null())
         r.epochs = it->get<std::uint64_t>();
     if (auto it = j.find("window_sync"); it != j.end() && !it->is_null())

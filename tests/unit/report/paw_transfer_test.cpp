@@ -129,3 +129,13 @@ TEST_CASE("PAW files of transfer tests: names by test, method and devices; GB/s 
     // as such, never as a 0 % or [min, max] interval
     CHECK(text.find("     10.00      10.00  ! no CI (3 samples)\n") != std::string::npos);
 }
+
+TEST_CASE("sizes: a transfer row counts bytes, a flop-counted row a matrix order", "[paw]") {
+    const pattern::offload_transfer in{.direction = pattern::transfer_direction::in};
+    auto r = report::paw_transfer_record("paw", "gpu_in", "gpu_in", in, measured());
+    CHECK(r.unit == size_unit::bytes);
+    report::add_flop_rates(r, pattern::compute_work{.flops_paw = 8.0, .flops_conventional = 6.0},
+                           std::nullopt);
+    CHECK(r.unit == size_unit::matrix_order);
+    CHECK(r.metrics.at("matrix_order") == static_cast<double>(r.bytes));
+}

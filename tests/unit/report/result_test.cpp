@@ -352,3 +352,25 @@ TEST_CASE("typed blocks travel as their own objects in the event, absent when un
     for (const char* key : {"epochs", "window_sync", "confidence", "loop_calibration"})
         CHECK_FALSE(none.contains(key));
 }
+
+TEST_CASE("a record's size carries its unit; bytes is the default and is not written",
+          "[result]") {
+    using parbench::size_unit;
+    for (const auto& [unit, name] : {std::pair{size_unit::bytes, "bytes"},
+                                     std::pair{size_unit::elements, "elements"},
+                                     std::pair{size_unit::matrix_order, "matrix_order"}}) {
+        CHECK(parbench::to_string(unit) == name);
+        CHECK(parbench::size_unit_from_string(name) == unit);
+    }
+    CHECK_THROWS_WITH(parbench::size_unit_from_string("N"), "unknown size unit 'N'");
+    parbench::result_record r;
+    r.bytes = 512;
+    CHECK_FALSE(json(r).contains("size_unit"));  // every MPI suite's rows: as before
+    r.unit = size_unit::matrix_order;
+    const json j = r;
+    CHECK(j.at("size_unit") == "matrix_order");
+    CHECK(j.at("bytes") == 512);
+    const auto back = json::parse(j.dump()).get<parbench::result_record>();
+    CHECK(back.unit == size_unit::matrix_order);
+    CHECK(back.bytes == 512);
+}
