@@ -12,6 +12,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
+#include <parbench/report/caf_header.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -191,11 +192,11 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
         for (const auto m : o.modes) modes.emplace_back(to_string(m));
         for (const auto s : o.syncs) syncs.emplace_back(to_string(s));
         const auto clock = measure_clock(mpi::wtime_clock{});
-        start.header = {{"images", size},
-                        {"coarray_runtime", PARBENCH_CAF_RUNTIME},
-                        {"compiler", PARBENCH_CAF_COMPILER},
-                        {"mpi_version", mpi::standard_version()},
-                        {"check", o.check}};
+        start.header = report::caf_header{.images = size,
+                                          .coarray_runtime = PARBENCH_CAF_RUNTIME,
+                                          .compiler = PARBENCH_CAF_COMPILER,
+                                          .mpi_version = mpi::standard_version(),
+                                          .check = o.check};
         start.context = {
             {"mpi_library", mpi::library_version()},
             {"coarray_runtime", PARBENCH_CAF_RUNTIME},

@@ -30,6 +30,7 @@ parbench::result_record record(std::uint64_t n, int threads, double t_us) {
     r.suite = "paw";
     r.benchmark = "dgemm";
     r.klass = parbench::benchmark_class::compute;
+    r.statistics = parbench::time_statistics::over_repetitions;
     r.block.title = "dgemm";
     r.block.threads = threads;
     r.bytes = n;

@@ -125,6 +125,6 @@ TEST_CASE("PAW's reduction: MIN across tasks per repetition, statistics over rep
     CHECK(r.t_max_us == Approx(6.0));
     CHECK(r.t_avg_us == Approx(11.0 / 3.0));
     CHECK(r.iterations == 10);  // NLOOP = 30 calls / 3 repetitions
-    CHECK(r.uses_paw_statistics());
+    CHECK(r.over_repetitions());
     CHECK(r.headline_time_us() == Approx(11.0 / 3.0));
 }

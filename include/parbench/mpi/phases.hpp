@@ -25,6 +25,7 @@
 #include <parbench/mpi/clock_sync.hpp>
 #include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/completion.hpp>
+#include <parbench/mpi/rank_timing.hpp>
 #include <parbench/mpi/resource.hpp>
 #include <parbench/mpi/session.hpp>
 #include <parbench/mpi/timed_loop.hpp>
@@ -128,28 +129,6 @@ template <resource R>
 }
 
 // --- phase 2: time ---------------------------------------------------------------------------
-
-// One process's figures for one timing.
-struct rank_timing {
-    int group = -1;
-    std::uint64_t iterations = 0;
-    double total_s = 0.0;           // IMB's Δt: the whole timed loop
-    double cpu_s = 0.0;             // process CPU time over the timed loop
-    std::uint64_t defects = 0;      // -check
-    std::vector<double> batch_s;    // per-iteration time of each batch (window sync: each call)
-    // Window sync (the same on every process): calls kept and dropped for a late start.
-    bool windowed = false;
-    std::uint64_t valid_calls = 0;
-    std::uint64_t invalid_calls = 0;
-    double window_s = 0.0;
-    // Confidence stopping (the same on every process): the target, the verdict, the rounds.
-    double ci_target = 0.0;
-    int ci_verdict = 0;             // policy::iterations::confidence_verdict
-    int rounds = 1;
-    // An aggregate completion: the epoch (M iterations, one completion) timed this many times,
-    // each a sample; `iterations` counts all of them, M is iterations / epochs.
-    std::uint64_t epochs = 1;
-};
 
 // The CPU time this process has used, in seconds (IMB's t_CPU, -cpu_load).
 [[nodiscard]] inline double process_cpu_seconds() noexcept {
@@ -529,31 +508,14 @@ struct gathered {
                                      std::size_t max_batches) {
     gathered out;
     if (!s.active()) return out;
-    constexpr std::size_t header = 14;
     const communicator& active = s.active_comm();
     // Window sync keeps every valid call as a sample (the same calls on every process): they
     // all travel. Batched timings travel at most max_batches.
     unsigned long long kept = std::min<std::size_t>(
         mine.batch_s.size(), mine.windowed ? mine.batch_s.size() : max_batches);
     MPI_Allreduce(MPI_IN_PLACE, &kept, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, active.get());
-    const std::size_t width = header + static_cast<std::size_t>(kept);
-    const std::size_t batches = std::min<std::size_t>(mine.batch_s.size(), kept);
-    std::vector<double> row(width, 0.0);
-    row[0] = mine.group;
-    row[1] = static_cast<double>(mine.iterations);
-    row[2] = mine.total_s;
-    row[3] = mine.cpu_s;
-    row[4] = static_cast<double>(mine.defects);
-    row[5] = static_cast<double>(batches);
-    row[6] = mine.windowed ? 1.0 : 0.0;
-    row[7] = static_cast<double>(mine.valid_calls);
-    row[8] = static_cast<double>(mine.invalid_calls);
-    row[9] = mine.window_s;
-    row[10] = mine.ci_target;
-    row[11] = mine.ci_verdict;
-    row[12] = mine.rounds;
-    row[13] = static_cast<double>(mine.epochs);
-    std::copy_n(mine.batch_s.begin(), batches, row.begin() + header);
+    const std::size_t width = rank_row_header + static_cast<std::size_t>(kept);
+    const std::vector<double> row = rank_row(mine, static_cast<std::size_t>(kept), width);
     const int size = active.size();
     out.root = active.rank() == 0;
     std::vector<double> rows(out.root ? width * static_cast<std::size_t>(size) : 0);
@@ -561,24 +523,9 @@ struct gathered {
                static_cast<int>(width), MPI_DOUBLE, 0, active.get());
     if (!out.root) return out;
     out.ranks.resize(static_cast<std::size_t>(size));
-    for (int r = 0; r < size; ++r) {
-        const double* p = rows.data() + static_cast<std::size_t>(r) * width;
-        rank_timing& t = out.ranks[static_cast<std::size_t>(r)];
-        t.group = static_cast<int>(p[0]);
-        t.iterations = static_cast<std::uint64_t>(p[1]);
-        t.total_s = p[2];
-        t.cpu_s = p[3];
-        t.defects = static_cast<std::uint64_t>(p[4]);
-        t.batch_s.assign(p + header, p + header + static_cast<std::size_t>(p[5]));
-        t.windowed = p[6] != 0.0;
-        t.valid_calls = static_cast<std::uint64_t>(p[7]);
-        t.invalid_calls = static_cast<std::uint64_t>(p[8]);
-        t.window_s = p[9];
-        t.ci_target = p[10];
-        t.ci_verdict = static_cast<int>(p[11]);
-        t.rounds = static_cast<int>(p[12]);
-        t.epochs = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p[13]));
-    }
+    for (int r = 0; r < size; ++r)
+        out.ranks[static_cast<std::size_t>(r)] = from_rank_row(
+            std::span<const double>(rows).subspan(static_cast<std::size_t>(r) * width, width));
     return out;
 }
 
@@ -622,7 +569,7 @@ template <pattern::descriptor Pattern>
     // are over every epoch's iterations.
     const std::uint64_t epochs = ranks.empty() ? 1 : ranks.front()->epochs;
     r.iterations = std::max<std::uint64_t>(1, n / epochs);
-    if (epochs > 1) r.metrics["epochs"] = static_cast<double>(epochs);
+    if (epochs > 1) r.epochs = epochs;
     const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
     std::vector<double> rank_us;  // each process's time per iteration
     rank_us.reserve(ranks.size());
@@ -658,19 +605,22 @@ template <pattern::descriptor Pattern>
     if (!ranks.empty() && ranks.front()->windowed) {
         const rank_timing& f = *ranks.front();
         r.block.timing = "window";
-        r.metrics["valid_samples"] = static_cast<double>(f.valid_calls);
-        r.metrics["invalid_samples"] = static_cast<double>(f.invalid_calls);
-        r.metrics["window_us"] = f.window_s * 1e6;
+        r.window_sync = window_sync_figures{.valid_samples = f.valid_calls,
+                                            .invalid_samples = f.invalid_calls,
+                                            .window_us = f.window_s * 1e6};
     }
     if (!ranks.empty() && ranks.front()->ci_target > 0.0) {
         const rank_timing& f = *ranks.front();
         const summary& d = r.distribution_us;
-        r.metrics["ci_target_percent"] = 100.0 * f.ci_target;
+        confidence_figures c{
+            .target_percent = 100.0 * f.ci_target,
+            .achieved_percent = std::nullopt,
+            .target_met =
+                f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::met),
+            .rounds = f.rounds};
         if (d.samples > 0 && d.median > 0.0)
-            r.metrics["ci_achieved_percent"] = 100.0 * (d.ci_high - d.ci_low) / 2.0 / d.median;
-        r.metrics["ci_target_met"] =
-            f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::met) ? 1.0 : 0.0;
-        r.metrics["confidence_rounds"] = f.rounds;
+            c.achieved_percent = 100.0 * (d.ci_high - d.ci_low) / 2.0 / d.median;
+        r.confidence = c;
     }
     return r;
 }

@@ -11,6 +11,7 @@
 // a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp). The kind comes from the record's metrics (plugins/caf/families/ fill them).
 #pragma once
 
+#include <parbench/report/caf_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -26,18 +27,19 @@ public:
     explicit caf_console_reporter(std::ostream& out) : out_(out) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        const auto header = start.header.get<caf_header>();  // report/caf_header.hpp
         const std::string rule(72, '-');
-        check_ = start.header.is_object() && start.header.value("check", false);
+        check_ = header.check;
         timer_ = timer_limits::from_context(start.context);
         out_ << '#' << rule << '\n';
         out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
         out_ << '#' << rule << '\n';
         line("Date", text(driver_context, "date_text"));
         line("Machine", text(driver_context, "machine"));
-        line("Images", text(start.header, "images"));
-        line("Coarray runtime", text(start.header, "coarray_runtime"));
-        line("Compiler", text(start.header, "compiler"));
-        line("MPI Version", text(start.header, "mpi_version"));
+        line("Images", std::to_string(header.images));
+        line("Coarray runtime", header.coarray_runtime);
+        line("Compiler", header.compiler);
+        line("MPI Version", header.mpi_version);
         out_ << "#\n# Calling sequence was:\n#\n# " << text(driver_context, "calling_sequence")
              << "\n#\n# Benchmarks to run:\n#\n";
         for (const auto& name : start.benchmarks) out_ << "# " << name << '\n';

@@ -17,7 +17,7 @@
 namespace parbench::report {
 
 // The record's value for `c`: a record field by its JSON name (the overlap figures by theirs),
-// else the metric of that key;
+// else the named figure of that key (result.hpp's named_figures: a metric or a typed block's);
 // nothing when the record has neither (a throughput the pattern does not define, defects of a
 // run without a check).
 [[nodiscard]] inline std::optional<double> column_value(const result_record& r, const column& c) {
@@ -44,7 +44,8 @@ namespace parbench::report {
         if (c.source == "t_cpu_us") return r.overlap->t_cpu_us;
         if (c.source == "overlap_percent") return r.overlap->overlap_percent;
     }
-    if (const auto it = r.metrics.find(c.source); it != r.metrics.end()) return it->second;
+    const auto figures = named_figures(r);  // the metrics and the typed blocks' figures
+    if (const auto it = figures.find(c.source); it != figures.end()) return it->second;
     return std::nullopt;
 }
 

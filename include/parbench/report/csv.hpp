@@ -1,6 +1,7 @@
 // CSV output: a header row, then one row per result record, quoted as RFC 4180 says (fields
 // holding a comma, a quote or a line break are enclosed in quotes, quotes doubled; CRLF line
-// ends). The `metrics` column carries the record's further figures (e.g. t_ovrl_us) as
+// ends). The `metrics` column carries the record's further figures (result.hpp's named_figures:
+// its metrics and typed blocks such as window_sync, e.g. t_ovrl_us, valid_samples) as
 // `name=value` pairs joined by ';', in name order, so no figure of the JSON is missing here while
 // the header stays the same for every suite; `stable` and `stability_flags` after it are the
 // row's stability verdict (report/stability.hpp), `samples` the number its statistics come from.
@@ -16,6 +17,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,23 +50,143 @@ namespace detail {
     return text;
 }
 
+[[nodiscard]] inline std::string csv_optional(const std::optional<double>& value) {
+    return value ? csv_number(*value) : std::string{};
+}
+
 }  // namespace detail
+
+// One CSV column: its heading and how a row's cell is made from the record and its stability
+// verdict. The header row and every data row walk the same table, so a heading and its value
+// cannot drift apart.
+struct csv_column {
+    const char* heading;
+    std::string (*cell)(const result_record&, const stability&);
+};
+
+// The columns, in file order. Figures a record does not have (a throughput the pattern does not
+// define, overlap figures of a row without overlap) are empty cells.
+inline const csv_column csv_columns[] = {
+    {"suite", [](const result_record& r, const stability&) { return r.suite; }},
+    {"benchmark", [](const result_record& r, const stability&) { return r.benchmark; }},
+    {"class",
+     [](const result_record& r, const stability&) { return std::string(to_string(r.klass)); }},
+    {"title", [](const result_record& r, const stability&) { return r.block.title; }},
+    {"processes",
+     [](const result_record& r, const stability&) { return std::to_string(r.block.processes); }},
+    {"groups",
+     [](const result_record& r, const stability&) { return std::to_string(r.block.groups); }},
+    {"group",
+     [](const result_record& r, const stability&) { return std::to_string(r.block.group); }},
+    {"mode", [](const result_record& r, const stability&) { return r.block.mode; }},
+    {"bytes",
+     [](const result_record& r, const stability&) {
+         return r.has_bytes ? std::to_string(r.bytes) : std::string{};
+     }},
+    {"iterations",
+     [](const result_record& r, const stability&) { return std::to_string(r.iterations); }},
+    {"t_min_us",
+     [](const result_record& r, const stability&) { return detail::csv_number(r.t_min_us); }},
+    {"t_max_us",
+     [](const result_record& r, const stability&) { return detail::csv_number(r.t_max_us); }},
+    {"t_avg_us",
+     [](const result_record& r, const stability&) { return detail::csv_number(r.t_avg_us); }},
+    {"cpu_time_us",
+     [](const result_record& r, const stability&) { return detail::csv_number(r.cpu_time_us); }},
+    {"throughput_mib_s",
+     [](const result_record& r, const stability&) {
+         return detail::csv_optional(r.throughput_mib_s);
+     }},
+    {"defects",
+     [](const result_record& r, const stability&) {
+         return r.defects        ? std::to_string(*r.defects)
+                : r.not_verified ? std::string(not_verified_cell)
+                                 : std::string{};
+     }},
+    {"median_us",
+     [](const result_record& r, const stability&) {
+         return detail::csv_number(r.distribution_us.median);
+     }},
+    {"ci_low_us",
+     [](const result_record& r, const stability&) {
+         return detail::csv_number(r.distribution_us.ci_low);
+     }},
+    {"ci_high_us",
+     [](const result_record& r, const stability&) {
+         return detail::csv_number(r.distribution_us.ci_high);
+     }},
+    {"p5_us",
+     [](const result_record& r, const stability&) {
+         return detail::csv_number(r.distribution_us.p5);
+     }},
+    {"p95_us",
+     [](const result_record& r, const stability&) {
+         return detail::csv_number(r.distribution_us.p95);
+     }},
+    {"samples",
+     [](const result_record& r, const stability&) {
+         return std::to_string(r.distribution_us.samples);
+     }},
+    {"t_ovrl_us",
+     [](const result_record& r, const stability&) {
+         return r.overlap ? detail::csv_number(r.overlap->t_ovrl_us) : std::string{};
+     }},
+    {"t_pure_us",
+     [](const result_record& r, const stability&) {
+         return r.overlap ? detail::csv_number(r.overlap->t_pure_us) : std::string{};
+     }},
+    {"t_cpu_us",
+     [](const result_record& r, const stability&) {
+         return r.overlap ? detail::csv_number(r.overlap->t_cpu_us) : std::string{};
+     }},
+    {"overlap_percent",
+     [](const result_record& r, const stability&) {
+         return r.overlap ? detail::csv_number(r.overlap->overlap_percent) : std::string{};
+     }},
+    {"base_t_us",
+     [](const result_record& r, const stability&) {
+         return r.availability ? detail::csv_number(r.availability->base_t_us) : std::string{};
+     }},
+    {"iter_t_us",
+     [](const result_record& r, const stability&) {
+         return r.availability ? detail::csv_number(r.availability->iter_t_us) : std::string{};
+     }},
+    {"work_t_us",
+     [](const result_record& r, const stability&) {
+         return r.availability ? detail::csv_number(r.availability->work_t_us) : std::string{};
+     }},
+    {"overhead_us",
+     [](const result_record& r, const stability&) {
+         return r.availability ? detail::csv_number(r.availability->overhead_us) : std::string{};
+     }},
+    {"avail_percent",
+     [](const result_record& r, const stability&) {
+         return r.availability ? detail::csv_optional(r.availability->avail_percent)
+                               : std::string{};
+     }},
+    {"metrics",
+     [](const result_record& r, const stability&) {
+         return detail::csv_metrics(named_figures(r));
+     }},
+    {"stable",
+     [](const result_record&, const stability& v) {
+         return std::string(v.stable() ? "true" : "false");
+     }},
+    {"stability_flags",
+     [](const result_record&, const stability& v) {
+         std::string flags;
+         for (const auto& f : v.flags()) flags += (flags.empty() ? "" : ";") + f;
+         return flags;
+     }},
+};
 
 class csv_reporter final : public reporter {
 public:
-    static constexpr const char* columns[] = {
-        "suite",           "benchmark", "class",     "title",          "processes",
-        "groups",          "group",     "mode",      "bytes",          "iterations",
-        "t_min_us",        "t_max_us",  "t_avg_us",  "cpu_time_us",    "throughput_mib_s",
-        "defects",         "median_us", "ci_low_us", "ci_high_us",     "p5_us",
-        "p95_us",          "samples",   "t_ovrl_us", "t_pure_us",      "t_cpu_us",
-        "overlap_percent", "base_t_us", "iter_t_us", "work_t_us",      "overhead_us",
-        "avail_percent",   "metrics",   "stable",    "stability_flags"};
-
     // `label` names the file in error messages (the driver passes "--csv PATH").
     explicit csv_reporter(const std::filesystem::path& path, std::string label = {})
         : out_(path, label.empty() ? path.string() : std::move(label)) {
-        std::vector<std::string> head(std::begin(columns), std::end(columns));
+        std::vector<std::string> head;
+        for (const csv_column& f : csv_columns) head.emplace_back(f.heading);
         write_row(head);
     }
 
@@ -73,50 +195,12 @@ public:
     }
 
     void on_result(const result_record& r) override {
-        const summary& d = r.distribution_us;
         // The row's stability verdict (report/stability.hpp), as the console's '!' and the
         // JSON's "stability" give it: "false" and its flags ("no_ci;wide_ci") to filter on.
         const stability verdict = assess_stability(r, timer_);
-        std::string flags;
-        for (const auto& f : verdict.flags()) flags += (flags.empty() ? "" : ";") + f;
-        write_row({r.suite,
-                   r.benchmark,
-                   std::string(to_string(r.klass)),
-                   r.block.title,
-                   std::to_string(r.block.processes),
-                   std::to_string(r.block.groups),
-                   std::to_string(r.block.group),
-                   r.block.mode,
-                   r.has_bytes ? std::to_string(r.bytes) : std::string{},
-                   std::to_string(r.iterations),
-                   detail::csv_number(r.t_min_us),
-                   detail::csv_number(r.t_max_us),
-                   detail::csv_number(r.t_avg_us),
-                   detail::csv_number(r.cpu_time_us),
-                   r.throughput_mib_s ? detail::csv_number(*r.throughput_mib_s) : std::string{},
-                   r.defects        ? std::to_string(*r.defects)
-                   : r.not_verified ? std::string(not_verified_cell)
-                                    : std::string{},
-                   detail::csv_number(d.median),
-                   detail::csv_number(d.ci_low),
-                   detail::csv_number(d.ci_high),
-                   detail::csv_number(d.p5),
-                   detail::csv_number(d.p95),
-                   std::to_string(d.samples),
-                   r.overlap ? detail::csv_number(r.overlap->t_ovrl_us) : std::string{},
-                   r.overlap ? detail::csv_number(r.overlap->t_pure_us) : std::string{},
-                   r.overlap ? detail::csv_number(r.overlap->t_cpu_us) : std::string{},
-                   r.overlap ? detail::csv_number(r.overlap->overlap_percent) : std::string{},
-                   r.availability ? detail::csv_number(r.availability->base_t_us) : std::string{},
-                   r.availability ? detail::csv_number(r.availability->iter_t_us) : std::string{},
-                   r.availability ? detail::csv_number(r.availability->work_t_us) : std::string{},
-                   r.availability ? detail::csv_number(r.availability->overhead_us) : std::string{},
-                   r.availability && r.availability->avail_percent
-                       ? detail::csv_number(*r.availability->avail_percent)
-                       : std::string{},
-                   detail::csv_metrics(r.metrics),
-                   verdict.stable() ? "true" : "false",
-                   flags});
+        std::vector<std::string> cells;
+        for (const csv_column& f : csv_columns) cells.push_back(f.cell(r, verdict));
+        write_row(cells);
     }
 
     void on_run_end(bool) override { out_.close(); }

@@ -32,7 +32,8 @@ inline constexpr int json_schema_version = 1;
 namespace detail {
 
 // The Google Benchmark name of a record:
-// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (or /n:N).
+// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (/n:N where the
+// size is a matrix order).
 [[nodiscard]] inline std::string gbench_name(const result_record& r) {
     std::string name = r.suite + "/" + (r.block.title.empty() ? r.benchmark : r.block.title);
     name += "/np:" + std::to_string(r.block.processes);
@@ -42,7 +43,7 @@ namespace detail {
     if (r.block.threads > 0) name += "/threads:" + std::to_string(r.block.threads);
     if (!r.block.timing.empty()) name += "/timing:" + r.block.timing;
     if (r.has_bytes)
-        name += (r.klass == benchmark_class::compute ? "/n:" : "/bytes:") + std::to_string(r.bytes);
+        name += (r.unit == size_unit::matrix_order ? "/n:" : "/bytes:") + std::to_string(r.bytes);
     return name;
 }
 
@@ -183,7 +184,7 @@ public:
             {"samples", d.samples},
             {"samples_us", r.samples_us},
             {"stability", assess_stability(r, timer_)},
-            {"metrics", r.metrics},
+            {"metrics", named_figures(r)},  // the plugin's metrics and the typed blocks
         };
         // IMB's rate (from t_max) under IMB's name; the same rate from the median beside it.
         b["throughput_mib_s"] =
@@ -200,7 +201,7 @@ public:
         if (r.overlap) b["overlap"] = *r.overlap;
         if (r.availability) b["availability"] = *r.availability;  // the overlap suite's figures
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
-        if (r.uses_paw_statistics() && r.metrics.count("bytes_per_iteration"))
+        if (r.over_repetitions() && r.metrics.count("bytes_per_iteration"))
             // Google Benchmark's rate field, from PAW's mean time (as real_time)
             b["bytes_per_second"] = r.metrics.at("bytes_per_iteration") / (r.t_avg_us * 1e-6);
         document_["benchmarks"].push_back(std::move(b));

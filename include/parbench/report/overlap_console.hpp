@@ -13,6 +13,7 @@
 // (report/stability.hpp).
 #pragma once
 
+#include <parbench/report/overlap_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -20,6 +21,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace parbench::report {
 
@@ -28,10 +30,10 @@ public:
     explicit overlap_console_reporter(std::ostream& out) : out_(out) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
-        const nlohmann::json& h = start.header;
-        verbose_ = h.is_object() && h.value("verbose", false);
+        const auto h = start.header.get<overlap_header>();  // report/overlap_header.hpp
+        verbose_ = h.verbose;
         timer_ = timer_limits::from_context(start.context);
-        if (h.is_object() && !h.value("show", true)) return;  // -nohdr 1
+        if (!h.show) return;  // -nohdr 1
         const std::string rule(72, '-');
         out_ << '#' << rule << "\n#    " << (start.title.empty() ? start.suite : start.title)
              << "\n#" << rule << '\n';
@@ -40,17 +42,19 @@ public:
         const std::string library = text(start.context, "mpi_library");
         line("MPI library", library.substr(0, library.find('\n')));  // the first line only
         line("Processes", text(start.context, "processes"));
-        line("Methods", list(h, "methods"));
-        line("Comm. sizes", list(h, "communicator_sizes"));
-        line("Iterations", text(h, "iterations") + " per timing, at most " + text(h, "time_s") +
+        line("Methods", list(h.methods));
+        line("Comm. sizes", list(h.communicator_sizes));
+        // Numbers as the JSON header writes them (a threshold of 2 is "2.0").
+        const auto number = [](const auto& v) { return nlohmann::json(v).dump(); };
+        line("Iterations", number(h.iterations) + " per timing, at most " + number(h.time_s) +
                                " s per timing");
-        line("Message", text(h, "count") + " " + text(h, "datatype") + " per process (" +
-                            text(h, "reduction") + ", root " + text(h, "root") + ")");
-        line("Threshold", text(h, "threshold") + " (work dominates: work_t >= base_t and work_t >= " +
-                              text(h, "threshold") + " * overhead)");
-        line("Async progress", text(h, "async_progress_text"));
-        const std::string file = text(h, "options_file");
-        line("Options file", file.empty() || file == "-" ? "none" : file);
+        line("Message", number(h.count) + " " + h.datatype + " per process (" + h.reduction +
+                            ", root " + number(h.root) + ")");
+        line("Threshold", number(h.threshold) +
+                              " (work dominates: work_t >= base_t and work_t >= " +
+                              number(h.threshold) + " * overhead)");
+        line("Async progress", h.async_progress_text);
+        line("Options file", h.options_file.empty() ? "none" : h.options_file);
         out_ << "#\n# Calling sequence was:\n#\n# " << text(driver_context, "calling_sequence")
              << "\n#\n# Times in usec per iteration, of the slowest process;"
                 " avail(%) = 100 * (1 - overhead / base_t)\n";
@@ -102,11 +106,15 @@ private:
         const auto& v = object[key];
         return v.is_string() ? v.get<std::string>() : v.dump();
     }
-    [[nodiscard]] static std::string list(const nlohmann::json& object, const char* key) {
-        if (!object.is_object() || !object.contains(key) || !object[key].is_array()) return "-";
+    // The items separated by blanks.
+    template <class T>
+    [[nodiscard]] static std::string list(const std::vector<T>& items) {
         std::string out;
-        for (const auto& v : object[key])
-            out += (out.empty() ? "" : " ") + (v.is_string() ? v.get<std::string>() : v.dump());
+        for (const auto& v : items) {
+            const nlohmann::json item = v;
+            out += (out.empty() ? "" : " ") +
+                   (item.is_string() ? item.get<std::string>() : item.dump());
+        }
         return out;
     }
     void line(const char* label, const std::string& value_text) {

@@ -28,6 +28,7 @@ namespace parbench::report {
     r.suite = suite;
     r.benchmark = benchmark;
     r.klass = klass;
+    r.statistics = time_statistics::over_repetitions;  // t_min/t_max/t_avg over NREPS
     r.block.title = title;
     r.block.processes = 1;
     r.bytes = m.size;
@@ -38,10 +39,10 @@ namespace parbench::report {
     r.distribution_us = scaled(s, 1e6);
     for (const double seconds : timed) r.samples_us.push_back(seconds * 1e6);
     r.metrics["nreps"] = static_cast<double>(m.seconds_per_call.size());
-    r.metrics["nloop_calibrated"] = static_cast<double>(m.nloop_calibrated);
-    r.metrics["warmup_us"] = m.warmup_s * 1e6;
-    r.metrics["loop_target_us"] = m.loop_target_s * 1e6;  // judged by report/stability.hpp
-    r.metrics["recalibrations"] = static_cast<double>(m.recalibrations);
+    r.loop_calibration = loop_calibration_figures{.nloop_calibrated = m.nloop_calibrated,
+                                                  .warmup_us = m.warmup_s * 1e6,
+                                                  .loop_target_us = m.loop_target_s * 1e6,
+                                                  .recalibrations = m.recalibrations};
     if (m.reps_cut)
         r.warnings.push_back("NREPS lowered from " + std::to_string(m.nreps_planned) + " to " +
                              std::to_string(m.seconds_per_call.size()) +
@@ -58,6 +59,7 @@ inline void add_flop_rates(result_record& r, const pattern::compute_work& work,
     const auto& d = r.distribution_us;
     const double mean_s = r.t_avg_us * 1e-6;
     auto& x = r.metrics;
+    r.unit = size_unit::matrix_order;  // the size of a flop-counted row is its N
     x["matrix_order"] = static_cast<double>(r.bytes);
     x["flops_paw"] = work.flops_paw;
     x["flops_conventional"] = work.flops_conventional;

@@ -63,6 +63,61 @@ struct availability_figures {
     friend bool operator==(const availability_figures&, const availability_figures&) = default;
 };
 
+// How the samples of a window-synchronised row were taken (-start_sync window,
+// policy/sync/window.hpp): the calls that started inside their window are the samples, the
+// others are dropped; every process holds the same values.
+struct window_sync_figures {
+    std::uint64_t valid_samples = 0;
+    std::uint64_t invalid_samples = 0;
+    double window_us = 0.0;  // the window's length
+
+    friend bool operator==(const window_sync_figures&, const window_sync_figures&) = default;
+};
+
+// What stop-when-confident iterations (policy/iterations/confidence.hpp) asked and reached: the
+// median's CI half-width in % of the median.
+struct confidence_figures {
+    double target_percent = 0.0;
+    std::optional<double> achieved_percent;  // from the row's samples; none without a median
+    bool target_met = false;
+    int rounds = 0;  // measuring rounds it took
+
+    friend bool operator==(const confidence_figures&, const confidence_figures&) = default;
+};
+
+// How PAW's NLOOP was planned for a row (pattern/compute.hpp): the ceiling calibrated at the
+// start, the untimed warm-up, the loop time NLOOP aimed at (report/stability.hpp judges rows by
+// it) and the re-plans after a first repetition contradicted the warm-up.
+struct loop_calibration_figures {
+    std::uint64_t nloop_calibrated = 0;
+    double warmup_us = 0.0;
+    double loop_target_us = 0.0;
+    int recalibrations = 0;
+
+    friend bool operator==(const loop_calibration_figures&,
+                           const loop_calibration_figures&) = default;
+};
+
+// What a record's size counts: message or I/O bytes (every MPI suite), elements, or the order N
+// of the matrices a compute kernel multiplies (PAW's BLAS and GPU GEMM tests).
+enum class size_unit { bytes, elements, matrix_order };
+
+[[nodiscard]] constexpr std::string_view to_string(size_unit u) noexcept {
+    switch (u) {
+        case size_unit::elements: return "elements";
+        case size_unit::matrix_order: return "matrix_order";
+        case size_unit::bytes: break;
+    }
+    return "bytes";
+}
+
+// Throws std::invalid_argument naming the text for anything but the three names.
+[[nodiscard]] inline size_unit size_unit_from_string(std::string_view text) {
+    for (const size_unit u : {size_unit::bytes, size_unit::elements, size_unit::matrix_order})
+        if (to_string(u) == text) return u;
+    throw std::invalid_argument("unknown size unit '" + std::string(text) + "'");
+}
+
 // The defects cell of a -check row that has no verification: one token, so that
 // whitespace-separated parsers (IMB's, CAF_BENCH's) still find every column after it.
 inline constexpr const char* not_verified_cell = "unverified";
@@ -72,7 +127,10 @@ struct result_record {
     std::string benchmark;  // canonical name, "PingPong"
     benchmark_class klass = benchmark_class::other;
     block_info block;
-    std::uint64_t bytes = 0;     // message or I/O size X; matrix order N for compute kernels
+    // The row's size X, counted in `unit`: bytes for messages and I/O, the matrix order N for
+    // compute kernels. (The field keeps its JSON name, "bytes", in every output.)
+    std::uint64_t bytes = 0;
+    size_unit unit = size_unit::bytes;
     bool has_bytes = true;       // false for Barrier (no #bytes column)
     std::uint64_t iterations = 0;  // repetitions per timed sample (IMB's #repetitions)
     // The suite's three headline timings, µs per iteration. IMB: across the active ranks
@@ -96,19 +154,26 @@ struct result_record {
     // (report/overlap.hpp); absent elsewhere.
     std::optional<overlap_figures> overlap;
     std::vector<std::string> warnings;
+    // What t_min/t_max/t_avg are over; every record of PAW's method (report/paw_record.hpp,
+    // mpi/reduction.hpp's per-repetition reduction) says over_repetitions.
     time_statistics statistics = time_statistics::across_ranks;
     std::optional<availability_figures> availability;  // the overlap suite's rows
+    // Aggregate rows timed in epochs: every sample is one epoch of `iterations` calls.
+    std::optional<std::uint64_t> epochs;
+    std::optional<window_sync_figures> window_sync;            // -start_sync window rows
+    std::optional<confidence_figures> confidence;              // -confidence rows
+    std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
 
-    // The figure a table's "t[usec]" column and Google Benchmark's real_time show: IMB reports
-    // the slowest rank (t_max); PAW the mean over its repetitions.
+    // The figure a table's "t[usec]" column and Google Benchmark's real_time show, decided by
+    // what the times are over (never by suite or class): across ranks the slowest rank (t_max,
+    // IMB and OSU); over repetitions their mean (t_avg, PAW).
     [[nodiscard]] double headline_time_us() const noexcept {
-        return uses_paw_statistics() ? t_avg_us : t_max_us;
+        return over_repetitions() ? t_avg_us : t_max_us;
     }
-    // PAW's statistics: t_min/t_max/t_avg are over repetitions, not across ranks — said by the
-    // record (PAW's MPI tests), or implied by PAW's single-process classes.
-    [[nodiscard]] bool uses_paw_statistics() const noexcept {
-        return statistics == time_statistics::over_repetitions ||
-               klass == benchmark_class::compute || klass == benchmark_class::host_device_transfer;
+    // Whether t_min/t_max/t_avg are over timed repetitions (one loop of `iterations` calls each)
+    // rather than across ranks; the plugin that builds the record says so in `statistics`.
+    [[nodiscard]] bool over_repetitions() const noexcept {
+        return statistics == time_statistics::over_repetitions;
     }
 };
 
@@ -187,6 +252,47 @@ inline void from_json(const nlohmann::json& j, availability_figures& a) {
         a.ramp_us.emplace_back(step.at("work_t_us").get<double>(), step.at("iter_t_us").get<double>());
 }
 
+inline void to_json(nlohmann::json& j, const window_sync_figures& w) {
+    j = {{"valid_samples", w.valid_samples},
+         {"invalid_samples", w.invalid_samples},
+         {"window_us", w.window_us}};
+}
+
+inline void from_json(const nlohmann::json& j, window_sync_figures& w) {
+    w.valid_samples = j.at("valid_samples").get<std::uint64_t>();
+    w.invalid_samples = j.at("invalid_samples").get<std::uint64_t>();
+    w.window_us = j.at("window_us").get<double>();
+}
+
+inline void to_json(nlohmann::json& j, const confidence_figures& c) {
+    j = {{"target_percent", c.target_percent},
+         {"achieved_percent", c.achieved_percent ? nlohmann::json(*c.achieved_percent) : nullptr},
+         {"target_met", c.target_met},
+         {"rounds", c.rounds}};
+}
+
+inline void from_json(const nlohmann::json& j, confidence_figures& c) {
+    c.target_percent = j.at("target_percent").get<double>();
+    if (auto it = j.find("achieved_percent"); it != j.end() && !it->is_null())
+        c.achieved_percent = it->get<double>();
+    c.target_met = j.at("target_met").get<bool>();
+    c.rounds = j.at("rounds").get<int>();
+}
+
+inline void to_json(nlohmann::json& j, const loop_calibration_figures& c) {
+    j = {{"nloop_calibrated", c.nloop_calibrated},
+         {"warmup_us", c.warmup_us},
+         {"loop_target_us", c.loop_target_us},
+         {"recalibrations", c.recalibrations}};
+}
+
+inline void from_json(const nlohmann::json& j, loop_calibration_figures& c) {
+    c.nloop_calibrated = j.at("nloop_calibrated").get<std::uint64_t>();
+    c.warmup_us = j.at("warmup_us").get<double>();
+    c.loop_target_us = j.at("loop_target_us").get<double>();
+    c.recalibrations = j.at("recalibrations").get<int>();
+}
+
 inline void to_json(nlohmann::json& j, const result_record& r) {
     j = {{"suite", r.suite},
          {"benchmark", r.benchmark},
@@ -209,6 +315,11 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     if (r.not_verified) j["not_verified"] = true;
     if (r.overlap) j["overlap"] = *r.overlap;  // only overlap benchmarks carry it
     if (r.availability) j["availability"] = *r.availability;
+    if (r.unit != size_unit::bytes) j["size_unit"] = std::string(to_string(r.unit));
+    if (r.epochs) j["epochs"] = *r.epochs;
+    if (r.window_sync) j["window_sync"] = *r.window_sync;
+    if (r.confidence) j["confidence"] = *r.confidence;
+    if (r.loop_calibration) j["loop_calibration"] = *r.loop_calibration;
 }
 
 inline void from_json(const nlohmann::json& j, result_record& r) {
@@ -239,6 +350,44 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
                        : time_statistics::across_ranks;
     if (auto it = j.find("availability"); it != j.end() && !it->is_null())
         r.availability = it->get<availability_figures>();
+    if (auto it = j.find("size_unit"); it != j.end() && !it->is_null())
+        r.unit = size_unit_from_string(it->get<std::string>());
+    if (auto it = j.find("epochs"); it != j.end() && !it->is_null())
+        r.epochs = it->get<std::uint64_t>();
+    if (auto it = j.find("window_sync"); it != j.end() && !it->is_null())
+        r.window_sync = it->get<window_sync_figures>();
+    if (auto it = j.find("confidence"); it != j.end() && !it->is_null())
+        r.confidence = it->get<confidence_figures>();
+    if (auto it = j.find("loop_calibration"); it != j.end() && !it->is_null())
+        r.loop_calibration = it->get<loop_calibration_figures>();
+}
+
+// Every named figure of a record as the JSON and CSV files list them under "metrics": the
+// plugin's own `metrics` and the typed blocks under the names docs/methodology.md gives them
+// (epochs; valid_samples, invalid_samples, window_us; ci_target_percent, ci_achieved_percent,
+// ci_target_met as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
+// recalibrations). The overlap and availability blocks have columns of their own.
+[[nodiscard]] inline std::map<std::string, double> named_figures(const result_record& r) {
+    std::map<std::string, double> out = r.metrics;
+    if (r.epochs) out["epochs"] = static_cast<double>(*r.epochs);
+    if (const auto& w = r.window_sync) {
+        out["valid_samples"] = static_cast<double>(w->valid_samples);
+        out["invalid_samples"] = static_cast<double>(w->invalid_samples);
+        out["window_us"] = w->window_us;
+    }
+    if (const auto& c = r.confidence) {
+        out["ci_target_percent"] = c->target_percent;
+        if (c->achieved_percent) out["ci_achieved_percent"] = *c->achieved_percent;
+        out["ci_target_met"] = c->target_met ? 1.0 : 0.0;
+        out["confidence_rounds"] = static_cast<double>(c->rounds);
+    }
+    if (const auto& l = r.loop_calibration) {
+        out["nloop_calibrated"] = static_cast<double>(l->nloop_calibrated);
+        out["warmup_us"] = l->warmup_us;
+        out["loop_target_us"] = l->loop_target_us;
+        out["recalibrations"] = static_cast<double>(l->recalibrations);
+    }
+    return out;
 }
 
 // A figure column a suite declares for a benchmark's table (run_start.columns), replacing the

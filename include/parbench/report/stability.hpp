@@ -53,9 +53,9 @@ struct stability_rules {
     // A timed loop must last this many timer thresholds, so that reading the clock and its
     // granularity stay below 1 % of the loop.
     double loop_threshold_factor = 100.0;
-    // PAW rows record the loop time their NLOOP aimed at (metrics "loop_target_us"); a loop under
-    // this fraction of it, with NLOOP below its calibrated ceiling, missed the target by more
-    // than run-to-run jitter explains.
+    // PAW rows record the loop time their NLOOP aimed at (loop_calibration.loop_target_us); a
+    // loop under this fraction of it, with NLOOP below its calibrated ceiling, missed the target
+    // by more than run-to-run jitter explains.
     double loop_target_fraction = 0.5;
 };
 
@@ -104,8 +104,8 @@ struct stability {
 [[nodiscard]] inline std::optional<double> shortest_loop_us(const result_record& r) {
     const summary& d = r.distribution_us;
     if (d.samples == 0 || r.iterations == 0 || !(d.min > 0.0)) return std::nullopt;
-    // Aggregate epochs (metric "epochs"): every sample is one epoch of `iterations` calls.
-    const std::uint64_t per_loop = r.uses_paw_statistics() || r.metrics.contains("epochs")
+    // Aggregate epochs (the record's `epochs`): every sample is one epoch of `iterations` calls.
+    const std::uint64_t per_loop = r.over_repetitions() || r.epochs
                                        ? r.iterations
                                        : std::max<std::uint64_t>(1, r.iterations / d.samples);
     return static_cast<double>(per_loop) * d.min;
@@ -133,11 +133,8 @@ struct stability {
     double required_us = rules.loop_threshold_factor * timer.threshold_s() * 1e6;
     // PAW's target counts only where NLOOP could have been larger: a loop of NLOOP_MAX fast
     // calls (NLOOP at its calibrated ceiling) is short by PAW's design, not by a wrong estimate.
-    const auto target = r.metrics.find("loop_target_us");
-    const auto ceiling = r.metrics.find("nloop_calibrated");
-    if (target != r.metrics.end() &&
-        (ceiling == r.metrics.end() || static_cast<double>(r.iterations) < ceiling->second))
-        required_us = std::max(required_us, rules.loop_target_fraction * target->second);
+    if (const auto& plan = r.loop_calibration; plan && r.iterations < plan->nloop_calibrated)
+        required_us = std::max(required_us, rules.loop_target_fraction * plan->loop_target_us);
     s.shortest_loop_us = shortest_loop_us(r);
     if (required_us > 0.0) {
         s.required_loop_us = required_us;

@@ -362,10 +362,9 @@ struct family {
     }
 
     void publish(count& c, const result_record& r) const {
-        if (const auto it = r.metrics.find("invalid_samples"); it != r.metrics.end()) {
-            c.dropped_calls += static_cast<std::uint64_t>(it->second);
-            c.timed_calls +=
-                static_cast<std::uint64_t>(it->second + r.metrics.at("valid_samples"));
+        if (const auto& window = r.window_sync) {
+            c.dropped_calls += window->invalid_samples;
+            c.timed_calls += window->invalid_samples + window->valid_samples;
         }
         // IMB 2021's Mbytes/sec (10^6 bytes); throughput_mib_s stays in MiB/s.
         if (run.opts->method.is_2021() && r.throughput_mib_s) {

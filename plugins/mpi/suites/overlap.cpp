@@ -20,6 +20,7 @@
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/collective.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
+#include <parbench/report/overlap_header.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -239,21 +240,21 @@ run_start make_run_start(const options& o, const std::vector<int>& sizes, int wo
                                   {"count", o.count},
                                   {"time", o.time_s},
                                   {"optionsFile", o.file}};
-    start.header = {{"show", o.header},
-                    {"verbose", o.verbose},
-                    {"methods", methods},
-                    {"variants", variants},
-                    {"communicator_sizes", sizes},
-                    {"iterations", o.iterations},
-                    {"time_s", o.time_s},
-                    {"threshold", o.threshold},
-                    {"datatype", "MPI_DOUBLE"},
-                    {"count", o.count},
-                    {"reduction", "MPI_SUM"},
-                    {"root", root},
-                    {"options_file", o.file},
-                    {"async_progress", async},
-                    {"async_progress_text", mpi::describe(progress)}};
+    start.header = report::overlap_header{.show = o.header,
+                                          .verbose = o.verbose,
+                                          .methods = methods,
+                                          .variants = variants,
+                                          .communicator_sizes = sizes,
+                                          .iterations = o.iterations,
+                                          .time_s = o.time_s,
+                                          .threshold = o.threshold,
+                                          .datatype = "MPI_DOUBLE",
+                                          .count = o.count,
+                                          .reduction = "MPI_SUM",
+                                          .root = root,
+                                          .options_file = o.file,
+                                          .async_progress = async,
+                                          .async_progress_text = mpi::describe(progress)};
     start.context = {{"mpi_library", mpi::library_version()},
                      {"processes", world},
                      {"timer", "MPI_Wtime"},
@@ -280,7 +281,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
         const auto& async = start.context["async_progress"];
         if (async.value("requested", false) && !async.value("enabled", false))
             host.warning("overlap: asynchronous progress " +
-                         start.header.value("async_progress_text", std::string{}));
+                         start.header.get<report::overlap_header>().async_progress_text);
     }
     // The ramp stops short of work that would leave fewer than 10 iterations in a -time budget.
     const row_plan plan{

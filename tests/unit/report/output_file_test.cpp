@@ -218,6 +218,7 @@ parbench::result_record blas_record(std::uint64_t n) {
     r.suite = "paw";
     r.benchmark = "dgemm";
     r.klass = parbench::benchmark_class::compute;
+    r.statistics = parbench::time_statistics::over_repetitions;
     r.bytes = n;
     r.block.threads = 1;
     r.block.processes = 1;

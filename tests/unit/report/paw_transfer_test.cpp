@@ -52,6 +52,7 @@ TEST_CASE("transfer record: PAW's statistics and GB/s from bytes moved", "[paw][
     CHECK(r.t_min_us == Approx(100.0));
     CHECK(r.t_max_us == Approx(300.0));
     CHECK(r.t_avg_us == Approx(200.0));
+    CHECK(r.statistics == time_statistics::over_repetitions);  // said by the record itself
     CHECK(r.headline_time_us() == Approx(200.0));  // PAW reports the mean
     // inout moves 2 * 10^6 bytes per iteration
     CHECK(r.metrics.at("bytes_per_iteration") == 2e6);
@@ -127,4 +128,14 @@ TEST_CASE("PAW files of transfer tests: names by test, method and devices; GB/s 
     // three repetitions are fewer than a 95 % CI of the median needs (min_ci_samples): flagged
     // as such, never as a 0 % or [min, max] interval
     CHECK(text.find("     10.00      10.00  ! no CI (3 samples)\n") != std::string::npos);
+}
+
+TEST_CASE("sizes: a transfer row counts bytes, a flop-counted row a matrix order", "[paw]") {
+    const pattern::offload_transfer in{.direction = pattern::transfer_direction::in};
+    auto r = report::paw_transfer_record("paw", "gpu_in", "gpu_in", in, measured());
+    CHECK(r.unit == size_unit::bytes);
+    report::add_flop_rates(r, pattern::compute_work{.flops_paw = 8.0, .flops_conventional = 6.0},
+                           std::nullopt);
+    CHECK(r.unit == size_unit::matrix_order);
+    CHECK(r.metrics.at("matrix_order") == static_cast<double>(r.bytes));
 }

@@ -7,7 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 using nlohmann::json;
@@ -41,6 +44,13 @@ parbench::result_record full_record() {
     r.distribution_us = parbench::summarize(samples);
     r.metrics = {{"gflops", 12.5}, {"overhead_us", 0.02}};
     r.warnings = {"oversubscribed", "second"};
+    r.epochs = 6;
+    r.window_sync = parbench::window_sync_figures{
+        .valid_samples = 17, .invalid_samples = 3, .window_us = 50000.5};
+    r.confidence = parbench::confidence_figures{
+        .target_percent = 5.0, .achieved_percent = 4.25, .target_met = true, .rounds = 3};
+    r.loop_calibration = parbench::loop_calibration_figures{
+        .nloop_calibrated = 640, .warmup_us = 12.5, .loop_target_us = 1000.0, .recalibrations = 2};
     return r;
 }
 
@@ -75,6 +85,11 @@ void check_equal(const parbench::result_record& a, const parbench::result_record
     check_equal(a.distribution_us, b.distribution_us);
     CHECK(a.metrics == b.metrics);
     CHECK(a.warnings == b.warnings);
+    CHECK(a.statistics == b.statistics);
+    CHECK(a.epochs == b.epochs);
+    CHECK(a.window_sync == b.window_sync);
+    CHECK(a.confidence == b.confidence);
+    CHECK(a.loop_calibration == b.loop_calibration);
 }
 
 }  // namespace
@@ -266,4 +281,96 @@ TEST_CASE("make_event tags the payload with kind and schema", "[result]") {
     const auto result = json::parse(parbench::make_event("result", full_record()));
     CHECK(result.at("event") == "result");
     check_equal(result.get<parbench::result_record>(), full_record());
+}
+
+TEST_CASE("the headline follows what the times are over, never the class or suite", "[result]") {
+    parbench::result_record r;
+    r.t_min_us = 1.0;
+    r.t_max_us = 3.0;
+    r.t_avg_us = 2.0;
+    // A compute row (BLAS's class) whose plugin says nothing: across ranks, the slowest (t_max).
+    r.suite = "paw";
+    r.klass = parbench::benchmark_class::compute;
+    CHECK_FALSE(r.over_repetitions());
+    CHECK(r.headline_time_us() == 3.0);
+    // An IMB-class row timed over repetitions: the mean.
+    r.suite = "imb-mpi1";
+    r.klass = parbench::benchmark_class::single_transfer;
+    r.statistics = parbench::time_statistics::over_repetitions;
+    CHECK(r.over_repetitions());
+    CHECK(r.headline_time_us() == 2.0);
+    // The event carries it: read back, the headline is still the mean.
+    const auto back = json::parse(json(r).dump()).get<parbench::result_record>();
+    CHECK(back.statistics == parbench::time_statistics::over_repetitions);
+    CHECK(back.headline_time_us() == 2.0);
+}
+
+TEST_CASE("typed blocks reach the outputs' metrics under their documented names", "[result]") {
+    // The JSON and CSV files list every figure under "metrics" by name (docs/methodology.md);
+    // each typed field must land under its own name, not a neighbour's.
+    const auto r = full_record();
+    const auto figures = parbench::named_figures(r);
+    const std::map<std::string, double> expected{
+        {"gflops", 12.5},           {"overhead_us", 0.02},       // the plugin's own metrics
+        {"epochs", 6.0},                                         // aggregate epochs
+        {"valid_samples", 17.0},    {"invalid_samples", 3.0},    {"window_us", 50000.5},
+        {"ci_target_percent", 5.0}, {"ci_achieved_percent", 4.25},
+        {"ci_target_met", 1.0},     {"confidence_rounds", 3.0},
+        {"nloop_calibrated", 640.0}, {"warmup_us", 12.5},        {"loop_target_us", 1000.0},
+        {"recalibrations", 2.0}};
+    CHECK(figures == expected);
+    // Blocks absent: the metrics alone; a target missed and no achieved width: 0 and no key.
+    parbench::result_record plain;
+    plain.metrics = {{"messages_per_s", 2.0}};
+    CHECK(parbench::named_figures(plain) == plain.metrics);
+    plain.confidence = parbench::confidence_figures{
+        .target_percent = 1.0, .achieved_percent = std::nullopt, .target_met = false, .rounds = 7};
+    CHECK(parbench::named_figures(plain) ==
+          std::map<std::string, double>{{"messages_per_s", 2.0},
+                                        {"ci_target_percent", 1.0},
+                                        {"ci_target_met", 0.0},
+                                        {"confidence_rounds", 7.0}});
+    // A declared column may name a typed block's figure as it names a metric.
+    using parbench::column;
+    CHECK(parbench::report::column_value(r, column{"invalid_samples", "dropped"}) == 3.0);
+    CHECK(parbench::report::column_value(r, column{"loop_target_us", "target"}) == 1000.0);
+}
+
+TEST_CASE("typed blocks travel as their own objects in the event, absent when unset",
+          "[result]") {
+    const json j = full_record();
+    CHECK(j.at("epochs") == 6);
+    CHECK(j.at("window_sync") == json::parse(
+        R"({"valid_samples": 17, "invalid_samples": 3, "window_us": 50000.5})"));
+    CHECK(j.at("confidence") == json::parse(
+        R"({"target_percent": 5.0, "achieved_percent": 4.25, "target_met": true, "rounds": 3})"));
+    CHECK(j.at("loop_calibration") ==
+          json::parse(R"({"nloop_calibrated": 640, "warmup_us": 12.5, "loop_target_us": 1000.0,
+                          "recalibrations": 2})"));
+    CHECK_FALSE(j.at("metrics").contains("valid_samples"));  // one place for each figure
+    const json none = parbench::result_record{};
+    for (const char* key : {"epochs", "window_sync", "confidence", "loop_calibration"})
+        CHECK_FALSE(none.contains(key));
+}
+
+TEST_CASE("a record's size carries its unit; bytes is the default and is not written",
+          "[result]") {
+    using parbench::size_unit;
+    for (const auto& [unit, name] : {std::pair{size_unit::bytes, "bytes"},
+                                     std::pair{size_unit::elements, "elements"},
+                                     std::pair{size_unit::matrix_order, "matrix_order"}}) {
+        CHECK(parbench::to_string(unit) == name);
+        CHECK(parbench::size_unit_from_string(name) == unit);
+    }
+    CHECK_THROWS_WITH(parbench::size_unit_from_string("N"), "unknown size unit 'N'");
+    parbench::result_record r;
+    r.bytes = 512;
+    CHECK_FALSE(json(r).contains("size_unit"));  // every MPI suite's rows: as before
+    r.unit = size_unit::matrix_order;
+    const json j = r;
+    CHECK(j.at("size_unit") == "matrix_order");
+    CHECK(j.at("bytes") == 512);
+    const auto back = json::parse(j.dump()).get<parbench::result_record>();
+    CHECK(back.unit == size_unit::matrix_order);
+    CHECK(back.bytes == 512);
 }

@@ -74,13 +74,15 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     // NLOOP 1 of a 100 us call against PAW's 1 ms target: 100 us < 500 us. NLOOP 10: 1 ms.
     result_record r;
     r.klass = benchmark_class::compute;
+    r.statistics = parbench::time_statistics::over_repetitions;  // PAW: NREPS loops
     r.iterations = 1;
     r.t_min_us = r.t_avg_us = 100;
     r.distribution_us.samples = 10;
     r.distribution_us.min = r.distribution_us.median = 100;
     r.distribution_us.ci_low = r.distribution_us.ci_high = 100;
-    r.metrics["loop_target_us"] = 1000;
-    r.metrics["nloop_calibrated"] = 1000;
+    r.loop_calibration = loop_calibration_figures{.nloop_calibrated = 1000,
+                                                  .loop_target_us = 1000,
+                                                  .recalibrations = 0};
     const timer_limits timer{.resolution_s = 1e-9, .overhead_s = 2e-8};
     const auto s = assess_stability(r, timer);
     CHECK(s.short_loops);
@@ -90,7 +92,7 @@ TEST_CASE("short loops: PAW loops under half their own target", "[stability]") {
     CHECK_FALSE(assess_stability(r, timer).short_loops);
     // NLOOP at its ceiling (NLOOP_MAX calls of a fast kernel): short by design, not flagged
     r.iterations = 1;
-    r.metrics["nloop_calibrated"] = 1;
+    r.loop_calibration->nloop_calibrated = 1;
     CHECK_FALSE(assess_stability(r, timer).short_loops);
 }
 
