@@ -29,6 +29,11 @@ Cases:
              the source of every receive (PingPong's partner, MPI_ANY_SOURCE for *AnySource and
              under 4.0), the Uniband/Biband window (256, -window_size 8, 64 under 4.0) and
              acknowledgement (one MPI_CHAR, an empty message under 4.0), repetition counts
+  imb2021_rma  imb-rma's transfers to every target under 2021 (the default) and 4.0, -n 2, D =
+             20 us, msgs_nonaggr M = 10: IMB 2021 issues the M transfers of a sample and one
+             flush (IMB_rma_put.c:169-183), so t = (M + 1) D / M = 22 us; IMB 4.0 flushes every
+             iteration, t = 2 D = 40 us; the same M repetitions and no MODE in both; flush calls
+             counted against transfers
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 """
@@ -83,7 +88,7 @@ REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
 def run(np, args, delay=None, clock="virtual", console=False, timeout=240, methodology="4.0",
-        peers=False):
+        peers=False, suite="imb-mpi1"):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
     reports). The table's figures are IMB 4.0's: -methodology 4.0 unless told otherwise (None:
     the suite's default, IMB 2021)."""
@@ -96,7 +101,7 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
         env_args.append(f"PARBENCH_ORACLE_CLOCK={clock}")
         if peers:
             env_args.append("PARBENCH_ORACLE_PEERS=1")
-        return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", "imb-mpi1"] + list(args)
+        return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
         return [read_json(f) for f in sorted(glob.glob(os.path.join(tmp, "oracle.*.json")))]
@@ -507,8 +512,54 @@ def case_imb2021():
            "2048 B in 20.32 us: 100.79 MB/s (10^6) and 96.12 MiB/s (2^20)")
 
 
+def case_imb2021_rma():
+    d, m = 20.0, 10
+    names = ["One_put_all", "One_get_all", "All_put_all", "All_get_all", "Put_all_local",
+             "Get_all_local"]
+    base = ["-msglog", "3:3", "-zero_size", "off", "-iter", f"1000,40,{m}", "-time", "10"]
+    for label, methodology in (("2021", None), ("4.0", "4.0")):
+        rc, doc, stdout, _, reports = run(2, names + base, delay=d, console=True,
+                                          methodology=methodology, suite="imb-rma")
+        if not expect(rc == 0 and len(reports or []) == 2, f"{label}: rc {rc}, two reports"):
+            continue
+        for name in names:
+            got = rows(doc, name)
+            if not expect(len(got) == 1, f"{name} {label}: one row, got {len(got)}"):
+                continue
+            row = got[0]
+            # M transfers and one flush per sample (2021), a flush per transfer (4.0); the
+            # origin's time is the row's t_max (the target makes no call in the timed region).
+            want = (m + 1) * d / m if label == "2021" else 2 * d
+            expect(near(row["t_max_us"], want, 1e-6),
+                   f"{name} {label}: t_max {row['t_max_us']} us, want {want} (D {d}, M {m})")
+            expect(row["iterations"] == m and not row.get("mode"),
+                   f"{name} {label}: {row['iterations']} repetitions (want M = {m}), mode "
+                   f"{row.get('mode')!r} (IMB 2021 prints no MODE for these)")
+            print(f"{name:14s} {label}: t_max {row['t_max_us']:.4f} us")
+        expect("MODE" not in stdout, f"{label}: no MODE line in the console")
+        calls = reports[0]["calls"]
+        issued = calls.get("MPI_Put", 0) + calls.get("MPI_Get", 0)
+        completed = calls.get("MPI_Win_flush_all", 0) + calls.get("MPI_Win_flush_local_all", 0)
+        if label == "4.0":
+            # At -n 2 every process has one target: a flush per transfer, warm-up included.
+            expect(issued == completed and issued >= 6 * m,
+                   f"4.0: rank 0 transfers {issued} == flushes {completed}")
+        else:
+            # Every timed sample: M transfers, one flush; an untimed warm-up chunk adds one.
+            expect(issued >= 6 * 2 * m and 2 * completed < issued,
+                   f"2021: rank 0 transfers {issued}, flushes {completed}: one per sample of {m}")
+        print(f"{label}: rank 0 transfers {issued}, flushes {completed}")
+        ctx = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+               if doc else {})
+        expect(ctx.get("rma_all_targets_completion") ==
+               ("once per sample" if label == "2021" else "every iteration"),
+               f"{label}: the context records the completion rule: {ctx}")
+        expect(("(IMB 2021.11 methodology)" if label == "2021" else "(IMB 4.0 methodology)")
+               in stdout, f"{label}: the header names the methodology")
+
+
 if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
-                "imb2021"):
+                "imb2021", "imb2021_rma"):
     print("unknown case", CASE)
     sys.exit(2)
 globals()["case_" + CASE]()

@@ -160,6 +160,15 @@ def test_bad_values(args):
         expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
                f"imb-nbc {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
         expect(not of(events, "result"), f"imb-nbc {options}: no rows")
+    # IMB-RMA parses -sync, -root_shift, -imb_barrier and never reads them; -window_size is
+    # IMB-MPI1's: refused, saying why.
+    for options, needle in [({"sync": "off"}, "-sync: has no effect in suite imb-rma"),
+                            ({"imb_barrier": "on"}, "-imb_barrier: has no effect in suite imb-rma"),
+                            ({"window_size": "8"}, "-window_size: an option of IMB-MPI1's")]:
+        proc, events = run(args, options, ["One_put_all"], suite="imb-rma")
+        expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
+               f"imb-rma {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
+        expect(not of(events, "result"), f"imb-rma {options}: no rows")
 
 
 # --- IMB 2021's datatypes, from its source (MPI1_suite.cpp, original_benchmark.h) -----------------

@@ -42,9 +42,15 @@ struct suite_defaults {
     // IMB 2021's -data_type, -red_data_type, -contig_type are measured (IMB-MPI1 only); other
     // suites keep their fixed datatypes and refuse any other value
     bool datatypes = false;
-    // IMB 2021.11's methods are implemented (imb-mpi1): -methodology 2021 is the default and
-    // its switches are options. Elsewhere the IMB 4.0 guide's methods, recorded as such.
+    // IMB 2021.11's methods are implemented: -methodology 2021 is the default. Elsewhere the
+    // IMB 4.0 guide's methods, recorded as such.
     bool methodology_2021 = false;
+    // IMB 2021's switches that change this suite's benchmarks (-methodology 2021): -sync,
+    // -root_shift, -imb_barrier (the collectives of IMB-MPI1 and IMB-NBC) and -window_size
+    // (IMB-MPI1's Uniband/Biband). IMB-RMA, -EXT and -IO parse the first three and never read
+    // them; parbench refuses them there in one line that says so.
+    bool collective_switches = false;
+    bool window_switch = false;
 };
 
 struct options {
@@ -321,12 +327,20 @@ namespace detail {
                               ": IMB 2021's -sync takes on or off (a barrier after each timed "
                               "collective call); parbench's barrier|window start is -start_sync");
         } else if (name == "sync" || name == "root_shift" || name == "imb_barrier") {
+            if (defaults.methodology_2021 && !defaults.collective_switches)
+                throw input_error("-" + name + ": has no effect in suite " + std::string(suite) +
+                                  " (IMB 2021 reads it in IMB-MPI1's and IMB-NBC's collectives "
+                                  "only; this suite's kernels call MPI_Barrier themselves)");
             const bool on = detail::switch_value(name, value);
             if (name == "sync") o.method.sync = on;
             if (name == "root_shift") o.method.root_shift = on;
             if (name == "imb_barrier") o.method.imb_barrier = on;
             switches_2021.push_back(name);
         } else if (name == "window_size") {
+            if (defaults.methodology_2021 && !defaults.window_switch)
+                throw input_error("-window_size: an option of IMB-MPI1's Uniband and Biband "
+                                  "(use imb-mpi1); suite " + std::string(suite) +
+                                  " has no windowed benchmark");
             const std::string text = parbench::option_text(name, value);
             if (!parbench::parse_unsigned(text, o.method.window_size) || o.method.window_size < 1 ||
                 o.method.window_size > 65536)

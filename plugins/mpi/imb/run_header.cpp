@@ -91,6 +91,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"pingpong_source", m.explicit_source() ? "partner" : "MPI_ANY_SOURCE"},
         {"window_size", m.window()},
         {"ack_bytes", m.ack_bytes()},
+        {"rma_all_targets_completion",
+         m.completes_all_targets_once_per_sample() ? "once per sample" : "every iteration"},
     };
     if (m.is_2021()) {
         rules["sync"] = m.sync;

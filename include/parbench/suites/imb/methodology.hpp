@@ -66,6 +66,16 @@ struct methodology {
     // IMB 4.0: 64 and an empty message).
     [[nodiscard]] constexpr int window() const noexcept { return is_2021() ? window_size : 64; }
     [[nodiscard]] constexpr int ack_bytes() const noexcept { return is_2021() ? 1 : 0; }
+
+    // IMB-RMA's transfers to every target (One_put_all, One_get_all, Put_all_local,
+    // Get_all_local, All_put_all, All_get_all): IMB 2021 issues every transfer of a sample and
+    // completes them with one MPI_Win_flush_all / MPI_Win_flush_local_all (IMB_rma_put.c:169-183,
+    // 276-291; IMB_rma_get.c:175-190, 300-315), with the non-aggregate repetition count (their
+    // NON_AGGREGATE flag, RMA_benchmark.cpp:135-211, selects msgs_nonaggr at
+    // IMB_mem_manager.c:544) and no MODE line; IMB 4.0 completes every iteration.
+    [[nodiscard]] constexpr bool completes_all_targets_once_per_sample() const noexcept {
+        return is_2021();
+    }
 };
 
 // "-methodology 2021|4.0" (also "2021.11").

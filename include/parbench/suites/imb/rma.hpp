@@ -9,6 +9,7 @@
 #include <parbench/suites/imb/one_sided.hpp>
 
 #include <chrono>
+#include <type_traits>
 #include <utility>
 
 namespace parbench::imb_rma {
@@ -41,6 +42,8 @@ struct one_to_all : passive<Completion, window_epoch::lock_all, mpi::run_modes::
                                                    .who = pattern::participants::origin_targets,
                                                    .pairs = pattern::origin_to_all,
                                                    .throughput = throughput_rule::per_target};
+    // IMB 2021 completes a sample's transfers with one flush (imb::methodology).
+    static constexpr bool completes_once_per_sample_in_imb2021 = true;
 };
 
 // Parallel transfer: several origins into each window, one region each; bare timings.
@@ -51,6 +54,10 @@ struct many_to_many : passive<Completion, window_epoch::lock_all, mpi::run_modes
                                                    .pairs = Pairs,
                                                    .throughput = throughput_rule::none};
     static constexpr regions window_regions = regions::per_origin;
+    // All_put_all, All_get_all: IMB 2021 completes a sample's transfers with one
+    // MPI_Win_flush_all; Exchange_* flush each neighbour every iteration in both.
+    static constexpr bool completes_once_per_sample_in_imb2021 =
+        std::is_same_v<Completion, mpi::rma::flush_all>;
 };
 
 template <class Completion>
