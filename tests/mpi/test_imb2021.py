@@ -153,13 +153,17 @@ def test_bad_values(args):
     os.unlink(only_zero.name)
     # IMB 2021 has the datatype options in IMB-MPI1 only: other suites keep theirs, and say so.
     for options, needle in [({"data_type": "int"}, "-data_type int: suite imb-nbc keeps"),
-                            ({"methodology": "2021"},
-                             "-methodology 2021: not yet available in suite imb-nbc"),
-                            ({"contig_type": "resize"}, "-contig_type resize: suite imb-nbc")]:
+                            ({"contig_type": "resize"}, "-contig_type resize: suite imb-nbc"),
+                            ({"window_size": "8"}, "-window_size: an option of IMB-MPI1's")]:
         proc, events = run(args, options, ["Ibcast"], suite="imb-nbc")
         expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
                f"imb-nbc {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
         expect(not of(events, "result"), f"imb-nbc {options}: no rows")
+    # imb-io still measures by the IMB 4.0 guide only.
+    proc, events = run(args, {"methodology": "2021"}, ["S_Write_indv"], suite="imb-io")
+    expect(proc.returncode == BAD_INPUT and
+           "-methodology 2021: not yet available in suite imb-io" in proc.stderr,
+           f"imb-io -methodology 2021: rc {proc.returncode}, {proc.stderr[-300:]}")
     # IMB-RMA parses -sync, -root_shift, -imb_barrier and never reads them; -window_size is
     # IMB-MPI1's: refused, saying why.
     for options, needle in [({"sync": "off"}, "-sync: has no effect in suite imb-rma"),

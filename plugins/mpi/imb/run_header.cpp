@@ -93,6 +93,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"ack_bytes", m.ack_bytes()},
         {"rma_all_targets_completion",
          m.completes_all_targets_once_per_sample() ? "once per sample" : "every iteration"},
+        {"overlap_t_cpu", m.times_cpu_inside_overlap() ? "inside the overlapped loop"
+                                                       : "the work timed alone"},
+        {"overlap_divisor", m.is_2021() ? "max(t_pure, t_CPU)" : "min(t_pure, t_CPU)"},
     };
     if (m.is_2021()) {
         rules["sync"] = m.sync;

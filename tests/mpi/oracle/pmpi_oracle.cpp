@@ -767,6 +767,7 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
     enter(f_ibcast);
     note_operand(f_ibcast, count, type);
+    note_peer(f_ibcast, count, root, comm, true);
     return PMPI_Ibcast(buf, count, type, root, comm, request);
 }
 
