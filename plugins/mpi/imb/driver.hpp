@@ -8,6 +8,8 @@
 #include <parbench/plugin/abi.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -145,6 +147,8 @@ struct benchmark {
     parbench_benchmark info;
     run_fn run;
     std::span<const table_column> columns = {};
+    // Where the methodology orders the columns otherwise (IMB-RMA's Truly_passive_put).
+    std::span<const table_column> (*columns_under)(const methodology&) = nullptr;
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
@@ -279,8 +283,10 @@ struct family {
     }
 
     [[nodiscard]] std::vector<std::uint64_t> sizes() const {
-        // IMB 2021: lengths are multiples of the size of the benchmark's datatype.
+        // IMB 2021: lengths are multiples of the size of the benchmark's datatype (IMB-EXT's:
+        // of MPI_FLOAT, whatever the benchmark; methodology::ext_length_unit).
         std::uint64_t unit = traits.unit;
+        if (run.opts->ext_lengths) unit = std::max(unit, run.opts->method.ext_length_unit());
         if constexpr (typed_definition<Def>)
             if (run.datatypes != nullptr) unit = run.datatypes->unit(traits.reduction);
         return traits.fixed_bytes > 0 ? std::vector<std::uint64_t>{traits.fixed_bytes}
@@ -326,17 +332,30 @@ struct family {
                                       : P == 0    ? "aggregate"
                                                   : "non_aggregate";
         const options& o = *run.opts;
-        // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
-        // completed once per sample (imb::methodology::completes_all_targets_once_per_sample).
-        if constexpr (requires { Def::completes_once_per_sample_in_imb2021; }) {
-            if (Def::completes_once_per_sample_in_imb2021 &&
-                o.method.completes_all_targets_once_per_sample()) {
-                policy::iterations::imb_volume per_sample = o.iterations;
-                per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
-                return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample);
-            }
+        if constexpr (passes == 2) {
+            if (!runs_mode(o, P == 0)) return {};  // -aggregate_mode: the other mode only
         }
-        return measure_as<aggregation>(c, x, mode, o.iterations);
+        const double start = MPI_Wtime();
+        mpi::measurement m = [&] {
+            // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
+            // completed once per sample (imb::methodology::completes_all_targets_once_per_sample).
+            if constexpr (requires { Def::completes_once_per_sample_in_imb2021; }) {
+                if (Def::completes_once_per_sample_in_imb2021 &&
+                    o.method.completes_all_targets_once_per_sample()) {
+                    policy::iterations::imb_volume per_sample = o.iterations;
+                    per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample);
+                }
+            }
+            return measure_as<aggregation>(c, x, mode, o.iterations);
+        }();
+        if (o.msg_pause) {
+            // IMB 2021's -msg_pause: a barrier, then as long a sleep as the size took here.
+            const double took_s = MPI_Wtime() - start;
+            MPI_Barrier(MPI_COMM_WORLD);
+            std::this_thread::sleep_for(std::chrono::duration<double>(took_s));
+        }
+        return m;
     }
 
     // One size under an aggregation policy and an IMB repetition rule.
@@ -426,8 +445,11 @@ template <class Def>
     requires(mpi::check_definition<Def>())
 [[nodiscard]] constexpr benchmark entry(const char* name, const char* description,
                                         std::uint32_t flags) {
+    std::span<const table_column> (*columns_under)(const methodology&) = nullptr;
+    if constexpr (requires(const methodology& m) { Def::columns_under(m); })
+        columns_under = &Def::columns_under;
     return {mpi::catalogue_row<Def>(name, description, flags), &run_benchmark<Def>,
-            Def::traits.columns};
+            Def::traits.columns, columns_under};
 }
 
 }  // namespace parbench::imb
