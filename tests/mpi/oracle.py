@@ -29,6 +29,19 @@ Cases:
              the source of every receive (PingPong's partner, MPI_ANY_SOURCE for *AnySource and
              under 4.0), the Uniband/Biband window (256, -window_size 8, 64 under 4.0) and
              acknowledgement (one MPI_CHAR, an empty message under 4.0), repetition counts
+  imb2021_rma  imb-rma's transfers to every target under 2021 (the default) and 4.0, -n 2, D =
+             20 us, msgs_nonaggr M = 10: IMB 2021 issues the M transfers of a sample and one
+             flush (IMB_rma_put.c:169-183), so t = (M + 1) D / M = 22 us; IMB 4.0 flushes every
+             iteration, t = 2 D = 40 us; the same M repetitions and no MODE in both; flush calls
+             counted against transfers
+  imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
+             on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
+             Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
+             collectives with data in both the t_pure and the t_ovrl loop (-sync on minus off =
+             2 x repetitions; none for Ibarrier, IMB_barrier.c), t_CPU read around the work
+             inside the overlapped loop under 2021 (one virtual clock tick per iteration) and
+             by a loop of its own under 4.0, overlap[%] from the row's three times by
+             max(t_pure, t_CPU) under 2021 and min under 4.0
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 """
@@ -83,7 +96,7 @@ REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
 def run(np, args, delay=None, clock="virtual", console=False, timeout=240, methodology="4.0",
-        peers=False):
+        peers=False, suite="imb-mpi1"):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
     reports). The table's figures are IMB 4.0's: -methodology 4.0 unless told otherwise (None:
     the suite's default, IMB 2021)."""
@@ -96,7 +109,7 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
         env_args.append(f"PARBENCH_ORACLE_CLOCK={clock}")
         if peers:
             env_args.append("PARBENCH_ORACLE_PEERS=1")
-        return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", "imb-mpi1"] + list(args)
+        return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
         return [read_json(f) for f in sorted(glob.glob(os.path.join(tmp, "oracle.*.json")))]
@@ -507,8 +520,124 @@ def case_imb2021():
            "2048 B in 20.32 us: 100.79 MB/s (10^6) and 96.12 MiB/s (2^20)")
 
 
+def case_imb2021_rma():
+    d, m = 20.0, 10
+    names = ["One_put_all", "One_get_all", "All_put_all", "All_get_all", "Put_all_local",
+             "Get_all_local"]
+    base = ["-msglog", "3:3", "-zero_size", "off", "-iter", f"1000,40,{m}", "-time", "10"]
+    for label, methodology in (("2021", None), ("4.0", "4.0")):
+        rc, doc, stdout, _, reports = run(2, names + base, delay=d, console=True,
+                                          methodology=methodology, suite="imb-rma")
+        if not expect(rc == 0 and len(reports or []) == 2, f"{label}: rc {rc}, two reports"):
+            continue
+        for name in names:
+            got = rows(doc, name)
+            if not expect(len(got) == 1, f"{name} {label}: one row, got {len(got)}"):
+                continue
+            row = got[0]
+            # M transfers and one flush per sample (2021), a flush per transfer (4.0); the
+            # origin's time is the row's t_max (the target makes no call in the timed region).
+            want = (m + 1) * d / m if label == "2021" else 2 * d
+            expect(near(row["t_max_us"], want, 1e-6),
+                   f"{name} {label}: t_max {row['t_max_us']} us, want {want} (D {d}, M {m})")
+            expect(row["iterations"] == m and not row.get("mode"),
+                   f"{name} {label}: {row['iterations']} repetitions (want M = {m}), mode "
+                   f"{row.get('mode')!r} (IMB 2021 prints no MODE for these)")
+            print(f"{name:14s} {label}: t_max {row['t_max_us']:.4f} us")
+        expect("MODE" not in stdout, f"{label}: no MODE line in the console")
+        calls = reports[0]["calls"]
+        issued = calls.get("MPI_Put", 0) + calls.get("MPI_Get", 0)
+        completed = calls.get("MPI_Win_flush_all", 0) + calls.get("MPI_Win_flush_local_all", 0)
+        if label == "4.0":
+            # At -n 2 every process has one target: a flush per transfer, warm-up included.
+            expect(issued == completed and issued >= 6 * m,
+                   f"4.0: rank 0 transfers {issued} == flushes {completed}")
+        else:
+            # Every timed sample: M transfers, one flush; an untimed warm-up chunk adds one.
+            expect(issued >= 6 * 2 * m and 2 * completed < issued,
+                   f"2021: rank 0 transfers {issued}, flushes {completed}: one per sample of {m}")
+        print(f"{label}: rank 0 transfers {issued}, flushes {completed}")
+        ctx = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+               if doc else {})
+        expect(ctx.get("rma_all_targets_completion") ==
+               ("once per sample" if label == "2021" else "every iteration"),
+               f"{label}: the context records the completion rule: {ctx}")
+        expect(("(IMB 2021.11 methodology)" if label == "2021" else "(IMB 4.0 methodology)")
+               in stdout, f"{label}: the header names the methodology")
+
+
+def overlap_by(t_ovrl, t_pure, t_cpu, divisor):
+    """IMB's overlap[%]: 100 max(0, min(1, (t_pure + t_CPU - t_ovrl) / divisor(t_pure, t_CPU)))
+    (IMB 2021 IMB_output.c:319 with max, the 4.0 guide with min); 0 without a divisor."""
+    d = divisor(t_pure, t_cpu)
+    return 0.0 if d <= 0 else 100.0 * max(0.0, min(1.0, (t_pure + t_cpu - t_ovrl) / d))
+
+
+def case_imb2021_nbc():
+    d, m = 20.0, 10
+    names = ["Ibcast", "Iallreduce", "Ibarrier"]
+    base = names + ["-msglog", "3:3", "-zero_size", "off", "-iter", str(m), "-time", "10"]
+    runs = {"2021": run(2, base, delay=d, methodology=None, peers=True, suite="imb-nbc"),
+            "2021 -sync off": run(2, base + ["-sync", "off"], delay=d, methodology=None,
+                                  peers=True, suite="imb-nbc"),
+            "4.0": run(2, base, delay=d, methodology="4.0", peers=True, suite="imb-nbc")}
+    if any(r[0] != 0 or len(r[4] or []) != 2 for r in runs.values()):
+        expect(False, "every run exits 0 with two oracle reports")
+        return
+    for label, (_, doc, _, _, reports) in runs.items():
+        is_2021 = label.startswith("2021")
+        for name in names:
+            got = rows(doc, name)
+            if not expect(len(got) == 1 and got[0].get("overlap"), f"{label} {name}: one row "
+                          f"with overlap figures"):
+                continue
+            row, o = got[0], got[0]["overlap"]
+            expect(row["iterations"] == m, f"{label} {name}: {row['iterations']} repetitions")
+            # Each iteration is the start and MPI_Wait, 2 D, in both timings; the CPU load makes
+            # no MPI call, so it costs nothing on the virtual clock.
+            expect(near(o["t_pure_us"], 2 * d, 1e-6) and near(o["t_ovrl_us"], 2 * d, 1e-6),
+                   f"{label} {name}: t_pure {o['t_pure_us']}, t_ovrl {o['t_ovrl_us']}, want {2 * d}")
+            # Where t_CPU is read: the virtual clock advances 1e-12 s per MPI_Wtime reading
+            # and nothing for the CPU load. Under 2021 it is read just before and after the work
+            # inside each overlapped iteration: one tick, 1e-6 us per iteration exactly. Under
+            # 4.0 the work is timed alone in a batched loop: one tick per batch boundary spread
+            # over the batch's iterations, less than one tick per iteration.
+            if is_2021:
+                expect(near(o["t_cpu_us"], 1e-6, 1e-3),
+                       f"{label} {name}: t_CPU {o['t_cpu_us']} us, want one clock tick (1e-6 us)"
+                       f" per iteration, read around the work inside the overlapped loop")
+            else:
+                expect(o["t_cpu_us"] < 0.5e-6, f"{label} {name}: t_CPU {o['t_cpu_us']} us, want "
+                       f"the batched loop of the work alone (under a tick per iteration)")
+            want = overlap_by(o["t_ovrl_us"], o["t_pure_us"], o["t_cpu_us"],
+                              max if is_2021 else min)
+            expect(abs(o["overlap_percent"] - want) <= 1e-9,
+                   f"{label} {name}: overlap {o['overlap_percent']} != {want}")
+            print(f"{label:15s} {name:10s} t_ovrl {o['t_ovrl_us']:.4f} t_pure {o['t_pure_us']:.4f}"
+                  f" t_CPU {o['t_cpu_us']:.6f} overlap {o['overlap_percent']:.2f}")
+        ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+        expect((ctx.get("overlap_t_cpu"), ctx.get("overlap_divisor")) ==
+               (("inside the overlapped loop", "max(t_pure, t_CPU)") if is_2021 else
+                ("the work timed alone", "min(t_pure, t_CPU)")),
+               f"{label}: the context records the overlap rules: {ctx}")
+        for rank, rep_ in enumerate(reports):
+            roots = {int(k.split()[2]) for k in rep_["roots"] if k.startswith("MPI_Ibcast 8 ")}
+            expect(roots == ({0} if is_2021 else {0, 1}),
+                   f"{label} rank {rank}: roots of the Ibcast calls {sorted(roots)}")
+    # -sync on: one barrier after every timed call of Ibcast and Iallreduce, in the t_pure loop
+    # and in the t_ovrl loop (IMB_bcast.c:342, 443); Ibarrier's loops have none.
+    timed = sum(2 * r["iterations"] for r in rows(runs["2021"][1])
+                if r["benchmark"] in ("Ibcast", "Iallreduce"))
+    for rank in range(2):
+        on = runs["2021"][4][rank]["calls"]["MPI_Barrier"]
+        off = runs["2021 -sync off"][4][rank]["calls"]["MPI_Barrier"]
+        expect(on - off == timed, f"rank {rank}: barriers {on} (-sync on) - {off} (off) != "
+                                  f"timed calls {timed}")
+        print(f"rank {rank}: MPI_Barrier {on} (-sync on), {off} (-sync off), timed calls {timed}")
+
+
 if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
-                "imb2021"):
+                "imb2021", "imb2021_rma", "imb2021_nbc"):
     print("unknown case", CASE)
     sys.exit(2)
 globals()["case_" + CASE]()

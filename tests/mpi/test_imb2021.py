@@ -20,6 +20,7 @@ usage: test_imb2021.py --host PLUGIN_HOST --plugin PARBENCH_MPI_SO --count-sends
 import argparse
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -153,13 +154,26 @@ def test_bad_values(args):
     os.unlink(only_zero.name)
     # IMB 2021 has the datatype options in IMB-MPI1 only: other suites keep theirs, and say so.
     for options, needle in [({"data_type": "int"}, "-data_type int: suite imb-nbc keeps"),
-                            ({"methodology": "2021"},
-                             "-methodology 2021: not yet available in suite imb-nbc"),
-                            ({"contig_type": "resize"}, "-contig_type resize: suite imb-nbc")]:
+                            ({"contig_type": "resize"}, "-contig_type resize: suite imb-nbc"),
+                            ({"window_size": "8"}, "-window_size: an option of IMB-MPI1's")]:
         proc, events = run(args, options, ["Ibcast"], suite="imb-nbc")
         expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
                f"imb-nbc {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
         expect(not of(events, "result"), f"imb-nbc {options}: no rows")
+    # imb-io still measures by the IMB 4.0 guide only.
+    proc, events = run(args, {"methodology": "2021"}, ["S_Write_indv"], suite="imb-io")
+    expect(proc.returncode == BAD_INPUT and
+           "-methodology 2021: not yet available in suite imb-io" in proc.stderr,
+           f"imb-io -methodology 2021: rc {proc.returncode}, {proc.stderr[-300:]}")
+    # IMB-RMA parses -sync, -root_shift, -imb_barrier and never reads them; -window_size is
+    # IMB-MPI1's: refused, saying why.
+    for options, needle in [({"sync": "off"}, "-sync: has no effect in suite imb-rma"),
+                            ({"imb_barrier": "on"}, "-imb_barrier: has no effect in suite imb-rma"),
+                            ({"window_size": "8"}, "-window_size: an option of IMB-MPI1's")]:
+        proc, events = run(args, options, ["One_put_all"], suite="imb-rma")
+        expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
+               f"imb-rma {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
+        expect(not of(events, "result"), f"imb-rma {options}: no rows")
 
 
 # --- IMB 2021's datatypes, from its source (MPI1_suite.cpp, original_benchmark.h) -----------------
@@ -286,6 +300,83 @@ def test_datatypes(args):
                         lengths=None)
 
 
+def names_of(events):
+    return sorted({e["benchmark"] for e in of(events, "result")})
+
+
+def test_lists_and_options(args):
+    """IMB 2021's comma lists (positional, -include, -exclude), -msgsize, -aggregate_mode,
+    -msg_pause, -list; IMB-EXT's 4-byte lengths; Truly_passive_put's column order."""
+    small = {"msglog": "0:0", "iter": "2"}
+    # (with -msg_pause on, which runs and is recorded; its sleep is not timed here)
+    proc, events = run(args, dict(small, include="Bcast,Barrier", exclude=["Allreduce"],
+                                  msg_pause="on"), ["PingPong,Allreduce"])
+    start = of(events, "run_start")
+    expect(proc.returncode == 0 and names_of(events) == ["Barrier", "Bcast", "PingPong"] and
+           start and start[0]["context"]["options"]["msg_pause"] is True,
+           f"PingPong,Allreduce -include Bcast,Barrier -exclude Allreduce -msg_pause on: ran "
+           f"{names_of(events)} rc {proc.returncode} {proc.stderr[-300:]}")
+    # -msgsize a,b,c: exactly those lengths, rounded up to the datatype's size where IMB does.
+    proc, events = run(args, {"msgsize": "1,5,1024", "iter": "2"}, ["PingPong", "Allreduce"])
+    expect(proc.returncode == 0 and sizes_of(events, "PingPong") == [1, 5, 1024] and
+           sizes_of(events, "Allreduce") == [4, 8, 1024],
+           f"-msgsize 1,5,1024: PingPong {sizes_of(events, 'PingPong')}, Allreduce "
+           f"{sizes_of(events, 'Allreduce')} rc {proc.returncode} {proc.stderr[-300:]}")
+    # -aggregate_mode: one mode of the benchmarks that have both (IMB-RMA's Unidir_put); and
+    # Truly_passive_put's columns: t_pure before t_ovrl under 2021 (IMB_output.c:423).
+    for mode, method, want in (("aggregate", "2021", ["t_pure_us", "t_ovrl_us"]),
+                               ("non_aggregate", "4.0", ["t_ovrl_us", "t_pure_us"])):
+        proc, events = run(args, dict(small, aggregate_mode=mode, methodology=method),
+                           ["Unidir_put", "Truly_passive_put"], suite="imb-rma")
+        modes = sorted({e["block"]["mode"] for e in of(events, "result")
+                        if e["benchmark"] == "Unidir_put"})
+        expect(proc.returncode == 0 and modes == [mode],
+               f"imb-rma -aggregate_mode {mode}: modes {modes} rc {proc.returncode}")
+        start = of(events, "run_start")
+        declared = start[0].get("columns", {}).get("Truly_passive_put", []) if start else []
+        got = [c.get("source") if isinstance(c, dict) else c[0] for c in declared]
+        expect(got == want, f"Truly_passive_put -methodology {method}: columns {got}, want {want}")
+    # IMB-EXT: lengths in multiples of 4 under 2021 (helper_IMB_functions.h:743-744, 322).
+    for method, msgsize, want in (("2021", None, [0, 4, 8]), ("4.0", None, [0, 1, 2, 4, 8]),
+                                  ("2021", "1,6", [4, 8])):
+        options = {"iter": "2", "methodology": method}
+        options.update({"msgsize": msgsize} if msgsize else {"msglog": "0:3"})
+        proc, events = run(args, options, ["Unidir_Put"], suite="imb-ext")
+        expect(proc.returncode == 0 and sizes_of(events, "Unidir_Put") == want,
+               f"imb-ext {options}: sizes {sizes_of(events, 'Unidir_Put')}, want {want} "
+               f"{proc.stderr[-300:]}")
+    for options, benchmarks, suite, needle in [
+            ({"msgsize": "1,,2"}, ["PingPong"], "imb-mpi1", "-msgsize 1,,2: an empty length"),
+            ({"msgsize": "1,2", "msglog": "0:1"}, ["PingPong"], "imb-mpi1",
+             "-msgsize and -msglog both set"),
+            ({"list": True}, ["PingPong"], "imb-mpi1", "-list: parbench lists"),
+            ({"thread_level": "nompiinit"}, ["PingPong"], "imb-mpi1",
+             "-thread_level nompiinit: IMB 2021's value"),
+            ({"include": "PingPong,,Bcast"}, ["PingPong"], "imb-mpi1",
+             "-include 'PingPong,,Bcast': an empty benchmark name"),
+            ({}, ["PingPong,"], "imb-mpi1", "benchmark list 'PingPong,': an empty name"),
+            ({"aggregate_mode": "both"}, ["Unidir_put"], "imb-rma",
+             "-aggregate_mode both: expected multi"),
+            ({"aggregate_mode": "aggregate"}, ["PingPong"], "imb-mpi1",
+             "-aggregate_mode: suite imb-mpi1 has no aggregate mode")]:
+        proc, events = run(args, options, benchmarks, suite=suite)
+        expect(proc.returncode == BAD_INPUT and needle in proc.stderr,
+               f"{suite} {benchmarks} {options}: rc {proc.returncode}, {proc.stderr[-300:]}")
+    # Through the driver, whose host checks the names before the plugin sees them.
+    if args.parbench:
+        plugins = os.path.dirname(os.path.dirname(args.plugin))
+        for names, rc, needle in (("PingPong,Barrier", 0, None),
+                                  ("PingPong,,Barrier", BAD_INPUT, "an empty name between commas")):
+            p = subprocess.run(["mpiexec", "-n", "2", args.parbench, "run", "imb-mpi1", names,
+                                "-msglog", "0:0", "-iter", "2", "--plugin-path", plugins],
+                               capture_output=True, text=True, timeout=60)
+            ok = p.returncode == rc and (needle in p.stderr if needle else
+                                         "Benchmarking PingPong" in p.stdout and
+                                         "Benchmarking Barrier" in p.stdout)
+            expect(ok, f"parbench run imb-mpi1 {names}: rc {p.returncode} (want {rc}) "
+                       f"{p.stderr[-300:]}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", required=True)
@@ -293,12 +384,14 @@ def main():
     parser.add_argument("--count-sends", required=True)
     parser.add_argument("--oracle", required=True)
     parser.add_argument("--test-kernels", action="store_true")
+    parser.add_argument("--parbench", default=None)
     args = parser.parse_args()
     os.environ.setdefault("PARBENCH_TEST_KERNELS", "1" if args.test_kernels else "0")
     test_defaults_and_header(args)
     test_zero_size(args)
     test_warm_up(args)
     test_bad_values(args)
+    test_lists_and_options(args)
     test_datatypes(args)
     return finish()
 

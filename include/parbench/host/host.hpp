@@ -15,6 +15,7 @@
 #pragma once
 
 #include <parbench/core/names.hpp>
+#include <parbench/core/text.hpp>
 #include <parbench/host/event_sink.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/host/plugin_search.hpp>
@@ -277,10 +278,24 @@ public:
 
 private:
     // Benchmark names are checked against the suite's list (case-insensitively, as IMB does;
-    // with IMB's "Multi-" prefix where the suite takes it).
+    // where the suite takes IMB's names, with the "Multi-" prefix and IMB 2021's comma lists,
+    // "PingPong,Allreduce", which the suite splits itself).
     static void check_benchmarks(const parbench_suite& suite, const run_request& request) {
         const bool multi_names = (suite.flags & PARBENCH_SUITE_MULTI_NAMES) != 0;
-        for (const auto& name : request.benchmarks) {
+        std::vector<std::string> names;
+        for (const auto& typed : request.benchmarks) {
+            if (!multi_names || typed.find(',') == std::string::npos) {
+                names.push_back(typed);
+                continue;
+            }
+            for (auto& piece : split_commas(typed)) {
+                if (piece.empty())
+                    throw run_error(run_error::kind::bad_input,
+                                    "benchmark list '" + typed + "': an empty name between commas");
+                names.push_back(std::move(piece));
+            }
+        }
+        for (const auto& name : names) {
             const std::string bare =
                 multi_names && lowercase(name).rfind("multi-", 0) == 0 ? name.substr(6) : name;
             bool known = false;

@@ -17,6 +17,10 @@ namespace parbench::mpi {
     if (text == "funneled") return MPI_THREAD_FUNNELED;
     if (text == "serialized") return MPI_THREAD_SERIALIZED;
     if (text == "multiple") return MPI_THREAD_MULTIPLE;
+    if (text == "nompiinit")
+        throw input_error("-thread_level nompiinit: IMB 2021's value for a caller that "
+                          "initialises MPI itself; parbench always does (single, funneled, "
+                          "serialized or multiple)");
     throw input_error("-thread_level " + std::string(text) +
                       ": expected one of single, funneled, serialized, multiple");
 }

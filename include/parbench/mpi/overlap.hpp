@@ -11,6 +11,10 @@
 //                      attach_overlap: t_ovrl, t_pure and t_CPU of the process with the largest
 //                      t_ovrl, and overlap[%] from them (report/overlap.hpp)
 //
+// That is the IMB 4.0 guide's composition. An overlap_rule chooses IMB 2021's instead: t_CPU is
+// the CPU load timed around its call inside t_ovrl's loop (IMB_reduce.c:206-208; no loop of its
+// own), and overlap[%] its own formula (imb::methodology chooses).
+//
 // A "start" is a functor that begins one nonblocking operation of iteration i and returns its
 // request: start(context, i, buffers) -> MPI_Request. The three kernels wrap it.
 #pragma once
@@ -54,6 +58,35 @@ struct overlapped_kernel {
     }
 };
 
+// t_ovrl's iteration when t_CPU is measured inside it (IMB 2021): the work's own time is kept
+// per iteration index, so that the timed iterations overwrite what the untimed warm-up wrote.
+// `work_s` holds one entry per index the timing can reach (n_sample).
+template <class Start, class Work>
+struct overlapped_timing_work_kernel {
+    Start start;
+    Work* work;
+    std::vector<double>* work_s;
+    template <class View>
+    void operator()(const kernel_context& c, std::uint64_t i, const View& v) const {
+        MPI_Request request = start(c, i, v);
+        const double begin = MPI_Wtime();
+        work->run();
+        const double spent = MPI_Wtime() - begin;
+        if (i < work_s->size()) (*work_s)[i] = spent;
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+};
+
+// What differs between IMB versions in an overlap measurement (imb::methodology decides).
+struct overlap_rule {
+    // t_CPU measured around the work inside t_ovrl's loop (IMB 2021) rather than by a timing of
+    // the work alone (IMB 4.0 guide).
+    bool cpu_inside_overlapped_loop = false;
+    // overlap[%] from (t_ovrl, t_pure, t_CPU): report/overlap.hpp's (the guide's, divided by
+    // the shorter time) unless given.
+    double (*percent)(double t_ovrl, double t_pure, double t_cpu) = nullptr;
+};
+
 // t_CPU's iteration: the work alone.
 template <class Work>
 struct work_kernel {
@@ -76,7 +109,7 @@ struct work_kernel {
 // to those of t_ovrl. The CPU load's work and rate go into the metrics.
 inline void attach_overlap(std::vector<result_record>& records, const gathered& ovrl,
                            const gathered& pure, const gathered& cpu, double time_divisor,
-                           const cpu_load_calibration& load) {
+                           const cpu_load_calibration& load, const overlap_rule& rule = {}) {
     if (!ovrl.root) return;
     const double to_us = 1e6 / (time_divisor > 0.0 ? time_divisor : 1.0);
     for (result_record& r : records) {
@@ -95,6 +128,9 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
         r.overlap = make_overlap_figures(per_iteration_s(ovrl.ranks[slowest]) * to_us,
                                          per_iteration_s(pure.ranks[slowest]) * to_us,
                                          per_iteration_s(cpu.ranks[slowest]) * to_us);
+        if (rule.percent != nullptr)
+            r.overlap->overlap_percent =
+                rule.percent(r.overlap->t_ovrl_us, r.overlap->t_pure_us, r.overlap->t_cpu_us);
         if (r.defects) *r.defects += pure_defects;
         r.metrics["cpu_load_passes"] = static_cast<double>(load.passes);
         r.metrics["cpu_load_rate_mflops"] = load.rate_mflops;
@@ -110,7 +146,8 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
     requires is_timing_plan<Plan> && (!completes<Completion>)
 [[nodiscard]] measurement measure_overlap(
     const session& s,
-    measure_config<Pattern, wait_kernel<Start>, Resource, Completion, Plan, Check> config) {
+    measure_config<Pattern, wait_kernel<Start>, Resource, Completion, Plan, Check> config,
+    const overlap_rule& rule = {}) {
     using R = decltype(resource_for(s, std::move(config.resource)));
     Plan& plan = config.plan;
     measurement out;
@@ -129,20 +166,38 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
             policy::matvec_load load;
             const cpu_load_calibration calibration =
                 calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
-            overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start, &load};
-            const rank_timing t_ovrl = time_iterations(s, config.pattern, ready, context,
-                                                       overlapped, config.completion, plan, bytes,
-                                                       config.check);
-            work_kernel<policy::matvec_load> work_alone{&load};
-            const rank_timing t_cpu = time_iterations(s, config.pattern, ready, context,
-                                                      work_alone, config.completion, plan, bytes);
+            rank_timing t_ovrl;
+            rank_timing t_cpu;
+            if (rule.cpu_inside_overlapped_loop) {
+                // One entry per iteration index the timing reaches; the timed loop's figures
+                // replace the warm-up's.
+                std::vector<double> work_s(static_cast<std::size_t>(std::max(
+                                               plan.iterations.n_sample(bytes, true),
+                                               plan.iterations.n_sample(bytes, false))),
+                                           0.0);
+                overlapped_timing_work_kernel<Start, policy::matvec_load> overlapped{
+                    config.kernel.start, &load, &work_s};
+                t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
+                                         config.completion, plan, bytes, config.check);
+                t_cpu.group = t_ovrl.group;
+                t_cpu.iterations = std::min<std::uint64_t>(t_ovrl.iterations, work_s.size());
+                for (std::uint64_t i = 0; i < t_cpu.iterations; ++i) t_cpu.total_s += work_s[i];
+            } else {
+                overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start,
+                                                                         &load};
+                t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
+                                         config.completion, plan, bytes, config.check);
+                work_kernel<policy::matvec_load> work_alone{&load};
+                t_cpu = time_iterations(s, config.pattern, ready, context, work_alone,
+                                        config.completion, plan, bytes);
+            }
             const gathered ovrl = gather(s, t_ovrl, plan.batching.max_batches);
             const gathered pure_figures = gather(s, t_pure, 0);
             const gathered cpu_figures = gather(s, t_cpu, 0);
             out.records = reduce(config.pattern, config.labels, s.layout(), bytes,
                                  plan.check && checks_data<Check>, ovrl);
             attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
-                           config.pattern.time_divisor, calibration);
+                           config.pattern.time_divisor, calibration, rule);
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();

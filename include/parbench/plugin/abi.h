@@ -100,7 +100,8 @@ typedef struct parbench_benchmark {
 enum {
     PARBENCH_SUITE_NEEDS_MPI = 1u << 0,    /* cannot run without the communication service */
     PARBENCH_SUITE_MULTI_NAMES = 1u << 1,  /* a benchmark name may carry IMB's "Multi-" prefix
-                                              (multiple mode), e.g. Multi-PingPong */
+                                              (multiple mode), e.g. Multi-PingPong, and names
+                                              may come as IMB 2021's comma list, A,B */
 };
 
 typedef struct parbench_suite {

@@ -18,10 +18,11 @@ namespace {
 }  // namespace
 
 }  // namespace driver_impl
-std::uint64_t aggregate_sections(const options& o, std::uint64_t x) {
-    const std::uint64_t n = o.iterations.n_sample(x, true);
+std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iterations,
+                                 std::uint64_t x) {
+    const std::uint64_t n = iterations.n_sample(x, true);
     if (x == 0) return 1;
-    return std::max<std::uint64_t>(1, std::min(n, o.iterations.overall_vol_bytes / x));
+    return std::max<std::uint64_t>(1, std::min(n, iterations.overall_vol_bytes / x));
 }
 
 std::vector<int> process_counts_for(const run_state& st, std::string_view name,

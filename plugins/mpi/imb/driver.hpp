@@ -8,6 +8,8 @@
 #include <parbench/plugin/abi.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -145,6 +147,8 @@ struct benchmark {
     parbench_benchmark info;
     run_fn run;
     std::span<const table_column> columns = {};
+    // Where the methodology orders the columns otherwise (IMB-RMA's Truly_passive_put).
+    std::span<const table_column> (*columns_under)(const methodology&) = nullptr;
 };
 
 // The process counts a benchmark runs at; empty (with a warning on rank 0) when the run cannot
@@ -217,13 +221,18 @@ void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uin
 
 // Disjoint window sections an aggregate timing needs: one per transfer of the largest count the
 // volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
-[[nodiscard]] std::uint64_t aggregate_sections(const options& o, std::uint64_t x);
+[[nodiscard]] std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iterations,
+                                               std::uint64_t x);
 
 // One size: mpi::measure(), or the definition's own composition of the phases where it combines
-// several timings into one record (IMB-RMA's Truly_passive_put).
+// several timings into one record (IMB-RMA's Truly_passive_put; IMB-NBC's overlap, which takes
+// the methodology's rules).
 template <class Def, class Config>
-[[nodiscard]] mpi::measurement measure_size(const mpi::session& s, Config&& config) {
-    if constexpr (requires { Def::measure(s, std::forward<Config>(config)); })
+[[nodiscard]] mpi::measurement measure_size(const mpi::session& s, Config&& config,
+                                            const methodology& m) {
+    if constexpr (requires { Def::measure(s, std::forward<Config>(config), m); })
+        return Def::measure(s, std::forward<Config>(config), m);
+    else if constexpr (requires { Def::measure(s, std::forward<Config>(config)); })
         return Def::measure(s, std::forward<Config>(config));
     else
         return mpi::measure(s, std::forward<Config>(config));
@@ -274,8 +283,10 @@ struct family {
     }
 
     [[nodiscard]] std::vector<std::uint64_t> sizes() const {
-        // IMB 2021: lengths are multiples of the size of the benchmark's datatype.
+        // IMB 2021: lengths are multiples of the size of the benchmark's datatype (IMB-EXT's:
+        // of MPI_FLOAT, whatever the benchmark; methodology::ext_length_unit).
         std::uint64_t unit = traits.unit;
+        if (run.opts->ext_lengths) unit = std::max(unit, run.opts->method.ext_length_unit());
         if constexpr (typed_definition<Def>)
             if (run.datatypes != nullptr) unit = run.datatypes->unit(traits.reduction);
         return traits.fixed_bytes > 0 ? std::vector<std::uint64_t>{traits.fixed_bytes}
@@ -321,17 +332,50 @@ struct family {
                                       : P == 0    ? "aggregate"
                                                   : "non_aggregate";
         const options& o = *run.opts;
+        if constexpr (passes == 2) {
+            if (!runs_mode(o, P == 0)) return {};  // -aggregate_mode: the other mode only
+        }
+        const double start = MPI_Wtime();
+        mpi::measurement m = [&] {
+            // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
+            // completed once per sample (imb::methodology::completes_all_targets_once_per_sample).
+            if constexpr (requires { Def::completes_once_per_sample_in_imb2021; }) {
+                if (Def::completes_once_per_sample_in_imb2021 &&
+                    o.method.completes_all_targets_once_per_sample()) {
+                    policy::iterations::imb_volume per_sample = o.iterations;
+                    per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample);
+                }
+            }
+            return measure_as<aggregation>(c, x, mode, o.iterations);
+        }();
+        if (o.msg_pause) {
+            // IMB 2021's -msg_pause: a barrier, then as long a sleep as the size took here.
+            const double took_s = MPI_Wtime() - start;
+            MPI_Barrier(MPI_COMM_WORLD);
+            std::this_thread::sleep_for(std::chrono::duration<double>(took_s));
+        }
+        return m;
+    }
+
+    // One size under an aggregation policy and an IMB repetition rule.
+    template <class Aggregation>
+    [[nodiscard]] mpi::measurement measure_as(const count& c, std::uint64_t x,
+                                              std::string_view mode,
+                                              const policy::iterations::imb_volume& iterations) const {
+        const options& o = *run.opts;
         const mpi::session& session = c.session;
         const auto bytes = static_cast<std::size_t>(x);
         const mpi::kernel_context context =
             session.context(bytes, pattern::pairing_of(Def::descriptor));
         const size_datatypes<Def> types(run, bytes);
-        const std::uint64_t sections = aggregation::is_aggregate ? aggregate_sections(o, x) : 1;
+        const std::uint64_t sections =
+            Aggregation::is_aggregate ? aggregate_sections(iterations, x) : 1;
         // Files: room for the warm-up and the largest timed count, in tiles of X.
         const mpi::file_site site{
             .directory = run.io_directory,
             .group = selected.multiple && session.active() ? session.group_index() : -1,
-            .tiles = 2 * o.iterations.n_sample(x, aggregation::is_aggregate)};
+            .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate)};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, sections, site, types.spread());
         std::string path;  // a file's, for the message of a failed MPI-IO call
@@ -347,12 +391,13 @@ struct family {
                 .kernel = types.kernel(context),
                 .completion = make_completion<Def>(context),
                 .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
-                                         aggregation>{.iterations = {.base = o.iterations,
+                                         Aggregation>{.iterations = {.base = iterations,
                                                                      .target = o.confidence},
                                                       .sync = sync_for<Def>(o),
                                                       .mem_limit_bytes = run.mem_limit_bytes,
                                                       .check = o.check},
-                .check = types.check()});
+                .check = types.check()},
+            o.method);
         // Files: the measurement's were closed and deleted by its resource; every process
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
         if constexpr (requires { Def::file(x, context, site); })
@@ -399,8 +444,11 @@ template <class Def>
     requires(mpi::check_definition<Def>())
 [[nodiscard]] constexpr benchmark entry(const char* name, const char* description,
                                         std::uint32_t flags) {
+    std::span<const table_column> (*columns_under)(const methodology&) = nullptr;
+    if constexpr (requires(const methodology& m) { Def::columns_under(m); })
+        columns_under = &Def::columns_under;
     return {mpi::catalogue_row<Def>(name, description, flags), &run_benchmark<Def>,
-            Def::traits.columns};
+            Def::traits.columns, columns_under};
 }
 
 }  // namespace parbench::imb

@@ -42,9 +42,19 @@ struct suite_defaults {
     // IMB 2021's -data_type, -red_data_type, -contig_type are measured (IMB-MPI1 only); other
     // suites keep their fixed datatypes and refuse any other value
     bool datatypes = false;
-    // IMB 2021.11's methods are implemented (imb-mpi1): -methodology 2021 is the default and
-    // its switches are options. Elsewhere the IMB 4.0 guide's methods, recorded as such.
+    // IMB 2021.11's methods are implemented: -methodology 2021 is the default. Elsewhere the
+    // IMB 4.0 guide's methods, recorded as such.
     bool methodology_2021 = false;
+    // IMB 2021's switches that change this suite's benchmarks (-methodology 2021): -sync,
+    // -root_shift, -imb_barrier (the collectives of IMB-MPI1 and IMB-NBC) and -window_size
+    // (IMB-MPI1's Uniband/Biband). IMB-RMA, -EXT and -IO parse the first three and never read
+    // them; parbench refuses them there in one line that says so.
+    bool collective_switches = false;
+    bool window_switch = false;
+    // Benchmarks in aggregate and non-aggregate mode (IMB-EXT, -RMA, -IO): -aggregate_mode.
+    bool modes = false;
+    // IMB-EXT's lengths: multiples of the methodology's unit (methodology::ext_length_unit).
+    bool ext_lengths = false;
 };
 
 struct options {
@@ -73,6 +83,13 @@ struct options {
     policy::sync::chosen sync{};  // -start_sync: IMB's barriers (default) or window sync
     imb::methodology method{};    // -methodology and IMB 2021's -sync, -root_shift, ...
     double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
+    // IMB 2021's -aggregate_mode (EXT_suite.cpp:244-254, 420-423): multi runs both modes where a
+    // benchmark has them; aggregate or non_aggregate only that one.
+    std::string aggregate_mode = "multi";
+    // IMB 2021's -msg_pause on: after each size every process waits in a barrier, then sleeps
+    // as long as the size took it (original_benchmark.h:196-202).
+    bool msg_pause = false;
+    bool ext_lengths = false;  // suite_defaults::ext_lengths
     std::string io_dir;       // suites with files: where the run's directory goes ("": $TMPDIR)
 };
 
@@ -87,9 +104,26 @@ using element_kind_t = imb_mpi1::element_kind;
 
 namespace detail {
 
+// The names of a list: IMB 2021's comma lists ("-include PingPong,Allreduce",
+// IMB_init.c/args_parser) and parbench's space-separated words, in any mix.
+[[nodiscard]] inline std::vector<std::string> split_names(const std::string& name,
+                                                          const std::string& word) {
+    std::vector<std::string> out;
+    for (auto& piece : parbench::split_commas(word)) {
+        if (piece.empty())
+            throw input_error("-" + name + " '" + word + "': an empty benchmark name");
+        out.push_back(std::move(piece));
+    }
+    return out;
+}
+
 [[nodiscard]] inline std::vector<std::string> list_value(const std::string& name,
                                                          const nlohmann::json& value) {
-    if (value.is_string()) return {value.get<std::string>()};
+    if (value.is_string()) {
+        if (value.get<std::string>().empty())
+            throw input_error("-" + name + ": expects at least one benchmark name");
+        return split_names(name, value.get<std::string>());
+    }
     if (value.is_array()) {
         // "-include" with nothing after it arrives as [] or [""].
         if (value.empty() || (value.size() == 1 && value[0] == ""))
@@ -99,7 +133,8 @@ namespace detail {
             if (!v.is_string()) throw input_error("-" + name + ": expects benchmark names");
             if (v.get<std::string>().empty())
                 throw input_error("-" + name + " '': an empty benchmark name");
-            out.push_back(v.get<std::string>());
+            for (auto& piece : split_names(name, v.get<std::string>()))
+                out.push_back(std::move(piece));
         }
         if (out.empty()) throw input_error("-" + name + ": expects at least one benchmark name");
         return out;
@@ -223,6 +258,11 @@ namespace detail {
     return sizes;
 }
 
+// Whether a benchmark with both modes runs this one (-aggregate_mode).
+[[nodiscard]] inline bool runs_mode(const options& o, bool aggregate) noexcept {
+    return o.aggregate_mode == "multi" || (o.aggregate_mode == "aggregate") == aggregate;
+}
+
 // Validates the request's options. Collective (files are broadcast): every rank calls it.
 [[nodiscard]] inline options parse_options(const run_request& request, int world_size,
                                            std::string_view suite, const suite_defaults& defaults) {
@@ -232,7 +272,9 @@ namespace detail {
     o.check = request.check;
     std::optional<std::string> iter_policy_text;
     o.method.name = defaults.methodology_2021 ? methodology_name::imb2021 : methodology_name::imb40;
+    o.ext_lengths = defaults.ext_lengths;
     std::vector<std::string> switches_2021;  // IMB 2021 options given, for the 4.0 refusal
+    bool msgsize_given = false;
     for (const auto& [name, value] : request.options) {
         if (name == "npmin") {
             const std::string text = parbench::option_text(name, value);
@@ -321,18 +363,54 @@ namespace detail {
                               ": IMB 2021's -sync takes on or off (a barrier after each timed "
                               "collective call); parbench's barrier|window start is -start_sync");
         } else if (name == "sync" || name == "root_shift" || name == "imb_barrier") {
+            if (defaults.methodology_2021 && !defaults.collective_switches)
+                throw input_error("-" + name + ": has no effect in suite " + std::string(suite) +
+                                  " (IMB 2021 reads it in IMB-MPI1's and IMB-NBC's collectives "
+                                  "only; this suite's kernels call MPI_Barrier themselves)");
             const bool on = detail::switch_value(name, value);
             if (name == "sync") o.method.sync = on;
             if (name == "root_shift") o.method.root_shift = on;
             if (name == "imb_barrier") o.method.imb_barrier = on;
             switches_2021.push_back(name);
         } else if (name == "window_size") {
+            if (defaults.methodology_2021 && !defaults.window_switch)
+                throw input_error("-window_size: an option of IMB-MPI1's Uniband and Biband "
+                                  "(use imb-mpi1); suite " + std::string(suite) +
+                                  " has no windowed benchmark");
             const std::string text = parbench::option_text(name, value);
             if (!parbench::parse_unsigned(text, o.method.window_size) || o.method.window_size < 1 ||
                 o.method.window_size > 65536)
                 throw input_error("-window_size " + text +
                                   ": expected a number of messages from 1 to 65536");
             switches_2021.push_back(name);
+        } else if (name == "msgsize") {
+            // IMB 2021 (IMB-MPI1, MPI1_suite.cpp:276-282, 600-609): the lengths as a comma list.
+            const std::string text = parbench::option_text(name, value);
+            std::string lines;
+            for (const auto& word : parbench::split_commas(text)) {
+                if (word.empty())
+                    throw input_error("-msgsize " + text +
+                                      ": an empty length between commas (expected a,b,c)");
+                lines += word + "\n";
+            }
+            o.msglen = parse_msglen(lines, "-msgsize " + text);
+            msgsize_given = true;
+        } else if (name == "msg_pause") {
+            o.msg_pause = detail::switch_value(name, value);
+        } else if (name == "aggregate_mode") {
+            const std::string text = parbench::option_text(name, value);
+            const auto t = parbench::trim(text);
+            if (t != "multi" && t != "aggregate" && t != "non_aggregate")
+                throw input_error("-aggregate_mode " + text +
+                                  ": expected multi (both modes), aggregate or non_aggregate");
+            if (!defaults.modes)
+                throw input_error("-aggregate_mode: suite " + std::string(suite) +
+                                  " has no aggregate mode (IMB 2021 has it in IMB-EXT, IMB-RMA "
+                                  "and IMB-IO)");
+            o.aggregate_mode = std::string(t);
+        } else if (name == "list") {
+            throw input_error("-list: parbench lists every suite's benchmarks and their "
+                              "descriptions with `parbench list`; a run does not");
         } else if (name == "confidence") {
             o.confidence =
                 policy::iterations::parse_confidence_target(parbench::option_text(name, value));
@@ -349,6 +427,10 @@ namespace detail {
                           ": the check fills and reads message buffers on the host; run them "
                           "separately");
     if (iter_policy_text) o.iterations.policy = policy::iterations::parse_iter_policy_option(*iter_policy_text);
+    if (msgsize_given && (!o.msglen_file.empty() || request.options.count("msglog") != 0))
+        throw input_error("-msgsize and -" +
+                          std::string(o.msglen_file.empty() ? "msglog" : "msglen") +
+                          " both set the message lengths; give only one");
     if (!o.msglen_file.empty()) {
         if (request.options.count("msglog") != 0)
             throw input_error("-msglen and -msglog both set the message lengths; give only one");

@@ -75,6 +75,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"io_dir", o.io_dir},
         {"n_barr", 2},
         {"methodology", std::string(to_string(o.method.name))},
+        {"aggregate_mode", o.aggregate_mode},
+        {"msg_pause", o.msg_pause},
         {"start_sync", std::string(policy::sync::to_string(o.sync.which))},
         {"n_warmup", std::min(mpi::n_warmup, o.iterations.msgs_per_sample)},
         {"max_batches", batching_defaults.max_batches},
@@ -91,6 +93,14 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"pingpong_source", m.explicit_source() ? "partner" : "MPI_ANY_SOURCE"},
         {"window_size", m.window()},
         {"ack_bytes", m.ack_bytes()},
+        {"rma_all_targets_completion",
+         m.completes_all_targets_once_per_sample() ? "once per sample" : "every iteration"},
+        {"overlap_t_cpu", m.times_cpu_inside_overlap() ? "inside the overlapped loop"
+                                                       : "the work timed alone"},
+        {"overlap_divisor", m.is_2021() ? "max(t_pure, t_CPU)" : "min(t_pure, t_CPU)"},
+        {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
+                                                                 : "t_ovrl t_pure"},
+        {"ext_length_unit_bytes", m.ext_length_unit()},
     };
     if (m.is_2021()) {
         rules["sync"] = m.sync;

@@ -2,6 +2,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
+#include <parbench/core/text.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,7 +49,15 @@ struct resolved {
 std::vector<selected> select(std::span<const benchmark> catalogue, std::string_view suite,
                              const run_request& request, const options& o) {
     std::vector<selected> chosen(catalogue.size());
-    std::vector<std::string> names = request.benchmarks;
+    // IMB 2021's positional comma lists ("PingPong,Allreduce") as separate names.
+    std::vector<std::string> names;
+    for (const auto& typed : request.benchmarks) {
+        for (auto& piece : split_commas(typed)) {
+            if (piece.empty())
+                throw input_error("benchmark list '" + typed + "': an empty name between commas");
+            names.push_back(std::move(piece));
+        }
+    }
     names.insert(names.end(), o.input_names.begin(), o.input_names.end());
     if (names.empty()) {
         for (std::size_t k = 0; k < catalogue.size(); ++k)

@@ -99,9 +99,12 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     if (st.world_rank == 0) {
         run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share);
         for (std::size_t k = 0; k < catalogue_.size(); ++k) {
-            if (!chosen[k].run || catalogue_[k].columns.empty()) continue;
+            const std::span<const table_column> columns =
+                catalogue_[k].columns_under != nullptr ? catalogue_[k].columns_under(o.method)
+                                                       : catalogue_[k].columns;
+            if (!chosen[k].run || columns.empty()) continue;
             auto& declared = start.columns[catalogue_[k].info.name];
-            for (const table_column& c : catalogue_[k].columns)
+            for (const table_column& c : columns)
                 declared.push_back({c.source, c.heading, c.precision});
         }
         if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);

@@ -35,7 +35,8 @@ const imb::suite& suite() {
         {.name = "imb-ext",
          .description = "Intel MPI Benchmarks IMB-EXT: MPI-2 one-sided communication (fence)",
          .compatible_with = "IMB-EXT",
-         .part = "MPI-2 part"},
+         .part = "MPI-2 part",
+         .defaults = {.methodology_2021 = true, .modes = true, .ext_lengths = true}},
         catalogue);
     return s;
 }

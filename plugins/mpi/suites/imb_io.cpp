@@ -141,7 +141,8 @@ const imb::suite& suite() {
                       .iterations = {.msgs_per_sample = 50,
                                      .overall_vol_bytes = 16ull << 20,
                                      .msgs_nonaggr = 10},
-                      .io_files = true}},
+                      .io_files = true,
+                      .modes = true}},
         catalogue, testing::imb_io_faults());
     return s;
 }

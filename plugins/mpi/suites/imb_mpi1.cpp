@@ -67,7 +67,10 @@ const imb::suite& suite() {
              "Intel MPI Benchmarks IMB-MPI1: point-to-point and collective MPI-1 benchmarks",
          .compatible_with = "IMB-MPI1",
          .part = "MPI-1 part",
-         .defaults = {.datatypes = true, .methodology_2021 = true}},
+         .defaults = {.datatypes = true,
+                      .methodology_2021 = true,
+                      .collective_switches = true,
+                      .window_switch = true}},
         catalogue, testing::imb_mpi1_faults());
     return s;
 }

@@ -65,6 +65,7 @@ const imb::suite& suite() {
                         "computation, and their _pure timings",
          .compatible_with = "IMB-NBC",
          .part = "NBC part",
+         .defaults = {.methodology_2021 = true, .collective_switches = true},
          .extend_run_start = &imb::add_overlap_header},
         catalogue, testing::imb_nbc_faults());
     return s;

@@ -22,6 +22,7 @@
 // MPI_Recv, MPI_Isend, MPI_Irecv; an MPI_Recv from MPI_ANY_SOURCE by the source it matched, an
 // MPI_Irecv from it not at all) between world ranks I and J costs L more, on either clock (the
 // links suite's known answer: PingPong's t of pair I-J is max(D_I, D_J) + L).
+// One-sided: MPI_Put, MPI_Get and the four flushes (IMB-RMA's completion per sample).
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
 // of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
@@ -65,6 +66,7 @@ enum fn : int {
     f_neighbor_allgather, f_neighbor_allgatherv, f_neighbor_alltoall, f_neighbor_alltoallv,
     f_neighbor_alltoallw, f_ineighbor_allgather, f_ineighbor_allgatherv, f_ineighbor_alltoall,
     f_ineighbor_alltoallv, f_ineighbor_alltoallw, f_dist_graph_create_adjacent, f_cart_create,
+    f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
     f_count
 };
 const char* const fn_names[f_count] = {
@@ -84,7 +86,9 @@ const char* const fn_names[f_count] = {
     "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
     "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_allgather",
     "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
-    "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create"};
+    "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create",
+    "MPI_Put", "MPI_Get", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
+    "MPI_Win_flush_local_all"};
 
 struct state {
     bool ready = false;
@@ -820,6 +824,7 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
     enter(f_ibcast);
     note_operand(f_ibcast, count, type);
+    note_peer(f_ibcast, count, root, comm, true);
     return PMPI_Ibcast(buf, count, type, root, comm, request);
 }
 
@@ -872,6 +877,41 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
     enter(f_iscatterv);
     note_operand(f_iscatterv, rcount, rtype);
     return PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, request);
+}
+
+// One-sided transfers and their flushes (IMB-RMA's aggregation: flushes per sample).
+int MPI_Put(const void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+            int tcount, MPI_Datatype ttype, MPI_Win win) {
+    enter(f_put);
+    note_operand(f_put, ocount, otype);
+    return PMPI_Put(obuf, ocount, otype, target, disp, tcount, ttype, win);
+}
+
+int MPI_Get(void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
+            MPI_Datatype ttype, MPI_Win win) {
+    enter(f_get);
+    note_operand(f_get, ocount, otype);
+    return PMPI_Get(obuf, ocount, otype, target, disp, tcount, ttype, win);
+}
+
+int MPI_Win_flush(int rank, MPI_Win win) {
+    enter(f_win_flush);
+    return PMPI_Win_flush(rank, win);
+}
+
+int MPI_Win_flush_all(MPI_Win win) {
+    enter(f_win_flush_all);
+    return PMPI_Win_flush_all(win);
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+    enter(f_win_flush_local);
+    return PMPI_Win_flush_local(rank, win);
+}
+
+int MPI_Win_flush_local_all(MPI_Win win) {
+    enter(f_win_flush_local_all);
+    return PMPI_Win_flush_local_all(win);
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {

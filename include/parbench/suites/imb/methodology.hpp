@@ -8,6 +8,11 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/text.hpp>
+#include <parbench/report/overlap.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -17,6 +22,17 @@ enum class methodology_name { imb2021, imb40 };
 
 [[nodiscard]] constexpr std::string_view to_string(methodology_name m) noexcept {
     return m == methodology_name::imb40 ? "4.0" : "2021";
+}
+
+// IMB 2021's overlap[%] (IMB_output.c:319, IMB-NBC and IMB-MPI4): the hidden time over the
+// *longer* of t_pure and t_CPU, 100 · max(0, min(1, (t_pure + t_CPU − t_ovrl) / max(t_pure,
+// t_CPU))); 0 when both are 0 (nothing to hide, never a division by zero). The IMB 4.0 guide
+// divides by the shorter (parbench::overlap_percent, report/overlap.hpp).
+[[nodiscard]] inline double overlap_percent_of_longer(double t_ovrl, double t_pure,
+                                                      double t_cpu) noexcept {
+    const double longer = std::max(t_pure, t_cpu);
+    if (!(longer > 0.0) || !std::isfinite(t_ovrl) || !std::isfinite(t_pure + t_cpu)) return 0.0;
+    return 100.0 * std::clamp((t_pure + t_cpu - t_ovrl) / longer, 0.0, 1.0);
 }
 
 struct methodology {
@@ -66,6 +82,39 @@ struct methodology {
     // IMB 4.0: 64 and an empty message).
     [[nodiscard]] constexpr int window() const noexcept { return is_2021() ? window_size : 64; }
     [[nodiscard]] constexpr int ack_bytes() const noexcept { return is_2021() ? 1 : 0; }
+
+    // IMB-RMA's transfers to every target (One_put_all, One_get_all, Put_all_local,
+    // Get_all_local, All_put_all, All_get_all): IMB 2021 issues every transfer of a sample and
+    // completes them with one MPI_Win_flush_all / MPI_Win_flush_local_all (IMB_rma_put.c:169-183,
+    // 276-291; IMB_rma_get.c:175-190, 300-315), with the non-aggregate repetition count (their
+    // NON_AGGREGATE flag, RMA_benchmark.cpp:135-211, selects msgs_nonaggr at
+    // IMB_mem_manager.c:544) and no MODE line; IMB 4.0 completes every iteration.
+    [[nodiscard]] constexpr bool completes_all_targets_once_per_sample() const noexcept {
+        return is_2021();
+    }
+
+    // Truly_passive_put's columns: t_pure, then t_ovrl (IMB 2021, IMB_output.c:423) or t_ovrl
+    // first (the IMB 4.0 guide's table, catalogue A.7).
+    [[nodiscard]] constexpr bool pure_before_overlapped() const noexcept { return is_2021(); }
+
+    // IMB-EXT's lengths are multiples of sizeof(MPI_FLOAT) for every benchmark (IMB 2021: the
+    // unit is the size of red_data_type under EXT, helper_IMB_functions.h:743-744, applied at
+    // :308 and :322; lengths 1 and 2 become 4); the IMB 4.0 guide keeps 1-byte lengths.
+    [[nodiscard]] constexpr std::uint64_t ext_length_unit() const noexcept {
+        return is_2021() ? 4 : 1;
+    }
+
+    // IMB-NBC's t_CPU: the CPU load timed around its call inside t_ovrl's loop (IMB 2021:
+    // `t_comp -= MPI_Wtime(); IMB_cpu_exploit(t_pure, 0); t_comp += MPI_Wtime();`,
+    // IMB_reduce.c:206-208, the same in every IMB-NBC kernel) or by a timing of the work alone
+    // (IMB 4.0 guide, catalogue A.6.11).
+    [[nodiscard]] constexpr bool times_cpu_inside_overlap() const noexcept { return is_2021(); }
+    // overlap[%] from the three times of the process with the largest t_ovrl.
+    [[nodiscard]] double overlap_percent(double t_ovrl, double t_pure,
+                                         double t_cpu) const noexcept {
+        return is_2021() ? overlap_percent_of_longer(t_ovrl, t_pure, t_cpu)
+                         : parbench::overlap_percent(t_ovrl, t_pure, t_cpu);
+    }
 };
 
 // "-methodology 2021|4.0" (also "2021.11").

@@ -162,6 +162,12 @@ struct pure_def : Blocking {
     static kernel make_kernel(const kernel_context& c) { return {Start::make(c)}; }
 };
 
+// The methodology's t_CPU and overlap[%] rules for mpi::measure_overlap.
+[[nodiscard]] inline mpi::overlap_rule overlap_rule_of(const imb::methodology& m) noexcept {
+    return {.cpu_inside_overlapped_loop = m.times_cpu_inside_overlap(),
+            .percent = m.is_2021() ? &imb::overlap_percent_of_longer : nullptr};
+}
+
 // IMB-NBC's overlap table (catalogue A.7.2): the record's typed overlap figures.
 inline constexpr mpi::table_column overlap_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
                                                         {"t_pure_us", "t_pure[usec]"},
@@ -177,8 +183,9 @@ struct overlap_def : pure_def<Blocking, Start> {
         return t;
     }();
     template <class Config>
-    static mpi::measurement measure(const mpi::session& s, Config&& config) {
-        return mpi::measure_overlap(s, std::forward<Config>(config));
+    static mpi::measurement measure(const mpi::session& s, Config&& config,
+                                    const imb::methodology& m) {
+        return mpi::measure_overlap(s, std::forward<Config>(config), overlap_rule_of(m));
     }
 };
 

@@ -6,9 +6,12 @@
 
 #include <parbench/mpi/phases.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/suites/imb/methodology.hpp>
 #include <parbench/suites/imb/one_sided.hpp>
 
 #include <chrono>
+#include <span>
+#include <type_traits>
 #include <utility>
 
 namespace parbench::imb_rma {
@@ -41,6 +44,8 @@ struct one_to_all : passive<Completion, window_epoch::lock_all, mpi::run_modes::
                                                    .who = pattern::participants::origin_targets,
                                                    .pairs = pattern::origin_to_all,
                                                    .throughput = throughput_rule::per_target};
+    // IMB 2021 completes a sample's transfers with one flush (imb::methodology).
+    static constexpr bool completes_once_per_sample_in_imb2021 = true;
 };
 
 // Parallel transfer: several origins into each window, one region each; bare timings.
@@ -51,6 +56,10 @@ struct many_to_many : passive<Completion, window_epoch::lock_all, mpi::run_modes
                                                    .pairs = Pairs,
                                                    .throughput = throughput_rule::none};
     static constexpr regions window_regions = regions::per_origin;
+    // All_put_all, All_get_all: IMB 2021 completes a sample's transfers with one
+    // MPI_Win_flush_all; Exchange_* flush each neighbour every iteration in both.
+    static constexpr bool completes_once_per_sample_in_imb2021 =
+        std::is_same_v<Completion, mpi::rma::flush_all>;
 };
 
 template <class Completion>
@@ -96,12 +105,20 @@ inline void compute_for(double seconds) noexcept {
 // figures mean the puts progress without the target (truly passive).
 inline constexpr mpi::table_column truly_passive_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
                                                              {"t_pure_us", "t_pure[usec]"}};
+// IMB 2021 prints t_pure before t_ovrl (IMB_output.c:423, `size, n_sample, t_pure, t_ovrlp`).
+inline constexpr mpi::table_column truly_passive_columns_2021[] = {
+    {"t_pure_us", "t_pure[usec]"}, {"t_ovrl_us", "t_ovrl[usec]"}};
 struct truly_passive_put_def
     : transfer_def<put, single<mpi::rma::flush, false, mpi::run_modes::non_aggregate>> {
     static constexpr pattern::one_sided descriptor{.throughput = throughput_rule::none};
     // t_pure and t_ovrl instead of one time and a throughput.
     static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::non_aggregate,
                                                   .columns = truly_passive_columns};
+    // The column order of the methodology (imb::methodology::pure_before_overlapped).
+    static std::span<const mpi::table_column> columns_under(const imb::methodology& m) {
+        if (m.pure_before_overlapped()) return truly_passive_columns_2021;
+        return truly_passive_columns;
+    }
 
     struct target_computing {
         kernel put;

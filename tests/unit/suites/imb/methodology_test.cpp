@@ -103,3 +103,38 @@ TEST_CASE("each-call sync: N_BARR barriers before the loop, MPI's or IMB's", "[m
     CHECK((own.barriers == 0 && own.disseminations == 2));
     CHECK(to_string(method::each_call) == "each_call");
 }
+
+TEST_CASE("IMB-NBC's overlap: t_CPU inside the overlapped loop and the longer time under 2021",
+          "[methodology]") {
+    // Hand-worked: t_pure 10, t_CPU 30, t_ovrl 35 us hide 10 + 30 - 35 = 5 us. IMB 2021 divides
+    // by max(t_pure, t_CPU) = 30 (IMB_output.c:319): 16.67 %; the 4.0 guide by min = 10: 50 %.
+    CHECK(imb2021.times_cpu_inside_overlap());
+    CHECK_FALSE(imb40.times_cpu_inside_overlap());
+    CHECK(fmt::format("{:.2f}", imb2021.overlap_percent(35.0, 10.0, 30.0)) == "16.67");
+    CHECK(fmt::format("{:.2f}", imb40.overlap_percent(35.0, 10.0, 30.0)) == "50.00");
+    // t_ovrl = max(t_pure, t_CPU) = 30: 10 us hidden, all of the shorter (4.0: 100 %) but a
+    // third of the longer (2021: 33.33 %); IMB 2021 reads 100 % only at t_ovrl = min = 10;
+    // t_ovrl = sum: nothing hidden in both; clamped outside [0, 100].
+    CHECK(fmt::format("{:.2f}", imb2021.overlap_percent(30.0, 10.0, 30.0)) == "33.33");
+    CHECK(imb40.overlap_percent(30.0, 10.0, 30.0) == 100.0);
+    CHECK(imb2021.overlap_percent(10.0, 10.0, 30.0) == 100.0);
+    CHECK(imb2021.overlap_percent(5.0, 10.0, 30.0) == 100.0);
+    CHECK(imb2021.overlap_percent(40.0, 10.0, 30.0) == 0.0);
+    CHECK(imb2021.overlap_percent(50.0, 10.0, 30.0) == 0.0);
+    // No work: 2021 still divides by t_pure (0 hidden -> 0 %); nothing at all: 0 %, no NaN.
+    CHECK(imb2021.overlap_percent(10.0, 10.0, 0.0) == 0.0);
+    CHECK(imb2021.overlap_percent(0.0, 0.0, 0.0) == 0.0);
+    CHECK(imb40.overlap_percent(10.0, 10.0, 0.0) == 0.0);
+}
+
+TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[methodology]") {
+    // One flush per sample for the transfers to every target (IMB_rma_put.c:169-183).
+    CHECK(imb2021.completes_all_targets_once_per_sample());
+    CHECK_FALSE(imb40.completes_all_targets_once_per_sample());
+    // IMB-EXT's lengths in multiples of sizeof(MPI_FLOAT) (helper_IMB_functions.h:743-744).
+    CHECK(imb2021.ext_length_unit() == 4);
+    CHECK(imb40.ext_length_unit() == 1);
+    // Truly_passive_put: t_pure before t_ovrl (IMB_output.c:423).
+    CHECK(imb2021.pure_before_overlapped());
+    CHECK_FALSE(imb40.pure_before_overlapped());
+}
