@@ -18,6 +18,11 @@
 //                      calls. Real messages still move; only the clock is replaced.
 //   spin               the call spins until PMPI_Wtime() has passed entry + D; MPI_Wtime is the
 //                      real one. Real time, so the answer holds within scheduling noise only.
+// MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
+// partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
+// Threads: the counters and the virtual clock are one process's, kept under a lock, so that a
+// test whose threads call MPI at once (osu latency_mt) counts every call; a thread's clock then
+// also advances by the other threads' calls.
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
 // of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
@@ -41,6 +46,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,7 +67,7 @@ enum fn : int {
     f_neighbor_allgather, f_neighbor_allgatherv, f_neighbor_alltoall, f_neighbor_alltoallv,
     f_neighbor_alltoallw, f_ineighbor_allgather, f_ineighbor_allgatherv, f_ineighbor_alltoall,
     f_ineighbor_alltoallv, f_ineighbor_alltoallw, f_dist_graph_create_adjacent, f_cart_create,
-    f_count
+    f_psend_init, f_precv_init, f_pready, f_parrived, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -80,7 +86,8 @@ const char* const fn_names[f_count] = {
     "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
     "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_allgather",
     "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
-    "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create"};
+    "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create",
+    "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived"};
 
 struct state {
     bool ready = false;
@@ -108,6 +115,12 @@ struct state {
 state& self() {
     static state s;
     return s;
+}
+
+// Held while a call's figures are noted (never across the PMPI call itself, which may block).
+std::mutex& guard() {
+    static std::mutex m;
+    return m;
 }
 
 void setup(state& s) {
@@ -140,11 +153,13 @@ void setup(state& s) {
 // Counts the call and spins until the fixed delay has passed since entry.
 void enter(fn f) {
     state& s = self();
-    if (!s.ready) setup(s);
-    ++s.calls[f];
-    if (!s.spin) {
-        s.virtual_s += s.delay_s;
-    } else if (s.delay_s > 0.0) {
+    {
+        const std::lock_guard<std::mutex> lock(guard());
+        if (!s.ready) setup(s);
+        ++s.calls[f];
+        if (!s.spin) s.virtual_s += s.delay_s;
+    }
+    if (s.spin && s.delay_s > 0.0) {
         const double deadline = PMPI_Wtime() + s.delay_s;
         while (PMPI_Wtime() < deadline) {
         }
@@ -152,6 +167,7 @@ void enter(fn f) {
 }
 
 void note_send_buffer(const void* buffer, int count) {
+    const std::lock_guard<std::mutex> lock(guard());
     auto& set = self().send_buffers[count];
     if (set.size() < 100000) set.insert(reinterpret_cast<std::uintptr_t>(buffer));
 }
@@ -185,15 +201,18 @@ std::string describe(MPI_Datatype type) {
     return "combiner " + std::to_string(combiner) + "(" + inner + ")";
 }
 
-void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
+void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL,
+                  const std::string& suffix = {}) {
+    std::string key = describe(type) + " x " + std::to_string(count) + suffix;
+    const std::lock_guard<std::mutex> lock(guard());
     auto& seen = self().operands[f];
-    std::string key = describe(type) + " x " + std::to_string(count);
     if (op != MPI_OP_NULL)
         key += op == MPI_SUM ? " op MPI_SUM" : op == MPI_MAX ? " op MPI_MAX" : op == MPI_MIN ? " op MPI_MIN" : " op user";
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
 }
 
 void note_root(fn f, int root) {
+    const std::lock_guard<std::mutex> lock(guard());
     auto& seen = self().init_roots[f];
     const std::string key = std::to_string(root);
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
@@ -209,6 +228,7 @@ bool peers_on() {
 void note_peer(fn f, int count, int peer, MPI_Comm comm, bool rooted = false) {
     if (!peers_on()) return;
     if (peer == MPI_ANY_SOURCE) {
+        const std::lock_guard<std::mutex> lock(guard());
         auto& any = self().any_source;
         const std::string key = std::string(fn_names[f]) + " " + std::to_string(count);
         if (any.size() < 10000 || any.count(key) != 0) ++any[key];
@@ -223,6 +243,7 @@ void note_peer(fn f, int count, int peer, MPI_Comm comm, bool rooted = false) {
     PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
     PMPI_Group_free(&group);
     PMPI_Group_free(&world);
+    const std::lock_guard<std::mutex> lock(guard());
     auto& seen = rooted ? self().roots : self().peers;
     const std::string key =
         std::string(fn_names[f]) + " " + std::to_string(count) + " " + std::to_string(rank);
@@ -936,8 +957,35 @@ int MPI_Ineighbor_alltoallw(const void* sbuf, const int scounts[], const MPI_Ain
                                     comm, request);
 }
 
+int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_psend_init);
+    note_operand(f_psend_init, static_cast<int>(count), type, MPI_OP_NULL,
+                 " partitions " + std::to_string(partitions));
+    return PMPI_Psend_init(buf, partitions, count, type, dest, tag, comm, info, request);
+}
+
+int MPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype type, int source,
+                   int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_precv_init);
+    note_operand(f_precv_init, static_cast<int>(count), type, MPI_OP_NULL,
+                 " partitions " + std::to_string(partitions));
+    return PMPI_Precv_init(buf, partitions, count, type, source, tag, comm, info, request);
+}
+
+int MPI_Pready(int partition, MPI_Request request) {
+    enter(f_pready);
+    return PMPI_Pready(partition, request);
+}
+
+int MPI_Parrived(MPI_Request request, int partition, int* flag) {
+    enter(f_parrived);
+    return PMPI_Parrived(request, partition, flag);
+}
+
 double MPI_Wtime() {
     state& s = self();
+    const std::lock_guard<std::mutex> lock(guard());
     if (!s.ready) setup(s);
     if (!s.ready || s.spin) return PMPI_Wtime();
     return s.virtual_s + 1e-12 * static_cast<double>(++s.readings);
