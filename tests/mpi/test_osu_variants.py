@@ -12,7 +12,8 @@ Known answers, from OSU 7.5's sources (c/mpi/pt2pt/standard/):
                D one way. MPI is initialised at MPI_THREAD_MULTIPLE for it (the run's context).
   latency_mp   MPI_Send + MPI_Recv per timed round trip, the MPI_Barrier between them untimed
                (osu_latency_mp.c lines 229-243): D one way, and at least i barriers per size;
-               each record says how many forked children each side had alive (-t S:R).
+               each record says how many forked children each side had alive (-t S:R); the
+               run stays at MPI_THREAD_SINGLE (only latency_mt raises the level).
   partitioned_latency  per round trip MPI_Start, q MPI_Pready, MPI_Wait on the send and MPI_Start,
                MPI_Wait on the receive (osu_partitioned_latency.c lines 241-247): pure one way
                (4 + q) D / 2, Overall the same (the compute does not move the virtual clock),
@@ -120,6 +121,9 @@ def test_latency_mp(args, np):
         expect(p.returncode == 0 and [r["bytes"] for r in rows] == sizes,
                f"{label}: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: "
                f"{p.stderr[-400:]}")
+        # only latency_mt raises the run's thread level
+        expect(p.plugin_context.get("thread_level") == "MPI_THREAD_SINGLE",
+               f"{label}: thread level {p.plugin_context.get('thread_level')}")
         expect(f"# Number of forked processes in sender: {forked[0]}\n# Number of forked "
                f"processes in receiver: {forked[1]}\n" in p.stdout,
                f"{label}: header {p.stdout[:300]!r}")
