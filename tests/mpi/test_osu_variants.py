@@ -21,6 +21,7 @@ Known answers, from OSU 7.5's sources (c/mpi/pt2pt/standard/):
                MPI_Precv_init of "MPI_CHAR x X/q partitions q" per size on each process,
                2 (i + x) q MPI_Pready per size (both loops), no MPI_Parrived; sizes below q are
                skipped; -c passes where q does not divide X (only q (X/q) bytes move).
+-n 1: `parbench list` names all 78 of OSU 7.5's MPI programs in suite osu.
 Each at -n 2 (and -n 4, where processes 2 and 3 wait); -n 1 refuses each in one line; bad -t
 and -q values are refused in one line with status 2. At -n 2 a golden of the console (numbers
 masked): osu_variants.txt.
@@ -33,6 +34,7 @@ import collections
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -45,6 +47,26 @@ from pbtest.run import mpi_suite  # noqa: E402
 BAD_INPUT = 2
 D_US = 100.0
 run = mpi_suite("osu")
+
+# OSU 7.5's 78 MPI programs: the .c files with a main() under c/mpi/ of the 7.5 sources
+# (mjwilkins18/aurora_osu_microbenchmarks), names without osu_.
+OSU75_PROGRAMS = [
+    "acc_latency", "allgather", "allgather_persistent", "allgatherv", "allgatherv_persistent",
+    "allreduce", "allreduce_persistent", "alltoall", "alltoall_persistent", "alltoallv",
+    "alltoallv_persistent", "alltoallw", "alltoallw_persistent", "barrier", "barrier_persistent",
+    "bcast", "bcast_persistent", "bibw", "bibw_persistent", "bw", "bw_fan_in", "bw_fan_out",
+    "bw_persistent", "cas_latency", "fop_latency", "gather", "gather_persistent", "gatherv",
+    "gatherv_persistent", "get_acc_latency", "get_bw", "get_latency", "hello", "iallgather",
+    "iallgatherv", "iallreduce", "ialltoall", "ialltoallv", "ialltoallw", "ibarrier", "ibcast",
+    "igather", "igatherv", "ineighbor_allgather", "ineighbor_allgatherv", "ineighbor_alltoall",
+    "ineighbor_alltoallv", "ineighbor_alltoallw", "init", "ireduce", "ireduce_scatter",
+    "ireduce_scatter_block", "iscatter", "iscatterv", "latency", "latency_mp", "latency_mt",
+    "latency_persistent", "mbw_mr", "multi_lat", "neighbor_allgather", "neighbor_allgatherv",
+    "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw", "partitioned_latency",
+    "put_bibw", "put_bw", "put_latency", "reduce", "reduce_persistent", "reduce_scatter",
+    "reduce_scatter_block", "reduce_scatter_persistent", "scatter", "scatter_persistent",
+    "scatterv", "scatterv_persistent",
+]
 
 
 def oracle_run(args, np, names, options):
@@ -198,6 +220,20 @@ def refused(p, text=""):
         and text in lines[0]
 
 
+def test_list(args):
+    """`parbench list` names every one of OSU 7.5's programs in suite osu."""
+    p = subprocess.run([args.parbench, "list"], capture_output=True, text=True, timeout=60)
+    listed, in_osu = set(), False
+    for line in p.stdout.splitlines():
+        if line.startswith("  suite "):
+            in_osu = line.startswith("  suite osu ")
+        elif in_osu and line.startswith("    ") and line.split():
+            listed.add(line.split()[0])
+    missing = [n for n in OSU75_PROGRAMS if n not in listed]
+    expect(p.returncode == 0 and len(OSU75_PROGRAMS) == 78 and not missing,
+           f"parbench list: rc {p.returncode}, OSU 7.5 programs missing from suite osu: {missing}")
+
+
 def test_refusals_n1(args):
     for name in ["latency_mt", "latency_mp", "partitioned_latency"]:
         p, _ = run([name], 1, args.parbench)
@@ -233,6 +269,7 @@ def main():
     args = parser.parse_args()
     args.parbench = os.path.abspath(args.parbench)
     if args.np == 1:
+        test_list(args)
         test_refusals_n1(args)
         return finish()
     mt = test_latency_mt(args, args.np)
