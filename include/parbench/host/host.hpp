@@ -158,6 +158,10 @@ public:
                                 "-thread_level '" + p.thread_level +
                                     "': expected one of single, funneled, serialized, multiple");
         }
+        // A benchmark that calls MPI from several threads (osu latency_mt) gets the level it needs
+        // unless the user chose one; the suite refuses it, in one line, below that level.
+        if (p.thread_level.empty() && needs_thread_multiple(*p.suite, request))
+            p.thread_level = "multiple";
         // So do the values of the progress-thread variables that MPICH parses inside MPI_Init
         // (and aborts on, without a word parbench could report).
         if (p.comm_plugin != nullptr)
@@ -306,6 +310,20 @@ private:
                                 "unknown benchmark '" + name + "' in suite '" + request.suite +
                                     "' (see parbench list)");
         }
+    }
+
+    // Whether a chosen benchmark (named, or of the default set) carries
+    // PARBENCH_BENCH_THREAD_MULTIPLE.
+    static bool needs_thread_multiple(const parbench_suite& suite, const run_request& request) {
+        for (std::size_t b = 0; b < suite.benchmark_count; ++b) {
+            const parbench_benchmark& bench = suite.benchmarks[b];
+            if ((bench.flags & PARBENCH_BENCH_THREAD_MULTIPLE) == 0) continue;
+            if (request.benchmarks.empty() && (bench.flags & PARBENCH_BENCH_DEFAULT) != 0)
+                return true;
+            for (const auto& name : request.benchmarks)
+                if (same_name(bench.name, name)) return true;
+        }
+        return false;
     }
 
     parbench_init_args init_args(const std::string& thread_level,

@@ -88,6 +88,9 @@ enum {
     PARBENCH_BENCH_TEST_ONLY = 1u << 1, /* fault-injection kernels: hidden from list and defaults */
     PARBENCH_BENCH_NO_VERIFY = 1u << 2, /* has no data verification: -check has nothing to check
                                            (the host refuses or names it before the run) */
+    PARBENCH_BENCH_THREAD_MULTIPLE = 1u << 3, /* calls MPI from several threads at once: when it
+                                           is chosen and -thread_level is not given, the host
+                                           initialises MPI at MPI_THREAD_MULTIPLE */
 };
 
 typedef struct parbench_benchmark {

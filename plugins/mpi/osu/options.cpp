@@ -51,6 +51,29 @@ void parse_sizes(const std::string& text, options& o) {
     o.max_bytes = max;
 }
 
+// -t N (the nonblocking collectives' MPI_Test calls; latency_mt's and latency_mp's receiving
+// side) or -t S:R (latency_mt's and latency_mp's senders and receivers). Each test judges the
+// counts it uses (suite.cpp refuses an S:R where a nonblocking collective runs; latency_mt and
+// latency_mp refuse a count outside 1 to 127, as OSU's set_threads does).
+void parse_t(const std::string& text, options& o) {
+    const auto colon = text.find(':');
+    std::uint64_t senders = 0;
+    std::uint64_t receivers = 0;
+    if (colon == std::string::npos) {
+        o.test_calls = count_value("t", text, true);
+        o.workers.receivers = o.test_calls;
+        o.workers.given = true;
+        return;
+    }
+    if (!parbench::parse_unsigned(std::string_view(text).substr(0, colon), senders) ||
+        !parbench::parse_unsigned(std::string_view(text).substr(colon + 1), receivers) ||
+        senders > INT_MAX || receivers > INT_MAX)
+        throw input_error("-t " + text +
+                          ": expected CALLS (MPI_Test calls of the nonblocking collectives) or "
+                          "[SENDERS:]RECEIVERS (latency_mt threads, latency_mp processes)");
+    o.workers = {.senders = senders, .receivers = receivers, .given = true, .both_given = true};
+}
+
 // -N cart:D:R | graph:FILE (OSU 7.5's spellings; the file is read here, on every process, so
 // that a bad one is refused before the run starts).
 neighborhood parse_neighborhood(const std::string& text) {
@@ -121,8 +144,11 @@ constexpr parbench_parameter parameter_rows[] = {
      PARBENCH_ARITY_FLAG},
     {"z", nullptr, "P50, P90 and P99 latency columns over the timed batches (OSU -z)", nullptr,
      PARBENCH_ARITY_FLAG},
-    {"t", "CALLS",
-     "MPI_Test calls during the dummy compute of the nonblocking collectives (OSU -t)", "0",
+    {"t", "CALLS|[SENDERS:]RECEIVERS",
+     "MPI_Test calls during the dummy compute of the nonblocking collectives; latency_mt's "
+     "threads and latency_mp's forked processes per side (OSU -t)",
+     "0; latency_mt 1:2 threads, latency_mp 2:2 processes", PARBENCH_ARITY_ONE},
+    {"q", "PARTITIONS", "partitions of partitioned_latency's messages (OSU -q)", "8",
      PARBENCH_ARITY_ONE},
     {"N", "cart:D:R|graph:FILE",
      "neighbourhood collectives' topology: periodic D-dimensional grid, neighbours within R "
@@ -193,7 +219,9 @@ options parse_options(const run_request& request) {
         } else if (name == "x") {
             o.skip = options_impl::count_value(name, text, true);
         } else if (name == "t") {
-            o.test_calls = options_impl::count_value(name, text, true);
+            options_impl::parse_t(text, o);
+        } else if (name == "q") {
+            o.partitions = options_impl::count_value(name, text, false);
         } else if (name == "N") {
             o.topology = options_impl::parse_neighborhood(text);
         } else if (name == "M") {

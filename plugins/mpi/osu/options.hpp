@@ -2,7 +2,9 @@
 // [MIN:]MAX message sizes, -i iterations and -x warm-up (both overriding OSU's small- and
 // large-message counts, as OSU does), -W window size of the bandwidth tests, -c validation
 // (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -t MPI_Test
-// calls during the nonblocking collectives' compute, -N the neighbourhood collectives' topology, -M
+// calls during the nonblocking collectives' compute or [SENDERS:]RECEIVERS, the threads of
+// latency_mt and the forked processes of latency_mp (OSU 7.5's three meanings of -t), -q the
+// partitions of partitioned_latency, -N the neighbourhood collectives' topology, -M
 // the memory limit per process, and for the one-sided tests -w window creation (create, allocate,
 // dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is
 // validated with one line naming the option (input_error -> BAD_INPUT); which -s a benchmark
@@ -51,6 +53,21 @@ inline constexpr std::uint64_t default_window_size = 64;
 inline constexpr std::uint64_t default_max_bytes = std::uint64_t{1} << 22;  // MAX_MSG_SIZE_PT2PT
 inline constexpr std::uint64_t default_collective_max_bytes = std::uint64_t{1} << 20;  // _COLL
 inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 512 MiB (-M)
+// latency_mt's and latency_mp's -t (osu_util.h: DEF_NUM_THREADS, DEF_NUM_PROCESSES 2, each count
+// at least 1 and below 128), partitioned_latency's -q (DEFAULT_NUM_PARTITIONS 8).
+inline constexpr std::uint64_t default_workers = 2;
+inline constexpr std::uint64_t max_workers = 127;
+inline constexpr std::uint64_t default_partitions = 8;
+
+// -t as latency_mt and latency_mp read it (osu_util.c set_threads, set_processes): "R" sets the
+// receiving side's count and leaves the sender's unset (OSU's -1: one sender thread; no forked
+// sender process), "S:R" sets both.
+struct worker_counts {
+    std::optional<std::uint64_t> senders;
+    std::uint64_t receivers = default_workers;
+    bool given = false;       // -t was given
+    bool both_given = false;  // as S:R (the nonblocking collectives take no such -t)
+};
 
 // -N: the neighbourhood collectives' topology (OSU 7.5, omb_nhbrhd_process_options): cart:D:R, a
 // periodic D-dimensional grid of MPI_Dims_create's shape where each process's neighbours are
@@ -80,6 +97,8 @@ struct options {
     // -t: MPI_Test calls during the dummy compute of the nonblocking collectives (OSU's
     // num_probes; 0: the compute runs in one piece with no MPI_Test)
     std::uint64_t test_calls = 0;
+    worker_counts workers;  // -t as latency_mt's threads and latency_mp's processes
+    std::uint64_t partitions = default_partitions;  // -q (partitioned_latency)
     neighborhood topology;  // -N
 
     // OSU's counts of a kind of test with -i/-x applied.

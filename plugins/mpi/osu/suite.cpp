@@ -120,6 +120,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
         if (b->text.nonblocking)  // print_preamble_nbc's line and the empty line after it
             block["lines"] = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
+        if (b->header_lines != nullptr) block["lines"] = b->header_lines(o);
         if (b->text.one_sided) {
             block["window_creation"] = std::string(creation_call(o.creation));
             block["synchronization"] =
@@ -129,8 +130,11 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         start.columns[b->info.name] = table_columns(b->text, o);
     }
     start.header = {{"osu_version", osu_version}, {"blocks", blocks}};
+    int thread_level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&thread_level);
     start.context = {
         {"mpi_library", mpi::library_version()},
+        {"thread_level", std::string(mpi::thread_level_name(thread_level))},
         {"processes", st.world_size},
         {"timer", "MPI_Wtime"},
         {"timer_resolution_s", clock.resolution_s},
@@ -140,7 +144,10 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                     (o.max_bytes ? std::to_string(*o.max_bytes) : std::string("default"))},
           {"M", o.mem_limit_bytes},
           {"f", o.full},
-          {"t", o.test_calls},
+          {"t", o.workers.both_given ? nlohmann::json(std::to_string(*o.workers.senders) + ":" +
+                                                      std::to_string(o.workers.receivers))
+                                     : nlohmann::json(o.test_calls)},
+          {"q", o.partitions},
           {"z", o.percentiles},
           {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
           {"x", o.skip ? nlohmann::json(*o.skip) : nlohmann::json(nullptr)},
@@ -184,6 +191,12 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                               suite_impl::sync_list(b->syncs) + ")");
     }
     for (const benchmark* b : run) suite_impl::refuse_oversized_window(o, *b);
+    // -t S:R is latency_mt's and latency_mp's; the nonblocking collectives count MPI_Test calls.
+    for (const benchmark* b : run)
+        if (o.workers.both_given && b->text.nonblocking && b->header_lines == nullptr)
+            throw input_error("-t " + std::to_string(*o.workers.senders) + ":" +
+                              std::to_string(o.workers.receivers) + ": " + b->info.name +
+                              " takes a count of MPI_Test calls, not SENDERS:RECEIVERS");
     run_state st{&o, &host};
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);

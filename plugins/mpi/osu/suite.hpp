@@ -68,6 +68,10 @@ struct benchmark {
     std::string (*refusal_with)(const options& o, int world_size) = nullptr;
     // The fewest processes it runs on: OSU's start-up programs (init, hello) run on one.
     int min_processes = 2;
+    // The '#' lines between its banner and its datatype line where they depend on the options
+    // (latency_mt's thread counts, latency_mp's forked processes, partitioned_latency's
+    // partitions); they replace the nonblocking tests' "# Overall = ..." lines.
+    std::vector<std::string> (*header_lines)(const options& o) = nullptr;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0
@@ -113,6 +117,10 @@ inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
 // The neighbourhood collective tests (osu_neighbor_allgather ... osu_ineighbor_alltoallw); their
 // part of the catalogue, defined in suites/osu_neighbor.cpp.
 [[nodiscard]] std::span<const benchmark> neighborhood_catalogue() noexcept;
+
+// OSU 7.5's variants of the latency test (osu_latency_mt, osu_latency_mp,
+// osu_partitioned_latency): suites/osu_latency_variants.cpp's part of the catalogue.
+[[nodiscard]] std::span<const benchmark> latency_variants();
 
 // The OSU release whose layout and defaults the suite follows.
 inline constexpr const char* osu_version = "7.3";

@@ -236,7 +236,7 @@ const suite& osu_suite() {
     static const suite s("osu",
                          "OSU micro-benchmarks: point-to-point, collective and one-sided tests",
                          {catalogue, nonblocking_catalogue(), neighborhood_catalogue(),
-                          one_sided_catalogue, startup_programs()},
+                          one_sided_catalogue, startup_programs(), latency_variants()},
                          mpi_plugin::testing::osu_faults());
     return s;
 }

@@ -23,6 +23,11 @@
 // MPI_Irecv from it not at all) between world ranks I and J costs L more, on either clock (the
 // links suite's known answer: PingPong's t of pair I-J is max(D_I, D_J) + L).
 // One-sided: MPI_Put, MPI_Get and the four flushes (IMB-RMA's completion per sample).
+// MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
+// partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
+// Threads: the counters and the virtual clock are one process's, kept under a lock, so that a
+// test whose threads call MPI at once (osu latency_mt) counts every call; a thread's clock then
+// also advances by the other threads' calls.
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
 // of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
@@ -46,6 +51,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,7 +73,7 @@ enum fn : int {
     f_neighbor_alltoallw, f_ineighbor_allgather, f_ineighbor_allgatherv, f_ineighbor_alltoall,
     f_ineighbor_alltoallv, f_ineighbor_alltoallw, f_dist_graph_create_adjacent, f_cart_create,
     f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
-    f_count
+    f_psend_init, f_precv_init, f_pready, f_parrived, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -88,7 +94,7 @@ const char* const fn_names[f_count] = {
     "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
     "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create",
     "MPI_Put", "MPI_Get", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
-    "MPI_Win_flush_local_all"};
+    "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived"};
 
 struct state {
     bool ready = false;
@@ -118,6 +124,12 @@ struct state {
 state& self() {
     static state s;
     return s;
+}
+
+// Held while a call's figures are noted (never across the PMPI call itself, which may block).
+std::mutex& guard() {
+    static std::mutex m;
+    return m;
 }
 
 void setup(state& s) {
@@ -165,11 +177,13 @@ void setup(state& s) {
 // Counts the call and spins until the fixed delay has passed since entry.
 void enter(fn f) {
     state& s = self();
-    if (!s.ready) setup(s);
-    ++s.calls[f];
-    if (!s.spin) {
-        s.virtual_s += s.delay_s;
-    } else if (s.delay_s > 0.0) {
+    {
+        const std::lock_guard<std::mutex> lock(guard());
+        if (!s.ready) setup(s);
+        ++s.calls[f];
+        if (!s.spin) s.virtual_s += s.delay_s;
+    }
+    if (s.spin && s.delay_s > 0.0) {
         const double deadline = PMPI_Wtime() + s.delay_s;
         while (PMPI_Wtime() < deadline) {
         }
@@ -192,6 +206,7 @@ void cross_link(int peer, MPI_Comm comm) {
     const auto link = s.link_delay_s.find(rank);
     if (link == s.link_delay_s.end()) return;
     if (!s.spin) {
+        const std::lock_guard<std::mutex> lock(guard());
         s.virtual_s += link->second;
         return;
     }
@@ -201,6 +216,7 @@ void cross_link(int peer, MPI_Comm comm) {
 }
 
 void note_send_buffer(const void* buffer, int count) {
+    const std::lock_guard<std::mutex> lock(guard());
     auto& set = self().send_buffers[count];
     if (set.size() < 100000) set.insert(reinterpret_cast<std::uintptr_t>(buffer));
 }
@@ -234,15 +250,18 @@ std::string describe(MPI_Datatype type) {
     return "combiner " + std::to_string(combiner) + "(" + inner + ")";
 }
 
-void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL) {
+void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL,
+                  const std::string& suffix = {}) {
+    std::string key = describe(type) + " x " + std::to_string(count) + suffix;
+    const std::lock_guard<std::mutex> lock(guard());
     auto& seen = self().operands[f];
-    std::string key = describe(type) + " x " + std::to_string(count);
     if (op != MPI_OP_NULL)
         key += op == MPI_SUM ? " op MPI_SUM" : op == MPI_MAX ? " op MPI_MAX" : op == MPI_MIN ? " op MPI_MIN" : " op user";
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
 }
 
 void note_root(fn f, int root) {
+    const std::lock_guard<std::mutex> lock(guard());
     auto& seen = self().init_roots[f];
     const std::string key = std::to_string(root);
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
@@ -258,6 +277,7 @@ bool peers_on() {
 void note_peer(fn f, int count, int peer, MPI_Comm comm, bool rooted = false) {
     if (!peers_on()) return;
     if (peer == MPI_ANY_SOURCE) {
+        const std::lock_guard<std::mutex> lock(guard());
         auto& any = self().any_source;
         const std::string key = std::string(fn_names[f]) + " " + std::to_string(count);
         if (any.size() < 10000 || any.count(key) != 0) ++any[key];
@@ -272,6 +292,7 @@ void note_peer(fn f, int count, int peer, MPI_Comm comm, bool rooted = false) {
     PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
     PMPI_Group_free(&group);
     PMPI_Group_free(&world);
+    const std::lock_guard<std::mutex> lock(guard());
     auto& seen = rooted ? self().roots : self().peers;
     const std::string key =
         std::string(fn_names[f]) + " " + std::to_string(count) + " " + std::to_string(rank);
@@ -1033,8 +1054,35 @@ int MPI_Ineighbor_alltoallw(const void* sbuf, const int scounts[], const MPI_Ain
                                     comm, request);
 }
 
+int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_psend_init);
+    note_operand(f_psend_init, static_cast<int>(count), type, MPI_OP_NULL,
+                 " partitions " + std::to_string(partitions));
+    return PMPI_Psend_init(buf, partitions, count, type, dest, tag, comm, info, request);
+}
+
+int MPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype type, int source,
+                   int tag, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    enter(f_precv_init);
+    note_operand(f_precv_init, static_cast<int>(count), type, MPI_OP_NULL,
+                 " partitions " + std::to_string(partitions));
+    return PMPI_Precv_init(buf, partitions, count, type, source, tag, comm, info, request);
+}
+
+int MPI_Pready(int partition, MPI_Request request) {
+    enter(f_pready);
+    return PMPI_Pready(partition, request);
+}
+
+int MPI_Parrived(MPI_Request request, int partition, int* flag) {
+    enter(f_parrived);
+    return PMPI_Parrived(request, partition, flag);
+}
+
 double MPI_Wtime() {
     state& s = self();
+    const std::lock_guard<std::mutex> lock(guard());
     if (!s.ready) setup(s);
     if (!s.ready || s.spin) return PMPI_Wtime();
     return s.virtual_s + 1e-12 * static_cast<double>(++s.readings);
