@@ -99,7 +99,8 @@ fi
 # first in the library list. The test Slurm's srun runs (slurm-srun) start daemons of their own,
 # and the report's browser test (cli_report_browser) judges the page in Chromium, not parbench's
 # memory: both run in the release build only. So do the placement runs on simulated nodes
-# (placement-nodes) and the MPI cases of the trust tests (trust_mpi_*): every -n 2 run here
+# (placement-nodes), the IMB readers' run (imb-readers: console text, which the approval tests
+# cover here) and the MPI cases of the trust tests (trust_mpi_*): every -n 2 run here
 # gathers the placement, and the trust cases without MPI exercise the same host paths here. The Catch2 host test runs at every count here:
 # this build alone has it (-Dunit_tests).
 list_tests() { meson test -C "$1" --list --no-rebuild "${@:2}" 2>/dev/null | sed 's/.* \/ //'; }
@@ -128,7 +129,7 @@ PY
 mapfile -t asan_plain < <(list_tests build-asan --no-suite launches-mpi --no-suite bench-short \
     --no-suite compile)
 mapfile -t asan_mpi < <(list_tests build-asan --suite launches-mpi --no-suite bench-short |
-    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^links$|^imb-p2p-|^imb-mpi4-|^slurm-|^cli_report_browser$|^placement-|^trust_mpi_/' |
+    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^links$|^imb-readers$|^imb-p2p-|^imb-mpi4-|^slurm-|^cli_report_browser$|^placement-|^trust_mpi_/' |
     grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 # The release build runs the rest: each test in one build. The product at -O3 is exercised there
 # by every suite's -n 1, -n 3 and -n 4 runs (the same code paths as the -n 2 runs), the oracle's

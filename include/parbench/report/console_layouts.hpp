@@ -99,7 +99,10 @@ public:
     }
     void on_result(const result_record& record) override { layout_->on_result(record); }
     void on_warning(const std::string& message) override { layout_->on_warning(message); }
-    void on_note(const std::string& message) override { out_ << "# " << message << '\n'; }
+    void on_note(const std::string& message) override {
+        layout_->close_table();
+        out_ << "# " << message << '\n';
+    }
     void on_run_end(bool completed) override { layout_->on_run_end(completed); }
 
 private:

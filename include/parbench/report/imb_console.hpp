@@ -155,8 +155,18 @@ public:
     }
 
     void on_warning(const std::string& message) override {
+        close_table();
         out_ << "# WARNING: " << message << '\n';
         out_.flush();
+    }
+
+    // IMB ends each table with an empty line, and readers of its output (docs/imb-readers.md)
+    // take a table's rows up to one: a line of ours after a row ends the table first, and the
+    // next row starts a new one with its heading.
+    void close_table() override {
+        if (!current_) return;
+        out_ << '\n';
+        current_.reset();
     }
 
     void on_run_end(bool completed) override {
@@ -195,6 +205,9 @@ private:
         if (b.mode == "non_aggregate") out_ << "# ( MODE: NON-AGGREGATE )\n";
         out_ << '#' << rule << '\n';
 
+        // The heading line has IMB's headings only: readers of IMB output look each one up
+        // (PerfKitBenchmarker's fails on any other). parbench's columns follow IMB's in every
+        // row, and their headings stand above them on a '#' line, which readers skip.
         std::string head;
         if (r.block.group >= 0) head += fmt::format("{:>7}", "#group");
         if (r.has_bytes) head += cell("#bytes");
@@ -202,8 +215,9 @@ private:
         figures_ = figure_columns(r);
         for (const column& c : figures_)
             head += fmt::format("{:>{}}", c.heading, column_width(c, detail::imb_column_width));
-        head += fmt::format("{:>16}{:>10}", "t_median[usec]", "ci95[%]");
-        if (check_) head += fmt::format("{:>10}", "defects");
+        std::string ours = fmt::format("{:>16}{:>10}", "t_median[usec]", "ci95[%]");
+        if (check_) ours += fmt::format("{:>10}", "defects");
+        out_ << '#' << std::string(head.size() - 1, ' ') << ours << '\n';
         out_ << head << '\n';
     }
 

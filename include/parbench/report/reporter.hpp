@@ -20,6 +20,9 @@ public:
     virtual void on_warning(const std::string& /*message*/) {}
     // An informational line from the plugin (a `note` event); consoles show it, files need not.
     virtual void on_note(const std::string& /*message*/) {}
+    // A console is about to print a line of its own between rows (a note): a layout whose
+    // tables readers take up to an empty line (IMB's) ends the open table here.
+    virtual void close_table() {}
     // `completed` is false when the run stopped early (time limit, error, interrupt).
     virtual void on_run_end(bool completed) = 0;
 };

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""imb-mpi1's console read by two public readers of IMB output, as they read IMB 2021's, at
+mpiexec -n 2 under IMB 2021's methodology (the default).
+
+The readers are written here from what their sources do (docs/imb-readers.md names them):
+
+* PerfKitBenchmarker's MpiResultParser (perfkitbenchmarker/linux_packages/mpi.py): after
+  "# Benchmarking NAME" it reads "# #processes = N" (or "G groups of N processes"), then the
+  first line matching ".*#repetitions.*usec" is the heading line; each heading must be one IMB
+  prints (a dictionary look-up: any other heading is a KeyError, the reader stops), and every
+  following line up to an empty one is a row whose values it pairs with the headings (zip: values
+  beyond the last heading are ignored), #bytes and #repetitions as integers, the rest as floats.
+* StackHPC's hpc-tests read_imb_out (modules/imb.py, used by its ReFrame tests): after
+  "# Benchmarking NAME" the next line must start "# #processes = "; it skips '#' lines and the
+  heading line, then converts each row's first values positionally by benchmark (pingpong: int,
+  int, float, float) up to an empty line.
+
+So: only IMB's headings on the heading line (parbench's median and CI columns follow IMB's in the
+rows and are named on a '#' line above), and an empty line after a table's last row before any
+note or warning. Each reader's figures must be the JSON's (to the console's two decimals). -iter 3
+gives every row fewer than six samples, so the run ends with a warning about them: the case in
+which a table was followed directly by a '#' line.
+
+usage: test_imb_readers.py --parbench PARBENCH
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
+
+run = mpi_suite("imb-mpi1")
+
+# The headings PerfKitBenchmarker knows, and its names for them.
+PKB_HEADINGS = {"#bytes": "bytes", "#repetitions": "repetitions", "t_min[usec]": "time_min",
+                "t_max[usec]": "time_max", "t_avg[usec]": "time_avg", "Mbytes/sec": "throughput",
+                "Msg/sec": "messages_per_sec", "t_ovrl[usec]": "time_overall",
+                "t_pure[usec]": "time_pure", "t_CPU[usec]": "time_cpu",
+                "overlap[%]": "overlap_percent", "t[usec]": "time_avg"}
+
+
+def pkb_read(text):
+    """[(benchmark, processes, [row dict])] as PerfKitBenchmarker reads the console; raises
+    KeyError or ValueError where it would."""
+    lines = iter(line.strip() for line in text.splitlines())
+    out = []
+    for line in lines:
+        m = re.match(r"^# Benchmarking (.*)", line)
+        if not m:
+            continue
+        name, processes = m[1], None
+        for line in lines:
+            g = re.match(r".*?(\d+) groups of (\d+) processes", line) or \
+                re.match(r"# #processes = (\d+)", line)
+            if g:
+                processes = int(g.groups()[-1])
+                break
+        next(lines)  # its group-layout look-ahead consumes one line (the rule)
+        headings = None
+        for line in lines:
+            if re.match(r".*#repetitions.*usec", line):
+                headings = line.split()
+                break
+        rows = []
+        for line in lines:
+            if not line:
+                break
+            row = {}
+            for heading, value in zip(headings, line.split()):
+                key = PKB_HEADINGS[heading]
+                row[key] = int(value) if key in ("bytes", "repetitions") else float(value)
+            rows.append(row)
+        out.append((name, processes, rows))
+    return out
+
+
+def hpc_tests_read(text, converters):
+    """{processes: columns} of one benchmark's table as StackHPC's read_imb_out reads it."""
+    lines = iter(text.splitlines(keepends=True))
+    data = {}
+    for line in lines:
+        if not line.startswith("# Benchmarking "):
+            continue
+        line = next(lines)
+        if not line.startswith("# #processes = "):
+            raise ValueError(f"expected '# #processes = ', got {line!r}")
+        processes = int(line.split("=")[-1].strip())
+        while line.startswith("#"):
+            line = next(lines)
+        rows = []
+        while True:
+            line = next(lines).strip()
+            if line == "":
+                break
+            rows.append([f(v) for f, v in zip(converters, line.split())])
+        data[processes] = [list(c) for c in zip(*rows)]
+    return data
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--parbench", required=True)
+    a = ap.parse_args()
+    names = ["PingPong", "Sendrecv", "Allreduce", "Barrier"]
+    d, rows = run([*names, "-msglog", "0:3", "-iter", "3"], 2, a.parbench)
+    if not expect(d.returncode == 0, f"rc {d.returncode}: {d.stderr[-800:]}"):
+        return finish()
+    expect("# WARNING:" in d.stdout, "no end-of-run warning: the case this test needs is missing")
+    by = {(r["benchmark"], r.get("bytes")): r for r in rows}  # Barrier has no size
+
+    def figure(r, key):
+        return {"time_min": r["t_min_us"], "time_max": r["t_max_us"], "time_avg": r["t_avg_us"],
+                "throughput": r.get("metrics", {}).get("mbytes_per_s")}[key]
+    try:
+        tables = pkb_read(d.stdout)
+    except (KeyError, ValueError, StopIteration) as e:
+        expect(False, f"PerfKitBenchmarker's reader fails on the console: {type(e).__name__} {e}")
+        tables = []
+    expect([t[0] for t in tables] == names and all(t[1] == 2 for t in tables),
+           f"PerfKitBenchmarker: tables {[(t[0], t[1]) for t in tables]}")
+    for name, _, table in tables:
+        expect(len(table) == len({x for (b, x) in by if b == name}),
+               f"PerfKitBenchmarker {name}: {len(table)} rows")
+        for row in table:
+            r = by.get((name, row.get("bytes")))
+            if not expect(r is not None, f"PerfKitBenchmarker {name}: a row {row} not in the JSON"):
+                continue
+            expect(row["repetitions"] == r["iterations"],
+                   f"PerfKitBenchmarker {name}: repetitions {row['repetitions']} != {r['iterations']}")
+            for key, value in row.items():
+                if key in ("bytes", "repetitions"):
+                    continue
+                want = figure(r, "time_max" if name == "PingPong" and key == "time_avg" else key)
+                expect(want is not None and abs(value - want) <= 0.006,
+                       f"PerfKitBenchmarker {name} {row.get('bytes')} B: {key} {value} != {want}")
+    try:
+        ping = hpc_tests_read(d.stdout.split("# Benchmarking Sendrecv")[0],
+                              (int, int, float, float))
+    except (ValueError, StopIteration) as e:
+        expect(False, f"hpc-tests' read_imb_out fails on the console: {type(e).__name__} {e}")
+        ping = {}
+    if expect(list(ping) == [2], f"hpc-tests: tables by processes {list(ping)}"):
+        sizes, repetitions, t, mbytes = ping[2]
+        expect(sizes == [0, 1, 2, 4, 8], f"hpc-tests: sizes {sizes}")
+        for x, n, t_us, mb in zip(sizes, repetitions, t, mbytes):
+            r = by[("PingPong", x)]
+            expect(n == r["iterations"] and abs(t_us - r["t_max_us"]) <= 0.006 and
+                   abs(mb - r["metrics"]["mbytes_per_s"]) <= 0.006,
+                   f"hpc-tests PingPong {x} B: {n} {t_us} {mb} != JSON {r['iterations']} "
+                   f"{r['t_max_us']} {r['metrics'].get('mbytes_per_s')}")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
