@@ -9,6 +9,7 @@ usage: check_examples.py EXAMPLE_BINARY NAME [DRIVER]
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,10 +17,13 @@ import tempfile
 example, name = sys.argv[1], sys.argv[2]
 driver = sys.argv[3] if len(sys.argv) > 3 else None
 errors = []
+# The examples are built with MPICH (the build's default MPI): its launcher by its own name, as
+# tests/pbtest/run.py names it (with Open MPI installed too, the plain `mpiexec` is Open MPI's).
+MPIEXEC = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
 
 
 def run(args, n=2, timeout=120):
-    p = subprocess.run(["mpiexec", "-n", str(n), example] + args, capture_output=True, text=True,
+    p = subprocess.run([MPIEXEC, "-n", str(n), example] + args, capture_output=True, text=True,
                        timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
@@ -85,7 +89,7 @@ with tempfile.TemporaryDirectory() as tmp:
         # The driver's run context: every key the driver writes, the example writes too.
         if driver:
             drv_json = os.path.join(tmp, "driver.json")
-            p = subprocess.run(["mpiexec", "-n", "2", driver, "run", "imb-mpi1", "PingPong",
+            p = subprocess.run([MPIEXEC, "-n", "2", driver, "run", "imb-mpi1", "PingPong",
                                 "-msglog", "0:1", "-time", "0.05", "--json", drv_json],
                                capture_output=True, text=True, timeout=120,
                                env={k: v for k, v in os.environ.items() if k != "PARBENCH_PLUGIN_PATH"})

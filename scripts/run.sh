@@ -10,4 +10,9 @@ bash scripts/setup.sh
 [[ -f build/build.ninja ]] || meson setup build --buildtype=release >/dev/null
 ninja -C build >/dev/null
 
-exec mpiexec -n 2 build/apps/parbench/parbench run imb-mpi1 --json results.json "$@"
+# MPICH's launcher by its own name: setup.sh installs Open MPI too (its second MPI plugin), and
+# Debian then points the plain `mpiexec` at Open MPI's. parbench would run under either (it loads
+# the plugin of the launcher's MPI); MPICH's is the default MPI and runs as root as it is.
+mpiexec=mpiexec.mpich
+command -v "$mpiexec" >/dev/null || mpiexec=mpiexec
+exec "$mpiexec" -n 2 build/apps/parbench/parbench run imb-mpi1 --json results.json "$@"

@@ -7,6 +7,7 @@ packages=(
   meson ninja-build pkg-config g++ python3         # build
   nlohmann-json3-dev libcli11-dev libfmt-dev       # header-only libraries the core uses
   mpich libmpich-dev libhwloc-dev                  # MPI plugin (IMB-MPI1 ...; hwloc: placement)
+  openmpi-bin libopenmpi-dev                       # the second MPI plugin, for Open MPI
   gfortran libcoarrays-mpich-dev                   # coarray plugin (EPCC CAF_BENCH, suite caf)
   libopenblas-dev                                  # BLAS plugin (PAW)
   clang-14 libomp-14-dev                           # offload plugin (OpenMP offload, libomptarget)

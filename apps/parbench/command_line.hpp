@@ -48,6 +48,20 @@ inline std::vector<std::string> prescan_plugin_paths(const std::vector<std::stri
     return paths;
 }
 
+// --mpi's value is needed before CLI11 runs too: where several MPI plugins were built, it picks
+// the one whose suites are found (host/mpi_choice.hpp). The last one given counts, as in CLI11;
+// "" when none is.
+inline std::string prescan_mpi(const std::vector<std::string>& args) {
+    std::string value;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        for (const std::string prefix : {"--mpi", "-mpi"}) {
+            if (args[i] == prefix && i + 1 < args.size()) value = args[i + 1];
+            if (args[i].rfind(prefix + "=", 0) == 0) value = args[i].substr(prefix.size() + 1);
+        }
+    }
+    return value;
+}
+
 // The suite named after `run`: the first word that is neither an option nor a common option's
 // value. Suite options may only follow it (their arities are unknown until it is found).
 inline std::string prescan_suite(const std::vector<std::string>& args, std::size_t run_index) {

@@ -126,9 +126,18 @@ int main_impl(int argc, char** argv) {
                     "mpiexec), on or off")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "on", "off"}));
-    run->add_option("--mpi", o.mpi, "Load the MPI plugin: auto, on or off")
+    run->add_option("--mpi", o.mpi,
+                    "Load the MPI plugin: auto (when the suite needs it or a launcher started "
+                    "parbench), on or off; or name the MPI whose plugin runs: mpich or openmpi "
+                    "(auto picks the launcher's)")
         ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "on", "off"}));
+        ->type_name("auto|on|off|NAME")
+        ->check(CLI::Validator(
+            [](const std::string& value) {
+                return value.empty() ? std::string("expected auto, on, off or an MPI's name")
+                                     : std::string{};
+            },
+            "", "non-empty"));
 
     compare_options compare_o;
     CLI::App* compare = add_compare_command(app, compare_o);
@@ -142,7 +151,8 @@ int main_impl(int argc, char** argv) {
                       {.plugin_dirs = extra_dirs,
                        .executable = parbench::this_executable(argv[0]),
                        .build_root = PARBENCH_BUILD_ROOT,
-                       .install_dir = PARBENCH_PLUGINDIR});
+                       .install_dir = PARBENCH_PLUGINDIR,
+                       .mpi = prescan_mpi(args)});
 
     // The suite's own options become CLI11 options, so CLI11 does all the parsing.
     std::set<std::string> rewrite_names;

@@ -13,6 +13,7 @@
 
 #include <parbench/host/host.hpp>
 #include <parbench/host/interrupt_guard.hpp>
+#include <parbench/host/mpi_family.hpp>
 #include <parbench/report/csv.hpp>
 #include <parbench/report/json.hpp>
 #include <parbench/report/output_file.hpp>
@@ -55,10 +56,11 @@ struct run_options {
     std::map<std::string, nlohmann::json> given_options;
 };
 
+// --mpi NAME (an MPI's plugin, host_options::mpi) loads MPI as `on` does.
 inline parbench::mpi_use mpi_use_of(const std::string& text) {
-    if (text == "on") return parbench::mpi_use::on;
     if (text == "off") return parbench::mpi_use::off;
-    return parbench::mpi_use::automatic;
+    if (text == "auto") return parbench::mpi_use::automatic;
+    return parbench::mpi_use::on;
 }
 
 inline nlohmann::json plugin_summary(const plugin::loaded_plugin& p) {
@@ -102,6 +104,16 @@ inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o
     context["processes"] = pb.processes();
     context["plugins"] = nlohmann::json::array();
     for (const auto& p : pb.plugins().plugins()) context["plugins"].push_back(plugin_summary(p));
+    // The MPI that ran, where the run started one (several MPI plugins may be built, one per
+    // MPI library): its family, its plugin and MPI_Get_library_version's first line.
+    if (pb.comm() != nullptr && pb.mpi_plugin() != nullptr) {
+        const plugin::plugin_manifest& m = *pb.mpi_plugin();
+        const std::string family(mpi_family_of_library(m.mpi_library));
+        context["mpi"] = {{"name", family.empty() ? m.name : mpi_family_title(family)},
+                          {"family", family},
+                          {"plugin", m.name},
+                          {"library", m.mpi_library}};
+    }
     return context;
 }
 

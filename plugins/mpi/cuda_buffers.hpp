@@ -9,6 +9,7 @@
 
 #include <parbench/core/buffers.hpp>
 #include <parbench/core/error.hpp>
+#include <parbench/mpi/environment.hpp>
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -34,7 +35,11 @@ struct cuda_awareness {
         return {false, "MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA) failed"};
     return {supported != 0, std::string("MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA) says ") +
                                 (supported != 0 ? "yes" : "no")};
-#elif defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT  // Open MPI built with CUDA
+#elif defined(MPIX_CUDA_AWARE_SUPPORT)  // Open MPI: built with CUDA or not, then asked
+    // The run-time query means something only in a library built with CUDA (Open MPI's
+    // MPIX_Query_cuda_support(3)); Debian's Open MPI 4.1 has the query and says 0 at build time.
+    if (MPIX_CUDA_AWARE_SUPPORT == 0)
+        return {false, "Open MPI was built without CUDA: MPIX_CUDA_AWARE_SUPPORT is 0"};
     const int supported = MPIX_Query_cuda_support();
     return {supported != 0, std::string("MPIX_Query_cuda_support() says ") +
                                 (supported != 0 ? "yes" : "no")};
@@ -108,10 +113,8 @@ inline void device_zero(void* p, std::size_t bytes) {
     MPI_Comm_rank(node, &node_local_rank);
     MPI_Comm_free(&node);
     const cuda_awareness awareness = query_cuda_awareness();
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int length = 0;
-    MPI_Get_library_version(version, &length);
-    std::string library(version, static_cast<std::size_t>(length));
+    // mpi::library_version(): Open MPI counts the terminating NUL in the length it returns.
+    std::string library = mpi::library_version();
     library = library.substr(0, library.find_first_of("\r\n"));
     for (char& c : library)
         if (c == '\t') c = ' ';  // MPICH writes "MPICH Version:\t4.0.2" 

@@ -22,6 +22,12 @@
 #include "placement.hpp"
 #include "suites/suite.hpp"
 
+// One plugin per MPI library, each its own name (meson.build): "mpi" for MPICH's ABI,
+// "mpi-openmpi" for Open MPI.
+#ifndef PARBENCH_MPI_PLUGIN_NAME
+#define PARBENCH_MPI_PLUGIN_NAME "mpi"
+#endif
+
 namespace parbench::mpi_plugin {
 namespace plugin_impl {
 namespace {
@@ -137,7 +143,8 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
         plugin::write_message(error, error_size, std::string("placement: ") + e.what());
         return PARBENCH_ERROR;
     }
-    return plugin::run_hosted_suite(hosted_suites, "mpi", request_json, host, error, error_size,
+    return plugin::run_hosted_suite(hosted_suites, PARBENCH_MPI_PLUGIN_NAME, request_json, host,
+                                    error, error_size,
                                     {{"mpi_init_ms", init_summary()}, {"placement", placement}});
 }
 
@@ -170,7 +177,7 @@ std::vector<parbench_parameter_type> typed_parameters(const std::vector<parbench
 const parbench_plugin& descriptor() {
     static const std::vector<parbench_suite> suites = plugin::suite_table(hosted_suites);
     static const std::vector<parbench_parameter_type> types = typed_parameters(suites);
-    static const parbench_plugin d = plugin::descriptor_of({.name = "mpi",
+    static const parbench_plugin d = plugin::descriptor_of({.name = PARBENCH_MPI_PLUGIN_NAME,
                                                             .backend_info = &backend_info,
                                                             .init = &init,
                                                             .finalize = &finalize,

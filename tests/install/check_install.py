@@ -17,9 +17,13 @@ import tempfile
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import fail  # noqa: E402
-from pbtest.run import succeed  # noqa: E402
+from pbtest.run import MPIEXEC, succeed  # noqa: E402
 
 build_dir, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+# MPICH's compiler wrapper by its own name, as its launcher (pbtest.run.MPIEXEC): with Open MPI
+# installed beside it (Debian), the plain `mpicxx` is Open MPI's, and CMake's FindMPI would take
+# it too unless told which wrapper to ask (MPI_CXX_COMPILER, as a user with both MPIs does).
+MPICXX = "mpicxx.mpich" if shutil.which("mpicxx.mpich") else "mpicxx"
 started = time.monotonic()
 
 
@@ -71,7 +75,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # Each build system builds the first example: the header check above and the build tree
     # cover the rest; what is tested here is that each one's package files give working flags.
     first = [(names[0], examples[0])]
-    pkgconfig_job = subprocess.Popen(["mpicxx", "-O0", examples[0], "-o", os.path.join(out, names[0])]
+    pkgconfig_job = subprocess.Popen([MPICXX, "-O0", examples[0], "-o", os.path.join(out, names[0])]
                                      + flags, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=env)
 
@@ -84,7 +88,8 @@ with tempfile.TemporaryDirectory() as tmp:
         for n, src in first:
             f.write(f"add_executable({n} {src})\ntarget_link_libraries({n} PRIVATE parbench::mpi)\n")
     cmake_build = os.path.join(tmp, "cmake_build")
-    succeed(["cmake", "-S", cmake_src, "-B", cmake_build, "-G", "Ninja"], env=env)
+    succeed(["cmake", "-S", cmake_src, "-B", cmake_build, "-G", "Ninja",
+             "-DMPI_CXX_COMPILER=" + shutil.which(MPICXX)], env=env)
     cmake_job = subprocess.Popen(["cmake", "--build", cmake_build], stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True, env=env)
 
@@ -109,7 +114,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # What was built runs: the first example from each build, two sizes.
     for exe in [os.path.join(out, names[0]), os.path.join(cmake_build, names[0]),
                 os.path.join(meson_build, names[0])]:
-        p = succeed(["mpiexec", "-n", "2", exe, "-msglog", "0:1", "-time", "0.05"])
+        p = succeed([MPIEXEC, "-n", "2", exe, "-msglog", "0:1", "-time", "0.05"])
         sizes = [l.split()[0] for l in p.stdout.splitlines() if l.split() and l.split()[0].isdigit()]
         if sizes != ["0", "1", "2"]:
             fail(f"{exe}: rows for sizes {sizes}, expected 0, 1, 2",

@@ -28,7 +28,7 @@ BAD_INPUT = 2
 N_WARMUP = 10  # IMB_settings.h, IMB user guide "Warm-Up Phase"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import expect, finish  # noqa: E402
-from pbtest.run import plugin_host, read_json  # noqa: E402
+from pbtest.run import MPIEXEC, plugin_host, read_json  # noqa: E402
 
 
 def run(args, options, benchmarks=("PingPong",), preload=None, suite="imb-mpi1", check=False,
@@ -39,7 +39,7 @@ def run(args, options, benchmarks=("PingPong",), preload=None, suite="imb-mpi1",
                "check": check}
 
     def command(tmp):
-        command = ["mpiexec", "-n", "2"]
+        command = [MPIEXEC, "-n", "2"]
         if preload:
             command += ["-genv", "LD_PRELOAD", preload]
         if report is not None:

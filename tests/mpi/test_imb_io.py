@@ -30,6 +30,7 @@ import test_imb_mpi1 as imb  # noqa: E402  (parbench)
 from pbtest import mask  # noqa: E402  (on the path through test_imb_mpi1)
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import expect, finish  # noqa: E402
+from pbtest.run import MPIEXEC  # noqa: E402
 
 # `parbench run ARGV` under mpiexec with the build's plugins; I/O runs get longer.
 parbench = functools.partial(imb.parbench, timeout=240)
@@ -320,7 +321,7 @@ def test_sigterm(args):
     env.pop("PARBENCH_PLUGIN_PATH", None)
     plugins = os.path.dirname(os.path.dirname(args.plugin))
     with tempfile.TemporaryDirectory() as io_dir:
-        proc = subprocess.Popen(["mpiexec", "-n", "2", args.parbench, "run", "imb-io",
+        proc = subprocess.Popen([MPIEXEC, "-n", "2", args.parbench, "run", "imb-io",
                                  "Test_IO_Deadlock", "-msglog", "0:1", "--timeout", "0",
                                  "--io-dir", io_dir, "--plugin-path", plugins, "--quiet"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -15,7 +15,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import expect, finish  # noqa: E402
-from pbtest.run import mpiexec, plugin_host, process  # noqa: E402
+from pbtest.run import MPIEXEC, mpiexec, plugin_host, process  # noqa: E402
 
 ALL = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource", "Sendrecv",
        "Exchange", "Bcast", "Allgather", "Allgatherv", "Scatter", "Scatterv", "Gather", "Gatherv",
@@ -191,7 +191,7 @@ def test_deadlock(args):
     env = dict(os.environ, PARBENCH_TEST_KERNELS="1")
     request = json.dumps({"suite": "imb-mpi1", "benchmarks": ["Test_Deadlock"],
                           "options": {"msglog": "0:1"}})
-    proc = subprocess.Popen(["mpiexec", "-n", "2", args.host, args.plugin, request],
+    proc = subprocess.Popen([MPIEXEC, "-n", "2", args.host, args.plugin, request],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         proc.wait(timeout=3)

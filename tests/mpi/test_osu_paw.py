@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import mpi_suite, run_command  # noqa: E402
+from pbtest.run import MPIEXEC, mpi_suite, run_command  # noqa: E402
 
 BAD_INPUT = 2
 LATENCY = ["put_latency", "get_latency", "acc_latency", "get_acc_latency", "fop_latency",
@@ -124,12 +124,12 @@ def test_osu_two(args):
                f"osu {' '.join(bad)}: rc {p.returncode}, stderr {p.stderr!r}")
 
     # The console layout, numbers masked.
-    _, stdout, _ = run_command(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_latency",
+    _, stdout, _ = run_command([MPIEXEC, "-n", "2", args.parbench, "run", "osu", "put_latency",
                                 "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1",
                                 "-W", "2"])
     actual = mask.osu_one_sided_console(stdout)
     # -extra: parbench's median and CI trail OSU's two columns, which keep their layout
-    _, stdout, _ = run_command(["mpiexec", "-n", "2", args.parbench, "run", "osu", "put_bw",
+    _, stdout, _ = run_command([MPIEXEC, "-n", "2", args.parbench, "run", "osu", "put_bw",
                                 "-m", "4:4", "-i", "20", "-x", "1", "-W", "2", "-extra"])
     rows = [l for l in stdout.splitlines() if l and not l.startswith("#")]
     expect(len(rows) == 1 and re.fullmatch(r"4 {9}[ \d.]{18}( +\d+\.\d\d){3}", rows[0]) is not None,

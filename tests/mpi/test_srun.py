@@ -1,12 +1,14 @@
 """parbench under srun on a real one-node Slurm (pbtest/slurm.py starts it and stops it on every
 path): MPICH's suites through Slurm's PMI-2 at 2 and 4 tasks with -check, the launcher recorded in
 the JSON, an sbatch job script as docs/user-guide.md shows it, and the one-line refusal of a run
-whose MPI does not speak the launcher's PMI (srun --mpi=none starts N singletons).
+whose MPI does not speak the launcher's PMI (srun --mpi=none starts N singletons); where the Open
+MPI plugin is built, Open MPI through Slurm's PMIx (srun --mpi=pmix), chosen by the launcher.
 
 usage: test_srun.py PARBENCH
 Exit status 77 (Meson's skip) with the reason when no test Slurm can start here (not root, or
 Slurm not installed: scripts/setup.sh installs it)."""
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
@@ -87,5 +89,29 @@ srun --mpi=pmi2 {parbench} run imb-mpi1 PingPong Allreduce -msglog 0:2 -iter 40 
            stderr)
     expect("Traceback" not in stderr and "Benchmarking" not in stdout,
            "srun --mpi=none: nothing measured, no traceback:\n" + stdout + stderr)
+
+    # 4. Open MPI through Slurm's PMIx, where the Open MPI plugin is built: srun's PMIx marks the
+    #    tasks as Open MPI's, and parbench loads that plugin by itself.
+    listed = subprocess.run([parbench, "list"], capture_output=True, text=True).stdout
+    if "plugin mpi-openmpi " not in listed:
+        print("NOTE: no Open MPI plugin in this build: srun --mpi=pmix is not tried")
+    else:
+        out = os.path.join(scratch, "pmix.json")
+        rc, stdout, stderr = slurm.run(
+            ["srun", "--mpi=pmix", "-n", "2", parbench, "run", "imb-mpi1", "PingPong",
+             "Allreduce", "-msglog", "0:2", "-iter", "20", "-check", "--json", out])
+        require(rc == 0, f"srun --mpi=pmix -n 2 exited {rc}", stdout[-2000:], stderr[-2000:],
+                slurm.log())
+        document = read_json(out)
+        context = document["context"]["parbench"]
+        expect(context.get("mpi", {}).get("family") == "openmpi" and
+               context["launcher"] == {"name": "srun", "processes": 2},
+               f"srun --mpi=pmix: the Open MPI plugin ran under srun: {context.get('mpi')}, "
+               f"{context['launcher']}")
+        rows = rows_of(document, "Allreduce")
+        expect(sorted(r["bytes"] for r in rows) == [0, 4] and
+               all(r["processes"] == 2 and r["defects"] == 0 for r in rows),
+               "Allreduce under srun --mpi=pmix: 0 and 4 bytes, 2 processes, no defects: "
+               f"{[(r['bytes'], r['processes'], r['defects']) for r in rows]}")
 
 sys.exit(finish())

@@ -47,11 +47,12 @@ def json_context(document):
 # --- IMB layouts -------------------------------------------------------------------------------
 
 def _imb_header_lines(text, parbench):
-    """The lines of an IMB-layout console without its warnings and machine lines, with the
-    build's paths (the driver, the plugin search path) replaced by fixed words."""
+    """The lines of an IMB-layout console without its warnings and machine lines (the MPI
+    library's too: which one ran depends on the launcher), with the build's paths (the driver,
+    the plugin search path) replaced by fixed words."""
     for line in text.splitlines():
-        if line.startswith("# WARNING") or re.match(r"^# (Date|Machine|System|Release|Version) ",
-                                                    line):
+        if line.startswith("# WARNING") or re.match(
+                r"^# (Date|Machine|System|Release|Version|MPI Library) ", line):
             continue
         line = line.replace(parbench, "parbench")
         yield re.sub(r"--plugin-path \S+", "--plugin-path PLUGINS", line)

@@ -6,6 +6,7 @@ import glob
 import io
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -16,6 +17,9 @@ from pbtest.expect import fail
 PLUGIN_PATH = ("PARBENCH_PLUGIN_PATH",)
 # PAW's BLAS variables set sizes and loop counts; a test passes its own or none.
 PAW_BLAS = ("MIN_BLAS_SIZE", "MED_BLAS_SIZE", "MAX_BLAS_SIZE", "NLOOP_MAX", "NLOOP_MIN", "NREPS")
+# The launcher of the build's default MPI (MPICH), by its own name: with Open MPI installed
+# beside it (Debian), the plain `mpiexec` is Open MPI's (tests/meson.build says the same).
+MPIEXEC = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
 
 
 def environment(env=None, drop=PLUGIN_PATH):
@@ -58,7 +62,7 @@ def succeed(command, env=None, timeout=300, cwd=None, drop=()):
     return p
 
 
-def parbench(executable, prefix=(), timeout=120, launcher="mpiexec"):
+def parbench(executable, prefix=(), timeout=120, launcher=MPIEXEC):
     """The driver as a function of its arguments, for a script's checks:
     run(args, np=None, launcher=None, env=None, timeout=TIMEOUT, cwd=None) runs
     [launcher...] EXECUTABLE PREFIX... ARGS... and returns (exit status, stdout, stderr); with
@@ -71,7 +75,7 @@ def parbench(executable, prefix=(), timeout=120, launcher="mpiexec"):
     return run
 
 
-def mpiexec(np, launcher="mpiexec", env_args=()):
+def mpiexec(np, launcher=MPIEXEC, env_args=()):
     """The launcher for `np` processes; `env_args` (NAME=value) reach every rank through env(1)."""
     return [launcher, "-n", str(np)] + (["env", *env_args] if env_args else [])
 

@@ -2,10 +2,13 @@
 """What each plugin folder reports to the build (plugins/<name>/meson.build: built or not, its
 suites, why not) against what the driver says.
 
-usage: test_build_report.py CASE PARBENCH SOURCE_ROOT MESON [NAME PLUGIN_FILE SUITES REASON]...
+usage: test_build_report.py CASE PARBENCH SOURCE_ROOT MESON
+                            [NAME PLUGIN_FILE SUITES REASON GROUP]...
 
-One group of four per plugin, from plugin_reports: PLUGIN_FILE is empty when the plugin was not
-built, SUITES is comma-separated.
+Five arguments per plugin, from plugin_reports: PLUGIN_FILE is empty when the plugin was not
+built, SUITES is comma-separated, GROUP names the plugins that host the same suites (the MPI
+plugins, one per MPI library; empty for the others): a group's suites are unavailable only when
+none of its plugins was built, and are named once, by its first plugin.
 
 list       `parbench list` of this build: every built plugin lists exactly the suites its folder
            declares (so that a suite added to a plugin and not to its meson.build is caught), and
@@ -22,9 +25,18 @@ import sys
 import tempfile
 
 CASE, PARBENCH, SOURCE_ROOT, MESON = sys.argv[1:5]
-REPORTS = [{"name": n, "path": p, "file": os.path.basename(p) if p else f"parbench_{n}.so",
-            "suites": s.split(","), "reason": r}
-           for n, p, s, r in zip(*[iter(sys.argv[5:])] * 4)]
+REPORTS = [{"name": n, "path": p, "file": os.path.basename(p) if p else
+            f"parbench_{n.replace('-', '_')}.so", "suites": s.split(","), "reason": r, "group": g}
+           for n, p, s, r, g in zip(*[iter(sys.argv[5:])] * 5)]
+
+
+def named_unavailable(report, reports):
+    """Whether `report`'s suites are named as unavailable: it was not built, and neither was any
+    plugin of its group, of which it is the first."""
+    if report["path"] or not report["group"]:
+        return not report["path"]
+    group = [r for r in reports if r["group"] == report["group"]]
+    return not any(r["path"] for r in group) and group[0] is report
 
 
 def expect(condition, what, *context):
@@ -53,7 +65,8 @@ def listed_suites(out, plugin):
 
 
 def case_list():
-    expect({r["name"] for r in REPORTS} == {"mpi", "blas", "cuda", "offload", "caf"},
+    expect({r["name"] for r in REPORTS} ==
+           {"mpi", "mpi-openmpi", "blas", "cuda", "offload", "caf"},
            f"reports given: {[r['name'] for r in REPORTS]}")
     env = dict(os.environ)
     env.pop("PARBENCH_PLUGIN_PATH", None)
@@ -75,6 +88,12 @@ def case_list():
             expect(f"unavailable: {r['file']}" not in p.stdout,
                    f"{r['file']} was built but is listed as unavailable", p.stdout)
             print(f"{r['name']}: built, suites {', '.join(r['suites'])}")
+            continue
+        if not named_unavailable(r, REPORTS):
+            expect(f"unavailable: {r['file']}" not in p.stdout,
+                   f"{r['file']} is listed as unavailable, but another plugin of its group runs "
+                   "its suites", p.stdout)
+            print(f"{r['name']}: not built ({r['reason']}), its suites run by its group")
             continue
         for suite in r["suites"]:
             line = unavailable_line(suite, r, r["reason"])
@@ -101,6 +120,7 @@ def case_configure():
         sys.exit(77)
     reasons = {r["name"]: f"disabled (-D{r['name']}=disabled)" for r in REPORTS}
     reasons["caf"] = "needs the MPI plugin, which is not built (-Dmpi=disabled)"
+    reasons["mpi-openmpi"] = reasons["mpi"]
     with tempfile.TemporaryDirectory() as scratch:
         build = os.path.join(scratch, "build")
         options = [f"-D{name}=disabled" for name in ("mpi", "blas", "cuda", "offload")]
@@ -110,8 +130,9 @@ def case_configure():
         expect(p.returncode == 0, f"meson setup exit status {p.returncode}", p.stdout, p.stderr)
         generated = open(os.path.join(build, "plugins", "unavailable_suites.inc")).read()
     entries = [m.groups() for m in map(ENTRY.match, generated.splitlines()) if m]
+    none_built = [{**r, "path": ""} for r in REPORTS]
     want = [(suite, r["name"], r["file"], reasons[r["name"]])
-            for r in REPORTS for suite in r["suites"]]
+            for r in none_built if named_unavailable(r, none_built) for suite in r["suites"]]
     expect(entries == want, f"generated list {entries}, want {want}", generated)
     for r in REPORTS:
         expect(re.search(rf": NO: {re.escape(reasons[r['name']])}$", p.stdout, re.M),

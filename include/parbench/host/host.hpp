@@ -18,6 +18,7 @@
 #include <parbench/core/text.hpp>
 #include <parbench/host/event_sink.hpp>
 #include <parbench/host/launcher.hpp>
+#include <parbench/host/mpi_choice.hpp>
 #include <parbench/host/plugin_search.hpp>
 #include <parbench/host/run_error.hpp>
 #include <parbench/host/run_result.hpp>
@@ -83,9 +84,14 @@ class host {
 public:
     // Finds the plugins (nothing is loaded into this process yet). argc and argv are handed to
     // MPI_Init_thread by the first start(), which may rewrite them.
+    // Of the MPI plugins found (one per MPI library built), the one that matches the launcher,
+    // or options.mpi's, is the one a run loads (host/mpi_choice.hpp).
     host(int& argc, char**& argv, host_options options = {})
         : argc_(argc), argv_(argv), search_(plugin_search(options, argc > 0 ? argv[0] : nullptr)),
-          plugins_(plugin::registry::discover(search_)) {}
+          plugins_(plugin::registry::discover(search_)),
+          mpi_(choose_mpi_plugin(plugins_.comm_providers(), detect_launcher(), options.mpi)) {
+        if (mpi_.plugin != nullptr) plugins_.use_comm_provider(mpi_.plugin->file);
+    }
 
     host(const host&) = delete;
     host& operator=(const host&) = delete;
@@ -97,6 +103,10 @@ public:
     }
 
     [[nodiscard]] plugin::registry& plugins() noexcept { return plugins_; }
+    // The MPI plugin a run loads when it needs MPI (nullptr: none was found), and why it may not
+    // ("" when it may).
+    [[nodiscard]] const plugin::plugin_manifest* mpi_plugin() const noexcept { return mpi_.plugin; }
+    [[nodiscard]] const std::string& mpi_refusal() const noexcept { return mpi_.refusal; }
     // The directories searched for plugins, in order (named when none was found).
     [[nodiscard]] const std::vector<std::filesystem::path>& searched() const noexcept {
         return search_.directories;
@@ -138,6 +148,8 @@ public:
                             "suite '" + request.suite + "' needs MPI, which --mpi off excludes");
         const bool want_mpi = mpi == mpi_use::on || needs_mpi ||
                               (mpi == mpi_use::automatic && launched_by_mpi_launcher());
+        if (want_mpi && !mpi_.refusal.empty())
+            throw run_error(run_error::kind::bad_input, mpi_.refusal);
         p.comm_plugin = want_mpi ? plugins_.comm_provider() : nullptr;
         if (want_mpi && p.comm_plugin == nullptr && (needs_mpi || mpi == mpi_use::on))
             throw run_error(run_error::kind::failure,
@@ -145,6 +157,7 @@ public:
                                 "' needs the MPI plugin (parbench_mpi.so), which was not found "
                                 "(see parbench list)");
         if (p.suite_plugin->offers_comm() && mpi != mpi_use::off) p.comm_plugin = p.suite_plugin;
+        refuse_two_mpis(p, request.suite);
 
         // MPI_Init_thread happens in the plugin's init, before the suite sees its options: a bad
         // level is judged here, one "bad input" line rather than a failed init on every rank.
@@ -326,6 +339,24 @@ private:
         return false;
     }
 
+    // A suite plugin that links an MPI library itself (the coarray plugin: OpenCoarrays is built
+    // for one MPI) runs only beside the MPI plugin of the same family: two MPI libraries in one
+    // process cannot share MPI_COMM_WORLD.
+    void refuse_two_mpis(const run_plan& p, const std::string& suite) const {
+        if (p.comm_plugin == nullptr || p.suite_plugin == p.comm_plugin || mpi_.plugin == nullptr)
+            return;
+        const std::string own_library = p.suite_plugin->backend_info();
+        const std::string_view own = mpi_family_of_library(own_library);
+        const std::string_view running = mpi_family_of_library(mpi_.plugin->mpi_library);
+        if (own.empty() || running.empty() || own == running) return;
+        throw run_error(run_error::kind::bad_input,
+                        "suite '" + suite + "' runs on " + mpi_family_title(own) +
+                            " only (plugin " + std::string(p.suite_plugin->name()) +
+                            " is built for it), and this run's MPI is " +
+                            mpi_family_title(running) + ": launch it with " +
+                            mpi_family_launcher(own));
+    }
+
     parbench_init_args init_args(const std::string& thread_level,
                                  const parbench_comm_service* comm) {
         parbench_init_args args{};
@@ -436,6 +467,7 @@ private:
     char**& argv_;
     plugin::search_path search_;
     plugin::registry plugins_;
+    mpi_choice mpi_;
     std::vector<plugin::loaded_plugin*> started_;  // in finalisation order
     bool finished_ = false;                        // finish() finalised plugins: no run may follow
     const parbench_comm_service* comm_ = nullptr;

@@ -2,7 +2,8 @@
 // is a launcher, which one, how many processes it started and this process's rank. Decides who
 // prints errors found before the MPI plugin runs, whether `--mpi auto` loads MPI at all, and
 // lets the MPI plugin refuse a run whose MPI library does not speak the launcher's process
-// management interface (it would see 1 process where the launcher started N).
+// management interface (it would see 1 process where the launcher started N), and tells the
+// driver which MPI plugin to load: each launcher starts the processes of one MPI family.
 #pragma once
 
 #include <cstdlib>
@@ -27,19 +28,32 @@ struct launcher_info {
     std::string_view name = "none";
     // How many processes the launcher started, where it says.
     std::optional<int> processes;
+    // The MPI family whose processes this launcher starts (host/mpi_family.hpp): "mpich" (hydra;
+    // srun --mpi=pmi2), "openmpi" (Open MPI's mpirun; srun --mpi=pmix, another PMIx launcher),
+    // or "" where the environment does not say (no launcher, srun --mpi=none).
+    std::string_view mpi_family;
+    // Whether that family is the only one that can run under it: hydra and Open MPI's mpirun
+    // each speak their own MPI's wire-up alone, while under srun the PMI is an option of srun's
+    // (--mpi) and an MPI may speak several.
+    bool only_that_family = false;
 };
 
 // Slurm first: under `srun --mpi=pmi2` the PMI variables are Slurm's too. Inside an sbatch
 // script, outside any srun, there is no job step (SLURM_STEP_NUM_TASKS is unset): that process
 // was not launched as one of N.
+// Under srun the PMI is read from what Slurm's mpi plugin sets: PMIX_RANK for pmix, PMI_RANK
+// (with PMI_FD) for pmi2.
 [[nodiscard]] inline launcher_info detect_launcher() noexcept {
-    if (const auto tasks = environment_count("SLURM_STEP_NUM_TASKS")) return {"srun", tasks};
+    const bool pmix = std::getenv("PMIX_RANK") != nullptr;
+    const bool pmi = std::getenv("PMI_RANK") != nullptr || std::getenv("PMI_SIZE") != nullptr;
+    if (const auto tasks = environment_count("SLURM_STEP_NUM_TASKS"))
+        return {"srun", tasks, pmix ? "openmpi" : pmi ? "mpich" : "", false};
     if (const auto size = environment_count("OMPI_COMM_WORLD_SIZE"))
-        return {"mpirun (Open MPI)", size};
-    if (std::getenv("PMI_RANK") != nullptr || std::getenv("PMI_SIZE") != nullptr ||
-        std::getenv("MPI_LOCALNRANKS") != nullptr)  // hydra's count per node, not the world's
-        return {"mpiexec", environment_count("PMI_SIZE")};
-    if (std::getenv("PMIX_RANK") != nullptr) return {"pmix", environment_count("PMIX_SIZE")};
+        return {"mpirun (Open MPI)", size, "openmpi", true};
+    // MPI_LOCALNRANKS: hydra's count per node, not the world's.
+    if (pmi || std::getenv("MPI_LOCALNRANKS") != nullptr)
+        return {"mpiexec", environment_count("PMI_SIZE"), "mpich", true};
+    if (pmix) return {"pmix", environment_count("PMIX_SIZE"), "openmpi", false};
     return {};
 }
 

@@ -28,6 +28,10 @@ struct host_options {
 #else
     std::filesystem::path install_dir{};
 #endif
+    // Which MPI plugin a run loads, where several were built: "" lets the launcher decide (the
+    // plugin of its MPI family); "mpich", "openmpi" or a plugin's name chooses
+    // (host/mpi_choice.hpp; the driver's --mpi NAME).
+    std::string mpi{};
 };
 
 [[nodiscard]] inline std::filesystem::path this_executable(const char* argv0) {

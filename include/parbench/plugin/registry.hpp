@@ -103,6 +103,9 @@ struct plugin_manifest {
     // Each suite's benchmark names (hidden test kernels included): one suite may be offered by
     // several plugins (PAW's BLAS, GPU and offload tests), and the names pick the plugin.
     std::map<std::string, std::vector<std::string>> benchmarks;
+    // An MPI plugin's library, the first line of its backend_info (MPI_Get_library_version,
+    // which MPI allows before MPI_Init): which MPI it was built for (host/mpi_family.hpp).
+    std::string mpi_library;
 };
 
 namespace detail {
@@ -134,6 +137,10 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
                     const parbench_plugin& d = candidate.descriptor();
                     report["name"] = std::string(candidate.name());
                     report["offers_comm"] = candidate.offers_comm();
+                    if (candidate.offers_comm()) {
+                        const std::string info = candidate.backend_info();
+                        report["mpi_library"] = info.substr(0, info.find('\n'));
+                    }
                     std::vector<std::string> suites;
                     nlohmann::json benchmarks = nlohmann::json::object();
                     for (std::size_t k = 0; k < d.suite_count; ++k) {
@@ -197,6 +204,9 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
 // Everything found on the search path. Discovery probes the files (see detail::probe_in_child)
 // and loads nothing; a plugin is loaded (RTLD_LOCAL, not initialised) the first time it is asked
 // for, so a run maps only the plugins it uses. One plugin per name: the first file wins.
+// Several plugins may offer the communication service, one per MPI library built (they host the
+// same suites): one of them is in use (the first found, or the one use_comm_provider() names),
+// and the others are invisible to the questions below, so that a process never maps two MPIs.
 class registry {
 public:
     static registry discover(const search_path& where) {
@@ -238,9 +248,23 @@ public:
     // Every suite some plugin offers, in discovery order.
     [[nodiscard]] std::vector<std::string> known_suites() const {
         std::vector<std::string> suites;
-        for (const auto& m : manifests_) suites.insert(suites.end(), m.suites.begin(), m.suites.end());
+        for (const auto& m : manifests_)
+            if (!set_aside(m)) suites.insert(suites.end(), m.suites.begin(), m.suites.end());
         return suites;
     }
+
+    // The plugins that offer the communication service (the MPI plugins, one per MPI library
+    // built), in discovery order.
+    [[nodiscard]] std::vector<const plugin_manifest*> comm_providers() const {
+        std::vector<const plugin_manifest*> found;
+        for (const auto& m : manifests_)
+            if (m.offers_comm) found.push_back(&m);
+        return found;
+    }
+
+    // From now on the MPI plugin in `file` (one of comm_providers()) hosts the MPI suites and
+    // offers the communication service; call it before any plugin is loaded.
+    void use_comm_provider(const std::filesystem::path& file) { comm_file_ = file; }
 
     // The plugin that runs `suite`, loaded on first use; nullptr when none offers it. Several
     // plugins may offer one suite, each with its own benchmarks: `words` (the command line after
@@ -253,6 +277,7 @@ public:
         const plugin_manifest* chosen = nullptr;
         std::string chosen_word;
         for (const auto& m : manifests_) {
+            if (set_aside(m)) continue;
             if (std::find(m.suites.begin(), m.suites.end(), suite) == m.suites.end()) continue;
             if (first == nullptr) first = &m;
             const auto it = m.benchmarks.find(std::string(suite));
@@ -277,11 +302,19 @@ public:
     // The plugin that offers the communication service (the MPI plugin), loaded on first use.
     [[nodiscard]] loaded_plugin* comm_provider() {
         for (const auto& m : manifests_)
-            if (m.offers_comm) return load(m);
+            if (m.offers_comm && !set_aside(m)) return load(m);
         return nullptr;
     }
 
 private:
+    // An MPI plugin other than the one in use (the first found, unless use_comm_provider()).
+    [[nodiscard]] bool set_aside(const plugin_manifest& m) const {
+        if (!m.offers_comm) return false;
+        if (!comm_file_.empty()) return m.file != comm_file_;
+        const auto providers = comm_providers();
+        return providers.front() != &m;
+    }
+
     void consider(const nlohmann::json& report) {
         const std::filesystem::path file = report.at("file").get<std::string>();
         if (report.contains("problem")) {
@@ -292,7 +325,8 @@ private:
                           report.at("suites").get<std::vector<std::string>>(),
                           report.at("offers_comm").get<bool>(),
                           report.value("benchmarks",
-                                       std::map<std::string, std::vector<std::string>>{})};
+                                       std::map<std::string, std::vector<std::string>>{}),
+                          report.value("mpi_library", std::string{})};
         for (const auto& earlier : manifests_) {
             if (earlier.name == m.name) {
                 shadowed_.push_back({file, m.name, earlier.file});
@@ -310,6 +344,7 @@ private:
     }
 
     std::vector<plugin_manifest> manifests_;
+    std::filesystem::path comm_file_;  // the MPI plugin in use; empty: the first found
     std::deque<loaded_plugin> plugins_;
     std::vector<discovery_problem> problems_;
     std::vector<shadowed_plugin> shadowed_;

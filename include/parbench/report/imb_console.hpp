@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -72,7 +73,9 @@ inline void imb_header_line(std::ostream& out, const char* label, const std::str
 }
 
 // The start of every IMB component's run header (IMB_output.c, IMB-P2P's print_main_header): the
-// title between rules of `rule_width` dashes, then the date, machine and MPI version lines.
+// title between rules of `rule_width` dashes, then the date, machine and MPI version lines, and
+// (parbench's: one install may measure several MPI libraries, one plugin each) the first line of
+// the library's MPI_Get_library_version, where the run's context has it.
 inline void imb_banner(std::ostream& out, const run_start& start,
                        const nlohmann::json& driver_context, std::size_t rule_width) {
     const std::string rule(rule_width, '-');
@@ -85,6 +88,12 @@ inline void imb_banner(std::ostream& out, const run_start& start,
     imb_header_line(out, "Release", json_text(driver_context, "release"));
     imb_header_line(out, "Version", json_text(driver_context, "version"));
     imb_header_line(out, "MPI Version", json_text(start.header, "mpi_version", "-"));
+    if (start.context.is_object() && start.context.contains("mpi_library")) {
+        std::string library = json_text(start.context, "mpi_library");
+        library = library.substr(0, library.find('\n'));
+        std::replace(library.begin(), library.end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
+        imb_header_line(out, "MPI Library", library);
+    }
 }
 
 }  // namespace detail

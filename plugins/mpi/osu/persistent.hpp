@@ -26,6 +26,7 @@
 
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/message_buffers.hpp>
+#include <parbench/mpi/persistent_collectives.hpp>  // MPI_<Collective>_init on Open MPI 4.1 too
 #include <parbench/mpi/timed_loop.hpp>
 
 #include <mpi.h>

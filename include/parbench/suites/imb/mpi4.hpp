@@ -23,6 +23,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/overlap.hpp>
 #include <parbench/mpi/persistent.hpp>
+#include <parbench/mpi/persistent_collectives.hpp>  // MPI_<Collective>_init on Open MPI 4.1 too
 #include <parbench/suites/imb/mpi1.hpp>
 #include <parbench/suites/imb/nbc.hpp>
 #include <span>

@@ -1,0 +1,98 @@
+// Which MPI plugin a process loads when several were built (one per MPI library: MPICH's ABI,
+// Open MPI): the one whose family matches the launcher that started the process, or the one
+// `--mpi NAME` names. A plugin that cannot run under the launcher is refused here, in one line,
+// before MPI_Init: started by the other MPI's launcher, an MPI library cannot reach its peers, and
+// each process would wait or crash on its own.
+#pragma once
+
+#include <parbench/host/launcher.hpp>
+#include <parbench/host/mpi_family.hpp>
+#include <parbench/plugin/registry.hpp>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parbench {
+
+struct mpi_choice {
+    // The MPI plugin this process loads when a run needs MPI; nullptr when none was found.
+    const plugin::plugin_manifest* plugin = nullptr;
+    // Why no run may start MPI here (one line, bad input); "" when the plugin may run.
+    std::string refusal;
+};
+
+namespace mpi_choice_impl {
+
+[[nodiscard]] inline std::string_view family_of(const plugin::plugin_manifest& m) noexcept {
+    return mpi_family_of_library(m.mpi_library);
+}
+
+// "MPICH Version: 4.0.2 (parbench_mpi.so), Open MPI v4.1.4 (parbench_mpi_openmpi.so)": each
+// plugin's library up to its first comma (Open MPI's line goes on with its package and date).
+[[nodiscard]] inline std::string found_text(
+    const std::vector<const plugin::plugin_manifest*>& found) {
+    std::string text;
+    for (const auto* m : found) {
+        std::string library = m->mpi_library.substr(0, m->mpi_library.find(','));
+        std::replace(library.begin(), library.end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
+        text += (text.empty() ? "" : ", ") + (library.empty() ? m->name : library) + " (" +
+                m->file.filename().string() + ")";
+    }
+    return text;
+}
+
+}  // namespace mpi_choice_impl
+
+// `wanted`: "" (or auto, on, off) lets the launcher decide; otherwise a family ("mpich",
+// "openmpi") or a plugin's name. `found`: the MPI plugins in discovery order.
+[[nodiscard]] inline mpi_choice choose_mpi_plugin(
+    const std::vector<const plugin::plugin_manifest*>& found, const launcher_info& launcher,
+    std::string_view wanted) {
+    using mpi_choice_impl::family_of;
+    const bool by_launcher =
+        wanted.empty() || wanted == "auto" || wanted == "on" || wanted == "off";
+    if (found.empty())
+        return {nullptr, by_launcher ? std::string{}
+                                     : "--mpi " + std::string(wanted) +
+                                           ": no MPI plugin was found (see parbench list)"};
+    if (!by_launcher) {
+        const auto it = std::find_if(found.begin(), found.end(), [&](const auto* m) {
+            return family_of(*m) == wanted || m->name == wanted;
+        });
+        if (it == found.end())
+            return {found.front(), "--mpi " + std::string(wanted) + ": no MPI plugin for '" +
+                                       std::string(wanted) + "' was found (found: " +
+                                       mpi_choice_impl::found_text(found) +
+                                       "; --mpi takes mpich or openmpi)"};
+        const std::string_view family = family_of(**it);
+        if (launcher.only_that_family && !family.empty() && family != launcher.mpi_family)
+            return {*it, "--mpi " + std::string(wanted) + ": the " + mpi_family_title(family) +
+                             " plugin cannot run under " + std::string(launcher.name) +
+                             ", which starts " + mpi_family_title(launcher.mpi_family) +
+                             " processes: launch it with " + mpi_family_launcher(family) +
+                             ", or leave out --mpi"};
+        return {*it, ""};
+    }
+    if (launcher.mpi_family.empty()) return {found.front(), ""};
+    const auto it = std::find_if(found.begin(), found.end(), [&](const auto* m) {
+        return family_of(*m) == launcher.mpi_family;
+    });
+    if (it != found.end()) return {*it, ""};
+    // None of the launcher's family. Under srun (an MPI may speak several PMIs) the first is tried,
+    // and the MPI plugin refuses after MPI_Init if it sees one process where srun started N.
+    const bool all_other = std::all_of(found.begin(), found.end(),
+                                       [](const auto* m) { return !family_of(*m).empty(); });
+    if (!launcher.only_that_family || !all_other) return {found.front(), ""};
+    const std::string_view other = family_of(*found.front());
+    return {found.front(), std::string(launcher.name) + " starts " +
+                               mpi_family_title(launcher.mpi_family) +
+                               " processes, but this parbench has no MPI plugin for " +
+                               mpi_family_title(launcher.mpi_family) + " (found: " +
+                               mpi_choice_impl::found_text(found) + "): launch it with " +
+                               mpi_family_launcher(other) + ", or build parbench where " +
+                               mpi_family_title(launcher.mpi_family) + " is installed"};
+}
+
+}  // namespace parbench

@@ -1,0 +1,38 @@
+// MPI families: the libraries that one MPI plugin build can serve. A plugin is compiled against
+// one mpi.h and linked to one libmpi, so it runs with the libraries of that ABI alone: "mpich"
+// (MPICH and the libraries that keep its ABI: Intel MPI, Cray MPICH, MVAPICH) or "openmpi". The
+// driver links no MPI and loads the plugin whose family matches the launcher (launcher.hpp);
+// `--mpi NAME` names a family.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace parbench {
+
+// The family of the library whose MPI_Get_library_version text is `library` (or of a text that
+// quotes it: the coarray plugin's backend_info ends "on MPICH Version: 4.0.2"); "" when the text
+// names none of them.
+[[nodiscard]] inline std::string_view mpi_family_of_library(std::string_view library) noexcept {
+    if (library.find("Open MPI") != std::string_view::npos) return "openmpi";
+    for (const std::string_view mark : {"MPICH", "Intel(R) MPI", "MVAPICH"})
+        if (library.find(mark) != std::string_view::npos) return "mpich";
+    return "";
+}
+
+// "MPICH" for "mpich", "Open MPI" for "openmpi": the family as people write it.
+[[nodiscard]] inline std::string mpi_family_title(std::string_view family) {
+    if (family == "mpich") return "MPICH";
+    if (family == "openmpi") return "Open MPI";
+    return std::string(family);
+}
+
+// The launcher that starts a family's processes, as its Debian package names it beside the
+// other MPI's (installing both moves the plain `mpiexec` to one of them).
+[[nodiscard]] inline std::string mpi_family_launcher(std::string_view family) {
+    if (family == "mpich") return "MPICH's mpiexec (mpiexec.mpich)";
+    if (family == "openmpi") return "Open MPI's mpirun (mpirun.openmpi)";
+    return "the mpiexec of the MPI library parbench was built with";
+}
+
+}  // namespace parbench

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""The MPI suites under Open MPI (the second MPI plugin, parbench_mpi_openmpi.so), launched by
+Open MPI's own mpirun, and the choice of plugin by launcher.
+
+At -n NP (2 and 4), with -check, a representative set: imb-mpi1 PingPong, Sendrecv, Bcast,
+Alltoall and Allreduce on MPI_CHAR (-red_data_type char: IMB 2021's MPI_SUM on MPI_CHAR, outside
+the standard, which Open MPI 4.1 accepts as MPICH does), osu allreduce (and latency, bw at -n 2), imb-rma
+Unidir_put, imb-io P_Write_indv. Each run: the driver picked the Open MPI plugin by itself (the
+JSON's context.parbench.mpi, the IMB header's "MPI Library" line), every size IMB's and OSU's
+rules give, every row at NP processes (PingPong: 2) with no defects, and IMB's PingPong
+throughput from its own time (IMB 2021: X / t, 10^6 bytes per MB).
+
+At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH's mpiexec runs
+the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
+(exit 2) before MPI starts, whether named with --mpi or the only one of its kind; --mpi with a
+name no plugin has; the coarray suite (built for MPICH) under Open MPI's mpirun; -accelerator
+cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT).
+
+usage: test_openmpi.py --np N --parbench PARBENCH --mpirun MPIRUN_OPENMPI --mpiexec MPIEXEC_MPICH
+                      --mpich-plugin PARBENCH_MPI_SO
+Open MPI runs as root only when told twice (OMPI_ALLOW_RUN_AS_ROOT, ..._CONFIRM), and beyond the
+cores it finds only with --oversubscribe: both are given here, as docs/user-guide.md says.
+"""
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.run import driver, run_command  # noqa: E402
+
+BAD_INPUT = 2
+OPEN_MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def imb_sizes(unit, high):
+    """IMB's lengths for -msglog 0:high: 0, then the powers of two from the unit up."""
+    return [0] + [1 << k for k in range(high + 1) if (1 << k) >= unit]
+
+
+def mpirun(a, np):
+    return [a.mpirun, "--oversubscribe", "-n", str(np)]
+
+
+def run_under_open_mpi(a, np, args, timeout=240):
+    d = driver(mpirun(a, np) + [a.parbench, "run"] + args, env=OPEN_MPI_ENV, timeout=timeout)
+    label = " ".join(args[:2])
+    ok = expect(d.returncode == 0 and d.document is not None,
+                f"{label} at -n {np}: exit {d.returncode}: {d.stderr[-1500:]}")
+    if ok:
+        mpi = d.document["context"]["parbench"].get("mpi") or {}
+        expect(mpi.get("family") == "openmpi" and mpi.get("plugin") == "mpi-openmpi" and
+               mpi.get("library", "").startswith("Open MPI v"),
+               f"{label} at -n {np}: the JSON names the MPI that ran: {mpi}")
+    return d if ok else None
+
+
+def rows_of(d, benchmark):
+    return [r for r in d.rows if r["benchmark"] == benchmark]
+
+
+def checked_rows(label, rows, processes):
+    """Every row at `processes` processes, verified (-check) with no defects."""
+    for r in rows:
+        expect(r["processes"] == processes and r.get("defects") == 0 and
+               not r.get("not_verified", False),
+               f"{label} {r['bytes']} B: processes {r['processes']}, defects "
+               f"{r.get('defects')}, not_verified {r.get('not_verified')}")
+
+
+def test_imb_mpi1(a, np):
+    d = run_under_open_mpi(a, np, ["imb-mpi1", "PingPong", "Sendrecv", "Bcast", "Alltoall",
+                                   "Allreduce", "-npmin", str(np), "-msglog", "0:3", "-iter", "10",
+                                   "-red_data_type", "char", "-check"])
+    if d is None:
+        return
+    expect(re.search(r"^# MPI Library +: Open MPI v", d.stdout, re.M) is not None,
+           "the IMB header names the MPI library that ran:\n" + d.stdout[:1200])
+    for name in ("PingPong", "Sendrecv", "Bcast", "Alltoall", "Allreduce"):
+        rows = rows_of(d, name)
+        # IMB 2021: reductions are counted in -red_data_type's unit (char: 1 byte).
+        expect(sorted(r["bytes"] for r in rows) == imb_sizes(1, 3),
+               f"imb-mpi1 {name} at -n {np}: sizes {[r['bytes'] for r in rows]}")
+        checked_rows(f"imb-mpi1 {name}", [r for r in rows if r["bytes"] > 0],
+                     2 if name == "PingPong" else np)
+    for r in rows_of(d, "PingPong"):
+        if r["bytes"] > 0:  # IMB 2021's Mbytes/sec: X / t, 10^6 bytes (t[usec]: t_max)
+            mbytes = r["metrics"].get("mbytes_per_s")
+            expect(mbytes is not None and close(mbytes, r["bytes"] / r["t_max_us"], 1e-9),
+                   f"PingPong {r['bytes']} B: {mbytes} Mbytes/sec, X / t = "
+                   f"{r['bytes'] / r['t_max_us']}")
+    datatypes = d.document["context"]["parbench"]["plugin_context"].get("datatypes", {})
+    expect(datatypes.get("reductions") == "MPI_CHAR" and datatypes.get("reduction_op") == "MPI_SUM",
+           f"Allreduce on MPI_CHAR with MPI_SUM, as IMB 2021: {datatypes}")
+
+
+def test_osu(a, np):
+    names = ["latency", "bw", "allreduce"] if np == 2 else ["allreduce"]
+    d = run_under_open_mpi(a, np, ["osu"] + names + ["-m", "1:16", "-i", "20", "-x", "2", "-c"])
+    if d is None:
+        return
+    for name in names:
+        rows = rows_of(d, name)
+        # OSU: powers of two from -m's minimum; reductions of MPI_FLOAT start at 4 bytes.
+        want = [4, 8, 16] if name == "allreduce" else [1, 2, 4, 8, 16]
+        expect(sorted(r["bytes"] for r in rows) == want,
+               f"osu {name} at -n {np}: sizes {[r['bytes'] for r in rows]}, want {want}")
+        checked_rows(f"osu {name}", rows, np)
+
+
+def test_imb_rma_io(a, np):
+    d = run_under_open_mpi(a, np, ["imb-rma", "Unidir_put", "-npmin", str(np), "-msglog", "0:3",
+                                   "-iter", "10", "-check"])
+    if d is not None:
+        # IMB-RMA's single-transfer benchmarks: 2 processes (the others wait), each size in
+        # both modes, aggregate and non-aggregate.
+        rows = rows_of(d, "Unidir_put")
+        sizes = sorted((r["bytes"], r["mode"]) for r in rows)
+        want = sorted((x, m) for x in imb_sizes(1, 3) for m in {r["mode"] for r in rows})
+        expect(len({r["mode"] for r in rows}) == 2 and sizes == want,
+               f"imb-rma Unidir_put at -n {np}: sizes and modes {sizes}")
+        checked_rows("imb-rma Unidir_put", [r for r in rows if r["bytes"] > 0], 2)
+    d = run_under_open_mpi(a, np, ["imb-io", "P_Write_indv", "-npmin", str(np), "-msglog", "0:3",
+                                   "-iter", "4", "-check"])
+    if d is not None:
+        rows = rows_of(d, "P_Write_indv")
+        expect(sorted({r["bytes"] for r in rows}) == imb_sizes(1, 3),
+               f"imb-io P_Write_indv at -n {np}: sizes {sorted({r['bytes'] for r in rows})}")
+        checked_rows("imb-io P_Write_indv", [r for r in rows if r["bytes"] > 0], np)
+
+
+def one_error_line(label, rc, stderr, pattern):
+    """Refused before MPI started: status 2 and one `parbench: error:` line, the only line on
+    stderr but what the launcher adds after a process's non-zero exit."""
+    errors = [l for l in stderr.splitlines() if l.startswith("parbench:")]
+    # "\\x..": a byte the driver had to escape (Open MPI counts the NUL that ends its library
+    # version in the length it returns).
+    expect(rc == BAD_INPUT and len(errors) == 1 and re.search(pattern, errors[0]) and
+           "\\x" not in errors[0],
+           f"{label}: exit {rc}, want {BAD_INPUT} and one line matching {pattern!r}: "
+           f"{stderr[-1500:]}")
+
+
+def test_choice(a):
+    # Both plugins, each with its library (MPI_Get_library_version's first line).
+    rc, out, err = run_command([a.parbench, "list"])
+    expect(rc == 0 and
+           re.search(r"^plugin mpi \S+ +\(.*parbench_mpi\.so\)\n  MPICH Version:", out, re.M) and
+           re.search(r"^plugin mpi-openmpi \S+ +\(.*parbench_mpi_openmpi\.so\)\n  Open MPI v", out,
+                     re.M),
+           f"parbench list shows both MPI plugins with their libraries: exit {rc}\n"
+           f"{out[:600]}{err}")
+
+    # MPICH's launcher: the MPICH plugin, by itself.
+    d = driver([a.mpiexec, "-n", "2", a.parbench, "run", "imb-mpi1", "PingPong", "-msglog", "0:1",
+                "-iter", "5"])
+    mpi = (d.document or {}).get("context", {}).get("parbench", {}).get("mpi") or {}
+    expect(d.returncode == 0 and mpi.get("family") == "mpich" and mpi.get("plugin") == "mpi" and
+           re.search(r"^# MPI Library +: MPICH Version", d.stdout, re.M),
+           f"under mpiexec.mpich the MPICH plugin runs: exit {d.returncode}, {mpi} "
+           f"{d.stderr[-600:]}")
+
+    # A plugin the launcher cannot start: one line before MPI_Init (without it, the Open MPI
+    # plugin under hydra started one singleton per process).
+    rc, _, err = run_command([a.mpiexec, "-n", "2", a.parbench, "run", "imb-mpi1", "PingPong",
+                              "--mpi", "openmpi"], timeout=60)
+    one_error_line("--mpi openmpi under mpiexec.mpich", rc, err,
+                   r"--mpi openmpi: the Open MPI plugin cannot run under mpiexec, which starts "
+                   r"MPICH processes: launch it with Open MPI's mpirun \(mpirun\.openmpi\)")
+    rc, _, err = run_command(mpirun(a, 2) + [a.parbench, "run", "imb-mpi1", "PingPong", "--mpi",
+                                             "mpich"], env=OPEN_MPI_ENV, timeout=60)
+    one_error_line("--mpi mpich under mpirun.openmpi", rc, err,
+                   r"--mpi mpich: the MPICH plugin cannot run under mpirun \(Open MPI\), which "
+                   r"starts Open MPI processes: launch it with MPICH's mpiexec \(mpiexec\.mpich\)")
+    # Only the MPICH plugin (a driver outside the build tree, whose search path is a directory
+    # with that plugin alone): under Open MPI's mpirun there is none to run.
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = os.path.join(tmp, "parbench")
+        shutil.copy(a.parbench, alone)
+        os.symlink(a.mpich_plugin, os.path.join(tmp, "parbench_mpi.so"))
+        rc, _, err = run_command(mpirun(a, 2) + [alone, "run", "imb-mpi1", "PingPong"],
+                                 env={**OPEN_MPI_ENV, "PARBENCH_PLUGIN_PATH": tmp}, timeout=60)
+    one_error_line("only the MPICH plugin, under mpirun.openmpi", rc, err,
+                   r"mpirun \(Open MPI\) starts Open MPI processes, but this parbench has no "
+                   r"MPI plugin for Open MPI \(found: MPICH Version: \S+ \(parbench_mpi\.so\)\)")
+    rc, _, err = run_command([a.mpiexec, "-n", "2", a.parbench, "run", "imb-mpi1", "PingPong",
+                              "--mpi", "lam"], timeout=60)
+    one_error_line("--mpi lam", rc, err,
+                   r"--mpi lam: no MPI plugin for 'lam' was found \(found: MPICH Version: \S+ "
+                   r"\(parbench_mpi\.so\), Open MPI v\S+ \(parbench_mpi_openmpi\.so\); --mpi takes "
+                   r"mpich or openmpi\)")
+    # Open MPI's CUDA query differs from MPICH's: a build-time macro, then a run-time call.
+    # Debian's Open MPI is built without CUDA, and the refusal says so.
+    rc, out_cuda, err = run_command(mpirun(a, 2) + [a.parbench, "run", "imb-mpi1", "PingPong",
+                                                    "-accelerator", "cuda", "-msglog", "0:2"],
+                                    env=OPEN_MPI_ENV, timeout=60)
+    one_error_line("-accelerator cuda under Open MPI", rc, err,
+                   r"-accelerator cuda: the MPI library is not CUDA-aware \(Open MPI was built "
+                   r"without CUDA: MPIX_CUDA_AWARE_SUPPORT is 0; Open MPI v")
+    expect("PingPong" not in out_cuda, "-accelerator cuda: nothing runs once refused")
+    # The coarray suite's runtime (OpenCoarrays) is built for MPICH: not beside Open MPI.
+    if re.search(r"^plugin caf ", out, re.M):
+        rc, _, err = run_command(mpirun(a, 2) + [a.parbench, "run", "caf"], env=OPEN_MPI_ENV,
+                                 timeout=60)
+        one_error_line("caf under mpirun.openmpi", rc, err,
+                       r"suite 'caf' runs on MPICH only \(plugin caf is built for it\), and this "
+                       r"run's MPI is Open MPI: launch it with MPICH's mpiexec")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--np", type=int, required=True)
+    p.add_argument("--parbench", required=True)
+    p.add_argument("--mpirun", required=True)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--mpich-plugin", required=True)
+    a = p.parse_args()
+    a.parbench = os.path.abspath(a.parbench)
+    a.mpich_plugin = os.path.abspath(a.mpich_plugin)
+    test_imb_mpi1(a, a.np)
+    test_osu(a, a.np)
+    test_imb_rma_io(a, a.np)
+    if a.np == 2:
+        test_choice(a)
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
