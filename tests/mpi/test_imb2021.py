@@ -367,7 +367,7 @@ def test_lists_and_options(args):
         plugins = os.path.dirname(os.path.dirname(args.plugin))
         for names, rc, needle in (("PingPong,Barrier", 0, None),
                                   ("PingPong,,Barrier", BAD_INPUT, "an empty name between commas")):
-            p = subprocess.run(["mpiexec", "-n", "2", args.parbench, "run", "imb-mpi1", names,
+            p = subprocess.run([MPIEXEC, "-n", "2", args.parbench, "run", "imb-mpi1", names,
                                 "-msglog", "0:0", "-iter", "2", "--plugin-path", plugins],
                                capture_output=True, text=True, timeout=60)
             ok = p.returncode == rc and (needle in p.stderr if needle else
