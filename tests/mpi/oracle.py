@@ -186,7 +186,10 @@ def console_headline(stdout, name):
     if len(block) != 2:
         return {}
     out = {}
-    for line in block[1].splitlines()[3:]:
+    lines = block[1].splitlines()
+    # The block's '#' lines, then the heading line, then the rows up to the empty line.
+    start = next((k + 1 for k, line in enumerate(lines) if "#repetitions" in line), len(lines))
+    for line in lines[start:]:
         if not re.match(r"^\s+\d", line):
             break
         fields = line.split("  ! ")[0].split()  # without a stability note (report/stability.hpp)
