@@ -4,8 +4,8 @@
 // CLI11 options and their values as the run request's options.
 #pragma once
 
-#include "exit_status.hpp"
-#include "printable.hpp"
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/printable.hpp>
 
 #include <parbench/core/error.hpp>
 #include <parbench/plugin/abi.h>
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 // The common options of `run` (without dashes) and whether each takes a value.
 inline const std::map<std::string, bool>& common_options() {
@@ -258,4 +258,4 @@ inline double parse_timeout(const std::string& text) {
     return value;
 }
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -8,11 +8,11 @@
 // stderr. The JSON file records every warning of rank 0 either way. Errors always go to stderr.
 #pragma once
 
-#include "exit_status.hpp"
-#include "printable.hpp"
-#include "run_files.hpp"
-#include "run_files_sweeper.hpp"
-#include "watchdog.hpp"
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/printable.hpp>
+#include <parbench/driver/run_files.hpp>
+#include <parbench/driver/run_files_sweeper.hpp>
+#include <parbench/driver/watchdog.hpp>
 
 #include <parbench/host/event_sink.hpp>
 #include <parbench/host/host.hpp>
@@ -40,7 +40,7 @@
 #include <utility>
 #include <vector>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 // Events that cannot be rendered in the order they came (a result before the run started).
 class broken_event : public std::runtime_error {
@@ -230,7 +230,7 @@ private:
             if (rank_ == 0)
                 warn_everywhere(message);
             else
-                std::cerr << "parbench: warning (rank " << rank_ << "): " << printable(message)
+                std::cerr << voice().program << ": warning (rank " << rank_ << "): " << printable(message)
                           << '\n';
             return;
         }
@@ -329,4 +329,4 @@ private:
     std::jthread flusher_;  // last: stopped and joined before anything it uses is destroyed
 };
 
-}  // namespace parbench::app
+}  // namespace parbench::driver
