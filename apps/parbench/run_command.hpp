@@ -60,7 +60,8 @@ inline int run_suite(parbench::host& pb, const run_options& o,
             .finish = [&] { pb.finish(); },
             .cannot_verify = plan.cannot_verify,
             .sweep_run_files = plan.comm_plugin != nullptr,
-            .start_warnings = {}});
+            .start_warnings = {},
+            .layouts = every_layout()});
 }
 
 }  // namespace parbench::app

@@ -13,7 +13,6 @@
 #include <parbench/driver/stop_run.hpp>
 #include <parbench/driver/terminal.hpp>
 #include <parbench/driver/watchdog.hpp>
-#include <parbench/host/host.hpp>
 #include <parbench/host/interrupt_guard.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/host/run_error.hpp>
@@ -80,6 +79,8 @@ struct run_steps {
     bool sweep_run_files = false;
     // Warnings to give once the run has started (the console's header first), on rank 0.
     std::vector<std::string> start_warnings;
+    // The console layouts the run may declare (every_layout(): all of them).
+    session_layouts layouts;
 };
 
 // The whole run; returns the exit status (exit_status.hpp) or throws driver_exit, run_error
@@ -121,7 +122,7 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
     run_session session(rank == 0, o.quiet,
                         rank == 0 && progress_line_wanted(o.progress,
                                                           parbench::launched_by_mpi_launcher()),
-                        o.dat_dir, outputs);
+                        o.dat_dir, outputs, steps.layouts);
     session.set_rank(rank);
     session.set_timing_options(o.timing_options);
     session.attach_sweeper(&sweeper);

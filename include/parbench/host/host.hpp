@@ -71,23 +71,6 @@ struct run_plan {
     std::vector<std::string> cannot_verify;
 };
 
-// The one warning line of a --check run in which some benchmarks cannot verify their data.
-[[nodiscard]] inline std::string cannot_verify_warning(const std::vector<std::string>& names) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    return "--check: " + list + (names.size() == 1 ? " has" : " have") + " no data verification; " +
-           (names.size() == 1 ? "its" : "their") + " rows say '" + not_verified_cell + "'";
-}
-
-// The error of a --check run in which none of the chosen benchmarks can verify its data.
-[[nodiscard]] inline std::string cannot_verify_refusal(const std::vector<std::string>& names) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    return "--check: " + list + (names.size() == 1 ? " has" : " have") +
-           " no data verification (no verify_check in " + (names.size() == 1 ? "its" : "their") +
-           " definition); run without --check";
-}
-
 class host {
 public:
     // Finds the plugins (nothing is loaded into this process yet). argc and argv are handed to

@@ -33,7 +33,6 @@
 #include <parbench/driver/run_options.hpp>
 #include <parbench/driver/session_run.hpp>
 #include <parbench/host/event_delivery.hpp>
-#include <parbench/host/host.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/mpi/build_warnings.hpp>
 #include <parbench/mpi/comm_service.hpp>
@@ -47,6 +46,8 @@
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/parameter_type.hpp>
+#include <parbench/report/console_layouts.hpp>
+#include <parbench/report/imb_console.hpp>
 #include <parbench/report/result.hpp>
 
 #include <CLI/CLI.hpp>
@@ -58,6 +59,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -265,6 +267,22 @@ void run_definition(std::string_view name, const program_info& info, const progr
         .name = name, .info = info, .opts = o, .host = host, .rank_zero = rank_zero});
 }
 
+// The one console layout of a program, IMB's: the session compiles no other reporter.
+inline void require_imb_layout(std::string_view layout, std::string_view suite) {
+    if (layout != "imb")
+        throw report::unknown_layout("suite '" + std::string(suite) + "' declares console layout '" +
+                                     std::string(layout) + "'; a program renders 'imb' only");
+}
+[[nodiscard]] inline std::unique_ptr<report::reporter> imb_console(
+    std::string_view /*layout*/, std::string_view /*suite*/, const report::console_target& t) {
+    return std::make_unique<report::notes_on_console>(
+        t.out, std::make_unique<report::imb_console_reporter>(t.out));
+}
+[[nodiscard]] inline std::unique_ptr<report::reporter> no_layout_files(
+    std::string_view /*layout*/, const report::layout_files_target& /*target*/) {
+    return nullptr;
+}
+
 // The processes sharing this process's node (the communication service's processes_on_node).
 [[nodiscard]] inline int processes_on_this_node() {
     return share_of_node(MPI_COMM_WORLD).processes;
@@ -370,7 +388,8 @@ template <class... Defs>
          .finish = [&] { env.reset(); },
          .cannot_verify = cannot_verify,
          .sweep_run_files = false,
-         .start_warnings = build_warnings()});
+         .start_warnings = build_warnings(),
+         .layouts = {&require_imb_layout, &imb_console, &no_layout_files}});
 }
 
 // Runs the program's benchmarks with the options of argv. Call it from main() with MPI not yet
