@@ -123,11 +123,7 @@ int main_impl(int argc, char** argv) {
                        .install_dir = PARBENCH_PLUGINDIR});
 
     // The suite's own options become CLI11 options, so CLI11 does all the parsing.
-    std::set<std::string> rewrite_names;
-    for (const auto& [name, takes_value] : common_options()) {
-        (void)takes_value;
-        if (name != "h") rewrite_names.insert(name);
-    }
+    std::set<std::string> rewrite_names = single_dash_names();
     suite_options suite_parameters;
     std::vector<std::string> parse_args = args;
     if (is_run) {

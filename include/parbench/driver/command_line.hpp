@@ -34,6 +34,16 @@ inline const std::map<std::string, bool>& common_options() {
     return options;
 }
 
+// The names written with one dash that are rewritten to two (rewrite_single_dash): the common
+// options (but -h, which CLI11 knows) and `suite_names`, the parameters of the suite.
+[[nodiscard]] inline std::set<std::string> single_dash_names(
+    const std::set<std::string>& suite_names = {}) {
+    std::set<std::string> names = suite_names;
+    for (const auto& [name, takes_value] : common_options())
+        if (name != "h") names.insert(name);
+    return names;
+}
+
 // --plugin-path values are needed before CLI11 runs (to find the suite's parameters); CLI11
 // parses and validates them again afterwards.
 inline std::vector<std::string> prescan_plugin_paths(const std::vector<std::string>& args) {

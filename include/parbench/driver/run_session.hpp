@@ -246,8 +246,8 @@ private:
             if (rank_ == 0)
                 warn_everywhere(message);
             else
-                std::cerr << voice().program << ": warning (rank " << rank_ << "): " << printable(message)
-                          << '\n';
+                std::cerr << voice().program << ": warning (rank " << rank_
+                          << "): " << printable(message) << '\n';
             return;
         }
         if (rank_ != 0) return;
@@ -259,7 +259,8 @@ private:
             if (sweeper_ != nullptr) sweeper_->track(run_files_);
             if (render_ && !quiet_)
                 console_ = layouts_.console(start.layout, start.suite, {.out = std::cout});
-            layout_files_ = layouts_.files(start.layout, {.directory = dat_dir_, .outputs = &outputs_});
+            layout_files_ =
+                layouts_.files(start.layout, {.directory = dat_dir_, .outputs = &outputs_});
             started_ = true;
             for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
             for (const auto& message : std::exchange(start_warnings_, {})) warn_everywhere(message);

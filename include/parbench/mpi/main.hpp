@@ -61,7 +61,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -270,8 +269,9 @@ void run_definition(std::string_view name, const program_info& info, const progr
 // The one console layout of a program, IMB's: the session compiles no other reporter.
 inline void require_imb_layout(std::string_view layout, std::string_view suite) {
     if (layout != "imb")
-        throw report::unknown_layout("suite '" + std::string(suite) + "' declares console layout '" +
-                                     std::string(layout) + "'; a program renders 'imb' only");
+        throw report::unknown_layout("suite '" + std::string(suite) +
+                                     "' declares console layout '" + std::string(layout) +
+                                     "'; a program renders 'imb' only");
 }
 [[nodiscard]] inline std::unique_ptr<report::reporter> imb_console(
     std::string_view /*layout*/, std::string_view /*suite*/, const report::console_target& t) {
@@ -299,7 +299,8 @@ template <class... Defs>
 
     // The driver's options of `run` and the program's own, parsed by CLI11 as `parbench run`
     // parses a suite's; -name is --name for both.
-    CLI::App app{"Benchmarks " + listed + " (suite '" + info.suite + "'), run as parbench runs a suite",
+    CLI::App app{"Benchmarks " + listed + " (suite '" + info.suite +
+                     "'), run as parbench runs a suite",
                  program};
     driver::run_options o;
     o.suite = info.suite;
@@ -309,11 +310,9 @@ template <class... Defs>
     const parbench_suite suite = declared.suite(info.suite.c_str());
     driver::suite_options parameters;
     parameters.add_to(app, suite, declared.types());
-    std::set<std::string> rewrite_names = parameters.names();
-    for (const auto& [name, takes_value] : driver::common_options())
-        if (name != "h") rewrite_names.insert(name);
-    const std::vector<std::string> args = driver::rewrite_single_dash(
-        std::vector<std::string>(argv + 1, argv + argc), rewrite_names);
+    const std::vector<std::string> args =
+        driver::rewrite_single_dash(std::vector<std::string>(argv + 1, argv + argc),
+                                    driver::single_dash_names(parameters.names()));
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
