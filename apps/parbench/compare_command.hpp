@@ -3,9 +3,9 @@
 // significant regression over it, 2: bad input, 4: the report could not be written to stdout).
 #pragma once
 
-#include "printable.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/driver/printable.hpp>
 #include <parbench/report/comparison.hpp>
 #include <parbench/report/output_file.hpp>
 
@@ -21,6 +21,8 @@
 #include <vector>
 
 namespace parbench::app {
+
+using namespace parbench::driver;
 
 struct compare_options {
     std::string old_path;

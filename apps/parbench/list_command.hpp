@@ -3,9 +3,9 @@
 // the directories searched.
 #pragma once
 
-#include "exit_status.hpp"
 #include "unavailable_suites.hpp"
 
+#include <parbench/driver/exit_status.hpp>
 #include <parbench/host/host.hpp>
 #include <parbench/host/launcher.hpp>
 
@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace parbench::app {
+
+using namespace parbench::driver;
 
 inline std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 

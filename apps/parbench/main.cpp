@@ -11,20 +11,25 @@
 //                 [--benchmark B]
 //   parbench report RUN.json... -o REPORT.html [--title T] [--significance P]
 //
-// One file per job: command_line.hpp (pre-scan, suite options), list_command.hpp,
-// run_command.hpp (orchestration), run_session.hpp (event routing), stop_run.hpp (stopping a
-// run), exit_status.hpp (exit statuses and messages; `compare` exits 1 when --fail-above finds
-// a regression).
-#include "command_line.hpp"
+// One file per job: list_command.hpp, run_command.hpp (the plugin's suite in a session),
+// compare/plot/report_command.hpp. What `parbench run` shares with programs built on
+// parbench::mpi::main is public, under include/parbench/driver/: command_line.hpp (pre-scan,
+// suite options), run_options.hpp (the common options), session_run.hpp (orchestration),
+// run_session.hpp (event routing), stop_run.hpp (stopping a run), exit_status.hpp and
+// run_main.hpp (exit statuses and messages; `compare` exits 1 when --fail-above finds a
+// regression).
 #include "compare_command.hpp"
-#include "exit_status.hpp"
 #include "list_command.hpp"
 #include "plot_command.hpp"
-#include "printable.hpp"
 #include "report_command.hpp"
 #include "run_command.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/driver/command_line.hpp>
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/printable.hpp>
+#include <parbench/driver/run_main.hpp>
+#include <parbench/driver/run_options.hpp>
 #include <parbench/host/host.hpp>
 #include <parbench/plugin/loader.hpp>
 #include <parbench/report/output_file.hpp>
@@ -101,43 +106,7 @@ int main_impl(int argc, char** argv) {
     run_options o;
     run->add_option("suite", o.suite, "Suite to run (see parbench list)")->required();
     run->add_option("benchmarks", o.benchmarks, "Benchmarks to run (default: the suite's)");
-    CLI::Option* json_option =
-        run->add_option("--json", o.json_file, "Write results as JSON (Google Benchmark layout)")
-            ->type_name("FILE");
-    CLI::Option* csv_option =
-        run->add_option("--csv", o.csv_file, "Write results as CSV")->type_name("FILE");
-    std::string timeout_text;  // parsed by parse_timeout: one message for every bad value
-    CLI::Option* timeout_option =
-        run->add_option("--timeout", timeout_text,
-                        "Per-measurement time limit in seconds (0: none)")
-            ->default_str("300")
-            ->type_name("SECONDS");
-    run->add_flag("--check", o.check, "Validate transferred data (IMB -check)");
-    run->add_option("--plugin-path", o.plugin_paths, "Also search DIR for plugins")
-        ->type_name("DIR")
-        ->allow_extra_args(false);
-    CLI::Option* dat_dir_option =
-        run->add_option("--dat-dir", o.dat_dir, "Directory for PAW .dat files")
-            ->capture_default_str()
-            ->type_name("DIR");
-    run->add_flag("--quiet", o.quiet, "No console tables (files only)");
-    run->add_option("--progress", o.progress,
-                    "Progress line on stderr: auto (when it reaches a terminal, also through "
-                    "mpiexec), on or off")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "on", "off"}));
-    run->add_option("--mpi", o.mpi,
-                    "Load the MPI plugin: auto (when the suite needs it or a launcher started "
-                    "parbench), on or off; or name the MPI whose plugin runs: mpich or openmpi "
-                    "(auto picks the launcher's)")
-        ->capture_default_str()
-        ->type_name("auto|on|off|NAME")
-        ->check(CLI::Validator(
-            [](const std::string& value) {
-                return value.empty() ? std::string("expected auto, on, off or an MPI's name")
-                                     : std::string{};
-            },
-            "", "non-empty"));
+    const run_option_handles common_handles(*run, o);
 
     compare_options compare_o;
     CLI::App* compare = add_compare_command(app, compare_o);
@@ -155,11 +124,7 @@ int main_impl(int argc, char** argv) {
                        .mpi = prescan_mpi(args)});
 
     // The suite's own options become CLI11 options, so CLI11 does all the parsing.
-    std::set<std::string> rewrite_names;
-    for (const auto& [name, takes_value] : common_options()) {
-        (void)takes_value;
-        if (name != "h") rewrite_names.insert(name);
-    }
+    std::set<std::string> rewrite_names = single_dash_names();
     suite_options suite_parameters;
     std::vector<std::string> parse_args = args;
     if (is_run) {
@@ -242,10 +207,7 @@ int main_impl(int argc, char** argv) {
                           PARBENCH_PYTHON, PARBENCH_VERSION);
     if (list->parsed()) return list_plugins(pb);  // --plugin-path was taken into account
 
-    o.json_given = json_option->count() > 0;
-    o.csv_given = csv_option->count() > 0;
-    o.dat_dir_given = dat_dir_option->count() > 0;
-    if (timeout_option->count() > 0) o.timeout_s = parse_timeout(timeout_text);
+    common_handles.apply(o);
 
     if (parbench::launcher_rank() == 0)  // every process finds the same plugins
         for (const auto& problem : pb.plugins().problems())
@@ -257,28 +219,5 @@ int main_impl(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return main_impl(argc, argv);
-    } catch (const driver_exit& e) {
-        if (parbench::launcher_rank() == 0) print_error(e.message);
-        return e.status;
-    } catch (const parbench::run_error& e) {
-        // Found before the plugins started (every process judges alike): the launcher's rank 0
-        // says it.
-        if (parbench::launcher_rank() == 0) print_error(e.what());
-        return e.exit_status();
-    } catch (const parbench::plugin::plugin_error& e) {
-        // From here on: found by one process or by all of them; said once (exit_status.hpp).
-        print_error_once(e.what(), parbench::launcher_rank());
-        return exit_failure;
-    } catch (const parbench::input_error& e) {
-        print_error_once(e.what(), parbench::launcher_rank());
-        return exit_bad_input;
-    } catch (const parbench::report::output_error& e) {
-        print_error_once(e.what(), parbench::launcher_rank());
-        return exit_output_error;
-    } catch (const std::exception& e) {
-        print_error_once(e.what(), parbench::launcher_rank());
-        return exit_failure;
-    }
+    return parbench::driver::run_main([&] { return main_impl(argc, argv); });
 }

@@ -8,10 +8,10 @@
 // finds it.
 #pragma once
 
-#include "printable.hpp"
 #include "tool_script.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/driver/printable.hpp>
 #include <parbench/report/output_file.hpp>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +22,8 @@
 #include <vector>
 
 namespace parbench::app {
+
+using namespace parbench::driver;
 
 struct plot_options {
     std::vector<std::string> inputs;

@@ -8,10 +8,10 @@
 // inputs, never into a device or a FIFO, replaced atomically.
 #pragma once
 
-#include "printable.hpp"
 #include "tool_script.hpp"
 
 #include <parbench/core/error.hpp>
+#include <parbench/driver/printable.hpp>
 #include <parbench/report/comparison.hpp>
 #include <parbench/report/output_file.hpp>
 
@@ -31,6 +31,8 @@
 #include <vector>
 
 namespace parbench::app {
+
+using namespace parbench::driver;
 
 struct report_options {
     std::vector<std::string> inputs;

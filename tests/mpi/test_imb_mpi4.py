@@ -49,7 +49,7 @@ from pbtest.expect import close, expect, finish  # noqa: E402
 from pbtest.run import mpi_suite, parbench  # noqa: E402
 
 BAD_INPUT = 2
-EXIT_DEFECTS = 5  # --check found defects (apps/parbench/exit_status.hpp)
+EXIT_DEFECTS = 5  # --check found defects (include/parbench/driver/exit_status.hpp)
 run = mpi_suite("imb-mpi4")
 
 # IMB_bnames_mpi4.h: DEFC (the default run) and each _persist's _pure form after it (ALLC).

@@ -16,6 +16,7 @@
 
 #include <parbench/core/names.hpp>
 #include <parbench/core/text.hpp>
+#include <parbench/host/event_delivery.hpp>
 #include <parbench/host/event_sink.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/host/mpi_choice.hpp>
@@ -71,14 +72,6 @@ struct run_plan {
     // "not verified"; cannot_verify_warning() is the one line that names them.
     std::vector<std::string> cannot_verify;
 };
-
-// The one warning line of a --check run in which some benchmarks cannot verify their data.
-[[nodiscard]] inline std::string cannot_verify_warning(const std::vector<std::string>& names) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    return "--check: " + list + (names.size() == 1 ? " has" : " have") + " no data verification; " +
-           (names.size() == 1 ? "its" : "their") + " rows say '" + not_verified_cell + "'";
-}
 
 class host {
 public:
@@ -214,13 +207,8 @@ public:
             throw run_error(run_error::kind::failure,
                             "run() after finish(): the plugins are finalised (MPI cannot be "
                             "initialised twice); run everything before finish()");
-        delivery d{&sink, {}, p.request.check};
-        parbench_host channel{};
-        channel.struct_size = sizeof channel;
-        channel.context = &d;
-        channel.emit = &deliver_event;
-        channel.progress = &deliver_progress;
-        channel.comm = comm_;
+        event_delivery d(sink, p.request.check);
+        const parbench_host channel = d.channel(comm_);
         // Arguments may be any bytes; invalid UTF-8 reaches the plugin as U+FFFD (which it
         // rejects with its own message) instead of failing the serialisation.
         const std::string text = nlohmann::json(p.request).dump(
@@ -235,18 +223,7 @@ public:
             throw run_error(run_error::kind::failure,
                             !message.empty() ? message : "the plugin failed without a message",
                             rank());
-        // Results reach rank 0 only: every process learns its counts, so all agree on the
-        // verdict (and on the exit status of a run with defects).
-        if (comm_ != nullptr && comm_->size() > 1) {
-            std::uint64_t counts[2] = {d.verdict.results(), d.verdict.defective_rows()};
-            comm_->broadcast(counts, sizeof counts, 0);
-            d.verdict.agree_on_results(counts[0]);
-            d.verdict.agree_on_defects(counts[1]);
-        }
-        if (!d.verdict.measured())
-            throw run_error(run_error::kind::nothing_measured,
-                            d.verdict.nothing_measured_message(p.request.suite), rank());
-        return d.verdict;
+        return d.agreed_verdict(comm_, p.request.suite, rank());
     }
 
     // All three steps: the suite's `benchmarks` (empty: its defaults) with its own `options` by
@@ -386,53 +363,9 @@ private:
             chosen.emplace_back(bench.name);
             if ((bench.flags & PARBENCH_BENCH_NO_VERIFY) != 0) cannot.emplace_back(bench.name);
         }
-        if (!chosen.empty() && cannot.size() == chosen.size()) {
-            std::string list;
-            for (const auto& n : cannot) list += (list.empty() ? "" : ", ") + n;
-            throw run_error(run_error::kind::bad_input,
-                            "--check: " + list + (cannot.size() == 1 ? " has" : " have") +
-                                " no data verification (no verify_check in " +
-                                (cannot.size() == 1 ? "its" : "their") +
-                                " definition); run without --check");
-        }
+        if (!chosen.empty() && cannot.size() == chosen.size())
+            throw run_error(run_error::kind::bad_input, cannot_verify_refusal(cannot));
         return cannot;
-    }
-
-    // What the plugin's C callbacks reach through parbench_host::context.
-    struct delivery {
-        event_sink* sink;
-        run_verdict verdict;
-        bool check = false;  // the request's: a row without defects is then "not verified"
-    };
-
-    // No exception may cross back into the plugin: problems go to the sink.
-    static void deliver_event(void* context, const char* text) {
-        auto& d = *static_cast<delivery*>(context);
-        nlohmann::json event;
-        try {
-            event = nlohmann::json::parse(text != nullptr ? text : "");
-        } catch (const std::exception&) {
-            d.sink->on_event_problem("a plugin emitted an event that is not JSON");
-            return;
-        }
-        try {
-            const std::string kind = event.value("event", std::string{});
-            if (d.check && kind == "result" && event.value("defects", nlohmann::json()).is_null())
-                event["not_verified"] = true;
-            d.verdict.count(kind, event);
-            d.sink->on_event(kind, event);
-        } catch (const std::exception& e) {
-            d.sink->on_event_problem(std::string("cannot handle an event: ") + e.what());
-        }
-    }
-
-    static void deliver_progress(void* context, const char* benchmark, std::uint64_t bytes,
-                                 int processes) {
-        try {
-            static_cast<delivery*>(context)->sink->on_progress(
-                benchmark != nullptr ? benchmark : "?", bytes, processes);
-        } catch (...) {  // progress is best effort; the run goes on
-        }
     }
 
     // host::run()'s sink: keeps everything.

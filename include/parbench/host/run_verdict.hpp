@@ -3,6 +3,8 @@
 // error, not an empty success; a run with defects fails (the driver's exit status 5).
 #pragma once
 
+#include <parbench/report/result.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -54,6 +56,23 @@ inline void from_json(const nlohmann::json& j, skipped_benchmark& s) {
     if (defective > std::min(rows.size(), shown))
         text += " and " + std::to_string(defective - std::min(rows.size(), shown)) + " more";
     return text;
+}
+
+// The one warning line of a --check run in which some benchmarks cannot verify their data.
+[[nodiscard]] inline std::string cannot_verify_warning(const std::vector<std::string>& names) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    return "--check: " + list + (names.size() == 1 ? " has" : " have") + " no data verification; " +
+           (names.size() == 1 ? "its" : "their") + " rows say '" + not_verified_cell + "'";
+}
+
+// The error of a --check run in which none of the chosen benchmarks can verify its data.
+[[nodiscard]] inline std::string cannot_verify_refusal(const std::vector<std::string>& names) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    return "--check: " + list + (names.size() == 1 ? " has" : " have") +
+           " no data verification (no verify_check in " + (names.size() == 1 ? "its" : "their") +
+           " definition); run without --check";
 }
 
 // Counts the events of one run as they pass (results arrive on rank 0 only; see run_verdict

@@ -1,6 +1,5 @@
-// The entry helper of a custom MPI benchmark program: the driver's common options, the warm-up,
-// the run context and the reporters around a list of definitions, so that a program is its
-// kernels and one call:
+// The entry helper of a custom MPI benchmark program: the driver's own `parbench run` around a
+// list of definitions, so that a program is its kernels and one call:
 //
 //   int main(int argc, char** argv) {
 //       return parbench::mpi::main(argc, argv, {.suite = "example"},
@@ -14,55 +13,56 @@
 // `.unit` (sizes are multiples of it, sizeof(float) for float reductions) or `.has_bytes = false`
 // (one row at 0 bytes).
 //
-// Options, as the driver's `parbench run`: -msglog [min:]max, -iter N (MSGSPERSAMPLE), -time S
-// (seconds per size), --json FILE, --csv FILE, --timeout S (per measurement, 0: none), --check,
-// --help. Rank 0 prints the IMB header and tables; the JSON and CSV files are the driver's formats
-// (rows named suite/benchmark/np:Q/bytes:X). Bad input: one line and exit status 2; a measurement
-// past --timeout: one line naming it, and the run is aborted with status 3. SIGINT, SIGTERM and
-// SIGHUP, sent to any rank, end the run as the driver's (host/interrupt_guard.hpp): rank 0
-// completes the JSON and CSV files, says what was being measured, and the run ends with status
-// 128 + the signal.
+// Everything else is the driver's code (include/parbench/driver/): its CLI11 options (the common
+// ones of `parbench run` — --json, --csv, --timeout, --check, --quiet, --progress, --help — and
+// the program's -msglog, -iter, -time, declared as a suite declares its parameters), its session
+// (the IMB console layout, the JSON and CSV files, the warnings: oversubscription, unstable rows,
+// --check without a verification, what was skipped, and the defects line), its time limit, its
+// signal handling and its exit statuses (2 bad input, 3 time limit, 4 an output file failed,
+// 5 --check found defects, 128 + the signal). Events reach the session through the channel a
+// plugin's do (host/event_delivery.hpp), with the header and MPI context of the imb-* suites
+// (mpi/run_header.hpp). Lines on stderr start with the program's name; the time limit's line is
+// "time limit: benchmark NAME (X bytes, P processes) did not finish within S s; stopped".
 #pragma once
 
-#include <parbench/core/clock.hpp>
 #include <parbench/core/error.hpp>
-#include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
-#include <parbench/host/interrupt_guard.hpp>
+#include <parbench/driver/command_line.hpp>
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/run_main.hpp>
+#include <parbench/driver/run_options.hpp>
+#include <parbench/driver/session_run.hpp>
+#include <parbench/host/event_delivery.hpp>
 #include <parbench/host/launcher.hpp>
-#include <parbench/host/run_verdict.hpp>
+#include <parbench/mpi/build_warnings.hpp>
+#include <parbench/mpi/comm_service.hpp>
 #include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/node.hpp>
 #include <parbench/mpi/progress_variables.hpp>
+#include <parbench/mpi/run_header.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/mpi/sweep.hpp>
-#include <parbench/report/csv.hpp>
+#include <parbench/plugin/abi.h>
+#include <parbench/plugin/export.hpp>
+#include <parbench/plugin/parameter_type.hpp>
+#include <parbench/report/console_layouts.hpp>
 #include <parbench/report/imb_console.hpp>
-#include <parbench/report/json.hpp>
-#include <parbench/report/run_context.hpp>
+#include <parbench/report/result.hpp>
 
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <csignal>
-#include <cerrno>
-#include <chrono>
-#include <cmath>
-#include <condition_variable>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <exception>
-#include <iostream>
+#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 namespace parbench::mpi {
@@ -79,242 +79,112 @@ struct program_info {
     std::string title{};           // the header's first line; default "parbench V, <suite>"
 };
 
-// The common options of a program, parsed from its command line.
+// The program's own options (beside the driver's common ones), read from their typed values.
 struct program_options {
     msglog_range msglog{};
     policy::iterations::imb_volume iterations{};
-    std::optional<std::string> json_file;
-    std::optional<std::string> csv_file;
-    double timeout_s = 300.0;  // per measurement; 0: no limit
     bool check = false;
-    bool help = false;
-    nlohmann::json given = nlohmann::json::object();  // as typed, for the run context
 };
 
-inline constexpr int exit_bad_input = 2;
-inline constexpr int exit_time_limit = 3;
-inline constexpr int exit_defects = 5;  // --check found defects (the driver's status too)
+// The driver's exit statuses (driver/exit_status.hpp).
+inline constexpr int exit_bad_input = driver::exit_bad_input;
+inline constexpr int exit_time_limit = driver::exit_time_limit;
+inline constexpr int exit_defects = driver::exit_defects;
 
-inline constexpr std::string_view program_usage =
-    "options: -msglog [min:]max  -iter N  -time SECONDS  --json FILE  --csv FILE\n"
-    "         --timeout SECONDS (0: none)  --check  --help";
-
-// -time and --timeout: zero or positive seconds (0: IMB's default / no limit).
-[[nodiscard]] inline double parse_seconds_option(std::string_view option, const std::string& text) {
-    return parbench::parse_seconds(option, text, {.allow_zero = true, .quote_value = true});
-}
-
-// Parses the common options; throws input_error with one line naming the bad one.
-[[nodiscard]] inline program_options parse_program_options(int argc, const char* const* argv) {
-    program_options o;
-    for (int k = 1; k < argc; ++k) {
-        const std::string arg = argv[k];
-        // One or two dashes, as the driver accepts IMB's -check and its own --check.
-        const std::string name = arg.substr(arg.starts_with("--") ? 2 : arg.starts_with("-") ? 1 : 0);
-        if (name == "help" || name == "h") {
-            o.help = true;
-            continue;
-        }
-        if (name == "check") {
-            o.check = true;
-            o.given["check"] = true;
-            continue;
-        }
-        const bool takes_value = name == "msglog" || name == "iter" || name == "time" ||
-                                 name == "json" || name == "csv" || name == "timeout";
-        if (!arg.starts_with("-") || !takes_value)
-            throw input_error("unknown option '" + arg + "' (accepted: -msglog, -iter, -time, " +
-                              "--json, --csv, --timeout, --check, --help)");
-        if (k + 1 >= argc) throw input_error(arg + ": missing value");
-        const std::string value = argv[++k];
-        o.given[name] = value;
-        if (name == "msglog") {
-            o.msglog = parse_msglog(value);
-        } else if (name == "iter") {
-            char* end = nullptr;
-            errno = 0;
-            const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
-            if (value.empty() || value.front() == '-' || end != value.c_str() + value.size() ||
-                n == 0 || errno == ERANGE)
-                throw input_error(arg + " '" + value + "': expected a positive number of iterations");
-            o.iterations.msgs_per_sample = n;
-        } else if (name == "time") {
-            o.iterations.secs_per_sample = parse_seconds_option(arg, value);
-            if (o.iterations.secs_per_sample <= 0.0)
-                throw input_error(arg + " '" + value + "': expected a positive number of seconds");
-        } else if (name == "timeout") {
-            o.timeout_s = parse_seconds_option(arg, value);
-        } else if (name == "json") {
-            o.json_file = value;
-        } else {
-            o.csv_file = value;
-        }
-    }
-    return o;
-}
-
-// The per-measurement time limit: armed before each measurement; when one runs past it, rank 0
-// prints which and aborts the job (other ranks a little later, so that rank 0's line is seen).
-class measurement_deadline {
+// The program's options as a suite declares its parameters (plugin/abi.h), so that the driver's
+// CLI11 code parses, checks and documents them as it does a plugin's.
+class program_parameters {
 public:
-    using clock = std::chrono::steady_clock;
-
-    measurement_deadline(double limit_s, double grace_s) {
-        if (limit_s <= 0.0) return;
-        limit_ = std::chrono::duration_cast<clock::duration>(
-            std::chrono::duration<double>(limit_s + grace_s));
-        limit_s_ = limit_s;
-        thread_ = std::thread([this] { watch(); });
+    program_parameters()
+        : msglog_default_(fmt::format("{}:{}", msglog_range{}.min_log, msglog_range{}.max_log)),
+          iter_default_(fmt::format("{}", policy::iterations::imb_volume{}.msgs_per_sample)),
+          time_default_(fmt::format("{:g}", policy::iterations::imb_volume{}.secs_per_sample)) {
+        entries_ = {{
+            {"msglog", "[MIN:]MAX", "message sizes 0, 2^MIN ... 2^MAX", msglog_default_.c_str(),
+             PARBENCH_ARITY_ONE},
+            {"iter", "N", "iterations per sample (IMB's MSGSPERSAMPLE)", iter_default_.c_str(),
+             PARBENCH_ARITY_ONE},
+            {"time", "SECONDS", "maximum run time per message size", time_default_.c_str(),
+             PARBENCH_ARITY_ONE},
+        }};
+        types_ = {{
+            {"program", "iter", PARBENCH_VALUE_COUNT, PARBENCH_TYPE_MIN, 1.0, 0.0, nullptr, 0,
+             {nullptr, nullptr}},
+            {"program", "time", PARBENCH_VALUE_SECONDS, PARBENCH_TYPE_MIN, 0.0, 0.0, nullptr, 0,
+             {nullptr, nullptr}},
+        }};
     }
-    measurement_deadline(const measurement_deadline&) = delete;
-    measurement_deadline& operator=(const measurement_deadline&) = delete;
-    ~measurement_deadline() {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
+    program_parameters(const program_parameters&) = delete;
+    program_parameters& operator=(const program_parameters&) = delete;
+
+    [[nodiscard]] parbench_suite suite(const char* name) const noexcept {
+        return {name, "", nullptr, 0, entries_.data(), entries_.size(), PARBENCH_SUITE_NEEDS_MPI};
+    }
+    [[nodiscard]] driver::suite_options::type_table types() const {
+        return {{"iter", &types_[0]}, {"time", &types_[1]}};
+    }
+
+    // The options from the typed values (suite_options::values()); throws input_error.
+    [[nodiscard]] static program_options read(const std::map<std::string, nlohmann::json>& given,
+                                              bool check) {
+        program_options o;
+        o.check = check;
+        if (auto it = given.find("msglog"); it != given.end())
+            o.msglog = parse_msglog(it->second.get<std::string>());
+        if (auto it = given.find("iter"); it != given.end())
+            o.iterations.msgs_per_sample = it->second.get<std::uint64_t>();
+        if (auto it = given.find("time"); it != given.end()) {
+            o.iterations.secs_per_sample = it->second.get<double>();
+            if (o.iterations.secs_per_sample <= 0.0)
+                throw input_error("-time 0: expected a positive number of seconds");
         }
-        wake_.notify_all();
-        if (thread_.joinable()) thread_.join();
-    }
-
-    // What is being measured ("" before the first measurement), for the line of an interrupt.
-    [[nodiscard]] std::string current() {
-        std::lock_guard lock(mutex_);
-        return what_;
-    }
-
-    void arm(std::string what) {
-        std::lock_guard lock(mutex_);
-        what_ = std::move(what);
-        deadline_ = clock::now() + limit_;
-        armed_ = true;
-        wake_.notify_all();
+        return o;
     }
 
 private:
-    void watch() {
-        std::unique_lock lock(mutex_);
-        while (!stopping_) {
-            if (!armed_) {
-                wake_.wait(lock);
-            } else if (wake_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ &&
-                       !stopping_ && clock::now() >= deadline_) {
-                std::fprintf(stderr, "time limit: benchmark %s did not finish within %g s; stopped\n",
-                             what_.c_str(), limit_s_);
-                std::fflush(stderr);
-                MPI_Abort(MPI_COMM_WORLD, exit_time_limit);
-            }
-        }
-    }
-
-    clock::duration limit_{};
-    double limit_s_ = 0.0;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::string what_;
-    clock::time_point deadline_{};
-    bool armed_ = false;
-    bool stopping_ = false;
-    std::thread thread_;
+    std::string msglog_default_;
+    std::string iter_default_;
+    std::string time_default_;
+    std::array<parbench_parameter, 3> entries_{};
+    std::array<parbench_parameter_type, 2> types_{};
 };
 
-// The reporters of rank 0 and the context they print. The events come from the main thread, the
-// end of an interrupted run from the interrupt guard's: once ended, nothing more is written.
-struct program_output {
-    nlohmann::json context;
-    std::vector<std::unique_ptr<report::reporter>> reporters;
-
-    void start(const run_start& s) {
-        std::lock_guard lock(mutex);
-        for (const auto& r : reporters) r->on_run_start(s, context);
-    }
-    void result(const result_record& given) {
-        std::lock_guard lock(mutex);
-        if (ended) return;
-        result_record record = given;
-        // As the driver's host does: under --check a row without defects was not verified.
-        if (check && !record.defects) record.not_verified = true;
-        ++rows;
-        if (record.defects.value_or(0) > 0)
-            defective.push_back(row_label(record.benchmark, record.has_bytes, record.bytes,
-                                          record.block.processes));
-        for (const auto& r : reporters) r->on_result(record);
-    }
-    void warning(const std::string& message) {
-        std::lock_guard lock(mutex);
-        if (ended) return;
-        for (const auto& r : reporters) r->on_warning(message);
-    }
-    void end(bool completed) {
-        std::lock_guard lock(mutex);
-        if (ended) return;
-        ended = true;
-        for (const auto& r : reporters) r->on_run_end(completed);
-    }
-
-    std::mutex mutex;
-    bool ended = false;
-    bool check = false;
-    std::size_t rows = 0;
-    std::vector<std::string> defective;  // rows in which --check found defects
-};
-
-// The run_start of a program: IMB's header fields and the MPI context, as the imb-* suites give
-// them (rank 0 only: it measures the clock).
+// The run_start of a program (rank 0; it measures the clock): the header and MPI context of the
+// imb-* suites, in the IMB console layout.
 [[nodiscard]] inline run_start program_run_start(const program_info& info,
                                                  const program_options& o,
                                                  const std::vector<std::string>& names,
-                                                 const std::vector<std::uint64_t>& sizes,
-                                                 int processes) {
-    int thread_level = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&thread_level);
-    const auto clock = measure_clock(wtime_clock{});
+                                                 const node_share& share) {
     run_start s;
     s.suite = info.suite;
     s.layout = "imb";
     s.title = info.title.empty() ? std::string("parbench ") + version + ", " + info.suite
                                  : info.title;
     s.benchmarks = names;
-    const auto [min_it, max_it] = std::minmax_element(sizes.begin(), sizes.end());
-    s.header = {
-        {"mpi_version", standard_version()},
-        {"mpi_thread_environment", std::string(thread_level_name(thread_level))},
-        {"lengths_user_defined", false},
-        {"min_bytes", sizes.empty() ? 0 : *min_it},
-        {"max_bytes", sizes.empty() ? 0 : *max_it},
-        {"datatype", "MPI_BYTE"},
-        {"reduction_datatype", "MPI_FLOAT"},
-        {"reduction_op", "MPI_SUM"},
-        {"benchmark_list", names},
-        {"time_s", o.iterations.secs_per_sample},
+    s.header = imb_header({.benchmarks = names, .sizes = imb_sizes(o.msglog), .check = o.check});
+    s.context = mpi_run_context(share, "host memory");
+    s.context["options"] = {
         {"msglog", std::to_string(o.msglog.min_log) + ":" + std::to_string(o.msglog.max_log)},
+        {"msgs_per_sample", o.iterations.msgs_per_sample},
+        {"time_s", o.iterations.secs_per_sample},
         {"check", o.check},
         {"n_barr", 2},
         {"n_warmup", std::min(n_warmup, o.iterations.msgs_per_sample)},
-    };
-    s.context = {
-        {"mpi_library", library_version()},
-        {"processes", processes},
-        {"thread_level", std::string(thread_level_name(thread_level))},
-        {"timer", "MPI_Wtime"},
-        {"message_buffers", "host memory"},
-        {"timer_resolution_s", clock.resolution_s},
-        {"timer_overhead_s", clock.overhead_s},
-        {"options", o.given},
     };
     return s;
 }
 
 // The family of a custom program's definition for mpi::sweep(): the processes its pattern takes
 // (a pair, or all), the -msglog sizes that are multiples of its unit, IMB's warm-up once, one
-// measure() per size with the deadline armed for it, and a warning per skipped size.
+// measure() per size announced as progress (the driver's time limit restarts for it), and a
+// warning per skipped size. Events go through `host`, as a plugin's do (rank 0 sends the rows).
 template <class Def>
 struct program_family {
     std::string_view name;
     const program_info& info;
     const program_options& opts;
-    program_output* out;  // rank 0's files; nullptr elsewhere
-    measurement_deadline& deadline;
+    const plugin::host_channel& host;
+    bool rank_zero;
 
     static constexpr bool has_bytes = Def::traits.has_bytes;
 
@@ -339,25 +209,23 @@ struct program_family {
     }
     [[nodiscard]] count open(int q) const { return {.s = session(MPI_COMM_WORLD, q), .processes = q}; }
 
-    [[nodiscard]] std::string what(const count& c, std::uint64_t x) const {
-        return std::string(name) + " (" + std::to_string(x) + " bytes, " +
-               std::to_string(c.processes) + " processes)";
+    void progress(const count& c, std::uint64_t x) const {
+        host.progress(name, x, c.processes);
     }
-    void progress(const count& c, std::uint64_t x) const { deadline.arm(what(c, x)); }
 
-    // IMB's warm-up: untimed iterations at sizeof(float), under the deadline of its own size,
-    // before the first size (whose deadline starts after it).
+    // IMB's warm-up: untimed iterations at sizeof(float), under the time limit of its own size,
+    // before the first size (whose time limit starts after it).
     void warm_up(const count& c, std::uint64_t first) const {
         const std::size_t small = has_bytes ? 4 : 0;
         const auto pairs = pattern::pairing_of(Def::descriptor);
-        deadline.arm(what(c, small));
+        progress(c, small);
         const kernel_context warm = c.s.context(small, pairs);
         mpi::warm_up(c.s,
                      message_resource(Def::layout(small, c.processes), off_cache{},
                                       c.s.send_pool(), c.s.recv_pool()),
                      Def::make_kernel(warm), no_completion{},
                      std::min(n_warmup, opts.iterations.msgs_per_sample), small, pairs);
-        deadline.arm(what(c, first));
+        progress(c, first);
     }
 
     [[nodiscard]] measurement measure(const count& c, std::uint64_t x) const {
@@ -375,16 +243,16 @@ struct program_family {
                                                       .check = opts.check},
                                 .check = typename Def::verify_check{}});
         // A skipped size has no records: its warning stands where they would.
-        if (out != nullptr && m.skipped_need_bytes > 0)
-            out->warning(std::string(name) + ": " + std::to_string(x) + " bytes skipped (" +
+        if (rank_zero && m.skipped_need_bytes > 0)
+            host.warning(std::string(name) + ": " + std::to_string(x) + " bytes skipped (" +
                          std::to_string(m.skipped_need_bytes) + " bytes of buffers per process)");
-        if (out != nullptr && m.allocation_failed)
-            out->warning(std::string(name) + ": " + std::to_string(x) +
+        if (rank_zero && m.allocation_failed)
+            host.warning(std::string(name) + ": " + std::to_string(x) +
                          " bytes skipped: a process could not allocate its buffers");
         return m;
     }
     void publish(const count& /*c*/, const result_record& r) const {
-        if (out != nullptr) out->result(r);
+        if (rank_zero) host.result(r);
     }
     void close(const count& /*c*/, const size_notes& /*notes*/) const {}
 };
@@ -392,156 +260,148 @@ struct program_family {
 // Runs one definition through mpi::sweep() with program_family. Collective over MPI_COMM_WORLD.
 template <class Def>
 void run_definition(std::string_view name, const program_info& info, const program_options& o,
-                    program_output* out, measurement_deadline& deadline) {
+                    const plugin::host_channel& host, bool rank_zero) {
     static_assert(check_definition<Def>() && self_contained_definition<Def>);
     sweep(program_family<Def>{
-        .name = name, .info = info, .opts = o, .out = out, .deadline = deadline});
+        .name = name, .info = info, .opts = o, .host = host, .rank_zero = rank_zero});
 }
 
-// Runs the program's benchmarks with the common options of argv. Call it from main() with
-// MPI not yet initialised (it owns MPI_Init/MPI_Finalize); returns the exit status.
+// The one console layout of a program, IMB's: the session compiles no other reporter.
+inline void require_imb_layout(std::string_view layout, std::string_view suite) {
+    if (layout != "imb")
+        throw report::unknown_layout("suite '" + std::string(suite) +
+                                     "' declares console layout '" + std::string(layout) +
+                                     "'; a program renders 'imb' only");
+}
+[[nodiscard]] inline std::unique_ptr<report::reporter> imb_console(
+    std::string_view /*layout*/, std::string_view /*suite*/, const report::console_target& t) {
+    return std::make_unique<report::notes_on_console>(
+        t.out, std::make_unique<report::imb_console_reporter>(t.out));
+}
+[[nodiscard]] inline std::unique_ptr<report::reporter> no_layout_files(
+    std::string_view /*layout*/, const report::layout_files_target& /*target*/) {
+    return nullptr;
+}
+
+// The processes sharing this process's node (the communication service's processes_on_node).
+[[nodiscard]] inline int processes_on_this_node() {
+    return share_of_node(MPI_COMM_WORLD).processes;
+}
+
+// The program's whole run, in the driver's code (see the top of this file).
+template <class... Defs>
+[[nodiscard]] int run_program(int& argc, char**& argv, const program_info& info,
+                              const benchmark<Defs>&... benchmarks) {
+    const std::string program = argc > 0 ? argv[0] : "benchmark";
+    const std::vector<std::string> names{std::string(benchmarks.name)...};
+    std::string listed;
+    for (const auto& n : names) listed += (listed.empty() ? "" : ", ") + n;
+
+    // The driver's options of `run` and the program's own, parsed by CLI11 as `parbench run`
+    // parses a suite's; -name is --name for both.
+    CLI::App app{"Benchmarks " + listed + " (suite '" + info.suite +
+                     "'), run as parbench runs a suite",
+                 program};
+    driver::run_options o;
+    o.suite = info.suite;
+    o.benchmarks = names;
+    const driver::run_option_handles common(app, o, {.plugins = false});
+    const program_parameters declared;
+    const parbench_suite suite = declared.suite(info.suite.c_str());
+    driver::suite_options parameters;
+    parameters.add_to(app, suite, declared.types());
+    const std::vector<std::string> args =
+        driver::rewrite_single_dash(std::vector<std::string>(argv + 1, argv + argc),
+                                    driver::single_dash_names(parameters.names()));
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp& e) {
+        return launcher_rank() == 0 ? app.exit(e) : 0;
+    } catch (const CLI::ExtrasError& e) {
+        std::string words = e.what();
+        if (const auto colon = words.find(": "); colon != std::string::npos)
+            words = words.substr(colon + 2);
+        throw driver::driver_exit{driver::exit_bad_input,
+                                  "unknown option " + driver::quote_value(words) + " (see " +
+                                      program + " --help)"};
+    } catch (const CLI::ParseError& e) {
+        throw driver::driver_exit{driver::exit_bad_input, e.what()};
+    }
+    common.apply(o);
+    o.given_options = parameters.as_given(o.check);
+    o.timing_options = driver::timing_advice(suite);
+    program_options opts;
+    try {  // every process judges the values alike: the launcher's rank 0 says it
+        opts = program_parameters::read(parameters.values(o.check), o.check);
+    } catch (const input_error& e) {
+        throw driver::driver_exit{driver::exit_bad_input, e.what()};
+    }
+    driver::check_output_names(o);
+
+    // --check on benchmarks without a verify_check: refused when none has one, else named.
+    std::vector<std::string> cannot_verify;
+    ((checks_data<typename Defs::verify_check> ? void()
+                                               : void(cannot_verify.emplace_back(benchmarks.name))),
+     ...);
+    if (o.check && cannot_verify.size() == names.size())
+        throw run_error(run_error::kind::bad_input, cannot_verify_refusal(cannot_verify));
+    if (!o.check) cannot_verify.clear();
+
+    std::optional<environment> env;
+    const parbench_comm_service comm = world_comm_service(&processes_on_this_node);
+    const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
+    return driver::run_in_session(
+        o,
+        {.start = [&]() -> const parbench_comm_service* {
+             try {
+                 check_progress_environment();  // MPICH would abort inside MPI_Init, wordlessly
+             } catch (const input_error& e) {  // every process judges alike: rank 0 says it
+                 throw driver::driver_exit{driver::exit_bad_input, e.what()};
+             }
+             env.emplace(argc, argv);
+             if (comm.size() < needed)
+                 throw driver::driver_exit{
+                     driver::exit_bad_input,
+                     "needs at least " + std::to_string(needed) + " MPI processes (run it with " +
+                         "mpiexec -n " + std::to_string(needed) + "); " +
+                         std::to_string(comm.size()) + " given"};
+             return &comm;
+         },
+         .context = [&] {
+             return driver::driver_context(argc, argv, o, comm.size(), nlohmann::json::array());
+         },
+         .execute = [&](driver::run_session& session) {
+             event_delivery delivery(session, o.check);
+             const parbench_host channel = delivery.channel(&comm);
+             const plugin::host_channel host(&channel);
+             const node_share share = busiest_node(MPI_COMM_WORLD);
+             const bool rank_zero = comm.rank() == 0;
+             if (rank_zero) {
+                 host.run_started(program_run_start(info, opts, names, share));
+                 if (share.oversubscribed()) host.warning(oversubscription_warning(share));
+             }
+             (run_definition<Defs>(benchmarks.name, info, opts, host, rank_zero), ...);
+             return delivery.agreed_verdict(&comm, info.suite, comm.rank());
+         },
+         .finish = [&] { env.reset(); },
+         .cannot_verify = cannot_verify,
+         .sweep_run_files = false,
+         .start_warnings = build_warnings(),
+         .layouts = {&require_imb_layout, &imb_console, &no_layout_files}});
+}
+
+// Runs the program's benchmarks with the options of argv. Call it from main() with MPI not yet
+// initialised (it owns MPI_Init/MPI_Finalize); returns the exit status.
 template <class... Defs>
 [[nodiscard]] int main(int argc, char** argv, const program_info& info,
                        const benchmark<Defs>&... benchmarks) {
     const std::string program = argc > 0 ? argv[0] : "benchmark";
-    // The driver's signal path: installed before MPI starts threads (they inherit the blocked
-    // signals); what it needs — the files, the deadline's measurement — is known to it once it
-    // exists. Rank 0 completes the files, every rank that stops alone says so.
-    std::atomic<program_output*> interrupted_output{nullptr};
-    std::atomic<measurement_deadline*> interrupted_deadline{nullptr};
-    const int this_rank = parbench::launcher_rank();
-    interrupt_guard interrupts(
-        [&](const interrupt& what) {
-            if (program_output* out = interrupted_output.load()) {
-                try {
-                    out->end(false);
-                } catch (...) {  // the files keep their last complete version
-                }
-            }
-            measurement_deadline* deadline = interrupted_deadline.load();
-            const std::string line = interrupt_message(
-                what, deadline != nullptr ? deadline->current() : std::string{}, this_rank);
-            std::signal(SIGPIPE, SIG_IGN);  // after a hangup nobody may read stderr any more
-            std::fprintf(stderr, "%s: %s\n", program.c_str(), line.c_str());
-            std::fflush(stderr);
-            // No MPI_Abort: this runs on the guard's thread, and a program's MPI may be
-            // initialised for one thread only (MPI_THREAD_SINGLE), where MPICH refuses it. The
-            // launcher ends the other processes when this one exits without MPI_Finalize.
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the launcher reads
-            std::_Exit(128 + what.signo);
-        },
-        this_rank, launched_by_mpi_launcher());
-    std::optional<environment> env;
-    try {
-        check_progress_environment();  // MPICH would abort inside MPI_Init, wordlessly
-        env.emplace(argc, argv);
-    } catch (const input_error& e) {  // an environment value MPI_Init would choke on: every
-        if (this_rank == 0)            // process judges alike, the launcher's rank 0 says it
-            std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
-        return exit_bad_input;
-    }
-    int rank = 0;
-    int world = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world);
-    if (world > 1)
-        interrupts.join_run(rank, [](void* data, std::size_t bytes) {
-            MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
-        });
-    const auto fail = [&](const std::string& message) {
-        if (rank == 0) std::fprintf(stderr, "%s: %s\n", program.c_str(), message.c_str());
-        return exit_bad_input;
-    };
-    program_options o;
-    try {
-        o = parse_program_options(argc, argv);
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
-    if (o.help) {
-        if (rank == 0) std::printf("usage: mpiexec -n P %s [options]\n%s\n", program.c_str(),
-                                   std::string(program_usage).c_str());
-        return 0;
-    }
-    const std::vector<std::string> names{std::string(benchmarks.name)...};
-    // --check on benchmarks without a verify_check: refused when none has one, else named.
-    std::string cannot_verify;
-    ((cannot_verify += checks_data<typename Defs::verify_check>
-                           ? std::string{}
-                           : (cannot_verify.empty() ? "" : ", ") + std::string(benchmarks.name)),
-     ...);
-    const bool none_verifies = !(checks_data<typename Defs::verify_check> || ...);
-    const bool several = cannot_verify.find(", ") != std::string::npos;
-    if (o.check && none_verifies)
-        return fail("--check: " + cannot_verify + (several ? " have" : " has") +
-                    " no data verification (no verify_check in " +
-                    (several ? "their definitions" : "its definition") + "); run without --check");
-    const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
-    if (world < needed)
-        return fail("needs at least " + std::to_string(needed) + " MPI processes (run it with " +
-                    "mpiexec -n " + std::to_string(needed) + "); " + std::to_string(world) +
-                    " given");
-
-    // The reporters exist on rank 0 only; every rank learns whether they could be opened.
-    std::unique_ptr<program_output> out;
-    std::string problem;
-    if (rank == 0) {
-        try {
-            out = std::make_unique<program_output>();
-            out->context = report::run_context(argc, argv);
-            out->context["suite"] = info.suite;
-            out->context["requested_benchmarks"] = names;
-            out->context["options"] = o.given;
-            out->context["check"] = o.check;
-            out->context["timeout_s"] = o.timeout_s;
-            out->context["processes"] = world;
-            out->context["plugins"] = nlohmann::json::array();
-            out->check = o.check;
-            out->reporters.push_back(std::make_unique<report::imb_console_reporter>(std::cout));
-            if (o.json_file) {
-                auto json = std::make_unique<report::json_reporter>(
-                    *o.json_file, std::chrono::seconds(1), "--json " + *o.json_file);
-                json->set_driver_context(out->context);
-                out->reporters.push_back(std::move(json));
-            }
-            if (o.csv_file)
-                out->reporters.push_back(
-                    std::make_unique<report::csv_reporter>(*o.csv_file, "--csv " + *o.csv_file));
-        } catch (const std::exception& e) {
-            problem = e.what();
-        }
-    }
-    int failed = problem.empty() ? 0 : 1;
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (failed != 0) return fail(problem.empty() ? "cannot open the output files" : problem);
-
-    std::vector<std::uint64_t> sizes = imb_sizes(o.msglog);
-    if (out) out->start(program_run_start(info, o, names, sizes, world));
-    if (out && o.check && !cannot_verify.empty())
-        out->warning("--check: " + cannot_verify + (several ? " have" : " has") +
-                     " no data verification; " + (several ? "their" : "its") +
-                     " rows say '" + not_verified_cell + "'");
-    measurement_deadline deadline(o.timeout_s, rank == 0 ? 0.0 : 3.0);
-    interrupted_deadline = &deadline;
-    interrupted_output = out.get();
-    struct forget_for_interrupts {  // before `deadline` and `out` are destroyed
-        std::atomic<program_output*>& output;
-        std::atomic<measurement_deadline*>& deadline;
-        ~forget_for_interrupts() {
-            output = nullptr;
-            deadline = nullptr;
-        }
-    } forget{interrupted_output, interrupted_deadline};
-    (run_definition<Defs>(benchmarks.name, info, o, out.get(), deadline), ...);
-    if (out) out->end(true);
-    // A run in which --check found defects fails, on every process (rank 0 holds the rows).
-    unsigned long long defective = out ? out->defective.size() : 0;
-    MPI_Bcast(&defective, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-    if (defective == 0) return 0;
-    if (out)
-        std::fprintf(stderr, "%s: %s\n", program.c_str(),
-                     defects_message(out->defective, out->defective.size(), out->rows).c_str());
-    return exit_defects;
+    driver::voice() = {.program = program,
+                       .error = program + ": ",
+                       .warning = program + ": warning: ",
+                       .bare_time_limit = true};
+    return driver::run_main([&] { return run_program(argc, argv, info, benchmarks...); });
 }
 
 }  // namespace parbench::mpi

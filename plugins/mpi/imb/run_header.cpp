@@ -3,9 +3,8 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <parbench/core/clock.hpp>
 #include <parbench/mpi/async_progress.hpp>
-#include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/run_header.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/policy/cpu_load.hpp>
 
@@ -18,9 +17,6 @@ namespace parbench::imb {
 run_start make_run_start(const suite_spec& spec, const run_state& st,
                          const std::vector<std::string>& listed, const mpi::node_share& share) {
     const options& o = *st.opts;
-    int thread_level = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&thread_level);
-    const auto clock = measure_clock(mpi::wtime_clock{});
     const auto sizes = lengths_for(o, 1);
     run_start start;
     start.suite = spec.name;
@@ -28,19 +24,13 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", ") + spec.compatible_with +
                   " compatible (" + std::string(o.method.label()) + " methodology), " + spec.part;
     start.benchmarks = listed;
-    start.header = {
-        {"part", spec.part},
-        {"mpi_version", mpi::standard_version()},
-        {"mpi_thread_environment", std::string(mpi::thread_level_name(thread_level))},
-        {"lengths_user_defined", !o.msglen.empty()},
-        {"min_bytes", *std::min_element(sizes.begin(), sizes.end())},
-        {"max_bytes", *std::max_element(sizes.begin(), sizes.end())},
-        {"datatype", mpi_type_name(o.data_type)},
-        {"reduction_datatype", mpi_type_name(o.red_data_type)},
-        {"reduction_op", "MPI_SUM"},
-        {"benchmark_list", listed},
-        {"check", o.check},
-    };
+    start.header = mpi::imb_header({.benchmarks = listed,
+                                    .sizes = sizes,
+                                    .lengths_user_defined = !o.msglen.empty(),
+                                    .datatype = mpi_type_name(o.data_type),
+                                    .reduction_datatype = mpi_type_name(o.red_data_type),
+                                    .check = o.check});
+    start.header["part"] = spec.part;
     if (!st.io_directory.empty()) {
         // IMB-IO's header speaks of I/O portions; the driver removes this directory when it
         // stops the run (--timeout, signals).
@@ -112,22 +102,12 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         effective["window_size"] = m.window_size;
     }
     start.header["methodology"] = std::string(m.label());
-    start.context = {
-        {"methodology", rules},
-        {"mpi_library", mpi::library_version()},
-        {"processes", st.world_size},
-        {"processes_per_node", share.processes},
-        {"cpus_per_node", share.cpus},
-        {"oversubscribed", share.oversubscribed()},
-        {"thread_level", std::string(mpi::thread_level_name(thread_level))},
-        {"timer", "MPI_Wtime"},
-        {"message_buffers", st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
-                                                  : std::string("host memory")},
-        {"timer_resolution_s", clock.resolution_s},
-        {"timer_overhead_s", clock.overhead_s},
-        {"off_cache", o.cache.enabled},
-        {"options", effective},
-    };
+    start.context = mpi::mpi_run_context(
+        share, st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
+                                     : std::string("host memory"));
+    start.context["methodology"] = rules;
+    start.context["off_cache"] = o.cache.enabled;
+    start.context["options"] = effective;
     if (st.datatypes != nullptr) {
         // The header names the element types as IMB 2021 prints them; these are the datatypes
         // the calls actually take.

@@ -8,6 +8,7 @@
 #include <parbench/core/memory.hpp>
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/node.hpp>
+#include <parbench/mpi/run_header.hpp>
 
 #include <mpi.h>
 
@@ -27,15 +28,6 @@ namespace {
 [[nodiscard]] double default_mem_limit_bytes(const mpi::node_share& share) {
     const double physical = physical_memory_bytes();
     return physical > 0.0 ? 0.8 * physical / std::max(1, share.processes) : 0.0;
-}
-
-// Said once per run: figures from a node with more processes than CPUs measure the scheduler.
-[[nodiscard]] std::string oversubscription_warning(const mpi::node_share& share) {
-    return "oversubscribed: " + std::to_string(share.processes) + " processes share " +
-           std::to_string(share.cpus) + " CPUs on a node; MPI busy-polls, so any measurement with "
-           "more active processes than CPUs times the scheduler (milliseconds instead of "
-           "microseconds). Idle processes wait without spinning, but run at most one process per "
-           "CPU for figures worth keeping";
 }
 
 // Message buffers grow size by size and are freed after each benchmark. glibc raises its mmap
@@ -109,7 +101,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         }
         if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
         host.run_started(start);
-        if (share.oversubscribed()) host.warning(suite_impl::oversubscription_warning(share));
+        if (share.oversubscribed()) host.warning(mpi::oversubscription_warning(share));
     }
     for (std::size_t k = 0; k < catalogue_.size(); ++k) {
         if (!chosen[k].run) continue;

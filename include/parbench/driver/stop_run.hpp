@@ -2,8 +2,8 @@
 // that cannot be rendered): rank 0 completes its files, says why, and every process ends.
 #pragma once
 
-#include "exit_status.hpp"
-#include "run_session.hpp"
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/run_session.hpp>
 
 #include <parbench/plugin/abi.h>
 
@@ -14,14 +14,16 @@
 #include <string>
 #include <thread>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 // `finishing` — rank 0's session, null elsewhere — completes its files, then `message` (if any)
 // is printed and every process stops with `status`. Files first: after SIGHUP the terminal (or
 // mpiexec, the reader of stderr) may be gone, and a write to it must neither kill this process
 // (SIGPIPE, ignored from here on) nor come before the files are complete.
+// `bare`: the message is printed as it is, without the voice's error prefix.
 [[noreturn]] inline void stop_run(run_session* finishing, const parbench_comm_service* comm,
-                                  int status, const std::string& message = {}) {
+                                  int status, const std::string& message = {},
+                                  bool bare = false) {
     std::signal(SIGPIPE, SIG_IGN);
     if (finishing != nullptr) {
         try {
@@ -29,7 +31,12 @@ namespace parbench::app {
         } catch (...) {  // the files already hold every finished record
         }
     }
-    if (!message.empty()) print_error(message);
+    if (!message.empty()) {
+        if (bare)
+            std::cerr << printable(message) << std::endl;
+        else
+            print_error(message);
+    }
     std::cout.flush();
     if (comm != nullptr && comm->abort != nullptr) {
         // The launcher forwards our stderr through a pipe and tears the job down on an abort;
@@ -42,4 +49,4 @@ namespace parbench::app {
     std::_Exit(status);
 }
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

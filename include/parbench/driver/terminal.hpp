@@ -12,7 +12,7 @@
 #include <string>
 #include <system_error>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 namespace detail {
 
@@ -57,4 +57,4 @@ namespace detail {
     return launched && ancestor_stderr_is_terminal();
 }
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -14,7 +14,7 @@
 // did) and exits.
 #pragma once
 
-#include "run_files.hpp"
+#include <parbench/driver/run_files.hpp>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -24,7 +24,7 @@
 #include <cerrno>
 #include <string>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 class run_files_sweeper {
 public:
@@ -94,4 +94,4 @@ private:
     int to_sweeper_ = -1;
 };
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 struct measurement {
     std::string benchmark;
@@ -96,4 +96,4 @@ private:
     std::thread thread_;
 };
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -1,4 +1,5 @@
-// How the driver ends: its exit statuses, and the one-line messages it prints about problems.
+// How the driver — and a program built on parbench::mpi::main — ends: its exit statuses, and
+// the one-line messages it prints about problems.
 //
 // Exit statuses: 0 success, 1 plugin or backend failure (or a run that measured nothing), 2 bad
 // input (options, files, output paths), 3 time limit, 4 an output file could not be written
@@ -6,7 +7,7 @@
 // 128 + signal when SIGHUP, SIGINT or SIGTERM stopped the run.
 #pragma once
 
-#include "printable.hpp"
+#include <parbench/driver/printable.hpp>
 
 #include <chrono>
 #include <iostream>
@@ -14,7 +15,7 @@
 #include <string_view>
 #include <thread>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 constexpr int exit_ok = 0;
 constexpr int exit_failure = 1;
@@ -23,12 +24,28 @@ constexpr int exit_time_limit = 3;
 constexpr int exit_output_error = 4;
 constexpr int exit_defects = 5;
 
+// How a program starts its one-line messages on stderr: "parbench: error: ..." for the driver,
+// "PROGRAM: ..." for a program built on parbench::mpi::main (which its users know by its own
+// name). Set once, before the run; every message below uses it.
+struct message_voice {
+    std::string program = "parbench";  // another rank's warning: "parbench: warning (rank 1): "
+    std::string error = "parbench: error: ";
+    std::string warning = "parbench: warning: ";
+    // The time limit's line without the error prefix ("time limit: benchmark ..."), as programs
+    // built on parbench::mpi::main have always printed it.
+    bool bare_time_limit = false;
+};
+[[nodiscard]] inline message_voice& voice() {
+    static message_voice v;
+    return v;
+}
+
 // Every line parbench prints about a problem: escaped (one line, no terminal control).
 inline void print_error(std::string_view message) {
-    std::cerr << "parbench: error: " << printable(message) << std::endl;
+    std::cerr << voice().error << printable(message) << std::endl;
 }
 inline void print_warning(std::string_view message) {
-    std::cerr << "parbench: warning: " << printable(message) << '\n';
+    std::cerr << voice().warning << printable(message) << '\n';
 }
 
 // A problem that every process of an MPI run may find alike (a plugin that fails on every rank)
@@ -46,4 +63,4 @@ struct driver_exit {
     std::string message;
 };
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 // The run's file directory announced in a run header, or "" when there is none (or it is not
 // one of ours).
@@ -34,4 +34,4 @@ inline void remove_run_files(const std::string& directory) noexcept {
     std::filesystem::remove_all(directory, ignored);
 }
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 namespace printable_text {
 
@@ -78,4 +78,4 @@ namespace printable_text {
     return "'" + printable(value) + "'";
 }
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

@@ -4,8 +4,8 @@
 // CLI11 options and their values as the run request's options.
 #pragma once
 
-#include "exit_status.hpp"
-#include "printable.hpp"
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/printable.hpp>
 
 #include <parbench/core/error.hpp>
 #include <parbench/plugin/abi.h>
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 // The common options of `run` (without dashes) and whether each takes a value.
 inline const std::map<std::string, bool>& common_options() {
@@ -32,6 +32,16 @@ inline const std::map<std::string, bool>& common_options() {
         {"mpi", true},
         {"help", false}, {"h", false}};
     return options;
+}
+
+// The names written with one dash that are rewritten to two (rewrite_single_dash): the common
+// options (but -h, which CLI11 knows) and `suite_names`, the parameters of the suite.
+[[nodiscard]] inline std::set<std::string> single_dash_names(
+    const std::set<std::string>& suite_names = {}) {
+    std::set<std::string> names = suite_names;
+    for (const auto& [name, takes_value] : common_options())
+        if (name != "h") names.insert(name);
+    return names;
 }
 
 // --plugin-path values are needed before CLI11 runs (to find the suite's parameters); CLI11
@@ -272,4 +282,4 @@ inline double parse_timeout(const std::string& text) {
     return value;
 }
 
-}  // namespace parbench::app
+}  // namespace parbench::driver

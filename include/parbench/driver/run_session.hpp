@@ -8,14 +8,13 @@
 // stderr. The JSON file records every warning of rank 0 either way. Errors always go to stderr.
 #pragma once
 
-#include "exit_status.hpp"
-#include "printable.hpp"
-#include "run_files.hpp"
-#include "run_files_sweeper.hpp"
-#include "watchdog.hpp"
+#include <parbench/driver/exit_status.hpp>
+#include <parbench/driver/printable.hpp>
+#include <parbench/driver/run_files.hpp>
+#include <parbench/driver/run_files_sweeper.hpp>
+#include <parbench/driver/watchdog.hpp>
 
 #include <parbench/host/event_sink.hpp>
-#include <parbench/host/host.hpp>
 #include <parbench/host/run_verdict.hpp>
 #include <parbench/report/console_layouts.hpp>
 #include <parbench/report/json.hpp>
@@ -40,7 +39,7 @@
 #include <utility>
 #include <vector>
 
-namespace parbench::app {
+namespace parbench::driver {
 
 // Events that cannot be rendered in the order they came (a result before the run started).
 class broken_event : public std::runtime_error {
@@ -48,14 +47,31 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The console layouts a session renders, and the files a layout writes beside the console:
+// every one parbench knows (every_layout(), the driver's: report/console_layouts.hpp), or a
+// program's own few (parbench::mpi::main renders IMB's alone, and so compiles no other reporter).
+struct session_layouts {
+    // Throws report::unknown_layout unless the layout is one of them.
+    void (*require)(std::string_view layout, std::string_view suite) = nullptr;
+    std::unique_ptr<report::reporter> (*console)(std::string_view layout, std::string_view suite,
+                                                 const report::console_target& target) = nullptr;
+    // nullptr from it: the layout writes no files of its own.
+    std::unique_ptr<report::reporter> (*files)(std::string_view layout,
+                                               const report::layout_files_target& target) = nullptr;
+};
+
+[[nodiscard]] inline session_layouts every_layout() noexcept {
+    return {&report::require_layout, &report::make_console, &report::make_layout_files};
+}
+
 class run_session final : public parbench::event_sink {
 public:
     // `outputs`: the run's files, which a layout's own files are claimed in (it outlives the
     // session).
     run_session(bool render, bool quiet, bool progress_line, std::filesystem::path dat_dir,
-                report::output_set& outputs)
+                report::output_set& outputs, session_layouts layouts = every_layout())
         : render_(render), quiet_(quiet), progress_line_(progress_line),
-          dat_dir_(std::move(dat_dir)), outputs_(outputs) {}
+          dat_dir_(std::move(dat_dir)), outputs_(outputs), layouts_(layouts) {}
 
     void set_rank(int rank) { rank_ = rank; }
     // The suite's options that time longer, for the unstable rows' advice ("-i, -x").
@@ -230,21 +246,21 @@ private:
             if (rank_ == 0)
                 warn_everywhere(message);
             else
-                std::cerr << "parbench: warning (rank " << rank_ << "): " << printable(message)
-                          << '\n';
+                std::cerr << voice().program << ": warning (rank " << rank_
+                          << "): " << printable(message) << '\n';
             return;
         }
         if (rank_ != 0) return;
         if (kind == "run_start") {
             const auto start = event.get<parbench::run_start>();
-            report::require_layout(start.layout, start.suite);  // also when nothing is shown
+            layouts_.require(start.layout, start.suite);  // also when nothing is shown
             timer_ = report::timer_limits::from_context(start.context);
             run_files_ = run_file_directory(start.header);
             if (sweeper_ != nullptr) sweeper_->track(run_files_);
             if (render_ && !quiet_)
-                console_ = report::make_console(start.layout, start.suite, {.out = std::cout});
-            layout_files_ = report::make_layout_files(
-                start.layout, {.directory = dat_dir_, .outputs = &outputs_});
+                console_ = layouts_.console(start.layout, start.suite, {.out = std::cout});
+            layout_files_ =
+                layouts_.files(start.layout, {.directory = dat_dir_, .outputs = &outputs_});
             started_ = true;
             for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
             for (const auto& message : std::exchange(start_warnings_, {})) warn_everywhere(message);
@@ -307,6 +323,7 @@ private:
     bool progress_line_;
     std::filesystem::path dat_dir_;
     report::output_set& outputs_;
+    session_layouts layouts_;
     int rank_ = 0;
     nlohmann::json driver_context_;
     std::unique_ptr<report::reporter> console_;
@@ -329,4 +346,4 @@ private:
     std::jthread flusher_;  // last: stopped and joined before anything it uses is destroyed
 };
 
-}  // namespace parbench::app
+}  // namespace parbench::driver
