@@ -291,14 +291,15 @@ def case_unknown_layout():
 
 
 def case_note():
-    # A note event reaches the console as a comment line after the row it follows.
+    # A note event reaches the console as a comment line after the row it follows; in the IMB
+    # layout the table ends first with an empty line, as IMB's tables do (docs/imb-readers.md).
     rc, out, err = fake(["PingPong", "-msglog", "0:1", "-note", "hello from the plugin"])
     lines = out.splitlines()
     if rc != 0 or "# hello from the plugin" not in lines:
         fail("the note is printed on the console", rc, out, err)
     first_row = next(i for i, l in enumerate(lines) if re.match(r"\s+0\s", l))
-    if lines.index("# hello from the plugin") != first_row + 1:
-        fail("the note follows the first row", out)
+    if lines.index("# hello from the plugin") != first_row + 2 or lines[first_row + 1] != "":
+        fail("the note follows the first row and the table's empty line", out)
 
 def case_mpi_interrupt():
     # Ctrl-C on mpiexec: the launcher passes SIGINT on; rank 0 names the measurement, completes
