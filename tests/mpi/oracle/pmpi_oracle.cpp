@@ -190,11 +190,8 @@ void enter(fn f) {
     }
 }
 
-// The slow link's extra cost of a call to or from `peer` (a rank of `comm`), as enter() costs
-// its delay; nothing without PARBENCH_ORACLE_LINK_DELAY_US.
-void cross_link(int peer, MPI_Comm comm) {
-    state& s = self();
-    if (s.link_delay_s.empty() || peer < 0) return;
+// `peer`, a rank of `comm`, as a rank of MPI_COMM_WORLD.
+int world_rank_of(int peer, MPI_Comm comm) {
     MPI_Group group = MPI_GROUP_NULL;
     MPI_Group world = MPI_GROUP_NULL;
     PMPI_Comm_group(comm, &group);
@@ -203,6 +200,15 @@ void cross_link(int peer, MPI_Comm comm) {
     PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
     PMPI_Group_free(&group);
     PMPI_Group_free(&world);
+    return rank;
+}
+
+// The slow link's extra cost of a call to or from `peer` (a rank of `comm`), as enter() costs
+// its delay; nothing without PARBENCH_ORACLE_LINK_DELAY_US.
+void cross_link(int peer, MPI_Comm comm) {
+    state& s = self();
+    if (s.link_delay_s.empty() || peer < 0) return;
+    const int rank = world_rank_of(peer, comm);
     const auto link = s.link_delay_s.find(rank);
     if (link == s.link_delay_s.end()) return;
     if (!s.spin) {
@@ -284,14 +290,7 @@ void note_peer(fn f, int count, int peer, MPI_Comm comm, bool rooted = false) {
         return;
     }
     if (peer < 0) return;
-    MPI_Group group = MPI_GROUP_NULL;
-    MPI_Group world = MPI_GROUP_NULL;
-    PMPI_Comm_group(comm, &group);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    int rank = MPI_UNDEFINED;
-    PMPI_Group_translate_ranks(group, 1, &peer, world, &rank);
-    PMPI_Group_free(&group);
-    PMPI_Group_free(&world);
+    const int rank = world_rank_of(peer, comm);
     const std::lock_guard<std::mutex> lock(guard());
     auto& seen = rooted ? self().roots : self().peers;
     const std::string key =
