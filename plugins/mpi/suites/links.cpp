@@ -94,7 +94,7 @@ std::vector<std::string> matrix_lines(std::string_view name, std::uint64_t bytes
             cell[a][b] = cell[b][a] = t;
         }
         // Each cell is 9 characters and the mark (or a blank).
-        std::string top = fmt::format("{:>6}", what == "nodes" ? "node" : "rank");
+        std::string top = fmt::format("{:>6}", m.nodes ? "node" : "rank");
         for (std::size_t k = 0; k < n; ++k) top += fmt::format("{:>9} ", label(k));
         lines.push_back(top);
         for (std::size_t a = 0; a < n; ++a) {

@@ -22,6 +22,8 @@
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/suites/imb/mpi1.hpp>
 
+#include "placement.hpp"
+
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -160,34 +162,26 @@ struct placement {
     }
 };
 
-// Collective over MPI_COMM_WORLD.
+// Collective over MPI_COMM_WORLD. Node numbers are the plugin's (placement.hpp's
+// index_of_node), so that rows and the run's placement record agree.
 [[nodiscard]] inline placement place_ranks() {
     int rank = 0;
     int size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm node = MPI_COMM_NULL;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    int lowest = rank;
-    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, node);
-    MPI_Comm_free(&node);
+    const mpi_plugin::node_index mine = mpi_plugin::index_of_node(MPI_COMM_WORLD);
     placement out;
     out.node_of.resize(static_cast<std::size_t>(size));
-    MPI_Allgather(&lowest, 1, MPI_INT, out.node_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::vector<int> firsts = out.node_of;
-    std::sort(firsts.begin(), firsts.end());
-    firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
-    for (int& n : out.node_of)
-        n = static_cast<int>(std::lower_bound(firsts.begin(), firsts.end(), n) - firsts.begin());
-    std::array<char, MPI_MAX_PROCESSOR_NAME> mine{};
+    MPI_Allgather(&mine.node, 1, MPI_INT, out.node_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
     int length = 0;
-    MPI_Get_processor_name(mine.data(), &length);
-    std::vector<char> all(rank == 0 ? mine.size() * static_cast<std::size_t>(size) : 0);
-    MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(),
-               static_cast<int>(mine.size()), MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Get_processor_name(name.data(), &length);
+    std::vector<char> all(rank == 0 ? name.size() * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(name.data(), static_cast<int>(name.size()), MPI_CHAR, all.data(),
+               static_cast<int>(name.size()), MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        for (const int first : firsts)
-            out.names.emplace_back(all.data() + static_cast<std::size_t>(first) * mine.size());
+        for (const int first : out.first_ranks())
+            out.names.emplace_back(all.data() + static_cast<std::size_t>(first) * name.size());
     return out;
 }
 
