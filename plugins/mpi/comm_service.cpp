@@ -52,7 +52,7 @@ int comm_gather_bytes(const void* send, size_t bytes, void* recv, int root) {
 }
 void comm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 double comm_wtime() { return MPI_Wtime(); }
-int comm_processes_on_node() { return index_of_node(MPI_COMM_WORLD).processes_on_node; }
+int comm_processes_on_node() { return mpi::index_of_node(MPI_COMM_WORLD).processes_on_node; }
 
 const parbench_comm_service service = {
     sizeof(parbench_comm_service),
