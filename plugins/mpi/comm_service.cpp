@@ -10,7 +10,7 @@ namespace parbench::mpi_plugin {
 namespace comm_service_impl {
 namespace {
 
-int comm_processes_on_node() { return index_of_node(MPI_COMM_WORLD).processes_on_node; }
+int comm_processes_on_node() { return mpi::index_of_node(MPI_COMM_WORLD).processes_on_node; }
 
 constexpr parbench_comm_service service = mpi::world_comm_service(&comm_processes_on_node);
 

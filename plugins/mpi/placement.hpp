@@ -7,6 +7,8 @@
 // service's processes_on_node).
 #pragma once
 
+#include <parbench/mpi/node.hpp>
+
 #include <hwloc.h>
 #include <mpi.h>
 
@@ -44,36 +46,6 @@ struct run_placement {
     }
 };
 
-// The index of this process's node in `comm` and how many processes share it. Collective.
-struct node_index {
-    int node = 0;
-    int nodes = 1;
-    int processes_on_node = 1;
-};
-
-[[nodiscard]] inline node_index index_of_node(MPI_Comm comm) {
-    int rank = 0;
-    int size = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    MPI_Comm node = MPI_COMM_NULL;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    node_index out;
-    MPI_Comm_size(node, &out.processes_on_node);
-    // The node's leader is its lowest rank (the key above keeps rank order within the node).
-    int leader = rank;
-    MPI_Bcast(&leader, 1, MPI_INT, 0, node);
-    MPI_Comm_free(&node);
-    std::vector<int> leaders(static_cast<std::size_t>(size));
-    MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
-    std::sort(leaders.begin(), leaders.end());
-    leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
-    out.nodes = static_cast<int>(leaders.size());
-    out.node = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader) -
-                                leaders.begin());
-    return out;
-}
-
 // This process's binding as hwloc reads it: its CPU list and their NUMA nodes.
 struct binding {
     std::string cpus;
@@ -106,7 +78,7 @@ struct binding {
 // Every process's placement, on every process. Collective over `comm` (the world, for ranks
 // that rows name).
 [[nodiscard]] inline run_placement gather_placement(MPI_Comm comm) {
-    const node_index where = index_of_node(comm);
+    const mpi::node_index where = mpi::index_of_node(comm);
     const binding bound = read_binding();
     char name[MPI_MAX_PROCESSOR_NAME] = {};
     int length = 0;

@@ -138,7 +138,12 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
     // Collective, as the suite's run is: every process reaches this line.
     nlohmann::json placement;
     try {
-        placement = to_json(gather_placement(MPI_COMM_WORLD));
+        const run_placement where = gather_placement(MPI_COMM_WORLD);
+        // Every row names the nodes of its processes from this (mpi/session.hpp).
+        std::vector<int> node_of_rank;
+        for (const process_placement& p : where.processes) node_of_rank.push_back(p.node);
+        mpi::world_nodes::set(std::move(node_of_rank));
+        placement = to_json(where);
     } catch (const std::exception& e) {
         plugin::write_message(error, error_size, std::string("placement: ") + e.what());
         return PARBENCH_ERROR;

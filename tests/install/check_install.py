@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Installs parbench's development files (headers, pkg-config and CMake files: meson's 'devel'
 install tag) into a staging directory, checks that every public header is there, and builds the
-first example of examples/meson.build out of tree as a user would: with plain
-`mpicxx $(pkg-config --cflags --libs parbench)`, with CMake's find_package(parbench) and with
-Meson's dependency('parbench-mpi'). Then runs each build under mpiexec -n 2 to see that it works.
+first example of examples/meson.build out of tree as a user would, with plain
+`mpicxx $(pkg-config --cflags --libs parbench)`, and a small consumer (consumer.cpp) with CMake's
+find_package(parbench) and with Meson's dependency('parbench-mpi'). Then runs each build under
+mpiexec -n 2 to see that it works.
 
 usage: check_install.py BUILD_DIR SOURCE_DIR
 """
@@ -72,9 +73,10 @@ with tempfile.TemporaryDirectory() as tmp:
         fail(f"pkg-config flags: parbench {flags}, parbench-mpi {mpi_flags}")
     out = os.path.join(tmp, "pkgconfig")
     os.makedirs(out)
-    # Each build system builds the first example: the header check above and the build tree
-    # cover the rest; what is tested here is that each one's package files give working flags.
-    first = [(names[0], examples[0])]
+    # pkg-config builds the first example (the header check above and the build tree cover the
+    # rest); CMake and Meson build the small consumer: what is tested there is that each one's
+    # package files give working flags, and a whole benchmark program costs 10-20 s of CPU each.
+    consumer = os.path.join(source_dir, "tests", "install", "consumer.cpp")
     pkgconfig_job = subprocess.Popen([MPICXX, "-O0", examples[0], "-o", os.path.join(out, names[0])]
                                      + flags, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, env=env)
@@ -85,8 +87,8 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(cmake_src, "CMakeLists.txt"), "w") as f:
         f.write("cmake_minimum_required(VERSION 3.20)\nproject(parbench_examples CXX)\n"
                 "find_package(parbench 0.1 REQUIRED)\n")
-        for n, src in first:
-            f.write(f"add_executable({n} {src})\ntarget_link_libraries({n} PRIVATE parbench::mpi)\n")
+        f.write(f"add_executable(consumer {consumer})\n"
+                "target_link_libraries(consumer PRIVATE parbench::mpi)\n")
     cmake_build = os.path.join(tmp, "cmake_build")
     succeed(["cmake", "-S", cmake_src, "-B", cmake_build, "-G", "Ninja",
              "-DMPI_CXX_COMPILER=" + shutil.which(MPICXX)], env=env)
@@ -96,13 +98,11 @@ with tempfile.TemporaryDirectory() as tmp:
     # 3. Meson.
     meson_src = os.path.join(tmp, "meson_project")
     os.makedirs(meson_src)
-    for _, src in first:
-        shutil.copy(src, meson_src)
+    shutil.copy(consumer, meson_src)
     with open(os.path.join(meson_src, "meson.build"), "w") as f:
         f.write("project('parbench_examples', 'cpp', default_options: ['cpp_std=c++20'])\n"
                 "parbench_dep = dependency('parbench-mpi')\n")
-        for n, _ in first:
-            f.write(f"executable('{n}', '{n}.cpp', dependencies: parbench_dep)\n")
+        f.write("executable('consumer', 'consumer.cpp', dependencies: parbench_dep)\n")
     meson_build = os.path.join(tmp, "meson_build")
     succeed(["meson", "setup", meson_build, meson_src, "--buildtype=plain"], env=env)
     succeed(["ninja", "-C", meson_build], env=env)
@@ -111,14 +111,20 @@ with tempfile.TemporaryDirectory() as tmp:
         if j.returncode != 0:
             fail(f"{' '.join(j.args)}: exit status {j.returncode}\n{stdout[-2000:]}{stderr[-3000:]}")
 
-    # What was built runs: the first example from each build, two sizes.
-    for exe in [os.path.join(out, names[0]), os.path.join(cmake_build, names[0]),
-                os.path.join(meson_build, names[0])]:
-        p = succeed([MPIEXEC, "-n", "2", exe, "-msglog", "0:1", "-time", "0.05"])
-        sizes = [l.split()[0] for l in p.stdout.splitlines() if l.split() and l.split()[0].isdigit()]
-        if sizes != ["0", "1", "2"]:
-            fail(f"{exe}: rows for sizes {sizes}, expected 0, 1, 2",
-                 p.stdout[-3000:] + p.stderr[-3000:])
+    # What was built runs: the first example at two sizes, the consumer of each build system
+    # (its MPI_Allreduce of the ranks gives 0 + 1 at -n 2).
+    exe = os.path.join(out, names[0])
+    p = succeed([MPIEXEC, "-n", "2", exe, "-msglog", "0:1", "-time", "0.05"])
+    sizes = [l.split()[0] for l in p.stdout.splitlines() if l.split() and l.split()[0].isdigit()]
+    if sizes != ["0", "1", "2"]:
+        fail(f"{exe}: rows for sizes {sizes}, expected 0, 1, 2",
+             p.stdout[-3000:] + p.stderr[-3000:])
+    for exe in [os.path.join(cmake_build, "consumer"), os.path.join(meson_build, "consumer")]:
+        p = succeed([MPIEXEC, "-n", "2", exe])
+        if not re.fullmatch(r"parbench \S+, \w+: 2 processes, sum of ranks 1\n", p.stdout):
+            fail(f"{exe}: printed {p.stdout!r}, expected 2 processes and a sum of ranks 1",
+                 p.stderr[-3000:])
 
-print(f"{len(expected)} headers installed; {names[0]} built with pkg-config, CMake and Meson in "
+print(f"{len(expected)} headers installed; {names[0]} built with pkg-config, the consumer with "
+      f"CMake and Meson, in "
       f"{time.monotonic() - started:.1f} s")

@@ -42,6 +42,9 @@ Cases:
              inside the overlapped loop under 2021 (one virtual clock tick per iteration) and
              by a loop of its own under 4.0, overlap[%] from the row's three times by
              max(t_pure, t_CPU) under 2021 and min under 4.0
+  imb2021_mpi4 the same rules for imb-mpi4's Bcast_persist, Allreduce_persist, Barrier_persist
+             (IMB 2021 measures and prints IMB-MPI4 with IMB-NBC's code, IMB_output.c:313); the
+             requests' root is 0 under both (test_imb_mpi4.py checks it)
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 """
@@ -576,14 +579,18 @@ def overlap_by(t_ovrl, t_pure, t_cpu, divisor):
     return 0.0 if d <= 0 else 100.0 * max(0.0, min(1.0, (t_pure + t_cpu - t_ovrl) / d))
 
 
-def case_imb2021_nbc():
+def check_overlap_rules(suite, names, synced, rooted_call):
+    """The overlap benchmarks `names` of `suite` (IMB-NBC's or IMB-MPI4's, which IMB 2021 measures
+    and prints with the same code) under 2021, 2021 -sync off and 4.0; `synced`: those with a
+    barrier after every timed call under -sync on; `rooted_call`: the oracle's key prefix of the
+    rooted calls whose roots the methodology decides (None: the root is fixed, IMB-MPI4's
+    requests)."""
     d, m = 20.0, 10
-    names = ["Ibcast", "Iallreduce", "Ibarrier"]
     base = names + ["-msglog", "3:3", "-zero_size", "off", "-iter", str(m), "-time", "10"]
-    runs = {"2021": run(2, base, delay=d, methodology=None, peers=True, suite="imb-nbc"),
+    runs = {"2021": run(2, base, delay=d, methodology=None, peers=True, suite=suite),
             "2021 -sync off": run(2, base + ["-sync", "off"], delay=d, methodology=None,
-                                  peers=True, suite="imb-nbc"),
-            "4.0": run(2, base, delay=d, methodology="4.0", peers=True, suite="imb-nbc")}
+                                  peers=True, suite=suite),
+            "4.0": run(2, base, delay=d, methodology="4.0", peers=True, suite=suite)}
     if any(r[0] != 0 or len(r[4] or []) != 2 for r in runs.values()):
         expect(False, "every run exits 0 with two oracle reports")
         return
@@ -624,13 +631,16 @@ def case_imb2021_nbc():
                 ("the work timed alone", "min(t_pure, t_CPU)")),
                f"{label}: the context records the overlap rules: {ctx}")
         for rank, rep_ in enumerate(reports):
-            roots = {int(k.split()[2]) for k in rep_["roots"] if k.startswith("MPI_Ibcast 8 ")}
+            if rooted_call is None:
+                continue
+            roots = {int(k.split()[2]) for k in rep_["roots"] if k.startswith(rooted_call)}
             expect(roots == ({0} if is_2021 else {0, 1}),
-                   f"{label} rank {rank}: roots of the Ibcast calls {sorted(roots)}")
-    # -sync on: one barrier after every timed call of Ibcast and Iallreduce, in the t_pure loop
-    # and in the t_ovrl loop (IMB_bcast.c:342, 443); Ibarrier's loops have none.
-    timed = sum(2 * r["iterations"] for r in rows(runs["2021"][1])
-                if r["benchmark"] in ("Ibcast", "Iallreduce"))
+                   f"{label} rank {rank}: roots of the {rooted_call.split()[0]} calls "
+                   f"{sorted(roots)}")
+    # -sync on: one barrier after every timed call of the collectives with data, in the t_pure
+    # loop and in the t_ovrl loop (IMB_bcast.c:342, 443 for Ibcast; :442, :530 for
+    # Bcast_persist); the barrier's loops have none (IMB_barrier.c).
+    timed = sum(2 * r["iterations"] for r in rows(runs["2021"][1]) if r["benchmark"] in synced)
     for rank in range(2):
         on = runs["2021"][4][rank]["calls"]["MPI_Barrier"]
         off = runs["2021 -sync off"][4][rank]["calls"]["MPI_Barrier"]
@@ -639,8 +649,19 @@ def case_imb2021_nbc():
         print(f"rank {rank}: MPI_Barrier {on} (-sync on), {off} (-sync off), timed calls {timed}")
 
 
+
+def case_imb2021_nbc():
+    check_overlap_rules("imb-nbc", ["Ibcast", "Iallreduce", "Ibarrier"], ("Ibcast", "Iallreduce"),
+                        "MPI_Ibcast 8 ")
+
+
+def case_imb2021_mpi4():
+    check_overlap_rules("imb-mpi4", ["Bcast_persist", "Allreduce_persist", "Barrier_persist"],
+                        ("Bcast_persist", "Allreduce_persist"), None)
+
+
 if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
-                "imb2021", "imb2021_rma", "imb2021_nbc"):
+                "imb2021", "imb2021_rma", "imb2021_nbc", "imb2021_mpi4"):
     print("unknown case", CASE)
     sys.exit(2)
 globals()["case_" + CASE]()

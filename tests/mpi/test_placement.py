@@ -4,11 +4,16 @@ while MPI sees two nodes (one host name for all), so node identity must come fro
 gethostname(). The expected placement is hydra's: one slot per listed host, ranks dealt round
 robin (rank r on host r mod 2). Also: binding read back per rank (-bind-to core gives each rank
 its own CPU), and the BLAS plugin's ranks per node through the same mechanism (it counted host
-names before, and said 2 where MPI sees 1).
+names before, and said 2 where MPI sees 1). And every row's own placement (its "placement":
+the node of each of its processes, per group, and whether they cross a node): expected from
+hydra's dealing and IMB's definitions of the active set (the first Q ranks of the order; -map
+PxQ orders rank c·P + r at row r, column c; -multi 0 forms groups of consecutive ranks), and
+the IMB header's node line on two nodes (none on one node, whose output stays IMB's).
 
 usage: test_placement.py PARBENCH MPIEXEC
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
@@ -64,5 +69,53 @@ require(d.returncode == 0 and d.document is not None, f"paw under 2 nodes: {d.re
 expect(d.plugin_context.get("ranks_per_node") == 1,
        f"paw on n1,n2 -n 2: ranks_per_node {d.plugin_context.get('ranks_per_node')} (MPI's "
        "nodes; host names would say 2)")
+
+# 4. Every row says where its processes ran. node_of(r) is hydra's dealing on n1,n2.
+def node_of(rank):
+    return rank % 2
+
+
+def rows_of(d, what):
+    require(d.returncode == 0 and d.document is not None, f"{what}: exit status {d.returncode}",
+            d.stdout[-1500:], d.stderr[-1500:])
+    rows = [b for b in d.document["benchmarks"] if b.get("run_type") == "iteration"]
+    require(rows, f"{what}: no rows")
+    return rows
+
+
+def expect_rows(rows, groups, span, what):
+    want = {"nodes": [[node_of(r) for r in g] for g in groups], "span": span}
+    for r in rows:
+        expect(r.get("placement") == want,
+               f"{what}: {r['benchmark']} {r['bytes']} B placement {r.get('placement')}, "
+               f"want {want}")
+
+
+pingpong = ["run", "imb-mpi1", "PingPong", "-msglog", "0:1", "-iter", "10"]
+d = driver(two_nodes + ["-n", "2", parbench] + pingpong)
+expect_rows(rows_of(d, "PingPong on n1,n2"), [[0, 1]], "inter-node", "PingPong -n 2 on n1,n2")
+expect("# ( inter-node: nodes 0 1 )" in d.stdout,
+       f"PingPong on two nodes: the header names the nodes: {d.stdout[:1500]}")
+d = driver([mpiexec, "-n", "2", parbench] + pingpong)
+# One real node: MPI's node 0 for both, and IMB's header alone.
+for r in rows_of(d, "PingPong on one node"):
+    expect(r.get("placement") == {"nodes": [[0, 0]], "span": "intra-node"},
+           f"PingPong -n 2 on one node: placement {r.get('placement')}")
+expect("-node: nodes" not in d.stdout and "on nodes" not in d.stdout,
+       f"one node: no node line in the header: {d.stdout[:1500]}")
+# -map 2x2 at -n 4: the order is 0 2 1 3, so the pair is ranks 0 and 2, both on n1.
+d = driver(two_nodes + ["-n", "4", parbench] + pingpong + ["-map", "2x2"])
+expect_rows(rows_of(d, "-map 2x2"), [[0, 2]], "intra-node", "PingPong -map 2x2 -n 4")
+expect("# ( intra-node: nodes, rank order 0 0 )" in d.stdout,
+       f"-map 2x2: the header names the pair's nodes: {d.stdout[:1500]}")
+# -multi 0 at -n 4: groups 0 1 and 2 3, each across the two nodes.
+d = driver(two_nodes + ["-n", "4", parbench] + pingpong + ["-multi", "0"])
+expect_rows(rows_of(d, "-multi 0"), [[0, 1], [2, 3]], "inter-node", "PingPong -multi 0 -n 4")
+expect(re.search(r"^# Group  1:\s+2\s+3   on nodes 0 1$", d.stdout, re.M) is not None,
+       f"-multi 0: each group line names its nodes: {d.stdout[:1500]}")
+# OSU's rows through the same runner.
+d = driver(two_nodes + ["-n", "2", parbench, "run", "osu", "latency", "-m", "1:2", "-i", "10",
+                        "-x", "1"])
+expect_rows(rows_of(d, "osu latency on n1,n2"), [[0, 1]], "inter-node", "osu latency on n1,n2")
 
 sys.exit(finish())

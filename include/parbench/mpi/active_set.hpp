@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace parbench::mpi {
@@ -68,6 +69,26 @@ struct group_layout {
     int waiting = 0;    // processes idle in MPI_Barrier
     std::vector<std::vector<int>> group_ranks;  // world ranks per group (position order)
     std::vector<std::vector<int>> rank_order;   // -map: the active ranks as matrix rows
+    // The node of each rank of group_ranks (mpi/node.hpp's numbering); empty where the run's
+    // nodes are not known (name_nodes was not given them)
+    std::vector<std::vector<int>> group_nodes;
+
+    // Names the node of every grouped rank from `node_of_rank` (by world rank); leaves the
+    // layout without nodes if it does not cover every rank.
+    void name_nodes(const std::vector<int>& node_of_rank) {
+        group_nodes.clear();
+        for (const auto& ranks : group_ranks) {
+            std::vector<int> nodes;
+            for (const int r : ranks) {
+                if (r < 0 || static_cast<std::size_t>(r) >= node_of_rank.size()) {
+                    group_nodes.clear();
+                    return;
+                }
+                nodes.push_back(node_of_rank[static_cast<std::size_t>(r)]);
+            }
+            group_nodes.push_back(std::move(nodes));
+        }
+    }
 };
 
 // `multiple`: split into floor(P/Q) disjoint groups (one when Q > P/2, which equals the standard

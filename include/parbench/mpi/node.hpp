@@ -1,7 +1,10 @@
 // How the processes of a run share the node they run on: how many there are, and how many CPUs
 // their affinity masks cover together. Used for per-node memory caps and to warn when a node
 // runs more processes than it has CPUs (MPI libraries busy-poll, so such runs time the
-// scheduler, not the network).
+// scheduler, not the network). And which node each process is on: a node is what MPI says
+// shares memory (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED), never a host name (hydra's
+// `-launcher fork -hosts n1,n2` gives two MPI nodes on one host, as the tests use); every plugin
+// numbers nodes through index_of_node, so rows and the run's placement record agree.
 #pragma once
 
 #include <mpi.h>
@@ -11,6 +14,8 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <utility>
+#include <vector>
 
 namespace parbench::mpi {
 
@@ -59,5 +64,52 @@ struct node_share {
     MPI_Bcast(figures, 2, MPI_INT, busiest.rank, comm);
     return {figures[0], figures[1]};
 }
+
+// The index of this process's node in `comm` (0..nodes-1, in the order of each node's lowest
+// rank) and how many processes share it. Collective over `comm`.
+struct node_index {
+    int node = 0;
+    int nodes = 1;
+    int processes_on_node = 1;
+};
+
+[[nodiscard]] inline node_index index_of_node(MPI_Comm comm) {
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    node_index out;
+    MPI_Comm_size(node, &out.processes_on_node);
+    // The node's leader is its lowest rank (the key above keeps rank order within the node).
+    int leader = rank;
+    MPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    MPI_Comm_free(&node);
+    std::vector<int> leaders(static_cast<std::size_t>(size));
+    MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
+    std::sort(leaders.begin(), leaders.end());
+    leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
+    out.nodes = static_cast<int>(leaders.size());
+    out.node = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader) -
+                                leaders.begin());
+    return out;
+}
+
+// The node of every world rank, for the rows of this process's runs: the MPI plugin sets it once
+// per run from the placement it gathers at start (so no measurement pays a collective for it),
+// and every session reads it to name the nodes of its groups (group_layout::group_nodes). Empty
+// until set (a program that never sets it): rows then name no nodes.
+class world_nodes {
+public:
+    static void set(std::vector<int> node_of_rank) { storage() = std::move(node_of_rank); }
+    [[nodiscard]] static const std::vector<int>& get() noexcept { return storage(); }
+
+private:
+    static std::vector<int>& storage() noexcept {
+        static std::vector<int> nodes;
+        return nodes;
+    }
+};
 
 }  // namespace parbench::mpi

@@ -557,6 +557,14 @@ template <pattern::descriptor Pattern>
     r.block.processes = layout.processes;
     r.block.groups = layout.groups;
     if (layout.groups > 1) r.block.group_ranks = layout.group_ranks;
+    // The nodes of the row's processes: every group's, or this group's alone (-multi 1).
+    if (!layout.group_nodes.empty()) {
+        r.placement.emplace();
+        if (group >= 0 && static_cast<std::size_t>(group) < layout.group_nodes.size())
+            r.placement->group_nodes = {layout.group_nodes[static_cast<std::size_t>(group)]};
+        else
+            r.placement->group_nodes = layout.group_nodes;
+    }
     r.block.rank_order = layout.rank_order;
     r.block.waiting = layout.waiting;
     r.block.group = group;

@@ -6,6 +6,7 @@
 #include <parbench/core/buffers.hpp>
 #include <parbench/mpi/active_set.hpp>
 #include <parbench/mpi/communicator.hpp>
+#include <parbench/mpi/node.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/pattern/pairing.hpp>
 
@@ -36,6 +37,13 @@ public:
         if (order.empty()) order = mapped_order(world_size, {});
         layout_ = layout_groups(order, std::min(processes, world_size), multiple, map_columns,
                                 group_limit);
+        // The rows name their processes' nodes where the run's are known (the MPI plugin's
+        // placement, mpi/node.hpp world_nodes, by rank of MPI_COMM_WORLD) and this session
+        // splits the same processes in the same order.
+        int same = MPI_UNEQUAL;
+        MPI_Comm_compare(world, MPI_COMM_WORLD, &same);
+        if ((same == MPI_IDENT || same == MPI_CONGRUENT) && !world_nodes::get().empty())
+            layout_.name_nodes(world_nodes::get());
         const auto position = static_cast<int>(
             std::find(order.begin(), order.end(), world_rank) - order.begin());
         const int q = layout_.processes;

@@ -189,12 +189,18 @@ private:
         const std::string rule(b.groups > 1 ? 77 : 64, '-');
         out_ << "\n#" << rule << '\n';
         out_ << "# Benchmarking " << b.title << '\n';
+        // On more than one node, the header names each process's node (a single node's runs
+        // print IMB's lines alone).
+        const std::vector<std::vector<int>>* nodes =
+            r.placement && r.placement->nodes() > 1 ? &r.placement->group_nodes : nullptr;
         if (b.groups > 1) {
             out_ << "# ( " << b.groups << " groups of " << b.processes
                  << " processes each running simultaneously )\n";
             for (std::size_t g = 0; g < b.group_ranks.size(); ++g) {
                 out_ << fmt::format("# Group {:2d}:", g);
                 for (int rank : b.group_ranks[g]) out_ << fmt::format("{:5d}", rank);
+                if (nodes != nullptr && nodes->size() == b.group_ranks.size())
+                    out_ << "   on nodes" << fmt::format(" {}", fmt::join((*nodes)[g], " "));
                 out_ << '\n';
             }
         } else if (!b.rank_order.empty()) {
@@ -204,8 +210,14 @@ private:
                 for (int rank : matrix_row) out_ << fmt::format("{:5d}", rank);
                 out_ << '\n';
             }
+            if (nodes != nullptr && nodes->size() == 1)
+                out_ << "# ( " << r.placement->span() << ": nodes, rank order"
+                     << fmt::format(" {}", fmt::join(nodes->front(), " ")) << " )\n";
         } else {
             out_ << "# #processes = " << b.processes << '\n';
+            if (nodes != nullptr && nodes->size() == 1)
+                out_ << "# ( " << r.placement->span() << ": nodes"
+                     << fmt::format(" {}", fmt::join(nodes->front(), " ")) << " )\n";
         }
         if (b.threads > 0) out_ << "# #threads = " << b.threads << '\n';
         if (b.waiting > 0)

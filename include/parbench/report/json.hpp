@@ -200,6 +200,9 @@ public:
         // Overlap benchmarks: {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_percent"}.
         if (r.overlap) b["overlap"] = *r.overlap;
         if (r.availability) b["availability"] = *r.availability;  // the overlap suite's figures
+        // {"nodes": [[node of each process] per group], "span": "intra-node" | "inter-node" |
+        // "mixed"}: whether the row's messages crossed a node
+        if (r.placement) b["placement"] = *r.placement;
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
         if (r.over_repetitions() && r.metrics.count("bytes_per_iteration"))
             // Google Benchmark's rate field, from PAW's mean time (as real_time)

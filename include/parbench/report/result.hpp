@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -98,6 +100,35 @@ struct loop_calibration_figures {
                            const loop_calibration_figures&) = default;
 };
 
+// Where a row's processes ran: the node of each process of each of its groups (mpi/node.hpp's
+// numbering, the run's placement record's), so that a PingPong row says whether its pair crossed
+// a node. Set by the MPI runner where the run's nodes are known.
+struct row_placement {
+    std::vector<std::vector<int>> group_nodes;  // per group, the node of each process, in order
+
+    // "intra-node": every group within one node; "inter-node": every group across nodes;
+    // "mixed": some of each (multiple mode).
+    [[nodiscard]] std::string_view span() const noexcept {
+        bool within = false;
+        bool across = false;
+        for (const auto& nodes : group_nodes) {
+            const bool one = std::adjacent_find(nodes.begin(), nodes.end(),
+                                                std::not_equal_to<>()) == nodes.end();
+            (one ? within : across) = true;
+        }
+        return within && across ? "mixed" : across ? "inter-node" : "intra-node";
+    }
+    // How many distinct nodes the row's processes are on.
+    [[nodiscard]] int nodes() const {
+        std::vector<int> all;
+        for (const auto& nodes : group_nodes) all.insert(all.end(), nodes.begin(), nodes.end());
+        std::sort(all.begin(), all.end());
+        return static_cast<int>(std::unique(all.begin(), all.end()) - all.begin());
+    }
+
+    friend bool operator==(const row_placement&, const row_placement&) = default;
+};
+
 // What a record's size counts: message or I/O bytes (every MPI suite), elements, or the order N
 // of the matrices a compute kernel multiplies (PAW's BLAS and GPU GEMM tests).
 enum class size_unit { bytes, elements, matrix_order };
@@ -163,6 +194,7 @@ struct result_record {
     std::optional<window_sync_figures> window_sync;            // -start_sync window rows
     std::optional<confidence_figures> confidence;              // -confidence rows
     std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
+    std::optional<row_placement> placement;  // the nodes of the row's processes, where known
 
     // The figure a table's "t[usec]" column and Google Benchmark's real_time show, decided by
     // what the times are over (never by suite or class): across ranks the slowest rank (t_max,
@@ -293,6 +325,14 @@ inline void from_json(const nlohmann::json& j, loop_calibration_figures& c) {
     c.recalibrations = j.at("recalibrations").get<int>();
 }
 
+inline void to_json(nlohmann::json& j, const row_placement& p) {
+    j = {{"nodes", p.group_nodes}, {"span", std::string(p.span())}};
+}
+
+inline void from_json(const nlohmann::json& j, row_placement& p) {
+    p.group_nodes = j.at("nodes").get<std::vector<std::vector<int>>>();
+}
+
 inline void to_json(nlohmann::json& j, const result_record& r) {
     j = {{"suite", r.suite},
          {"benchmark", r.benchmark},
@@ -320,6 +360,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     if (r.window_sync) j["window_sync"] = *r.window_sync;
     if (r.confidence) j["confidence"] = *r.confidence;
     if (r.loop_calibration) j["loop_calibration"] = *r.loop_calibration;
+    if (r.placement) j["placement"] = *r.placement;
 }
 
 inline void from_json(const nlohmann::json& j, result_record& r) {
@@ -360,6 +401,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         r.confidence = it->get<confidence_figures>();
     if (auto it = j.find("loop_calibration"); it != j.end() && !it->is_null())
         r.loop_calibration = it->get<loop_calibration_figures>();
+    if (auto it = j.find("placement"); it != j.end() && !it->is_null())
+        r.placement = it->get<row_placement>();
 }
 
 // Every named figure of a record as the JSON and CSV files list them under "metrics": the

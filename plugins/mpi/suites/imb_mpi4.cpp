@@ -84,6 +84,9 @@ const imb::suite& suite() {
                                               "_persist_pure timings",
                                .compatible_with = "IMB-MPI4",
                                .part = "MPI-4 part",
+                               // IMB-MPI4 exists in IMB 2021 only: its methods by default
+                               // (-sync, -root_shift, -imb_barrier as IMB-NBC's collectives)
+                               .defaults = {.methodology_2021 = true, .collective_switches = true},
                                .extend_run_start = &imb::add_overlap_header},
                               catalogue);
     return s;

@@ -162,14 +162,14 @@ struct placement {
     }
 };
 
-// Collective over MPI_COMM_WORLD. Node numbers are the plugin's (placement.hpp's
-// index_of_node), so that rows and the run's placement record agree.
+// Collective over MPI_COMM_WORLD. Node numbers are mpi/node.hpp's index_of_node, as the run's
+// placement record's, so that the two agree.
 [[nodiscard]] inline placement place_ranks() {
     int rank = 0;
     int size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const mpi_plugin::node_index mine = mpi_plugin::index_of_node(MPI_COMM_WORLD);
+    const mpi::node_index mine = mpi::index_of_node(MPI_COMM_WORLD);
     placement out;
     out.node_of.resize(static_cast<std::size_t>(size));
     MPI_Allgather(&mine.node, 1, MPI_INT, out.node_of.data(), 1, MPI_INT, MPI_COMM_WORLD);

@@ -51,6 +51,7 @@ parbench::result_record full_record() {
         .target_percent = 5.0, .achieved_percent = 4.25, .target_met = true, .rounds = 3};
     r.loop_calibration = parbench::loop_calibration_figures{
         .nloop_calibrated = 640, .warmup_us = 12.5, .loop_target_us = 1000.0, .recalibrations = 2};
+    r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}};
     return r;
 }
 
@@ -90,6 +91,7 @@ void check_equal(const parbench::result_record& a, const parbench::result_record
     CHECK(a.window_sync == b.window_sync);
     CHECK(a.confidence == b.confidence);
     CHECK(a.loop_calibration == b.loop_calibration);
+    CHECK(a.placement == b.placement);
 }
 
 }  // namespace
@@ -124,6 +126,21 @@ TEST_CASE("result_record JSON round trip keeps every field", "[result]") {
     const auto back = json::parse(j.dump()).get<parbench::result_record>();
     check_equal(back, original);
     CHECK(back.headline_time_us() == 1300.25);
+}
+
+TEST_CASE("a row's placement says whether its groups cross a node", "[result]") {
+    using parbench::row_placement;
+    CHECK(row_placement{{{0, 0}}}.span() == "intra-node");
+    CHECK(row_placement{{{0, 1}}}.span() == "inter-node");
+    CHECK(row_placement{{{0, 1}, {2, 3}}}.span() == "inter-node");
+    CHECK(row_placement{{{0, 0}, {1, 1}}}.span() == "intra-node");
+    CHECK(row_placement{{{0, 0}, {0, 1}}}.span() == "mixed");
+    CHECK(row_placement{{{3, 3, 3, 3}}}.span() == "intra-node");
+    CHECK(row_placement{{{0, 0}, {1, 1}}}.nodes() == 2);
+    CHECK(row_placement{{{2, 0, 2}}}.nodes() == 2);
+    const json j = full_record();
+    CHECK(j.at("placement") == json::parse(R"({"nodes": [[0, 1], [1, 1], [2, 0]],
+                                                "span": "mixed"})"));
 }
 
 TEST_CASE("optional fields are null in JSON and absent after reading", "[result]") {

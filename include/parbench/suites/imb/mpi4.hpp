@@ -7,7 +7,8 @@
 //
 //   pure_def      Xxx_persist_pure: MPI_Start; MPI_Wait — t_min/t_max/t_avg
 //   overlap_def   Xxx_persist: t_pure, t_ovrl with the calibrated CPU load between MPI_Start and
-//                 MPI_Wait, t_CPU, overlap[%] — mpi::measure_overlap, as imb_nbc::overlap_def
+//                 MPI_Wait, t_CPU, overlap[%] — mpi::measure_overlap under the methodology's
+//                 rules, as imb_nbc::overlap_def
 //
 // The root is 0 for every iteration: IMB makes the request with root 0 (IMB_bcast.c:418-424,
 // IMB_reduce.c: `i % num_procs` with i = 0) and its loop's root_shift never reaches the request,
@@ -202,7 +203,10 @@ struct pure_def : Blocking {
     };
 };
 
-// Xxx_persist: the same iteration measured three ways and reduced to IMB-NBC's overlap figures.
+// Xxx_persist: the same iteration measured three ways and reduced to IMB-NBC's overlap figures,
+// by the methodology's t_CPU and overlap[%] rules (IMB 2021 prints IMB-MPI4 with IMB-NBC's code:
+// t_CPU read inside the overlapped loop, IMB_bcast.c:437-439; overlap[%] over max(t_pure, t_CPU),
+// IMB_output.c:313-319).
 template <class Blocking, class Request>
 struct overlap_def : pure_def<Blocking, Request> {
     static constexpr mpi::definition_traits traits = [] {
@@ -211,8 +215,9 @@ struct overlap_def : pure_def<Blocking, Request> {
         return t;
     }();
     template <class Config>
-    static mpi::measurement measure(const mpi::session& s, Config&& config) {
-        return mpi::measure_overlap(s, std::forward<Config>(config));
+    static mpi::measurement measure(const mpi::session& s, Config&& config,
+                                    const imb::methodology& m) {
+        return mpi::measure_overlap(s, std::forward<Config>(config), imb_nbc::overlap_rule_of(m));
     }
 };
 
