@@ -84,7 +84,7 @@ def rows_of(d, what):
 
 
 def expect_rows(rows, groups, span, what):
-    want = {"nodes": [[node_of(r) for r in g] for g in groups], "span": span}
+    want = {"nodes": [[node_of(r) for r in g] for g in groups], "span": span, "run_nodes": 2}
     for r in rows:
         expect(r.get("placement") == want,
                f"{what}: {r['benchmark']} {r['bytes']} B placement {r.get('placement')}, "
@@ -99,7 +99,7 @@ expect("# ( inter-node: nodes 0 1 )" in d.stdout,
 d = driver([mpiexec, "-n", "2", parbench] + pingpong)
 # One real node: MPI's node 0 for both, and IMB's header alone.
 for r in rows_of(d, "PingPong on one node"):
-    expect(r.get("placement") == {"nodes": [[0, 0]], "span": "intra-node"},
+    expect(r.get("placement") == {"nodes": [[0, 0]], "span": "intra-node", "run_nodes": 1},
            f"PingPong -n 2 on one node: placement {r.get('placement')}")
 expect("-node: nodes" not in d.stdout and "on nodes" not in d.stdout,
        f"one node: no node line in the header: {d.stdout[:1500]}")

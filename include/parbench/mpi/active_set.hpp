@@ -5,6 +5,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/core/sizes.hpp>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,11 +73,15 @@ struct group_layout {
     // The node of each rank of group_ranks (mpi/node.hpp's numbering); empty where the run's
     // nodes are not known (name_nodes was not given them)
     std::vector<std::vector<int>> group_nodes;
+    int run_nodes = 1;  // the nodes of the whole run, where known
 
     // Names the node of every grouped rank from `node_of_rank` (by world rank); leaves the
     // layout without nodes if it does not cover every rank.
     void name_nodes(const std::vector<int>& node_of_rank) {
         group_nodes.clear();
+        run_nodes = node_of_rank.empty()
+                        ? 1
+                        : 1 + *std::max_element(node_of_rank.begin(), node_of_rank.end());
         for (const auto& ranks : group_ranks) {
             std::vector<int> nodes;
             for (const int r : ranks) {

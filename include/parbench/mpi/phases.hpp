@@ -560,6 +560,7 @@ template <pattern::descriptor Pattern>
     // The nodes of the row's processes: every group's, or this group's alone (-multi 1).
     if (!layout.group_nodes.empty()) {
         r.placement.emplace();
+        r.placement->run_nodes = layout.run_nodes;
         if (group >= 0 && static_cast<std::size_t>(group) < layout.group_nodes.size())
             r.placement->group_nodes = {layout.group_nodes[static_cast<std::size_t>(group)]};
         else

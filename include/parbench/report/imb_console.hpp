@@ -189,10 +189,10 @@ private:
         const std::string rule(b.groups > 1 ? 77 : 64, '-');
         out_ << "\n#" << rule << '\n';
         out_ << "# Benchmarking " << b.title << '\n';
-        // On more than one node, the header names each process's node (a single node's runs
-        // print IMB's lines alone).
+        // In a run on more than one node, the header names each process's node (a single
+        // node's runs print IMB's lines alone).
         const std::vector<std::vector<int>>* nodes =
-            r.placement && r.placement->nodes() > 1 ? &r.placement->group_nodes : nullptr;
+            r.placement && r.placement->run_nodes > 1 ? &r.placement->group_nodes : nullptr;
         if (b.groups > 1) {
             out_ << "# ( " << b.groups << " groups of " << b.processes
                  << " processes each running simultaneously )\n";

@@ -105,6 +105,7 @@ struct loop_calibration_figures {
 // a node. Set by the MPI runner where the run's nodes are known.
 struct row_placement {
     std::vector<std::vector<int>> group_nodes;  // per group, the node of each process, in order
+    int run_nodes = 1;                          // the nodes of the whole run
 
     // "intra-node": every group within one node; "inter-node": every group across nodes;
     // "mixed": some of each (multiple mode).
@@ -326,11 +327,12 @@ inline void from_json(const nlohmann::json& j, loop_calibration_figures& c) {
 }
 
 inline void to_json(nlohmann::json& j, const row_placement& p) {
-    j = {{"nodes", p.group_nodes}, {"span", std::string(p.span())}};
+    j = {{"nodes", p.group_nodes}, {"span", std::string(p.span())}, {"run_nodes", p.run_nodes}};
 }
 
 inline void from_json(const nlohmann::json& j, row_placement& p) {
     p.group_nodes = j.at("nodes").get<std::vector<std::vector<int>>>();
+    p.run_nodes = j.value("run_nodes", 1);
 }
 
 inline void to_json(nlohmann::json& j, const result_record& r) {

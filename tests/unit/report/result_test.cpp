@@ -51,7 +51,7 @@ parbench::result_record full_record() {
         .target_percent = 5.0, .achieved_percent = 4.25, .target_met = true, .rounds = 3};
     r.loop_calibration = parbench::loop_calibration_figures{
         .nloop_calibrated = 640, .warmup_us = 12.5, .loop_target_us = 1000.0, .recalibrations = 2};
-    r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}};
+    r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}, 3};
     return r;
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("a row's placement says whether its groups cross a node", "[result]") 
     CHECK(row_placement{{{2, 0, 2}}}.nodes() == 2);
     const json j = full_record();
     CHECK(j.at("placement") == json::parse(R"({"nodes": [[0, 1], [1, 1], [2, 0]],
-                                                "span": "mixed"})"));
+                                                "span": "mixed", "run_nodes": 3})"));
 }
 
 TEST_CASE("optional fields are null in JSON and absent after reading", "[result]") {
