@@ -92,6 +92,16 @@ with tempfile.TemporaryDirectory() as tmp:
                    f"driver {d['plugin_context'].get(key)!r}")
         missing = set(d["header"]) - set(m["header"]) - {"part", "methodology"}
         expect(not missing, f"the run header lacks the driver's fields {missing}")
+        # The MPI that ran, named as the driver names it; the program links it (no plugin).
+        expect({k: m["mpi"].get(k) for k in ("name", "family", "library")} ==
+               {k: d["mpi"].get(k) for k in ("name", "family", "library")} and
+               m["mpi"].get("plugin") is None,
+               f"context.parbench.mpi: program {m.get('mpi')}, driver {d.get('mpi')}")
+        # Every row says where its processes ran, as the driver's rows: one node here.
+        rows = [b for b in mine["benchmarks"] if b.get("run_type") == "iteration"]
+        expect(rows and all(b.get("placement") == {"nodes": [[0, 0]], "span": "intra-node",
+                                                   "run_nodes": 1} for b in rows),
+               f"program rows' placement: {[b.get('placement') for b in rows]}")
         expect(m["plugins"] == [] and m["suite"] == "mpi-main-test" and
                m["requested_benchmarks"] == ["PingPong", "CorruptPingPong", "Barrier"],
                f"plugins {m['plugins']}, suite {m['suite']}, benchmarks "

@@ -34,6 +34,7 @@
 #include <parbench/driver/session_run.hpp>
 #include <parbench/host/event_delivery.hpp>
 #include <parbench/host/launcher.hpp>
+#include <parbench/host/mpi_family.hpp>
 #include <parbench/mpi/build_warnings.hpp>
 #include <parbench/mpi/comm_service.hpp>
 #include <parbench/mpi/definition.hpp>
@@ -369,13 +370,25 @@ template <class... Defs>
              return &comm;
          },
          .context = [&] {
-             return driver::driver_context(argc, argv, o, comm.size(), nlohmann::json::array());
+             nlohmann::json context =
+                 driver::driver_context(argc, argv, o, comm.size(), nlohmann::json::array());
+             // The MPI the program is linked with, as the driver names its MPI plugin's (no
+             // plugin here: "plugin" is null).
+             const std::string full = library_version();
+             const std::string library = full.substr(0, full.find('\n'));
+             const std::string family(mpi_family_of_library(library));
+             context["mpi"] = {{"name", family.empty() ? library : mpi_family_title(family)},
+                               {"family", family},
+                               {"plugin", nullptr},
+                               {"library", library}};
+             return context;
          },
          .execute = [&](driver::run_session& session) {
              event_delivery delivery(session, o.check);
              const parbench_host channel = delivery.channel(&comm);
              const plugin::host_channel host(&channel);
              const node_share share = busiest_node(MPI_COMM_WORLD);
+             world_nodes::set(nodes_of_ranks(MPI_COMM_WORLD));  // rows name their nodes
              const bool rank_zero = comm.rank() == 0;
              if (rank_zero) {
                  host.run_started(program_run_start(info, opts, names, share));

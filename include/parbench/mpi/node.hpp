@@ -96,8 +96,19 @@ struct node_index {
     return out;
 }
 
+// The node of every rank of `comm` (index_of_node's numbering), on every process. Collective.
+[[nodiscard]] inline std::vector<int> nodes_of_ranks(MPI_Comm comm) {
+    const node_index mine = index_of_node(comm);
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    std::vector<int> nodes(static_cast<std::size_t>(size));
+    MPI_Allgather(&mine.node, 1, MPI_INT, nodes.data(), 1, MPI_INT, comm);
+    return nodes;
+}
+
 // The node of every world rank, for the rows of this process's runs: the MPI plugin sets it once
-// per run from the placement it gathers at start (so no measurement pays a collective for it),
+// per run from the placement it gathers at start, parbench::mpi::main from nodes_of_ranks (so
+// no measurement pays a collective for it),
 // and every session reads it to name the nodes of its groups (group_layout::group_nodes). Empty
 // until set (a program that never sets it): rows then name no nodes.
 class world_nodes {

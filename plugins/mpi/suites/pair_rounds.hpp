@@ -169,10 +169,8 @@ struct placement {
     int size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const mpi::node_index mine = mpi::index_of_node(MPI_COMM_WORLD);
     placement out;
-    out.node_of.resize(static_cast<std::size_t>(size));
-    MPI_Allgather(&mine.node, 1, MPI_INT, out.node_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    out.node_of = mpi::nodes_of_ranks(MPI_COMM_WORLD);
     std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
     int length = 0;
     MPI_Get_processor_name(name.data(), &length);
