@@ -67,10 +67,6 @@
 
 namespace {
 
-// When this process started, as near as the driver can tell: its static initialisation, after
-// the dynamic loader mapped its libraries. The run's context records the start-up from here.
-const auto process_started = std::chrono::steady_clock::now();
-
 namespace fs = std::filesystem;
 using namespace parbench::app;
 
@@ -167,7 +163,7 @@ int main_impl(int argc, char** argv) {
                        .install_dir = PARBENCH_PLUGINDIR,
                        .install_dir_from_executable = PARBENCH_PLUGINDIR_FROM_EXECUTABLE,
                        .mpi = prescan_mpi(args)});
-    startup_clock startup{process_started, discovery_started, std::chrono::steady_clock::now()};
+    startup_clock startup{discovery_started, std::chrono::steady_clock::now()};
 
     // The suite's own options become CLI11 options, so CLI11 does all the parsing.
     std::set<std::string> rewrite_names = single_dash_names();

@@ -7,12 +7,11 @@
 
 #include <parbench/driver/run_options.hpp>
 #include <parbench/driver/session_run.hpp>
+#include <parbench/driver/startup.hpp>
 #include <parbench/host/host.hpp>
 #include <parbench/host/mpi_family.hpp>
 
 #include <nlohmann/json.hpp>
-
-#include <sys/resource.h>
 
 #include <chrono>
 #include <map>
@@ -31,70 +30,6 @@ inline parbench::mpi_use mpi_use_of(const std::string& text) {
     return parbench::mpi_use::on;
 }
 
-// Where the driver's own start-up time goes, per process: from its start (static
-// initialisation) through plugin discovery and option parsing to the plugins' init (MPI_Init)
-// and the first benchmark.
-struct startup_clock {
-    std::chrono::steady_clock::time_point process_started;
-    std::chrono::steady_clock::time_point discovery_started;
-    std::chrono::steady_clock::time_point discovery_done;
-    std::chrono::steady_clock::time_point init_started{};  // pb.start(): MPI_Init, plugin init
-    std::chrono::steady_clock::time_point init_done{};
-};
-
-namespace startup_impl {
-
-inline double ms_between(std::chrono::steady_clock::time_point a,
-                         std::chrono::steady_clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-}  // namespace startup_impl
-
-// context.startup: this process's start-up figures up to now (the run is about to start its
-// first benchmark), each as min, avg and max over the processes (a collective call where the
-// run has several). to_first_benchmark_ms = own_ms + plugin_init_ms; plugin_init_ms is mostly
-// MPI_Init_thread (the MPI plugin's own mpi_init_ms times that call alone).
-inline nlohmann::json startup_summary(const startup_clock& c, parbench::host& pb,
-                                      const parbench_comm_service* comm) {
-    using startup_impl::ms_between;
-    const auto now = std::chrono::steady_clock::now();
-    const double total = ms_between(c.process_started, now);
-    const double init = ms_between(c.init_started, c.init_done);
-    rusage usage{};
-    ::getrusage(RUSAGE_SELF, &usage);
-    const auto seconds = [](const timeval& t) {
-        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
-    };
-    const std::vector<std::pair<const char*, double>> mine = {
-        {"to_first_benchmark_ms", total},
-        {"own_ms", total - init},
-        {"discovery_ms", ms_between(c.discovery_started, c.discovery_done)},
-        {"plugin_init_ms", init},
-        {"cpu_ms", 1e3 * (seconds(usage.ru_utime) + seconds(usage.ru_stime))},
-        {"max_rss_kib", static_cast<double>(usage.ru_maxrss)},
-    };
-    const std::size_t n = mine.size();
-    std::vector<double> low(n), high(n), sum(n);
-    for (std::size_t i = 0; i < n; ++i) low[i] = high[i] = sum[i] = mine[i].second;
-    int processes = 1;
-    if (comm != nullptr && comm->size() > 1) {
-        processes = comm->size();
-        comm->allreduce_f64(low.data(), n, PARBENCH_OP_MIN);
-        comm->allreduce_f64(high.data(), n, PARBENCH_OP_MAX);
-        comm->allreduce_f64(sum.data(), n, PARBENCH_OP_SUM);
-    }
-    nlohmann::json out = nlohmann::json::object();
-    for (std::size_t i = 0; i < n; ++i)
-        out[mine[i].first] = {{"min", low[i]},
-                              {"avg", sum[i] / static_cast<double>(processes)},
-                              {"max", high[i]}};
-    // The same on every process: every one reads the same directories.
-    out["plugin_files_probed"] = pb.plugins().probed_files();
-    out["plugin_files_from_manifest"] = pb.plugins().manifest_plugins();
-    return out;
-}
-
 inline nlohmann::json plugin_summary(const plugin::loaded_plugin& p) {
     return {{"name", std::string(p.name())},
             {"version", std::string(p.version())},
@@ -109,7 +44,8 @@ inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o
     for (const auto& p : pb.plugins().plugins()) plugins.push_back(plugin_summary(p));
     nlohmann::json context =
         driver_context(pb.argc(), pb.argv(), o, pb.processes(), std::move(plugins));
-    context["startup"] = startup_summary(startup, pb, pb.comm());
+    context["startup"] = startup_summary(startup, pb.comm(), pb.plugins().probed_files(),
+                                         pb.plugins().manifest_plugins());
     // The MPI that ran, where the run started one (several MPI plugins may be built, one per
     // MPI library): its family, its plugin and MPI_Get_library_version's first line.
     if (pb.comm() != nullptr && pb.mpi_plugin() != nullptr) {

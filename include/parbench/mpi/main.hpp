@@ -32,6 +32,8 @@
 #include <parbench/driver/run_main.hpp>
 #include <parbench/driver/run_options.hpp>
 #include <parbench/driver/session_run.hpp>
+#include <parbench/driver/startup.hpp>
+#include <parbench/host/mpi_family.hpp>
 #include <parbench/host/event_delivery.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/mpi/build_warnings.hpp>
@@ -57,6 +59,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -349,6 +352,7 @@ template <class... Defs>
     if (!o.check) cannot_verify.clear();
 
     std::optional<environment> env;
+    driver::startup_clock startup;  // no plugin discovery: MPI_Init is its init
     const parbench_comm_service comm = world_comm_service(&processes_on_this_node);
     const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
     return driver::run_in_session(
@@ -359,7 +363,9 @@ template <class... Defs>
              } catch (const input_error& e) {  // every process judges alike: rank 0 says it
                  throw driver::driver_exit{driver::exit_bad_input, e.what()};
              }
+             startup.init_started = std::chrono::steady_clock::now();
              env.emplace(argc, argv);
+             startup.init_done = std::chrono::steady_clock::now();
              if (comm.size() < needed)
                  throw driver::driver_exit{
                      driver::exit_bad_input,
@@ -369,7 +375,21 @@ template <class... Defs>
              return &comm;
          },
          .context = [&] {
-             return driver::driver_context(argc, argv, o, comm.size(), nlohmann::json::array());
+             nlohmann::json context =
+                 driver::driver_context(argc, argv, o, comm.size(), nlohmann::json::array());
+             context["startup"] = driver::startup_summary(startup, &comm);
+             // The MPI that ran, as the driver records its plugin's (no plugin here).
+             char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+             int length = 0;
+             MPI_Get_library_version(version, &length);
+             std::string library(version, static_cast<std::size_t>(std::max(length, 0)));
+             library = library.substr(0, library.find('\n'));
+             const std::string family(mpi_family_of_library(library));
+             context["mpi"] = {{"name", family.empty() ? std::string("MPI") : mpi_family_title(family)},
+                               {"family", family},
+                               {"plugin", ""},
+                               {"library", library}};
+             return context;
          },
          .execute = [&](driver::run_session& session) {
              event_delivery delivery(session, o.check);
