@@ -382,7 +382,8 @@ template <class... Defs>
              char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
              int length = 0;
              MPI_Get_library_version(version, &length);
-             std::string library(version, static_cast<std::size_t>(std::max(length, 0)));
+             // Up to the NUL: Open MPI counts it in `length`.
+             std::string library(version);
              library = library.substr(0, library.find('\n'));
              const std::string family(mpi_family_of_library(library));
              context["mpi"] = {{"name", family.empty() ? std::string("MPI") : mpi_family_title(family)},
