@@ -37,6 +37,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -60,11 +61,19 @@
 #ifndef PARBENCH_PYTHON
 #define PARBENCH_PYTHON "python3"
 #endif
+#ifndef PARBENCH_PLUGINDIR_FROM_EXECUTABLE
+#define PARBENCH_PLUGINDIR_FROM_EXECUTABLE ""
+#endif
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace parbench::app;
+
+// --verbose-discovery: how discovery read each plugin directory (one line each; rank 0 of a launch).
+void print_note(const std::string& note) {
+    std::cerr << "parbench: " << parbench::driver::printable(note) << '\n';
+}
 
 // The suite named on the command line was not found: unavailable in this build, or unknown.
 driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
@@ -84,8 +93,32 @@ driver_exit no_such_suite(parbench::host& pb, const std::string& suite_name) {
                        "unknown suite '" + suite_name + "' (available: " + known + ")"};
 }
 
+// `parbench --write-manifest FILE [DIR...]` (not in --help: the build and `meson install` run
+// it): probes the plugin files of each DIR (default: FILE's directory) and writes their
+// manifest to FILE (plugin/manifest.hpp), which later runs read instead of probing.
+int write_manifest(const std::vector<std::string>& args) {
+    if (args.size() < 2 || args[1].empty())
+        throw driver_exit{exit_bad_input, "--write-manifest FILE [DIR...]: no FILE given"};
+    const fs::path file = args[1];
+    std::vector<fs::path> dirs(args.begin() + 2, args.end());
+    if (dirs.empty()) dirs.push_back(fs::absolute(file).parent_path());
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec))
+            throw driver_exit{exit_bad_input,
+                              "--write-manifest: " + quote_value(dir.string()) + ": not a directory"};
+    }
+    try {
+        (void)parbench::plugin::registry::write_manifest(file, dirs, "parbench " PARBENCH_VERSION);
+    } catch (const std::runtime_error& e) {
+        throw driver_exit{exit_failure, std::string("--write-manifest: ") + e.what()};
+    }
+    return exit_ok;
+}
+
 int main_impl(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args[0] == "--write-manifest") return write_manifest(args);
     const auto run_it = std::find(args.begin(), args.end(), "run");
     const bool is_run = run_it != args.end();
     const auto extra_dirs = prescan_plugin_paths(args);
@@ -100,6 +133,9 @@ int main_impl(int argc, char** argv) {
     list->add_option("--plugin-path", top_plugin_paths, "Also search DIR for plugins")
         ->type_name("DIR")
         ->allow_extra_args(false);
+    bool verbose = false;
+    list->add_flag("--verbose-discovery", verbose,
+                   "Say where each plugin directory was read from (its manifest, or probing)");
 
     CLI::App* run = app.add_subcommand(
         "run", "Run a suite: parbench run SUITE [BENCHMARK...] [options]");
@@ -107,6 +143,8 @@ int main_impl(int argc, char** argv) {
     run->add_option("suite", o.suite, "Suite to run (see parbench list)")->required();
     run->add_option("benchmarks", o.benchmarks, "Benchmarks to run (default: the suite's)");
     const run_option_handles common_handles(*run, o);
+    run->add_flag("--verbose-discovery", verbose,
+                  "Say which plugin directories had no fresh manifest and were probed");
 
     compare_options compare_o;
     CLI::App* compare = add_compare_command(app, compare_o);
@@ -115,13 +153,17 @@ int main_impl(int argc, char** argv) {
     report_options report_o;
     CLI::App* report = add_report_command(app, report_o, significance_level);
 
-    // Finds the plugins; nothing is loaded or initialised until a run needs it.
+    // Finds the plugins (from their manifests where fresh); nothing is loaded or initialised
+    // until a run needs it.
+    const auto discovery_started = std::chrono::steady_clock::now();
     parbench::host pb(argc, argv,
                       {.plugin_dirs = extra_dirs,
                        .executable = parbench::this_executable(argv[0]),
                        .build_root = PARBENCH_BUILD_ROOT,
                        .install_dir = PARBENCH_PLUGINDIR,
+                       .install_dir_from_executable = PARBENCH_PLUGINDIR_FROM_EXECUTABLE,
                        .mpi = prescan_mpi(args)});
+    startup_clock startup{discovery_started, std::chrono::steady_clock::now()};
 
     // The suite's own options become CLI11 options, so CLI11 does all the parsing.
     std::set<std::string> rewrite_names = single_dash_names();
@@ -205,6 +247,8 @@ int main_impl(int argc, char** argv) {
                                            parbench::this_executable(argv[0]), PARBENCH_DATADIR,
                                            PARBENCH_BUILD_ROOT, PARBENCH_SOURCE_ROOT),
                           PARBENCH_PYTHON, PARBENCH_VERSION);
+    if (verbose && parbench::launcher_rank() == 0)
+        for (const auto& note : pb.plugins().notes()) print_note(note);
     if (list->parsed()) return list_plugins(pb);  // --plugin-path was taken into account
 
     common_handles.apply(o);
@@ -213,7 +257,7 @@ int main_impl(int argc, char** argv) {
         for (const auto& problem : pb.plugins().problems())
             print_warning("ignoring " + problem.message);
     o.given_options = suite_parameters.as_given(o.check);
-    return run_suite(pb, o, suite_parameters.values(o.check));
+    return run_suite(pb, o, suite_parameters.values(o.check), startup);
 }
 
 }  // namespace

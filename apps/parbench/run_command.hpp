@@ -7,13 +7,17 @@
 
 #include <parbench/driver/run_options.hpp>
 #include <parbench/driver/session_run.hpp>
+#include <parbench/driver/startup.hpp>
 #include <parbench/host/host.hpp>
 #include <parbench/host/mpi_family.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace parbench::app {
 
@@ -34,11 +38,14 @@ inline nlohmann::json plugin_summary(const plugin::loaded_plugin& p) {
 }
 
 // What the driver records about itself in every file's context.
-inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o) {
+inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o,
+                                        const startup_clock& startup) {
     nlohmann::json plugins = nlohmann::json::array();
     for (const auto& p : pb.plugins().plugins()) plugins.push_back(plugin_summary(p));
     nlohmann::json context =
         driver_context(pb.argc(), pb.argv(), o, pb.processes(), std::move(plugins));
+    context["startup"] = startup_summary(startup, pb.comm(), pb.plugins().probed_files(),
+                                         pb.plugins().manifest_plugins());
     // The MPI that ran, where the run started one (several MPI plugins may be built, one per
     // MPI library): its family, its plugin and MPI_Get_library_version's first line.
     if (pb.comm() != nullptr && pb.mpi_plugin() != nullptr) {
@@ -53,7 +60,7 @@ inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o
 }
 
 inline int run_suite(parbench::host& pb, const run_options& o,
-                     std::map<std::string, nlohmann::json> suite_options) {
+                     std::map<std::string, nlohmann::json> suite_options, startup_clock startup) {
     check_output_names(o);  // before the plan, as every process can judge them alone
 
     run_request request;
@@ -66,10 +73,12 @@ inline int run_suite(parbench::host& pb, const run_options& o,
 
     return run_in_session(
         o, {.start = [&]() -> const parbench_comm_service* {
+                startup.init_started = std::chrono::steady_clock::now();
                 pb.start(plan);  // throws plugin_error: "<file>: init failed: ..."
+                startup.init_done = std::chrono::steady_clock::now();
                 return pb.comm();
             },
-            .context = [&] { return driver_context_of(pb, o); },
+            .context = [&] { return driver_context_of(pb, o, startup); },
             .execute = [&](run_session& session) { return pb.execute(plan, session); },
             .finish = [&] { pb.finish(); },
             .cannot_verify = plan.cannot_verify,

@@ -265,6 +265,31 @@ def case_mpi_skipped_summary():
         fail("--quiet: the last line on stderr names what was skipped", err)
 
 
+def case_mpi_strict():
+    # --strict: a requested benchmark that was skipped fails the run with exit status 6 and one
+    # line naming it (after the rows of the others were written); without it the run passes.
+    need_mpi()
+    args = ["run", "imb-mpi1", "PingPong", "Barrier", "-iter", "5", "--quiet"]
+    rc, out, err = run(args)
+    if rc != 0:
+        fail(f"without --strict: exit status {rc}, want 0", err)
+    with tempfile.TemporaryDirectory() as tmp:
+        j = os.path.join(tmp, "strict.json")
+        rc, out, err = run(args + ["--strict", "--json", j])
+        expect_error(rc, err, 6, r"parbench: error: --strict: not every requested benchmark was "
+                     r"measured: PingPong \(needs 2 processes and the run has 1\)", "--strict")
+        doc = json.load(open(j))
+        names = [b["name"] for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
+        if not names or not all("Barrier" in n for n in names):
+            fail(f"--strict keeps the measured rows in the JSON: {names}")
+        if doc["context"]["parbench"].get("strict") is not True:
+            fail("the JSON context records strict", json.dumps(doc["context"]["parbench"])[:2000])
+        # Nothing skipped: --strict passes.
+        rc, out, err = run(["run", "imb-mpi1", "Barrier", "-iter", "5", "--quiet", "--strict"])
+        if rc != 0:
+            fail(f"--strict with nothing skipped: exit status {rc}, want 0", err)
+
+
 def case_list_no_plugins():
     # An installed-looking parbench (outside the build tree) with nothing on its search path.
     import shutil

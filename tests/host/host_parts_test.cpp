@@ -96,6 +96,9 @@ TEST_CASE("run_result: at() picks the size and the largest process count") {
     }
     r.finished = true;
     CHECK(r.completed());
+    r.skipped.push_back({"PingPong", "needs 2 processes and the run has 1"});
+    CHECK_FALSE(r.completed());  // a requested benchmark was skipped
+    r.skipped.clear();
     CHECK(r.at("allreduce", 8).block.processes == 4);
     CHECK(r.at("Allreduce", 8, 3).t_max_us == 4.5);
     CHECK(r.total_defects() == 9);

@@ -60,9 +60,10 @@ TEST_CASE("a run that measures nothing is an error naming what was skipped", "[n
     }
 }
 
-TEST_CASE("a partly skipped run completes and lists what it skipped", "[n1]") {
+TEST_CASE("a partly skipped run lists what it skipped and is not completed", "[n1]") {
     const auto r = pb->run("imb-mpi1", {"PingPong", "Allreduce"}, small);
-    REQUIRE(r.completed());
+    REQUIRE(r.finished);
+    CHECK_FALSE(r.completed());  // a requested benchmark was not measured
     CHECK(r.start.layout == "imb");
     REQUIRE(r.skipped.size() == 1);
     CHECK(r.skipped[0].benchmark == "PingPong");
@@ -71,6 +72,19 @@ TEST_CASE("a partly skipped run completes and lists what it skipped", "[n1]") {
     CHECK(sizes_of(r, "Allreduce") == std::vector<std::uint64_t>{0, 4, 8});
     CHECK(r.at("Allreduce", 4).block.processes == 1);
     CHECK_THROWS_AS(r.at("Allreduce", 16), std::out_of_range);
+    // Strict: the same run is an error of its own kind, with the driver's --strict line and
+    // exit status.
+    try {
+        (void)pb->run("imb-mpi1", {"PingPong", "Allreduce"}, small, {.strict = true});
+        FAIL("no exception");
+    } catch (const parbench::run_error& e) {
+        CHECK(e.what_kind() == parbench::run_error::kind::skipped);
+        CHECK(e.exit_status() == 6);
+        CHECK(std::string(e.what()) ==
+              "--strict: not every requested benchmark was measured: PingPong (needs 2 "
+              "processes and the run has 1)");
+    }
+    CHECK(pb->run("imb-mpi1", {"Allreduce"}, small, {.strict = true}).completed());
 }
 
 TEST_CASE("PingPong and Allreduce on two processes: typed rows on every rank", "[n2]") {

@@ -5,6 +5,10 @@ first example of examples/meson.build out of tree as a user would, with plain
 `mpicxx $(pkg-config --cflags --libs parbench)`, and a small consumer (consumer.cpp) with CMake's
 find_package(parbench) and with Meson's dependency('parbench-mpi'). Then runs each build under
 mpiexec -n 2 to see that it works.
+Then installs the driver and the plugins (the 'runtime' tag) into another staging directory,
+moves the installed prefix elsewhere and runs the moved driver: it finds its plugins relative to
+itself, reads the plugin manifest that `meson install` wrote (no probing), and a run under
+mpiexec -n 2 opens only the MPI plugin (LD_DEBUG=files).
 
 usage: check_install.py BUILD_DIR SOURCE_DIR
 """
@@ -125,6 +129,37 @@ with tempfile.TemporaryDirectory() as tmp:
             fail(f"{exe}: printed {p.stdout!r}, expected 2 processes and a sum of ranks 1",
                  p.stderr[-3000:])
 
+
+# The installed driver, moved: plugins relative to itself, read from the installed manifest.
+with tempfile.TemporaryDirectory() as tmp:
+    stage = os.path.join(tmp, "stage")
+    succeed(["meson", "install", "-C", build_dir, "--no-rebuild", "--quiet", "--tags", "runtime",
+             "--destdir", stage])
+    drivers = glob.glob(os.path.join(stage, "**", "bin", "parbench"), recursive=True)
+    if len(drivers) != 1:
+        fail(f"staged drivers: {drivers}")
+    moved = os.path.join(tmp, "elsewhere", "prefix")
+    os.makedirs(os.path.dirname(moved))
+    shutil.move(os.path.dirname(os.path.dirname(drivers[0])), moved)
+    driver = os.path.join(moved, "bin", "parbench")
+    manifests = glob.glob(os.path.join(moved, "**", "parbench", "parbench-plugins.json"),
+                          recursive=True)
+    if len(manifests) != 1:
+        fail(f"the install wrote no plugin manifest beside the plugins: {manifests}")
+    plugindir = os.path.dirname(manifests[0])
+    no_path = ("PARBENCH_PLUGIN_PATH",)  # the moved install's own plugins, nothing else
+    p = succeed([driver, "list", "--verbose-discovery"], cwd=tmp, drop=no_path)
+    if "plugin mpi " not in p.stdout or plugindir not in p.stdout:
+        fail(f"the moved driver lists no MPI plugin from {plugindir}", p.stdout + p.stderr)
+    if "probing" in p.stderr:
+        fail("the moved install's manifest was not used", p.stderr)
+    p = succeed([MPIEXEC, "-n", "2", driver, "run", "imb-mpi1", "PingPong", "-msglog", "0:0",
+                 "-iter", "5", "--quiet"], env={"LD_DEBUG": "files"}, cwd=tmp, drop=no_path)
+    opened = re.findall(r"file=(\S*/parbench_\S*\.so) \[0\];  dynamically loaded", p.stderr)
+    if sorted(opened) != [os.path.join(plugindir, "parbench_mpi.so")] * 2:
+        fail(f"a PingPong opened {opened}, want {plugindir}/parbench_mpi.so once per rank",
+             p.stderr[-3000:])
+
 print(f"{len(expected)} headers installed; {names[0]} built with pkg-config, the consumer with "
-      f"CMake and Meson, in "
+      f"CMake and Meson; the moved driver found its plugins from its manifest; "
       f"{time.monotonic() - started:.1f} s")

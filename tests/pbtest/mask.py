@@ -28,7 +28,7 @@ def fake_console(text, parbench, fake):
 
 VOLATILE_CONTEXT = {"date", "date_text", "host_name", "executable", "num_cpus", "mhz_per_cpu",
                     "cpu_scaling_enabled", "caches", "load_avg", "library_build_type", "machine",
-                    "system", "release", "version", "plugins", "calling_sequence"}
+                    "system", "release", "version", "plugins", "calling_sequence", "startup"}
 
 
 def json_context(document):

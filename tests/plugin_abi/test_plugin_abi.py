@@ -214,6 +214,93 @@ def case_shadowed():
                "shadowed plugin logged", out)
 
 
+def plugins_dlopened(err, directory):
+    """How often each plugin file of `directory` was opened by the dynamic loader, from the
+    LD_DEBUG=files lines of the driver and of its probe child (both write to stderr)."""
+    counts = {}
+    for path in re.findall(r"file=(\S+) \[0\];  dynamically loaded by", err):
+        if os.path.dirname(path) == directory:
+            counts[os.path.basename(path)] = counts.get(os.path.basename(path), 0) + 1
+    return counts
+
+
+def case_manifest():
+    """A plugin manifest (parbench --write-manifest) lets a run dlopen only the plugin that hosts
+    its suite; without one, or with a stale one (a file changed, added or removed), every file of
+    the directory is probed and --verbose-discovery says why in one line."""
+    abi_1_0 = os.environ["PARBENCH_TEST_ABI_1_0_DIR"]
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(so(FAKE, "fake"), tmp)
+        # Another plugin file (the same plugin built for ABI 1.0: shadowed) and a broken one.
+        other = os.path.join(tmp, "parbench_fake_abi10.so")
+        shutil.copy(os.path.join(abi_1_0, "parbench_fake.so"), other)
+        shutil.copy(so(WRONG_ABI, "wrong_abi"), tmp)
+        manifest = os.path.join(tmp, "parbench-plugins.json")
+        args = ["run", "fake", "PingPong", "-msglog", "1:1", "--quiet", "--plugin-path", tmp]
+        debug = {"LD_DEBUG": "files"}
+        broken = rf"parbench: warning: ignoring {re.escape(so(tmp, 'wrong_abi'))}: built for ABI 2\.0.*"
+
+        rc, out, err = run(args + ["--verbose-discovery"], env=debug)
+        require(rc == 0, f"no manifest: exit status {rc}", err)
+        expect_line(err, rf"parbench: {re.escape(tmp)}: no plugin manifest; probing its 3 plugin "
+                    r"files", "--verbose-discovery says the directory was probed")
+        opened = plugins_dlopened(err, tmp)
+        require(opened == {"parbench_fake.so": 2, "parbench_fake_abi10.so": 1,
+                           "parbench_wrong_abi.so": 1},
+                f"no manifest: every file probed, the suite's loaded again: {opened}", err)
+
+        rc, out, err = run(["--write-manifest", manifest])
+        require(rc == 0 and os.path.exists(manifest), f"--write-manifest: exit status {rc}", err)
+        doc = json.load(open(manifest))
+        entries = {p["file"]: p for p in doc["plugins"]}
+        require(sorted(entries) == ["parbench_fake.so", "parbench_fake_abi10.so",
+                                    "parbench_wrong_abi.so"]
+                and entries["parbench_fake.so"]["suites"] == ["fake"]
+                and "PingPong" in entries["parbench_fake.so"]["benchmarks"]["fake"]
+                and entries["parbench_fake.so"]["size"] == os.path.getsize(so(tmp, "fake"))
+                and "problem" in entries["parbench_wrong_abi.so"]
+                and doc["directories"] == ["."], "the manifest's entries", json.dumps(doc)[:3000])
+
+        rc, out, err = run(args + ["--verbose-discovery"], env=debug)
+        require(rc == 0, f"with a manifest: exit status {rc}", err)
+        require(tmp not in "".join(l for l in err.splitlines() if "probing" in l),
+                "a fresh manifest: nothing probed", err)
+        opened = plugins_dlopened(err, tmp)
+        require(opened == {"parbench_fake.so": 1},
+                f"with a manifest only the suite's plugin is opened, once: {opened}", err)
+        expect_line(err, broken, "the manifest keeps the broken file's problem")
+
+        # Stale: a file changed (its time), a file added, a file removed.
+        stamp = os.stat(other)
+        os.utime(other, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
+        rc, out, err = run(args + ["--verbose-discovery"], env=debug)
+        expect_line(err, rf"parbench: {re.escape(tmp)}: stale plugin manifest \({re.escape(manifest)}: "
+                    rf"{re.escape(other)} changed since it was written\); probing its 3 plugin files",
+                    "a changed file makes the manifest stale")
+        require(plugins_dlopened(err, tmp).get("parbench_fake_abi10.so") == 1 and rc == 0,
+                "a stale manifest: the files are probed", err)
+        rc, out, err = run(args)
+        require(rc == 0 and "manifest" not in err, "without --verbose-discovery, no line about it", err)
+        run(["--write-manifest", manifest])
+        added = os.path.join(tmp, "parbench_fake_copy.so")
+        shutil.copy(so(FAKE, "fake"), added)
+        rc, out, err = run(args + ["--verbose-discovery"])
+        expect_line(err, rf"parbench: {re.escape(tmp)}: stale plugin manifest \(.*: {re.escape(added)} "
+                    r"is not listed \(added since it was written\)\); probing its 4 plugin files",
+                    "an added file makes the manifest stale")
+        run(["--write-manifest", manifest])
+        os.remove(added)
+        rc, out, err = run(args + ["--verbose-discovery"])
+        expect_line(err, rf"parbench: {re.escape(tmp)}: stale plugin manifest \(.*: lists a plugin "
+                    r"file of .* that is gone \(removed since it was written\)\); probing its 3 "
+                    r"plugin files", "a removed file makes the manifest stale")
+
+        rc, out, err = run(["--write-manifest", manifest, os.path.join(tmp, "nowhere")])
+        require(rc == 2, f"--write-manifest to a missing directory: exit status {rc}", err)
+        expect_line(err, r"parbench: error: --write-manifest: .*nowhere.*: not a directory",
+                    "one line")
+
+
 def case_env_path():
     rc, out, err = run(["list"], env={"PARBENCH_PLUGIN_PATH": "/nonexistent:" + FAKE})
     require(rc == 0 and "plugin fake 1.2.3" in out, "PARBENCH_PLUGIN_PATH is searched", out, err)

@@ -3,7 +3,8 @@
 //
 // Exit statuses: 0 success, 1 plugin or backend failure (or a run that measured nothing), 2 bad
 // input (options, files, output paths), 3 time limit, 4 an output file could not be written
-// during the run, 5 --check found defects (the run completed; its files hold every row),
+// during the run, 5 --check found defects (the run completed; its files hold every row), 6 --strict
+// and a requested benchmark was skipped (the files hold every row that was measured),
 // 128 + signal when SIGHUP, SIGINT or SIGTERM stopped the run.
 #pragma once
 
@@ -23,6 +24,7 @@ constexpr int exit_bad_input = 2;
 constexpr int exit_time_limit = 3;
 constexpr int exit_output_error = 4;
 constexpr int exit_defects = 5;
+constexpr int exit_skipped = 6;
 
 // How a program starts its one-line messages on stderr: "parbench: error: ..." for the driver,
 // "PROGRAM: ..." for a program built on parbench::mpi::main (which its users know by its own

@@ -24,6 +24,7 @@ struct run_options {
     bool csv_given = false;
     double timeout_s = 300.0;
     bool check = false;
+    bool strict = false;  // a skipped benchmark fails the run (exit_skipped)
     std::vector<std::string> plugin_paths;
     std::string dat_dir = ".";
     bool dat_dir_given = false;
@@ -57,6 +58,8 @@ public:
                        ->default_str("300")
                        ->type_name("SECONDS");
         run.add_flag("--check", o.check, "Validate transferred data (IMB -check)");
+        run.add_flag("--strict", o.strict,
+                     "Fail the run (exit status 6) when a requested benchmark is skipped");
         if (which.plugins) {
             run.add_option("--plugin-path", o.plugin_paths, "Also search DIR for plugins")
                 ->type_name("DIR")
@@ -124,6 +127,7 @@ inline void check_output_names(const run_options& o) {
     context["requested_benchmarks"] = o.benchmarks;
     context["options"] = o.given_options;
     context["check"] = o.check;
+    context["strict"] = o.strict;
     context["timeout_s"] = o.timeout_s;
     context["processes"] = processes;
     context["plugins"] = std::move(plugins);

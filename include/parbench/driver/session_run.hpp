@@ -190,12 +190,14 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
 
     std::optional<run_error> failed;
     bool defects = false;
+    std::string strict_problem;  // --strict and a benchmark was skipped (agreed on every process)
     try {
         const run_verdict verdict = steps.execute(session);
         guard.stop();
         session.report_skipped(verdict);
         session.report_verification(verdict, steps.cannot_verify);
         defects = verdict.defects_found();  // agreed on every process
+        if (o.strict && verdict.skipped_count() > 0) strict_problem = verdict.strict_message();
     } catch (const run_error& e) {
         guard.stop();
         failed = e;
@@ -214,6 +216,7 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
                 break;
             case run_error::kind::bad_input:
             case run_error::kind::nothing_measured:  // every process knows; rank 0 says it
+            case run_error::kind::skipped:
                 if (rank == 0) print_error(failed->what());
                 break;
         }
@@ -229,7 +232,12 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
     interrupt_comm = nullptr;
     steps.finish();
     if (failed) return failed->exit_status();
-    return defects ? exit_defects : exit_ok;
+    if (defects) return exit_defects;
+    if (!strict_problem.empty()) {
+        if (rank == 0) print_error(strict_problem);
+        return exit_skipped;
+    }
+    return exit_ok;
 }
 
 }  // namespace parbench::driver

@@ -58,6 +58,9 @@ struct run_settings {
     mpi_use mpi = mpi_use::automatic;
     result_ranks results_on = result_ranks::every_rank;
     std::string calling_sequence{};  // for the output header; "": the host's command line
+    // A benchmark skipped (too few processes, over the memory cap, ...) fails the run: run()
+    // throws run_error of kind skipped (the driver's --strict, exit status 6).
+    bool strict = false;
 };
 
 // A request checked against the plugins: who runs it, who provides MPI.
@@ -247,9 +250,13 @@ public:
         // Rank 0's (the other ranks receive it with its rows).
         if (!p.cannot_verify.empty() && rank() == 0)
             sink.result.warnings.push_back(cannot_verify_warning(p.cannot_verify));
-        sink.result.skipped = execute(p, sink).skipped();
+        const run_verdict verdict = execute(p, sink);
+        sink.result.skipped = verdict.skipped();
         sink.result.finished = true;
         if (settings.results_on == result_ranks::every_rank) share_from_rank_zero(sink.result);
+        // Agreed on every process (execute() shares rank 0's count): all throw, or none.
+        if (settings.strict && verdict.skipped_count() > 0)
+            throw run_error(run_error::kind::skipped, verdict.strict_message(), rank());
         return std::move(sink.result);
     }
 

@@ -13,6 +13,7 @@ public:
         bad_input,         // the request is wrong (unknown suite, benchmark or option value)
         failure,           // a plugin or its backend failed, or no plugin can run the suite
         nothing_measured,  // the run finished without a single result
+        skipped,           // a strict run (run_settings::strict, --strict) skipped a benchmark
     };
 
     run_error(kind k, const std::string& message, int rank = 0)
@@ -21,8 +22,11 @@ public:
     [[nodiscard]] kind what_kind() const noexcept { return kind_; }
     // The process that met the error (a plugin failure may happen on one rank only).
     [[nodiscard]] int rank() const noexcept { return rank_; }
-    // The driver's exit status for it: 2 for bad input, 1 otherwise.
-    [[nodiscard]] int exit_status() const noexcept { return kind_ == kind::bad_input ? 2 : 1; }
+    // The driver's exit status for it (driver/exit_status.hpp): 2 for bad input, 6 for a strict
+    // run that skipped a benchmark, 1 otherwise.
+    [[nodiscard]] int exit_status() const noexcept {
+        return kind_ == kind::bad_input ? 2 : kind_ == kind::skipped ? 6 : 1;
+    }
 
 private:
     kind kind_;

@@ -26,9 +26,13 @@ public:
     std::vector<skipped_benchmark> skipped;
     bool finished = false;                 // the plugin's run returned success
 
-    // Finished with at least one row. host::run() throws instead of returning a run that
-    // measured nothing, so a test cannot pass on no data.
-    [[nodiscard]] bool completed() const noexcept { return finished && !records.empty(); }
+    // Finished with at least one row and without skipping a requested benchmark (one named in
+    // the request, or of the suite's default set when it named none). host::run() throws
+    // instead of returning a run that measured nothing, so a test cannot pass on no data; with
+    // run_settings::strict it throws on a skipped benchmark too.
+    [[nodiscard]] bool completed() const noexcept {
+        return finished && !records.empty() && skipped.empty();
+    }
 
     // Mismatching elements over every row that was checked (run with .check = true).
     [[nodiscard]] std::uint64_t total_defects() const noexcept {

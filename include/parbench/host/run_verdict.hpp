@@ -112,6 +112,18 @@ public:
     }
     // Every process learns rank 0's counts (host.hpp broadcasts them).
     void agree_on_results(std::size_t results) noexcept { results_ = results; }
+    void agree_on_skipped(std::size_t skipped) noexcept { skipped_count_ = skipped; }
+    // How many benchmarks were skipped: rank 0's count on every process once agreed (the names,
+    // skipped(), may be known on rank 0 only).
+    [[nodiscard]] std::size_t skipped_count() const noexcept {
+        return std::max(skipped_count_, skipped_.size());
+    }
+    // The line of a strict run (--strict, run_settings::strict) that skipped a benchmark.
+    [[nodiscard]] std::string strict_message() const {
+        const std::string names = skipped_text();
+        return "--strict: not every requested benchmark was measured: " +
+               (names.empty() ? std::to_string(skipped_count()) + " skipped" : names);
+    }
     void agree_on_defects(std::size_t defective) noexcept { defective_ = defective; }
 
     // Rows in which -check found defects (their number on every process; their names on rank 0).
@@ -145,6 +157,7 @@ public:
 private:
     std::size_t results_ = 0;
     std::vector<skipped_benchmark> skipped_;
+    std::size_t skipped_count_ = 0;
     std::size_t defective_ = 0;
     std::vector<std::string> defective_rows_;
     std::vector<std::string> not_verified_;

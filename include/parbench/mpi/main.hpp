@@ -32,6 +32,7 @@
 #include <parbench/driver/run_main.hpp>
 #include <parbench/driver/run_options.hpp>
 #include <parbench/driver/session_run.hpp>
+#include <parbench/driver/startup.hpp>
 #include <parbench/host/event_delivery.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/host/mpi_family.hpp>
@@ -58,6 +59,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -350,6 +352,7 @@ template <class... Defs>
     if (!o.check) cannot_verify.clear();
 
     std::optional<environment> env;
+    driver::startup_clock startup;  // no plugin discovery: MPI_Init is its init
     const parbench_comm_service comm = world_comm_service(&processes_on_this_node);
     const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
     return driver::run_in_session(
@@ -360,7 +363,9 @@ template <class... Defs>
              } catch (const input_error& e) {  // every process judges alike: rank 0 says it
                  throw driver::driver_exit{driver::exit_bad_input, e.what()};
              }
+             startup.init_started = std::chrono::steady_clock::now();
              env.emplace(argc, argv);
+             startup.init_done = std::chrono::steady_clock::now();
              if (comm.size() < needed)
                  throw driver::driver_exit{
                      driver::exit_bad_input,
@@ -372,6 +377,7 @@ template <class... Defs>
          .context = [&] {
              nlohmann::json context =
                  driver::driver_context(argc, argv, o, comm.size(), nlohmann::json::array());
+             context["startup"] = driver::startup_summary(startup, &comm);
              // The MPI the program is linked with, as the driver names its MPI plugin's (no
              // plugin here: "plugin" is null).
              const std::string full = library_version();

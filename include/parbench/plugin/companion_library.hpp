@@ -1,7 +1,8 @@
 // A heavy library a plugin loads on first use, from the plugin's own directory.
 //
-// Every rank of every run probes every plugin file (plugin/registry.hpp), so whatever a plugin
-// links is mapped that many times over: cuBLAS alone adds about 150 MiB per process, the OpenMP
+// Without a fresh plugin manifest (plugin/manifest.hpp), every rank of every run probes every
+// plugin file (plugin/registry.hpp), and `parbench list` always does, so whatever a plugin links
+// is mapped that many times over: cuBLAS alone adds about 150 MiB per process, the OpenMP
 // offload runtime about 50 MiB. A plugin therefore links only what describing itself needs and
 // puts the heavy calls behind a small C surface in a companion library, installed beside it and
 // opened with dlopen when a benchmark that needs it starts. The plugin finds that file next to

@@ -1,14 +1,18 @@
 // Plugin discovery: where plugins are looked for, in which order, and which file wins when two
-// offer the same plugin name. Files are probed in a child process; the driver then loads
-// (RTLD_LOCAL, initialising nothing) only the plugins a run needs.
+// offer the same plugin name. What each directory holds is read from its plugin manifest
+// (manifest.hpp) when one is there and fresh; otherwise its files are probed in a child process.
+// The driver then loads (RTLD_LOCAL, initialising nothing) only the plugins a run needs.
 #pragma once
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
 #include <parbench/plugin/loader.hpp>
+#include <parbench/plugin/manifest.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <dlfcn.h>
+#include <link.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,40 +34,61 @@ namespace parbench::plugin {
 
 // The directories searched, in order. `build_root` is the build tree, used only when the running
 // executable lives inside it (so an installed parbench never picks up a stale build);
-// `install_dir` the installed plugindir; then PARBENCH_PLUGIN_PATH (colon-separated) and the
-// directories given with --plugin-path. The current directory is never searched implicitly.
+// `relative_install_dir` the plugindir relative to the executable's directory (the driver's
+// `../lib/<arch>/parbench`: an install moved to another prefix finds its own plugins), used only
+// when the executable is not in the build tree; `install_dir` the configured plugindir; then
+// PARBENCH_PLUGIN_PATH (colon-separated) and the directories given with --plugin-path. The
+// current directory is never searched implicitly; a directory already on the list is not added
+// twice.
 struct search_path {
     std::vector<std::filesystem::path> directories;
+    // The manifest file that describes each directory (manifest.hpp), index for index: the build
+    // tree's in its root, every other directory's inside it.
+    std::vector<std::filesystem::path> manifests;
+
+    void add(std::filesystem::path dir, std::filesystem::path manifest_file = {}) {
+        for (const auto& known : directories)
+            if (manifest_impl::canonical_or_self(known) == manifest_impl::canonical_or_self(dir))
+                return;
+        if (manifest_file.empty()) manifest_file = dir / manifest_file_name;
+        directories.push_back(std::move(dir));
+        manifests.push_back(std::move(manifest_file));
+    }
 
     static search_path standard(const std::filesystem::path& executable,
                                 const std::filesystem::path& build_root,
                                 const std::filesystem::path& install_dir,
                                 const char* environment_path,
-                                const std::vector<std::string>& extra) {
+                                const std::vector<std::string>& extra,
+                                const std::filesystem::path& relative_install_dir = {}) {
         search_path result;
-        if (!build_root.empty() && inside(executable, build_root)) {
-            // Build plugins live at <build>/plugins/<backend>/parbench_*.so.
+        const bool in_build_tree = !build_root.empty() && inside(executable, build_root);
+        if (in_build_tree) {
+            // Build plugins live at <build>/plugins/<backend>/parbench_*.so; the build writes
+            // their manifest at <build>/parbench-plugins.json.
             std::error_code ec;
             std::vector<std::filesystem::path> backends;
             for (const auto& entry :
                  std::filesystem::directory_iterator(build_root / "plugins", ec))
                 if (entry.is_directory(ec)) backends.push_back(entry.path());
             std::sort(backends.begin(), backends.end());
-            for (auto& b : backends) result.directories.push_back(std::move(b));
+            for (auto& b : backends) result.add(std::move(b), build_root / manifest_file_name);
         }
-        if (!install_dir.empty()) result.directories.push_back(install_dir);
+        if (!in_build_tree && !relative_install_dir.empty() && !executable.empty())
+            result.add((executable.parent_path() / relative_install_dir).lexically_normal());
+        if (!install_dir.empty()) result.add(install_dir);
         if (environment_path != nullptr) {
             std::string_view rest(environment_path);
             while (!rest.empty()) {
                 const auto colon = rest.find(':');
                 const std::string_view item = rest.substr(0, colon);
-                if (!item.empty()) result.directories.emplace_back(std::string(item));
+                if (!item.empty()) result.add(std::string(item));
                 if (colon == std::string_view::npos) break;
                 rest.remove_prefix(colon + 1);
             }
         }
         for (const auto& dir : extra)
-            if (!dir.empty()) result.directories.emplace_back(dir);
+            if (!dir.empty()) result.add(dir);
         return result;
     }
 
@@ -110,6 +135,29 @@ struct plugin_manifest {
 
 namespace detail {
 
+// The libraries a loaded plugin file names as its DT_NEEDED entries ("libmpich.so.12"): what it
+// needs on every node, recorded in the manifest for people (discovery does not read it).
+inline std::vector<std::string> needed_libraries(const std::filesystem::path& file) {
+    std::vector<std::string> names;
+    void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_LOCAL);
+    if (handle == nullptr) return names;
+    struct link_map* map = nullptr;
+    if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr && map->l_ld != nullptr) {
+        // The loader relocates the string table's address in place on most targets; where it
+        // does not, the address is still relative to the load base.
+        const char* strings = nullptr;
+        for (const ElfW(Dyn)* d = map->l_ld; d->d_tag != DT_NULL; ++d)
+            if (d->d_tag == DT_STRTAB)
+                strings = reinterpret_cast<const char*>(
+                    d->d_un.d_ptr < map->l_addr ? d->d_un.d_ptr + map->l_addr : d->d_un.d_ptr);
+        if (strings != nullptr)
+            for (const ElfW(Dyn)* d = map->l_ld; d->d_tag != DT_NULL; ++d)
+                if (d->d_tag == DT_NEEDED) names.emplace_back(strings + d->d_un.d_val);
+    }
+    ::dlclose(handle);
+    return names;
+}
+
 // Opens every file in a forked child and reports each one's manifest (or problem) as a JSON line
 // through a pipe. The driver's own process therefore maps only the plugins a run needs: a BLAS run
 // never has libmpich loaded because the MPI plugin sat beside it on the search path. It also
@@ -136,13 +184,16 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
                     const loaded_plugin candidate(files[i]);
                     const parbench_plugin& d = candidate.descriptor();
                     report["name"] = std::string(candidate.name());
+                    report["version"] = std::string(candidate.version());
                     report["offers_comm"] = candidate.offers_comm();
+                    report["needs"] = needed_libraries(files[i]);
                     if (candidate.offers_comm()) {
                         const std::string info = candidate.backend_info();
                         report["mpi_library"] = info.substr(0, info.find('\n'));
                     }
                     std::vector<std::string> suites;
                     nlohmann::json benchmarks = nlohmann::json::object();
+                    nlohmann::json parameters = nlohmann::json::object();
                     for (std::size_t k = 0; k < d.suite_count; ++k) {
                         const parbench_suite& suite = d.suites[k];
                         suites.emplace_back(suite.name);
@@ -150,9 +201,14 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
                         names = nlohmann::json::array();
                         for (std::size_t b = 0; b < suite.benchmark_count; ++b)
                             names.push_back(suite.benchmarks[b].name);
+                        auto& options = parameters[suite.name];
+                        options = nlohmann::json::array();
+                        for (std::size_t q = 0; q < suite.parameter_count; ++q)
+                            options.push_back(suite.parameters[q].name);
                     }
                     report["suites"] = suites;
                     report["benchmarks"] = benchmarks;
+                    report["parameters"] = parameters;
                 } catch (const std::exception& e) {
                     report["problem"] = e.what();
                 }
@@ -209,25 +265,87 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
 // and the others are invisible to the questions below, so that a process never maps two MPIs.
 class registry {
 public:
+    // Reads each directory's manifest, probing (in one child process) the files of the
+    // directories that have none or a stale one. The reports are considered in search order, so
+    // the first file of a name wins whichever way it was found.
     static registry discover(const search_path& where) {
-        std::vector<std::filesystem::path> files;
-        for (const auto& dir : where.directories) {
-            std::error_code ec;
-            if (!std::filesystem::is_directory(dir, ec)) continue;
-            std::vector<std::filesystem::path> in_dir;
-            for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-                const std::string name = entry.path().filename().string();
-                if (name.starts_with("parbench_") && name.ends_with(".so") &&
-                    !entry.is_directory(ec))
-                    in_dir.push_back(entry.path());
-            }
-            std::sort(in_dir.begin(), in_dir.end());  // a stable order, whatever readdir says
-            files.insert(files.end(), in_dir.begin(), in_dir.end());
-        }
         registry found;
-        for (const auto& report : detail::probe_in_child(files)) found.consider(report);
+        std::map<std::filesystem::path, manifest> manifests;  // the build tree's covers several
+        std::vector<std::optional<std::vector<nlohmann::json>>> from_manifest;
+        std::vector<std::vector<std::filesystem::path>> to_probe;
+        std::vector<std::filesystem::path> probe_list;
+        for (std::size_t i = 0; i < where.directories.size(); ++i) {
+            const auto& dir = where.directories[i];
+            std::error_code ec;
+            from_manifest.emplace_back();
+            to_probe.emplace_back();
+            if (!std::filesystem::is_directory(dir, ec)) continue;
+            const std::filesystem::path file = i < where.manifests.size()
+                                                   ? where.manifests[i]
+                                                   : dir / manifest_file_name;
+            auto it = manifests.find(file);
+            if (it == manifests.end()) it = manifests.emplace(file, manifest::read(file)).first;
+            manifest_reading reading = it->second.for_directory(dir);
+            if (reading.reports) {
+                found.manifest_plugins_ += reading.reports->size();
+                from_manifest.back() = std::move(reading.reports);
+                continue;
+            }
+            to_probe.back() = plugin_files_in(dir);
+            if (to_probe.back().empty()) continue;
+            found.notes_.push_back(dir.string() + ": " +
+                                   (reading.present ? "stale plugin manifest (" +
+                                                          reading.stale_reason + ")"
+                                                    : std::string("no plugin manifest")) +
+                                   "; probing its " + std::to_string(to_probe.back().size()) +
+                                   (to_probe.back().size() == 1 ? " plugin file" : " plugin files"));
+            probe_list.insert(probe_list.end(), to_probe.back().begin(), to_probe.back().end());
+        }
+        found.probed_files_ = probe_list.size();
+        const std::vector<nlohmann::json> probed =
+            probe_list.empty() ? std::vector<nlohmann::json>{} : detail::probe_in_child(probe_list);
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < where.directories.size(); ++i) {
+            if (from_manifest[i])
+                for (const auto& report : *from_manifest[i]) found.consider(report);
+            for (std::size_t k = 0; k < to_probe[i].size() && next < probed.size(); ++k)
+                found.consider(probed[next++]);
+        }
         return found;
     }
+
+    // Probes the plugin files of `directories` and writes what they offer to `manifest_file`
+    // (manifest.hpp; `parbench --write-manifest`). Returns the number of files described;
+    // throws std::runtime_error when the file cannot be written.
+    static std::size_t write_manifest(const std::filesystem::path& manifest_file,
+                                      const std::vector<std::filesystem::path>& directories,
+                                      const std::string& written_by) {
+        std::vector<std::filesystem::path> files;
+        std::vector<file_stamp> stamps;
+        for (const auto& dir : directories)
+            for (auto& f : plugin_files_in(dir)) {
+                // Taken before the probe: a file replaced meanwhile makes the manifest stale.
+                stamps.push_back(stamp_of(f).value_or(file_stamp{}));
+                files.push_back(std::move(f));
+            }
+        const std::vector<nlohmann::json> reports =
+            files.empty() ? std::vector<nlohmann::json>{} : detail::probe_in_child(files);
+        std::vector<std::pair<nlohmann::json, file_stamp>> described;
+        for (std::size_t i = 0; i < reports.size() && i < stamps.size(); ++i)
+            described.emplace_back(reports[i], stamps[i]);
+        write_file_atomically(manifest_file,
+                              manifest_json(manifest_file, directories, described, written_by)
+                                  .dump(1));
+        return described.size();
+    }
+
+    // One line per directory whose plugin files were probed rather than read from a manifest,
+    // and why (no manifest, or which file made it stale): what --verbose-discovery prints.
+    [[nodiscard]] const std::vector<std::string>& notes() const noexcept { return notes_; }
+    // How many plugin files were probed (dlopened in the child), and how many were described by
+    // fresh manifests instead.
+    [[nodiscard]] std::size_t probed_files() const noexcept { return probed_files_; }
+    [[nodiscard]] std::size_t manifest_plugins() const noexcept { return manifest_plugins_; }
 
     // Loads every plugin found (for `parbench list`) and returns them.
     [[nodiscard]] std::deque<loaded_plugin>& load_all() {
@@ -348,6 +466,9 @@ private:
     std::deque<loaded_plugin> plugins_;
     std::vector<discovery_problem> problems_;
     std::vector<shadowed_plugin> shadowed_;
+    std::vector<std::string> notes_;
+    std::size_t probed_files_ = 0;
+    std::size_t manifest_plugins_ = 0;
 };
 
 }  // namespace parbench::plugin
