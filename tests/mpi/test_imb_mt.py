@@ -27,12 +27,12 @@ timing), and IMB-MT prints, over the participants M (MT_benchmark.h run()):
 Calls (any clock, two threads): with PARBENCH_ORACLE_PEERS the oracle counts every
 point-to-point call by peer and every Bcast/Reduce by root: each thread makes its calls, so a
 rank's count is T x (warm-up + repeat) per size — partner r +/- stride, the window's W messages
-and one 1-char ack per iteration, root 0. The -barrier on run makes, per size, one MPI_Barrier
-before a point-to-point loop and five after every collective call (warm-up included) more than
-the -barrier off run, on thread 0 only (omp_aware_barrier).
+and one 1-char ack per iteration, root 0. Per size, -barrier on makes one MPI_Barrier before a
+point-to-point loop and five after every collective call (warm-up included), on thread 0 only
+(omp_aware_barrier); -barrier special makes ceil(log2 P) zero-byte MPI_Sendrecv instead of each.
 
 Also: the thread count from OMP_NUM_THREADS in the header and JSON, -thread_level single's one
-thread, -check's zero defects, IMB-MT's "NO SUCCESSFUL EXECUTIONS" at -n 1, and one `parbench:`
+thread, -check's zero defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL EXECUTIONS" at -n 1, and one `parbench:`
 line with exit status 2 for bad input.
 
 usage: test_imb_mt.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
@@ -146,7 +146,7 @@ def partner(rank, np, stride):
 
 def check_calls(np, exe, oracle):
     """Two threads per process: each rank's point-to-point calls by peer and count, the roots,
-    the window and the ack, the barriers of -barrier on against -barrier off."""
+    the window and the ack, the barriers of -barrier on against -barrier special."""
     threads, loops, count = 2, 2 + 20, 3
     stride = 1 if np == 4 else 0  # -n 4: pairs (0,1), (2,3) instead of the default (0,2), (1,3)
     shape = ["-count", str(count), "-window_size", str(WINDOW), "-stride", str(stride)]
@@ -184,13 +184,14 @@ def check_calls(np, exe, oracle):
             roots = {k: v for k, v in rep["roots"].items() if k.split()[1] == str(count)}
             expect(roots == {f"MPI_Bcast {count} 0": n, f"MPI_Reduce {count} 0": n},
                    f"roots rank {r}: {roots}")
-        # Barriers: -barrier on against off, the same run otherwise (BcastMT's five per call on
-        # thread 0, PingPongMT's one per size); -barrier special's log2(P) rounds of
-        # MPI_Sendrecv. At -n 4 only (two rounds): each run costs seconds on two CPUs.
+        # Barriers: -barrier on against special, the same run otherwise: on's MPI_Barrier
+        # where special makes ceil(log2 P) rounds of zero-byte MPI_Sendrecv (thread 0 only;
+        # BcastMT's five per call, PingPongMT's one per size). At -n 4 only (two rounds): each
+        # run costs seconds on two CPUs.
         if np != 4:
             return
         barriers, loops = {}, 1 + 5
-        for mode in ("on", "off", "special"):
+        for mode in ("on", "special"):
             _, reps = oracle_report(np, exe, oracle, ["PingPongMT", "BcastMT", *shape, "-repeat",
                                                       "5", "-warmup", "1", "-barrier", mode],
                                     threads, tmp, mode)
@@ -198,15 +199,13 @@ def check_calls(np, exe, oracle):
                 return
             barriers[mode] = [(rep["calls"]["MPI_Barrier"], rep["calls"]["MPI_Sendrecv"])
                               for rep in reps]
+        extra, rounds = 1 + 5 * loops, math.ceil(math.log2(np))
         for r in range(np):
-            extra = 1 + 5 * loops
-            on, off, special = barriers["on"][r], barriers["off"][r], barriers["special"][r]
-            expect(on[0] - off[0] == extra and on[1] == off[1],
-                   f"-barrier on rank {r}: {on[0] - off[0]} more MPI_Barrier, want {extra}")
-            rounds = max(0, math.ceil(math.log2(np))) if np > 1 else 0
-            expect(special[0] == off[0] and special[1] - off[1] == extra * rounds,
-                   f"-barrier special rank {r}: {special[1] - off[1]} more MPI_Sendrecv, want "
-                   f"{extra} x {rounds}")
+            on, special = barriers["on"][r], barriers["special"][r]
+            expect(on[0] - special[0] == extra and special[1] - on[1] == extra * rounds,
+                   f"-barrier rank {r}: on makes {on[0] - special[0]} more MPI_Barrier (want "
+                   f"{extra}), special {special[1] - on[1]} more MPI_Sendrecv (want {extra} x "
+                   f"{rounds})")
 
 
 def bad(exe, np, args, why, env=None):
@@ -251,6 +250,11 @@ def main():
                    f"-thread_level single: {d.plugin_context.get('threads')} threads, "
                    f"bytes {[r['bytes'] for r in rows]}")
             expect(all(r.get("defects") == 0 for r in rows), f"-check: {rows}")
+        # --timeout stops threads that are inside MPI: one line, exit status 3
+        rc, _, err = parbench(exe)(["run", "imb-mt", "PingPongMT", "-repeat", "100000000",
+                                    "-count", "1", "--timeout", "1", "--quiet"], np=np,
+                                   env={"OMP_NUM_THREADS": "2"}, timeout=60)
+        expect(rc == 3 and "did not finish within 1 s" in err, f"--timeout 1: rc {rc}, {err!r}")
     return finish()
 
 
