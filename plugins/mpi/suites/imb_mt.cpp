@@ -21,6 +21,7 @@
 #include <parbench/core/options.hpp>
 #include <parbench/core/text.hpp>
 #include <parbench/mpi/environment.hpp>
+#include <parbench/mpi/node.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/exchange.hpp>
@@ -33,7 +34,6 @@
 
 #include <algorithm>
 #include <barrier>
-#include <climits>
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
@@ -620,7 +620,7 @@ struct aligned_block {
 struct thread_buffers {
     std::byte* in = nullptr;
     std::byte* out = nullptr;
-    std::vector<MPI_Request> requests;
+    mutable std::vector<MPI_Request> requests;  // the window's, written by the kernels
 };
 
 // The family for mpi::sweep(): one count (every process), the -count list as sizes; per size
@@ -720,7 +720,7 @@ struct mt_family {
         k.out = b.out;
         k.out2 = b.out + static_cast<std::size_t>(elements) * element_bytes();
         k.window = o.window_size;
-        k.requests = const_cast<MPI_Request*>(b.requests.data());
+        k.requests = b.requests.data();
         k.team = run.team;
         k.multiple = run.multiple;
 
@@ -985,8 +985,18 @@ void run(const run_request& request, const plugin::host_channel& host) {
     st.host = &host;
     st.team = &*team;
     st.comms = &comms;
-    if (st.world_rank == 0)
+    const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
+    if (st.world_rank == 0) {
         host.run_started(make_run_start(o, chosen, st.world, threads, st.multiple));
+        // Said once: every thread busy-polls in MPI, so more threads than CPUs time the
+        // scheduler.
+        if (share.cpus > 0 && share.processes * st.threads > share.cpus)
+            host.warning(fmt::format(
+                "oversubscribed: {} processes x {} threads share {} CPUs on a node; MPI "
+                "busy-polls, so the figures time the scheduler. Run at most one thread per CPU "
+                "(OMP_NUM_THREADS) for figures worth keeping", share.processes, st.threads,
+                share.cpus));
+    }
     for (const benchmark* b : chosen) {
         if (anybody(*b, st.world, o.stride))
             mpi::sweep(mt_family{.run = st, .name = b->info.name, .def = b->def});
