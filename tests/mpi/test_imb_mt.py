@@ -228,6 +228,16 @@ def main():
     check_figures(np, exe, a.oracle)
     if np == 1:
         bad(exe, 1, ["PingPongMT", *SHORT], "needs at least 2")
+        # -input FILE: names after the command line's, '#' lines skipped, each benchmark once
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("# IMB-MT input\nAllReduceMT\nBcastMT extra words\n\nbarriermt\n")
+            names = f.name
+        d, rows = run(["BcastMT", "-input", names, *SHORT, "-count", "2", "-barrier", "off"], 1,
+                      exe)
+        os.unlink(names)
+        if expect(d.returncode == 0, f"-input: rc {d.returncode}: {d.stderr[-800:]}"):
+            got = [r["benchmark"] for r in rows]
+            expect(got == ["BcastMT", "AllReduceMT", "BarrierMT"], f"-input: benchmarks {got}")
         for args, why in ((["-foo", "1"], "-foo"),
                           (["-count", "1,x"], "-count x"),
                           (["-count", "4.5"], "-count 4.5"),
