@@ -10,7 +10,7 @@ participant's time per iteration is D_r x its calls per iteration (the barriers 
 timing), and IMB-MT prints, over the participants M (MT_benchmark.h run()):
   t_min/t_max/t_avg = min/max/mean of D_r x calls / divisor
   #bytes            = count x 4 (MPI_INT) x T threads
-  Mbytes/sec        = #bytes x factor / t_max                 (PingPong, PingPing, SendRecv, Exchange)
+  Mbytes/sec        = #bytes x factor / t_max             (PingPong, PingPing, SendRecv, Exchange)
                     = #bytes / T x (|M| / 2) / t_max          (UniBand, BiBand)
   Msg/sec           = floor((|M| / 2) x 1e6 / t_avg)           (UniBand, BiBand)
   #processes        = |M| / T
@@ -32,8 +32,8 @@ point-to-point loop and five after every collective call (warm-up included), on 
 (omp_aware_barrier); -barrier special makes ceil(log2 P) zero-byte MPI_Sendrecv instead of each.
 
 Also: the thread count from OMP_NUM_THREADS in the header and JSON, -thread_level single's one
-thread, -check's zero defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL EXECUTIONS" at -n 1, and one `parbench:`
-line with exit status 2 for bad input.
+thread, -check's zero defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL
+EXECUTIONS" at -n 1, and one `parbench:` line with exit status 2 for bad input.
 
 usage: test_imb_mt.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
 """

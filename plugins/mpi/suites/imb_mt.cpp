@@ -787,7 +787,8 @@ struct mt_family {
     [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x) const {
         const int elements = static_cast<int>(x);
         std::vector<mpi::rank_timing> mine(static_cast<std::size_t>(run.threads));
-        run.team->run([&](int t) { mine[static_cast<std::size_t>(t)] = thread_loop(c, t, elements); });
+        run.team->run(
+            [&](int t) { mine[static_cast<std::size_t>(t)] = thread_loop(c, t, elements); });
 
         // Every thread's figures to rank 0, one gather per thread index.
         const policy::aggregation::batched batching{};
