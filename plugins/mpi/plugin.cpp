@@ -47,6 +47,7 @@ constexpr const hosted_suite* hosted_suites[] = {
     &suites::pairs,
     &suites::links,
     &suites::imb_p2p,
+    &suites::imb_mt,
 };
 
 bool we_initialised = false;

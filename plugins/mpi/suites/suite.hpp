@@ -23,6 +23,7 @@ extern const hosted_suite overlap;
 extern const hosted_suite pairs;
 extern const hosted_suite links;
 extern const hosted_suite imb_p2p;
+extern const hosted_suite imb_mt;
 }  // namespace suites
 
 }  // namespace parbench::mpi_plugin
