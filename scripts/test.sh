@@ -133,7 +133,7 @@ PY
 mapfile -t asan_plain < <(list_tests build-asan --no-suite launches-mpi --no-suite bench-short \
     --no-suite compile)
 mapfile -t asan_mpi < <(list_tests build-asan --suite launches-mpi --no-suite bench-short |
-    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^links$|^imb-readers$|^osu-variants-|^imb-p2p-|^imb-mpi4-|^slurm-|^cli_report_browser$|^placement-|^trust_mpi_/' |
+    awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^links$|^imb-readers$|^osu-variants-|^osu-options-|^imb-p2p-|^imb-mpi4-|^slurm-|^cli_report_browser$|^placement-|^trust_mpi_/' |
     grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
 # The release build runs the rest: each test in one build. The product at -O3 is exercised there
 # by every suite's -n 1, -n 3 and -n 4 runs (the same code paths as the -n 2 runs), the oracle's

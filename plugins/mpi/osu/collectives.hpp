@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace parbench::osu {
@@ -44,6 +45,9 @@ struct collective_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
+    // OSU 7.5 times each call with an MPI_Barrier after it; osu_barrier times the barrier alone
+    // (osu_barrier.c lines 97-99).
+    static constexpr int barriers_after_call = std::is_same_v<Imb, imb_mpi1::barrier_def> ? 0 : 1;
     // IMB's message unit and sizes, none of its other traits.
     static constexpr mpi::definition_traits traits{.has_bytes = Imb::traits.has_bytes,
                                                   .unit = Imb::traits.unit};
@@ -159,6 +163,8 @@ struct bcast_with_ack_kernel {
 inline constexpr char bcast_ack_banner[] = "OSU MPI Broadcast Latency Test (acknowledged)";
 
 struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
+    // OSU 2.0's loop: the broadcasts and acknowledgements timed as one batch.
+    static constexpr int barriers_after_call = only_batched;
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest

@@ -156,6 +156,10 @@ constexpr parbench_parameter parameter_rows[] = {
      "cart:1:1", PARBENCH_ARITY_ONE},
     {"M", "BYTES", "memory limit per process; larger sizes are skipped (OSU -M)", "536870912",
      PARBENCH_ARITY_ONE},
+    {"batched", nullptr,
+     "collectives: time the calls as one loop with no barrier between them (parbench's method) "
+     "instead of each call on its own with an MPI_Barrier after it (OSU 7.5's)",
+     nullptr, PARBENCH_ARITY_FLAG},
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},
 };
@@ -201,7 +205,7 @@ options parse_options(const run_request& request) {
     o.check = request.check;
     for (const auto& [name, value] : request.options) {
         if (name == "check") continue;
-        if (name == "extra" || name == "c" || name == "f" || name == "z") {
+        if (name == "extra" || name == "c" || name == "f" || name == "z" || name == "batched") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
@@ -209,6 +213,7 @@ options parse_options(const run_request& request) {
             if (name == "c") o.check = true;
             if (name == "f") o.full = true;
             if (name == "z") o.percentiles = true;
+            if (name == "batched") o.batched = true;
             continue;
         }
         const std::string text = parbench::option_text(name, value);

@@ -94,6 +94,9 @@ struct options {
     bool full = false;           // -f: min, max and iterations columns
     bool percentiles = false;    // -z: P50, P90, P99 columns
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
+    // -batched: the collectives' calls timed as one loop with no barrier between them
+    // (parbench's method); without it each call is timed on its own, as OSU 7.5 does
+    bool batched = false;
     // -t: MPI_Test calls during the dummy compute of the nonblocking collectives (OSU's
     // num_probes; 0: the compute runs in one piece with no MPI_Test)
     std::uint64_t test_calls = 0;

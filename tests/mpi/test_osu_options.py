@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""OSU 7.5's method, options and layout in the osu suite, against the PMPI oracle's known answers
+(each MPI call costs D on a virtual clock; tests/mpi/oracle/pmpi_oracle.cpp) and OSU 7.5's
+sources (c/ of mjwilkins18/aurora_osu_microbenchmarks).
+
+Per-call timing (the default; osu_allreduce.c: t_start, the call, t_stop, MPI_Barrier): between
+-i 10 and -i 20 a collective's run makes 10 more MPI_Barrier (one after each timed call) and 10
+more calls; osu_barrier's 10 more MPI_Barrier are the timed calls alone (osu_barrier.c
+lines 97-99); with -batched no barrier is added per call. Each process's time per call is its
+own D (the barrier is outside the timed part: 2 D if it were inside), so with per-rank delays
+D0, D1 the row reads Avg (D0 + D1) / 2, Min D0, Max D1 (osu_allreduce.c's MPI_Reduce of the
+processes' latencies: SUM / n, MIN, MAX).
+
+usage: test_osu_options.py --np N --parbench PARBENCH --oracle LIB
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
+
+BAD_INPUT = 2
+D0_US, D1_US = 100.0, 300.0
+run = mpi_suite("osu")
+
+
+def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}"):
+    """The run under the oracle (per-rank delays D0, D1), and each rank's report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "oracle")
+        p, rows = run(names + options, args.np, args.parbench, timeout=120,
+                      env={"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                           ":verify_asan_link_order=0"},
+                      env_args=[f"LD_PRELOAD={os.path.abspath(args.oracle)}",
+                                f"PARBENCH_ORACLE_DELAY_US={delays}",
+                                "PARBENCH_ORACLE_CLOCK=virtual",
+                                "PARBENCH_ORACLE_PEERS=1",
+                                f"PARBENCH_ORACLE_REPORT={prefix}"])
+        reports = {}
+        for rank in range(args.np):
+            if os.path.exists(f"{prefix}.{rank}.json"):
+                with open(f"{prefix}.{rank}.json") as f:
+                    reports[rank] = json.load(f)
+    expect(p.returncode == 0 and len(reports) == args.np,
+           f"{names} {options}: rc {p.returncode}, {len(reports)} reports: {p.stderr[-400:]}")
+    return p, rows, reports
+
+
+def calls(report, function):
+    return report.get("calls", {}).get(function, 0)
+
+
+def operands(report, function):
+    return report.get("operands", {}).get(function, {})
+
+
+def test_per_call_timing(args):
+    """Barriers per timed call, the calls per size and the row's Avg/Min/Max across processes."""
+    for name, function, operand, barriers_per_call in [
+            ("allreduce", "MPI_Allreduce", "MPI_FLOAT x 2 op MPI_SUM", 1),
+            ("barrier", "MPI_Barrier", None, 0)]:
+        for batched in ([False, True] if barriers_per_call else [False]):
+            label = f"{name}{' -batched' if batched else ''}"
+            counts = {}
+            for iterations in (10, 20):
+                p, rows, reports = oracle_run(
+                    args, [name], ["-m", "8:8", "-i", str(iterations), "-x", "2", "-f"] +
+                    (["-batched"] if batched else []))
+                if p.returncode != 0 or len(rows) != 1:
+                    expect(False, f"{label} -i {iterations}: rows {rows}")
+                    continue
+                r = rows[0]
+                # each process's time per call is its own D; the barrier after it is untimed
+                expect(close(r["t_avg_us"], (D0_US + D1_US) / 2, 1e-6) and
+                       close(r["t_min_us"], D0_US, 1e-6) and close(r["t_max_us"], D1_US, 1e-6),
+                       f"{label} -i {iterations}: avg {r['t_avg_us']} min {r['t_min_us']} "
+                       f"max {r['t_max_us']}, expected {(D0_US + D1_US) / 2}, {D0_US}, {D1_US}")
+                counts[iterations] = {rank: (calls(rep, "MPI_Barrier"),
+                                             operands(rep, function).get(operand, 0))
+                                      for rank, rep in reports.items()}
+                if operand is not None:  # warm-up and timed calls, on every process
+                    expect(all(c[1] == iterations + 2 for c in counts[iterations].values()),
+                           f"{label} -i {iterations}: {operand} calls {counts[iterations]}, "
+                           f"expected {iterations + 2}")
+            if len(counts) != 2:
+                continue
+            for rank in range(args.np):
+                added = counts[20][rank][0] - counts[10][rank][0]
+                if name == "barrier":
+                    want = 10  # the timed barriers themselves, none after them
+                else:
+                    want = 0 if batched else 10 * barriers_per_call
+                expect(added == want, f"{label} rank {rank}: {added} more MPI_Barrier for 10 more "
+                       f"timed calls, expected {want}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--np", type=int, required=True)
+    parser.add_argument("--parbench", required=True)
+    parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
+    args = parser.parse_args()
+    test_per_call_timing(args)
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
