@@ -98,6 +98,41 @@ def test_per_call_timing(args):
                        f"timed calls, expected {want}")
 
 
+def test_layout(args):
+    """OSU 7.5's preamble, exactly as its programs print it (osu_util_mpi.c print_preamble: an
+    empty line, then "# BANNER v7.5"; osu_barrier: no datatype line; mbw_mr: banner first), the
+    heading of the latency tests, parbench's identification as the run's last '#' line, and
+    OSU's parser habit: the lines whose first field is a whole number are the size rows alone."""
+    p, rows = run(["latency", "barrier", "allreduce", "mbw_mr", "-m", "4:8", "-i", "5", "-x",
+                   "1"], args.np, args.parbench, timeout=120)
+    out = p.stdout
+    expect(p.returncode == 0 and out.startswith(
+        "\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n4 "),
+        f"latency's preamble: {out[:200]!r}")
+    expect("\n\n# OSU MPI Barrier Latency Test v7.5\n# Avg Latency(us)\n" in out,
+           f"barrier's preamble: {out!r}")
+    expect("\n\n# OSU MPI Allreduce Latency Test v7.5\n# Datatype: MPI_FLOAT.\n"
+           "# Size       Avg Latency(us)\n" in out, f"allreduce's preamble: {out!r}")
+    expect("\n\n# OSU MPI Multiple Bandwidth / Message Rate Test v7.5\n# [ pairs: 1 ] "
+           "[ window size: 64 ]\n# Datatype: MPI_CHAR.\n# Size                  MB/s"
+           "        Messages/s\n" in out and "\n\n\n" not in out, f"mbw_mr's preamble: {out!r}")
+    lines = out.rstrip("\n").split("\n")
+    expect(lines[-1].startswith("# parbench ") and
+           lines[-1].endswith(", OSU micro-benchmarks 7.5 compatible"),
+           f"last line {lines[-1]!r}")
+    sized = [line.split()[0] for line in lines if line.split() and line.split()[0].isdigit()]
+    expect(sized == ["4", "8", "4", "8", "4", "8"], f"awk '$1 ~ /^[0-9]+$/' rows: {sized}")
+
+
+def test_bw_reply(args):
+    """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
+    receives i + x of them per size."""
+    p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
+    got = operands(reports.get(0, {}), "MPI_Recv")
+    expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
+           f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -105,6 +140,8 @@ def main():
     parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
     args = parser.parse_args()
     test_per_call_timing(args)
+    test_layout(args)
+    test_bw_reply(args)
     return finish()
 
 

@@ -53,7 +53,10 @@ struct collective_def : mpi::definition_defaults {
                                                   .unit = Imb::traits.unit};
     static constexpr block_text text{
         .banner = Banner,
-        .datatype = Datatype != nullptr ? Datatype : "MPI_CHAR",
+        // osu_barrier prints no datatype line (nor does osu_ibarrier, which takes this text)
+        .datatype = Datatype != nullptr                              ? Datatype
+                    : std::is_same_v<Imb, imb_mpi1::barrier_def> ? nullptr
+                                                                 : "MPI_CHAR",
         .figures = {{{.heading = "Avg Latency(us)", .source = "t_avg_us"}}},
         .latency = true};
 
