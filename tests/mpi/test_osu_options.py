@@ -133,6 +133,28 @@ def test_bw_reply(args):
            f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
 
 
+def test_options(args):
+    """OSU 7.5's spellings: -m :MAX sets MAX only (osu_util.c:204-206); the long options
+    (osu_util_options.h OMBOP_LONG_OPTIONS_ALL) are their short forms; -M, which 7.5 dropped,
+    is refused in one line with status 2."""
+    p, rows = run(["bw", "-m", ":4", "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
+    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4],
+           f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: {p.stderr[-300:]}")
+    p, rows = run(["allreduce", "--message-size", "4:8", "--iterations", "3", "--warmup", "0",
+                   "--full"], args.np, args.parbench)
+    expect(p.returncode == 0 and [(r["bytes"], r["iterations"]) for r in rows] == [(4, 3), (8, 3)]
+           and "Min Latency(us)" in p.stdout,
+           f"long options: rc {p.returncode}, rows {[(r['bytes'], r['iterations']) for r in rows]}"
+           f": {p.stderr[-300:]}")
+    for bad, words in [(["latency", "-M", "64"], "-M 64: OSU 7.5 has no -M"),
+                       (["latency", "--iterations", "0"], "-i 0"),
+                       (["latency", "-m", ":x"], "-m :x")]:
+        p, rows = run(bad, args.np, args.parbench)
+        lines = [line for line in p.stderr.splitlines() if line.strip()]
+        expect(p.returncode == BAD_INPUT and len(lines) == 1 and words in lines[0] and not rows,
+               f"{bad}: rc {p.returncode}, stderr {p.stderr!r}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -142,6 +164,7 @@ def main():
     test_per_call_timing(args)
     test_layout(args)
     test_bw_reply(args)
+    test_options(args)
     return finish()
 
 

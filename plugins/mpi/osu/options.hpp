@@ -89,7 +89,7 @@ struct options {
     std::optional<std::uint64_t> iterations;      // -i: small and large messages alike
     std::optional<std::uint64_t> skip;            // -x
     std::uint64_t window_size = default_window_size;  // -W
-    std::uint64_t mem_limit_bytes = default_mem_limit;  // -M, per process
+    std::uint64_t mem_limit_bytes = default_mem_limit;  // -mem-limit (OSU 7.3's -M), per process
     bool check = false;          // -c (or the driver's --check)
     bool full = false;           // -f: min, max and iterations columns
     bool percentiles = false;    // -z: P50, P90, P99 columns

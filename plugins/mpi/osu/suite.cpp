@@ -90,7 +90,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                                ? std::string("its MPI requests")
                                : "window and origin at " + std::to_string(x) +
                                      (x == 1 ? " byte" : " bytes")) +
-                          "), above -M " + std::to_string(o.mem_limit_bytes) + " at " +
+                          "), above -mem-limit " + std::to_string(o.mem_limit_bytes) + " at " +
                           std::to_string(w) + " transfers; at most " +
                           std::to_string(o.mem_limit_bytes / per_transfer) + " fit");
     if (w > max_window_size)
@@ -254,7 +254,7 @@ void report_skips(const run_state& st, std::string_view name, const mpi::size_no
     if (notes.skipped_for_memory())
         st.host->warning(std::string(name) + ": sizes from " +
                          std::to_string(notes.first_skipped_bytes) + " bytes skipped, they need " +
-                         std::to_string(notes.worst_need_bytes) + " bytes per process, above -M " +
+                         std::to_string(notes.worst_need_bytes) + " bytes per process, above -mem-limit " +
                          std::to_string(st.opts->mem_limit_bytes));
     if (notes.allocation_failed)
         st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
