@@ -155,6 +155,27 @@ def test_options(args):
                f"{bad}: rc {p.returncode}, stderr {p.stderr!r}")
 
 
+def test_root(args):
+    """-k (osu_util_mpi.c omb_get_root_rank): the root of each MPI_Reduce, warm-up and timed calls
+    alike (OSU's i runs over both), by the oracle's count of calls per root: without -k all 12
+    at root 0; fixed:1 all at 1; rotate i % 2, so 6 and 6. A root outside the run is refused."""
+    reduce = "MPI_Reduce 2"  # MPI_FLOAT x 2 at 8 bytes
+    for k, want in [(None, {0: 12}), ("fixed:1", {1: 12}), ("rotate", {0: 6, 1: 6})]:
+        p, rows, reports = oracle_run(args, ["reduce"], ["-m", "8:8", "-i", "10", "-x", "2"] +
+                                      (["-k", k] if k else []))
+        for rank, rep in reports.items():
+            got = {int(key.split()[-1]): calls for key, calls in rep.get("roots", {}).items()
+                   if key.startswith(reduce + " ")}
+            expect(got == want, f"reduce -k {k} rank {rank}: calls by root {got}, expected {want}")
+    p, rows = run(["gather", "-k", "fixed:2", "-m", "1:1"], args.np, args.parbench)
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    expect(p.returncode == BAD_INPUT and len(lines) == 1 and "-k fixed:2" in lines[0] and not rows,
+           f"gather -k fixed:2 at -n {args.np}: rc {p.returncode}, stderr {p.stderr!r}")
+    p, rows = run(["gather", "-k", "sometimes"], args.np, args.parbench)
+    expect(p.returncode == BAD_INPUT and "-k sometimes" in p.stderr and not rows,
+           f"gather -k sometimes: rc {p.returncode}, stderr {p.stderr!r}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -165,6 +186,7 @@ def main():
     test_layout(args)
     test_bw_reply(args)
     test_options(args)
+    test_root(args)
     return finish()
 
 

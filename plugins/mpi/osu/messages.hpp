@@ -86,6 +86,15 @@ template <class Def>
             .check = plan.check};
 }
 
+// The definition's -c check with the options it depends on (the root of -k), or its default.
+template <class Def>
+[[nodiscard]] auto check_of(const options& o) {
+    if constexpr (requires { Def::make_check(o); })
+        return Def::make_check(o);
+    else
+        return typename Def::verify_check{};
+}
+
 template <class Def>
 [[nodiscard]] mpi::measurement measure_message_size(const mpi::session& s, const options& o,
                                                     const mpi::record_labels& labels,
@@ -100,7 +109,7 @@ template <class Def>
                                    .resource = message_resource_of<Def>(s, o, context, bytes),
                                    .kernel = Def::make_kernel(context, o),
                                    .plan = chosen_plan,
-                                   .check = typename Def::verify_check{}};
+                                   .check = check_of<Def>(o)};
     };
     if constexpr (timed_per_call<Def>)
         return mpi::measure(s, config(per_call_plan_of<Def>(o, plan)));

@@ -79,6 +79,17 @@ void parse_t(const std::string& text, options& o) {
     o.workers = {.senders = senders, .receivers = receivers, .given = true, .both_given = true};
 }
 
+// -k fixed:N | rotate (OSU 7.5's spellings, osu_util.c:1133-1160; N below the process count is
+// checked where the process count is known, osu/collectives.hpp)
+root_option parse_root(const std::string& text) {
+    if (text == "rotate") return {.rotate = true};
+    std::uint64_t rank = 0;
+    if (text.rfind("fixed:", 0) != 0 ||
+        !parbench::parse_unsigned(std::string_view(text).substr(6), rank) || rank > INT_MAX)
+        throw input_error("-k " + text + ": expected fixed:RANK (a process rank) or rotate");
+    return {.rank = rank};
+}
+
 // -N cart:D:R | graph:FILE (OSU 7.5's spellings; the file is read here, on every process, so
 // that a bad one is refused before the run starts).
 neighborhood parse_neighborhood(const std::string& text) {
@@ -132,7 +143,8 @@ neighborhood parse_neighborhood(const std::string& text) {
 constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},         {"window-size", "W"},
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
-    {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"}};
+    {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
+    {"root-rank", "k"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -177,6 +189,11 @@ constexpr parbench_parameter parameter_rows[] = {
      "536870912", PARBENCH_ARITY_ONE},
     {"M", "BYTES", "refused, as OSU 7.5 refuses it: OSU 7.5 has no -M; see -mem-limit", nullptr,
      PARBENCH_ARITY_ONE},
+    {"k", "fixed:RANK|rotate",
+     "root of gather, gatherv, reduce, scatter and scatterv: a fixed process, or iteration i's "
+     "root i % n (OSU -k)",
+     "fixed:0", PARBENCH_ARITY_ONE},
+    {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
     {"message-size", "[MIN:]MAX", "OSU's long form of -m", nullptr, PARBENCH_ARITY_ONE},
     {"iterations", "ITER", "OSU's long form of -i", nullptr, PARBENCH_ARITY_ONE},
     {"warmup", "WARMUP", "OSU's long form of -x", nullptr, PARBENCH_ARITY_ONE},
@@ -263,6 +280,8 @@ options parse_options(const run_request& request) {
             options_impl::parse_t(text, o);
         } else if (name == "q") {
             o.partitions = options_impl::count_value(name, text, false);
+        } else if (name == "k") {
+            o.root = options_impl::parse_root(text);
         } else if (name == "N") {
             o.topology = options_impl::parse_neighborhood(text);
         } else if (name == "M") {

@@ -81,6 +81,14 @@ struct neighborhood {
     std::vector<std::pair<int, int>> edges;  // graph: the file's edges, in its order
 };
 
+// -k (OSU 7.5): the root of the rooted collectives that take it (gather, gatherv, reduce,
+// scatter, scatterv): fixed:N, or rotate, the root of iteration i being i % n (osu_util_mpi.c
+// omb_get_root_rank, lines 964-974). OSU's default is fixed:0.
+struct root_option {
+    bool rotate = false;
+    std::uint64_t rank = 0;
+};
+
 struct options {
     std::optional<sync> synchronization;  // -s; none: each benchmark's default
     mpi::window_creation creation = mpi::window_creation::allocate;  // -w (OSU 7: allocate)
@@ -103,6 +111,7 @@ struct options {
     worker_counts workers;  // -t as latency_mt's threads and latency_mp's processes
     std::uint64_t partitions = default_partitions;  // -q (partitioned_latency)
     neighborhood topology;  // -N
+    root_option root;       // -k
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(
