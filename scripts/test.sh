@@ -98,7 +98,7 @@ fi
 # third hardening sweep's rows under mpiexec (-n 3/-n 4 runs, osu's refusals, error text and .dat
 # paths, signals to each rank) run in the release build only too: they exercise the same parsers
 # and output paths as the rows without MPI that run here, and together cost minutes under ASan.
-# Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, pairs', links', osu-variants',
+# Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, pairs', links', osu-variants', osu-options',
 # imb-p2p's and imb-mpi4's known answers, imb2021-options' send counter) cannot run under ASan, whose runtime must come
 # first in the library list. The test Slurm's srun runs (slurm-srun) start daemons of their own,
 # and the report's browser test (cli_report_browser) judges the page in Chromium, not parbench's
