@@ -423,10 +423,11 @@ case("mpi3_osu_multi_lat_with_latency", OSU + ["latency", "multi_lat"] + OSU_SMA
 case("mpi3_osu_mbw_mr_odd", OSU + ["mbw_mr", "-c"] + OSU_SMALL + OUT, 0, None,
      launcher="mpiexec3", needs=("mpi",), bound=45, check=no_defects)
 
-# §3: -W sizes allocations (requests, window sections): bounded by -M, refused before the run.
+# §3: -W sizes allocations (requests, window sections): bounded by -mem-limit, refused
+# before the run.
 for name in ("bw", "bibw", "mbw_mr", "put_bw", "get_bw", "put_bibw"):
     case(f"mpi_osu_window_huge_{name}", OSU + [name, "-W", "2147483647"], 2,
-         r"-W 2147483647: .*-M \d+", launcher="mpiexec2", needs=("mpi",), bound=30)
+         r"-W 2147483647: .*-mem-limit \d+", launcher="mpiexec2", needs=("mpi",), bound=30)
 case("mpi_osu_window_million", OSU + ["bw", "-W", "1000000", "-m", "1:1", "-i", "1", "-x", "0"],
      2, r"-W 1000000: at most 65536 transfers per window", launcher="mpiexec2", needs=("mpi",),
      bound=30)
