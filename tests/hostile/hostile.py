@@ -423,22 +423,23 @@ case("mpi3_osu_multi_lat_with_latency", OSU + ["latency", "multi_lat"] + OSU_SMA
 case("mpi3_osu_mbw_mr_odd", OSU + ["mbw_mr", "-c"] + OSU_SMALL + OUT, 0, None,
      launcher="mpiexec3", needs=("mpi",), bound=45, check=no_defects)
 
-# §3: -W sizes allocations (requests, window sections): bounded by -M, refused before the run.
+# §3: -W sizes allocations (requests, window sections): bounded by -mem-limit, refused
+# before the run.
 for name in ("bw", "bibw", "mbw_mr", "put_bw", "get_bw", "put_bibw"):
     case(f"mpi_osu_window_huge_{name}", OSU + [name, "-W", "2147483647"], 2,
-         r"-W 2147483647: .*-M \d+", launcher="mpiexec2", needs=("mpi",), bound=30)
+         r"-W 2147483647: .*-mem-limit \d+", launcher="mpiexec2", needs=("mpi",), bound=30)
 case("mpi_osu_window_million", OSU + ["bw", "-W", "1000000", "-m", "1:1", "-i", "1", "-x", "0"],
      2, r"-W 1000000: at most 65536 transfers per window", launcher="mpiexec2", needs=("mpi",),
      bound=30)
 case("mpi_osu_window_million_bibw", OSU + ["bibw", "-W", "300000", "-m", "1:1"], 2,
      r"-W 300000: at most 65536", launcher="mpiexec2", needs=("mpi",), bound=30)
-case("mpi_osu_window_small_mem", OSU + ["bw", "-W", "4096", "-M", "4096"], 2,
-     r"-W 4096: .*-M 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
-case("mpi_osu_window_small_mem_put_bw", OSU + ["put_bw", "-W", "4096", "-M", "4096"], 2,
-     r"-W 4096: .*-M 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_small_mem", OSU + ["bw", "-W", "4096", "-mem-limit", "4096"], 2,
+     r"-W 4096: .*-mem-limit 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
+case("mpi_osu_window_small_mem_put_bw", OSU + ["put_bw", "-W", "4096", "-mem-limit", "4096"],
+     2, r"-W 4096: .*-mem-limit 4096", launcher="mpiexec2", needs=("mpi",), bound=30)
 for name in ("get_bw", "put_bibw"):
-    case(f"mpi_osu_M_1_{name}", OSU + [name, "-M", "1", "-m", "4:8", "-W", "2"], 2,
-         rf"-W 2: {name}'s window needs 8 bytes per transfer .*above -M 1", launcher="mpiexec2",
+    case(f"mpi_osu_M_1_{name}", OSU + [name, "-mem-limit", "1", "-m", "4:8", "-W", "2"], 2,
+         rf"-W 2: {name}'s window needs 8 bytes per transfer .*above -mem-limit 1", launcher="mpiexec2",
          needs=("mpi",), bound=30)
 case("mpi_osu_window_zero", OSU + ["bw", "-W", "0"], 2, r"-W 0: .*positive",
      launcher="mpiexec2", needs=("mpi",), bound=30)
@@ -484,10 +485,11 @@ case("mpi_osu_fop_latency_m_ignored", OSU + ["fop_latency", "-m", "0:0", "-i", "
 case("mpi_osu_barrier_m_0_0", OSU + ["barrier", "-m", "0:0", "-i", "2", "-x", "0"] + OUT, 0,
      None, launcher="mpiexec2", needs=("mpi",), bound=30, check=rows_match)
 for name in ("put_latency", "latency", "allreduce"):
-    case(f"mpi_osu_M_1_{name}", OSU + [name, "-M", "1", "-m", "4:8", "-i", "2", "-x", "0",
-                                       "-W", "2"], 1,
+    case(f"mpi_osu_M_1_{name}", OSU + [name, "-mem-limit", "1", "-m", "4:8", "-i", "2", "-x",
+                                       "0", "-W", "2"], 1,
          r"nothing was measured in suite 'osu'", launcher="mpiexec2", needs=("mpi",), bound=30,
-         says=rf"{name}: sizes from 4 bytes skipped, they need \d+ bytes per process, above -M 1")
+         says=rf"{name}: sizes from 4 bytes skipped, they need \d+ bytes per process, "
+              r"above -mem-limit 1")
 
 # §4: P_Read_shared's -check where 3 does not divide X (blocks of X/3 and X/3 + 1 bytes): the
 # shared pointer's reads start off block boundaries and are still right.

@@ -106,7 +106,7 @@ def test_latency_mt(args, np):
         expect(p.plugin_context.get("thread_level") == "MPI_THREAD_MULTIPLE",
                f"{label}: thread level {p.plugin_context.get('thread_level')}")
         senders, receivers = (1, 2) if threads == "2" else (2, 3)
-        expect(f"# Number of Sender threads: {senders}\n# Number of Receiver threads: "
+        expect(f"# Number of Sender threads: {senders} \n# Number of Receiver threads: "
                f"{receivers}\n" in p.stdout, f"{label}: header {p.stdout[:300]!r}")
         for r in rows:
             one_way = r["t_avg_us"]
@@ -180,7 +180,7 @@ def test_partitioned(args, np):
         expect(p.returncode == 0 and [r["bytes"] for r in rows] == sizes and len(reports) == np,
                f"{label}: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: "
                f"{p.stderr[-400:]}")
-        expect(f"# Partitions: {partitions}\n# Datatype: MPI_CHAR.\n" in p.stdout,
+        expect(f"# Partitions: {partitions}\t\n# Datatype: MPI_CHAR.\n" in p.stdout,
                f"{label}: header {p.stdout[:300]!r}")
         one_way = (4 + partitions) * D_US / 2
         for r in rows:

@@ -2,13 +2,20 @@
 // row per size, "%-10d%18.2f" as OSU 7 prints them (FIELD_WIDTH 18, FLOAT_PRECISION 2), so that
 // scripts that parse osu_* output read parbench's unchanged:
 //
-//   # OSU MPI Latency Test v7.3 (parbench 0.1.0, OSU micro-benchmarks 7.3 compatible)
-//   # Datatype: MPI_CHAR.
-//   # Size          Latency (us)
-//   1                       0.21
 //
-// The lines above the table come from the run-start header's "blocks" (per benchmark: banner,
-// for one-sided tests window creation and synchronisation, further '#' lines, datatype). The
+//   # OSU MPI Latency Test v7.5
+//   # Datatype: MPI_CHAR.
+//   # Size       Avg Latency(us)
+//   1                       0.21
+//   ...
+//   # parbench 0.1.0, OSU micro-benchmarks 7.5 compatible
+//
+// The lines above the table come from the run-start header's "blocks" (per benchmark: '#' lines
+// OSU prints before its banner ("lines_before"), the empty line OSU's print_preamble starts with
+// ("empty_line_before"), the banner, for one-sided tests window creation and synchronisation,
+// further '#' lines, the datatype unless it is null: osu_barrier prints none). A table after
+// another is separated from it by one empty line. The banner is OSU's exactly; parbench's
+// identification (the run's title) is the '#' line that closes the run. The
 // columns after the size are the suite's declaration for the benchmark (run_start.columns, read
 // by report/columns.hpp): each with its heading, width and decimals, in the suite's order — so
 // the layout knows nothing of latency, bandwidth, OSU's -f/-z/-c columns or parbench's extra
@@ -81,6 +88,7 @@ public:
 
     void on_run_end(bool completed) override {
         if (!completed) out_ << "# run stopped early\n";
+        if (!title_.empty()) out_ << "# " << title_ << '\n';
         out_.flush();
     }
 
@@ -91,13 +99,17 @@ private:
     }
 
     void begin_table(const result_record& r) {
-        if (!current_.empty()) out_ << '\n';
+        const nlohmann::json block =
+            blocks_.contains(r.benchmark) ? blocks_[r.benchmark] : nlohmann::json::object();
+        const bool empty_line = block.value("empty_line_before", false);
+        const auto before = block.value("lines_before", std::vector<std::string>{});
+        if (!current_.empty() && (!empty_line || !before.empty())) out_ << '\n';
+        for (const auto& line : before) out_ << line << '\n';
+        if (empty_line) out_ << '\n';
         current_ = r.benchmark;
         sizes_ = r.has_bytes;
         const auto* declared = declared_columns(declared_, r.benchmark);
         columns_ = declared ? *declared : std::vector<column>{{"t_max_us", "Latency (us)"}};
-        const nlohmann::json block =
-            blocks_.contains(r.benchmark) ? blocks_[r.benchmark] : nlohmann::json::object();
         row_text_ = block.value("row_text", std::vector<std::string>{});
         print_preamble(block, r.benchmark);
         if (!row_text_.empty()) return;
@@ -108,8 +120,7 @@ private:
     }
 
     void print_preamble(const nlohmann::json& block, const std::string& benchmark) {
-        out_ << fmt::format("# {} v{} ({})\n", block.value("banner", benchmark), version_,
-                            title_.empty() ? "parbench" : title_);
+        out_ << fmt::format("# {} v{}\n", block.value("banner", benchmark), version_);
         if (block.contains("window_creation"))
             out_ << "# Window creation: " << block.value("window_creation", std::string{})
                  << '\n';
@@ -119,6 +130,7 @@ private:
         for (const auto& line : block.value("lines", nlohmann::json::array()))
             out_ << line.get<std::string>() << '\n';
         if (block.contains("row_text")) return;
+        if (block.contains("datatype") && block["datatype"].is_null()) return;
         out_ << "# Datatype: " << block.value("datatype", std::string("MPI_CHAR")) << ".\n";
     }
 

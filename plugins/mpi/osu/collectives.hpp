@@ -34,44 +34,80 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace parbench::osu {
 
-// An IMB-MPI1 collective definition with OSU's fixed root 0.
-template <class Imb, const char* Banner, const char* Datatype = nullptr>
+// An IMB-MPI1 collective definition with OSU's fixed root 0, or with RootOption -k's root
+// (gather, gatherv, reduce, scatter, scatterv: the tests OSU 7.5 takes -k on).
+template <class Imb, const char* Banner, const char* Datatype = nullptr, bool RootOption = false>
 struct collective_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
+    // OSU 7.5 times each call with an MPI_Barrier after it; osu_barrier times the barrier alone
+    // (osu_barrier.c lines 97-99).
+    static constexpr int barriers_after_call = std::is_same_v<Imb, imb_mpi1::barrier_def> ? 0 : 1;
     // IMB's message unit and sizes, none of its other traits.
     static constexpr mpi::definition_traits traits{.has_bytes = Imb::traits.has_bytes,
                                                   .unit = Imb::traits.unit};
     static constexpr block_text text{
         .banner = Banner,
-        .datatype = Datatype != nullptr ? Datatype : "MPI_CHAR",
+        // osu_barrier prints no datatype line (nor does osu_ibarrier, which takes this text)
+        .datatype = Datatype != nullptr                              ? Datatype
+                    : std::is_same_v<Imb, imb_mpi1::barrier_def> ? nullptr
+                                                                 : "MPI_CHAR",
         .figures = {{{.heading = "Avg Latency(us)", .source = "t_avg_us"}}},
         .latency = true};
 
     static constexpr pattern::collective descriptor(const options& /*o*/) { return {}; }
     static mpi::buffer_layout layout(std::size_t x, int np) { return Imb::layout(x, np); }
 
+    // IMB's kernel takes the root of iteration i as i % n (kernel_context::root): the iteration
+    // it is given picks the root. Rotation passes i, a fixed root N passes N, root 0 passes 0.
+    struct root_pick {
+        bool rotate = false;
+        std::uint64_t fixed = 0;
+        [[nodiscard]] std::uint64_t iteration(std::uint64_t i) const noexcept {
+            return rotate ? i : fixed;
+        }
+    };
+    [[nodiscard]] static root_pick root_of(const options& o) noexcept {
+        if constexpr (RootOption) return {.rotate = o.root.rotate, .fixed = o.root.rank};
+        return {};
+    }
     struct kernel {
         typename Imb::kernel inner;
+        root_pick root;
         template <class Buffers>
-        void operator()(const mpi::kernel_context& c, std::uint64_t /*i*/, const Buffers& b) {
-            inner(c, 0, b);  // iteration 0: root 0
+        void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
+            inner(c, root.iteration(i), b);
         }
     };
-    static kernel make_kernel(const mpi::kernel_context& c, const options& /*o*/) {
-        return {imb_mpi1::kernel_for<Imb>(c)};
+    static kernel make_kernel(const mpi::kernel_context& c, const options& o) {
+        return {imb_mpi1::kernel_for<Imb>(c), root_of(o)};
     }
     struct verify_check : Imb::verify_check {
-        [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
+        root_pick root;
+        [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t last,
                                            std::span<const std::byte> recv) const {
-            return Imb::verify_check::verify(c, 0, recv);
+            return Imb::verify_check::verify(c, root.iteration(last), recv);
         }
     };
+    static verify_check make_check(const options& o) {
+        verify_check v{};
+        v.root = root_of(o);
+        return v;
+    }
+    // -k fixed:N names a process of the run (osu_util_mpi.c:967-969 ends OSU's run otherwise).
+    static std::string refusal_with(const options& o, int world_size)
+        requires RootOption
+    {
+        if (o.root.rotate || o.root.rank < static_cast<std::uint64_t>(world_size)) return {};
+        return "-k fixed:" + std::to_string(o.root.rank) + ": the root must be a process of the " +
+               "run, 0 to " + std::to_string(world_size - 1);
+    }
 };
 
 // osu_alltoallw (OSU 7.5): MPI_Alltoallw moving what osu_alltoall moves — X MPI_CHARs to and
@@ -159,6 +195,8 @@ struct bcast_with_ack_kernel {
 inline constexpr char bcast_ack_banner[] = "OSU MPI Broadcast Latency Test (acknowledged)";
 
 struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
+    // OSU 2.0's loop: the broadcasts and acknowledgements timed as one batch.
+    static constexpr int barriers_after_call = only_batched;
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest

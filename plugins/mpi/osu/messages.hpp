@@ -20,9 +20,11 @@
 #include <parbench/mpi/persistent.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/pattern/pattern.hpp>
+#include <parbench/policy/sync.hpp>
 
 #include <mpi.h>
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -49,6 +51,50 @@ template <class Def>
         return mpi::messages{.layout = layout};
 }
 
+// The plan of the collectives, whose calls OSU 7.5 times one by one: the same counts, limit and
+// -c, with a sync policy chosen per run (per_call_plan_of).
+using collective_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::sync::chosen,
+                                         policy::aggregation::aggregate>;
+
+// A definition OSU 7.5 times call by call (its blocking, persistent and neighbourhood
+// collectives) says how many MPI_Barrier follow each timed call: 1 (osu_allreduce.c and the
+// others: t_start, the call, t_stop, MPI_Barrier), 0 for osu_barrier and osu_barrier_persistent
+// (the barrier is the call). A definition with OSU's method of an older release (bcast_ack)
+// sets it to only_batched.
+inline constexpr int only_batched = -1;
+template <class Def>
+concept timed_per_call = requires {
+    { Def::barriers_after_call } -> std::convertible_to<int>;
+} && Def::barriers_after_call != only_batched;
+
+// OSU 7.5's method (the default): one MPI_Barrier before the size's loop, then every call timed
+// on its own with Def::barriers_after_call barriers after it, outside the timed part; each
+// process's time per call is the sum of its calls' times over the iterations, and the row's Avg
+// Latency is the mean of the processes' times, Min and Max their extremes
+// (util/osu_util_mpi.c print_stats via osu_allreduce.c's three MPI_Reduce). -batched: parbench's
+// loop of calls timed as one batch, with no barrier between calls.
+template <class Def>
+    requires timed_per_call<Def>
+[[nodiscard]] collective_plan per_call_plan_of(const options& o, const message_plan& plan) {
+    policy::sync::chosen sync{.which = policy::sync::method::each_call,
+                              .barriers = {.count = 1},
+                              .after_call = Def::barriers_after_call};
+    if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = {.count = 2}};
+    return {.iterations = plan.iterations,
+            .sync = sync,
+            .mem_limit_bytes = plan.mem_limit_bytes,
+            .check = plan.check};
+}
+
+// The definition's -c check with the options it depends on (the root of -k), or its default.
+template <class Def>
+[[nodiscard]] auto check_of(const options& o) {
+    if constexpr (requires { Def::make_check(o); })
+        return Def::make_check(o);
+    else
+        return typename Def::verify_check{};
+}
+
 template <class Def>
 [[nodiscard]] mpi::measurement measure_message_size(const mpi::session& s, const options& o,
                                                     const mpi::record_labels& labels,
@@ -56,14 +102,19 @@ template <class Def>
     const auto descriptor = Def::descriptor(o);
     const auto bytes = static_cast<std::size_t>(x);
     const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(descriptor));
-    return mpi::measure(s, mpi::measure_config{.pattern = descriptor,
-                                               .labels = labels,
-                                               .bytes = x,
-                                               .resource = message_resource_of<Def>(s, o, context,
-                                                                                    bytes),
-                                               .kernel = Def::make_kernel(context, o),
-                                               .plan = plan,
-                                               .check = typename Def::verify_check{}});
+    const auto config = [&](const auto& chosen_plan) {
+        return mpi::measure_config{.pattern = descriptor,
+                                   .labels = labels,
+                                   .bytes = x,
+                                   .resource = message_resource_of<Def>(s, o, context, bytes),
+                                   .kernel = Def::make_kernel(context, o),
+                                   .plan = chosen_plan,
+                                   .check = check_of<Def>(o)};
+    };
+    if constexpr (timed_per_call<Def>)
+        return mpi::measure(s, config(per_call_plan_of<Def>(o, plan)));
+    else
+        return mpi::measure(s, config(plan));
 }
 
 // Where a definition's sizes start without -m: OSU's point-to-point latency tests at 0 bytes.

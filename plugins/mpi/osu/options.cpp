@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <climits>
 #include <fstream>
+#include <string_view>
+#include <utility>
 
 namespace parbench::osu {
 namespace options_impl {
@@ -28,12 +30,14 @@ namespace {
 void parse_sizes(const std::string& text, options& o) {
     const auto colon = text.find(':');
     const auto bad = [&](const std::string& why) {
-        return input_error("-m " + text + ": " + why + "; expected [MIN:]MAX in bytes");
+        return input_error("-m " + text + ": " + why + "; expected [MIN:]MAX, MIN: or :MAX in bytes");
     };
     std::optional<std::uint64_t> min = o.min_bytes;
     std::uint64_t given_min = 0;
     const std::string max_text = colon == std::string::npos ? text : text.substr(colon + 1);
-    if (colon != std::string::npos) {
+    if (colon == 0) {
+        // ":MAX" sets MAX only (OSU 7.5's set_message_size, osu_util.c:204-206)
+    } else if (colon != std::string::npos) {
         if (!parbench::parse_unsigned(std::string_view(text).substr(0, colon), given_min))
             throw bad("MIN '" + text.substr(0, colon) + "' is not a non-negative integer");
         if (given_min > static_cast<std::uint64_t>(INT_MAX))
@@ -41,7 +45,8 @@ void parse_sizes(const std::string& text, options& o) {
         min = given_min;
     }
     o.min_bytes = min;
-    if (colon != std::string::npos && max_text.empty()) return;  // "MIN:" sets MIN only, as OSU
+    if (colon != std::string::npos && colon > 0 && max_text.empty())
+        return;  // "MIN:" sets MIN only, as OSU
     std::uint64_t max = 0;
     if (!parbench::parse_unsigned(max_text, max))
         throw bad("MAX '" + max_text + "' is not a non-negative integer");
@@ -72,6 +77,17 @@ void parse_t(const std::string& text, options& o) {
                           ": expected CALLS (MPI_Test calls of the nonblocking collectives) or "
                           "[SENDERS:]RECEIVERS (latency_mt threads, latency_mp processes)");
     o.workers = {.senders = senders, .receivers = receivers, .given = true, .both_given = true};
+}
+
+// -k fixed:N | rotate (OSU 7.5's spellings, osu_util.c:1133-1160; N below the process count is
+// checked where the process count is known, osu/collectives.hpp)
+root_option parse_root(const std::string& text) {
+    if (text == "rotate") return {.rotate = true};
+    std::uint64_t rank = 0;
+    if (text.rfind("fixed:", 0) != 0 ||
+        !parbench::parse_unsigned(std::string_view(text).substr(6), rank) || rank > INT_MAX)
+        throw input_error("-k " + text + ": expected fixed:RANK (a process rank) or rotate");
+    return {.rank = rank};
 }
 
 // -N cart:D:R | graph:FILE (OSU 7.5's spellings; the file is read here, on every process, so
@@ -122,6 +138,20 @@ neighborhood parse_neighborhood(const std::string& text) {
     return n;
 }
 
+// OSU 7.5's long options (c/util/osu_util_options.h:28-57, OMBOP_LONG_OPTIONS_ALL) of the short
+// options the suite has, each an alias of its short form.
+constexpr std::pair<std::string_view, std::string_view> long_options[] = {
+    {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},         {"window-size", "W"},
+    {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
+    {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
+    {"root-rank", "k"}};
+
+[[nodiscard]] std::string short_name(const std::string& name) {
+    for (const auto& [long_name, short_form] : long_options)
+        if (name == long_name) return std::string(short_form);
+    return name;
+}
+
 constexpr parbench_parameter parameter_rows[] = {
     {"m", "[MIN:]MAX", "message sizes MIN, 2 MIN, ... up to MAX bytes (MIN: sets MIN only)",
      "1:4194304 (collectives 1:1048576)", PARBENCH_ARITY_ONE},
@@ -131,7 +161,7 @@ constexpr parbench_parameter parameter_rows[] = {
     {"x", "WARMUP", "untimed warm-up iterations (OSU -x)",
      "latency 100 (10 above 8 KiB), bandwidth 10 (2), collectives 100 (10)", PARBENCH_ARITY_ONE},
     {"W", "WINDOW",
-     "transfers per window of the bandwidth tests (OSU -W; at most 65536, and within -M)", "64",
+     "transfers per window of the bandwidth tests (OSU -W; at most 65536, and within -mem-limit)", "64",
      PARBENCH_ARITY_ONE},
     {"w", "create|allocate|dynamic", "one-sided window creation (OSU -w)", "allocate",
      PARBENCH_ARITY_ONE},
@@ -154,8 +184,33 @@ constexpr parbench_parameter parameter_rows[] = {
      "neighbourhood collectives' topology: periodic D-dimensional grid, neighbours within R "
      "steps, or the SRC,DEST edges of FILE (OSU -N)",
      "cart:1:1", PARBENCH_ARITY_ONE},
-    {"M", "BYTES", "memory limit per process; larger sizes are skipped (OSU -M)", "536870912",
+    {"mem-limit", "BYTES",
+     "memory limit per process; larger sizes are skipped (OSU 7.3's -M, which 7.5 dropped)",
+     "536870912", PARBENCH_ARITY_ONE},
+    {"M", "BYTES", "refused, as OSU 7.5 refuses it: OSU 7.5 has no -M; see -mem-limit", nullptr,
      PARBENCH_ARITY_ONE},
+    {"k", "fixed:RANK|rotate",
+     "root of gather, gatherv, reduce, scatter and scatterv: a fixed process, or iteration i's "
+     "root i % n (OSU -k)",
+     "fixed:0", PARBENCH_ARITY_ONE},
+    {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
+    {"message-size", "[MIN:]MAX", "OSU's long form of -m", nullptr, PARBENCH_ARITY_ONE},
+    {"iterations", "ITER", "OSU's long form of -i", nullptr, PARBENCH_ARITY_ONE},
+    {"warmup", "WARMUP", "OSU's long form of -x", nullptr, PARBENCH_ARITY_ONE},
+    {"window-size", "WINDOW", "OSU's long form of -W", nullptr, PARBENCH_ARITY_ONE},
+    {"full", nullptr, "OSU's long form of -f", nullptr, PARBENCH_ARITY_FLAG},
+    {"validation", nullptr, "OSU's long form of -c", nullptr, PARBENCH_ARITY_FLAG},
+    {"tail-lat", nullptr, "OSU's long form of -z", nullptr, PARBENCH_ARITY_FLAG},
+    {"num-test-calls", "CALLS|[SENDERS:]RECEIVERS", "OSU's long form of -t", nullptr,
+     PARBENCH_ARITY_ONE},
+    {"sync-option", "SYNC", "OSU's long form of -s", nullptr, PARBENCH_ARITY_ONE},
+    {"win-options", "CREATION", "OSU's long form of -w", nullptr, PARBENCH_ARITY_ONE},
+    {"nhbr", "cart:D:R|graph:FILE", "OSU's long form of -N", nullptr, PARBENCH_ARITY_ONE},
+    {"partitions", "PARTITIONS", "OSU's long form of -q", nullptr, PARBENCH_ARITY_ONE},
+    {"batched", nullptr,
+     "collectives: time the calls as one loop with no barrier between them (parbench's method) "
+     "instead of each call on its own with an MPI_Barrier after it (OSU 7.5's)",
+     nullptr, PARBENCH_ARITY_FLAG},
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},
 };
@@ -199,9 +254,11 @@ std::string_view creation_call(mpi::window_creation c) noexcept {
 options parse_options(const run_request& request) {
     options o;
     o.check = request.check;
-    for (const auto& [name, value] : request.options) {
+    for (const auto& [given_name, value] : request.options) {
+        // OSU's long options are their short forms; a value's error names the short form
+        const std::string name = options_impl::short_name(given_name);
         if (name == "check") continue;
-        if (name == "extra" || name == "c" || name == "f" || name == "z") {
+        if (name == "extra" || name == "c" || name == "f" || name == "z" || name == "batched") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
@@ -209,6 +266,7 @@ options parse_options(const run_request& request) {
             if (name == "c") o.check = true;
             if (name == "f") o.full = true;
             if (name == "z") o.percentiles = true;
+            if (name == "batched") o.batched = true;
             continue;
         }
         const std::string text = parbench::option_text(name, value);
@@ -222,12 +280,20 @@ options parse_options(const run_request& request) {
             options_impl::parse_t(text, o);
         } else if (name == "q") {
             o.partitions = options_impl::count_value(name, text, false);
+        } else if (name == "k") {
+            o.root = options_impl::parse_root(text);
         } else if (name == "N") {
             o.topology = options_impl::parse_neighborhood(text);
         } else if (name == "M") {
+            // OSU 7.5 dropped -M (osu_util_options.h: no 'M' in any option string; its getopt
+            // ends in print_bad_usage_message and EXIT_FAILURE)
+            throw input_error("-M " + text +
+                              ": OSU 7.5 has no -M; parbench's memory limit per process is "
+                              "-mem-limit BYTES");
+        } else if (name == "mem-limit") {
             std::uint64_t bytes = 0;
             if (!parbench::parse_unsigned(text, bytes) || bytes == 0)
-                throw input_error("-M " + text + ": expected a positive number of bytes");
+                throw input_error("-mem-limit " + text + ": expected a positive number of bytes");
             o.mem_limit_bytes = bytes;
         } else if (name == "W") {
             o.window_size = options_impl::count_value(name, text, false);

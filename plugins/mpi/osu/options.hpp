@@ -81,6 +81,14 @@ struct neighborhood {
     std::vector<std::pair<int, int>> edges;  // graph: the file's edges, in its order
 };
 
+// -k (OSU 7.5): the root of the rooted collectives that take it (gather, gatherv, reduce,
+// scatter, scatterv): fixed:N, or rotate, the root of iteration i being i % n (osu_util_mpi.c
+// omb_get_root_rank, lines 964-974). OSU's default is fixed:0.
+struct root_option {
+    bool rotate = false;
+    std::uint64_t rank = 0;
+};
+
 struct options {
     std::optional<sync> synchronization;  // -s; none: each benchmark's default
     mpi::window_creation creation = mpi::window_creation::allocate;  // -w (OSU 7: allocate)
@@ -89,17 +97,21 @@ struct options {
     std::optional<std::uint64_t> iterations;      // -i: small and large messages alike
     std::optional<std::uint64_t> skip;            // -x
     std::uint64_t window_size = default_window_size;  // -W
-    std::uint64_t mem_limit_bytes = default_mem_limit;  // -M, per process
+    std::uint64_t mem_limit_bytes = default_mem_limit;  // -mem-limit (OSU 7.3's -M), per process
     bool check = false;          // -c (or the driver's --check)
     bool full = false;           // -f: min, max and iterations columns
     bool percentiles = false;    // -z: P50, P90, P99 columns
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
+    // -batched: the collectives' calls timed as one loop with no barrier between them
+    // (parbench's method); without it each call is timed on its own, as OSU 7.5 does
+    bool batched = false;
     // -t: MPI_Test calls during the dummy compute of the nonblocking collectives (OSU's
     // num_probes; 0: the compute runs in one piece with no MPI_Test)
     std::uint64_t test_calls = 0;
     worker_counts workers;  // -t as latency_mt's threads and latency_mp's processes
     std::uint64_t partitions = default_partitions;  // -q (partitioned_latency)
     neighborhood topology;  // -N
+    root_option root;       // -k
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

@@ -34,7 +34,7 @@ namespace parbench::osu {
 
 inline constexpr int tag_message = 100;  // OSU's tags
 inline constexpr int tag_reply = 101;
-inline constexpr int reply_bytes = 4;  // osu_bw's reply: 4 MPI_CHARs
+inline constexpr int reply_bytes = 1;  // OSU 7.5's osu_bw reply: one MPI_CHAR (osu_bw.c:249, 325)
 
 // Every rank sends bytes that name it; a receiver expects its partner's.
 struct bytes_of_partner {
@@ -114,7 +114,8 @@ struct latency_def : point_to_point_def {
     static constexpr block_text text{
         .banner = AllPairs ? "OSU MPI Multi Latency Test" : "OSU MPI Latency Test",
         // OSU: process 0's time; multi_lat: the average over the processes
-        .figures = {{{.source = AllPairs ? "t_avg_us" : "t_max_us"}}},
+        .figures = {{{.heading = avg_latency_figure.heading,
+                      .source = AllPairs ? "t_avg_us" : "t_max_us"}}},
         .latency = true};
     static constexpr pattern::exchange descriptor(const options& /*o*/) {
         return {.klass = AllPairs ? benchmark_class::parallel_transfer

@@ -90,7 +90,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                                ? std::string("its MPI requests")
                                : "window and origin at " + std::to_string(x) +
                                      (x == 1 ? " byte" : " bytes")) +
-                          "), above -M " + std::to_string(o.mem_limit_bytes) + " at " +
+                          "), above -mem-limit " + std::to_string(o.mem_limit_bytes) + " at " +
                           std::to_string(w) + " transfers; at most " +
                           std::to_string(o.mem_limit_bytes / per_transfer) + " fit");
     if (w > max_window_size)
@@ -111,7 +111,13 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     nlohmann::json blocks = nlohmann::json::object();
     for (const benchmark* b : run) {
         start.benchmarks.emplace_back(b->info.name);
-        nlohmann::json block = {{"banner", b->text.banner}, {"datatype", b->text.datatype}};
+        nlohmann::json block = {{"banner", b->text.banner}};
+        block["datatype"] = b->text.datatype != nullptr ? nlohmann::json(b->text.datatype)
+                                                        : nlohmann::json(nullptr);
+        // OSU 7.5's print_preamble and print_preamble_nbc start with an empty line; the
+        // one-sided, mbw_mr and start-up programs print their banner first.
+        block["empty_line_before"] =
+            !b->text.one_sided && !b->text.pairs_line && b->text.row_text.empty();
         if (!b->text.row_text.empty())
             block["row_text"] = std::vector<std::string>(b->text.row_text.begin(),
                                                          b->text.row_text.end());
@@ -120,7 +126,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
         if (b->text.nonblocking)  // print_preamble_nbc's line and the empty line after it
             block["lines"] = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
-        if (b->header_lines != nullptr) block["lines"] = b->header_lines(o);
+        if (b->header_lines != nullptr)
+            block[b->header_lines_first ? "lines_before" : "lines"] = b->header_lines(o);
         if (b->text.one_sided) {
             block["window_creation"] = std::string(creation_call(o.creation));
             block["synchronization"] =
@@ -247,7 +254,7 @@ void report_skips(const run_state& st, std::string_view name, const mpi::size_no
     if (notes.skipped_for_memory())
         st.host->warning(std::string(name) + ": sizes from " +
                          std::to_string(notes.first_skipped_bytes) + " bytes skipped, they need " +
-                         std::to_string(notes.worst_need_bytes) + " bytes per process, above -M " +
+                         std::to_string(notes.worst_need_bytes) + " bytes per process, above -mem-limit " +
                          std::to_string(st.opts->mem_limit_bytes));
     if (notes.allocation_failed)
         st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");

@@ -72,6 +72,8 @@ struct benchmark {
     // (latency_mt's thread counts, latency_mp's forked processes, partitioned_latency's
     // partitions); they replace the nonblocking tests' "# Overall = ..." lines.
     std::vector<std::string> (*header_lines)(const options& o) = nullptr;
+    // The header lines come before the banner and its empty line (latency_mt, latency_mp).
+    bool header_lines_first = false;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0
@@ -123,6 +125,6 @@ inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
 [[nodiscard]] std::span<const benchmark> latency_variants();
 
 // The OSU release whose layout and defaults the suite follows.
-inline constexpr const char* osu_version = "7.3";
+inline constexpr const char* osu_version = "7.5";
 
 }  // namespace parbench::osu

@@ -119,14 +119,14 @@ using alltoallv = collective_def<imb::alltoall_def<true>, alltoallv_banner>;
 using alltoallw = collective_def<alltoallw_def, alltoallw_banner>;
 using barrier = collective_def<imb::barrier_def, barrier_banner>;
 using bcast = collective_def<imb::bcast_def, bcast_banner>;
-using gather = collective_def<imb::gather_def<false>, gather_banner>;
-using gatherv = collective_def<imb::gather_def<true>, gatherv_banner>;
-using reduce = collective_def<imb::reduce_def, reduce_banner, float_type>;
+using gather = collective_def<imb::gather_def<false>, gather_banner, nullptr, true>;
+using gatherv = collective_def<imb::gather_def<true>, gatherv_banner, nullptr, true>;
+using reduce = collective_def<imb::reduce_def, reduce_banner, float_type, true>;
 using reduce_scatter = collective_def<imb::reduce_scatter_def, reduce_scatter_banner, float_type>;
 using reduce_scatter_block =
     collective_def<reduce_scatter_block_def, reduce_scatter_block_banner, float_type>;
-using scatter = collective_def<imb::scatter_def<false>, scatter_banner>;
-using scatterv = collective_def<imb::scatter_def<true>, scatterv_banner>;
+using scatter = collective_def<imb::scatter_def<false>, scatter_banner, nullptr, true>;
+using scatterv = collective_def<imb::scatter_def<true>, scatterv_banner, nullptr, true>;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 

@@ -120,7 +120,8 @@ struct thread_pingpong {
 
 struct latency_mt : latency_def<false> {
     static constexpr block_text text{.banner = "OSU MPI Multi-threaded Latency Test",
-                                     .figures = {{{.source = "t_max_us"}}},
+                                     .figures = {{{.heading = avg_latency_figure.heading,
+                                                   .source = "t_max_us"}}},
                                      .latency = true};
 
     static std::string refusal(int /*world_size*/) {
@@ -148,8 +149,11 @@ struct latency_mt : latency_def<false> {
                    std::to_string(tag_ub + 1);
         return {};
     }
+    // OSU 7.5 prints them before its banner, the sender's with a trailing space
+    // (osu_latency_mt.c).
+    static constexpr bool header_lines_first = true;
     static std::vector<std::string> header_lines(const options& o) {
-        return {"# Number of Sender threads: " + std::to_string(sender_threads(o)),
+        return {"# Number of Sender threads: " + std::to_string(sender_threads(o)) + " ",
                 "# Number of Receiver threads: " + std::to_string(o.workers.receivers)};
     }
 
@@ -320,7 +324,8 @@ const forked_children* current_children = nullptr;
 
 struct latency_mp : latency_def<false> {
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
-                                     .figures = {{{.source = "t_max_us"}}},
+                                     .figures = {{{.heading = avg_latency_figure.heading,
+                                                   .source = "t_max_us"}}},
                                      .latency = true};
 
     static std::string refusal_with(const options& o, int /*world_size*/) {
@@ -331,6 +336,7 @@ struct latency_mp : latency_def<false> {
         }
         return worker_problem(o, "latency_mp", "forked processes");
     }
+    static constexpr bool header_lines_first = true;  // before the banner, as OSU 7.5
     static std::vector<std::string> header_lines(const options& o) {
         return {"# Number of forked processes in sender: " + std::to_string(forked_on_sender(o)),
                 "# Number of forked processes in receiver: " +
@@ -545,7 +551,7 @@ struct partitioned_latency : latency_def<false> {
                std::to_string(o.partitions) + " bytes (one MPI_CHAR per partition at least, as OSU)";
     }
     static std::vector<std::string> header_lines(const options& o) {
-        return {"# Partitions: " + std::to_string(o.partitions)};
+        return {"# Partitions: " + std::to_string(o.partitions) + "\t"};  // OSU 7.5's "%i\t"
     }
 
     [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
@@ -614,6 +620,8 @@ constexpr benchmark variant_entry(const char* name, const char* description,
                                   std::uint32_t flags) {
     benchmark b = message_entry<Def>(name, description, flags);
     b.header_lines = &Def::header_lines;
+    if constexpr (requires { Def::header_lines_first; })
+        b.header_lines_first = Def::header_lines_first;
     return b;
 }
 

@@ -255,6 +255,8 @@ struct neighbor_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
+    // OSU 7.5 times each call with an MPI_Barrier after it (osu_neighbor_allgather.c 164-169).
+    static constexpr int barriers_after_call = 1;
     static constexpr block_text text{
         .banner = Banner,
         .figures = {{{.heading = "Avg Latency(us)", .source = "t_avg_us"}}},

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""OSU 7.5's method, options and layout in the osu suite, against the PMPI oracle's known answers
+(each MPI call costs D on a virtual clock; tests/mpi/oracle/pmpi_oracle.cpp) and OSU 7.5's
+sources (c/ of mjwilkins18/aurora_osu_microbenchmarks).
+
+Per-call timing (the default; osu_allreduce.c: t_start, the call, t_stop, MPI_Barrier): between
+-i 10 and -i 20 a collective's run makes 10 more MPI_Barrier (one after each timed call) and 10
+more calls; osu_barrier's 10 more MPI_Barrier are the timed calls alone (osu_barrier.c
+lines 97-99); with -batched no barrier is added per call. Each process's time per call is its
+own D (the barrier is outside the timed part: 2 D if it were inside), so with per-rank delays
+D0, D1 the row reads Avg (D0 + D1) / 2, Min D0, Max D1 (osu_allreduce.c's MPI_Reduce of the
+processes' latencies: SUM / n, MIN, MAX).
+
+usage: test_osu_options.py --np N --parbench PARBENCH --oracle LIB
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.run import mpi_suite  # noqa: E402
+
+BAD_INPUT = 2
+D0_US, D1_US = 100.0, 300.0
+run = mpi_suite("osu")
+
+
+def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}"):
+    """The run under the oracle (per-rank delays D0, D1), and each rank's report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "oracle")
+        p, rows = run(names + options, args.np, args.parbench, timeout=120,
+                      env={"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                           ":verify_asan_link_order=0"},
+                      env_args=[f"LD_PRELOAD={os.path.abspath(args.oracle)}",
+                                f"PARBENCH_ORACLE_DELAY_US={delays}",
+                                "PARBENCH_ORACLE_CLOCK=virtual",
+                                "PARBENCH_ORACLE_PEERS=1",
+                                f"PARBENCH_ORACLE_REPORT={prefix}"])
+        reports = {}
+        for rank in range(args.np):
+            if os.path.exists(f"{prefix}.{rank}.json"):
+                with open(f"{prefix}.{rank}.json") as f:
+                    reports[rank] = json.load(f)
+    expect(p.returncode == 0 and len(reports) == args.np,
+           f"{names} {options}: rc {p.returncode}, {len(reports)} reports: {p.stderr[-400:]}")
+    return p, rows, reports
+
+
+def calls(report, function):
+    return report.get("calls", {}).get(function, 0)
+
+
+def operands(report, function):
+    return report.get("operands", {}).get(function, {})
+
+
+def test_per_call_timing(args):
+    """Barriers per timed call, the calls per size and the row's Avg/Min/Max across processes."""
+    for name, function, operand, barriers_per_call in [
+            ("allreduce", "MPI_Allreduce", "MPI_FLOAT x 2 op MPI_SUM", 1),
+            ("barrier", "MPI_Barrier", None, 0)]:
+        for batched in ([False, True] if barriers_per_call else [False]):
+            label = f"{name}{' -batched' if batched else ''}"
+            counts = {}
+            for iterations in (10, 20):
+                p, rows, reports = oracle_run(
+                    args, [name], ["-m", "8:8", "-i", str(iterations), "-x", "2", "-f"] +
+                    (["-batched"] if batched else []))
+                if p.returncode != 0 or len(rows) != 1:
+                    expect(False, f"{label} -i {iterations}: rows {rows}")
+                    continue
+                r = rows[0]
+                # each process's time per call is its own D; the barrier after it is untimed
+                expect(close(r["t_avg_us"], (D0_US + D1_US) / 2, 1e-6) and
+                       close(r["t_min_us"], D0_US, 1e-6) and close(r["t_max_us"], D1_US, 1e-6),
+                       f"{label} -i {iterations}: avg {r['t_avg_us']} min {r['t_min_us']} "
+                       f"max {r['t_max_us']}, expected {(D0_US + D1_US) / 2}, {D0_US}, {D1_US}")
+                counts[iterations] = {rank: (calls(rep, "MPI_Barrier"),
+                                             operands(rep, function).get(operand, 0))
+                                      for rank, rep in reports.items()}
+                if operand is not None:  # warm-up and timed calls, on every process
+                    expect(all(c[1] == iterations + 2 for c in counts[iterations].values()),
+                           f"{label} -i {iterations}: {operand} calls {counts[iterations]}, "
+                           f"expected {iterations + 2}")
+            if len(counts) != 2:
+                continue
+            for rank in range(args.np):
+                added = counts[20][rank][0] - counts[10][rank][0]
+                if name == "barrier":
+                    want = 10  # the timed barriers themselves, none after them
+                else:
+                    want = 0 if batched else 10 * barriers_per_call
+                expect(added == want, f"{label} rank {rank}: {added} more MPI_Barrier for 10 more "
+                       f"timed calls, expected {want}")
+
+
+def test_layout(args):
+    """OSU 7.5's preamble, exactly as its programs print it (osu_util_mpi.c print_preamble: an
+    empty line, then "# BANNER v7.5"; osu_barrier: no datatype line; mbw_mr: banner first), the
+    heading of the latency tests, parbench's identification as the run's last '#' line, and
+    OSU's parser habit: the lines whose first field is a whole number are the size rows alone."""
+    p, rows = run(["latency", "barrier", "allreduce", "mbw_mr", "-m", "4:8", "-i", "5", "-x",
+                   "1"], args.np, args.parbench, timeout=120)
+    out = p.stdout
+    expect(p.returncode == 0 and out.startswith(
+        "\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n4 "),
+        f"latency's preamble: {out[:200]!r}")
+    expect("\n\n# OSU MPI Barrier Latency Test v7.5\n# Avg Latency(us)\n" in out,
+           f"barrier's preamble: {out!r}")
+    expect("\n\n# OSU MPI Allreduce Latency Test v7.5\n# Datatype: MPI_FLOAT.\n"
+           "# Size       Avg Latency(us)\n" in out, f"allreduce's preamble: {out!r}")
+    expect("\n\n# OSU MPI Multiple Bandwidth / Message Rate Test v7.5\n# [ pairs: 1 ] "
+           "[ window size: 64 ]\n# Datatype: MPI_CHAR.\n# Size                  MB/s"
+           "        Messages/s\n" in out and "\n\n\n" not in out, f"mbw_mr's preamble: {out!r}")
+    lines = out.rstrip("\n").split("\n")
+    expect(lines[-1].startswith("# parbench ") and
+           lines[-1].endswith(", OSU micro-benchmarks 7.5 compatible"),
+           f"last line {lines[-1]!r}")
+    sized = [line.split()[0] for line in lines if line.split() and line.split()[0].isdigit()]
+    expect(sized == ["4", "8", "4", "8", "4", "8"], f"awk '$1 ~ /^[0-9]+$/' rows: {sized}")
+
+
+def test_bw_reply(args):
+    """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
+    receives i + x of them per size."""
+    p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
+    got = operands(reports.get(0, {}), "MPI_Recv")
+    expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
+           f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
+
+
+def test_options(args):
+    """OSU 7.5's spellings: -m :MAX sets MAX only (osu_util.c:204-206); the long options
+    (osu_util_options.h OMBOP_LONG_OPTIONS_ALL) are their short forms; -M, which 7.5 dropped,
+    is refused in one line with status 2."""
+    p, rows = run(["bw", "-m", ":4", "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
+    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4],
+           f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: {p.stderr[-300:]}")
+    p, rows = run(["allreduce", "--message-size", "4:8", "--iterations", "3", "--warmup", "0",
+                   "--full"], args.np, args.parbench)
+    expect(p.returncode == 0 and [(r["bytes"], r["iterations"]) for r in rows] == [(4, 3), (8, 3)]
+           and "Min Latency(us)" in p.stdout,
+           f"long options: rc {p.returncode}, rows {[(r['bytes'], r['iterations']) for r in rows]}"
+           f": {p.stderr[-300:]}")
+    for bad, words in [(["latency", "-M", "64"], "-M 64: OSU 7.5 has no -M"),
+                       (["latency", "--iterations", "0"], "-i 0"),
+                       (["latency", "-m", ":x"], "-m :x")]:
+        p, rows = run(bad, args.np, args.parbench)
+        lines = [line for line in p.stderr.splitlines() if line.strip()]
+        expect(p.returncode == BAD_INPUT and len(lines) == 1 and words in lines[0] and not rows,
+               f"{bad}: rc {p.returncode}, stderr {p.stderr!r}")
+
+
+def test_root(args):
+    """-k (osu_util_mpi.c omb_get_root_rank): the root of each MPI_Reduce, warm-up and timed calls
+    alike (OSU's i runs over both), by the oracle's count of calls per root: without -k all 12
+    at root 0; fixed:1 all at 1; rotate i % 2, so 6 and 6. A root outside the run is refused."""
+    reduce = "MPI_Reduce 2"  # MPI_FLOAT x 2 at 8 bytes
+    for k, want in [(None, {0: 12}), ("fixed:1", {1: 12}), ("rotate", {0: 6, 1: 6})]:
+        p, rows, reports = oracle_run(args, ["reduce"], ["-m", "8:8", "-i", "10", "-x", "2"] +
+                                      (["-k", k] if k else []))
+        for rank, rep in reports.items():
+            got = {int(key.split()[-1]): calls for key, calls in rep.get("roots", {}).items()
+                   if key.startswith(reduce + " ")}
+            expect(got == want, f"reduce -k {k} rank {rank}: calls by root {got}, expected {want}")
+    p, rows = run(["gather", "-k", "fixed:2", "-m", "1:1"], args.np, args.parbench)
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    expect(p.returncode == BAD_INPUT and len(lines) == 1 and "-k fixed:2" in lines[0] and not rows,
+           f"gather -k fixed:2 at -n {args.np}: rc {p.returncode}, stderr {p.stderr!r}")
+    p, rows = run(["gather", "-k", "sometimes"], args.np, args.parbench)
+    expect(p.returncode == BAD_INPUT and "-k sometimes" in p.stderr and not rows,
+           f"gather -k sometimes: rc {p.returncode}, stderr {p.stderr!r}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--np", type=int, required=True)
+    parser.add_argument("--parbench", required=True)
+    parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
+    args = parser.parse_args()
+    test_per_call_timing(args)
+    test_layout(args)
+    test_bw_reply(args)
+    test_options(args)
+    test_root(args)
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
