@@ -245,7 +245,7 @@ def case_mpi_aggregate_samples():
     with tempfile.TemporaryDirectory() as tmp:
         cases = [("imb-rma", 2, ["Unidir_put", "-msglog", "0:2", "-iter", "20"]),
                  ("imb-io", 1, ["S_Write_indv", "-msglog", "0:2", "-iter", "20",
-                                "--io-dir", tmp])]
+                                "-methodology", "4.0", "--io-dir", tmp])]
         for suite, np, args in cases:
             out_json = os.path.join(tmp, f"{suite}.json")
             rc, out, err = run(["run", suite] + args + ["--progress", "off", "--json", out_json],

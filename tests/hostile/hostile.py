@@ -495,10 +495,12 @@ for name in ("put_latency", "latency", "allreduce"):
 # shared pointer's reads start off block boundaries and are still right.
 case("mpi3_imb_io_read_shared_check", ["run", "imb-io", "P_Read_shared", "C_Read_shared",
                                        "-msglog", "0:4", "-iter", "8,16,8",
+                                       "-methodology", "4.0",
                                        "-check", "--io-dir", "{tmp}"] + OUT, 0, None,
      launcher="mpiexec3", needs=("mpi",), bound=90, check=no_defects)
 case("mpi3_imb_io_write_shared_check", ["run", "imb-io", "P_Write_shared",
                                         "-msglog", "0:3", "-iter", "8,16,8", "-check",
+                                        "-methodology", "4.0",
                                         "--io-dir", "{tmp}"] + OUT, 0, None,
      launcher="mpiexec3", needs=("mpi",), bound=90, check=no_defects)
 
@@ -757,6 +759,7 @@ case("mpi_err_msglen_once", IMB + ["PingPong", "-msglen", "{tmp}/lens"], 2,
 # 0's files agreeing (JSON rows = CSV rows), one line, and imb-io's directory removed.
 
 IO_HANG = ["run", "imb-io", "S_Write_indv", "Test_IO_Deadlock", "-msglog", "0:2", "-iter", "10",
+           "-methodology", "4.0",
            "--io-dir", "{tmp}/io", "--json", "{tmp}/out.json", "--csv", "{tmp}/out.csv",
            "--quiet"]
 IMB_HANG = IMB + ["PingPong", "Test_Deadlock", "-msglog", "0:2", "-iter", "10",

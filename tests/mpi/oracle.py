@@ -45,6 +45,9 @@ Cases:
   imb2021_mpi4 the same rules for imb-mpi4's Bcast_persist, Allreduce_persist, Barrier_persist
              (IMB 2021 measures and prints IMB-MPI4 with IMB-NBC's code, IMB_output.c:313); the
              requests' root is 0 under both (test_imb_mpi4.py checks it)
+  imb2021_io   imb-io under 2021 and 4.0 at -n 2, D = 20 us: the run order, Open_Close's process
+             counts (-npmin 1), the I-flavours' aggregate mode, repetitions and t_pure/t_ovrl,
+             t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions, the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 """
@@ -660,8 +663,93 @@ def case_imb2021_mpi4():
                         ("Bcast_persist", "Allreduce_persist"), None)
 
 
+
+IMB2021_IO_ORDER = ["S_IWrite_indv", "S_IRead_indv", "Open_Close"]
+CATALOGUE_IO_ORDER = ["Open_Close", "S_IWrite_indv", "S_IRead_indv"]
+
+
+def case_imb2021_io():
+    """imb-io under IMB 2021.11 (the default) and the 4.0 guide at -n 2, D = 20 us. The MPI-IO
+    calls themselves are not interposed (free on the virtual clock); MPI_Wait and the barrier of
+    the assured completion (MPI_File_sync; MPI_Barrier; MPI_File_sync) cost D each."""
+    d, msgs, nonaggr = 20.0, 2, 1
+    io_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    where = ["--io-dir", io_dir] if io_dir else []
+    # Named in neither order: the guide runs them in the catalogue's, IMB 2021 in its own
+    # (writes, each followed by its I-flavour, then reads, Open_Close last).
+    names = ["S_IRead_indv", "Open_Close", "S_IWrite_indv"]
+    base = names + ["-msgsize", "1", "-zero_size", "off", "-iter", f"{msgs},40,{nonaggr}",
+                    "-time", "600"] + where
+    # The defaults (no -iter, -msglog, -npmin): S_Write_indv at 64 KiB, 40 MiB / 64 KiB = 640
+    # repetitions aggregate and 100 non-aggregate (IMB 2021: -iter 1000,40,100) against 50 and 10
+    # (16 MiB, the guide).
+    defaults = ["S_Write_indv", "-msgsize", "65536", "-zero_size", "off", "-time", "600"] + where
+    runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io"),
+                run(2, defaults, delay=d, methodology=m, suite="imb-io"))
+            for m in ("2021", "4.0")}
+    if any(r[0] != 0 for pair in runs.values() for r in pair):
+        expect(False, "every imb-io run exits 0")
+        return
+    for label, ((_, doc, _, _, _), (_, ddoc, _, _, _)) in runs.items():
+        is_2021 = label == "2021"
+        got = rows(doc)
+        # The default npmin (1 under 2021, 2 under the guide) and IMB 2021's run order.
+        order = list(dict.fromkeys(r["benchmark"] for r in got))
+        want_order = IMB2021_IO_ORDER if is_2021 else CATALOGUE_IO_ORDER
+        expect(order == want_order, f"{label}: run order {order} != {want_order}")
+        counts = sorted(r["processes"] for r in rows(doc, "Open_Close"))
+        expect(counts == ([1, 2] if is_2021 else [2]), f"{label}: Open_Close at Q = {counts}")
+        for name in ("S_IWrite_indv", "S_IRead_indv"):
+            for row in rows(doc, name):
+                o = row.get("overlap") or {}
+                lab = f"{label} {name} Q={row['processes']}"
+                n = msgs if is_2021 else nonaggr
+                expect(row["iterations"] == n and row["mode"] == ("aggregate" if is_2021 else ""),
+                       f"{lab}: {row['iterations']} repetitions, mode '{row['mode']}'")
+                write = "Write" in name
+                if is_2021:
+                    # Aggregate: n transfers, each ended by MPI_Wait (D), one assured completion
+                    # (D) per sample; t_pure the blocking aggregate form, the completion only.
+                    pure, ovrl = (d / n, d + d / n) if write else (0.0, d)
+                else:
+                    # Non-aggregate: the completion after every transfer.
+                    pure, ovrl = (d, 2 * d) if write else (0.0, d)
+                expect(abs(o.get("t_pure_us", -1) - pure) <= 1e-4 and
+                       abs(o.get("t_ovrl_us", -1) - ovrl) <= 1e-4,
+                       f"{lab}: t_pure {o.get('t_pure_us')} t_ovrl {o.get('t_ovrl_us')}, want "
+                       f"{pure} and {ovrl}")
+                # t_CPU: under 2021 the calibration run's time of the work calibrated to IMB
+                # 2021's 0.01 s (real time); under 4.0 the work timed alone on the virtual clock
+                # (no MPI call: under a tick per iteration).
+                if is_2021:
+                    expect(5000.0 <= o.get("t_cpu_us", 0) <= 20000.0,
+                           f"{lab}: t_CPU {o.get('t_cpu_us')} us, want the calibrated 0.01 s")
+                else:
+                    expect(o.get("t_cpu_us", 1) < 1e-5, f"{lab}: t_CPU {o.get('t_cpu_us')} us")
+                want = overlap_by(o.get("t_ovrl_us", 0), o.get("t_pure_us", 0),
+                                  o.get("t_cpu_us", 0), min)  # IMB-IO divides by the shorter
+                expect(abs(o.get("overlap_percent", -1) - want) <= 1e-9,
+                       f"{lab}: overlap {o.get('overlap_percent')} != {want}")
+                print(f"{lab:24s} n {row['iterations']:3d} t_pure {o.get('t_pure_us'):.4f} "
+                      f"t_ovrl {o.get('t_ovrl_us'):.4f} t_CPU {o.get('t_cpu_us'):.1f}")
+        reps = {r["mode"]: r["iterations"] for r in rows(ddoc, "S_Write_indv")}
+        want_reps = ({"aggregate": 640, "non_aggregate": 100} if is_2021 else
+                     {"aggregate": 50, "non_aggregate": 10})
+        expect(reps == want_reps, f"{label}: S_Write_indv 64 KiB repetitions {reps} != "
+                                  f"{want_reps}")
+        effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
+        ctx = ddoc["context"]["parbench"]["plugin_context"].get("methodology", {}).get("io", {})
+        want_io = ({"msglog_default": "0:22", "iter_default": "1000,40,100", "npmin_default": 1,
+                    "cpu_load_s": 0.01, "single_mode": "aggregate"} if is_2021 else
+                   {"msglog_default": "0:24", "iter_default": "50,16,10", "npmin_default": 2,
+                    "cpu_load_s": 0.1, "single_mode": "non_aggregate"})
+        expect({k: ctx.get(k) for k in want_io} == want_io,
+               f"{label}: the context's IMB-IO rules {ctx}")
+        print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
+
+
 if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
-                "imb2021", "imb2021_rma", "imb2021_nbc", "imb2021_mpi4"):
+                "imb2021", "imb2021_rma", "imb2021_nbc", "imb2021_mpi4", "imb2021_io"):
     print("unknown case", CASE)
     sys.exit(2)
 globals()["case_" + CASE]()

@@ -124,7 +124,7 @@ def test_imb_rma_io(a, np):
                f"imb-rma Unidir_put at -n {np}: sizes and modes {sizes}")
         checked_rows("imb-rma Unidir_put", [r for r in rows if r["bytes"] > 0], 2)
     d = run_under_open_mpi(a, np, ["imb-io", "P_Write_indv", "-npmin", str(np), "-msglog", "0:3",
-                                   "-iter", "4", "-check"])
+                                   "-iter", "4", "-check", "-methodology", "4.0"])
     if d is not None:
         rows = rows_of(d, "P_Write_indv")
         expect(sorted({r["bytes"] for r in rows}) == imb_sizes(1, 3),

@@ -37,7 +37,7 @@ std::vector<int> process_counts_for(const run_state& st, std::string_view name,
         return {};
     }
     std::vector<int> counts =
-        mpi::process_counts(st.world_size, o.npmin_given ? o.npmin : std::min(2, st.world_size));
+        mpi::process_counts(st.world_size, std::min(o.npmin, st.world_size));
     if (min_processes > 1) {
         std::erase_if(counts, [&](int q) { return q < min_processes; });
         if (counts.empty() && st.world_rank == 0)

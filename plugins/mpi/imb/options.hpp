@@ -272,6 +272,23 @@ namespace detail {
     o.check = request.check;
     std::optional<std::string> iter_policy_text;
     o.method.name = defaults.methodology_2021 ? methodology_name::imb2021 : methodology_name::imb40;
+    // The methodology first: IMB-IO's defaults depend on it, and -iter's partial lists
+    // ("-iter 2000") keep the defaults' other values.
+    if (const auto m = request.options.find("methodology"); m != request.options.end()) {
+        o.method.name = parse_methodology(parbench::option_text("methodology", m->second));
+        if (o.method.is_2021() && !defaults.methodology_2021)
+            throw input_error("-methodology 2021: not yet available in suite " +
+                              std::string(suite) +
+                              ", which measures by the IMB 4.0 guide (docs/methodology.md)");
+    }
+    if (defaults.io_files) {
+        // IMB-IO's defaults are the methodology's (imb::methodology::io_*).
+        o.npmin = o.method.io_npmin();
+        o.msglog = msglog_range{0, o.method.io_max_msglog()};
+        o.iterations.msgs_per_sample = o.method.io_msgs_per_sample();
+        o.iterations.overall_vol_bytes = o.method.io_overall_vol_bytes();
+        o.iterations.msgs_nonaggr = o.method.io_msgs_nonaggr();
+    }
     o.ext_lengths = defaults.ext_lengths;
     std::vector<std::string> switches_2021;  // IMB 2021 options given, for the 4.0 refusal
     bool msgsize_given = false;
@@ -351,11 +368,7 @@ namespace detail {
         } else if (name == "start_sync") {
             o.sync = policy::sync::parse_sync(parbench::option_text(name, value), o.sync);
         } else if (name == "methodology") {
-            o.method.name = parse_methodology(parbench::option_text(name, value));
-            if (o.method.is_2021() && !defaults.methodology_2021)
-                throw input_error("-methodology 2021: not yet available in suite " +
-                                  std::string(suite) +
-                                  ", which measures by the IMB 4.0 guide (docs/methodology.md)");
+            // read before the loop
         } else if (name == "sync" && !value.is_boolean() &&
                    !parbench::switch_word(parbench::trim(parbench::option_text(name, value)))) {
             const std::string text = parbench::option_text(name, value);

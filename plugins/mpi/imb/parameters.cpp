@@ -4,16 +4,39 @@
 
 namespace parbench::imb {
 
+namespace {
+
+// IMB-IO's defaults are the methodology's (imb::methodology::io_*): "2021's (4.0: the guide's)".
+[[nodiscard]] std::string io_default(const suite_defaults& defaults, std::string plain,
+                                     std::string (*of)(const methodology&)) {
+    if (!defaults.io_files) return plain;
+    const methodology imb2021{.name = methodology_name::imb2021};
+    const methodology imb40{.name = methodology_name::imb40};
+    return of(imb2021) + " (4.0: " + of(imb40) + ")";
+}
+
+}  // namespace
+
 parameter_table::parameter_table(const suite_defaults& defaults)
-    : iter_default_(fmt::format("{},{},{}", defaults.iterations.msgs_per_sample,
-                                defaults.iterations.overall_vol_bytes >> 20,
-                                defaults.iterations.msgs_nonaggr)),
+    : iter_default_(io_default(defaults,
+                               fmt::format("{},{},{}", defaults.iterations.msgs_per_sample,
+                                           defaults.iterations.overall_vol_bytes >> 20,
+                                           defaults.iterations.msgs_nonaggr),
+                               [](const methodology& m) {
+                                   return fmt::format("{},{},{}", m.io_msgs_per_sample(),
+                                                      m.io_overall_vol_bytes() >> 20,
+                                                      m.io_msgs_nonaggr());
+                               })),
       time_default_(fmt::format("{:g}", defaults.iterations.secs_per_sample)),
-      msglog_default_(fmt::format("{}:{}", defaults.msglog.min_log, defaults.msglog.max_log)),
+      msglog_default_(io_default(
+          defaults, fmt::format("{}:{}", defaults.msglog.min_log, defaults.msglog.max_log),
+          [](const methodology& m) { return fmt::format("0:{}", m.io_max_msglog()); })),
+      npmin_default_(io_default(defaults, "2",
+                                [](const methodology& m) { return std::to_string(m.io_npmin()); })),
       methodology_default_(defaults.methodology_2021 ? "2021" : "4.0") {
     entries_ = {
-        {"npmin", "P_MIN", "smallest number of active processes (then doubled up to P)", "2",
-         PARBENCH_ARITY_ONE},
+        {"npmin", "P_MIN", "smallest number of active processes (then doubled up to P)",
+         npmin_default_.c_str(), PARBENCH_ARITY_ONE},
         {"multi", "0|1", "multiple mode: 0 reports the worst group, 1 every group", nullptr,
          PARBENCH_ARITY_ONE},
         {"map", "PxQ", "renumber processes along the rows of a P x Q matrix", nullptr,

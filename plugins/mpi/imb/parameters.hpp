@@ -25,6 +25,7 @@ private:
     std::string iter_default_;
     std::string time_default_;
     std::string msglog_default_;
+    std::string npmin_default_;
     const char* methodology_default_;
     std::vector<parbench_parameter> entries_;
 };

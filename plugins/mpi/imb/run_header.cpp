@@ -39,7 +39,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     }
     const policy::aggregation::batched batching_defaults{};
     nlohmann::json effective = {
-        {"npmin", o.npmin_given ? o.npmin : std::min(2, st.world_size)},
+        {"npmin", std::min(o.npmin, st.world_size)},
         {"multi", o.multi ? nlohmann::json(*o.multi) : nlohmann::json(nullptr)},
         {"map", o.map.enabled() ? std::to_string(o.map.rows) + "x" + std::to_string(o.map.columns)
                                 : std::string()},
@@ -92,6 +92,25 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
     };
+    if (spec.defaults.io_files) {
+        // IMB-IO's rules (methodology::io_*); its overlap[%] divides by the shorter time under
+        // both (IMB_output.c:338).
+        rules["io"] = {
+            {"npmin_default", m.io_npmin()},
+            {"msglog_default", "0:" + std::to_string(m.io_max_msglog())},
+            {"iter_default", std::to_string(m.io_msgs_per_sample()) + "," +
+                                 std::to_string(m.io_overall_vol_bytes() >> 20) + "," +
+                                 std::to_string(m.io_msgs_nonaggr())},
+            {"cpu_load_s", m.io_cpu_load_s()},
+            {"nonblocking_in_default_set", m.io_nonblocking_by_default()},
+            {"single_mode", m.io_single_mode_is_aggregate() ? "aggregate" : "non_aggregate"},
+            {"t_cpu", m.io_cpu_time_from_calibration() ? "the calibration run"
+                                                       : "the work timed alone"},
+            {"overlap_divisor", "min(t_pure, t_CPU)"},
+        };
+        rules.erase("overlap_divisor");
+        rules.erase("overlap_t_cpu");
+    }
     if (m.is_2021()) {
         rules["sync"] = m.sync;
         rules["root_shift"] = m.root_shift;

@@ -47,7 +47,8 @@ struct resolved {
 
 }  // namespace selection_impl
 std::vector<selected> select(std::span<const benchmark> catalogue, std::string_view suite,
-                             const run_request& request, const options& o) {
+                             const run_request& request, const options& o,
+                             std::span<const std::string_view> default_names) {
     std::vector<selected> chosen(catalogue.size());
     // IMB 2021's positional comma lists ("PingPong,Allreduce") as separate names.
     std::vector<std::string> names;
@@ -61,7 +62,11 @@ std::vector<selected> select(std::span<const benchmark> catalogue, std::string_v
     names.insert(names.end(), o.input_names.begin(), o.input_names.end());
     if (names.empty()) {
         for (std::size_t k = 0; k < catalogue.size(); ++k)
-            chosen[k].run = (catalogue[k].info.flags & PARBENCH_BENCH_DEFAULT) != 0;
+            chosen[k].run = default_names.empty()
+                                ? (catalogue[k].info.flags & PARBENCH_BENCH_DEFAULT) != 0
+                                : std::find(default_names.begin(), default_names.end(),
+                                            std::string_view(catalogue[k].info.name)) !=
+                                      default_names.end();
     }
     names.insert(names.end(), o.include.begin(), o.include.end());
     for (const auto& n : names) {
@@ -76,10 +81,26 @@ std::vector<selected> select(std::span<const benchmark> catalogue, std::string_v
     return chosen;
 }
 
+std::vector<std::size_t> run_order(std::span<const benchmark> catalogue,
+                                   std::span<const std::string_view> first) {
+    std::vector<std::size_t> order;
+    std::vector<bool> placed(catalogue.size(), false);
+    for (const std::string_view name : first)
+        for (std::size_t k = 0; k < catalogue.size(); ++k)
+            if (!placed[k] && name == catalogue[k].info.name) {
+                order.push_back(k);
+                placed[k] = true;
+            }
+    for (std::size_t k = 0; k < catalogue.size(); ++k)
+        if (!placed[k]) order.push_back(k);
+    return order;
+}
+
 std::vector<std::string> listed_names(std::span<const benchmark> catalogue,
-                                      const std::vector<selected>& chosen, const options& o) {
+                                      const std::vector<selected>& chosen, const options& o,
+                                      std::span<const std::size_t> order) {
     std::vector<std::string> listed;
-    for (std::size_t k = 0; k < catalogue.size(); ++k) {
+    for (const std::size_t k : order) {
         if (!chosen[k].run) continue;
         const std::string name = catalogue[k].info.name;
         listed.push_back(o.multi ? "(Multi-)" + name : chosen[k].multi_name ? "Multi-" + name : name);

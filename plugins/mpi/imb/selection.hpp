@@ -21,14 +21,23 @@ struct selected {
 };
 
 // One entry per catalogue entry. Throws input_error for an unknown name, or when -exclude leaves
-// nothing to run.
+// nothing to run. `default_names`, when not empty, is the default set in place of the
+// catalogue's PARBENCH_BENCH_DEFAULT flags (IMB-IO under IMB 2021: suite_spec::imb2021_list).
 [[nodiscard]] std::vector<selected> select(std::span<const benchmark> catalogue,
                                            std::string_view suite, const run_request& request,
-                                           const options& o);
+                                           const options& o,
+                                           std::span<const std::string_view> default_names = {});
 
-// The names as the run header lists them: "Multi-PingPong", "(Multi-)PingPong" under -multi.
+// The order the catalogue's entries run in: the names of `first` in their order, then the others
+// in catalogue order (`first` empty: catalogue order).
+[[nodiscard]] std::vector<std::size_t> run_order(std::span<const benchmark> catalogue,
+                                                 std::span<const std::string_view> first);
+
+// The names as the run header lists them, in run order: "Multi-PingPong", "(Multi-)PingPong"
+// under -multi.
 [[nodiscard]] std::vector<std::string> listed_names(std::span<const benchmark> catalogue,
                                                     const std::vector<selected>& chosen,
-                                                    const options& o);
+                                                    const options& o,
+                                                    std::span<const std::size_t> order);
 
 }  // namespace parbench::imb

@@ -66,7 +66,10 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
     const options o = parse_options(request, st.world_size, spec_.name, spec_.defaults);
-    const std::vector<selected> chosen = select(catalogue_, spec_.name, request, o);
+    const std::span<const std::string_view> imb2021_list =
+        o.method.is_2021() ? spec_.imb2021_list : std::span<const std::string_view>{};
+    const std::vector<selected> chosen = select(catalogue_, spec_.name, request, o, imb2021_list);
+    const std::vector<std::size_t> order = run_order(catalogue_, imb2021_list);
     // Derived datatypes and the user-defined sum live as long as the run (freed before
     // MPI_Finalize).
     std::optional<imb_mpi1::message_datatypes> datatypes;
@@ -89,7 +92,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     }
 
     if (st.world_rank == 0) {
-        run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o), share);
+        run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o, order), share);
         for (std::size_t k = 0; k < catalogue_.size(); ++k) {
             const std::span<const table_column> columns =
                 catalogue_[k].columns_under != nullptr ? catalogue_[k].columns_under(o.method)
@@ -103,7 +106,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         host.run_started(start);
         if (share.oversubscribed()) host.warning(mpi::oversubscription_warning(share));
     }
-    for (std::size_t k = 0; k < catalogue_.size(); ++k) {
+    for (const std::size_t k : order) {
         if (!chosen[k].run) continue;
         const selection sel{o.multi.has_value() || chosen[k].multi_name};
         catalogue_[k].run(st, sel, catalogue_[k].info.name);

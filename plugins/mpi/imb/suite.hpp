@@ -22,6 +22,10 @@ struct suite_spec {
     const char* compatible_with = nullptr;  // "IMB-MPI1", in the run title
     const char* part = nullptr;             // "MPI-1 part" ("MPI-2 part", "RMA part", ...)
     suite_defaults defaults{};
+    // IMB 2021's default benchmark list in its run order, where it differs from the catalogue's
+    // flags and order (IMB-IO: imb::methodology::io_nonblocking_by_default); used under
+    // -methodology 2021 only.
+    std::span<const std::string_view> imb2021_list{};
     // Rank 0, after IMB's run_start is built and before it is sent: what a suite adds to the
     // header and context, or another console layout (imb-nbc: the CPU-load rate, async progress).
     void (*extend_run_start)(run_start& start) = nullptr;

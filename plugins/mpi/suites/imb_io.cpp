@@ -1,7 +1,8 @@
 // imb-io: the Intel MPI Benchmarks' IMB-IO (MPI-IO; catalogue A.3.3): the blocking flavours
-// (default) and the nonblocking I flavours (run by name or -include: each size costs
-// 2 x (repetitions + warm-up) x TARGET_CPU_SECS of CPU load), which declare IMB's overlap
-// columns t_ovrl t_pure t_CPU overlap[%].
+// and the nonblocking I flavours, which declare IMB's overlap columns t_ovrl t_pure t_CPU
+// overlap[%]. Under -methodology 2021 (the default) IMB 2021.11's list, order and defaults;
+// under 4.0 the blocking flavours by default, the I flavours by name (each size costs
+// 2 x (repetitions + warm-up) x 0.1 s of CPU load there).
 #include "suites/suite.hpp"
 
 #include "imb/driver.hpp"
@@ -129,9 +130,26 @@ constexpr imb::benchmark catalogue[] = {
         0),
 };
 
+// IMB 2021's default list in its order (IMB-IO 2021.11 prints it so: each write, then its
+// nonblocking flavour; the writes, then the reads; Open_Close last): the I-flavours join the
+// default set under -methodology 2021 (imb::methodology::io_nonblocking_by_default).
+constexpr std::string_view imb2021_list[] = {
+    "S_Write_indv",   "S_IWrite_indv",   "S_Write_expl",   "S_IWrite_expl",
+    "P_Write_indv",   "P_IWrite_indv",   "P_Write_shared", "P_IWrite_shared",
+    "P_Write_priv",   "P_IWrite_priv",   "P_Write_expl",   "P_IWrite_expl",
+    "C_Write_indv",   "C_IWrite_indv",   "C_Write_shared", "C_IWrite_shared",
+    "C_Write_expl",   "C_IWrite_expl",   "S_Read_indv",    "S_IRead_indv",
+    "S_Read_expl",    "S_IRead_expl",    "P_Read_indv",    "P_IRead_indv",
+    "P_Read_shared",  "P_IRead_shared",  "P_Read_priv",    "P_IRead_priv",
+    "P_Read_expl",    "P_IRead_expl",    "C_Read_indv",    "C_IRead_indv",
+    "C_Read_shared",  "C_IRead_shared",  "C_Read_expl",    "C_IRead_expl",
+    "Open_Close"};
+static_assert(imb::methodology{}.io_nonblocking_by_default());
+
 const imb::suite& suite() {
-    // IMB_settings_io.h: MSGSPERSAMPLE 50, OVERALL_VOL 16 MiB, MSGS_NONAGGR 10, portions up to
-    // 2^24 bytes.
+    // The guide's defaults (IMB_settings_io.h: MSGSPERSAMPLE 50, OVERALL_VOL 16 MiB,
+    // MSGS_NONAGGR 10, portions up to 2^24 bytes); the run takes the methodology's
+    // (imb::methodology::io_*, applied in imb::parse_options).
     static const imb::suite s(
         {.name = "imb-io",
          .description = "Intel MPI Benchmarks IMB-IO: MPI-IO (files under --io-dir, removed)",
@@ -142,7 +160,9 @@ const imb::suite& suite() {
                                      .overall_vol_bytes = 16ull << 20,
                                      .msgs_nonaggr = 10},
                       .io_files = true,
-                      .modes = true}},
+                      .methodology_2021 = true,
+                      .modes = true},
+         .imb2021_list = imb2021_list},
         catalogue, testing::imb_io_faults());
     return s;
 }

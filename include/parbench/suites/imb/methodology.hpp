@@ -109,6 +109,44 @@ struct methodology {
     // IMB_reduce.c:206-208, the same in every IMB-NBC kernel) or by a timing of the work alone
     // (IMB 4.0 guide, catalogue A.6.11).
     [[nodiscard]] constexpr bool times_cpu_inside_overlap() const noexcept { return is_2021(); }
+    // --- IMB-IO (IMB 2021.11: src_cpp/IO/IO_suite.cpp, src_c/IMB_write.c, IMB_read.c,
+    // IMB_cpu_exploit.c; IMB 4.0: the guide, catalogue A.3.3, A.6.10) ---------------------------
+    // Defaults where the user gave no option: -npmin 1 (IO_suite.cpp:145), -msglog 0:22 (:291),
+    // -iter 1000,40,100 (:205; the volume in MiB, :399) under IMB 2021; IMB_settings_io.h's
+    // NPmin 2, 0:24, 50, 16 MiB, 10 under the guide.
+    [[nodiscard]] constexpr int io_npmin() const noexcept { return is_2021() ? 1 : 2; }
+    [[nodiscard]] constexpr int io_max_msglog() const noexcept { return is_2021() ? 22 : 24; }
+    [[nodiscard]] constexpr std::uint64_t io_msgs_per_sample() const noexcept {
+        return is_2021() ? 1000 : 50;
+    }
+    [[nodiscard]] constexpr std::uint64_t io_overall_vol_bytes() const noexcept {
+        return (is_2021() ? std::uint64_t{40} : std::uint64_t{16}) << 20;
+    }
+    [[nodiscard]] constexpr std::uint64_t io_msgs_nonaggr() const noexcept {
+        return is_2021() ? 100 : 10;
+    }
+    // The CPU load of one iteration of a nonblocking IMB-IO benchmark: TARGET_CPU_SECS, 0.01 s
+    // in IMB 2021 (IMB_settings_io.h:127-131), 0.1 s in the guide.
+    [[nodiscard]] constexpr double io_cpu_load_s() const noexcept { return is_2021() ? 0.01 : 0.1; }
+    // The nonblocking flavours (S_IWrite_indv ... C_IRead_shared) in the default set (IMB 2021:
+    // their DEFAULT flag, IO_benchmark.cpp:81-671), in IMB 2021's order (each blocking benchmark
+    // followed by its I-flavour, the writes, then the reads, then Open_Close); under the guide
+    // they run by name only.
+    [[nodiscard]] constexpr bool io_nonblocking_by_default() const noexcept { return is_2021(); }
+    // Benchmarks with one mode (the reads and the nonblocking flavours, N_MODES_1 in
+    // IO_benchmark.cpp) run in IMB 2021's mode 0, AGGREGATE (helper_IMB_functions.h:175-181):
+    // msgspersample repetitions, a `MODE: AGGREGATE` line, and for the nonblocking writes the
+    // assured completion once per sample (IMB_write.c:119, 168, 217 call IMB_iwrite_ij with
+    // i_sample 1, j_sample n). The guide runs the nonblocking flavours in non-aggregate mode and
+    // prints no MODE line for either.
+    [[nodiscard]] constexpr bool io_single_mode_is_aggregate() const noexcept { return is_2021(); }
+    // t_CPU of a nonblocking IMB-IO benchmark: the calibration run's time of the work (IMB 2021:
+    // `tCPU = 1000000. * (t2-t1)` around the calibrated repetitions, IMB_cpu_exploit.c:117-129,
+    // printed for every row, IMB_output.c:337) or a timing of the work alone (the guide).
+    [[nodiscard]] constexpr bool io_cpu_time_from_calibration() const noexcept {
+        return is_2021();
+    }
+
     // overlap[%] from the three times of the process with the largest t_ovrl.
     [[nodiscard]] double overlap_percent(double t_ovrl, double t_pure,
                                          double t_cpu) const noexcept {
