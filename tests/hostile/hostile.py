@@ -865,10 +865,10 @@ case("sig_terminal_closed_imb", IMB + ["PingPong", "PingPing", "Sendrecv", "Exch
      interrupt=(signal.SIGHUP, has_rows), target="launcher", launcher="mpiexec2",
      needs=("mpi",), bound=60, one_error_line=False, leftovers_allowed=True, check=csv_not_ahead)
 # Programs built on parbench::mpi::main (examples/): the driver's signal path.
-# Long enough (10^5 iterations a size, up to 2 s each) that the signal, sent once the CSV has
-# rows, lands during the measurement on a quiet machine too: -iter 1000 takes 0.2 s in all, and a
+# Long enough (10^6 iterations a size, up to 2 s each) that the signal, sent once the CSV has
+# rows, lands during the measurement on a quiet machine too: -iter 100000 took 1 s in all, and a
 # signal after the run's end is not what these cases test.
-EXAMPLE = ["-msglog", "0:22", "-time", "2", "-iter", "100000", "--json", "{tmp}/out.json",
+EXAMPLE = ["-msglog", "0:22", "-time", "2", "-iter", "1000000", "--json", "{tmp}/out.json",
            "--csv", "{tmp}/out.csv"]
 # A signal to rank 1 alone of an mpi::main program is not yet relayed to its rank 0 (rank 1 stops
 # the run alone after the grace period, which says so): an open defect, named in the issue note.
