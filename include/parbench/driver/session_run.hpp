@@ -29,6 +29,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <string>
@@ -99,8 +101,17 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
     if (process_rank == 0 && steps.sweep_run_files) sweeper.start();
     std::atomic<run_session*> interrupt_session{nullptr};
     std::atomic<const parbench_comm_service*> interrupt_comm{nullptr};
+    // The run's exit status once its outcome is decided and said (-1 before): a signal after it
+    // (Open MPI's mpirun ends the other processes with SIGTERM as soon as one exits non-zero;
+    // Ctrl-C during MPI_Finalize) ends the process with that status and no second line, since
+    // nothing is left to stop.
+    std::atomic<int> decided_status{-1};
     interrupt_guard interrupts(
         [&](const interrupt& what) {
+            if (const int decided = decided_status.load(); decided >= 0) {
+                std::fflush(nullptr);
+                std::_Exit(decided);
+            }
             run_session* s = interrupt_session.load();
             const auto now = s != nullptr ? s->current() : measurement{};
             stop_run(process_rank == 0 ? s : nullptr, interrupt_comm.load(), 128 + what.signo,
@@ -227,17 +238,21 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
             comm->abort(exit_output_error);
         return exit_output_error;
     }
+    int status = exit_ok;
+    if (failed) {
+        status = failed->exit_status();
+    } else if (defects) {
+        status = exit_defects;
+    } else if (!strict_problem.empty()) {
+        if (rank == 0) print_error(strict_problem);
+        status = exit_skipped;
+    }
+    decided_status = status;
     // MPI ends in finish(): a signal from here on stops the process without calling MPI (a
     // program of mpi::main finalises MPI itself; its comm service would abort the job).
     interrupt_comm = nullptr;
     steps.finish();
-    if (failed) return failed->exit_status();
-    if (defects) return exit_defects;
-    if (!strict_problem.empty()) {
-        if (rank == 0) print_error(strict_problem);
-        return exit_skipped;
-    }
-    return exit_ok;
+    return status;
 }
 
 }  // namespace parbench::driver
