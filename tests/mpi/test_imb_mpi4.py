@@ -46,9 +46,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import mpi_suite, parbench  # noqa: E402
+from pbtest.run import mpi_suite, parbench, refused  # noqa: E402
 
-BAD_INPUT = 2
 EXIT_DEFECTS = 5  # --check found defects (include/parbench/driver/exit_status.hpp)
 run = mpi_suite("imb-mpi4")
 
@@ -225,12 +224,7 @@ def check_scatter_left_out(np, exe):
 
 
 def bad(exe, np, args, why):
-    rc, _, err = parbench(exe)(["run", "imb-mpi4", *args, "--quiet"], np=np)
-    lines = [line for line in err.splitlines() if line.strip()]
-    expect(rc == BAD_INPUT and len(lines) == 1 and lines[0].startswith("parbench:") and
-           why in lines[0],
-           f"{args} at -n {np}: one parbench: line naming '{why}', exit status {BAD_INPUT}: rc "
-           f"{rc}, stderr {err!r}")
+    refused(exe, "imb-mpi4", np, args, why)
 
 
 def main():

@@ -41,14 +41,13 @@ import sys
 import tempfile
 from collections import Counter
 
-BAD_INPUT = 2
 MASK64 = (1 << 64) - 1
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import mpi_suite, parbench  # noqa: E402
+from pbtest.run import mpi_suite, refused  # noqa: E402
 
 run = mpi_suite("imb-p2p")
 
@@ -254,12 +253,7 @@ def console_rows(stdout, name):
 
 
 def bad(exe, np, args, why):
-    rc, _, err = parbench(exe)(["run", "imb-p2p", *args, "--quiet"], np=np)
-    lines = [line for line in err.splitlines() if line.strip()]
-    expect(rc == BAD_INPUT and len(lines) == 1 and lines[0].startswith("parbench:") and
-           why in lines[0],
-           f"{args} at -n {np}: one parbench: line naming '{why}', exit status {BAD_INPUT}: rc "
-           f"{rc}, stderr {err!r}")
+    refused(exe, "imb-p2p", np, args, why)
 
 
 def main():

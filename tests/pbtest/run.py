@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 
-from pbtest.expect import fail
+from pbtest.expect import expect, fail
 
 # The build's own plugins are the ones found: a search path from the caller's environment could
 # shadow them.
@@ -234,3 +234,13 @@ def handmade_run(path, rows, suite="t", benchmark_field=True):
     with open(path, "w") as f:
         json.dump({"context": {"parbench": {"schema_version": 1}}, "benchmarks": benchmarks}, f)
     return path
+
+
+def refused(executable, suite, np, args, why, env=None):
+    """`parbench run SUITE ARGS --quiet` under mpiexec -n NP refuses its input as every suite
+    must: exit status 2 (bad input) and one `parbench:` line on stderr that names `why`."""
+    rc, _, err = parbench(executable)(["run", suite, *args, "--quiet"], np=np, env=env)
+    lines = [line for line in err.splitlines() if line.strip()]
+    expect(rc == 2 and len(lines) == 1 and lines[0].startswith("parbench:") and why in lines[0],
+           f"{suite} {args} at -n {np}: one parbench: line naming '{why}', exit status 2: rc "
+           f"{rc}, stderr {err!r}")
