@@ -50,11 +50,7 @@ inline nlohmann::json driver_context_of(parbench::host& pb, const run_options& o
     // MPI library): its family, its plugin and MPI_Get_library_version's first line.
     if (pb.comm() != nullptr && pb.mpi_plugin() != nullptr) {
         const plugin::plugin_manifest& m = *pb.mpi_plugin();
-        const std::string family(mpi_family_of_library(m.mpi_library));
-        context["mpi"] = {{"name", family.empty() ? m.name : mpi_family_title(family)},
-                          {"family", family},
-                          {"plugin", m.name},
-                          {"library", m.mpi_library}};
+        context["mpi"] = mpi_context(m.mpi_library, &m.name);
     }
     return context;
 }

@@ -5,6 +5,8 @@
 // `--mpi NAME` names a family.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 
@@ -33,6 +35,21 @@ namespace parbench {
     if (family == "mpich") return "MPICH's mpiexec (mpiexec.mpich)";
     if (family == "openmpi") return "Open MPI's mpirun (mpirun.openmpi)";
     return "the mpiexec of the MPI library parbench was built with";
+}
+
+// The JSON context's record of the MPI that ran (context.parbench.mpi): its name as people write
+// it, its family, the plugin that ran it (null for a program linked with MPI itself,
+// parbench::mpi::main) and MPI_Get_library_version's first line. Without a known family the name
+// is the plugin's, or else the library's text.
+[[nodiscard]] inline nlohmann::json mpi_context(const std::string& library,
+                                                const std::string* plugin) {
+    const std::string family(mpi_family_of_library(library));
+    return {{"name", !family.empty() ? mpi_family_title(family)
+                     : plugin != nullptr ? *plugin
+                                         : library},
+            {"family", family},
+            {"plugin", plugin != nullptr ? nlohmann::json(*plugin) : nlohmann::json(nullptr)},
+            {"library", library}};
 }
 
 }  // namespace parbench

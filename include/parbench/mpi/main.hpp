@@ -381,12 +381,7 @@ template <class... Defs>
              // The MPI the program is linked with, as the driver names its MPI plugin's (no
              // plugin here: "plugin" is null).
              const std::string full = library_version();
-             const std::string library = full.substr(0, full.find('\n'));
-             const std::string family(mpi_family_of_library(library));
-             context["mpi"] = {{"name", family.empty() ? library : mpi_family_title(family)},
-                               {"family", family},
-                               {"plugin", nullptr},
-                               {"library", library}};
+             context["mpi"] = mpi_context(full.substr(0, full.find('\n')), nullptr);
              return context;
          },
          .execute = [&](driver::run_session& session) {
