@@ -12,6 +12,10 @@
 #include <cstring>
 #include <vector>
 
+// A namespace of the file's own: the test program is a unity build (tests/mpi/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace one_sided_parts_test {
+
 using namespace parbench;
 using namespace parbench::rma_kernels;
 
@@ -128,3 +132,5 @@ TEST_CASE("PAW's reduction: MIN across tasks per repetition, statistics over rep
     CHECK(r.over_repetitions());
     CHECK(r.headline_time_us() == Approx(11.0 / 3.0));
 }
+
+}  // namespace one_sided_parts_test

@@ -9,6 +9,10 @@
 
 #include <vector>
 
+// A namespace of the file's own: the test program is a unity build (tests/mpi/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace paw_mpi_parts_test {
+
 using namespace parbench;
 
 namespace {
@@ -100,3 +104,5 @@ TEST_CASE("The PAW reporter names files by what a record carries", "[paw]") {
     CHECK(paw_dat_names(dgemm) == std::pair<std::string, std::string>{"dgemm_time-np_8.dat",
                                                                       "dgemm_flops-np_8.dat"});
 }
+
+}  // namespace paw_mpi_parts_test

@@ -11,6 +11,10 @@
 #include <functional>
 #include <optional>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace overlap_availability_test {
+
 using namespace parbench::overlap;
 
 TEST_CASE("overhead is iter_t - work_t, never negative") {
@@ -135,3 +139,5 @@ TEST_CASE("the record's availability figures: JSON names with units, null avail,
     CHECK_FALSE(nlohmann::json(r).contains("availability"));
     CHECK_FALSE(nlohmann::json(r).get<parbench::result_record>().availability.has_value());
 }
+
+}  // namespace overlap_availability_test

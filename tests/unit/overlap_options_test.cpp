@@ -10,6 +10,10 @@
 
 #include <string>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace overlap_options_test {
+
 using namespace parbench::overlap;
 using Catch::Matchers::Contains;
 
@@ -106,3 +110,5 @@ TEST_CASE("-allMethods 1 runs every method; positional names replace -method") {
     request.benchmarks = {"alltoall"};
     CHECK_THROWS_WITH(parse("", request), Contains("unknown benchmark 'alltoall'"));
 }
+
+}  // namespace overlap_options_test

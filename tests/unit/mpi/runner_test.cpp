@@ -17,6 +17,10 @@
 #include <span>
 #include <vector>
 
+// A namespace of the file's own: the test program is a unity build (tests/mpi/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace runner_test {
+
 using namespace parbench;
 using namespace parbench::mpi;
 using V = std::vector<int>;
@@ -259,3 +263,5 @@ TEST_CASE("one-sided pairings: every rank to the root, rotated all-to-all", "[pa
     }
     CHECK(to_root.active(0, 1));
 }
+
+}  // namespace runner_test

@@ -17,9 +17,13 @@
 #include <string>
 #include <vector>
 
-namespace {
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace offload_transfer_test {
 
 using namespace parbench::pattern;
+
+namespace {
 
 struct fake_layer {
     std::mutex lock;
@@ -178,17 +182,19 @@ struct self_timed_fake {
     }
     void operator()() { (void)timed_run(1); }
 };
-struct frozen_clock {
+struct zero_clock {
     double now() const noexcept { return 0.0; }
 };
 }  // namespace
 
 TEST_CASE("a self-timed workload's own time is what the repetitions record", "[offload_transfer]") {
     static_assert(self_timed<self_timed_fake>);
-    frozen_clock clock;  // the host clock would say 0 s: it must not be used
+    zero_clock clock;  // the host clock would say 0 s: it must not be used
     self_timed_fake w;
     const auto per_call = time_repetitions(clock, w, 7, 3);
     REQUIRE(per_call.size() == 3);
     for (const double t : per_call) CHECK(t == Approx(2e-3));
     CHECK(w.calls == 21);
 }
+
+}  // namespace offload_transfer_test

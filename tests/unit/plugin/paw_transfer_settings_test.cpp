@@ -7,6 +7,10 @@
 #include <map>
 #include <string>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace paw_transfer_settings_test {
+
 using namespace parbench;
 
 namespace {
@@ -93,3 +97,5 @@ TEST_CASE("device lists", "[paw]") {
     CHECK_THROWS_WITH(paw::parse_devices(with({{"device", "1,1"}}), 2), Catch::Contains("named twice"));
     CHECK_THROWS_WITH(paw::parse_devices(with({{"device", "gpu0"}}), 2), Catch::Contains("expected device ids"));
 }
+
+}  // namespace paw_transfer_settings_test

@@ -7,6 +7,10 @@
 #include <limits>
 #include <vector>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace confidence_test {
+
 using namespace parbench::policy::iterations;
 using Catch::Matchers::Contains;
 
@@ -97,3 +101,5 @@ TEST_CASE("-confidence takes a percentage or a fraction", "[confidence]") {
     for (const char* bad : {"", "%", "0", "0%", "100%", "1", "-5%", "abc", "5%%", "nan", "inf"})
         CHECK_THROWS_WITH(parse_confidence_target(bad), Contains("expected a CI half-width"));
 }
+
+}  // namespace confidence_test

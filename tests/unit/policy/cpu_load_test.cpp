@@ -92,7 +92,7 @@ TEST_CASE("the correction scales the passes by target over measured, to the near
 namespace {
 // A clock that advances by a fixed step per reading: each probe of any length "takes" one step,
 // so the calibration arithmetic is checked without depending on the machine.
-struct stepping_clock {
+struct step_per_reading_clock {
     double* t;
     double step;
     double now() const { return *t += step; }
@@ -119,7 +119,7 @@ TEST_CASE("calibrate_matvec probes as long as the target once a probe reaches th
     // Every reading adds 1 ms. Warm-up start (1); growth: 1 pass lasts 1 ms >= 0.5 ms, stop;
     // warm-up: 4 - 1 = 3 ms >= 1 ms, done; probe length for a 2 ms target: 2 ms = 2 passes at
     // 1 ms; five probes of 2 passes, each lasting 1 ms: 0.5 ms per pass.
-    const auto c = parbench::policy::calibrate_matvec(load, 2e-3, {}, stepping_clock{&t, 1e-3});
+    const auto c = parbench::policy::calibrate_matvec(load, 2e-3, {}, step_per_reading_clock{&t, 1e-3});
     CHECK(c.probe_passes == 2);
     CHECK(c.seconds_per_pass == Approx(0.5e-3));
     CHECK(c.probe_s == Approx(1e-3));
@@ -207,8 +207,8 @@ TEST_CASE("the kernel runs its calibrated passes and keeps its values finite") {
 
 TEST_CASE("busy_wait_for spins until the time has passed on the given clock") {
     double t = 0.0;
-    const double spent = parbench::policy::busy_wait_for(1e-3, stepping_clock{&t, 1e-4});
+    const double spent = parbench::policy::busy_wait_for(1e-3, step_per_reading_clock{&t, 1e-4});
     CHECK(spent >= 1e-3);
     CHECK(spent < 1.2e-3);
-    CHECK(parbench::policy::busy_wait_for(0.0, stepping_clock{&t, 1e-4}) < 2e-4);
+    CHECK(parbench::policy::busy_wait_for(0.0, step_per_reading_clock{&t, 1e-4}) < 2e-4);
 }

@@ -8,6 +8,10 @@
 
 #include <vector>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace window_test {
+
 using namespace parbench::policy::sync;
 using Catch::Matchers::Contains;
 using Catch::Matchers::Message;
@@ -153,3 +157,5 @@ TEST_CASE("chosen sync: IMB's two barriers, or one before a window timing", "[wi
     STATIC_REQUIRE(parbench::policy::sync_policy<chosen, counting_comm>);
     STATIC_REQUIRE(parbench::policy::sync_policy<window, counting_comm>);
 }
+
+}  // namespace window_test

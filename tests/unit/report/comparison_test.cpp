@@ -13,6 +13,10 @@
 
 #include <unistd.h>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace comparison_test {
+
 using namespace parbench;
 using report::change_verdict;
 using report::run_row;
@@ -184,3 +188,5 @@ TEST_CASE("runs are matched by name in one pass, pooled medians computed once", 
     CHECK(c.only_new == 1);
     CHECK(c.rows[123].name == "123");
 }
+
+}  // namespace comparison_test

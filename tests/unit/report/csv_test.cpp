@@ -82,16 +82,16 @@ parbench::result_record distinct_record() {
     return r;
 }
 
-struct temp_file {
+struct temp_csv_file {
     std::filesystem::path path = std::filesystem::temp_directory_path() /
                                  ("parbench_csv_test_" + std::to_string(::getpid()) + ".csv");
-    ~temp_file() { std::filesystem::remove(path); }
+    ~temp_csv_file() { std::filesystem::remove(path); }
 };
 
 }  // namespace
 
 TEST_CASE("CSV: each figure under its own heading", "[csv]") {
-    temp_file file;
+    temp_csv_file file;
     {
         parbench::report::csv_reporter csv(file.path);
         csv.on_run_start({}, nlohmann::json::object());
@@ -124,7 +124,7 @@ TEST_CASE("CSV: each figure under its own heading", "[csv]") {
 }
 
 TEST_CASE("CSV: absent figures are empty cells; the header is the table's", "[csv]") {
-    temp_file file;
+    temp_csv_file file;
     {
         parbench::report::csv_reporter csv(file.path);
         parbench::result_record barrier;

@@ -10,14 +10,14 @@
 
 namespace {
 
-struct temp_file {
+struct temp_json_file {
     std::filesystem::path path = std::filesystem::temp_directory_path() /
                                  ("parbench_json_test_" + std::to_string(::getpid()) + ".json");
-    ~temp_file() { std::filesystem::remove(path); }
+    ~temp_json_file() { std::filesystem::remove(path); }
 };
 
 std::string name_of(const parbench::result_record& r) {
-    temp_file file;
+    temp_json_file file;
     parbench::report::json_reporter out(file.path);
     out.on_result(r);
     return out.document().at("benchmarks").at(0).at("name").get<std::string>();

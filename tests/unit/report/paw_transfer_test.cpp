@@ -12,6 +12,10 @@
 #include <string>
 #include <unistd.h>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace paw_transfer_test {
+
 using namespace parbench;
 
 namespace {
@@ -139,3 +143,5 @@ TEST_CASE("sizes: a transfer row counts bytes, a flop-counted row a matrix order
     CHECK(r.unit == size_unit::matrix_order);
     CHECK(r.metrics.at("matrix_order") == static_cast<double>(r.bytes));
 }
+
+}  // namespace paw_transfer_test

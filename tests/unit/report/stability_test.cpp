@@ -6,6 +6,10 @@
 
 #include <cmath>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace stability_test {
+
 using namespace parbench;
 using report::assess_stability;
 using report::timer_limits;
@@ -150,3 +154,5 @@ TEST_CASE("timer limits from a run context; the run's one warning", "[stability]
                         "than 1.5x from the median, 1 with a 95% CI wider than +-10% of the "
                         "median."));
 }
+
+}  // namespace stability_test

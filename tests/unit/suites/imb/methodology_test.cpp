@@ -19,7 +19,7 @@ namespace {
 constexpr methodology imb2021{};
 constexpr methodology imb40{.name = methodology_name::imb40};
 
-struct counting_comm {
+struct barrier_counting_comm {
     int barriers = 0;
     int disseminations = 0;
     void barrier() { ++barriers; }
@@ -94,11 +94,11 @@ TEST_CASE("each-call sync: N_BARR barriers before the loop, MPI's or IMB's", "[m
     STATIC_REQUIRE(parbench::policy::each_call_sync<chosen>);
     CHECK(each.each_call());
     CHECK_FALSE(each.per_call());
-    counting_comm mpi;
+    barrier_counting_comm mpi;
     each.before_timing(mpi);
     CHECK((mpi.barriers == 2 && mpi.disseminations == 0));
     each.dissemination = true;
-    counting_comm own;
+    barrier_counting_comm own;
     each.before_timing(own);
     CHECK((own.barriers == 0 && own.disseminations == 2));
     CHECK(to_string(method::each_call) == "each_call");
