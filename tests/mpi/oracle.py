@@ -50,6 +50,8 @@ Cases:
              t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions, the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
+Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
+oracle library, and the expectations (check_row, check_imb2021_figures) are the same.
 """
 import glob
 import json
@@ -61,7 +63,21 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from pbtest.expect import expect, finish  # noqa: E402
 from pbtest.run import driver, mpiexec, read_json  # noqa: E402
 
-CASE, PARBENCH, ORACLE, MPIEXEC = sys.argv[1:5]
+# What run() starts: the driver, the oracle library preloaded into every rank, the launcher
+# (np -> its command line up to the program) and the environment the launcher itself needs.
+PARBENCH = ORACLE = None
+LAUNCHER = None
+LAUNCHER_ENV = {}
+
+
+def use(parbench, oracle_lib, launcher, launcher_env=None):
+    """Points run() at a driver, an oracle library and a launcher: mpiexec.mpich from the command
+    line here; Open MPI's mpirun with the copy of the library linked to Open MPI from
+    test_openmpi.py."""
+    global PARBENCH, ORACLE, LAUNCHER, LAUNCHER_ENV
+    PARBENCH, ORACLE, LAUNCHER = parbench, oracle_lib, launcher
+    LAUNCHER_ENV = dict(launcher_env or {})
+
 
 # Benchmark -> (critical-path MPI calls per reported time, throughput factor: bytes moved per
 # iteration in units of X per pair, or None for collectives; windowed: messages per pair).
@@ -115,7 +131,7 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
         env_args.append(f"PARBENCH_ORACLE_CLOCK={clock}")
         if peers:
             env_args.append("PARBENCH_ORACLE_PEERS=1")
-        return mpiexec(np, MPIEXEC, env_args) + [PARBENCH, "run", suite] + list(args)
+        return LAUNCHER(np) + ["env", *env_args] + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
         return [read_json(f) for f in sorted(glob.glob(os.path.join(tmp, "oracle.*.json")))]
@@ -123,7 +139,7 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
     # point here, so tell ASan not to refuse it.
     d = driver(command, after=[] if console else ["--quiet"], timeout=timeout, cwd=os.getcwd(),
                env={"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
-                    ":verify_asan_link_order=0"}, collect=reports)
+                    ":verify_asan_link_order=0", **LAUNCHER_ENV}, collect=reports)
     if d.returncode != 0 or d.document is None:
         expect(False, f"run {args} (delay {delay}): rc {d.returncode}, json "
                f"{d.document is not None}: {d.stderr[-600:]}")
@@ -410,15 +426,65 @@ def case_multi():
                        f"want {want} us")
 
 
+# IMB 2021's calls per iteration: the windows of 256 (IMB_bandwidth.c) and the ack; IMB 4.0's
+# are TABLE's (64).
+TABLE_2021 = dict(TABLE, Uniband=(258, 256), Biband=(514, 512))
+# The imb2021 case's known answer: X = 2048 B in D = 20.32 us is 100.79 MB/s (10^6) and 96.12 MiB/s
+# (2^20); -iter 4 repetitions.
+IMB2021_D_US, IMB2021_X, IMB2021_REPS = 20.32, 2048, 4
+IMB2021_OPTIONS = ["-msglog", "11:11", "-zero_size", "off", "-iter", str(IMB2021_REPS),
+                   "-time", "10"]
+
+
+def check_imb2021_figures(label, doc, stdout, table, is_2021):
+    """Every row of an imb-mpi1 run with IMB2021_OPTIONS at D = IMB2021_D_US: at X with the
+    repetitions asked, each time D x its calls in `table` (check_row, exactly), Mbytes/sec by
+    10^6 (2021) or absent (4.0); in the console (when there is one) PingPong's t and Mbytes/sec
+    and the methodology's name; the JSON context's methodology."""
+    d, x, reps = IMB2021_D_US, IMB2021_X, IMB2021_REPS
+    got_rows = rows(doc)
+    expect(got_rows and all(r["bytes"] == x and r["iterations"] == reps for r in got_rows),
+           f"{label}: every row at {x} B with -iter {reps} repetitions: "
+           f"{[(r['benchmark'], r['bytes'], r['iterations']) for r in got_rows]}")
+    for row in got_rows:
+        calls, factor = table[row["benchmark"]]
+        low, high = check_row(row, calls, factor, d, EXACT)
+        for m in low + high:
+            expect(False, f"{label}: {m}")
+        # Mbytes/sec: IMB 2021 divides by 10^6 (IMB_output.c MEGA), 4.0 by 2^20.
+        if factor is not None:
+            moved = factor * (row["processes"] // 2 if row["benchmark"] in WINDOWED else 1) * x
+            mb = row.get("metrics", {}).get("mbytes_per_s")
+            if is_2021:
+                expect(mb is not None and near(mb, moved / row["t_max_us"], 1e-9),
+                       f"{label} {row['benchmark']}: Mbytes/sec {mb} != {moved} / t_max "
+                       f"{row['t_max_us']} (10^6 bytes)")
+            else:
+                expect(mb is None, f"{label} {row['benchmark']}: no 10^6 figure under 4.0")
+    # The known answer in the console: 2048 B in 20.32 us.
+    if stdout:
+        shown = console_headline(stdout, "PingPong").get(x)
+        want = 100.79 if is_2021 else 96.12
+        expect(shown is not None and near(shown[0], 20.32, 1e-6) and shown[1] == want,
+               f"{label}: console PingPong {x} B shows {shown}, want t 20.32 and "
+               f"Mbytes/sec {want}")
+        expect(("(IMB 2021.11 methodology)" if is_2021 else "(IMB 4.0 methodology)") in stdout,
+               f"{label}: the header names the methodology")
+    method = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+              if doc else {})
+    expect(method.get("name") == ("2021" if is_2021 else "4.0"),
+           f"{label}: JSON context methodology {method}")
+    for row in got_rows:
+        print(f"{label:60s} {row['benchmark']:18s} t_max {row['t_max_us']:9.3f}  "
+              f"MiB/s {row.get('throughput_mib_s')}  MB/s "
+              f"{row.get('metrics', {}).get('mbytes_per_s')}")
+
+
 def case_imb2021():
-    d = 20.32  # us: 2048 B in 20.32 us is 100.79 MB/s (10^6) and 96.12 MiB/s (2^20)
-    x = 2048
-    reps = 4
-    base = ["-msglog", "11:11", "-zero_size", "off", "-iter", str(reps), "-time", "10"]
+    d, x, reps = IMB2021_D_US, IMB2021_X, IMB2021_REPS
+    base = IMB2021_OPTIONS
     s = ["PingPong", "PingPing", "Bcast", "Reduce", "Uniband", "Biband"]
-    # IMB 2021's calls per iteration: the windows of 256 (IMB_bandwidth.c) and the ack; IMB 4.0's
-    # are TABLE's (64).
-    table_2021 = dict(TABLE, Uniband=(258, 256), Biband=(514, 512))
+    table_2021 = TABLE_2021
     table_w8 = dict(TABLE, Uniband=(10, 8), Biband=(18, 16))
     runs = {
         "2021": run(2, s + base, delay=d, console=True, methodology=None, peers=True),
@@ -438,42 +504,7 @@ def case_imb2021():
                                       PingPingAnySource=(3, 1))}
     for label, (_, doc, stdout, _, reports) in runs.items():
         is_2021 = label.startswith("2021")
-        got_rows = rows(doc)
-        expect(got_rows and all(r["bytes"] == x and r["iterations"] == reps for r in got_rows),
-               f"{label}: every row at {x} B with -iter {reps} repetitions: "
-               f"{[(r['benchmark'], r['bytes'], r['iterations']) for r in got_rows]}")
-        for row in got_rows:
-            calls, factor = tables[label][row["benchmark"]]
-            low, high = check_row(row, calls, factor, d, EXACT)
-            for m in low + high:
-                expect(False, f"{label}: {m}")
-            # Mbytes/sec: IMB 2021 divides by 10^6 (IMB_output.c MEGA), 4.0 by 2^20.
-            if factor is not None:
-                moved = factor * (row["processes"] // 2 if row["benchmark"] in WINDOWED else 1) * x
-                mb = row.get("metrics", {}).get("mbytes_per_s")
-                if is_2021:
-                    expect(mb is not None and near(mb, moved / row["t_max_us"], 1e-9),
-                           f"{label} {row['benchmark']}: Mbytes/sec {mb} != {moved} / t_max "
-                           f"{row['t_max_us']} (10^6 bytes)")
-                else:
-                    expect(mb is None, f"{label} {row['benchmark']}: no 10^6 figure under 4.0")
-        # The known answer in the console: 2048 B in 20.32 us.
-        if stdout:
-            shown = console_headline(stdout, "PingPong").get(x)
-            want = 100.79 if is_2021 else 96.12
-            expect(shown is not None and near(shown[0], 20.32, 1e-6) and shown[1] == want,
-                   f"{label}: console PingPong {x} B shows {shown}, want t 20.32 and "
-                   f"Mbytes/sec {want}")
-            expect(("(IMB 2021.11 methodology)" if is_2021 else "(IMB 4.0 methodology)") in stdout,
-                   f"{label}: the header names the methodology")
-        method = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
-                  if doc else {})
-        expect(method.get("name") == ("2021" if is_2021 else "4.0"),
-               f"{label}: JSON context methodology {method}")
-        for row in got_rows:
-            print(f"{label:60s} {row['benchmark']:18s} t_max {row['t_max_us']:9.3f}  "
-                  f"MiB/s {row.get('throughput_mib_s')}  MB/s "
-                  f"{row.get('metrics', {}).get('mbytes_per_s')}")
+        check_imb2021_figures(label, doc, stdout, tables[label], is_2021)
         for rank, rep_ in enumerate(reports):
             roots = {k: v for k, v in rep_["roots"].items()
                      if k.startswith(("MPI_Bcast 2048 ", "MPI_Reduce 512 "))}
@@ -748,9 +779,16 @@ def case_imb2021_io():
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
 
 
-if CASE not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
-                "imb2021", "imb2021_rma", "imb2021_nbc", "imb2021_mpi4", "imb2021_io"):
-    print("unknown case", CASE)
-    sys.exit(2)
-globals()["case_" + CASE]()
-sys.exit(finish(passed=f"ok {CASE}"))
+def main():
+    case, parbench, oracle_lib, launcher = sys.argv[1:5]
+    if case not in ("table", "n4", "spin", "control", "time_cap", "off_cache", "mem", "multi",
+                    "imb2021", "imb2021_rma", "imb2021_nbc", "imb2021_mpi4", "imb2021_io"):
+        print("unknown case", case)
+        return 2
+    use(parbench, oracle_lib, lambda np: mpiexec(np, launcher))
+    globals()["case_" + case]()
+    return finish(passed=f"ok {case}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

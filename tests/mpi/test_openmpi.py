@@ -10,6 +10,13 @@ JSON's context.parbench.mpi, the IMB header's "MPI Library" line), every size IM
 rules give, every row at NP processes (PingPong: 2) with no defects, and IMB's PingPong
 throughput from its own time (IMB 2021: X / t, 10^6 bytes per MB).
 
+At -n 2, the PMPI oracle's known answer under Open MPI (oracle.py's imb2021 expectations, imported,
+not copied): imb-mpi1 PingPong, Bcast and Allreduce under IMB 2021 with every MPI call costing
+D = 20.32 us on the virtual clock of the oracle library linked to Open MPI (--oracle): each time D
+x IMB's calls, PingPong's 2048 B at 100.79 Mbytes/sec (10^6 bytes), Bcast's root 0. The driver then sees the Open MPI plugin alone: the preloaded
+libmpi.so.40 binds the MPICH plugin's MPI calls too, so that plugin would read its library as Open
+MPI's and be chosen first.
+
 At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH's mpiexec runs
 the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
 (exit 2) before MPI starts, whether named with --mpi or the only one of its kind; --mpi with a
@@ -17,11 +24,13 @@ name no plugin has; the coarray suite (built for MPICH) under Open MPI's mpirun;
 cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT).
 
 usage: test_openmpi.py --np N --parbench PARBENCH --mpirun MPIRUN_OPENMPI --mpiexec MPIEXEC_MPICH
-                      --mpich-plugin PARBENCH_MPI_SO
+                      --mpich-plugin PARBENCH_MPI_SO --openmpi-plugin PARBENCH_MPI_OPENMPI_SO
+                      [--oracle LIBPARBENCH_PMPI_ORACLE_OPENMPI_SO]
 Open MPI runs as root only when told twice (OMPI_ALLOW_RUN_AS_ROOT, ..._CONFIRM), and beyond the
 cores it finds only with --oversubscribe: both are given here, as docs/user-guide.md says.
 """
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -31,6 +40,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
 from pbtest.run import driver, run_command  # noqa: E402
+import oracle  # noqa: E402  (tests/mpi/oracle.py: the known answer's expectations)
 
 BAD_INPUT = 2
 OPEN_MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -43,6 +53,17 @@ def imb_sizes(unit, high):
 
 def mpirun(a, np):
     return [a.mpirun, "--oversubscribe", "-n", str(np)]
+
+
+@contextlib.contextmanager
+def only_plugin(a, plugin):
+    """A copy of the driver outside the build tree whose search path (PARBENCH_PLUGIN_PATH, in
+    the environment yielded with the copy) is a directory with `plugin` alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = os.path.join(tmp, "parbench")
+        shutil.copy(a.parbench, alone)
+        os.symlink(plugin, os.path.join(tmp, os.path.basename(plugin)))
+        yield alone, {"PARBENCH_PLUGIN_PATH": tmp}
 
 
 def run_under_open_mpi(a, np, args, timeout=240):
@@ -177,12 +198,9 @@ def test_choice(a):
                    r"starts Open MPI processes: launch it with MPICH's mpiexec \(mpiexec\.mpich\)")
     # Only the MPICH plugin (a driver outside the build tree, whose search path is a directory
     # with that plugin alone): under Open MPI's mpirun there is none to run.
-    with tempfile.TemporaryDirectory() as tmp:
-        alone = os.path.join(tmp, "parbench")
-        shutil.copy(a.parbench, alone)
-        os.symlink(a.mpich_plugin, os.path.join(tmp, "parbench_mpi.so"))
+    with only_plugin(a, a.mpich_plugin) as (alone, plugin_path):
         rc, _, err = run_command(mpirun(a, 2) + [alone, "run", "imb-mpi1", "PingPong"],
-                                 env={**OPEN_MPI_ENV, "PARBENCH_PLUGIN_PATH": tmp}, timeout=60)
+                                 env={**OPEN_MPI_ENV, **plugin_path}, timeout=60)
     one_error_line("only the MPICH plugin, under mpirun.openmpi", rc, err,
                    r"mpirun \(Open MPI\) starts Open MPI processes, but this parbench has no "
                    r"MPI plugin for Open MPI \(found: MPICH Version: \S+ \(parbench_mpi\.so\)\)")
@@ -210,6 +228,29 @@ def test_choice(a):
                        r"run's MPI is Open MPI: launch it with MPICH's mpiexec")
 
 
+def test_known_answer(a):
+    names = ["PingPong", "Bcast", "Allreduce"]
+    with only_plugin(a, a.openmpi_plugin) as (alone, plugin_path):
+        oracle.use(alone, a.oracle, lambda np: mpirun(a, np), {**OPEN_MPI_ENV, **plugin_path})
+        rc, doc, stdout, _, reports = oracle.run(
+            2, names + oracle.IMB2021_OPTIONS, delay=oracle.IMB2021_D_US, console=True,
+            methodology=None, peers=True, timeout=60)
+    label = "oracle under Open MPI, IMB 2021"
+    if not expect(rc == 0 and len(reports or []) == 2,
+                  f"{label}: exit {rc}, {len(reports or [])} oracle reports (want 2)"):
+        return
+    mpi = doc["context"]["parbench"].get("mpi") or {}
+    expect(mpi.get("plugin") == "mpi-openmpi", f"{label}: the Open MPI plugin ran: {mpi}")
+    expect(sorted({r["benchmark"] for r in oracle.rows(doc)}) == sorted(names),
+           f"{label}: rows of {sorted({r['benchmark'] for r in oracle.rows(doc)})}")
+    oracle.check_imb2021_figures(label, doc, stdout, oracle.TABLE_2021, is_2021=True)
+    for rank, report in enumerate(reports):
+        # IMB 2021: the root stays 0 (oracle.py's imb2021 case checks the rotation under 4.0).
+        roots = {k: v for k, v in report["roots"].items() if k.startswith("MPI_Bcast ")}
+        expect(roots and all(k.split()[2] == "0" for k in roots),
+               f"{label} rank {rank}: roots of the Bcast calls {roots}, want 0 only")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--np", type=int, required=True)
@@ -217,14 +258,21 @@ def main():
     p.add_argument("--mpirun", required=True)
     p.add_argument("--mpiexec", required=True)
     p.add_argument("--mpich-plugin", required=True)
+    p.add_argument("--openmpi-plugin", required=True)
+    p.add_argument("--oracle", help="the PMPI oracle library linked to Open MPI")
     a = p.parse_args()
     a.parbench = os.path.abspath(a.parbench)
     a.mpich_plugin = os.path.abspath(a.mpich_plugin)
+    a.openmpi_plugin = os.path.abspath(a.openmpi_plugin)
+    if a.oracle:
+        a.oracle = os.path.abspath(a.oracle)
     test_imb_mpi1(a, a.np)
     test_osu(a, a.np)
     test_imb_rma_io(a, a.np)
     if a.np == 2:
         test_choice(a)
+        if a.oracle:
+            test_known_answer(a)
     return finish()
 
 

@@ -8,7 +8,8 @@ names before, and said 2 where MPI sees 1). And every row's own placement (its "
 the node of each of its processes, per group, and whether they cross a node): expected from
 hydra's dealing and IMB's definitions of the active set (the first Q ranks of the order; -map
 PxQ orders rank c·P + r at row r, column c; -multi 0 forms groups of consecutive ranks), and
-the IMB header's node line on two nodes (none on one node, whose output stays IMB's).
+the IMB header's node line on two nodes (none on one node, whose output stays IMB's); the rows
+IMB-MT and PAW build themselves, each pair of their pair tests a group of its own.
 
 usage: test_placement.py PARBENCH MPIEXEC
 """
@@ -117,5 +118,28 @@ expect(re.search(r"^# Group  1:\s+2\s+3   on nodes 0 1$", d.stdout, re.M) is not
 d = driver(two_nodes + ["-n", "2", parbench, "run", "osu", "latency", "-m", "1:2", "-i", "10",
                         "-x", "1"])
 expect_rows(rows_of(d, "osu latency on n1,n2"), [[0, 1]], "inter-node", "osu latency on n1,n2")
+# IMB-MT and PAW build their own rows: the same placement. -n 4 on n1,n2 puts ranks 0, 2 on node
+# 0 and 1, 3 on node 1. A test of pairs names each pair (IMB-MT's r <-> r + stride, stride P/2 by
+# default; PAW's i <-> i + n/2): pairs 0-2 and 1-3, both within a node (one group of all four
+# would say inter-node); a collective names every process.
+d = driver(two_nodes + ["-n", "4", parbench, "run", "imb-mt", "PingPongMT", "BcastMT", "-count",
+                        "1", "-repeat", "10", "-warmup", "1"], env={"OMP_NUM_THREADS": "1"})
+mt = rows_of(d, "imb-mt -n 4 on n1,n2")
+expect_rows([r for r in mt if r["benchmark"] == "PingPongMT"], [[0, 2], [1, 3]], "intra-node",
+            "imb-mt PingPongMT -n 4")
+expect_rows([r for r in mt if r["benchmark"] == "BcastMT"], [[0, 1, 2, 3]], "inter-node",
+            "imb-mt BcastMT -n 4")
+expect(sorted({r["benchmark"] for r in mt}) == ["BcastMT", "PingPongMT"], f"imb-mt rows: {mt}")
+paw_sizes = {k: "1" for k in ("MIN_P2P_SIZE", "MED_P2P_SIZE", "MAX_P2P_SIZE", "MIN_COL_SIZE",
+                              "MED_COL_SIZE", "MAX_COL_SIZE")}
+d = driver(two_nodes + ["-n", "4", parbench, "run", "paw", "p2p_send", "col_bct", "--nreps", "2",
+                        "--nloop_max", "2", "--nloop_min", "2", "--min_loop_time", "0"],
+           env=paw_sizes, drop=PAW_BLAS + PLUGIN_PATH, after=["--dat-dir", "."])
+paw = rows_of(d, "paw -n 4 on n1,n2")
+expect_rows([r for r in paw if r["benchmark"] == "p2p_send"], [[0, 2], [1, 3]], "intra-node",
+            "paw p2p_send -n 4")
+expect_rows([r for r in paw if r["benchmark"] == "col_bct"], [[0, 1, 2, 3]], "inter-node",
+            "paw col_bct -n 4")
+expect(sorted({r["benchmark"] for r in paw}) == ["col_bct", "p2p_send"], f"paw rows: {paw}")
 
 sys.exit(finish())

@@ -541,6 +541,43 @@ struct record_labels {
     std::string mode{};         // "", "aggregate" or "non_aggregate" (IMB-EXT/RMA blocks)
 };
 
+// The nodes of a row's processes (result_record::placement): every group's, or group `group`'s
+// alone (-multi 1); none where the run's nodes are not known (group_layout::name_nodes).
+[[nodiscard]] inline std::optional<row_placement> placement_of(const group_layout& layout,
+                                                               int group) {
+    if (layout.group_nodes.empty()) return std::nullopt;
+    row_placement p;
+    p.run_nodes = layout.run_nodes;
+    if (group >= 0 && static_cast<std::size_t>(group) < layout.group_nodes.size())
+        p.group_nodes = {layout.group_nodes[static_cast<std::size_t>(group)]};
+    else
+        p.group_nodes = layout.group_nodes;
+    return p;
+}
+
+// A multi-pair row's placement (all pairs of one group at once: PAW's i <-> i + n/2, IMB-MT's
+// r <-> r + stride): each pair is a group of its own, so that the row says whether its pairs
+// stay within a node, cross one, or both ("mixed"), as -multi's rows do. `partner(position, q)`:
+// the position in the layout's one group of the partner of the process at `position`, or -1
+// (no partner: it sits out); each pair is named once, from its lower position.
+template <class Partner>
+[[nodiscard]] std::optional<row_placement> pair_placement(const group_layout& layout,
+                                                          Partner partner) {
+    if (layout.group_nodes.size() != 1) return placement_of(layout, -1);
+    const std::vector<int>& nodes = layout.group_nodes.front();
+    const int q = static_cast<int>(nodes.size());
+    row_placement p;
+    p.run_nodes = layout.run_nodes;
+    for (int position = 0; position < q; ++position) {
+        const int other = partner(position, q);
+        if (other > position && other < q)
+            p.group_nodes.push_back({nodes[static_cast<std::size_t>(position)],
+                                     nodes[static_cast<std::size_t>(other)]});
+    }
+    if (p.group_nodes.empty()) return placement_of(layout, -1);
+    return p;
+}
+
 // One record from the figures of `ranks` (IMB: t_max/t_min/t_avg across them, the distribution
 // of the slowest rank per batch, throughput by the pattern's rule from t_max).
 template <pattern::descriptor Pattern>
@@ -557,15 +594,7 @@ template <pattern::descriptor Pattern>
     r.block.processes = layout.processes;
     r.block.groups = layout.groups;
     if (layout.groups > 1) r.block.group_ranks = layout.group_ranks;
-    // The nodes of the row's processes: every group's, or this group's alone (-multi 1).
-    if (!layout.group_nodes.empty()) {
-        r.placement.emplace();
-        r.placement->run_nodes = layout.run_nodes;
-        if (group >= 0 && static_cast<std::size_t>(group) < layout.group_nodes.size())
-            r.placement->group_nodes = {layout.group_nodes[static_cast<std::size_t>(group)]};
-        else
-            r.placement->group_nodes = layout.group_nodes;
-    }
+    r.placement = placement_of(layout, group);
     r.block.rank_order = layout.rank_order;
     r.block.waiting = layout.waiting;
     r.block.group = group;

@@ -54,6 +54,13 @@ template <pattern::descriptor Pattern>
     r.block.title = labels.benchmark;
     r.block.processes = layout.processes;
     r.block.mode = labels.mode;
+    // Where the processes ran: a test of pairs (PAW's i <-> i + n/2) names each pair's nodes.
+    if constexpr (requires { pattern.pairs; })
+        r.placement = pair_placement(layout, [&](int position, int q) {
+            return pattern.pairs.partner(position, q);
+        });
+    else
+        r.placement = placement_of(layout, -1);
     r.bytes = bytes;
     r.has_bytes = labels.has_bytes;
     r.iterations = reps > 0 ? n / reps : n;  // NLOOP: calls per repetition

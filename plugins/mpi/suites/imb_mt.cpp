@@ -820,6 +820,16 @@ struct mt_family {
              .has_bytes = def.out != figures::times_no_bytes},
             layout, total_bytes(x), run.opts->check, members, -1);
         r.block.threads = run.threads;
+        // Where the processes ran: a pair benchmark's row names each pair (rank r and r + S;
+        // those past the last whole block of 2 x S sit out and are not named), the others every
+        // process, as reduce_ranks did.
+        if (def.who == members::pairs)
+            r.placement = mpi::pair_placement(layout, [&](int rank, int size) {
+                int stride = run.opts->stride;
+                int group = 0;
+                if (!set_stride(rank, size, stride, group)) return -1;
+                return group % 2 == 0 ? rank + stride : rank - stride;
+            });
         if (def.verify == nullptr) r.defects.reset();  // BarrierMT moves no data: not verified
         r.metrics["participants"] = participants;
         // IMB-MT's rates (MT_benchmark.h run()): Mbytes/sec from the slowest thread, Msg/sec
