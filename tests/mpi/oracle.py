@@ -188,7 +188,8 @@ def check_row(row, calls, factor, d_us, band):
 
 def console_headline(stdout, name):
     """The t[usec] (PingPong) column of the console table of one benchmark, by #bytes."""
-    block = stdout.split(f"# Benchmarking {name}\n", 1)
+    # IMB 2021 ends the title with a blank ("# Benchmarking %s ", IMB_output.c:925), IMB 4.0 not
+    block = re.split(rf"# Benchmarking {re.escape(name)} ?\n", stdout, maxsplit=1)
     if len(block) != 2:
         return {}
     out = {}

@@ -159,7 +159,10 @@ def check_calls(np, exe, oracle):
         o = d.plugin_context
         expect(o.get("threads") == threads and o.get("threads_from") == "OMP_NUM_THREADS",
                f"JSON context: threads {o.get('threads')} from {o.get('threads_from')}")
-        expect("# #threads = 2" in d.stdout, "console: '# #threads = 2' missing")
+        # IMB-MT's block title (MT_benchmark.h:433-435)
+        expect("# #processes = 2 (threads: 2)" in d.stdout or np != 2,
+               "console: '# #processes = 2 (threads: 2)' missing")
+        expect(f"# window_size = {WINDOW}" in d.stdout, "console: '# window_size' missing")
         for r, rep in enumerate(reports):
             p = partner(r, np, stride)
             n = threads * loops
