@@ -94,6 +94,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
+        {"non_aggregate_repetitions_under_iter_policy_off",
+         m.off_policy_counts_msgs_per_sample() ? "msgs_per_sample" : "msgs_nonaggr"},
     };
     if (spec.defaults.io_files) {
         // IMB-IO's rules (methodology::io_*); its overlap[%] divides by the shorter time under
