@@ -591,8 +591,9 @@ def case_imb2021_rma():
         want_n, want_t = (s, (s + 1) * d / s) if label == "2021" else (n, 2 * d)
         expect(len(one) == 1 and one[0]["iterations"] == want_n and
                near(one[0]["t_max_us"], want_t, 1e-6),
-               f"-iter_policy off {label}: One_put_all {[(r['iterations'], r['t_max_us']) for r in one]}"
-               f", want {want_n} repetitions, t {want_t}")
+               f"-iter_policy off {label}: One_put_all "
+               f"{[(r['iterations'], r['t_max_us']) for r in one]}, want {want_n} repetitions, "
+               f"t {want_t}")
         modes = {r.get("mode"): r["iterations"] for r in rows(doc, "Unidir_put")}
         want = {"aggregate": s, "non_aggregate": s if label == "2021" else n}
         expect(modes == want, f"-iter_policy off {label}: Unidir_put repetitions {modes} != {want}")

@@ -33,8 +33,9 @@ point-to-point loop and five after every collective call (warm-up included), on 
 
 Also: the thread count from OMP_NUM_THREADS under -thread_level multiple in the header and JSON,
 the default's one thread whatever OMP_NUM_THREADS says (IMB-MT's default -thread_level single,
-imb.cpp:79, and num_threads = 1 unless mode_multiple, MT_suite.cpp:164-169), -check's zero defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL
-EXECUTIONS" at -n 1, and one `parbench:` line with exit status 2 for bad input.
+imb.cpp:79, and num_threads = 1 unless mode_multiple, MT_suite.cpp:164-169), -check's zero
+defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL EXECUTIONS" at -n 1,
+and one `parbench:` line with exit status 2 for bad input.
 
 usage: test_imb_mt.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
 """

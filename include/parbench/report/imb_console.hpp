@@ -104,7 +104,7 @@ inline void imb_banner(std::ostream& out, const run_start& start,
 // How IMB 2021.11 lays out the tables of a component.
 enum class imb2021_tables {
     none,     // not the 2021 methodology: the IMB 4.0 layout
-    classic,  // IMB_output.c: rules of 13 x columns - 1 dashes, "# Benchmarking X " (IMB-MPI1..MPI4)
+    classic,  // IMB_output.c: 13 x columns - 1 dashes, "# Benchmarking X " (IMB-MPI1 to MPI4)
     p2p,      // imb_p2p.c:107-110: 64 dashes, no trailing blanks
     mt,       // MT_benchmark.h:430-436: 77 dashes, "# #processes = P (threads: T)"
 };
@@ -283,11 +283,12 @@ private:
              << "\n\n";
         const bool io = start.suite == "imb-io";
         if (h.is_object() && h.value("lengths_user_defined", false)) {
-            out_ << (io ? "# IO lengths were user defined\n" : "# Message lengths were user defined\n");
+            out_ << (io ? "# IO lengths were user defined\n"
+                        : "# Message lengths were user defined\n");
         } else {
             const char* length = io ? "io portion" : "message length";
-            out_ << "# Minimum " << length << " in bytes:   " << detail::json_text(h, "min_bytes", "0")
-                 << '\n';
+            out_ << "# Minimum " << length << " in bytes:   "
+                 << detail::json_text(h, "min_bytes", "0") << '\n';
             out_ << "# Maximum " << length << " in bytes:   "
                  << detail::json_text(h, "max_bytes", "0") << '\n';
         }
@@ -311,7 +312,8 @@ private:
             if (name.starts_with("(Multi-)")) name.erase(0, 8);
             out_ << "# " << name << '\n';
             if (rules.comments)
-                for (const auto& line : detail::imb2021_comments(name)) out_ << "#     " << line << '\n';
+                for (const auto& line : detail::imb2021_comments(name))
+                    out_ << "#     " << line << '\n';
         }
         out_.flush();
     }
