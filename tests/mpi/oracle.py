@@ -33,7 +33,9 @@ Cases:
              20 us, msgs_nonaggr M = 10: IMB 2021 issues the M transfers of a sample and one
              flush (IMB_rma_put.c:169-183), so t = (M + 1) D / M = 22 us; IMB 4.0 flushes every
              iteration, t = 2 D = 40 us; the same M repetitions and no MODE in both; flush calls
-             counted against transfers
+             counted against transfers; under -iter_policy off (-iter 6,40,2) msgspersample
+             repetitions in every mode under 2021 (helper_IMB_functions.h:407-408: One_put_all
+             6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0
   imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
              on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
              Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
@@ -204,7 +206,8 @@ def check_row(row, calls, factor, d_us, band):
 
 def console_headline(stdout, name):
     """The t[usec] (PingPong) column of the console table of one benchmark, by #bytes."""
-    block = stdout.split(f"# Benchmarking {name}\n", 1)
+    # IMB 2021 ends the title with a blank ("# Benchmarking %s ", IMB_output.c:925), IMB 4.0 not
+    block = re.split(rf"# Benchmarking {re.escape(name)} ?\n", stdout, maxsplit=1)
     if len(block) != 2:
         return {}
     out = {}
@@ -604,6 +607,29 @@ def case_imb2021_rma():
                f"{label}: the context records the completion rule: {ctx}")
         expect(("(IMB 2021.11 methodology)" if label == "2021" else "(IMB 4.0 methodology)")
                in stdout, f"{label}: the header names the methodology")
+    # -iter_policy off: IMB 2021 sets n_sample = msgspersample whatever the mode
+    # (helper_IMB_functions.h:407-408), so One_put_all's sample is S = 6 puts and one flush,
+    # t = (S + 1) D / S = 23.33 us, and Unidir_put's non-aggregate rows count S too; under 4.0
+    # the non-aggregate count stays msgs_nonaggr N = 2 (One_put_all t = 2 D).
+    s, n = 6, 2
+    off = ["One_put_all", "Unidir_put", "-msglog", "3:3", "-zero_size", "off", "-iter",
+           f"{s},40,{n}", "-iter_policy", "off", "-time", "10"]
+    for label, methodology in (("2021", None), ("4.0", "4.0")):
+        rc, doc, _, _, _ = run(2, off, delay=d, methodology=methodology, suite="imb-rma")
+        if not expect(rc == 0, f"-iter_policy off {label}: rc {rc}"):
+            continue
+        one = rows(doc, "One_put_all")
+        want_n, want_t = (s, (s + 1) * d / s) if label == "2021" else (n, 2 * d)
+        expect(len(one) == 1 and one[0]["iterations"] == want_n and
+               near(one[0]["t_max_us"], want_t, 1e-6),
+               f"-iter_policy off {label}: One_put_all "
+               f"{[(r['iterations'], r['t_max_us']) for r in one]}, want {want_n} repetitions, "
+               f"t {want_t}")
+        modes = {r.get("mode"): r["iterations"] for r in rows(doc, "Unidir_put")}
+        want = {"aggregate": s, "non_aggregate": s if label == "2021" else n}
+        expect(modes == want, f"-iter_policy off {label}: Unidir_put repetitions {modes} != {want}")
+        print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
+              f"Unidir_put {modes}")
 
 
 def overlap_by(t_ovrl, t_pure, t_cpu, divisor):

@@ -31,9 +31,11 @@ and one 1-char ack per iteration, root 0. Per size, -barrier on makes one MPI_Ba
 point-to-point loop and five after every collective call (warm-up included), on thread 0 only
 (omp_aware_barrier); -barrier special makes ceil(log2 P) zero-byte MPI_Sendrecv instead of each.
 
-Also: the thread count from OMP_NUM_THREADS in the header and JSON, -thread_level single's one
-thread, -check's zero defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL
-EXECUTIONS" at -n 1, and one `parbench:` line with exit status 2 for bad input.
+Also: the thread count from OMP_NUM_THREADS under -thread_level multiple in the header and JSON,
+the default's one thread whatever OMP_NUM_THREADS says (IMB-MT's default -thread_level single,
+imb.cpp:79, and num_threads = 1 unless mode_multiple, MT_suite.cpp:164-169), -check's zero
+defects, --timeout while the threads are inside MPI, IMB-MT's "NO SUCCESSFUL EXECUTIONS" at -n 1,
+and one `parbench:` line with exit status 2 for bad input.
 
 usage: test_imb_mt.py --np N --parbench PARBENCH --oracle LIBPARBENCH_PMPI_ORACLE.so
 """
@@ -53,6 +55,7 @@ from pbtest.run import mpi_suite, parbench, refused  # noqa: E402
 run = mpi_suite("imb-mt")
 WINDOW = 4
 SHORT = ["-repeat", "20", "-warmup", "2"]
+MULTIPLE = ["-thread_level", "multiple"]  # T = OMP_NUM_THREADS threads (IMB-MT's default is one)
 
 # name -> (calls per iteration, divisor, bandwidth factor or None, window rates, pairs only)
 TABLE = {
@@ -152,14 +155,17 @@ def check_calls(np, exe, oracle):
     with tempfile.TemporaryDirectory() as tmp:
         d, reports = oracle_report(np, exe, oracle, ["PingPongMT", "UniBandMT", "SendRecvMT",
                                                      "BcastMT", "ReduceMT", *SHORT, *shape,
-                                                     "-barrier", "off"],
+                                                     "-barrier", "off", *MULTIPLE],
                                    threads, tmp, "calls")
         if reports is None:
             return
         o = d.plugin_context
         expect(o.get("threads") == threads and o.get("threads_from") == "OMP_NUM_THREADS",
                f"JSON context: threads {o.get('threads')} from {o.get('threads_from')}")
-        expect("# #threads = 2" in d.stdout, "console: '# #threads = 2' missing")
+        # IMB-MT's block title (MT_benchmark.h:433-435)
+        expect("# #processes = 2 (threads: 2)" in d.stdout or np != 2,
+               "console: '# #processes = 2 (threads: 2)' missing")
+        expect(f"# window_size = {WINDOW}" in d.stdout, "console: '# window_size' missing")
         for r, rep in enumerate(reports):
             p = partner(r, np, stride)
             n = threads * loops
@@ -192,7 +198,8 @@ def check_calls(np, exe, oracle):
         barriers, loops = {}, 1 + 5
         for mode in ("on", "special"):
             _, reps = oracle_report(np, exe, oracle, ["PingPongMT", "BcastMT", *shape, "-repeat",
-                                                      "5", "-warmup", "1", "-barrier", mode],
+                                                      "5", "-warmup", "1", "-barrier", mode,
+                                                      *MULTIPLE],
                                     threads, tmp, mode)
             if reps is None:
                 return
@@ -241,22 +248,26 @@ def main():
                           (["NoSuchMT"], "NoSuchMT"),
                           (["-input", "/nonexistent/list"], "cannot open")):
             bad(exe, 1, [*args, *([] if "-repeat" in args else SHORT)], why)
-        bad(exe, 1, ["BcastMT", *SHORT], "OMP_NUM_THREADS=two", env={"OMP_NUM_THREADS": "two"})
+        bad(exe, 1, ["BcastMT", *SHORT, *MULTIPLE], "OMP_NUM_THREADS=two",
+            env={"OMP_NUM_THREADS": "two"})
         return finish()
     check_calls(np, exe, a.oracle)
     if np == 2:
-        d, rows = run(["-thread_level", "single", "BcastMT", "ExchangeMT", *SHORT, "-count", "5",
-                       "-check"], np, exe, env_args=["OMP_NUM_THREADS=3"])
-        if expect(d.returncode == 0, f"single: rc {d.returncode}: {d.stderr[-800:]}"):
+        # The default is IMB-MT's: -thread_level single, one thread, OMP_NUM_THREADS unread
+        d, rows = run(["BcastMT", "ExchangeMT", *SHORT, "-count", "5", "-check"], np, exe,
+                      env_args=["OMP_NUM_THREADS=3"])
+        if expect(d.returncode == 0, f"default: rc {d.returncode}: {d.stderr[-800:]}"):
             expect(d.plugin_context.get("threads") == 1 and
+                   d.plugin_context.get("threads_from") == "thread level" and
                    "MPI Thread Environment: MPI_THREAD_SINGLE" in d.stdout and
+                   "# #processes = 2 (threads: 1)" in d.stdout and
                    [r["bytes"] for r in rows] == [20, 20],
-                   f"-thread_level single: {d.plugin_context.get('threads')} threads, "
-                   f"bytes {[r['bytes'] for r in rows]}")
+                   f"default thread level: {d.plugin_context.get('threads')} threads from "
+                   f"{d.plugin_context.get('threads_from')}, bytes {[r['bytes'] for r in rows]}")
             expect(all(r.get("defects") == 0 for r in rows), f"-check: {rows}")
         # --timeout stops threads that are inside MPI: one line, exit status 3
         rc, _, err = parbench(exe)(["run", "imb-mt", "PingPongMT", "-repeat", "100000000",
-                                    "-count", "1", "--timeout", "1", "--quiet"], np=np,
+                                    "-count", "1", "--timeout", "1", "--quiet", *MULTIPLE], np=np,
                                    env={"OMP_NUM_THREADS": "2"}, timeout=60)
         expect(rc == 3 and "did not finish within 1 s" in err, f"--timeout 1: rc {rc}, {err!r}")
     return finish()

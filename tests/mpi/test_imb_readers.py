@@ -19,7 +19,8 @@ So: only IMB's headings on the heading line (parbench's median and CI columns fo
 rows and are named on a '#' line above), and an empty line after a table's last row before any
 note or warning. Each reader's figures must be the JSON's (to the console's two decimals). -iter 3
 gives every row fewer than six samples, so the run ends with a warning about them: the case in
-which a table was followed directly by a '#' line.
+which a table was followed directly by a '#' line. The header and block titles are also compared,
+line by line, with what IMB-MPI1 2021.11 prints (check_imb2021_layout).
 
 usage: test_imb_readers.py --parbench PARBENCH
 """
@@ -100,6 +101,73 @@ def hpc_tests_read(text, converters):
     return data
 
 
+def rule(columns):
+    """IMB_make_line (IMB_output.c:986-1004): '#' and 13 x columns - 1 dashes."""
+    return "#" + "-" * (13 * columns - 1)
+
+
+def check_imb2021_layout(text, names):
+    """The header and block titles as IMB-MPI1 2021.11 prints them, blanks included: the banner
+    (IMB_g_info.c:86-111; parbench's title line is its own), the lines after IMB_general_info()
+    (MPI1_suite.cpp:790-811), and each block's title (IMB_output.c:920-930, 665)."""
+    lines = text.splitlines()
+    expect(lines[0] == rule(5) and lines[2] == rule(5), f"banner rules: {lines[0]!r} {lines[2]!r}")
+    expect(not any("is expected to be exceeded" in line for line in lines),
+           "IMB 2021 prints no -time paragraph (IMB_g_info.c:246, '2021.11' < '3.2')")
+    env = next((i for i, line in enumerate(lines)
+                if line.startswith("# MPI Thread Environment: ")), None)
+    if not expect(env is not None, "no '# MPI Thread Environment: ' line"):
+        return
+    want = ["", "", "# Calling sequence was: ", "", None, "",
+            "# Minimum message length in bytes:   0", "# Maximum message length in bytes:   8",
+            "#", "# MPI_Datatype                   :   MPI_BYTE ",
+            "# MPI_Datatype for reductions    :   MPI_FLOAT ",
+            "# MPI_Op                         :   MPI_SUM  ", "# ", "# ", "",
+            "# List of Benchmarks to run:", "", *[f"# {n}" for n in names], ""]
+    got = lines[env + 1:env + 1 + len(want)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        if w is None:  # the calling sequence: "# %s \n\n"
+            expect(g.startswith("# ") and " -iter 3 " in g and g.endswith(" "),
+                   f"calling sequence {g!r}")
+        else:
+            expect(g == w, f"header line {env + 2 + k}: {g!r}, IMB 2021 prints {w!r}")
+    # #bytes #repetitions + t[usec] Mbytes/sec | t_min t_max t_avg (+ Mbytes/sec)
+    columns = {"PingPong": 4, "Sendrecv": 6, "Allreduce": 5, "Barrier": 4}
+    for name in names:
+        i = lines.index(f"# Benchmarking {name} ") if f"# Benchmarking {name} " in lines else -1
+        if not expect(i > 0, f"no '# Benchmarking {name} ' line"):
+            continue
+        title = [lines[i - 1], lines[i + 1], lines[i + 2]]
+        expect(title == [rule(columns[name]), "# #processes = 2 ", rule(columns[name])],
+               f"{name}: block title {title}")
+
+
+def check_imb2021_groups(exe):
+    """-multi 1 at -n 4 as IMB-MPI1 2021.11 prints it: the names listed as given (MPI1_suite.cpp:
+    809-811), the groups (IMB_show_procids, IMB_print_array: "Group  %d: ", " %4d" a rank, then
+    "\\n# "), a Group column 13 wide first (IMB_print_header, "&Group") and an empty line before
+    each length's rows (IMB_output.c:232-234)."""
+    d, _ = run(["Allreduce", "-multi", "1", "-msglog", "0:0", "-iter", "3"], 4, exe)
+    if not expect(d.returncode == 0, f"-multi 1: rc {d.returncode}: {d.stderr[-800:]}"):
+        return
+    lines = d.stdout.splitlines()
+    expect("# Allreduce" in lines and not any("(Multi-)" in line for line in lines),
+           "-multi 1: the list names Allreduce as given")
+    title = "# Benchmarking Multi-Allreduce "
+    i = lines.index(title) if title in lines else -1
+    if not expect(i > 0, f"-multi 1: no {title!r} line"):
+        return
+    heading = "".join(f"{h:>13}" for h in ("Group", "#bytes", "#repetitions", "t_min[usec]",
+                                           "t_max[usec]", "t_avg[usec]"))
+    want = [rule(6), title, "# ( 2 groups of 2 processes each running simultaneous ) ",
+            "# Group  0:     0    1", "# ", "# Group  1:     2    3", "# ", rule(6)]
+    expect(lines[i - 1:i + 7] == want, f"-multi 1 block title {lines[i - 1:i + 7]}")
+    j = lines.index(heading) if heading in lines else -1
+    expect(j > i and lines[j + 1] == "" and lines[j + 2].split()[:2] == ["0", "0"] and
+           lines[j + 3].split()[:2] == ["1", "0"],
+           f"-multi 1 heading and rows {lines[j:j + 4] if j > 0 else lines[i:i + 12]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--parbench", required=True)
@@ -109,6 +177,8 @@ def main():
     if not expect(d.returncode == 0, f"rc {d.returncode}: {d.stderr[-800:]}"):
         return finish()
     expect("# WARNING:" in d.stdout, "no end-of-run warning: the case this test needs is missing")
+    check_imb2021_layout(d.stdout, names)
+    check_imb2021_groups(a.parbench)
     by = {(r["benchmark"], r.get("bytes")): r for r in rows}  # Barrier has no size
 
     def figure(r, key):

@@ -1,8 +1,13 @@
-// The IMB console layout (Intel MPI Benchmarks 4.0, catalogue §A.7): the header with machine and
-// MPI information, the calling sequence and the benchmark list, then one table per block with
-// figure columns from the record's class or the suite's declaration (report/columns.hpp). parbench appends the median and the relative half-width of its 95 %
-// confidence interval to every table, a defects column in check mode, and after a row whose
-// figures are not to be read at face value (report/stability.hpp) a '!' with the reason.
+// The IMB console layout: the header with machine and MPI information, the calling sequence and
+// the benchmark list, then one table per block with figure columns from the record's class or the
+// suite's declaration (report/columns.hpp). Under the IMB 2021.11 methodology (the header's
+// "methodology") every line is laid out as IMB 2021.11 prints it (src_c/IMB_g_info.c,
+// src_c/IMB_output.c, src_cpp/*/*_suite.cpp; the IMB-P2P and IMB-MT tables as src_c/P2P/imb_p2p.c
+// and src_cpp/MT/MT_benchmark.h print theirs); under IMB 4.0 as the catalogue's §A.7 shows it.
+// docs/methodology.md, "Console layout", lists what still differs and why. parbench appends the
+// median and the relative half-width of its 95 % confidence interval to every table, a defects
+// column in check mode, and after a row whose figures are not to be read at face value
+// (report/stability.hpp) a '!' with the reason.
 #pragma once
 
 #include <parbench/report/columns.hpp>
@@ -96,6 +101,61 @@ inline void imb_banner(std::ostream& out, const run_start& start,
     }
 }
 
+// How IMB 2021.11 lays out the tables of a component.
+enum class imb2021_tables {
+    none,     // not the 2021 methodology: the IMB 4.0 layout
+    classic,  // IMB_output.c: 13 x columns - 1 dashes, "# Benchmarking X " (IMB-MPI1 to MPI4)
+    p2p,      // imb_p2p.c:107-110: 64 dashes, no trailing blanks
+    mt,       // MT_benchmark.h:430-436: 77 dashes, "# #processes = P (threads: T)"
+};
+
+// What the run header of one IMB 2021.11 component prints differently from the others
+// (src_cpp/<SUITE>/<SUITE>_suite.cpp, the block after IMB_general_info()).
+struct imb2021_header_rules {
+    const char* calling_tail = "";   // after the calling sequence: MPI1/RMA print "# %s \n\n"
+    const char* byte_tail = " ";     // "MPI_BYTE " (every component)
+    const char* float_tail = "";     // "MPI_FLOAT " in MPI1 only
+    bool datatypes = true;           // IMB-IO prints no datatype lines
+    const char* closing = "#\n#\n";  // "# \n# \n" in MPI1, RMA and MPI4
+    bool comments = true;            // the benchmarks' comments under the list (not MPI1)
+};
+
+[[nodiscard]] inline imb2021_header_rules imb2021_header_of(const std::string& suite) {
+    if (suite == "imb-mpi1")  // MPI1_suite.cpp:790-811
+        return {.calling_tail = " ", .float_tail = " ", .closing = "# \n# \n", .comments = false};
+    if (suite == "imb-rma")  // RMA_suite.cpp:547-572
+        return {.calling_tail = " ", .closing = "# \n# \n"};
+    if (suite == "imb-mpi4") return {.closing = "# \n# \n"};      // MPI4_suite.cpp:545-570
+    if (suite == "imb-io") return {.datatypes = false};  // IO_suite.cpp:503-524
+    return {};  // EXT_suite.cpp:500-525, NBC_suite.cpp:514-539
+}
+
+// The comments IMB 2021.11 prints under a benchmark's name in the list (src_c/IMB_comments.h;
+// every other benchmark has none).
+[[nodiscard]] inline std::vector<std::string> imb2021_comments(const std::string& benchmark) {
+    if (benchmark == "Compare_and_swap") return {"Uses MPI_INT data type"};
+    if (benchmark == "Truly_passive_put")
+        return {"The benchmark measures execution time of MPI_Put for 2 cases:",
+                "1) The target is waiting in MPI_Barrier call (t_pure value)",
+                "2) The target performs computation and then enters MPI_Barrier routine "
+                "(t_ovrl value)"};
+    return {};
+}
+
+// IMB_print_int_row (IMB_output.c:772-799): " %4d" each, 16 to a line, every line followed by
+// "\n# " — so the ranks of a group or of a -map row end with a line "# ".
+inline void imb2021_rank_rows(std::ostream& out, const std::vector<int>& ranks,
+                              const std::string& after_last = {}) {
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        out << fmt::format(" {:4d}", ranks[i]);
+        if ((i + 1) % 16 == 0 || i + 1 == ranks.size()) {
+            if (i + 1 == ranks.size()) out << after_last;
+            out << "\n# ";
+        }
+    }
+    out << '\n';
+}
+
 }  // namespace detail
 
 class imb_console_reporter final : public reporter {
@@ -112,10 +172,34 @@ public:
                  (driver_context.is_object() && driver_context.value("check", false));
         timer_ = timer_limits::from_context(start.context);
         declared_ = start.columns;
+        // IMB-P2P and IMB-MT exist in IMB 2021 only; the classic components follow the run's
+        // methodology.
+        if (start.suite == "imb-p2p") {
+            tables_ = detail::imb2021_tables::p2p;
+        } else if (start.suite == "imb-mt") {
+            tables_ = detail::imb2021_tables::mt;
+        } else if (detail::json_text(h, "methodology") == "IMB 2021.11") {
+            tables_ = detail::imb2021_tables::classic;
+        }
+        // IMB's -multi 1 (group_mode 1): a Group column and every group's row.
+        const nlohmann::json* options =
+            start.context.is_object() && start.context.contains("options")
+                ? &start.context["options"]
+                : nullptr;
+        window_size_ = options != nullptr && options->is_object()
+                           ? options->value("window_size", 0)
+                           : 0;
+        group_mode_ = options != nullptr && options->is_object() &&
+                      options->value("multi", nlohmann::json()).is_number_integer() &&
+                      (*options)["multi"].get<int>() == 1;
     }
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         configure(start, driver_context);
+        if (tables_ == detail::imb2021_tables::classic) {
+            imb2021_header(start, driver_context);
+            return;
+        }
         const nlohmann::json& h = start.header;
         detail::imb_banner(out_, start, driver_context, 51);
         out_ << "# MPI Thread Environment: "
@@ -184,7 +268,128 @@ public:
     }
 
 private:
+    // IMB 2021.11's run header (IMB_g_info.c:74-256, then the suite's lines after
+    // IMB_general_info()). parbench's title names itself (docs/methodology.md), adds the MPI
+    // library's line and prints the thread level IMB prints when built with
+    // USE_MPI_INIT_THREAD (IMB_g_info.c:224-243).
+    void imb2021_header(const run_start& start, const nlohmann::json& driver_context) {
+        const nlohmann::json& h = start.header;
+        const detail::imb2021_header_rules rules = detail::imb2021_header_of(start.suite);
+        detail::imb_banner(out_, start, driver_context, 64);
+        out_ << "# MPI Thread Environment: "
+             << detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE") << '\n';
+        out_ << "\n\n# Calling sequence was: \n\n";
+        out_ << "# " << detail::json_text(driver_context, "calling_sequence") << rules.calling_tail
+             << "\n\n";
+        const bool io = start.suite == "imb-io";
+        if (h.is_object() && h.value("lengths_user_defined", false)) {
+            out_ << (io ? "# IO lengths were user defined\n"
+                        : "# Message lengths were user defined\n");
+        } else {
+            const char* length = io ? "io portion" : "message length";
+            out_ << "# Minimum " << length << " in bytes:   "
+                 << detail::json_text(h, "min_bytes", "0") << '\n';
+            out_ << "# Maximum " << length << " in bytes:   "
+                 << detail::json_text(h, "max_bytes", "0") << '\n';
+        }
+        out_ << "#\n";
+        if (rules.datatypes) {
+            out_ << "# MPI_Datatype                   :   "
+                 << detail::json_text(h, "datatype", "MPI_BYTE") << rules.byte_tail << '\n';
+            out_ << "# MPI_Datatype for reductions    :   "
+                 << detail::json_text(h, "reduction_datatype", "MPI_FLOAT") << rules.float_tail
+                 << '\n';
+            out_ << "# MPI_Op                         :   "
+                 << detail::json_text(h, "reduction_op", "MPI_SUM") << "  \n";
+        }
+        out_ << rules.closing << '\n';
+        out_ << "# List of Benchmarks to run:\n\n";
+        std::vector<std::string> list = start.benchmarks;
+        if (h.is_object() && h.contains("benchmark_list") && h["benchmark_list"].is_array())
+            list = h["benchmark_list"].get<std::vector<std::string>>();
+        for (std::string name : list) {
+            // IMB 2021 lists the names as given, "(Multi-)" being IMB 4.0's mark of -multi.
+            if (name.starts_with("(Multi-)")) name.erase(0, 8);
+            out_ << "# " << name << '\n';
+            if (rules.comments)
+                for (const auto& line : detail::imb2021_comments(name))
+                    out_ << "#     " << line << '\n';
+        }
+        out_.flush();
+    }
+
+    // The columns IMB prints for the table: its rule is 13 characters a column, less one
+    // (IMB_make_line, IMB_output.c:986-1004, line_len from IMB_print_header).
+    [[nodiscard]] std::size_t imb_columns(const result_record& r) const {
+        return (group_mode_ ? 1 : 0) + (r.has_bytes ? 1 : 0) + 1 + figures_.size();
+    }
+
+    // IMB 2021.11's block title (IMB_print_header and IMB_show_procids, IMB_output.c:633-688,
+    // 920-940; imb_p2p.c:107-110; MT_benchmark.h:430-436).
+    void imb2021_title(const result_record& r) {
+        const block_info& b = r.block;
+        using detail::imb2021_tables;
+        const std::size_t dashes = tables_ == imb2021_tables::mt    ? 77
+                                   : tables_ == imb2021_tables::p2p ? 64
+                                                                    : imb_columns(r) * 13 - 1;
+        const std::string rule = '#' + std::string(dashes, '-') + '\n';
+        const bool classic = tables_ == imb2021_tables::classic;
+        const char* blank = classic ? " " : "";  // "# Benchmarking %s " (IMB_output.c:923-925)
+        const std::vector<std::vector<int>>* nodes =
+            r.placement && r.placement->run_nodes > 1 ? &r.placement->group_nodes : nullptr;
+        out_ << '\n' << rule;
+        out_ << "# Benchmarking " << b.title << blank << '\n';
+        if (b.groups > 1) {
+            out_ << "# ( " << b.groups << " groups of " << b.processes
+                 << " processes each running simultaneous ) \n";
+            for (std::size_t g = 0; g < b.group_ranks.size(); ++g) {
+                out_ << "# Group  " << g << ": ";
+                std::string on_nodes;
+                if (nodes != nullptr && nodes->size() == b.group_ranks.size())
+                    on_nodes = "   on nodes" + fmt::format(" {}", fmt::join((*nodes)[g], " "));
+                detail::imb2021_rank_rows(out_, b.group_ranks[g], on_nodes);
+            }
+        } else if (!b.rank_order.empty()) {
+            out_ << "# #processes = " << b.processes << "; rank order (rowwise): \n";
+            for (const auto& matrix_row : b.rank_order) {
+                out_ << "# ";
+                detail::imb2021_rank_rows(out_, matrix_row);
+            }
+            if (nodes != nullptr && nodes->size() == 1)
+                out_ << "# ( " << r.placement->span() << ": nodes, rank order"
+                     << fmt::format(" {}", fmt::join(nodes->front(), " ")) << " )\n";
+        } else {
+            out_ << "# #processes = " << b.processes;
+            if (tables_ == imb2021_tables::mt)
+                out_ << " (threads: " << std::max(b.threads, 1) << ')';
+            out_ << blank << '\n';
+            if (nodes != nullptr && nodes->size() == 1)
+                out_ << "# ( " << r.placement->span() << ": nodes"
+                     << fmt::format(" {}", fmt::join(nodes->front(), " ")) << " )\n";
+        }
+        if (b.threads > 0 && tables_ != imb2021_tables::mt)
+            out_ << "# #threads = " << b.threads << '\n';
+        if (b.waiting > 0)
+            out_ << "# ( " << b.waiting << " additional process" << (b.waiting == 1 ? "" : "es")
+                 << " waiting in MPI_Barrier)\n";
+        // IMB-MT's windowed benchmarks (those with Msg/sec) name their window (MT_benchmark.h:434).
+        const bool windowed = std::any_of(figures_.begin(), figures_.end(), [](const column& c) {
+            return c.source == "messages_per_s";
+        });
+        if (tables_ == imb2021_tables::mt && windowed && window_size_ > 0)
+            out_ << "# window_size = " << window_size_ << '\n';
+        out_ << rule;
+        if (b.mode == "aggregate") out_ << "#\n#    MODE: AGGREGATE \n#\n";
+        if (b.mode == "non_aggregate") out_ << "#\n#    MODE: NON-AGGREGATE \n#\n";
+    }
+
     void begin_table(const result_record& r) {
+        if (tables_ != detail::imb2021_tables::none) {
+            figures_ = figure_columns(r);
+            imb2021_title(r);
+            headings(r);
+            return;
+        }
         const block_info& b = r.block;
         const std::string rule(b.groups > 1 ? 77 : 64, '-');
         out_ << "\n#" << rule << '\n';
@@ -225,15 +430,22 @@ private:
         if (b.mode == "aggregate") out_ << "# ( MODE: AGGREGATE )\n";
         if (b.mode == "non_aggregate") out_ << "# ( MODE: NON-AGGREGATE )\n";
         out_ << '#' << rule << '\n';
+        figures_ = figure_columns(r);
+        headings(r);
+    }
 
-        // The heading line has IMB's headings only: readers of IMB output look each one up
-        // (PerfKitBenchmarker's fails on any other). parbench's columns follow IMB's in every
-        // row, and their headings stand above them on a '#' line, which readers skip.
+    // The heading line has IMB's headings only (readers of IMB output look each one up:
+    // PerfKitBenchmarker's fails on any other). parbench's columns follow IMB's in every row,
+    // and their headings stand above them on a '#' line, which readers skip.
+    void headings(const result_record& r) {
         std::string head;
-        if (r.block.group >= 0) head += fmt::format("{:>7}", "#group");
+        if (tables_ == detail::imb2021_tables::classic && group_mode_) {
+            head += cell("Group");  // "&Group" (IMB_output.c:856-859)
+        } else if (r.block.group >= 0) {
+            head += fmt::format("{:>7}", "#group");
+        }
         if (r.has_bytes) head += cell("#bytes");
         head += cell("#repetitions");
-        figures_ = figure_columns(r);
         for (const column& c : figures_)
             head += fmt::format("{:>{}}", c.heading, column_width(c, detail::imb_column_width));
         std::string ours = fmt::format("{:>16}{:>10}", "t_median[usec]", "ci95[%]");
@@ -244,8 +456,15 @@ private:
 
     void row(const result_record& r) {
         std::string text;
-        if (r.block.group >= 0) text += fmt::format("{:>7}", r.block.group);
         const int w = detail::imb_column_width;
+        if (tables_ == detail::imb2021_tables::classic && group_mode_) {
+            // IMB_output.c:232-238: under -multi 1 each length's rows (one per group) follow an
+            // empty line, the group's index in a 13-wide column first ("%13d").
+            if (r.block.group <= 0) out_ << '\n';
+            text += fmt::format("{:>{}}", std::max(r.block.group, 0), w);
+        } else if (r.block.group >= 0) {
+            text += fmt::format("{:>7}", r.block.group);
+        }
         if (r.has_bytes) text += fmt::format("{:>{}}", r.bytes, w);
         text += fmt::format("{:>{}}", r.iterations, w);
         for (const column& c : figures_) text += column_cell(r, c, column_width(c, w));
@@ -274,6 +493,19 @@ private:
     // What the suite declared for this benchmark, else IMB's columns for the record's class.
     [[nodiscard]] std::vector<column> figure_columns(const result_record& r) const {
         if (const auto* declared = declared_columns(declared_, r.benchmark)) return *declared;
+        if (tables_ == detail::imb2021_tables::classic) {
+            // IMB_output.c:208-217: a single transfer has one time column unless -multi 0
+            // (group_mode 0) spreads it over the groups; IMB-RMA's one-to-all transfers
+            // (MultPassiveTransfer) always have one.
+            const bool multi_0 = !group_mode_ && r.block.groups > 1;
+            const bool one_time = (r.klass == benchmark_class::single_transfer && !multi_0) ||
+                                  r.klass == benchmark_class::multiple_transfer;
+            if (one_time) {
+                std::vector<column> columns = {{"t_max_us", "t[usec]"}};
+                if (r.throughput_mib_s) columns.push_back({"mbytes_per_s", "Mbytes/sec"});
+                return columns;
+            }
+        }
         return detail::imb_class_columns(r);
     }
 
@@ -283,6 +515,9 @@ private:
 
     std::ostream& out_;
     bool check_ = false;
+    detail::imb2021_tables tables_ = detail::imb2021_tables::none;
+    bool group_mode_ = false;  // -multi 1 under the 2021 layout
+    int window_size_ = 0;      // IMB-MT's -window_size
     timer_limits timer_;
     std::map<std::string, std::vector<column>> declared_;
     std::vector<column> figures_;  // the current table's figure columns

@@ -24,7 +24,8 @@ public:
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         imb_.configure(start, driver_context);
         const nlohmann::json& h = start.header;
-        detail::imb_banner(out_, start, driver_context, 60);
+        // IMB-P2P's rules are 60 dashes (imb_p2p.c:140-142), IMB-MT's 66 (MT_suite.cpp:180-182).
+        detail::imb_banner(out_, start, driver_context, start.suite == "imb-mt" ? 66 : 60);
         detail::imb_header_line(
             out_, "MPI Thread Environment",
             detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE"));

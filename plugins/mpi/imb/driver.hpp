@@ -335,6 +335,12 @@ struct family {
         if constexpr (passes == 2) {
             if (!runs_mode(o, P == 0)) return {};  // -aggregate_mode: the other mode only
         }
+        // The repetition rule of this run: under -iter_policy off IMB 2021 counts msgspersample
+        // in every mode (methodology::off_policy_counts_msgs_per_sample).
+        policy::iterations::imb_volume iterations = o.iterations;
+        if (iterations.policy == policy::iterations::imb_policy::off &&
+            o.method.off_policy_counts_msgs_per_sample())
+            iterations.msgs_nonaggr = iterations.msgs_per_sample;
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -342,7 +348,7 @@ struct family {
             if constexpr (requires { Def::completes_once_per_sample_in_imb2021; }) {
                 if (Def::completes_once_per_sample_in_imb2021 &&
                     o.method.completes_all_targets_once_per_sample()) {
-                    policy::iterations::imb_volume per_sample = o.iterations;
+                    policy::iterations::imb_volume per_sample = iterations;
                     per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
                     return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample);
                 }
@@ -352,9 +358,9 @@ struct family {
             if constexpr (passes == 1 && requires { Def::single_mode_follows_methodology; }) {
                 if (o.method.io_single_mode_is_aggregate())
                     return measure_as<policy::aggregation::aggregate>(c, x, "aggregate",
-                                                                      o.iterations);
+                                                                      iterations);
             }
-            return measure_as<aggregation>(c, x, mode, o.iterations);
+            return measure_as<aggregation>(c, x, mode, iterations);
         }();
         if (o.msg_pause) {
             // IMB 2021's -msg_pause: a barrier, then as long a sleep as the size took here.

@@ -21,8 +21,11 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     run_start start;
     start.suite = spec.name;
     start.layout = "imb";
+    // IMB 2021.11 names two parts differently from IMB 4.0's (IMB_g_info.c:99, 104).
+    std::string part = spec.part;
+    if (o.method.is_2021() && (part == "NBC part" || part == "RMA part")) part = "MPI-" + part;
     start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", ") + spec.compatible_with +
-                  " compatible (" + std::string(o.method.label()) + " methodology), " + spec.part;
+                  " compatible (" + std::string(o.method.label()) + " methodology), " + part;
     start.benchmarks = listed;
     start.header = mpi::imb_header({.benchmarks = listed,
                                     .sizes = sizes,
@@ -91,6 +94,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
+        {"non_aggregate_repetitions_under_iter_policy_off",
+         m.off_policy_counts_msgs_per_sample() ? "msgs_per_sample" : "msgs_nonaggr"},
     };
     if (spec.defaults.io_files) {
         // IMB-IO's rules (methodology::io_*); its overlap[%] divides by the shorter time under

@@ -11,7 +11,8 @@
 // where #bytes is count x the datatype's size x T (IMB-MT's weak-scaling total), a time is one
 // thread's loop over -repeat iterations divided by -repeat and the benchmark's divisor, and
 // Mbytes/sec is 10^6 bytes per second. The threads are a fixed team of std::thread (no OpenMP):
-// their number is OMP_NUM_THREADS under MPI_THREAD_MULTIPLE, as IMB-MT's omp_get_num_threads().
+// their number is OMP_NUM_THREADS under MPI_THREAD_MULTIPLE (-thread_level multiple), as IMB-MT's
+// omp_get_num_threads(); one by default, as IMB-MT's default -thread_level single.
 // docs/imb-mt.md lists what differs from IMB-MT on purpose.
 #include "suites/suite.hpp"
 
@@ -169,7 +170,7 @@ constexpr parbench_parameter parameter_rows[] = {
     {"stride", "S", "point-to-point partner: rank r +/- S (0: P/2)", "0", PARBENCH_ARITY_ONE},
     {"input", "FILE", "benchmark names from a file, one per line", nullptr, PARBENCH_ARITY_ONE},
     {"thread_level", "single|funneled|serialized|multiple",
-     "MPI_Init_thread level; OMP_NUM_THREADS threads under multiple, one otherwise", "multiple",
+     "MPI_Init_thread level; OMP_NUM_THREADS threads under multiple, one otherwise", "single",
      PARBENCH_ARITY_ONE},
 };
 
@@ -507,7 +508,10 @@ std::uint64_t verify_reduce(const thread_context& c) { return c.rank == 0 ? veri
 
 constexpr auto pt2pt_class = benchmark_class::parallel_transfer;
 constexpr auto collective_class = benchmark_class::collective;
-constexpr std::uint32_t flags = PARBENCH_BENCH_DEFAULT | PARBENCH_BENCH_THREAD_MULTIPLE;
+// Not PARBENCH_BENCH_THREAD_MULTIPLE: IMB-MT initialises MPI at its -thread_level, "single" by
+// default (imb.cpp:79), and then runs one thread (MT_suite.cpp:164-169); -thread_level multiple
+// gives the OpenMP team.
+constexpr std::uint32_t flags = PARBENCH_BENCH_DEFAULT;
 
 struct benchmark {
     parbench_benchmark info;

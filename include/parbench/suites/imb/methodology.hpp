@@ -93,6 +93,15 @@ struct methodology {
         return is_2021();
     }
 
+    // The repetitions of a sample under -iter_policy off: IMB 2021 gives every mode
+    // msgspersample, non-aggregate samples and the RMA transfers to every target included
+    // (`ITERATIONS->n_sample = x_sample = ITERATIONS->msgspersample;`,
+    // src_cpp/helpers/helper_IMB_functions.h:407-408, after x_sample was chosen by the mode at
+    // :393-398); the 4.0 rule keeps MSGS_NONAGGR for the non-aggregate ones.
+    [[nodiscard]] constexpr bool off_policy_counts_msgs_per_sample() const noexcept {
+        return is_2021();
+    }
+
     // Truly_passive_put's columns: t_pure, then t_ovrl (IMB 2021, IMB_output.c:423) or t_ovrl
     // first (the IMB 4.0 guide's table, catalogue A.7).
     [[nodiscard]] constexpr bool pure_before_overlapped() const noexcept { return is_2021(); }

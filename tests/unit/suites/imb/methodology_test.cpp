@@ -131,6 +131,9 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     // One flush per sample for the transfers to every target (IMB_rma_put.c:169-183).
     CHECK(imb2021.completes_all_targets_once_per_sample());
     CHECK_FALSE(imb40.completes_all_targets_once_per_sample());
+    // -iter_policy off: msgspersample in every mode (helper_IMB_functions.h:407-408).
+    CHECK(imb2021.off_policy_counts_msgs_per_sample());
+    CHECK_FALSE(imb40.off_policy_counts_msgs_per_sample());
     // IMB-EXT's lengths in multiples of sizeof(MPI_FLOAT) (helper_IMB_functions.h:743-744).
     CHECK(imb2021.ext_length_unit() == 4);
     CHECK(imb40.ext_length_unit() == 1);
