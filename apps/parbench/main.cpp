@@ -72,7 +72,7 @@ using namespace parbench::app;
 
 // --verbose-discovery: how discovery read each plugin directory (one line each; rank 0 of a launch).
 void print_note(const std::string& note) {
-    std::cerr << "parbench: " << parbench::driver::printable(note) << '\n';
+    parbench::driver::write_line("parbench: ", note);
 }
 
 // The suite named on the command line was not found: unavailable in this build, or unknown.

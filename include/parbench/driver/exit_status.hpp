@@ -42,13 +42,18 @@ struct message_voice {
     return v;
 }
 
-// Every line parbench prints about a problem: escaped (one line, no terminal control).
-inline void print_error(std::string_view message) {
-    std::cerr << voice().error << printable(message) << std::endl;
+// Every line parbench prints about a problem: escaped (one line, no terminal control) and
+// written whole, in one write: std::cerr flushes after every <<, and a launcher that forwards the
+// processes' stderr (Open MPI's mpirun) could otherwise put its own lines inside this one.
+inline void write_line(std::string_view prefix, std::string_view message) {
+    std::string line(prefix);
+    line += printable(message);
+    line += '\n';
+    std::cerr.write(line.data(), static_cast<std::streamsize>(line.size()));
+    std::cerr.flush();
 }
-inline void print_warning(std::string_view message) {
-    std::cerr << voice().warning << printable(message) << '\n';
-}
+inline void print_error(std::string_view message) { write_line(voice().error, message); }
+inline void print_warning(std::string_view message) { write_line(voice().warning, message); }
 
 // A problem that every process of an MPI run may find alike (a plugin that fails on every rank)
 // is said once: rank 0 at once; any other rank waits a moment first, so that when rank 0 found

@@ -246,8 +246,8 @@ private:
             if (rank_ == 0)
                 warn_everywhere(message);
             else
-                std::cerr << voice().program << ": warning (rank " << rank_
-                          << "): " << printable(message) << '\n';
+                write_line(voice().program + ": warning (rank " + std::to_string(rank_) + "): ",
+                           message);
             return;
         }
         if (rank_ != 0) return;

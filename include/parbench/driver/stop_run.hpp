@@ -33,7 +33,7 @@ namespace parbench::driver {
     }
     if (!message.empty()) {
         if (bare)
-            std::cerr << printable(message) << std::endl;
+            write_line("", message);
         else
             print_error(message);
     }
