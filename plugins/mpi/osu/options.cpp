@@ -203,8 +203,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"M", "BYTES", "refused, as OSU 7.5 refuses it: OSU 7.5 has no -M; see -mem-limit", nullptr,
      PARBENCH_ARITY_ONE},
     {"k", "fixed:RANK|rotate",
-     "root of gather, gatherv, reduce, scatter and scatterv: a fixed process, or iteration i's "
-     "root i % n (OSU -k)",
+     "root of gather, gatherv, reduce, scatter, scatterv and their nonblocking forms: a fixed "
+     "process, or iteration i's root i % n (OSU -k)",
      "fixed:0", PARBENCH_ARITY_ONE},
     {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
     {"T", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL",
