@@ -235,17 +235,23 @@ def test_in_place(args):
     """-l (OSU 7.5's omb_enable_mpi_in_place): MPI_IN_PLACE as every process's send buffer
     (osu_allreduce.c:143-145, osu_alltoall.c:148), as the root's alone (osu_gather.c:159-170,
     osu_reduce.c:166-176), or as the root's receive buffer (osu_scatter.c:170-175); the oracle
-    records the operand with " in place". With -k rotate the root of iteration i is i % n
+    records the operand with " in place"; the persistent tests make their request so where their
+    program reads -l (osu_scatter_persistent.c:148-153). With -k rotate the root of iteration i is i % n
     (omb_get_root_rank), igather's too (osu_igather.c:154 and :230, in both of its loops), so
     each process is the in-place root of half the calls. The first run also shows -T's defaults
     (osu_util.c:1176-1189): MPI_INT for a reduction, MPI_CHAR for the others."""
-    p, rows, reports = oracle_run(args, ["allreduce", "alltoall"], ["-l", "-m", "4:4", "-i", "2",
-                                                                    "-x", "0"])
-    expect([r.get("datatype") for r in rows] == ["MPI_INT", "MPI_CHAR"],
+    p, rows, reports = oracle_run(args, ["allreduce", "alltoall", "alltoall_persistent",
+                                         "scatter_persistent"],
+                                  ["-l", "-m", "4:4", "-i", "2", "-x", "0"])
+    expect([r.get("datatype") for r in rows] == ["MPI_INT", "MPI_CHAR", "MPI_CHAR", "MPI_CHAR"],
            f"-l: the records' datatypes {[r.get('datatype') for r in rows]}")
     for rank, rep in reports.items():
+        root = " in place" if rank == 0 else ""
         want = {"MPI_Allreduce": {"MPI_INT x 1 in place op MPI_SUM": 2},
-                "MPI_Alltoall": {"MPI_CHAR x 4 in place": 2}}
+                "MPI_Alltoall": {"MPI_CHAR x 4 in place": 2},
+                # one request per size (osu_alltoall_persistent.c, osu_scatter_persistent.c)
+                "MPI_Alltoall_init": {"MPI_CHAR x 4 in place": 1},
+                "MPI_Scatter_init": {f"MPI_CHAR x 4{root}": 1}}
         for function, operand in want.items():
             got = {k: v for k, v in operands(rep, function).items()
                    if k.startswith("MPI_CHAR") or
@@ -268,9 +274,10 @@ def test_option_refusals(args):
     """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), and -T, -l or
     -k named on a test whose OSU 7.5 option string has no such letter (osu_util_options.h:
     osu_latency's has -T, but the suite offers it on the collectives only), and -l with -c:
-    one parbench: line, status 2."""
+    one parbench: line, status 2 (osu_gather_persistent.c has l in its option string and never
+    reads it; parbench refuses it there)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
-                         (["bcast", "-l"], "-l: not an option of bcast"),
+                         (["gather_persistent", "-l"], "-l: not an option of gather_persistent"),
                          (["ibcast", "-k", "rotate"], "-k: not an option of ibcast"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
         refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)

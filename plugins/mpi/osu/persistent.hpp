@@ -187,46 +187,60 @@ struct start_wait_kernel {
 // Each request maker holds what its call reads for the request's life (counts, displacements,
 // datatypes), from the context of the size; `Vector`: the v-variant with equal counts.
 // The elements of -T's datatype (osu/datatypes.hpp): X / size(type) of them per process.
+// -l: the buffer the request is made on is MPI_IN_PLACE where the maker's `in_place` says (the
+// blocking test's place, osu/collectives.hpp; root 0).
 struct char_requests {
     MPI_Datatype type = MPI_CHAR;
     int n = 0;                  // X / size(type) elements
     imb_mpi1::v_counts v;       // n each, at k n
+    bool in_place_on = false;   // -l
     char_requests(const mpi::kernel_context& c, const options& o)
         : type(mpi_datatype(o.table_datatype, false)),
           n(static_cast<int>(c.bytes / element_bytes(o.table_datatype))),
-          v(n, c.size) {}
+          v(n, c.size),
+          in_place_on(o.in_place) {}
+    [[nodiscard]] void* send_of(const persistent_buffers& b) const {
+        return in_place_on ? MPI_IN_PLACE : static_cast<void*>(b.send(0));
+    }
+    [[nodiscard]] void* root_recv_of(const mpi::kernel_context& c,
+                                     const persistent_buffers& b) const {
+        return in_place_on && c.rank == 0 ? MPI_IN_PLACE : static_cast<void*>(b.recv(0));
+    }
 };
 
 template <bool Vector>
 struct allgather_requests : char_requests {
+    static constexpr in_place_use in_place = in_place_use::send;  // osu_allgather_persistent.c:96
     using char_requests::char_requests;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Allgatherv_init(b.send(0), n, type, b.recv(0), v.counts.data(),
+            MPI_Allgatherv_init(send_of(b), n, type, b.recv(0), v.counts.data(),
                                 v.displs.data(), type, c.comm, MPI_INFO_NULL, one_request(r));
         else
-            MPI_Allgather_init(b.send(0), n, type, b.recv(0), n, type, c.comm,
+            MPI_Allgather_init(send_of(b), n, type, b.recv(0), n, type, c.comm,
                                MPI_INFO_NULL, one_request(r));
     }
 };
 
 template <bool Vector>
 struct alltoall_requests : char_requests {
+    static constexpr in_place_use in_place = in_place_use::send;
     using char_requests::char_requests;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Alltoallv_init(b.send(0), v.counts.data(), v.displs.data(), type, b.recv(0),
+            MPI_Alltoallv_init(send_of(b), v.counts.data(), v.displs.data(), type, b.recv(0),
                                v.counts.data(), v.displs.data(), type, c.comm, MPI_INFO_NULL,
                                one_request(r));
         else
-            MPI_Alltoall_init(b.send(0), n, type, b.recv(0), n, type, c.comm,
+            MPI_Alltoall_init(send_of(b), n, type, b.recv(0), n, type, c.comm,
                               MPI_INFO_NULL, one_request(r));
     }
 };
 
 struct alltoallw_requests : char_requests {
+    static constexpr in_place_use in_place = in_place_use::send;
     std::vector<MPI_Datatype> types;
     alltoallw_requests(const mpi::kernel_context& c, const options& o)
         : char_requests(c, o), types(static_cast<std::size_t>(c.size), type) {
@@ -235,7 +249,7 @@ struct alltoallw_requests : char_requests {
     }
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Alltoallw_init(b.send(0), v.counts.data(), v.displs.data(), types.data(), b.recv(0),
+        MPI_Alltoallw_init(send_of(b), v.counts.data(), v.displs.data(), types.data(), b.recv(0),
                            v.counts.data(), v.displs.data(), types.data(), c.comm, MPI_INFO_NULL,
                            one_request(r));
     }
@@ -257,6 +271,8 @@ struct gather_requests : char_requests {
 
 template <bool Vector>
 struct scatter_requests : char_requests {
+    // osu_scatter_persistent.c:148-153: the root's receive buffer
+    static constexpr in_place_use in_place = in_place_use::receive_at_root;
     using char_requests::char_requests;
     // MPICH 4.0's persistent MPI_Scatter fails when started a second time on more than 2
     // processes (MPI_Wait: "MPIDU_Sched_progress_state: Invalid communicator"), which would abort
@@ -273,10 +289,11 @@ struct scatter_requests : char_requests {
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Scatterv_init(b.send(0), v.counts.data(), v.displs.data(), type, b.recv(0), n,
+            MPI_Scatterv_init(b.send(0), v.counts.data(), v.displs.data(), type,
+                              root_recv_of(c, b), n,
                               type, 0, c.comm, MPI_INFO_NULL, one_request(r));
         else
-            MPI_Scatter_init(b.send(0), n, type, b.recv(0), n, type, 0, c.comm,
+            MPI_Scatter_init(b.send(0), n, type, root_recv_of(c, b), n, type, 0, c.comm,
                              MPI_INFO_NULL, one_request(r));
     }
 };
@@ -323,14 +340,18 @@ struct reduce_requests : allreduce_requests {
 };
 
 struct reduce_scatter_requests {
+    static constexpr in_place_use in_place = in_place_use::send;  // ..._persistent.c:174-176
     MPI_Datatype type = MPI_INT;
     imb_mpi1::reduce_scatter_split split;
+    bool in_place_on = false;  // -l
     reduce_scatter_requests(const mpi::kernel_context& c, const options& o)
         : type(mpi_datatype(o.table_datatype, true)),
-          split(static_cast<int>(c.bytes / element_bytes(o.table_datatype)), c.size) {}
+          split(static_cast<int>(c.bytes / element_bytes(o.table_datatype)), c.size),
+          in_place_on(o.in_place) {}
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Reduce_scatter_init(b.send(0), b.recv(0), split.counts.data(), type, MPI_SUM,
+        MPI_Reduce_scatter_init(in_place_on ? MPI_IN_PLACE : static_cast<void*>(b.send(0)),
+                                b.recv(0), split.counts.data(), type, MPI_SUM,
                                 c.comm, MPI_INFO_NULL, one_request(r));
     }
 };
@@ -344,9 +365,14 @@ struct persistent_collective : Blocking {
         t.banner = Banner;
         return t;
     }();
-    // OSU 7.5's persistent collectives take -T (osu_util_options.h:144-164); parbench offers
-    // neither their -l nor a -k (which their option strings do not have).
-    static constexpr bool takes_in_place = false;
+    // OSU 7.5's persistent collectives take -T and -l (osu_util_options.h:144-164), no -k. -l
+    // where the program reads it (its request maker's `in_place`): osu_allreduce_persistent.c,
+    // osu_reduce_persistent.c, osu_gather_persistent.c and osu_gatherv_persistent.c never do.
+    static constexpr bool takes_in_place = [] {
+        if constexpr (requires { Requests::in_place; })
+            return Requests::in_place != in_place_use::none;
+        return false;
+    }();
     static constexpr bool takes_root = false;
     static Requests request_maker(const mpi::kernel_context& c, const options& o) {
         return Requests(c, o);

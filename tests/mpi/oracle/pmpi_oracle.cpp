@@ -639,7 +639,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 int MPI_Allgather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                        MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_allgather_init);
-    note_operand(f_allgather_init, scount, stype);
+    note_operand(f_allgather_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, request);
 }
 
@@ -647,7 +647,7 @@ int MPI_Allgatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* 
                         const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request* request) {
     enter(f_allgatherv_init);
-    note_operand(f_allgatherv_init, scount, stype);
+    note_operand(f_allgatherv_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Allgatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, info,
                                 request);
 }
@@ -655,14 +655,14 @@ int MPI_Allgatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* 
 int MPI_Allreduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_allreduce_init);
-    note_operand(f_allreduce_init, count, type, op);
+    note_operand(f_allreduce_init, count, type, op, in_place(sbuf));
     return PMPI_Allreduce_init(sbuf, rbuf, count, type, op, comm, info, request);
 }
 
 int MPI_Alltoall_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                       MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_alltoall_init);
-    note_operand(f_alltoall_init, scount, stype);
+    note_operand(f_alltoall_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, request);
 }
 
@@ -670,7 +670,7 @@ int MPI_Alltoallv_init(const void* sbuf, const int scounts[], const int sdispls[
                        MPI_Datatype stype, void* rbuf, const int rcounts[], const int rdispls[],
                        MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_alltoallv_init);
-    note_operand(f_alltoallv_init, scounts[0], stype);
+    note_operand(f_alltoallv_init, scounts[0], stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoallv_init(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,
                                info, request);
 }
@@ -680,7 +680,7 @@ int MPI_Alltoallw_init(const void* sbuf, const int scounts[], const int sdispls[
                        const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
                        MPI_Info info, MPI_Request* request) {
     enter(f_alltoallw_init);
-    note_operand(f_alltoallw_init, scounts[0], stypes[0]);
+    note_operand(f_alltoallw_init, scounts[0], stypes[0], MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoallw_init(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
                                comm, info, request);
 }
@@ -702,7 +702,7 @@ int MPI_Gather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf
                     MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request* request) {
     enter(f_gather_init);
-    note_operand(f_gather_init, scount, stype);
+    note_operand(f_gather_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     note_root(f_gather_init, root);
     return PMPI_Gather_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
@@ -711,7 +711,7 @@ int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_gatherv_init);
-    note_operand(f_gatherv_init, scount, stype);
+    note_operand(f_gatherv_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     note_root(f_gatherv_init, root);
     return PMPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info,
                              request);
@@ -720,7 +720,7 @@ int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
 int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_reduce_init);
-    note_operand(f_reduce_init, count, type, op);
+    note_operand(f_reduce_init, count, type, op, in_place(sbuf));
     note_root(f_reduce_init, root);
     return PMPI_Reduce_init(sbuf, rbuf, count, type, op, root, comm, info, request);
 }
@@ -728,7 +728,7 @@ int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, 
 int MPI_Reduce_scatter_init(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_reduce_scatter_init);
-    note_operand(f_reduce_scatter_init, rcounts[0], type, op);
+    note_operand(f_reduce_scatter_init, rcounts[0], type, op, in_place(sbuf));
     return PMPI_Reduce_scatter_init(sbuf, rbuf, rcounts, type, op, comm, info, request);
 }
 
@@ -736,7 +736,7 @@ int MPI_Scatter_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
     enter(f_scatter_init);
-    note_operand(f_scatter_init, rcount, rtype);
+    note_operand(f_scatter_init, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     note_root(f_scatter_init, root);
     return PMPI_Scatter_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
@@ -745,7 +745,7 @@ int MPI_Scatterv_init(const void* sbuf, const int scounts[], const int displs[],
                       MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_scatterv_init);
-    note_operand(f_scatterv_init, rcount, rtype);
+    note_operand(f_scatterv_init, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     note_root(f_scatterv_init, root);
     return PMPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info,
                               request);
