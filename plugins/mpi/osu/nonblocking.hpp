@@ -25,6 +25,7 @@
 
 #include "osu/collectives.hpp"
 #include "osu/datatypes.hpp"
+#include "osu/in_place.hpp"
 #include "osu/messages.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"

@@ -46,9 +46,6 @@ namespace {
     return text;
 }
 
-// Why `b` cannot run in this run, or nothing: a -m range that holds none of its sizes (OSU
-// would print a header and no rows), or an odd process count for a test that pairs r with
-// r + n/2 (OSU 7.5's osu_multi_lat would leave its last process waiting for ever).
 // The datatypes of b's tables in this run: -T's, or b's default; none for a test without -T.
 [[nodiscard]] std::vector<datatype> tables_of(const options& o, const benchmark& b) {
     if (!b.takes_datatype) return {};
@@ -65,12 +62,16 @@ namespace {
     return unit;
 }
 
+// The datatype whose elements are the unit, for the refusal's words.
 [[nodiscard]] std::string unit_name(const options& o, const benchmark& b) {
     for (const datatype d : tables_of(o, b))
         if (element_bytes(d) == unit_of(o, b)) return datatype_name(d, b.reduction);
     return b.text.datatype != nullptr ? b.text.datatype : "MPI_CHAR";
 }
 
+// Why `b` cannot run in this run, or nothing: a -m range that holds none of its sizes (OSU
+// would print a header and no rows), or an odd process count for a test that pairs r with
+// r + n/2 (OSU 7.5's osu_multi_lat would leave its last process waiting for ever).
 [[nodiscard]] std::string cannot_run(const options& o, const benchmark& b, int world_size) {
     if (b.refusal != nullptr)
         if (std::string why = b.refusal(world_size); !why.empty()) return why;
