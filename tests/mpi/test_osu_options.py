@@ -126,11 +126,21 @@ def test_layout(args):
 
 def test_bw_reply(args):
     """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
-    receives i + x of them per size."""
+    receives i + x of them per size; and -b's buffers."""
     p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
     got = operands(reports.get(0, {}), "MPI_Recv")
     expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
            f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
+    # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
+    # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
+    for b, want in [(None, 1), ("multiple", 4)]:
+        if b:
+            p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "2", "-x", "0",
+                                                         "-W", "4", "-b", b])
+        seen = reports.get(0, {}).get("send_buffers", {}).get("8", {})
+        expect(seen.get("distinct") == want and (want == 1 or seen["max"] - seen["min"] == 24),
+               f"bw -b {b or 'single'}: process 0's 8-byte send buffers {seen}, expected "
+               f"{want} distinct")
 
 
 def test_options(args):
@@ -278,7 +288,8 @@ def test_option_refusals(args):
     reads it; parbench refuses it there)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
                          (["gather_persistent", "-l"], "-l: not an option of gather_persistent"),
-                         (["ibcast", "-k", "rotate"], "-k: not an option of ibcast"),
+                         (["bw_persistent", "-b", "multiple"],
+                          "-b: not an option of bw_persistent"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
         refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 

@@ -168,7 +168,8 @@ struct alltoallw_def : mpi::definition_defaults {
         imb_mpi1::v_counts v(o.data.count, c.size);
         for (int k = 0; k < c.size; ++k)
             v.displs[static_cast<std::size_t>(k)] = k * static_cast<int>(c.bytes);
-        return {std::move(v), std::vector<MPI_Datatype>(static_cast<std::size_t>(c.size), o.data.type)};
+        return {std::move(v),
+                std::vector<MPI_Datatype>(static_cast<std::size_t>(c.size), o.data.type)};
     }
     using verify_check = alltoall::verify_check;
 };
@@ -200,7 +201,8 @@ struct reduce_scatter_block_def : mpi::definition_defaults {
     struct verify_check : imb_mpi1::values_of_rank {
         [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            const std::uint64_t n = c.bytes / reduction.layout.size / static_cast<std::uint64_t>(c.size);
+            const std::uint64_t n =
+                c.bytes / reduction.layout.size / static_cast<std::uint64_t>(c.size);
             return defects(recv, n * reduction.layout.size, c.size,
                            static_cast<std::uint64_t>(c.rank) * n);
         }

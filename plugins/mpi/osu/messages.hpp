@@ -43,7 +43,12 @@ using message_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::s
 template <class Def>
 [[nodiscard]] auto message_resource_of(const mpi::session& s, const options& o,
                                        const mpi::kernel_context& context, std::size_t bytes) {
-    const mpi::buffer_layout layout = Def::layout(bytes, s.layout().processes);
+    const mpi::buffer_layout layout = [&] {
+        if constexpr (requires { Def::layout(bytes, 2, o); })  // -b multiple's window buffers
+            return Def::layout(bytes, s.layout().processes, o);
+        else
+            return Def::layout(bytes, s.layout().processes);
+    }();
     if constexpr (requires { Def::request_maker(context, o); })
         return mpi::persistent_requests(
             mpi::message_resource(layout, {}, s.send_pool(), s.recv_pool()), context,
@@ -222,6 +227,10 @@ template <class Def>
             }(),
             .takes_root = [] {
                 if constexpr (requires { Def::takes_root; }) return Def::takes_root;
+                return false;
+            }(),
+            .takes_buffers = [] {
+                if constexpr (requires { Def::takes_buffers; }) return Def::takes_buffers;
                 return false;
             }(),
             .reduction = [] {

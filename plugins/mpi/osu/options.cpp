@@ -157,7 +157,7 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},         {"window-size", "W"},
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
-    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"}};
+    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -217,6 +217,10 @@ constexpr parbench_parameter parameter_rows[] = {
      "root's receive buffer; OSU -l)",
      nullptr, PARBENCH_ARITY_FLAG},
     {"in-place", nullptr, "OSU's long form of -l", nullptr, PARBENCH_ARITY_FLAG},
+    {"b", "single|multiple",
+     "bw, bibw, mbw_mr: every message of a window on one buffer, or each on its own (OSU -b)",
+     "single", PARBENCH_ARITY_ONE},
+    {"buffer-num", "single|multiple", "OSU's long form of -b", nullptr, PARBENCH_ARITY_ONE},
     {"message-size", "[MIN:]MAX", "OSU's long form of -m", nullptr, PARBENCH_ARITY_ONE},
     {"iterations", "ITER", "OSU's long form of -i", nullptr, PARBENCH_ARITY_ONE},
     {"warmup", "WARMUP", "OSU's long form of -x", nullptr, PARBENCH_ARITY_ONE},
@@ -305,6 +309,15 @@ options parse_options(const run_request& request) {
             options_impl::parse_t(text, o);
         } else if (name == "q") {
             o.partitions = options_impl::count_value(name, text, false);
+        } else if (name == "b") {
+            // OSU 7.5's spellings, any case (osu_util.c:1038-1049)
+            std::string lower;
+            for (const char ch : text)
+                lower += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+            if (lower != "single" && lower != "multiple")
+                throw input_error("-b " + text + ": expected single or multiple");
+            o.multiple_buffers = lower == "multiple";
+            o.buffers_given = true;
         } else if (name == "T") {
             o.datatypes = options_impl::parse_datatypes(text);
         } else if (name == "k") {

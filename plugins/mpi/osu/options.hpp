@@ -123,6 +123,10 @@ struct options {
     // The datatype of the table being measured (set by suite::run for the tests that take -T).
     datatype table_datatype = datatype::mpi_char;
     bool in_place = false;  // -l: MPI_IN_PLACE (OSU 7.5's omb_enable_mpi_in_place)
+    // -b multiple: each message of a window on its own buffer (OSU 7.5's buf_num MULTIPLE);
+    // -b single, the default, every message on one buffer
+    bool multiple_buffers = false;
+    bool buffers_given = false;  // -b was given (a test that takes none refuses it)
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

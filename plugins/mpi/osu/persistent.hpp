@@ -151,6 +151,10 @@ struct latency_persistent : latency_def<false> {
 template <window_test T>
 struct window_persistent : window_def<T> {
     static constexpr bool both = window_def<T>::both;
+    // osu_bw_persistent.c and osu_bibw_persistent.c never read -b (their requests are made on
+    // one buffer): parbench refuses it there
+    static constexpr bool takes_buffers = false;
+    static mpi::buffer_layout layout(std::size_t x, int np) { return window_def<T>::layout(x, np); }
     static constexpr block_text text{
         .banner = both ? "OSU MPI Bi-Directional Bandwidth Persistent Test"
                        : "OSU MPI Bandwidth Persistent Test",

@@ -126,7 +126,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                           "beyond, MPICH near 2^18)");
 }
 
-// -T, -l and -k where a chosen test does not take them (OSU 7.5's option strings,
+// -T, -l, -k and -b where a chosen test does not take them (OSU 7.5's option strings,
 // c/util/osu_util_options.h:62-164, end its getopt in "Invalid option"): a test named is refused
 // in one line; the default set runs such tests without the option and the returned warning says
 // which (empty: nothing to say). -l is not offered with -c (the check fills the send buffer that
@@ -143,6 +143,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         if (!o.datatypes.empty() && !b->takes_datatype) option = "-T";
         else if (o.in_place && !b->takes_in_place) option = "-l";
         else if (o.root.given && !b->takes_root) option = "-k";
+        else if (o.buffers_given && !b->takes_buffers) option = "-b";
         if (option.empty()) continue;
         if (!request.benchmarks.empty())
             throw input_error(option + ": not an option of " + b->info.name +
@@ -224,6 +225,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                return names;
            }()},
           {"l", o.in_place},
+          {"b", o.multiple_buffers ? "multiple" : "single"},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };

@@ -78,11 +78,13 @@ struct benchmark {
     // The header lines come before the banner and its empty line (latency_mt, latency_mp).
     bool header_lines_first = false;
     // The options of OSU 7.5 it takes where not every test does (osu_util_options.h's option
-    // strings): -T (one table per datatype, osu/datatypes.hpp), -l (MPI_IN_PLACE) and -k (root).
+    // strings): -T (one table per datatype, osu/datatypes.hpp), -l (MPI_IN_PLACE), -k (root) and
+    // -b (one buffer per message of a window).
     // `reduction`: its elements are summed (-T's default MPI_INT; MPI_CHAR as MPI_SIGNED_CHAR).
     bool takes_datatype = false;
     bool takes_in_place = false;
     bool takes_root = false;
+    bool takes_buffers = false;  // -b single|multiple
     bool reduction = false;
 };
 

@@ -151,7 +151,7 @@ constexpr benchmark catalogue[] = {
     message_entry<ibarrier>("ibarrier", "MPI_Ibarrier overlapped with OSU's dummy compute", dflt),
     message_entry<ibcast>("ibcast", "MPI_Ibcast, root 0, overlapped with OSU's dummy compute",
                           dflt),
-    message_entry<igather>("igather", "MPI_Igather, root 0 or -k, overlapped with OSU's dummy compute",
+    message_entry<igather>("igather", "MPI_Igather, root 0 or -k, overlapped with OSU's compute",
                            dflt),
     message_entry<igatherv>("igatherv", "MPI_Igatherv, root 0 or -k, overlapped with OSU's compute",
                             dflt),
@@ -166,7 +166,7 @@ constexpr benchmark catalogue[] = {
         "MPI_Ireduce_scatter_block (MPI_SUM, -T) overlapped with compute", dflt),
     message_entry<iscatter>("iscatter", "MPI_Iscatter, root 0 or -k, overlapped with OSU's compute",
                             dflt),
-    message_entry<iscatterv>("iscatterv", "MPI_Iscatterv, root 0 or -k, overlapped with OSU's compute",
+    message_entry<iscatterv>("iscatterv", "MPI_Iscatterv, root 0 or -k, overlapped with compute",
                              dflt),
 };
 
