@@ -474,7 +474,7 @@ case("mpi_osu_m_0_0_put_latency", OSU + ["put_latency", "-m", "0:0"], 2,
      r"-m 0:0: put_latency has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
 case("mpi_osu_allreduce_m_1_2", OSU + ["allreduce", "-m", "1:2"], 2,
      r"-m 1:2: allreduce has no message size in this range "
-     r"\(it sends whole 4-byte MPI_FLOAT elements\)",
+     r"\(it sends whole 4-byte MPI_INT elements\)",
      launcher="mpiexec2", needs=("mpi",), bound=30)
 case("mpi_osu_reduce_scatter_m_1_3", OSU + ["reduce_scatter", "-m", "1:3"], 2,
      r"-m 1:3: reduce_scatter has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)

@@ -54,7 +54,7 @@ POINT_TO_POINT = ["latency", "bw", "bibw", "multi_lat", "mbw_mr", "latency_persi
 COLLECTIVES = ["allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "alltoallw",
                "barrier", "bcast", "gather", "gatherv", "reduce", "reduce_scatter",
                "reduce_scatter_block", "scatter", "scatterv"]
-# MPI_FLOAT: sizes from 4 bytes
+# MPI_INT (OSU 7.5's default of the reductions, osu_util.c:1176-1189): sizes from 4 bytes
 REDUCTIONS = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block"}
 # OSU 7.5's persistent point-to-point tests and its blocking collectives added to 7.3's
 OSU75 = ["latency_persistent", "bw_persistent", "bibw_persistent", "alltoallw",
@@ -379,10 +379,10 @@ def test_options(args):
            f"-m 0:4: rc {p.returncode}, sizes {[(r['benchmark'], r['bytes']) for r in rows]}")
     # a range without a size of a test, and -W beyond its bounds (issue 27 §3): one line each
     for argv, words in [(["bw", "-m", "0:0"], "-m 0:0: bw has no message size"),
-                        (["allreduce", "-m", "1:2"], "whole 4-byte MPI_FLOAT elements"),
+                        (["allreduce", "-m", "1:2"], "whole 4-byte MPI_INT elements"),
                         (["bw", "-W", "1000000"], "-W 1000000: at most 65536"),
                         (["reduce_scatter_block", "-m", "1:2"],
-                         "whole 4-byte MPI_FLOAT elements"),
+                         "whole 4-byte MPI_INT elements"),
                         (["bw_persistent", "-W", "1000000"], "-W 1000000: at most 65536"),
                         (["bibw_persistent", "-W", "2147483647"], "above -mem-limit 536870912"),
                         (["bibw", "-W", "2147483647"], "above -mem-limit 536870912"),
@@ -501,11 +501,11 @@ def test_oracle(args, np):
 
 def osu75_calls(np, window, calls_per_size, sizes):
     """What each process of OSU 7.5's added tests calls, from their sources: {rank: {function:
-    {operand: calls}}}, for `sizes` (the byte sizes of -m; the reductions keep whole MPI_FLOATs)
+    {operand: calls}}}, for `sizes` (the byte sizes of -m; the reductions keep whole MPI_INTs)
     with skip + iterations = `calls_per_size` calls of the kernel per size.
       osu_alltoallw.c: one MPI_Alltoallw of X MPI_CHARs per process (sendcounts[i] = num_elements)
-      osu_reduce_scatter_block.c: MPI_Reduce_scatter_block(..., portion = (X / 4) / n, MPI_FLOAT
-        here, MPI_SUM)
+      osu_reduce_scatter_block.c: MPI_Reduce_scatter_block(..., portion = (X / 4) / n, MPI_INT,
+        MPI_SUM)
       osu_latency_persistent.c: per size one MPI_Send_init and one MPI_Recv_init of X MPI_CHARs
         on processes 0 and 1; per iteration 2 MPI_Start
       osu_bw_persistent.c: per size W MPI_Send_init on 0, W MPI_Recv_init on 1; per iteration one
@@ -517,7 +517,7 @@ def osu75_calls(np, window, calls_per_size, sizes):
         for x in sizes:
             want["MPI_Alltoallw"][f"MPI_CHAR x {x}"] += calls_per_size
             if x >= 4:
-                want["MPI_Reduce_scatter_block"][f"MPI_FLOAT x {x // 4 // np} op MPI_SUM"] += \
+                want["MPI_Reduce_scatter_block"][f"MPI_INT x {x // 4 // np} op MPI_SUM"] += \
                     calls_per_size
             if rank > 1:
                 continue
@@ -588,16 +588,16 @@ def test_osu75_golden(args):
 def persistent_collective_operands(name, x, np):
     """The operand the oracle records for the _init call of `name` at X bytes, from OSU 7.5's
     sources (as the blocking test's call): X MPI_CHARs (send count; scatter's receive count),
-    X/4 MPI_FLOATs summed, reduce_scatter's recvcounts[0] (osu_reduce_scatter_persistent.c:
+    X/4 MPI_INTs summed, reduce_scatter's recvcounts[0] (osu_reduce_scatter_persistent.c:
     1 below n elements, else portion + 1 with a remainder); None for the barrier."""
     if name == "barrier":
         return None
     if name in ("allreduce", "reduce"):
-        return f"MPI_FLOAT x {x // 4} op MPI_SUM"
+        return f"MPI_INT x {x // 4} op MPI_SUM"
     if name == "reduce_scatter":
         elements = x // 4
         first = 1 if elements < np else elements // np + (1 if elements % np else 0)
-        return f"MPI_FLOAT x {first} op MPI_SUM"
+        return f"MPI_INT x {first} op MPI_SUM"
     return f"MPI_CHAR x {x}"
 
 
@@ -835,10 +835,10 @@ def test_nbc(args, np, probe_counts=(0, 2)):
                     # IMB's split of X/4 floats (ireduce_scatter): process 0 gets one of the
                     # remainder; recvcounts[0] is what the oracle records
                     split = x // 4 // np + (1 if x // 4 % np else 0)
-                    key = {"iallreduce": f"MPI_FLOAT x {x // 4} op MPI_SUM",
-                           "ireduce": f"MPI_FLOAT x {x // 4} op MPI_SUM",
-                           "ireduce_scatter_block": f"MPI_FLOAT x {x // 4 // np} op MPI_SUM",
-                           "ireduce_scatter": f"MPI_FLOAT x {split} op MPI_SUM",
+                    key = {"iallreduce": f"MPI_INT x {x // 4} op MPI_SUM",
+                           "ireduce": f"MPI_INT x {x // 4} op MPI_SUM",
+                           "ireduce_scatter_block": f"MPI_INT x {x // 4 // np} op MPI_SUM",
+                           "ireduce_scatter": f"MPI_INT x {split} op MPI_SUM",
                            }.get(name, f"MPI_CHAR x {x}")
                     want[key] += per_size
                 got = report["operands"].get(function, {})

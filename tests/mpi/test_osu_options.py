@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import mpi_suite  # noqa: E402
+from pbtest.run import mpi_suite, refused  # noqa: E402
 
 BAD_INPUT = 2
 D0_US, D1_US = 100.0, 300.0
@@ -61,7 +61,7 @@ def operands(report, function):
 def test_per_call_timing(args):
     """Barriers per timed call, the calls per size and the row's Avg/Min/Max across processes."""
     for name, function, operand, barriers_per_call in [
-            ("allreduce", "MPI_Allreduce", "MPI_FLOAT x 2 op MPI_SUM", 1),
+            ("allreduce", "MPI_Allreduce", "MPI_INT x 2 op MPI_SUM", 1),  # 7.5's MPI_INT
             ("barrier", "MPI_Barrier", None, 0)]:
         for batched in ([False, True] if barriers_per_call else [False]):
             label = f"{name}{' -batched' if batched else ''}"
@@ -111,7 +111,7 @@ def test_layout(args):
         f"latency's preamble: {out[:200]!r}")
     expect("\n\n# OSU MPI Barrier Latency Test v7.5\n# Avg Latency(us)\n" in out,
            f"barrier's preamble: {out!r}")
-    expect("\n\n# OSU MPI Allreduce Latency Test v7.5\n# Datatype: MPI_FLOAT.\n"
+    expect("\n\n# OSU MPI Allreduce Latency Test v7.5\n# Datatype: MPI_INT.\n"
            "# Size       Avg Latency(us)\n" in out, f"allreduce's preamble: {out!r}")
     expect("\n\n# OSU MPI Multiple Bandwidth / Message Rate Test v7.5\n# [ pairs: 1 ] "
            "[ window size: 64 ]\n# Datatype: MPI_CHAR.\n# Size                  MB/s"
@@ -126,11 +126,21 @@ def test_layout(args):
 
 def test_bw_reply(args):
     """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
-    receives i + x of them per size."""
+    receives i + x of them per size; and -b's buffers."""
     p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
     got = operands(reports.get(0, {}), "MPI_Recv")
     expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
            f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
+    # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
+    # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
+    for b, want in [(None, 1), ("multiple", 4)]:
+        if b:
+            p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "2", "-x", "0",
+                                                         "-W", "4", "-b", b])
+        seen = reports.get(0, {}).get("send_buffers", {}).get("8", {})
+        expect(seen.get("distinct") == want and (want == 1 or seen["max"] - seen["min"] == 24),
+               f"bw -b {b or 'single'}: process 0's 8-byte send buffers {seen}, expected "
+               f"{want} distinct")
 
 
 def test_options(args):
@@ -159,7 +169,7 @@ def test_root(args):
     """-k (osu_util_mpi.c omb_get_root_rank): the root of each MPI_Reduce, warm-up and timed calls
     alike (OSU's i runs over both), by the oracle's count of calls per root: without -k all 12
     at root 0; fixed:1 all at 1; rotate i % 2, so 6 and 6. A root outside the run is refused."""
-    reduce = "MPI_Reduce 2"  # MPI_FLOAT x 2 at 8 bytes
+    reduce = "MPI_Reduce 2"  # MPI_INT x 2 at 8 bytes
     for k, want in [(None, {0: 12}), ("fixed:1", {1: 12}), ("rotate", {0: 6, 1: 6})]:
         p, rows, reports = oracle_run(args, ["reduce"], ["-m", "8:8", "-i", "10", "-x", "2"] +
                                       (["-k", k] if k else []))
@@ -176,6 +186,114 @@ def test_root(args):
            f"gather -k sometimes: rc {p.returncode}, stderr {p.stderr!r}")
 
 
+def test_datatypes(args):
+    """-T (osu_util.c:1096-1108; ALL: MPI_CHAR, MPI_INT, MPI_FLOAT, one table each, as
+    osu_allreduce.c:116-126 loops): each call's datatype and element count per size, X / size
+    of the type, sizes without a whole element skipped (osu_allreduce.c:129-132); a reduction's
+    MPI_CHAR is MPI_SIGNED_CHAR (OMB_MPI_REDUCE_CHAR_CHECK); one datatype line and heading per
+    table under one banner; each record names its datatype. Without -T the reductions take
+    MPI_INT and the others MPI_CHAR (osu_util.c:1176-1189)."""
+    sizes = [1, 2, 4, 8]
+    calls_per_size = 2  # -i 2 -x 0
+    p, rows, reports = oracle_run(args, ["allreduce", "gatherv", "ireduce_scatter_block",
+                                         "alltoallw_persistent"],
+                                  ["-T", "all", "-m", "1:8", "-i", "2", "-x", "0"])
+    types = [("MPI_CHAR", 1), ("MPI_INT", 4), ("MPI_FLOAT", 4)]
+    for rank, rep in reports.items():
+        for function, reduction, per_call, count_of in [
+                ("MPI_Allreduce", True, calls_per_size, lambda n: n),
+                ("MPI_Gatherv", False, calls_per_size, lambda n: n),
+                # pure and overall loops; the block is the elements / n
+                ("MPI_Ireduce_scatter_block", True, 2 * calls_per_size,
+                 lambda n: n // args.np),
+                ("MPI_Alltoallw_init", False, 1, lambda n: n)]:
+            want = {}
+            for name, size in types:
+                if reduction and name == "MPI_CHAR":
+                    name = "MPI_SIGNED_CHAR"
+                for x in sizes:
+                    if x >= size:
+                        key = f"{name} x {count_of(x // size)}" + (" op MPI_SUM" if reduction
+                                                                   else "")
+                        want[key] = want.get(key, 0) + per_call
+            # the runner's own calls are MPI_MAX, MPI_DOUBLE (gather_splits), ...
+            got = {k: v for k, v in operands(rep, function).items()
+                   if k.split()[0] in ("MPI_CHAR", "MPI_SIGNED_CHAR", "MPI_INT", "MPI_FLOAT")
+                   and (k.endswith(" op MPI_SUM") or not reduction)}
+            expect(got == want, f"-T all rank {rank} {function}: {got}, expected {want}")
+    tables = [(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows]
+    want_rows = [(name, t, x) for name, reduction in [("allreduce", True), ("gatherv", False),
+                                                       ("ireduce_scatter_block", True),
+                                                       ("alltoallw_persistent", False)]
+                 for t, size in [("MPI_SIGNED_CHAR" if reduction else "MPI_CHAR", 1),
+                                 ("MPI_INT", 4), ("MPI_FLOAT", 4)]
+                 for x in sizes if x >= size]
+    expect(tables == want_rows, f"-T all records (benchmark, datatype, bytes): {tables}")
+    out = p.stdout
+    expect("# OSU MPI Allreduce Latency Test v7.5\n# Datatype: MPI_SIGNED_CHAR.\n# Size       "
+           "Avg Latency(us)\n1 " in out and out.count("# OSU MPI Allreduce Latency Test") == 1,
+           f"-T all: allreduce's first table: {out[:300]!r}")
+    allreduce = out[out.find("Allreduce"):out.find("Gatherv")]
+    lines = [line for line in allreduce.split("\n") if line.startswith("# D")]
+    expect(lines == ["# Datatype: MPI_SIGNED_CHAR.", "# Datatype: MPI_INT.",
+                     "# Datatype: MPI_FLOAT."] and
+           "# Datatype: MPI_INT.\n# Size       Avg Latency(us)\n4 " in allreduce,
+           f"-T all: allreduce's tables: {allreduce!r}")
+
+
+def test_in_place(args):
+    """-l (OSU 7.5's omb_enable_mpi_in_place): MPI_IN_PLACE as every process's send buffer
+    (osu_allreduce.c:143-145, osu_alltoall.c:148), as the root's alone (osu_gather.c:159-170,
+    osu_reduce.c:166-176), or as the root's receive buffer (osu_scatter.c:170-175); the oracle
+    records the operand with " in place"; the persistent tests make their request so where their
+    program reads -l (osu_scatter_persistent.c:148-153). With -k rotate the root of iteration i is i % n
+    (omb_get_root_rank), igather's too (osu_igather.c:154 and :230, in both of its loops), so
+    each process is the in-place root of half the calls. The first run also shows -T's defaults
+    (osu_util.c:1176-1189): MPI_INT for a reduction, MPI_CHAR for the others."""
+    p, rows, reports = oracle_run(args, ["allreduce", "alltoall", "alltoall_persistent",
+                                         "scatter_persistent"],
+                                  ["-l", "-m", "4:4", "-i", "2", "-x", "0"])
+    expect([r.get("datatype") for r in rows] == ["MPI_INT", "MPI_CHAR", "MPI_CHAR", "MPI_CHAR"],
+           f"-l: the records' datatypes {[r.get('datatype') for r in rows]}")
+    for rank, rep in reports.items():
+        root = " in place" if rank == 0 else ""
+        want = {"MPI_Allreduce": {"MPI_INT x 1 in place op MPI_SUM": 2},
+                "MPI_Alltoall": {"MPI_CHAR x 4 in place": 2},
+                # one request per size (osu_alltoall_persistent.c, osu_scatter_persistent.c)
+                "MPI_Alltoall_init": {"MPI_CHAR x 4 in place": 1},
+                "MPI_Scatter_init": {f"MPI_CHAR x 4{root}": 1}}
+        for function, operand in want.items():
+            got = {k: v for k, v in operands(rep, function).items()
+                   if k.startswith("MPI_CHAR") or
+                   (k.startswith("MPI_INT x 1 ") and k.endswith("op MPI_SUM"))}
+            expect(got == operand, f"-l rank {rank} {function}: {got}, expected {operand}")
+    p, rows, reports = oracle_run(args, ["gather", "reduce", "scatter", "igather"],
+                                  ["-l", "-k", "rotate", "-m", "4:4", "-i", "2", "-x", "0"])
+    for rank, rep in reports.items():
+        for function, operand, calls in [("MPI_Gather", "MPI_CHAR x 4", 2),
+                                         ("MPI_Reduce", "MPI_INT x 1", 2),
+                                         ("MPI_Scatter", "MPI_CHAR x 4", 2),
+                                         ("MPI_Igather", "MPI_CHAR x 4", 4)]:
+            sums = " op MPI_SUM" if function == "MPI_Reduce" else ""
+            want = {f"{operand} in place{sums}": calls // 2, f"{operand}{sums}": calls // 2}
+            got = {k: v for k, v in operands(rep, function).items() if k in want}
+            expect(got == want, f"-l -k rotate rank {rank} {function}: {got}, expected {want}")
+
+
+def test_option_refusals(args):
+    """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), and -T, -l or
+    -k named on a test whose OSU 7.5 option string has no such letter (osu_util_options.h:
+    osu_latency's has -T, but the suite offers it on the collectives only), and -l with -c:
+    one parbench: line, status 2 (osu_gather_persistent.c has l in its option string and never
+    reads it; parbench refuses it there)."""
+    for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
+                         (["gather_persistent", "-l"], "-l: not an option of gather_persistent"),
+                         (["bw_persistent", "-b", "multiple"],
+                          "-b: not an option of bw_persistent"),
+                         (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
+        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -187,6 +305,9 @@ def main():
     test_bw_reply(args)
     test_options(args)
     test_root(args)
+    test_datatypes(args)
+    test_in_place(args)
+    test_option_refusals(args)
     return finish()
 
 

@@ -32,8 +32,8 @@ inline constexpr int json_schema_version = 1;
 namespace detail {
 
 // The Google Benchmark name of a record:
-// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T]/bytes:X (/n:N where the
-// size is a matrix order).
+// suite/title/np:Q[/groups:G][/group:k][/mode:M][/threads:T][/timing:T][/datatype:D]/bytes:X
+// (/n:N where the size is a matrix order).
 [[nodiscard]] inline std::string gbench_name(const result_record& r) {
     std::string name = r.suite + "/" + (r.block.title.empty() ? r.benchmark : r.block.title);
     name += "/np:" + std::to_string(r.block.processes);
@@ -42,6 +42,7 @@ namespace detail {
     if (!r.block.mode.empty()) name += "/mode:" + r.block.mode;
     if (r.block.threads > 0) name += "/threads:" + std::to_string(r.block.threads);
     if (!r.block.timing.empty()) name += "/timing:" + r.block.timing;
+    if (!r.block.datatype.empty()) name += "/datatype:" + r.block.datatype;
     if (r.has_bytes)
         name += (r.unit == size_unit::matrix_order ? "/n:" : "/bytes:") + std::to_string(r.bytes);
     return name;
@@ -196,6 +197,7 @@ public:
         if (r.throughput_mib_s) b["bytes_per_second"] = *r.throughput_mib_s * 1048576.0;
         b["defects"] = r.defects ? nlohmann::json(*r.defects) : nlohmann::json(nullptr);
         if (r.not_verified) b["not_verified"] = true;  // -check had nothing to verify here
+        if (!r.block.datatype.empty()) b["datatype"] = r.block.datatype;  // OSU's -T
         if (!r.warnings.empty()) b["warnings"] = r.warnings;
         // Overlap benchmarks: {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_percent"}.
         if (r.overlap) b["overlap"] = *r.overlap;

@@ -26,6 +26,11 @@
 // one line, the block's pieces of text with the declared columns between them, unpadded
 // ("nprocs: 2, min: 41 ms, max: 43 ms, avg: 42 ms").
 //
+// A record that names its datatype (block.datatype: OSU's -T) prints that on the datatype line;
+// when the datatype changes within one benchmark's records (-T ALL), a new table starts under
+// the same banner with its own datatype line and heading, no empty line between, as OSU 7.5's
+// loop over datatypes prints them (osu_allreduce.c:116-126).
+//
 // A row whose figures are not to be read at face value (report/stability.hpp) is followed by a
 // footnote, "# ! unstable: ci95 15%" — a '#' line, which OSU's own output has and its parsers
 // skip, so that the row keeps OSU's columns and nothing after them.
@@ -62,7 +67,10 @@ public:
     }
 
     void on_result(const result_record& r) override {
-        if (r.benchmark != current_) begin_table(r);
+        if (r.benchmark != current_)
+            begin_table(r);
+        else if (r.block.datatype != datatype_)
+            begin_datatype_table(r);
         if (!row_text_.empty()) {
             std::string line = row_text_.front();
             for (std::size_t k = 0; k < columns_.size() && k + 1 < row_text_.size(); ++k)
@@ -107,19 +115,32 @@ private:
         for (const auto& line : before) out_ << line << '\n';
         if (empty_line) out_ << '\n';
         current_ = r.benchmark;
+        datatype_ = r.block.datatype;
         sizes_ = r.has_bytes;
         const auto* declared = declared_columns(declared_, r.benchmark);
         columns_ = declared ? *declared : std::vector<column>{{"t_max_us", "Latency (us)"}};
         row_text_ = block.value("row_text", std::vector<std::string>{});
-        print_preamble(block, r.benchmark);
+        print_preamble(block, r);
         if (!row_text_.empty()) return;
+        print_heading();
+    }
+
+    // The next datatype's table of the same benchmark: its datatype line and heading.
+    void begin_datatype_table(const result_record& r) {
+        datatype_ = r.block.datatype;
+        out_ << "# Datatype: " << datatype_ << ".\n";
+        print_heading();
+    }
+
+    void print_heading() {
         std::string line = sizes_ ? fmt::format("{:<{}}", "# Size", size_width) : "#";
         for (std::size_t k = 0; k < columns_.size(); ++k)
             line += fmt::format("{:>{}}", columns_[k].heading, width(k) - (leads(k) ? 2 : 0));
         out_ << line << '\n';
     }
 
-    void print_preamble(const nlohmann::json& block, const std::string& benchmark) {
+    void print_preamble(const nlohmann::json& block, const result_record& r) {
+        const std::string& benchmark = r.benchmark;
         out_ << fmt::format("# {} v{}\n", block.value("banner", benchmark), version_);
         if (block.contains("window_creation"))
             out_ << "# Window creation: " << block.value("window_creation", std::string{})
@@ -130,6 +151,10 @@ private:
         for (const auto& line : block.value("lines", nlohmann::json::array()))
             out_ << line.get<std::string>() << '\n';
         if (block.contains("row_text")) return;
+        if (!r.block.datatype.empty()) {
+            out_ << "# Datatype: " << r.block.datatype << ".\n";
+            return;
+        }
         if (block.contains("datatype") && block["datatype"].is_null()) return;
         out_ << "# Datatype: " << block.value("datatype", std::string("MPI_CHAR")) << ".\n";
     }
@@ -145,6 +170,7 @@ private:
     std::map<std::string, std::vector<column>> declared_;
     timer_limits timer_;
     std::string current_;           // the benchmark of the current table
+    std::string datatype_;          // its records' datatype (-T), "" where they name none
     bool sizes_ = true;             // the current table has a size column
     std::vector<column> columns_;   // the current table's columns after the size
     std::vector<std::string> row_text_;  // the current block's line of text, if it is one

@@ -37,6 +37,8 @@ struct block_info {
     int threads = 0;         // compute kernels: threads used (0: not applicable)
     std::string timing;      // how a batch was timed: "" = the host clock around the loop;
                              // "cuda_events" = events on the device's stream
+    std::string datatype;    // the MPI datatype of the elements where the user chose it (OSU's
+                             // -T: "MPI_INT"); "" elsewhere
 
     friend bool operator==(const block_info&, const block_info&) = default;
 };
@@ -244,6 +246,7 @@ inline void to_json(nlohmann::json& j, const block_info& b) {
          {"group", b.group},
          {"threads", b.threads},
          {"timing", b.timing}};
+    if (!b.datatype.empty()) j["datatype"] = b.datatype;
 }
 
 inline void from_json(const nlohmann::json& j, block_info& b) {
@@ -257,6 +260,7 @@ inline void from_json(const nlohmann::json& j, block_info& b) {
     b.group = j.value("group", -1);
     b.threads = j.value("threads", 0);
     b.timing = j.value("timing", std::string{});
+    b.datatype = j.value("datatype", std::string{});
 }
 
 inline void to_json(nlohmann::json& j, const availability_figures& a) {

@@ -3,9 +3,10 @@
 // of catalogue E (F97) as bcast_ack.
 //
 // The collective calls are IMB-MPI1's definitions (parbench/suites/imb/mpi1.hpp: the same calls,
-// buffer layouts and -check), with OSU's root: always process 0 where IMB rotates it (i % n).
+// buffer layouts and -check), with OSU's root: process 0 (or -k's) where IMB rotates it (i % n).
 // The IMB kernel sees every iteration as iteration 0, which only picks the root; OSU's buffers
-// do not rotate (no -off_cache here). Reductions are MPI_SUM on MPI_FLOAT, sizes from 4 bytes.
+// do not rotate (no -off_cache here). Elements are -T's datatype (osu/datatypes.hpp: MPI_CHAR,
+// reductions MPI_SUM on MPI_INT by default), X / size(type) of them.
 // The table is OSU's: Avg Latency(us), the mean over the processes of each one's time per
 // call (with -f also the min, max and iterations).
 //
@@ -20,6 +21,8 @@
 // the acknowledgement and the acknowledgement's are its metrics bcast_with_ack_us and ack_us.
 #pragma once
 
+#include "osu/datatypes.hpp"
+#include "osu/in_place.hpp"
 #include "osu/messages.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
@@ -39,8 +42,13 @@
 
 namespace parbench::osu {
 
+// A check that looks at the data of the operands it is given (IMB-MPI1's, as imb/driver.hpp).
+template <class Check>
+concept check_of_operands = requires(const imb_mpi1::sized_operands& o) { Check{o}; };
+
 // An IMB-MPI1 collective definition with OSU's fixed root 0, or with RootOption -k's root
-// (gather, gatherv, reduce, scatter, scatterv: the tests OSU 7.5 takes -k on).
+// (gather, gatherv, reduce, scatter, scatterv: the tests OSU 7.5 takes -k on), on the elements
+// of -T's datatype (osu/datatypes.hpp) and with -l's MPI_IN_PLACE where OSU 7.5 takes it.
 template <class Imb, const char* Banner, const char* Datatype = nullptr, bool RootOption = false>
 struct collective_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
@@ -52,6 +60,13 @@ struct collective_def : mpi::definition_defaults {
     // IMB's message unit and sizes, none of its other traits.
     static constexpr mpi::definition_traits traits{.has_bytes = Imb::traits.has_bytes,
                                                   .unit = Imb::traits.unit};
+    // OSU 7.5's options of the test (osu_util_options.h): -T on every collective with data,
+    // -l where in_place_of says, -k on the rooted tests that take it.
+    static constexpr bool takes_datatype = Imb::traits.has_bytes;
+    static constexpr bool sums_elements = Imb::traits.reduction;  // -T's default MPI_INT
+    static constexpr in_place_use in_place = in_place_of<Imb>;
+    static constexpr bool takes_in_place = in_place != in_place_use::none;
+    static constexpr bool takes_root = RootOption;
     static constexpr block_text text{
         .banner = Banner,
         // osu_barrier prints no datatype line (nor does osu_ibarrier, which takes this text)
@@ -77,16 +92,35 @@ struct collective_def : mpi::definition_defaults {
         if constexpr (RootOption) return {.rotate = o.root.rotate, .fixed = o.root.rank};
         return {};
     }
+    // The operands of a size: -T's datatype, X / size(type) elements.
+    [[nodiscard]] static imb_mpi1::sized_operands operands(const options& o, std::size_t x) {
+        return operands_of(o.table_datatype, x);
+    }
     struct kernel {
         typename Imb::kernel inner;
         root_pick root;
+        bool in_place = false;  // -l
         template <class Buffers>
         void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
-            inner(c, root.iteration(i), b);
+            const std::uint64_t picked = root.iteration(i);
+            if (!in_place) return inner(c, picked, b);
+            const bool at_root = c.rank == c.root(picked);
+            inner(c, picked,
+                  in_place_buffers<Buffers>{
+                      .b = b,
+                      .send_in_place = in_place_use::send == collective_def::in_place ||
+                                       (in_place_use::send_at_root == collective_def::in_place &&
+                                        at_root),
+                      .receive_in_place =
+                          in_place_use::receive_at_root == collective_def::in_place && at_root});
         }
     };
     static kernel make_kernel(const mpi::kernel_context& c, const options& o) {
-        return {imb_mpi1::kernel_for<Imb>(c), root_of(o)};
+        if constexpr (requires { Imb::make_kernel(c, operands(o, c.bytes)); })
+            return {Imb::make_kernel(c, operands(o, c.bytes)), root_of(o),
+                    takes_in_place && o.in_place};
+        else
+            return {Imb::make_kernel(c), root_of(o), false};
     }
     struct verify_check : Imb::verify_check {
         root_pick root;
@@ -95,10 +129,13 @@ struct collective_def : mpi::definition_defaults {
             return Imb::verify_check::verify(c, root.iteration(last), recv);
         }
     };
+    // The check of -T's datatype (the element layout it fills and reads; counts come from the
+    // context's bytes).
     static verify_check make_check(const options& o) {
-        verify_check v{};
-        v.root = root_of(o);
-        return v;
+        if constexpr (check_of_operands<typename Imb::verify_check>)
+            return {typename Imb::verify_check{operands(o, 0)}, root_of(o)};
+        else
+            return {typename Imb::verify_check{}, root_of(o)};
     }
     // -k fixed:N names a process of the run (osu_util_mpi.c:967-969 ends OSU's run otherwise).
     static std::string refusal_with(const options& o, int world_size)
@@ -110,15 +147,16 @@ struct collective_def : mpi::definition_defaults {
     }
 };
 
-// osu_alltoallw (OSU 7.5): MPI_Alltoallw moving what osu_alltoall moves — X MPI_CHARs to and
-// from every process, at byte displacements k X, with one datatype per process (all MPI_CHAR).
-// Its buffers, pattern and -c are IMB's Alltoall's.
+// osu_alltoallw (OSU 7.5): MPI_Alltoallw moving what osu_alltoall moves — X / size(type)
+// elements of -T's datatype to and from every process, at byte displacements k X, with one
+// datatype per process (osu_alltoallw.c:165-190). Its buffers, pattern and -c are IMB's
+// Alltoall's.
 struct alltoallw_def : mpi::definition_defaults {
     using alltoall = imb_mpi1::alltoall_def<false>;
     static constexpr pattern::collective descriptor = alltoall::descriptor;
     static mpi::buffer_layout layout(std::size_t x, int np) { return alltoall::layout(x, np); }
     struct kernel {
-        imb_mpi1::v_counts v;  // counts X, displacements k X: bytes, as the types are MPI_CHAR
+        imb_mpi1::v_counts v;  // counts X / size(type), displacements k X in bytes
         std::vector<MPI_Datatype> types;
         template <class Buffers>
         void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
@@ -126,41 +164,52 @@ struct alltoallw_def : mpi::definition_defaults {
                           v.counts.data(), v.displs.data(), types.data(), c.comm);
         }
     };
-    static kernel make_kernel(const mpi::kernel_context& c) {
-        return {imb_mpi1::v_counts(c.bytes, c.size),
-                std::vector<MPI_Datatype>(static_cast<std::size_t>(c.size), MPI_CHAR)};
+    static kernel make_kernel(const mpi::kernel_context& c, const imb_mpi1::sized_operands& o) {
+        imb_mpi1::v_counts v(o.data.count, c.size);
+        for (int k = 0; k < c.size; ++k)
+            v.displs[static_cast<std::size_t>(k)] = k * static_cast<int>(c.bytes);
+        return {std::move(v),
+                std::vector<MPI_Datatype>(static_cast<std::size_t>(c.size), o.data.type)};
     }
     using verify_check = alltoall::verify_check;
 };
+template <>
+inline constexpr in_place_use in_place_of<alltoallw_def> = in_place_use::send;
 
-// osu_reduce_scatter_block (OSU 7.5): X bytes are the whole vector, X/4 MPI_FLOATs summed; each
-// process receives its block of (X/4)/n elements (MPI_Reduce_scatter_block's count); the
-// remainder is not reduced, and where X/4 < n the block is empty and OSU still times the call.
+// osu_reduce_scatter_block (OSU 7.5): X bytes are the whole vector, X / size(type) elements of
+// -T's datatype summed; each process receives its block of (X / size(type)) / n elements
+// (MPI_Reduce_scatter_block's count, `portion`, osu_reduce_scatter_block.c:147); the remainder
+// is not reduced, and where the elements are fewer than n the block is empty and OSU still times
+// the call. The receive buffer holds X, as -l's MPI_IN_PLACE reads the whole vector from it.
 struct reduce_scatter_block_def : mpi::definition_defaults {
-    static constexpr mpi::definition_traits traits{.unit = sizeof(float)};
+    static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = imb_mpi1::plain_collective;
-    [[nodiscard]] static int block(std::size_t x, int np) noexcept {
-        return imb_mpi1::float_count(x) / np;
-    }
-    static mpi::buffer_layout layout(std::size_t x, int np) {
-        return {x, static_cast<std::size_t>(block(x, np)) * sizeof(float)};
-    }
+    static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
     struct kernel {
-        int count = 0;
+        imb_mpi1::reduction_call r;
         template <class Buffers>
         void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Reduce_scatter_block(b.send(i), b.recv(i), count, MPI_FLOAT, MPI_SUM, c.comm);
+            MPI_Reduce_scatter_block(b.send(i), b.recv(i), r.data.count, r.data.type, r.op,
+                                     c.comm);
         }
     };
-    static kernel make_kernel(const mpi::kernel_context& c) { return {block(c.bytes, c.size)}; }
+    static kernel make_kernel(const mpi::kernel_context& c, const imb_mpi1::sized_operands& o) {
+        imb_mpi1::reduction_call r = imb_mpi1::reduction_call::of(o);
+        r.data.count /= c.size;
+        return {r};
+    }
     struct verify_check : imb_mpi1::values_of_rank {
         [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const noexcept {
-            const auto n = static_cast<std::uint64_t>(block(c.bytes, c.size));
-            return defects(recv, n * sizeof(float), c.size, static_cast<std::uint64_t>(c.rank) * n);
+            const std::uint64_t n =
+                c.bytes / reduction.layout.size / static_cast<std::uint64_t>(c.size);
+            return defects(recv, n * reduction.layout.size, c.size,
+                           static_cast<std::uint64_t>(c.rank) * n);
         }
     };
 };
+template <>
+inline constexpr in_place_use in_place_of<reduce_scatter_block_def> = in_place_use::send;
 
 // bcast_ack's two kernels: the acknowledgement's ping-pong, and the broadcast with it.
 inline constexpr int tag_ack = 102;
@@ -195,8 +244,9 @@ struct bcast_with_ack_kernel {
 inline constexpr char bcast_ack_banner[] = "OSU MPI Broadcast Latency Test (acknowledged)";
 
 struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
-    // OSU 2.0's loop: the broadcasts and acknowledgements timed as one batch.
+    // OSU 2.0's loop: the broadcasts and acknowledgements timed as one batch, MPI_CHAR only.
     static constexpr int barriers_after_call = only_batched;
+    static constexpr bool takes_datatype = false;
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest

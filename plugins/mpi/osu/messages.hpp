@@ -12,6 +12,7 @@
 // once per size (mpi/persistent.hpp) for its kernel to start.
 #pragma once
 
+#include "osu/datatypes.hpp"
 #include "osu/family.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
@@ -42,7 +43,12 @@ using message_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::s
 template <class Def>
 [[nodiscard]] auto message_resource_of(const mpi::session& s, const options& o,
                                        const mpi::kernel_context& context, std::size_t bytes) {
-    const mpi::buffer_layout layout = Def::layout(bytes, s.layout().processes);
+    const mpi::buffer_layout layout = [&] {
+        if constexpr (requires { Def::layout(bytes, 2, o); })  // -b multiple's window buffers
+            return Def::layout(bytes, s.layout().processes, o);
+        else
+            return Def::layout(bytes, s.layout().processes);
+    }();
     if constexpr (requires { Def::request_maker(context, o); })
         return mpi::persistent_requests(
             mpi::message_resource(layout, {}, s.send_pool(), s.recv_pool()), context,
@@ -117,6 +123,24 @@ template <class Def>
         return mpi::measure(s, config(plan));
 }
 
+// Whether a definition takes -T (a collective with data: osu/collectives.hpp).
+template <class Def>
+[[nodiscard]] constexpr bool takes_datatype_of() noexcept {
+    if constexpr (requires { Def::takes_datatype; })
+        return Def::takes_datatype;
+    else
+        return false;
+}
+
+// The element size of a definition's sizes: -T's datatype of the table, or its own unit.
+template <class Def>
+[[nodiscard]] std::uint64_t unit_of(const options& o) noexcept {
+    if constexpr (takes_datatype_of<Def>())
+        return element_bytes(o.table_datatype);
+    else
+        return Def::traits.unit;
+}
+
 // Where a definition's sizes start without -m: OSU's point-to-point latency tests at 0 bytes.
 template <class Def>
 [[nodiscard]] constexpr std::uint64_t smallest_of() noexcept {
@@ -136,7 +160,7 @@ struct message_method {
     }
     [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
         return Def::traits.has_bytes
-                   ? message_sizes(o, Def::max_bytes, Def::traits.unit, smallest_of<Def>())
+                   ? message_sizes(o, Def::max_bytes, unit_of<Def>(o), smallest_of<Def>())
                    : std::vector<std::uint64_t>{0};
     }
     [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
@@ -195,6 +219,23 @@ template <class Def>
                     return &Def::refusal_with;
                 else
                     return static_cast<std::string (*)(const options&, int)>(nullptr);
+            }(),
+            .takes_datatype = takes_datatype_of<Def>(),
+            .takes_in_place = [] {
+                if constexpr (requires { Def::takes_in_place; }) return Def::takes_in_place;
+                return false;
+            }(),
+            .takes_root = [] {
+                if constexpr (requires { Def::takes_root; }) return Def::takes_root;
+                return false;
+            }(),
+            .takes_buffers = [] {
+                if constexpr (requires { Def::takes_buffers; }) return Def::takes_buffers;
+                return false;
+            }(),
+            .reduction = [] {
+                if constexpr (requires { Def::sums_elements; }) return Def::sums_elements;
+                return false;
             }()};
 }
 

@@ -24,6 +24,8 @@
 #pragma once
 
 #include "osu/collectives.hpp"
+#include "osu/datatypes.hpp"
+#include "osu/in_place.hpp"
 #include "osu/messages.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
@@ -50,91 +52,127 @@ enum class nbc_call : std::uint8_t {
     gatherv, reduce, reduce_scatter, reduce_scatter_block, scatter, scatterv
 };
 
-// One nonblocking collective of one size, as OSU calls it: X MPI_CHARs per process (the
-// v-variants and alltoallw with equal counts X and displacements k X), the reductions MPI_SUM on
-// X/4 MPI_FLOATs (reduce_scatter: IMB's split of them, as the suite's blocking test;
-// reduce_scatter_block: (X/4)/n each), the rooted ones at root 0.
+// One nonblocking collective of one size, as OSU calls it: X / size(type) elements of -T's
+// datatype per process (osu/datatypes.hpp; the v-variants and alltoallw with equal counts and
+// displacements k X bytes for alltoallw, k counts for the others), the reductions MPI_SUM on
+// them (reduce_scatter: IMB's split of them, as the suite's blocking test;
+// reduce_scatter_block: the elements / n each), the rooted ones at root 0 or -k's root of the
+// iteration (igather, igatherv, ireduce, iscatter, iscatterv: OSU 7.5's omb_get_root_rank(i, n),
+// osu_igather.c:154 and :230; ibcast stays at 0), with -l's MPI_IN_PLACE where the blocking test
+// puts it (osu/collectives.hpp in_place_use; osu_iallreduce.c:155, osu_igather.c:173, ...).
 struct nbc_start {
     nbc_call call = nbc_call::barrier;
+    MPI_Datatype type = MPI_CHAR;
     int count = 0;
     std::vector<int> counts;  // the v-variants, alltoallw, reduce_scatter
     std::vector<int> displs;
-    std::vector<MPI_Datatype> types;  // alltoallw: MPI_CHAR to and from every process
+    std::vector<MPI_Datatype> types;  // alltoallw: the datatype to and from every process
+    root_option root_choice;          // -k (the rooted calls but ibcast)
+    in_place_use in_place = in_place_use::none;  // -l
 
-    nbc_start(nbc_call which, const mpi::kernel_context& c) : call(which) {
+    nbc_start(nbc_call which, const mpi::kernel_context& c, const options& o = options{},
+              in_place_use place = in_place_use::none)
+        : call(which),
+          root_choice(o.root),
+          in_place(o.in_place ? place : in_place_use::none) {
         const int np = c.size;
+        const bool sums = which == nbc_call::allreduce || which == nbc_call::reduce ||
+                          which == nbc_call::reduce_scatter ||
+                          which == nbc_call::reduce_scatter_block;
+        type = mpi_datatype(o.table_datatype, sums);
+        const int elements = static_cast<int>(c.bytes / element_bytes(o.table_datatype));
+        if (which == nbc_call::bcast) root_choice = {};
         switch (which) {
             case nbc_call::allreduce:
-            case nbc_call::reduce: count = imb_mpi1::float_count(c.bytes); break;
-            case nbc_call::reduce_scatter_block:
-                count = imb_mpi1::float_count(c.bytes) / np;
-                break;
+            case nbc_call::reduce: count = elements; break;
+            case nbc_call::reduce_scatter_block: count = elements / np; break;
             case nbc_call::reduce_scatter: {
-                imb_mpi1::reduce_scatter_split split(c.bytes, np);
+                imb_mpi1::reduce_scatter_split split(elements, np);
                 counts = std::move(split.counts);
                 break;
             }
             default: {
-                count = imb_mpi1::count_of(c.bytes);
-                imb_mpi1::v_counts v(c.bytes, np);
+                count = elements;
+                imb_mpi1::v_counts v(elements, np);
                 counts = std::move(v.counts);
                 displs = std::move(v.displs);
-                if (which == nbc_call::alltoallw)
-                    types.assign(static_cast<std::size_t>(np), MPI_CHAR);
+                if (which == nbc_call::alltoallw) {
+                    types.assign(static_cast<std::size_t>(np), type);
+                    for (int k = 0; k < np; ++k)
+                        displs[static_cast<std::size_t>(k)] = k * static_cast<int>(c.bytes);
+                }
                 break;
             }
         }
     }
 
-    [[nodiscard]] MPI_Request begin(const mpi::kernel_context& c, std::byte* send,
-                                    std::byte* recv) const {
+    // The root of iteration i (-k rotate: i % n).
+    [[nodiscard]] int root_of(const mpi::kernel_context& c, std::uint64_t i) const noexcept {
+        return root_choice.rotate ? static_cast<int>(i % static_cast<std::uint64_t>(c.size))
+                                  : static_cast<int>(root_choice.rank);
+    }
+
+    [[nodiscard]] MPI_Request begin(const mpi::kernel_context& c, std::uint64_t i,
+                                    std::byte* send_buffer, std::byte* recv_buffer) const {
+        const int root = root_of(c, i);
+        const bool at_root = c.rank == root;
+        void* send = send_buffer;
+        void* recv = recv_buffer;
+        if (in_place == in_place_use::send ||
+            (in_place == in_place_use::send_at_root && at_root))
+            send = MPI_IN_PLACE;
+        if (in_place == in_place_use::receive_at_root && at_root) recv = MPI_IN_PLACE;
+        return begin_at(c, root, send, recv);
+    }
+
+    [[nodiscard]] MPI_Request begin_at(const mpi::kernel_context& c, int root, void* send,
+                                       void* recv) const {
         MPI_Request r = MPI_REQUEST_NULL;
-        constexpr int root = 0;
         const int* n = counts.data();
         const int* d = displs.data();
         switch (call) {
             case nbc_call::allgather:
-                MPI_Iallgather(send, count, MPI_CHAR, recv, count, MPI_CHAR, c.comm, &r);
+                MPI_Iallgather(send, count, type, recv, count, type, c.comm, &r);
                 break;
             case nbc_call::allgatherv:
-                MPI_Iallgatherv(send, count, MPI_CHAR, recv, n, d, MPI_CHAR, c.comm, &r);
+                MPI_Iallgatherv(send, count, type, recv, n, d, type, c.comm, &r);
                 break;
             case nbc_call::allreduce:
-                MPI_Iallreduce(send, recv, count, MPI_FLOAT, MPI_SUM, c.comm, &r);
+                MPI_Iallreduce(send, recv, count, type, MPI_SUM, c.comm, &r);
                 break;
             case nbc_call::alltoall:
-                MPI_Ialltoall(send, count, MPI_CHAR, recv, count, MPI_CHAR, c.comm, &r);
+                MPI_Ialltoall(send, count, type, recv, count, type, c.comm, &r);
                 break;
             case nbc_call::alltoallv:
-                MPI_Ialltoallv(send, n, d, MPI_CHAR, recv, n, d, MPI_CHAR, c.comm, &r);
+                MPI_Ialltoallv(send, n, d, type, recv, n, d, type, c.comm, &r);
                 break;
             case nbc_call::alltoallw:
                 MPI_Ialltoallw(send, n, d, types.data(), recv, n, d, types.data(), c.comm, &r);
                 break;
             case nbc_call::barrier: MPI_Ibarrier(c.comm, &r); break;
             case nbc_call::bcast:
-                MPI_Ibcast(c.rank == root ? send : recv, count, MPI_CHAR, root, c.comm, &r);
+                MPI_Ibcast(c.rank == root ? send : recv, count, type, root, c.comm, &r);
                 break;
             case nbc_call::gather:
-                MPI_Igather(send, count, MPI_CHAR, recv, count, MPI_CHAR, root, c.comm, &r);
+                MPI_Igather(send, count, type, recv, count, type, root, c.comm, &r);
                 break;
             case nbc_call::gatherv:
-                MPI_Igatherv(send, count, MPI_CHAR, recv, n, d, MPI_CHAR, root, c.comm, &r);
+                MPI_Igatherv(send, count, type, recv, n, d, type, root, c.comm, &r);
                 break;
             case nbc_call::reduce:
-                MPI_Ireduce(send, recv, count, MPI_FLOAT, MPI_SUM, root, c.comm, &r);
+                MPI_Ireduce(send, recv, count, type, MPI_SUM, root, c.comm, &r);
                 break;
             case nbc_call::reduce_scatter:
-                MPI_Ireduce_scatter(send, recv, n, MPI_FLOAT, MPI_SUM, c.comm, &r);
+                MPI_Ireduce_scatter(send, recv, n, type, MPI_SUM, c.comm, &r);
                 break;
             case nbc_call::reduce_scatter_block:
-                MPI_Ireduce_scatter_block(send, recv, count, MPI_FLOAT, MPI_SUM, c.comm, &r);
+                MPI_Ireduce_scatter_block(send, recv, count, type, MPI_SUM, c.comm, &r);
                 break;
             case nbc_call::scatter:
-                MPI_Iscatter(send, count, MPI_CHAR, recv, count, MPI_CHAR, root, c.comm, &r);
+                MPI_Iscatter(send, count, type, recv, count, type, root, c.comm, &r);
                 break;
             case nbc_call::scatterv:
-                MPI_Iscatterv(send, n, d, MPI_CHAR, recv, count, MPI_CHAR, root, c.comm, &r);
+                MPI_Iscatterv(send, n, d, type, recv, count, type, root, c.comm, &r);
                 break;
         }
         return r;
@@ -142,9 +180,9 @@ struct nbc_start {
 
     // The start of mpi/overlap.hpp's kernels: OSU's buffers never rotate.
     template <class View>
-    [[nodiscard]] MPI_Request operator()(const mpi::kernel_context& c, std::uint64_t /*i*/,
+    [[nodiscard]] MPI_Request operator()(const mpi::kernel_context& c, std::uint64_t i,
                                          const View& b) const {
-        return begin(c, b.send(0), b.recv(0));
+        return begin(c, i, b.send(0), b.recv(0));
     }
 };
 
@@ -242,15 +280,25 @@ struct nbc_overall_kernel {
     std::uint64_t probes = 0;
 
     template <class View>
-    void operator()(const mpi::kernel_context& c, std::uint64_t /*i*/, const View& b) const {
+    void operator()(const mpi::kernel_context& c, std::uint64_t i, const View& b) const {
         const double t0 = MPI_Wtime();
-        MPI_Request request = start->begin(c, b.send(0), b.recv(0));
+        MPI_Request request = begin(c, i, b);
         const double t1 = MPI_Wtime();
         const double test_s = work->run(target_s, probes, request);
         const double t2 = MPI_Wtime();
         MPI_Wait(&request, MPI_STATUS_IGNORE);
         const double t3 = MPI_Wtime();
         split->add({t1 - t0, t2 - t1, test_s, t3 - t2});
+    }
+
+    // nbc_start's begin takes the iteration (-k rotate's root); the neighbourhood tests' not.
+    template <class View>
+    [[nodiscard]] MPI_Request begin(const mpi::kernel_context& c, std::uint64_t i,
+                                    const View& b) const {
+        if constexpr (requires { start->begin(c, i, b.send(0), b.recv(0)); })
+            return start->begin(c, i, b.send(0), b.recv(0));
+        else
+            return start->begin(c, b.send(0), b.recv(0));
     }
 };
 
@@ -282,7 +330,7 @@ template <class Def, class MakeStart>
     const auto pattern = Def::descriptor(o);
     const auto bytes = static_cast<std::size_t>(x);
     const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(pattern));
-    const typename Def::verify_check check{};
+    const auto check = check_of<Def>(o);  // -T's element layout, -k's root
     mpi::measurement out;
     {
         const mpi::buffer_layout layout = Def::layout(bytes, s.layout().processes);
@@ -337,9 +385,10 @@ struct nbc_def : Blocking {
     [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
                                                        const mpi::record_labels& labels,
                                                        std::uint64_t x, const message_plan& plan) {
-        return measure_nbc<Blocking>(s, o, labels, x, plan, [](const mpi::kernel_context& context) {
-            return nbc_start(Call, context);
-        });
+        return measure_nbc<Blocking>(s, o, labels, x, plan,
+                                     [&o](const mpi::kernel_context& context) {
+                                         return nbc_start(Call, context, o, Blocking::in_place);
+                                     });
     }
 };
 

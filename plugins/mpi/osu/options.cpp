@@ -90,6 +90,19 @@ root_option parse_root(const std::string& text) {
     return {.rank = rank};
 }
 
+// -T MPI_CHAR | MPI_INT | MPI_FLOAT | ALL, in any case (OSU 7.5's spellings, osu_util.c:1096-1108,
+// which compares them with strncasecmp; OSU ignores any other value, parbench refuses it).
+std::vector<datatype> parse_datatypes(const std::string& text) {
+    std::string lower;
+    for (const char ch : text)
+        lower += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    if (lower == "mpi_char") return {datatype::mpi_char};
+    if (lower == "mpi_int") return {datatype::mpi_int};
+    if (lower == "mpi_float") return {datatype::mpi_float};
+    if (lower == "all") return {datatype::mpi_char, datatype::mpi_int, datatype::mpi_float};
+    throw input_error("-T " + text + ": expected MPI_CHAR, MPI_INT, MPI_FLOAT or ALL");
+}
+
 // -N cart:D:R | graph:FILE (OSU 7.5's spellings; the file is read here, on every process, so
 // that a bad one is refused before the run starts).
 neighborhood parse_neighborhood(const std::string& text) {
@@ -144,7 +157,7 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},         {"window-size", "W"},
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
-    {"root-rank", "k"}};
+    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -190,10 +203,24 @@ constexpr parbench_parameter parameter_rows[] = {
     {"M", "BYTES", "refused, as OSU 7.5 refuses it: OSU 7.5 has no -M; see -mem-limit", nullptr,
      PARBENCH_ARITY_ONE},
     {"k", "fixed:RANK|rotate",
-     "root of gather, gatherv, reduce, scatter and scatterv: a fixed process, or iteration i's "
-     "root i % n (OSU -k)",
+     "root of gather, gatherv, reduce, scatter, scatterv and their nonblocking forms: a fixed "
+     "process, or iteration i's root i % n (OSU -k)",
      "fixed:0", PARBENCH_ARITY_ONE},
     {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
+    {"T", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL",
+     "collectives: the element datatype, one table per datatype (ALL: all three; OSU -T)",
+     "MPI_INT for the reductions, MPI_CHAR for the others", PARBENCH_ARITY_ONE},
+    {"type", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL", "OSU's long form of -T", nullptr,
+     PARBENCH_ARITY_ONE},
+    {"l", nullptr,
+     "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
+     "root's receive buffer; OSU -l)",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"in-place", nullptr, "OSU's long form of -l", nullptr, PARBENCH_ARITY_FLAG},
+    {"b", "single|multiple",
+     "bw, bibw, mbw_mr: every message of a window on one buffer, or each on its own (OSU -b)",
+     "single", PARBENCH_ARITY_ONE},
+    {"buffer-num", "single|multiple", "OSU's long form of -b", nullptr, PARBENCH_ARITY_ONE},
     {"message-size", "[MIN:]MAX", "OSU's long form of -m", nullptr, PARBENCH_ARITY_ONE},
     {"iterations", "ITER", "OSU's long form of -i", nullptr, PARBENCH_ARITY_ONE},
     {"warmup", "WARMUP", "OSU's long form of -x", nullptr, PARBENCH_ARITY_ONE},
@@ -258,7 +285,8 @@ options parse_options(const run_request& request) {
         // OSU's long options are their short forms; a value's error names the short form
         const std::string name = options_impl::short_name(given_name);
         if (name == "check") continue;
-        if (name == "extra" || name == "c" || name == "f" || name == "z" || name == "batched") {
+        if (name == "extra" || name == "c" || name == "f" || name == "z" || name == "batched" ||
+            name == "l") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
@@ -267,6 +295,7 @@ options parse_options(const run_request& request) {
             if (name == "f") o.full = true;
             if (name == "z") o.percentiles = true;
             if (name == "batched") o.batched = true;
+            if (name == "l") o.in_place = true;
             continue;
         }
         const std::string text = parbench::option_text(name, value);
@@ -280,8 +309,20 @@ options parse_options(const run_request& request) {
             options_impl::parse_t(text, o);
         } else if (name == "q") {
             o.partitions = options_impl::count_value(name, text, false);
+        } else if (name == "b") {
+            // OSU 7.5's spellings, any case (osu_util.c:1038-1049)
+            std::string lower;
+            for (const char ch : text)
+                lower += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+            if (lower != "single" && lower != "multiple")
+                throw input_error("-b " + text + ": expected single or multiple");
+            o.multiple_buffers = lower == "multiple";
+            o.buffers_given = true;
+        } else if (name == "T") {
+            o.datatypes = options_impl::parse_datatypes(text);
         } else if (name == "k") {
             o.root = options_impl::parse_root(text);
+            o.root.given = true;
         } else if (name == "N") {
             o.topology = options_impl::parse_neighborhood(text);
         } else if (name == "M") {

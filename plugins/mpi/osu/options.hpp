@@ -4,7 +4,8 @@
 // (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -t MPI_Test
 // calls during the nonblocking collectives' compute or [SENDERS:]RECEIVERS, the threads of
 // latency_mt and the forked processes of latency_mp (OSU 7.5's three meanings of -t), -q the
-// partitions of partitioned_latency, -N the neighbourhood collectives' topology, -M
+// partitions of partitioned_latency, -N the neighbourhood collectives' topology, -T the
+// collectives' datatype, -l MPI_IN_PLACE, -k the root of the rooted collectives, -M
 // the memory limit per process, and for the one-sided tests -w window creation (create, allocate,
 // dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is
 // validated with one line naming the option (input_error -> BAD_INPUT); which -s a benchmark
@@ -81,12 +82,16 @@ struct neighborhood {
     std::vector<std::pair<int, int>> edges;  // graph: the file's edges, in its order
 };
 
+// -T (OSU 7.5): a collective's element datatype (osu/datatypes.hpp).
+enum class datatype : std::uint8_t { mpi_char, mpi_int, mpi_float };
+
 // -k (OSU 7.5): the root of the rooted collectives that take it (gather, gatherv, reduce,
 // scatter, scatterv): fixed:N, or rotate, the root of iteration i being i % n (osu_util_mpi.c
 // omb_get_root_rank, lines 964-974). OSU's default is fixed:0.
 struct root_option {
     bool rotate = false;
     std::uint64_t rank = 0;
+    bool given = false;  // -k was given (a test that takes none refuses it)
 };
 
 struct options {
@@ -112,6 +117,16 @@ struct options {
     std::uint64_t partitions = default_partitions;  // -q (partitioned_latency)
     neighborhood topology;  // -N
     root_option root;       // -k
+    // -T as given, ALL as its three (MPI_CHAR, MPI_INT, MPI_FLOAT); empty: each collective's
+    // default (osu/datatypes.hpp). suite::run measures one table per datatype.
+    std::vector<datatype> datatypes;
+    // The datatype of the table being measured (set by suite::run for the tests that take -T).
+    datatype table_datatype = datatype::mpi_char;
+    bool in_place = false;  // -l: MPI_IN_PLACE (OSU 7.5's omb_enable_mpi_in_place)
+    // -b multiple: each message of a window on its own buffer (OSU 7.5's buf_num MULTIPLE);
+    // -b single, the default, every message on one buffer
+    bool multiple_buffers = false;
+    bool buffers_given = false;  // -b was given (a test that takes none refuses it)
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

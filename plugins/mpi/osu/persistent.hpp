@@ -151,6 +151,10 @@ struct latency_persistent : latency_def<false> {
 template <window_test T>
 struct window_persistent : window_def<T> {
     static constexpr bool both = window_def<T>::both;
+    // osu_bw_persistent.c and osu_bibw_persistent.c never read -b (their requests are made on
+    // one buffer): parbench refuses it there
+    static constexpr bool takes_buffers = false;
+    static mpi::buffer_layout layout(std::size_t x, int np) { return window_def<T>::layout(x, np); }
     static constexpr block_text text{
         .banner = both ? "OSU MPI Bi-Directional Bandwidth Persistent Test"
                        : "OSU MPI Bandwidth Persistent Test",
@@ -186,49 +190,70 @@ struct start_wait_kernel {
 
 // Each request maker holds what its call reads for the request's life (counts, displacements,
 // datatypes), from the context of the size; `Vector`: the v-variant with equal counts.
+// The elements of -T's datatype (osu/datatypes.hpp): X / size(type) of them per process.
+// -l: the buffer the request is made on is MPI_IN_PLACE where the maker's `in_place` says (the
+// blocking test's place, osu/collectives.hpp; root 0).
 struct char_requests {
-    int n = 0;                  // X MPI_CHARs
-    imb_mpi1::v_counts v;       // X each, at k X
-    explicit char_requests(const mpi::kernel_context& c)
-        : n(static_cast<int>(c.bytes)), v(c.bytes, c.size) {}
+    MPI_Datatype type = MPI_CHAR;
+    int n = 0;                  // X / size(type) elements
+    imb_mpi1::v_counts v;       // n each, at k n
+    bool in_place_on = false;   // -l
+    char_requests(const mpi::kernel_context& c, const options& o)
+        : type(mpi_datatype(o.table_datatype, false)),
+          n(static_cast<int>(c.bytes / element_bytes(o.table_datatype))),
+          v(n, c.size),
+          in_place_on(o.in_place) {}
+    [[nodiscard]] void* send_of(const persistent_buffers& b) const {
+        return in_place_on ? MPI_IN_PLACE : static_cast<void*>(b.send(0));
+    }
+    [[nodiscard]] void* root_recv_of(const mpi::kernel_context& c,
+                                     const persistent_buffers& b) const {
+        return in_place_on && c.rank == 0 ? MPI_IN_PLACE : static_cast<void*>(b.recv(0));
+    }
 };
 
 template <bool Vector>
 struct allgather_requests : char_requests {
+    static constexpr in_place_use in_place = in_place_use::send;  // osu_allgather_persistent.c:96
     using char_requests::char_requests;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Allgatherv_init(b.send(0), n, MPI_CHAR, b.recv(0), v.counts.data(),
-                                v.displs.data(), MPI_CHAR, c.comm, MPI_INFO_NULL, one_request(r));
+            MPI_Allgatherv_init(send_of(b), n, type, b.recv(0), v.counts.data(),
+                                v.displs.data(), type, c.comm, MPI_INFO_NULL, one_request(r));
         else
-            MPI_Allgather_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, c.comm,
+            MPI_Allgather_init(send_of(b), n, type, b.recv(0), n, type, c.comm,
                                MPI_INFO_NULL, one_request(r));
     }
 };
 
 template <bool Vector>
 struct alltoall_requests : char_requests {
+    static constexpr in_place_use in_place = in_place_use::send;
     using char_requests::char_requests;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Alltoallv_init(b.send(0), v.counts.data(), v.displs.data(), MPI_CHAR, b.recv(0),
-                               v.counts.data(), v.displs.data(), MPI_CHAR, c.comm, MPI_INFO_NULL,
+            MPI_Alltoallv_init(send_of(b), v.counts.data(), v.displs.data(), type, b.recv(0),
+                               v.counts.data(), v.displs.data(), type, c.comm, MPI_INFO_NULL,
                                one_request(r));
         else
-            MPI_Alltoall_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, c.comm,
+            MPI_Alltoall_init(send_of(b), n, type, b.recv(0), n, type, c.comm,
                               MPI_INFO_NULL, one_request(r));
     }
 };
 
 struct alltoallw_requests : char_requests {
+    static constexpr in_place_use in_place = in_place_use::send;
     std::vector<MPI_Datatype> types;
-    explicit alltoallw_requests(const mpi::kernel_context& c)
-        : char_requests(c), types(static_cast<std::size_t>(c.size), MPI_CHAR) {}
+    alltoallw_requests(const mpi::kernel_context& c, const options& o)
+        : char_requests(c, o), types(static_cast<std::size_t>(c.size), type) {
+        for (int k = 0; k < c.size; ++k)  // byte displacements, as osu_alltoallw_persistent.c
+            v.displs[static_cast<std::size_t>(k)] = k * static_cast<int>(c.bytes);
+    }
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Alltoallw_init(b.send(0), v.counts.data(), v.displs.data(), types.data(), b.recv(0),
+        MPI_Alltoallw_init(send_of(b), v.counts.data(), v.displs.data(), types.data(), b.recv(0),
                            v.counts.data(), v.displs.data(), types.data(), c.comm, MPI_INFO_NULL,
                            one_request(r));
     }
@@ -240,16 +265,18 @@ struct gather_requests : char_requests {
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Gatherv_init(b.send(0), n, MPI_CHAR, b.recv(0), v.counts.data(), v.displs.data(),
-                             MPI_CHAR, 0, c.comm, MPI_INFO_NULL, one_request(r));
+            MPI_Gatherv_init(b.send(0), n, type, b.recv(0), v.counts.data(), v.displs.data(),
+                             type, 0, c.comm, MPI_INFO_NULL, one_request(r));
         else
-            MPI_Gather_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, 0, c.comm,
+            MPI_Gather_init(b.send(0), n, type, b.recv(0), n, type, 0, c.comm,
                             MPI_INFO_NULL, one_request(r));
     }
 };
 
 template <bool Vector>
 struct scatter_requests : char_requests {
+    // osu_scatter_persistent.c:148-153: the root's receive buffer
+    static constexpr in_place_use in_place = in_place_use::receive_at_root;
     using char_requests::char_requests;
     // MPICH 4.0's persistent MPI_Scatter fails when started a second time on more than 2
     // processes (MPI_Wait: "MPIDU_Sched_progress_state: Invalid communicator"), which would abort
@@ -266,10 +293,11 @@ struct scatter_requests : char_requests {
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
         if constexpr (Vector)
-            MPI_Scatterv_init(b.send(0), v.counts.data(), v.displs.data(), MPI_CHAR, b.recv(0), n,
-                              MPI_CHAR, 0, c.comm, MPI_INFO_NULL, one_request(r));
+            MPI_Scatterv_init(b.send(0), v.counts.data(), v.displs.data(), type,
+                              root_recv_of(c, b), n,
+                              type, 0, c.comm, MPI_INFO_NULL, one_request(r));
         else
-            MPI_Scatter_init(b.send(0), n, MPI_CHAR, b.recv(0), n, MPI_CHAR, 0, c.comm,
+            MPI_Scatter_init(b.send(0), n, type, root_recv_of(c, b), n, type, 0, c.comm,
                              MPI_INFO_NULL, one_request(r));
     }
 };
@@ -278,28 +306,30 @@ struct bcast_requests : char_requests {
     using char_requests::char_requests;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Bcast_init(c.rank == 0 ? b.send(0) : b.recv(0), n, MPI_CHAR, 0, c.comm, MPI_INFO_NULL,
+        MPI_Bcast_init(c.rank == 0 ? b.send(0) : b.recv(0), n, type, 0, c.comm, MPI_INFO_NULL,
                        one_request(r));
     }
 };
 
 struct barrier_requests {
-    explicit barrier_requests(const mpi::kernel_context& /*c*/) {}
+    barrier_requests(const mpi::kernel_context& /*c*/, const options& /*o*/) {}
     void operator()(const mpi::kernel_context& c, const persistent_buffers& /*b*/,
                     std::vector<MPI_Request>& r) const {
         MPI_Barrier_init(c.comm, MPI_INFO_NULL, one_request(r));
     }
 };
 
-// Reductions: X/4 MPI_FLOATs summed (reduce at root 0; reduce_scatter split as the blocking
-// test splits it).
+// Reductions: X / size(type) elements of -T's datatype summed (a reduction's MPI_CHAR as
+// MPI_SIGNED_CHAR; reduce at root 0; reduce_scatter split as the blocking test splits it).
 struct allreduce_requests {
+    MPI_Datatype type = MPI_INT;
     int count = 0;
-    explicit allreduce_requests(const mpi::kernel_context& c)
-        : count(imb_mpi1::float_count(c.bytes)) {}
+    allreduce_requests(const mpi::kernel_context& c, const options& o)
+        : type(mpi_datatype(o.table_datatype, true)),
+          count(static_cast<int>(c.bytes / element_bytes(o.table_datatype))) {}
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Allreduce_init(b.send(0), b.recv(0), count, MPI_FLOAT, MPI_SUM, c.comm, MPI_INFO_NULL,
+        MPI_Allreduce_init(b.send(0), b.recv(0), count, type, MPI_SUM, c.comm, MPI_INFO_NULL,
                            one_request(r));
     }
 };
@@ -308,17 +338,24 @@ struct reduce_requests : allreduce_requests {
     using allreduce_requests::allreduce_requests;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Reduce_init(b.send(0), b.recv(0), count, MPI_FLOAT, MPI_SUM, 0, c.comm, MPI_INFO_NULL,
+        MPI_Reduce_init(b.send(0), b.recv(0), count, type, MPI_SUM, 0, c.comm, MPI_INFO_NULL,
                         one_request(r));
     }
 };
 
 struct reduce_scatter_requests {
+    static constexpr in_place_use in_place = in_place_use::send;  // ..._persistent.c:174-176
+    MPI_Datatype type = MPI_INT;
     imb_mpi1::reduce_scatter_split split;
-    explicit reduce_scatter_requests(const mpi::kernel_context& c) : split(c.bytes, c.size) {}
+    bool in_place_on = false;  // -l
+    reduce_scatter_requests(const mpi::kernel_context& c, const options& o)
+        : type(mpi_datatype(o.table_datatype, true)),
+          split(static_cast<int>(c.bytes / element_bytes(o.table_datatype)), c.size),
+          in_place_on(o.in_place) {}
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Reduce_scatter_init(b.send(0), b.recv(0), split.counts.data(), MPI_FLOAT, MPI_SUM,
+        MPI_Reduce_scatter_init(in_place_on ? MPI_IN_PLACE : static_cast<void*>(b.send(0)),
+                                b.recv(0), split.counts.data(), type, MPI_SUM,
                                 c.comm, MPI_INFO_NULL, one_request(r));
     }
 };
@@ -332,8 +369,17 @@ struct persistent_collective : Blocking {
         t.banner = Banner;
         return t;
     }();
-    static Requests request_maker(const mpi::kernel_context& c, const options& /*o*/) {
-        return Requests(c);
+    // OSU 7.5's persistent collectives take -T and -l (osu_util_options.h:144-164), no -k. -l
+    // where the program reads it (its request maker's `in_place`): osu_allreduce_persistent.c,
+    // osu_reduce_persistent.c, osu_gather_persistent.c and osu_gatherv_persistent.c never do.
+    static constexpr bool takes_in_place = [] {
+        if constexpr (requires { Requests::in_place; })
+            return Requests::in_place != in_place_use::none;
+        return false;
+    }();
+    static constexpr bool takes_root = false;
+    static Requests request_maker(const mpi::kernel_context& c, const options& o) {
+        return Requests(c, o);
     }
     [[nodiscard]] static std::string refusal(int world_size)
         requires requires { Requests::refusal(world_size); }
@@ -344,7 +390,11 @@ struct persistent_collective : Blocking {
         return {};
     }
     // Its request is made at root 0: OSU 7.5's persistent collectives take no -k.
-    static typename Blocking::verify_check make_check(const options& /*o*/) { return {}; }
+    static typename Blocking::verify_check make_check(const options& o) {
+        options at_root_0 = o;
+        at_root_0.root = {};
+        return Blocking::make_check(at_root_0);
+    }
 };
 
 }  // namespace parbench::osu

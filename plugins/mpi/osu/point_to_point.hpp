@@ -11,8 +11,11 @@
 //   mbw_mr     bw in every pair r <-> r + n/2 at once; MB/s = pairs W x / t and messages/s =
 //              pairs W / t, over the slowest pair
 //
-// Every message of a window uses the same buffer, as OSU's. The kernels only issue the MPI
-// calls of one iteration; the runner times them.
+// Every message of a window uses the same buffer, as OSU's (7.5's -b single); with -b multiple
+// message w of a window uses slot w of a send and a receive buffer of W slots (osu_bw.c:56-58,
+// 232-244; osu_bibw.c, osu_mbw_mr.c alike). latency and multi_lat take -b as OSU's do; their
+// buffers are made per size either way (what osu_latency.c:144 does for -b multiple). The
+// kernels only issue the MPI calls of one iteration; the runner times them.
 #pragma once
 
 #include "osu/options.hpp"
@@ -70,6 +73,7 @@ struct ping_pong_kernel {
 struct window_kernel {
     bool both = false;
     int window = 64;
+    bool multiple = false;  // -b multiple: message w in slot w
     std::vector<MPI_Request> requests;
     std::array<char, reply_bytes> reply{};
 
@@ -77,14 +81,17 @@ struct window_kernel {
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
         if (c.peer == MPI_PROC_NULL) return;
         const int n = static_cast<int>(c.bytes);
+        const auto slot = [&](int w) {
+            return multiple ? static_cast<std::size_t>(w) * c.bytes : std::size_t{0};
+        };
         int posted = 0;
         if (both || !c.initiator)
             for (int w = 0; w < window; ++w)
-                MPI_Irecv(b.recv(i), n, MPI_CHAR, c.peer, tag_message, c.comm,
+                MPI_Irecv(b.recv(i) + slot(w), n, MPI_CHAR, c.peer, tag_message, c.comm,
                           &requests[static_cast<std::size_t>(posted++)]);
         if (both || c.initiator)
             for (int w = 0; w < window; ++w)
-                MPI_Isend(b.send(i), n, MPI_CHAR, c.peer, tag_message, c.comm,
+                MPI_Isend(b.send(i) + slot(w), n, MPI_CHAR, c.peer, tag_message, c.comm,
                           &requests[static_cast<std::size_t>(posted++)]);
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
         if (both) return;
@@ -169,10 +176,19 @@ struct window_def : point_to_point_def {
                                             : pattern::throughput_rule::per_iteration,
                 .message_rate = all_processes};
     }
+    // -b (OMBOP__PT2PT__BW and OMBOP__MBW_MR, osu_util_options.h:66, 137): W slots of X bytes
+    static constexpr bool takes_buffers = true;
+    static mpi::buffer_layout layout(std::size_t x, int np, const options& o) {
+        if (!o.multiple_buffers) return layout(x, np);
+        const std::size_t slots = x * static_cast<std::size_t>(o.window_size);
+        return {slots, slots};
+    }
+    using point_to_point_def::layout;
     static window_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& o) {
         window_kernel k;
         k.both = both;
         k.window = static_cast<int>(o.window_size);
+        k.multiple = o.multiple_buffers;
         k.requests.resize(2 * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
         return k;
     }
@@ -181,7 +197,12 @@ struct window_def : point_to_point_def {
     };
 };
 
-using latency = latency_def<false>;
+// osu_latency reads -b (osu_util_options.h:62; osu_latency.c:115, 144: its buffers per size with
+// multiple, as parbench makes them anyway); its variants (multi_lat, latency_mt, latency_mp,
+// partitioned_latency, latency_persistent) take none here.
+struct latency : latency_def<false> {
+    static constexpr bool takes_buffers = true;
+};
 using multi_lat = latency_def<true>;
 using bw = window_def<window_test::bw>;
 using bibw = window_def<window_test::bibw>;

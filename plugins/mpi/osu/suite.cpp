@@ -1,5 +1,7 @@
 #include "osu/suite.hpp"
 
+#include "osu/datatypes.hpp"
+
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -44,6 +46,29 @@ namespace {
     return text;
 }
 
+// The datatypes of b's tables in this run: -T's, or b's default; none for a test without -T.
+[[nodiscard]] std::vector<datatype> tables_of(const options& o, const benchmark& b) {
+    if (!b.takes_datatype) return {};
+    if (o.datatypes.empty()) return {default_datatype(b.reduction)};
+    return o.datatypes;
+}
+
+// The element size b's sizes are whole multiples of: its smallest datatype's under -T.
+[[nodiscard]] std::uint64_t unit_of(const options& o, const benchmark& b) {
+    const std::vector<datatype> tables = tables_of(o, b);
+    if (tables.empty()) return b.unit;
+    std::uint64_t unit = element_bytes(tables.front());
+    for (const datatype d : tables) unit = std::min<std::uint64_t>(unit, element_bytes(d));
+    return unit;
+}
+
+// The datatype whose elements are the unit, for the refusal's words.
+[[nodiscard]] std::string unit_name(const options& o, const benchmark& b) {
+    for (const datatype d : tables_of(o, b))
+        if (element_bytes(d) == unit_of(o, b)) return datatype_name(d, b.reduction);
+    return b.text.datatype != nullptr ? b.text.datatype : "MPI_CHAR";
+}
+
 // Why `b` cannot run in this run, or nothing: a -m range that holds none of its sizes (OSU
 // would print a header and no rows), or an odd process count for a test that pairs r with
 // r + n/2 (OSU 7.5's osu_multi_lat would leave its last process waiting for ever).
@@ -55,12 +80,13 @@ namespace {
     if (b.even_processes && world_size % 2 != 0)
         return std::string(b.info.name) + " needs an even number of processes (it pairs " +
                "process r with r + n/2); the run has " + std::to_string(world_size);
-    if (!b.sized || !message_sizes(o, b.max_bytes, b.unit, b.smallest).empty()) return {};
+    const std::uint64_t unit = unit_of(o, b);
+    if (!b.sized || !message_sizes(o, b.max_bytes, unit, b.smallest).empty()) return {};
     const std::string max = std::to_string(o.max_bytes.value_or(b.max_bytes));
     const std::string range = o.min_bytes ? std::to_string(*o.min_bytes) + ":" + max : max;
     const std::string why =
-        b.unit > 1 ? "it sends whole " + std::to_string(b.unit) + "-byte " +
-                         std::string(b.text.datatype) + " elements"
+        unit > 1 ? "it sends whole " + std::to_string(unit) + "-byte " + unit_name(o, b) +
+                       " elements"
                    : "its messages start at " + std::to_string(b.smallest) + " byte" +
                          (b.smallest == 1 ? "" : "s") + ", as OSU's";
     return "-m " + range + ": " + b.info.name + " has no message size in this range (" + why +
@@ -100,6 +126,34 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                           "beyond, MPICH near 2^18)");
 }
 
+// -T, -l, -k and -b where a chosen test does not take them (OSU 7.5's option strings,
+// c/util/osu_util_options.h:62-164, end its getopt in "Invalid option"): a test named is refused
+// in one line; the default set runs such tests without the option and the returned warning says
+// which (empty: nothing to say). -l is not offered with -c (the check fills the send buffer that
+// MPI_IN_PLACE leaves unread).
+[[nodiscard]] std::string refuse_options_not_taken(const options& o,
+                                                   const std::vector<const benchmark*>& run,
+                                                   const run_request& request) {
+    if (o.in_place && o.check)
+        throw input_error("-l: not offered with -c (parbench's check fills the send buffer, "
+                          "which MPI_IN_PLACE leaves unread)");
+    std::string ignored;
+    for (const benchmark* b : run) {
+        std::string option;
+        if (!o.datatypes.empty() && !b->takes_datatype) option = "-T";
+        else if (o.in_place && !b->takes_in_place) option = "-l";
+        else if (o.root.given && !b->takes_root) option = "-k";
+        else if (o.buffers_given && !b->takes_buffers) option = "-b";
+        if (option.empty()) continue;
+        if (!request.benchmarks.empty())
+            throw input_error(option + ": not an option of " + b->info.name +
+                              " (OSU 7.5 does not take it there; see docs/osu.md)");
+        ignored += (ignored.empty() ? "" : ", ") + std::string(b->info.name) + " (" + option + ")";
+    }
+    return ignored.empty() ? std::string{}
+                           : "osu: run without the options they do not take: " + ignored;
+}
+
 [[nodiscard]] run_start make_run_start(const options& o, const run_state& st,
                                        const std::vector<const benchmark*>& run) {
     const auto clock = measure_clock(mpi::wtime_clock{});
@@ -114,6 +168,9 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         nlohmann::json block = {{"banner", b->text.banner}};
         block["datatype"] = b->text.datatype != nullptr ? nlohmann::json(b->text.datatype)
                                                         : nlohmann::json(nullptr);
+        // -T: the first table's; each record names its own (block.datatype)
+        if (const std::vector<datatype> tables = tables_of(o, *b); !tables.empty())
+            block["datatype"] = datatype_name(tables.front(), b->reduction);
         // OSU 7.5's print_preamble and print_preamble_nbc start with an empty line; the
         // one-sided, mbw_mr and start-up programs print their banner first.
         block["empty_line_before"] =
@@ -162,6 +219,13 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
           {"w", std::string(mpi::to_string(o.creation))},
           {"s", o.synchronization ? nlohmann::json(std::string(to_string(*o.synchronization)))
                                   : nlohmann::json(nullptr)},
+          {"T", [&] {
+               nlohmann::json names = nlohmann::json::array();
+               for (const datatype d : o.datatypes) names.push_back(datatype_name(d, false));
+               return names;
+           }()},
+          {"l", o.in_place},
+          {"b", o.multiple_buffers ? "multiple" : "single"},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };
@@ -204,6 +268,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             throw input_error("-t " + std::to_string(*o.workers.senders) + ":" +
                               std::to_string(o.workers.receivers) + ": " + b->info.name +
                               " takes a count of MPI_Test calls, not SENDERS:RECEIVERS");
+    const std::string not_taken = suite_impl::refuse_options_not_taken(o, run, request);
     run_state st{&o, &host};
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
@@ -239,13 +304,28 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         host.run_started(suite_impl::make_run_start(o, st, run));
         for (const std::string& why : left_out)
             host.warning("osu: left out of the default set: " + why);
+        if (!not_taken.empty()) host.warning(not_taken);
         if (st.world_size > 2 && pair_tests)
             host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
     }
     for (const benchmark* b : run) {
         st.text = &b->text;
-        b->run(st, b->info.name);
+        const std::vector<datatype> tables = suite_impl::tables_of(o, *b);
+        if (tables.empty()) {
+            st.datatype_name = nullptr;
+            b->run(st, b->info.name);
+            continue;
+        }
+        // one table per datatype, as OSU 7.5 loops over its datatype list (osu_allreduce.c:116)
+        for (const datatype d : tables) {
+            options table_options = o;
+            table_options.table_datatype = d;
+            run_state table = st;
+            table.opts = &table_options;
+            table.datatype_name = datatype_name(d, b->reduction);
+            b->run(table, b->info.name);
+        }
     }
 }
 
@@ -261,6 +341,7 @@ void report_skips(const run_state& st, std::string_view name, const mpi::size_no
 }
 
 void publish(const run_state& st, result_record& r) {
+    if (st.datatype_name != nullptr) r.block.datatype = st.datatype_name;
     if (st.text != nullptr) add_table_figures(r, *st.text, *st.opts);
     st.host->result(r);
 }

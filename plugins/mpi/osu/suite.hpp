@@ -32,6 +32,9 @@ struct run_state {
     int world_size = 1;
     int world_rank = 0;
     const block_text* text = nullptr;
+    // The datatype line of the table being measured (-T), which its records carry; nullptr for
+    // a test that takes no -T (its block's datatype line is the one).
+    const char* datatype_name = nullptr;
 };
 
 // Hands a record of the benchmark being run to the host, with the figures its table declares
@@ -74,6 +77,15 @@ struct benchmark {
     std::vector<std::string> (*header_lines)(const options& o) = nullptr;
     // The header lines come before the banner and its empty line (latency_mt, latency_mp).
     bool header_lines_first = false;
+    // The options of OSU 7.5 it takes where not every test does (osu_util_options.h's option
+    // strings): -T (one table per datatype, osu/datatypes.hpp), -l (MPI_IN_PLACE), -k (root) and
+    // -b (one buffer per message of a window).
+    // `reduction`: its elements are summed (-T's default MPI_INT; MPI_CHAR as MPI_SIGNED_CHAR).
+    bool takes_datatype = false;
+    bool takes_in_place = false;
+    bool takes_root = false;
+    bool takes_buffers = false;  // -b single|multiple
+    bool reduction = false;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0

@@ -106,7 +106,7 @@ constexpr char reduce_p_banner[] = "OSU MPI Reduce Persistent Latency Test";
 constexpr char reduce_scatter_p_banner[] = "OSU MPI Reduce_scatter Persistent Latency Test";
 constexpr char scatter_p_banner[] = "OSU MPI Scatter Persistent Latency Test";
 constexpr char scatterv_p_banner[] = "OSU MPI Scatterv Persistent Latency Test";
-constexpr char float_type[] = "MPI_FLOAT";
+constexpr char float_type[] = "MPI_INT";  // the reductions' default (osu/datatypes.hpp)
 
 namespace imb = imb_mpi1;
 
@@ -148,13 +148,13 @@ constexpr benchmark catalogue[] = {
     message_entry<allgatherv>(
         "allgatherv", "MPI_Allgatherv latency (equal counts)", dflt),
     message_entry<allreduce>(
-        "allreduce", "MPI_Allreduce latency (MPI_FLOAT, MPI_SUM)", dflt),
+        "allreduce", "MPI_Allreduce latency (MPI_SUM, -T)", dflt),
     message_entry<alltoall>(
         "alltoall", "MPI_Alltoall latency", dflt),
     message_entry<alltoallv>(
         "alltoallv", "MPI_Alltoallv latency (equal counts)", dflt),
     message_entry<alltoallw>(
-        "alltoallw", "MPI_Alltoallw latency (equal counts, MPI_CHAR to every process)", dflt),
+        "alltoallw", "MPI_Alltoallw latency (equal counts, one datatype per process)", dflt),
     message_entry<barrier>("barrier",
                                                                     "MPI_Barrier latency", dflt),
     message_entry<bcast>("bcast",
@@ -164,11 +164,11 @@ constexpr benchmark catalogue[] = {
     message_entry<gatherv>(
         "gatherv", "MPI_Gatherv latency, root 0", dflt),
     message_entry<reduce>(
-        "reduce", "MPI_Reduce latency (MPI_FLOAT, MPI_SUM), root 0", dflt),
+        "reduce", "MPI_Reduce latency (MPI_SUM, -T), root 0", dflt),
     message_entry<reduce_scatter>(
-        "reduce_scatter", "MPI_Reduce_scatter latency (MPI_FLOAT, MPI_SUM)", dflt),
+        "reduce_scatter", "MPI_Reduce_scatter latency (MPI_SUM, -T)", dflt),
     message_entry<reduce_scatter_block>(
-        "reduce_scatter_block", "MPI_Reduce_scatter_block latency (MPI_FLOAT, MPI_SUM)", dflt),
+        "reduce_scatter_block", "MPI_Reduce_scatter_block latency (MPI_SUM, -T)", dflt),
     message_entry<scatter>(
         "scatter", "MPI_Scatter latency, root 0", dflt),
     message_entry<scatterv>(
@@ -178,7 +178,7 @@ constexpr benchmark catalogue[] = {
     message_entry<persistent_collective<allgatherv, allgather_requests<true>, allgatherv_p_banner>>(
         "allgatherv_persistent", "MPI_Allgatherv_init once per size, MPI_Start/MPI_Wait", dflt),
     message_entry<persistent_collective<allreduce, allreduce_requests, allreduce_p_banner>>(
-        "allreduce_persistent", "MPI_Allreduce_init (MPI_FLOAT, MPI_SUM), MPI_Start/MPI_Wait",
+        "allreduce_persistent", "MPI_Allreduce_init (MPI_SUM, -T), MPI_Start/MPI_Wait",
         dflt),
     message_entry<persistent_collective<alltoall, alltoall_requests<false>, alltoall_p_banner>>(
         "alltoall_persistent", "MPI_Alltoall_init once per size, MPI_Start/MPI_Wait", dflt),
@@ -196,11 +196,11 @@ constexpr benchmark catalogue[] = {
         "gatherv_persistent", "MPI_Gatherv_init (root 0) once per size, MPI_Start/MPI_Wait",
         dflt),
     message_entry<persistent_collective<reduce, reduce_requests, reduce_p_banner>>(
-        "reduce_persistent", "MPI_Reduce_init (MPI_FLOAT, MPI_SUM, root 0), MPI_Start/MPI_Wait",
+        "reduce_persistent", "MPI_Reduce_init (MPI_SUM, -T, root 0), MPI_Start/MPI_Wait",
         dflt),
     message_entry<
         persistent_collective<reduce_scatter, reduce_scatter_requests, reduce_scatter_p_banner>>(
-        "reduce_scatter_persistent", "MPI_Reduce_scatter_init (MPI_FLOAT), MPI_Start/MPI_Wait",
+        "reduce_scatter_persistent", "MPI_Reduce_scatter_init (MPI_SUM, -T), MPI_Start/MPI_Wait",
         dflt),
     message_entry<persistent_collective<scatter, scatter_requests<false>, scatter_p_banner>>(
         "scatter_persistent", "MPI_Scatter_init (root 0) once per size, MPI_Start/MPI_Wait", dflt),

@@ -87,14 +87,19 @@ constexpr char ireduce_scatter_block_banner[] =
     "OSU MPI Non-blocking Reduce_scatter_block Latency Test";
 constexpr char iscatter_banner[] = "OSU MPI Non-blocking Scatter Latency Test";
 constexpr char iscatterv_banner[] = "OSU MPI Non-blocking Scatterv Latency Test";
-constexpr char float_type[] = "MPI_FLOAT";
+constexpr char float_type[] = "MPI_INT";  // the reductions' default (osu/datatypes.hpp)
 constexpr char unused_banner[] = "";
 
 namespace imb = imb_mpi1;
 
-// The blocking tests whose buffers, layout and -c the nonblocking ones share (root 0).
+// The blocking tests whose buffers, layout and -c the nonblocking ones share (root 0); `rooted`:
+// with -k's root, as OSU 7.5's igather, igatherv, ireduce, iscatter and iscatterv take -k
+// (osu_util_options.h:107-123: NBC_GATHER, NBC_SCATTER and NBC_REDUCE end in "k:"; NBC_BCAST
+// has none).
 template <class Imb, const char* Datatype = nullptr>
 using blocking = collective_def<Imb, unused_banner, Datatype>;
+template <class Imb, const char* Datatype = nullptr>
+using rooted = collective_def<Imb, unused_banner, Datatype, true>;
 
 // ibarrier's table has no size column: "# Overall(us)", values "%13.2f" (print_stats_nbc).
 constexpr int barrier_overall_width = 14;
@@ -113,16 +118,16 @@ using ialltoallw = nbc_def<blocking<alltoallw_def>, nbc_call::alltoallw, ialltoa
 using ibarrier = nbc_def<blocking<imb::barrier_def>, nbc_call::barrier, ibarrier_banner,
                          barrier_overall_width>;
 using ibcast = nbc_def<blocking<imb::bcast_def>, nbc_call::bcast, ibcast_banner>;
-using igather = nbc_def<blocking<imb::gather_def<false>>, nbc_call::gather, igather_banner>;
-using igatherv = nbc_def<blocking<imb::gather_def<true>>, nbc_call::gatherv, igatherv_banner>;
-using ireduce = nbc_def<blocking<imb::reduce_def, float_type>, nbc_call::reduce, ireduce_banner>;
+using igather = nbc_def<rooted<imb::gather_def<false>>, nbc_call::gather, igather_banner>;
+using igatherv = nbc_def<rooted<imb::gather_def<true>>, nbc_call::gatherv, igatherv_banner>;
+using ireduce = nbc_def<rooted<imb::reduce_def, float_type>, nbc_call::reduce, ireduce_banner>;
 using ireduce_scatter = nbc_def<blocking<imb::reduce_scatter_def, float_type>,
                                 nbc_call::reduce_scatter, ireduce_scatter_banner>;
 using ireduce_scatter_block = nbc_def<blocking<reduce_scatter_block_def, float_type>,
                                       nbc_call::reduce_scatter_block,
                                       ireduce_scatter_block_banner>;
-using iscatter = nbc_def<blocking<imb::scatter_def<false>>, nbc_call::scatter, iscatter_banner>;
-using iscatterv = nbc_def<blocking<imb::scatter_def<true>>, nbc_call::scatterv,
+using iscatter = nbc_def<rooted<imb::scatter_def<false>>, nbc_call::scatter, iscatter_banner>;
+using iscatterv = nbc_def<rooted<imb::scatter_def<true>>, nbc_call::scatterv,
                           iscatterv_banner>;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
@@ -134,34 +139,34 @@ constexpr benchmark catalogue[] = {
                                "MPI_Iallgatherv (equal counts) overlapped with OSU's compute",
                                dflt),
     message_entry<iallreduce>("iallreduce",
-                              "MPI_Iallreduce (MPI_FLOAT, MPI_SUM) overlapped with OSU's compute",
+                              "MPI_Iallreduce (MPI_SUM, -T) overlapped with OSU's compute",
                               dflt),
     message_entry<ialltoall>("ialltoall", "MPI_Ialltoall overlapped with OSU's dummy compute",
                              dflt),
     message_entry<ialltoallv>("ialltoallv",
                               "MPI_Ialltoallv (equal counts) overlapped with OSU's compute", dflt),
     message_entry<ialltoallw>("ialltoallw",
-                              "MPI_Ialltoallw (MPI_CHAR, equal counts) overlapped with compute",
+                              "MPI_Ialltoallw (equal counts) overlapped with compute",
                               dflt),
     message_entry<ibarrier>("ibarrier", "MPI_Ibarrier overlapped with OSU's dummy compute", dflt),
     message_entry<ibcast>("ibcast", "MPI_Ibcast, root 0, overlapped with OSU's dummy compute",
                           dflt),
-    message_entry<igather>("igather", "MPI_Igather, root 0, overlapped with OSU's dummy compute",
+    message_entry<igather>("igather", "MPI_Igather, root 0 or -k, overlapped with OSU's compute",
                            dflt),
-    message_entry<igatherv>("igatherv", "MPI_Igatherv, root 0, overlapped with OSU's compute",
+    message_entry<igatherv>("igatherv", "MPI_Igatherv, root 0 or -k, overlapped with OSU's compute",
                             dflt),
     message_entry<ireduce>("ireduce",
-                           "MPI_Ireduce (MPI_FLOAT, MPI_SUM), root 0, overlapped with compute",
+                           "MPI_Ireduce (MPI_SUM, -T), root 0 or -k, overlapped with compute",
                            dflt),
     message_entry<ireduce_scatter>(
-        "ireduce_scatter", "MPI_Ireduce_scatter (MPI_FLOAT, MPI_SUM) overlapped with compute",
+        "ireduce_scatter", "MPI_Ireduce_scatter (MPI_SUM, -T) overlapped with compute",
         dflt),
     message_entry<ireduce_scatter_block>(
         "ireduce_scatter_block",
-        "MPI_Ireduce_scatter_block (MPI_FLOAT, MPI_SUM) overlapped with compute", dflt),
-    message_entry<iscatter>("iscatter", "MPI_Iscatter, root 0, overlapped with OSU's compute",
+        "MPI_Ireduce_scatter_block (MPI_SUM, -T) overlapped with compute", dflt),
+    message_entry<iscatter>("iscatter", "MPI_Iscatter, root 0 or -k, overlapped with OSU's compute",
                             dflt),
-    message_entry<iscatterv>("iscatterv", "MPI_Iscatterv, root 0, overlapped with OSU's compute",
+    message_entry<iscatterv>("iscatterv", "MPI_Iscatterv, root 0 or -k, overlapped with compute",
                              dflt),
 };
 

@@ -31,7 +31,8 @@
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
 // of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
 // addresses (for -off_cache) — which also proves that the interposition happened — and, per
-// function, how often each operand was passed: "TYPE x COUNT" (and the op of reductions), with
+// function, how often each operand was passed: "TYPE x COUNT" (" in place" where a collective's
+// send buffer, or scatter's receive buffer, is MPI_IN_PLACE; then the op of reductions), with
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
 // "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
@@ -264,6 +265,11 @@ void note_operand(fn f, int count, MPI_Datatype type, MPI_Op op = MPI_OP_NULL,
     if (op != MPI_OP_NULL)
         key += op == MPI_SUM ? " op MPI_SUM" : op == MPI_MAX ? " op MPI_MAX" : op == MPI_MIN ? " op MPI_MIN" : " op user";
     if (seen.size() < 1000 || seen.count(key) != 0) ++seen[key];
+}
+
+// The suffix of an operand passed with MPI_IN_PLACE for its buffer (OSU's -l): " in place".
+std::string in_place(const void* buffer) {
+    return buffer == MPI_IN_PLACE ? " in place" : "";
 }
 
 [[maybe_unused]] void note_root(fn f, int root) {  // MPI-4's rooted _init calls only
@@ -537,21 +543,21 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 int MPI_Allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm) {
     enter(f_allgather);
-    note_operand(f_allgather, scount, stype);
+    note_operand(f_allgather, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
 int MPI_Allgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
     enter(f_allgatherv);
-    note_operand(f_allgatherv, scount, stype);
+    note_operand(f_allgatherv, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
 }
 
 int MPI_Scatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_scatter);
-    note_operand(f_scatter, rcount, rtype);
+    note_operand(f_scatter, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     note_peer(f_scatter, rcount, root, comm, true);
     return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
@@ -559,7 +565,7 @@ int MPI_Scatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, in
 int MPI_Scatterv(const void* sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                  void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_scatterv);
-    note_operand(f_scatterv, rcount, rtype);
+    note_operand(f_scatterv, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     note_peer(f_scatterv, rcount, root, comm, true);
     return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
 }
@@ -567,7 +573,7 @@ int MPI_Scatterv(const void* sbuf, const int scounts[], const int displs[], MPI_
 int MPI_Gather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_gather);
-    note_operand(f_gather, scount, stype);
+    note_operand(f_gather, scount, stype, MPI_OP_NULL, in_place(sbuf));
     note_peer(f_gather, scount, root, comm, true);
     return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
@@ -575,7 +581,7 @@ int MPI_Gather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int
 int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
     enter(f_gatherv);
-    note_operand(f_gatherv, scount, stype);
+    note_operand(f_gatherv, scount, stype, MPI_OP_NULL, in_place(sbuf));
     note_peer(f_gatherv, scount, root, comm, true);
     return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
 }
@@ -583,7 +589,7 @@ int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, co
 int MPI_Alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                  MPI_Datatype rtype, MPI_Comm comm) {
     enter(f_alltoall);
-    note_operand(f_alltoall, scount, stype);
+    note_operand(f_alltoall, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
@@ -591,7 +597,7 @@ int MPI_Alltoallv(const void* sbuf, const int scounts[], const int sdispls[], MP
                   void* rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                   MPI_Comm comm) {
     enter(f_alltoallv);
-    note_operand(f_alltoallv, scounts[0], stype);
+    note_operand(f_alltoallv, scounts[0], stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
 }
 
@@ -599,7 +605,7 @@ int MPI_Alltoallw(const void* sbuf, const int scounts[], const int sdispls[],
                   const MPI_Datatype stypes[], void* rbuf, const int rcounts[],
                   const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
     enter(f_alltoallw);
-    note_operand(f_alltoallw, scounts[0], stypes[0]);
+    note_operand(f_alltoallw, scounts[0], stypes[0], MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm);
 }
 
@@ -636,7 +642,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 int MPI_Allgather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                        MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_allgather_init);
-    note_operand(f_allgather_init, scount, stype);
+    note_operand(f_allgather_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, request);
 }
 
@@ -644,7 +650,7 @@ int MPI_Allgatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* 
                         const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request* request) {
     enter(f_allgatherv_init);
-    note_operand(f_allgatherv_init, scount, stype);
+    note_operand(f_allgatherv_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Allgatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, info,
                                 request);
 }
@@ -652,14 +658,14 @@ int MPI_Allgatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* 
 int MPI_Allreduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_allreduce_init);
-    note_operand(f_allreduce_init, count, type, op);
+    note_operand(f_allreduce_init, count, type, op, in_place(sbuf));
     return PMPI_Allreduce_init(sbuf, rbuf, count, type, op, comm, info, request);
 }
 
 int MPI_Alltoall_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                       MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_alltoall_init);
-    note_operand(f_alltoall_init, scount, stype);
+    note_operand(f_alltoall_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, request);
 }
 
@@ -667,7 +673,7 @@ int MPI_Alltoallv_init(const void* sbuf, const int scounts[], const int sdispls[
                        MPI_Datatype stype, void* rbuf, const int rcounts[], const int rdispls[],
                        MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_alltoallv_init);
-    note_operand(f_alltoallv_init, scounts[0], stype);
+    note_operand(f_alltoallv_init, scounts[0], stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoallv_init(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,
                                info, request);
 }
@@ -677,7 +683,7 @@ int MPI_Alltoallw_init(const void* sbuf, const int scounts[], const int sdispls[
                        const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
                        MPI_Info info, MPI_Request* request) {
     enter(f_alltoallw_init);
-    note_operand(f_alltoallw_init, scounts[0], stypes[0]);
+    note_operand(f_alltoallw_init, scounts[0], stypes[0], MPI_OP_NULL, in_place(sbuf));
     return PMPI_Alltoallw_init(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
                                comm, info, request);
 }
@@ -699,7 +705,7 @@ int MPI_Gather_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf
                     MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request* request) {
     enter(f_gather_init);
-    note_operand(f_gather_init, scount, stype);
+    note_operand(f_gather_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     note_root(f_gather_init, root);
     return PMPI_Gather_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
@@ -708,7 +714,7 @@ int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_gatherv_init);
-    note_operand(f_gatherv_init, scount, stype);
+    note_operand(f_gatherv_init, scount, stype, MPI_OP_NULL, in_place(sbuf));
     note_root(f_gatherv_init, root);
     return PMPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info,
                              request);
@@ -717,7 +723,7 @@ int MPI_Gatherv_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
 int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_reduce_init);
-    note_operand(f_reduce_init, count, type, op);
+    note_operand(f_reduce_init, count, type, op, in_place(sbuf));
     note_root(f_reduce_init, root);
     return PMPI_Reduce_init(sbuf, rbuf, count, type, op, root, comm, info, request);
 }
@@ -725,7 +731,7 @@ int MPI_Reduce_init(const void* sbuf, void* rbuf, int count, MPI_Datatype type, 
 int MPI_Reduce_scatter_init(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_reduce_scatter_init);
-    note_operand(f_reduce_scatter_init, rcounts[0], type, op);
+    note_operand(f_reduce_scatter_init, rcounts[0], type, op, in_place(sbuf));
     return PMPI_Reduce_scatter_init(sbuf, rbuf, rcounts, type, op, comm, info, request);
 }
 
@@ -733,7 +739,7 @@ int MPI_Scatter_init(const void* sbuf, int scount, MPI_Datatype stype, void* rbu
                      MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
     enter(f_scatter_init);
-    note_operand(f_scatter_init, rcount, rtype);
+    note_operand(f_scatter_init, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     note_root(f_scatter_init, root);
     return PMPI_Scatter_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, request);
 }
@@ -742,7 +748,7 @@ int MPI_Scatterv_init(const void* sbuf, const int scounts[], const int displs[],
                       MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     enter(f_scatterv_init);
-    note_operand(f_scatterv_init, rcount, rtype);
+    note_operand(f_scatterv_init, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     note_root(f_scatterv_init, root);
     return PMPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info,
                               request);
@@ -752,7 +758,7 @@ int MPI_Scatterv_init(const void* sbuf, const int scounts[], const int displs[],
 int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm) {
     enter(f_reduce);
-    note_operand(f_reduce, count, type, op);
+    note_operand(f_reduce, count, type, op, in_place(sbuf));
     note_peer(f_reduce, count, root, comm, true);
     return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
 }
@@ -760,14 +766,14 @@ int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_O
 int MPI_Reduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm) {
     enter(f_reduce_scatter);
-    note_operand(f_reduce_scatter, rcounts[0], type, op);
+    note_operand(f_reduce_scatter, rcounts[0], type, op, in_place(sbuf));
     return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void* sbuf, void* rbuf, int rcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
     enter(f_reduce_scatter_block);
-    note_operand(f_reduce_scatter_block, rcount, type, op);
+    note_operand(f_reduce_scatter_block, rcount, type, op, in_place(sbuf));
     return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
 }
 
@@ -780,7 +786,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
 int MPI_Allreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
     enter(f_allreduce);
-    note_operand(f_allreduce, count, type, op);
+    note_operand(f_allreduce, count, type, op, in_place(sbuf));
     return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 }
 
@@ -794,7 +800,7 @@ int MPI_Barrier(MPI_Comm comm) {
 int MPI_Iallgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
     enter(f_iallgather);
-    note_operand(f_iallgather, scount, stype);
+    note_operand(f_iallgather, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
 }
 
@@ -802,21 +808,21 @@ int MPI_Iallgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf
                     const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
                     MPI_Request* request) {
     enter(f_iallgatherv);
-    note_operand(f_iallgatherv, scount, stype);
+    note_operand(f_iallgatherv, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, request);
 }
 
 int MPI_Iallreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
                    MPI_Comm comm, MPI_Request* request) {
     enter(f_iallreduce);
-    note_operand(f_iallreduce, count, type, op);
+    note_operand(f_iallreduce, count, type, op, in_place(sbuf));
     return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, request);
 }
 
 int MPI_Ialltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
     enter(f_ialltoall);
-    note_operand(f_ialltoall, scount, stype);
+    note_operand(f_ialltoall, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
 }
 
@@ -824,7 +830,7 @@ int MPI_Ialltoallv(const void* sbuf, const int scounts[], const int sdispls[], M
                    void* rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                    MPI_Comm comm, MPI_Request* request) {
     enter(f_ialltoallv);
-    note_operand(f_ialltoallv, scounts[0], stype);
+    note_operand(f_ialltoallv, scounts[0], stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,
                            request);
 }
@@ -834,7 +840,7 @@ int MPI_Ialltoallw(const void* sbuf, const int scounts[], const int sdispls[],
                    const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
                    MPI_Request* request) {
     enter(f_ialltoallw);
-    note_operand(f_ialltoallw, scounts[0], stypes[0]);
+    note_operand(f_ialltoallw, scounts[0], stypes[0], MPI_OP_NULL, in_place(sbuf));
     return PMPI_Ialltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm,
                            request);
 }
@@ -855,7 +861,7 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
 int MPI_Igather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
     enter(f_igather);
-    note_operand(f_igather, scount, stype);
+    note_operand(f_igather, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, request);
 }
 
@@ -863,35 +869,35 @@ int MPI_Igatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
                  const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                  MPI_Comm comm, MPI_Request* request) {
     enter(f_igatherv);
-    note_operand(f_igatherv, scount, stype);
+    note_operand(f_igatherv, scount, stype, MPI_OP_NULL, in_place(sbuf));
     return PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, request);
 }
 
 int MPI_Ireduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request* request) {
     enter(f_ireduce);
-    note_operand(f_ireduce, count, type, op);
+    note_operand(f_ireduce, count, type, op, in_place(sbuf));
     return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, request);
 }
 
 int MPI_Ireduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type,
                         MPI_Op op, MPI_Comm comm, MPI_Request* request) {
     enter(f_ireduce_scatter);
-    note_operand(f_ireduce_scatter, rcounts[0], type, op);
+    note_operand(f_ireduce_scatter, rcounts[0], type, op, in_place(sbuf));
     return PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, request);
 }
 
 int MPI_Ireduce_scatter_block(const void* sbuf, void* rbuf, int rcount, MPI_Datatype type,
                               MPI_Op op, MPI_Comm comm, MPI_Request* request) {
     enter(f_ireduce_scatter_block);
-    note_operand(f_ireduce_scatter_block, rcount, type, op);
+    note_operand(f_ireduce_scatter_block, rcount, type, op, in_place(sbuf));
     return PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, request);
 }
 
 int MPI_Iscatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
     enter(f_iscatter);
-    note_operand(f_iscatter, rcount, rtype);
+    note_operand(f_iscatter, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     return PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, request);
 }
 
@@ -899,7 +905,7 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
                   void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                   MPI_Request* request) {
     enter(f_iscatterv);
-    note_operand(f_iscatterv, rcount, rtype);
+    note_operand(f_iscatterv, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     return PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, request);
 }
 
