@@ -37,9 +37,6 @@
 
 namespace {
 
-constexpr double tolerated_ratio = 1.03;
-constexpr double short_low = 0.90;
-constexpr double short_high = 1.10;
 constexpr double load_tolerance = 0.05;
 constexpr double load_short_low = 0.75;
 constexpr double load_short_high = 1.33;
@@ -105,6 +102,7 @@ int main(int argc, char** argv) {
     const int rank = started->rank;
     const bench::bench_args& args = started->args;
     const bool short_form = args.short_form;
+    const bench::time_ratio_rule rule{.short_form = short_form};  // 1.03 long, [0.90, 1.10] short
     using def = parbench::imb_nbc::iallreduce_pure_def;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     parbench::mpi::timing_plan<> plan;
@@ -142,19 +140,9 @@ int main(int argc, char** argv) {
         };
         const auto [plain_all, runner_all, ratios] =
             bench::alternate(args.alternations, plain_us, parbench_us);
-        if (rank == 0) {
-            const auto ci = bench::median_with_ci(ratios);
-            const bool measured = bench::all_measured(plain_all) &&
-                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
-            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
-                                                    : ci.median <= tolerated_ratio);
-            failed += ok ? 0 : 1;
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
-                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
-                        parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
-                        ok ? "" : !measured ? "  NOT MEASURED" : "  OUT OF BOUNDS");
-        }
+        if (rank == 0)
+            failed += bench::judge_time_ratio(bytes, n, plain_all, runner_all, ratios, rule) ? 0
+                      : 1;
     }
 
     // The CPU load's calibrated time against its target (see the head of this file).

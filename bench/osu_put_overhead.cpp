@@ -26,9 +26,6 @@
 
 namespace {
 
-constexpr double tolerated_ratio = 1.03;
-constexpr double short_low = 0.90;
-constexpr double short_high = 1.10;
 
 // The suite's put_latency definition, as the method table sees it.
 struct put_latency_def {
@@ -70,6 +67,7 @@ int main(int argc, char** argv) {
     const int rank = started->rank;
     const int alternations = started->args.alternations;
     const bool short_form = started->args.short_form;
+    const bench::time_ratio_rule rule{.short_form = short_form};  // 1.03 long, [0.90, 1.10] short
     namespace mpi = parbench::mpi;
     const mpi::session pair(MPI_COMM_WORLD, 2);
     const auto descriptor = method::descriptor(1);
@@ -109,19 +107,9 @@ int main(int argc, char** argv) {
         };
         const auto [plain_all, runner_all, ratios] =
             bench::alternate(alternations, plain_us, parbench_us);
-        if (rank == 0) {
-            const auto ci = bench::median_with_ci(ratios);
-            const bool measured = bench::all_measured(plain_all) &&
-                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
-            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
-                                                    : ci.median <= tolerated_ratio);
-            over += ok ? 0 : 1;
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
-                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
-                        parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
-                        ok ? "" : !measured ? "  NOT MEASURED" : short_form ? "  CI OUTSIDE [0.90, 1.10]" : "  ABOVE 1.03");
-        }
+        if (rank == 0)
+            over += bench::judge_time_ratio(bytes, n, plain_all, runner_all, ratios, rule) ? 0
+                    : 1;
     }
     MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0)

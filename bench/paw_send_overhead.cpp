@@ -28,9 +28,6 @@
 
 namespace {
 
-constexpr double tolerated_ratio = 1.03;
-constexpr double short_low = 0.90;
-constexpr double short_high = 1.10;
 
 using def = parbench::paw_mpi::send_recv;
 
@@ -71,6 +68,7 @@ int main(int argc, char** argv) {
     if (!started) return 1;
     const int rank = started->rank;
     const bench::bench_args& args = started->args;
+    const bench::time_ratio_rule rule{.short_form = args.short_form};  // 1.03 long, [0.90, 1.10] short
     const std::uint64_t nreps = 10;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     if (rank == 0)
@@ -116,20 +114,9 @@ int main(int argc, char** argv) {
         };
         const auto [plain_all, runner_all, ratios] =
             bench::alternate(args.alternations, plain_us, parbench_us);
-        if (rank == 0) {
-            const auto ci = bench::median_with_ci(ratios);
-            const bool measured = bench::all_measured(plain_all) &&
-                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
-            const bool ok = measured && (args.short_form ? bench::ci_within(ci, short_low, short_high)
-                                                         : ci.median <= tolerated_ratio);
-            over += ok ? 0 : 1;
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
-                        static_cast<unsigned long long>(bytes),
-                        static_cast<unsigned long long>(nloop),
-                        parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
-                        ok ? "" : !measured ? "  NOT MEASURED" : "  OUTSIDE THE RULE");
-        }
+        if (rank == 0)
+            over += bench::judge_time_ratio(bytes, nloop, plain_all, runner_all, ratios, rule) ? 0
+                    : 1;
     }
     MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0)

@@ -28,9 +28,6 @@
 
 namespace {
 
-constexpr double tolerated_ratio = 1.03;
-constexpr double short_low = 0.90;
-constexpr double short_high = 1.10;
 
 // The reference: the per-call loop as one would write it by hand (IMB 2021 -sync on, OSU 7.5).
 double plain_per_call_us(MPI_Comm comm, const std::byte* send, std::byte* recv, int floats,
@@ -59,6 +56,7 @@ int main(int argc, char** argv) {
     const int rank = started->rank;
     const bench::bench_args& args = started->args;
     const bool short_form = args.short_form;
+    const bench::time_ratio_rule rule{.short_form = short_form};  // 1.03 long, [0.90, 1.10] short
     using def = parbench::imb_mpi1::allreduce_def;
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     // IMB 2021's -sync on as the imb-* suites and osu's collectives build it: one barrier before
@@ -103,19 +101,9 @@ int main(int argc, char** argv) {
         };
         const auto [plain_all, runner_all, ratios] =
             bench::alternate(args.alternations, plain_us, parbench_us);
-        if (rank == 0) {
-            const auto ci = bench::median_with_ci(ratios);
-            const bool measured = bench::all_measured(plain_all) &&
-                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
-            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
-                                                    : ci.median <= tolerated_ratio);
-            failed += ok ? 0 : 1;
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
-                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
-                        parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
-                        ok ? "" : !measured ? "  NOT MEASURED" : "  OUT OF BOUNDS");
-        }
+        if (rank == 0)
+            failed += bench::judge_time_ratio(bytes, n, plain_all, runner_all, ratios, rule) ? 0
+                      : 1;
     }
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0) std::printf("# %s\n", failed == 0 ? "ok" : "FAILED");

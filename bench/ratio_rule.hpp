@@ -15,8 +15,11 @@
 // loop is as wrong (a dropped divisor, an uncounted iteration) as a slower one.
 #pragma once
 
+#include <parbench/core/statistics.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -66,6 +69,34 @@ struct median_ci {
 // Short form: fails (false) when the CI lies entirely above `high` or entirely below `low`.
 [[nodiscard]] inline bool ci_within(const median_ci& c, double low, double high) {
     return !(c.low > high) && !(c.high < low) && std::isfinite(c.low) && std::isfinite(c.high);
+}
+
+// The rule of a time-ratio bench (parbench / plain per alternation): the long form's bound on the
+// median ratio, the short form's interval for its CI.
+struct time_ratio_rule {
+    bool short_form = false;
+    double tolerated = 1.03;
+    double short_low = 0.90;
+    double short_high = 1.10;
+};
+
+// One size's verdict and row: #bytes, n, the two loops' median times, the ratio's median and CI,
+// and why it failed. False when the rule fails or anything was not measured.
+[[nodiscard]] inline bool judge_time_ratio(std::uint64_t bytes, std::uint64_t n,
+                                           const std::vector<double>& plain_us,
+                                           const std::vector<double>& parbench_us,
+                                           const std::vector<double>& ratios,
+                                           const time_ratio_rule& rule) {
+    const median_ci ci = median_with_ci(ratios);
+    const bool measured = all_measured(plain_us) && all_measured(parbench_us) && all_measured(ratios);
+    const bool ok = measured && (rule.short_form ? ci_within(ci, rule.short_low, rule.short_high)
+                                                 : ci.median <= rule.tolerated);
+    std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
+                static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
+                parbench::summarize(plain_us).median, parbench::summarize(parbench_us).median,
+                ci.median, ci.low, ci.high,
+                ok ? "" : !measured ? "  NOT MEASURED" : "  OUTSIDE THE RULE");
+    return ok;
 }
 
 }  // namespace bench

@@ -26,9 +26,6 @@
 namespace {
 
 using def = parbench::imb_rma::unidir_put_def;
-constexpr double tolerated_ratio = 1.03;
-constexpr double short_low = 0.90;
-constexpr double short_high = 1.10;
 
 [[nodiscard]] double max_over_ranks(double value) {
     MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -63,6 +60,7 @@ int main(int argc, char** argv) {
     const bench::bench_args& args = started->args;
     const int alternations = args.alternations;
     const bool short_form = args.short_form;
+    const bench::time_ratio_rule rule{.short_form = short_form};  // 1.03 long, [0.90, 1.10] short
     const parbench::mpi::session pair(MPI_COMM_WORLD, 2);
     parbench::mpi::timing_plan<parbench::policy::iterations::imb_volume,
                                parbench::policy::sync::barrier,
@@ -93,19 +91,9 @@ int main(int argc, char** argv) {
         const auto plain_us = [&] { return plain_put_us(ready.get().view(), rank, n); };
         const auto [plain_all, runner_all, ratios] =
             bench::alternate(alternations, plain_us, parbench_us);
-        if (rank == 0) {
-            const auto ci = bench::median_with_ci(ratios);
-            const bool measured = bench::all_measured(plain_all) &&
-                                  bench::all_measured(runner_all) && bench::all_measured(ratios);
-            const bool ok = measured && (short_form ? bench::ci_within(ci, short_low, short_high)
-                                                    : ci.median <= tolerated_ratio);
-            over += ok ? 0 : 1;
-            std::printf("%10llu %8llu %14.3f %14.3f %14.4f %10.4f %10.4f%s\n",
-                        static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n),
-                        parbench::summarize(plain_all).median,
-                        parbench::summarize(runner_all).median, ci.median, ci.low, ci.high,
-                        ok ? "" : !measured ? "  NOT MEASURED" : "  OUTSIDE THE RULE");
-        }
+        if (rank == 0)
+            over += bench::judge_time_ratio(bytes, n, plain_all, runner_all, ratios, rule) ? 0
+                    : 1;
     }
     MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0) std::printf("# %s\n", over == 0 ? "ok" : "FAILED");
