@@ -100,6 +100,8 @@ fi
 # third hardening sweep's rows under mpiexec (-n 3/-n 4 runs, osu's refusals, error text and .dat
 # paths, signals to each rank) run in the release build only too: they exercise the same parsers
 # and output paths as the rows without MPI that run here, and together cost minutes under ASan.
+# So does the hostile row that runs an example program (env_async_progress_mpi_main): only the
+# release build has the examples.
 # Tests that interpose on MPI with LD_PRELOAD (the PMPI oracle, pairs', links', osu-variants',
 # osu-options', imb-p2p's, imb-mpi4's and imb-mt's known answers, imb2021-options' send counter)
 # cannot run under ASan, whose runtime must come
@@ -137,7 +139,7 @@ mapfile -t asan_plain < <(list_tests build-asan --no-suite launches-mpi --no-sui
     --no-suite compile)
 mapfile -t asan_mpi < <(list_tests build-asan --suite launches-mpi --no-suite bench-short |
     awk '/^host-n[0-9]$/ || !/-n[134]$|_n4$|^oracle-|^install-|^imb2021-options$|^pairs-|^links$|^imb-readers$|^osu-variants-|^osu-options-|^imb-p2p-|^imb-mpi4-|^imb-mt-|^slurm-|^cli_report_browser$|^placement-|^trust_mpi_/' |
-    grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0)')
+    grep -Ev '^hostile_(mpi[0-9]_|mpi_osu_|mpi_err_|mpi_dat_|sig_|limit_rank0|env_async_progress_mpi_main$)')
 # The release build runs the rest: each test in one build. The product at -O3 is exercised there
 # by every suite's -n 1, -n 3 and -n 4 runs (the same code paths as the -n 2 runs), the oracle's
 # known answers, the examples and the install; under the sanitizers by the -n 2 runs and every
