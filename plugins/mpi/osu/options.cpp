@@ -185,8 +185,9 @@ constexpr parbench_parameter parameter_rows[] = {
      PARBENCH_ARITY_FLAG},
     {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)", nullptr,
      PARBENCH_ARITY_FLAG},
-    {"z", nullptr, "P50, P90 and P99 latency columns over the timed batches (OSU -z)", nullptr,
-     PARBENCH_ARITY_FLAG},
+    {"z", "[P,...]",
+     "tail-latency columns, one per percentile P (0-100, at most 5) over the timed batches (OSU -z)",
+     "50,90,99", PARBENCH_ARITY_LIST},
     {"t", "CALLS|[SENDERS:]RECEIVERS",
      "MPI_Test calls during the dummy compute of the nonblocking collectives; latency_mt's "
      "threads and latency_mp's forked processes per side (OSU -t)",
@@ -227,7 +228,7 @@ constexpr parbench_parameter parameter_rows[] = {
     {"window-size", "WINDOW", "OSU's long form of -W", nullptr, PARBENCH_ARITY_ONE},
     {"full", nullptr, "OSU's long form of -f", nullptr, PARBENCH_ARITY_FLAG},
     {"validation", nullptr, "OSU's long form of -c", nullptr, PARBENCH_ARITY_FLAG},
-    {"tail-lat", nullptr, "OSU's long form of -z", nullptr, PARBENCH_ARITY_FLAG},
+    {"tail-lat", "[P,...]", "OSU's long form of -z", nullptr, PARBENCH_ARITY_LIST},
     {"num-test-calls", "CALLS|[SENDERS:]RECEIVERS", "OSU's long form of -t", nullptr,
      PARBENCH_ARITY_ONE},
     {"sync-option", "SYNC", "OSU's long form of -s", nullptr, PARBENCH_ARITY_ONE},
@@ -241,6 +242,40 @@ constexpr parbench_parameter parameter_rows[] = {
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},
 };
+
+// OSU 7.5's -z list (osu_util.c:834-856): comma-separated integers 0 to 100, in the order given;
+// no list: 50,90,99 (lines 836-840). At most OMB_STAT_MAX_NUM (osu_util.h:218), 5: OSU's loop
+// writes past its array of five beyond that, so more are refused here.
+constexpr std::size_t max_percentiles = 5;
+
+[[nodiscard]] std::vector<int> parse_percentiles(const nlohmann::json& value) {
+    if (value.is_null() || (value.is_boolean() && value.get<bool>())) return {50, 90, 99};
+    if (value.is_boolean()) return {};
+    std::string text;  // the words of -z 50,90 (or -z 50 90) joined with commas
+    if (value.is_array()) {
+        for (const auto& word : value) {
+            if (!word.is_string()) throw input_error("-z: expected PERCENTILE[,PERCENTILE...]");
+            text += (text.empty() ? "" : ",") + word.get<std::string>();
+        }
+    } else {
+        text = parbench::option_text("z", value);
+    }
+    if (text.empty()) return {50, 90, 99};
+    std::vector<int> list;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::uint64_t p = 0;
+        if (!parbench::parse_unsigned(std::string_view(text).substr(start, comma - start), p) ||
+            p > 100)
+            throw input_error("-z " + text + ": each percentile must be an integer 0 to 100");
+        list.push_back(static_cast<int>(p));
+        start = comma + 1;
+    }
+    if (list.size() > max_percentiles)
+        throw input_error("-z " + text + ": at most 5 percentiles (OSU 7.5's OMB_STAT_MAX_NUM)");
+    return list;
+}
 
 }  // namespace
 
@@ -285,7 +320,11 @@ options parse_options(const run_request& request) {
         // OSU's long options are their short forms; a value's error names the short form
         const std::string name = options_impl::short_name(given_name);
         if (name == "check") continue;
-        if (name == "extra" || name == "c" || name == "f" || name == "z" || name == "batched" ||
+        if (name == "z") {
+            o.percentiles = options_impl::parse_percentiles(value);
+            continue;
+        }
+        if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
             name == "l") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
@@ -293,7 +332,6 @@ options parse_options(const run_request& request) {
             if (name == "extra") o.extra_columns = true;
             if (name == "c") o.check = true;
             if (name == "f") o.full = true;
-            if (name == "z") o.percentiles = true;
             if (name == "batched") o.batched = true;
             if (name == "l") o.in_place = true;
             continue;

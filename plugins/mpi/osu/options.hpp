@@ -105,7 +105,9 @@ struct options {
     std::uint64_t mem_limit_bytes = default_mem_limit;  // -mem-limit (OSU 7.3's -M), per process
     bool check = false;          // -c (or the driver's --check)
     bool full = false;           // -f: min, max and iterations columns
-    bool percentiles = false;    // -z: P50, P90, P99 columns
+    // -z [P,...]: a tail-latency column per percentile, in the order given (OSU 7.5's default
+    // 50,90,99; at most OSU's OMB_STAT_MAX_NUM, 5); empty: no -z
+    std::vector<int> percentiles;
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
     // -batched: the collectives' calls timed as one loop with no barrier between them
     // (parbench's method); without it each call is timed on its own, as OSU 7.5 does

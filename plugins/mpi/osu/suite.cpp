@@ -212,7 +212,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                                                       std::to_string(o.workers.receivers))
                                      : nlohmann::json(o.test_calls)},
           {"q", o.partitions},
-          {"z", o.percentiles},
+          {"z", !o.percentiles.empty()},
+          {"z_percentiles", o.percentiles},
           {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
           {"x", o.skip ? nlohmann::json(*o.skip) : nlohmann::json(nullptr)},
           {"W", o.window_size},
