@@ -341,6 +341,26 @@ def test_tail_latency(args):
                 why)
 
 
+def test_mbw_mr_options(args):
+    """mbw_mr's -R and -p (osu_util.c:803-808, 820-822): -R 0 prints MB/s alone
+    (osu_mbw_mr.c:182-191); -p is read and then overwritten by n/2 (osu_mbw_mr.c:56, :73), so
+    -p 5 at -n 2 runs, and says, 1 pair as OSU 7.5's build does. -R other than 0 or 1, and -R or -p
+    on a test without them, are refused in one line."""
+    p, rows = run(["mbw_mr", "-m", "4:8", "-i", "2", "-x", "0", "-W", "2", "-R", "0", "-p", "5"],
+                  args.np, args.parbench)
+    sized = [line.split() for line in p.stdout.splitlines() if line[:1].isdigit()]
+    expect(p.returncode == 0 and f"# [ pairs: {args.np // 2} ] [ window size: 2 ]\n"
+           "# Datatype: MPI_CHAR.\n# Size                  MB/s\n" in p.stdout and
+           [len(f) for f in sized] == [2, 2] and
+           all(abs(float(f[1]) - r["metrics"]["bandwidth_mb_s"]) <= 0.0051
+               for f, r in zip(sized, rows)),
+           f"mbw_mr -R 0 -p 5: rc {p.returncode}, {p.stdout!r}")
+    for options, why in [(["mbw_mr", "-R", "2"], "-R 2: expected 0 or 1"),
+                         (["latency", "--print-rate", "1"], "-R: not an option of latency"),
+                         (["bw", "-p", "1"], "-p: not an option of bw")]:
+        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -356,6 +376,7 @@ def main():
     test_in_place(args)
     test_option_refusals(args)
     test_tail_latency(args)
+    test_mbw_mr_options(args)
     return finish()
 
 

@@ -157,7 +157,8 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},         {"window-size", "W"},
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
-    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"}};
+    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
+    {"num-pairs", "p"},    {"print-rate", "R"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -214,6 +215,13 @@ constexpr parbench_parameter parameter_rows[] = {
      "MPI_INT for the reductions, MPI_CHAR for the others", PARBENCH_ARITY_ONE},
     {"type", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL", "OSU's long form of -T", nullptr,
      PARBENCH_ARITY_ONE},
+    {"R", "0|1", "mbw_mr: the Messages/s column (1) or MB/s alone (0) (OSU -R)", "1",
+     PARBENCH_ARITY_ONE},
+    {"p", "PAIRS",
+     "mbw_mr: accepted and, as in OSU 7.5, overridden by n/2 pairs (OSU -p; see docs/osu.md)",
+     nullptr, PARBENCH_ARITY_ONE},
+    {"num-pairs", "PAIRS", "OSU's long form of -p", nullptr, PARBENCH_ARITY_ONE},
+    {"print-rate", "0|1", "OSU's long form of -R", nullptr, PARBENCH_ARITY_ONE},
     {"l", nullptr,
      "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
      "root's receive buffer; OSU -l)",
@@ -340,6 +348,13 @@ options parse_options(const run_request& request) {
         const std::string text = parbench::option_text(name, value);
         if (name == "m") {
             options_impl::parse_sizes(text, o);
+        } else if (name == "R") {
+            // OSU 7.5 takes 0 or 1 (osu_util.c:803-808)
+            if (text != "0" && text != "1") throw input_error("-R " + text + ": expected 0 or 1");
+            o.print_rate = text == "1";
+            o.print_rate_given = true;
+        } else if (name == "p") {
+            o.pairs_given = options_impl::count_value(name, text, false);
         } else if (name == "i") {
             o.iterations = options_impl::count_value(name, text, false);
         } else if (name == "x") {

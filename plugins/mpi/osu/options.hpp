@@ -128,6 +128,12 @@ struct options {
     // -b multiple: each message of a window on its own buffer (OSU 7.5's buf_num MULTIPLE);
     // -b single, the default, every message on one buffer
     bool multiple_buffers = false;
+    // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
+    bool print_rate = true;
+    // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it
+    // with n/2 (osu_mbw_mr.c:56, :73), so the run has n/2 pairs whatever it says
+    std::optional<std::uint64_t> pairs_given;
+    bool print_rate_given = false;
     bool buffers_given = false;  // -b was given (a test that takes none refuses it)
 
     // OSU's counts of a kind of test with -i/-x applied.

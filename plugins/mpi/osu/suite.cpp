@@ -144,6 +144,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.in_place && !b->takes_in_place) option = "-l";
         else if (o.root.given && !b->takes_root) option = "-k";
         else if (o.buffers_given && !b->takes_buffers) option = "-b";
+        else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
+        else if (o.pairs_given && !b->text.pairs_line) option = "-p";
         if (option.empty()) continue;
         if (!request.benchmarks.empty())
             throw input_error(option + ": not an option of " + b->info.name +
@@ -227,6 +229,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
            }()},
           {"l", o.in_place},
           {"b", o.multiple_buffers ? "multiple" : "single"},
+          {"R", o.print_rate ? 1 : 0},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };

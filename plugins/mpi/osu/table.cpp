@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace parbench::osu {
@@ -60,6 +61,8 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
     }
     for (int k = 0; k < text.figure_count; ++k) {
         const figure_text& f = text.figures[static_cast<std::size_t>(k)];
+        // mbw_mr -R 0: MB/s alone (osu_mbw_mr.c:182-191)
+        if (!o.print_rate && std::string_view(f.source) == "messages_per_s") continue;
         const int width = f.width > 0 ? f.width : table_impl::field_width;
         columns.push_back(table_impl::figure_column(f.source, f.heading, width));
     }
