@@ -198,9 +198,11 @@ def check_console_figures(stdout, rows, label):
                        f"{label} mbw_mr: messages/s {line!r}")
 
 
-def nearest_rank(samples, q):
+def osu_tail(samples, q):
+    """OSU 7.5's tail latency (omb_calculate_tail_lat, osu_util_mpi.c:745-749): sorted element
+    n * q / 100 - 1 in C's integer division (the first where that is below it)."""
     ordered = sorted(samples)
-    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
+    return ordered[max(1, len(ordered) * q // 100) - 1]
 
 
 def csv_metrics(csv_text):
@@ -261,7 +263,7 @@ def check_declared_columns(p, rows, window, label):
             if moved is None:  # a latency: each derived time keeps the figure's ratio
                 ratio = (r["t_avg_us"] if name == "multi_lat" else r["t_max_us"]) / r["t_max_us"]
                 at = lambda t: t * ratio  # noqa: E731
-                tail = [at(nearest_rank(r["samples_us"], q)) for q in (50, 90, 99)]
+                tail = [at(osu_tail(r["samples_us"], q)) for q in (50, 90, 99)]
                 stem = "latency_us"
             else:  # MB/s = bytes of one iteration / t (10^6 bytes per second)
                 at = lambda t: moved * r["bytes"] / t  # noqa: E731
@@ -349,11 +351,11 @@ def test_options(args):
                    f"-f {name}: {line!r} vs min {r['t_min_us']} max {r['t_max_us']}")
             p50, p90, p99 = float(f[5]), float(f[6]), float(f[7])
             samples = sorted(r["samples_us"])
-            # nearest-rank percentiles of the batch times (the slowest process's), scaled like
-            # the first column (allreduce: the average over the processes / the slowest)
+            # OSU 7.5's percentiles (osu_util_mpi.c:745-749: sorted element n * p / 100 - 1, in
+            # integer division) of the batch times (the slowest process's), scaled like the
+            # first column (allreduce: the average over the processes / the slowest)
             ratio = (r["t_avg_us"] if name == "allreduce" else r["t_max_us"]) / r["t_max_us"]
-            want = [samples[max(1, math.ceil(q / 100 * len(samples))) - 1] * ratio
-                    for q in (50, 90, 99)]
+            want = [samples[max(1, len(samples) * q // 100) - 1] * ratio for q in (50, 90, 99)]
             expect(p50 <= p90 <= p99 and all(abs(a - b) <= 0.0051 for a, b in
                                              zip((p50, p90, p99), want)),
                    f"-z {name}: {line!r}, expected {want}")

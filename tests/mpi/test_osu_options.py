@@ -294,6 +294,73 @@ def test_option_refusals(args):
         refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
+def tail_columns(out, want):
+    """The -z columns of each size row of every table in `out` (the last len(want) fields), after
+    checking each table's heading ends in OSU 7.5's 'P<p> Tail Lat(us)', 18 wide
+    (osu_util_mpi.c:524-533)."""
+    heading = "".join(f"{f'P{q} Tail Lat(us)':>18}" for q in want)
+    expect(all(line.endswith(heading) for line in out.splitlines() if line.startswith("# Size")),
+           f"-z {want}: headings {[line for line in out.splitlines() if line.startswith('# Size')]}"
+           f", expected each to end in {heading!r}")
+    return {int(line.split()[0]): [float(v) for v in line.split()[-len(want):]]
+            for line in out.splitlines() if line.split() and line.split()[0].isdigit()}
+
+
+def test_tail_latency(args):
+    """-z's percentile list (osu_util.c:834-856; default 50,90,99). OSU's tail latency of p is
+    element round(n * p / 100) - 1 of the sorted times, n * p / 100 in C's integer division
+    (omb_calculate_tail_lat, osu_util_mpi.c:742-750): with 40 times p 99 is the 39th smallest,
+    not nearest rank's 40th. Known answer under the oracle: allreduce's times per call are D0 and
+    D1, so every percentile of OSU's average over the processes (MPI_Reduce SUM / comm_size,
+    osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
+    want = [1, 50, 100]
+    p, rows, _ = oracle_run(args, ["allreduce"], ["-m", "8:8", "-i", "10", "-x", "0", "-z",
+                                                  ",".join(map(str, want))])
+    got = tail_columns(p.stdout, want)
+    expect(list(got) == [8] and all(close(v, (D0_US + D1_US) / 2, 1e-4) for v in got[8]),
+           f"allreduce -z 1,50,100 under the oracle: {got}, expected {(D0_US + D1_US) / 2} each")
+    want = [1, 50, 99]
+    p, rows = run(["latency", "-m", "4:4", "-i", "40", "-x", "0", "--tail-lat", "1,50,99"],
+                  args.np, args.parbench)
+    got = tail_columns(p.stdout, want)
+    samples = sorted(rows[0].get("samples_us", [])) if len(rows) == 1 else []
+    n = len(samples)
+    expected = [samples[max(n * q // 100, 1) - 1] for q in want] if n else []
+    expect(p.returncode == 0 and n == 40 and list(got) == [4] and
+           all(abs(a - b) <= 0.0051 for a, b in zip(got[4], expected)) and
+           all(close(rows[0]["metrics"][f"p{q}_latency_us"], e, 1e-9)
+               for q, e in zip(want, expected)),
+           f"latency --tail-lat 1,50,99: rc {p.returncode}, {n} samples, columns {got}, "
+           f"expected {expected}")
+    p, rows = run(["latency", "-m", "4:4", "-i", "4", "-x", "0", "-z"], args.np, args.parbench)
+    tail_columns(p.stdout, [50, 90, 99])
+    for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
+                       ("50,x", "-z 50,x:"),
+                       ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
+        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1", "-z", value],
+                why)
+
+
+def test_mbw_mr_options(args):
+    """mbw_mr's -R and -p (osu_util.c:803-808, 820-822): -R 0 prints MB/s alone
+    (osu_mbw_mr.c:182-191); -p is read and then overwritten by n/2 (osu_mbw_mr.c:56, :73), so
+    -p 5 at -n 2 runs, and says, 1 pair as OSU 7.5's build does. -R other than 0 or 1, and -R or -p
+    on a test without them, are refused in one line."""
+    p, rows = run(["mbw_mr", "-m", "4:8", "-i", "2", "-x", "0", "-W", "2", "-R", "0", "-p", "5"],
+                  args.np, args.parbench)
+    sized = [line.split() for line in p.stdout.splitlines() if line[:1].isdigit()]
+    expect(p.returncode == 0 and f"# [ pairs: {args.np // 2} ] [ window size: 2 ]\n"
+           "# Datatype: MPI_CHAR.\n# Size                  MB/s\n" in p.stdout and
+           [len(f) for f in sized] == [2, 2] and
+           all(abs(float(f[1]) - r["metrics"]["bandwidth_mb_s"]) <= 0.0051
+               for f, r in zip(sized, rows)),
+           f"mbw_mr -R 0 -p 5: rc {p.returncode}, {p.stdout!r}")
+    for options, why in [(["mbw_mr", "-R", "2"], "-R 2: expected 0 or 1"),
+                         (["latency", "--print-rate", "1"], "-R: not an option of latency"),
+                         (["bw", "-p", "1"], "-p: not an option of bw")]:
+        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -308,6 +375,8 @@ def main():
     test_datatypes(args)
     test_in_place(args)
     test_option_refusals(args)
+    test_tail_latency(args)
+    test_mbw_mr_options(args)
     return finish()
 
 

@@ -157,7 +157,8 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},         {"window-size", "W"},
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
-    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"}};
+    {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
+    {"num-pairs", "p"},    {"print-rate", "R"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -185,8 +186,10 @@ constexpr parbench_parameter parameter_rows[] = {
      PARBENCH_ARITY_FLAG},
     {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)", nullptr,
      PARBENCH_ARITY_FLAG},
-    {"z", nullptr, "P50, P90 and P99 latency columns over the timed batches (OSU -z)", nullptr,
-     PARBENCH_ARITY_FLAG},
+    {"z", "[P,...]",
+     "tail-latency columns, one per percentile P (0 to 100, at most 5) over the timed batches "
+     "(OSU -z)",
+     "50,90,99", PARBENCH_ARITY_LIST},
     {"t", "CALLS|[SENDERS:]RECEIVERS",
      "MPI_Test calls during the dummy compute of the nonblocking collectives; latency_mt's "
      "threads and latency_mp's forked processes per side (OSU -t)",
@@ -212,6 +215,13 @@ constexpr parbench_parameter parameter_rows[] = {
      "MPI_INT for the reductions, MPI_CHAR for the others", PARBENCH_ARITY_ONE},
     {"type", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL", "OSU's long form of -T", nullptr,
      PARBENCH_ARITY_ONE},
+    {"R", "0|1", "mbw_mr: the Messages/s column (1) or MB/s alone (0) (OSU -R)", "1",
+     PARBENCH_ARITY_ONE},
+    {"p", "PAIRS",
+     "mbw_mr: accepted and, as in OSU 7.5, overridden by n/2 pairs (OSU -p; see docs/osu.md)",
+     nullptr, PARBENCH_ARITY_ONE},
+    {"num-pairs", "PAIRS", "OSU's long form of -p", nullptr, PARBENCH_ARITY_ONE},
+    {"print-rate", "0|1", "OSU's long form of -R", nullptr, PARBENCH_ARITY_ONE},
     {"l", nullptr,
      "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
      "root's receive buffer; OSU -l)",
@@ -227,7 +237,7 @@ constexpr parbench_parameter parameter_rows[] = {
     {"window-size", "WINDOW", "OSU's long form of -W", nullptr, PARBENCH_ARITY_ONE},
     {"full", nullptr, "OSU's long form of -f", nullptr, PARBENCH_ARITY_FLAG},
     {"validation", nullptr, "OSU's long form of -c", nullptr, PARBENCH_ARITY_FLAG},
-    {"tail-lat", nullptr, "OSU's long form of -z", nullptr, PARBENCH_ARITY_FLAG},
+    {"tail-lat", "[P,...]", "OSU's long form of -z", nullptr, PARBENCH_ARITY_LIST},
     {"num-test-calls", "CALLS|[SENDERS:]RECEIVERS", "OSU's long form of -t", nullptr,
      PARBENCH_ARITY_ONE},
     {"sync-option", "SYNC", "OSU's long form of -s", nullptr, PARBENCH_ARITY_ONE},
@@ -241,6 +251,40 @@ constexpr parbench_parameter parameter_rows[] = {
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},
 };
+
+// OSU 7.5's -z list (osu_util.c:834-856): comma-separated integers 0 to 100, in the order given;
+// no list: 50,90,99 (lines 836-840). At most OMB_STAT_MAX_NUM (osu_util.h:218), 5: OSU's loop
+// writes past its array of five beyond that, so more are refused here.
+constexpr std::size_t max_percentiles = 5;
+
+[[nodiscard]] std::vector<int> parse_percentiles(const nlohmann::json& value) {
+    if (value.is_null() || (value.is_boolean() && value.get<bool>())) return {50, 90, 99};
+    if (value.is_boolean()) return {};
+    std::string text;  // the words of -z 50,90 (or -z 50 90) joined with commas
+    if (value.is_array()) {
+        for (const auto& word : value) {
+            if (!word.is_string()) throw input_error("-z: expected PERCENTILE[,PERCENTILE...]");
+            text += (text.empty() ? "" : ",") + word.get<std::string>();
+        }
+    } else {
+        text = parbench::option_text("z", value);
+    }
+    if (text.empty()) return {50, 90, 99};
+    std::vector<int> list;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::uint64_t p = 0;
+        if (!parbench::parse_unsigned(std::string_view(text).substr(start, comma - start), p) ||
+            p > 100)
+            throw input_error("-z " + text + ": each percentile must be an integer 0 to 100");
+        list.push_back(static_cast<int>(p));
+        start = comma + 1;
+    }
+    if (list.size() > max_percentiles)
+        throw input_error("-z " + text + ": at most 5 percentiles (OSU 7.5's OMB_STAT_MAX_NUM)");
+    return list;
+}
 
 }  // namespace
 
@@ -285,7 +329,11 @@ options parse_options(const run_request& request) {
         // OSU's long options are their short forms; a value's error names the short form
         const std::string name = options_impl::short_name(given_name);
         if (name == "check") continue;
-        if (name == "extra" || name == "c" || name == "f" || name == "z" || name == "batched" ||
+        if (name == "z") {
+            o.percentiles = options_impl::parse_percentiles(value);
+            continue;
+        }
+        if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
             name == "l") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
@@ -293,7 +341,6 @@ options parse_options(const run_request& request) {
             if (name == "extra") o.extra_columns = true;
             if (name == "c") o.check = true;
             if (name == "f") o.full = true;
-            if (name == "z") o.percentiles = true;
             if (name == "batched") o.batched = true;
             if (name == "l") o.in_place = true;
             continue;
@@ -301,6 +348,13 @@ options parse_options(const run_request& request) {
         const std::string text = parbench::option_text(name, value);
         if (name == "m") {
             options_impl::parse_sizes(text, o);
+        } else if (name == "R") {
+            // OSU 7.5 takes 0 or 1 (osu_util.c:803-808)
+            if (text != "0" && text != "1") throw input_error("-R " + text + ": expected 0 or 1");
+            o.print_rate = text == "1";
+            o.print_rate_given = true;
+        } else if (name == "p") {
+            o.pairs_given = options_impl::count_value(name, text, false);
         } else if (name == "i") {
             o.iterations = options_impl::count_value(name, text, false);
         } else if (name == "x") {

@@ -105,7 +105,9 @@ struct options {
     std::uint64_t mem_limit_bytes = default_mem_limit;  // -mem-limit (OSU 7.3's -M), per process
     bool check = false;          // -c (or the driver's --check)
     bool full = false;           // -f: min, max and iterations columns
-    bool percentiles = false;    // -z: P50, P90, P99 columns
+    // -z [P,...]: a tail-latency column per percentile, in the order given (OSU 7.5's default
+    // 50,90,99; at most OSU's OMB_STAT_MAX_NUM, 5); empty: no -z
+    std::vector<int> percentiles;
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
     // -batched: the collectives' calls timed as one loop with no barrier between them
     // (parbench's method); without it each call is timed on its own, as OSU 7.5 does
@@ -126,6 +128,12 @@ struct options {
     // -b multiple: each message of a window on its own buffer (OSU 7.5's buf_num MULTIPLE);
     // -b single, the default, every message on one buffer
     bool multiple_buffers = false;
+    // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
+    bool print_rate = true;
+    // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it
+    // with n/2 (osu_mbw_mr.c:56, :73), so the run has n/2 pairs whatever it says
+    std::optional<std::uint64_t> pairs_given;
+    bool print_rate_given = false;
     bool buffers_given = false;  // -b was given (a test that takes none refuses it)
 
     // OSU's counts of a kind of test with -i/-x applied.

@@ -144,6 +144,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.in_place && !b->takes_in_place) option = "-l";
         else if (o.root.given && !b->takes_root) option = "-k";
         else if (o.buffers_given && !b->takes_buffers) option = "-b";
+        else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
+        else if (o.pairs_given && !b->text.pairs_line) option = "-p";
         if (option.empty()) continue;
         if (!request.benchmarks.empty())
             throw input_error(option + ": not an option of " + b->info.name +
@@ -212,7 +214,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                                                       std::to_string(o.workers.receivers))
                                      : nlohmann::json(o.test_calls)},
           {"q", o.partitions},
-          {"z", o.percentiles},
+          {"z", !o.percentiles.empty()},
+          {"z_percentiles", o.percentiles},
           {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
           {"x", o.skip ? nlohmann::json(*o.skip) : nlohmann::json(nullptr)},
           {"W", o.window_size},
@@ -226,6 +229,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
            }()},
           {"l", o.in_place},
           {"b", o.multiple_buffers ? "multiple" : "single"},
+          {"R", o.print_rate ? 1 : 0},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };

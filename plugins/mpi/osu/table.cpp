@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace parbench::osu {
@@ -16,7 +17,6 @@ namespace {
 constexpr int field_width = 18;       // OSU 7's FIELD_WIDTH
 constexpr int iterations_width = 12;  // OSU's "%*lu", 12
 constexpr int defects_width = 10;
-constexpr double tail_percentiles[] = {50.0, 90.0, 99.0};  // OSU 7's default -z set
 
 [[nodiscard]] column figure_column(std::string source, std::string heading,
                                    int width = field_width, int precision = 2) {
@@ -27,15 +27,17 @@ constexpr double tail_percentiles[] = {50.0, 90.0, 99.0};  // OSU 7's default -z
 }
 
 // fmt, not operator+: GCC 12 warns falsely (-Wrestrict) on "p" + std::string + "...".
-[[nodiscard]] std::string percentile_metric(double p) { return fmt::format("p{:.0f}_latency_us", p); }
+[[nodiscard]] std::string percentile_metric(int p) { return fmt::format("p{}_latency_us", p); }
 
-// Nearest-rank percentile of the batch times; 0 without samples.
-[[nodiscard]] double percentile(std::vector<double> samples, double p) {
+// OSU 7.5's tail latency (omb_calculate_tail_lat, c/util/osu_util_mpi.c:742-750): the sorted
+// times' element round(n * p / 100) - 1, where n * p / 100 is C's integer division, so element
+// floor(n·p/100) - 1. Below the first element (p·n < 100, where OSU reads before its array) it
+// is the first; 0 without samples.
+[[nodiscard]] double percentile(std::vector<double> samples, int p) {
     if (samples.empty()) return 0.0;
     std::sort(samples.begin(), samples.end());
-    const auto n = static_cast<double>(samples.size());
-    const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p / 100.0 * n)));
-    return samples[std::min(rank, samples.size()) - 1];
+    const std::size_t index = samples.size() * static_cast<std::size_t>(p) / 100;
+    return samples[std::min(std::max<std::size_t>(index, 1), samples.size()) - 1];
 }
 
 // The figure had an iteration taken `t_us` instead of the headline time (see table.hpp).
@@ -59,6 +61,8 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
     }
     for (int k = 0; k < text.figure_count; ++k) {
         const figure_text& f = text.figures[static_cast<std::size_t>(k)];
+        // mbw_mr -R 0: MB/s alone (osu_mbw_mr.c:182-191)
+        if (!o.print_rate && std::string_view(f.source) == "messages_per_s") continue;
         const int width = f.width > 0 ? f.width : table_impl::field_width;
         columns.push_back(table_impl::figure_column(f.source, f.heading, width));
     }
@@ -83,10 +87,10 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
             table_impl::figure_column("iterations", "Iterations", table_impl::iterations_width, 0));
     }
     if (o.check) columns.push_back(table_impl::figure_column("validation", "Validation"));
-    if (text.latency && o.percentiles)
-        for (const double p : table_impl::tail_percentiles)
+    if (text.latency)  // OSU 7.5's heading, osu_util_mpi.c:524-533
+        for (const int p : o.percentiles)
             columns.push_back(table_impl::figure_column(table_impl::percentile_metric(p),
-                                                        fmt::format("P{:.0f} Tail Lat(us)", p)));
+                                                        fmt::format("P{} Tail Lat(us)", p)));
     if (o.check)
         columns.push_back(
             table_impl::figure_column("defects", "Defects", table_impl::defects_width, 0));
@@ -105,8 +109,8 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
 void add_table_figures(result_record& r, const block_text& text, const options& o) {
     if (!text.row_text.empty()) return;
     const figure_text& first = text.figures[0];
-    if (text.latency && o.percentiles)
-        for (const double p : table_impl::tail_percentiles)
+    if (text.latency)
+        for (const int p : o.percentiles)
             r.metrics[table_impl::percentile_metric(p)] =
                 table_impl::figure_at(r, first, table_impl::percentile(r.samples_us, p));
     if (o.extra_columns) {

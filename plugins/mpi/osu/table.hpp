@@ -10,7 +10,7 @@
 //                                             MPI_Test(us) MPI_Wait(us)] Pure Comm.(us) [-f: Min
 //                                             Comm.(us) Max Comm.(us)] Overlap(%)
 //   -c (or --check)                           Validation: Pass or Fail
-//   -z, latency tables                        P50 Tail Lat(us)  P90 Tail Lat(us)  P99 Tail Lat(us)
+//   -z [P,...], latency tables                P<P> Tail Lat(us) per percentile (default 50,90,99)
 //   then parbench's own, never between OSU's:
 //   -c                                        Defects (10, the count)
 //   -extra                                    Median, CI95 low and CI95 high of the first figure
@@ -19,7 +19,8 @@
 // figures the definitions add (bandwidth_mb_s, messages_per_s); the others are metrics that
 // add_table_figures() puts on each record — so JSON and CSV carry every figure the console shows:
 //
-//   p50_latency_us, p90_latency_us, p99_latency_us   nearest-rank percentiles of the timed batches
+//   p<P>_latency_us (one per -z percentile P)  OSU 7.5's tail latency of the timed batches:
+//                                              sorted element floor(n·P/100) - 1 of n
 //   median_<figure>, ci95_low_<figure>, ci95_high_<figure>   parbench's median and its 95 % CI
 //                                                     (<figure>: latency_us, bandwidth_mb_s)
 //
