@@ -614,6 +614,9 @@ def case_imb2021_rma():
         expect(ctx.get("rma_all_targets_completion") ==
                ("once per sample" if label == "2021" else "every iteration"),
                f"{label}: the context records the completion rule: {ctx}")
+        expect(ctx.get("non_aggregate_repetitions_under_iter_policy_dynamic") ==
+               ("msgs_nonaggr capped at msgs_per_sample" if label == "2021" else "msgs_nonaggr"),
+               f"{label}: the context records the dynamic policy's non-aggregate rule: {ctx}")
         expect(("(IMB 2021.11 methodology)" if label == "2021" else "(IMB 4.0 methodology)")
                in stdout, f"{label}: the header names the methodology")
     # -iter_policy off: IMB 2021 sets n_sample = msgspersample whatever the mode
