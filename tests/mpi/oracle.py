@@ -30,9 +30,11 @@ Cases:
              under 4.0), the Uniband/Biband window (256, -window_size 8, 64 under 4.0) and
              acknowledgement (one MPI_CHAR, an empty message under 4.0), repetition counts
   imb2021_rma  imb-rma's transfers to every target under 2021 (the default) and 4.0, -n 2, D =
-             20 us, msgs_nonaggr M = 10: IMB 2021 issues the M transfers of a sample and one
-             flush (IMB_rma_put.c:169-183), so t = (M + 1) D / M = 22 us; IMB 4.0 flushes every
-             iteration, t = 2 D = 40 us; the same M repetitions and no MODE in both; flush calls
+             20 us, -iter 4,40,10 (msgspersample P = 4, msgs_nonaggr M = 10): IMB 2021 caps
+             non-aggregate samples at P under the dynamic policy (helper_IMB_functions.h:
+             595-596, 672-673) and issues the P transfers of a sample and one flush
+             (IMB_rma_put.c:169-183), so t = (P + 1) D / P = 25 us; IMB 4.0 repeats M times and
+             flushes every iteration, t = 2 D = 40 us; no MODE in both; flush calls
              counted against transfers; under -iter_policy off (-iter 6,40,2) msgspersample
              repetitions in every mode under 2021 (helper_IMB_functions.h:407-408: One_put_all
              6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0
@@ -564,11 +566,16 @@ def case_imb2021():
 
 
 def case_imb2021_rma():
-    d, m = 20.0, 10
+    # msgspersample P = 4 below msgs_nonaggr M = 10 under the default (dynamic) policy: IMB 2021
+    # starts each mode's sizes at n_sample_prev = msgspersample and takes min(selected,
+    # n_sample_prev, t_sample) (helper_IMB_functions.h:595-596, 672-673), so these
+    # non-aggregate rows repeat P = 4 times under 2021 and M = 10 under 4.0.
+    d, p, m = 20.0, 4, 10
     names = ["One_put_all", "One_get_all", "All_put_all", "All_get_all", "Put_all_local",
              "Get_all_local"]
-    base = ["-msglog", "3:3", "-zero_size", "off", "-iter", f"1000,40,{m}", "-time", "10"]
+    base = ["-msglog", "3:3", "-zero_size", "off", "-iter", f"{p},40,{m}", "-time", "10"]
     for label, methodology in (("2021", None), ("4.0", "4.0")):
+        reps = min(p, m) if label == "2021" else m
         rc, doc, stdout, _, reports = run(2, names + base, delay=d, console=True,
                                           methodology=methodology, suite="imb-rma")
         if not expect(rc == 0 and len(reports or []) == 2, f"{label}: rc {rc}, two reports"):
@@ -580,12 +587,13 @@ def case_imb2021_rma():
             row = got[0]
             # M transfers and one flush per sample (2021), a flush per transfer (4.0); the
             # origin's time is the row's t_max (the target makes no call in the timed region).
-            want = (m + 1) * d / m if label == "2021" else 2 * d
+            want = (reps + 1) * d / reps if label == "2021" else 2 * d
             expect(near(row["t_max_us"], want, 1e-6),
-                   f"{name} {label}: t_max {row['t_max_us']} us, want {want} (D {d}, M {m})")
-            expect(row["iterations"] == m and not row.get("mode"),
-                   f"{name} {label}: {row['iterations']} repetitions (want M = {m}), mode "
-                   f"{row.get('mode')!r} (IMB 2021 prints no MODE for these)")
+                   f"{name} {label}: t_max {row['t_max_us']} us, want {want} (D {d}, "
+                   f"{reps} transfers a sample)")
+            expect(row["iterations"] == reps and not row.get("mode"),
+                   f"{name} {label}: {row['iterations']} repetitions (want {reps}: P = {p}, "
+                   f"M = {m}), mode {row.get('mode')!r} (IMB 2021 prints no MODE for these)")
             print(f"{name:14s} {label}: t_max {row['t_max_us']:.4f} us")
         expect("MODE" not in stdout, f"{label}: no MODE line in the console")
         calls = reports[0]["calls"]
@@ -593,18 +601,22 @@ def case_imb2021_rma():
         completed = calls.get("MPI_Win_flush_all", 0) + calls.get("MPI_Win_flush_local_all", 0)
         if label == "4.0":
             # At -n 2 every process has one target: a flush per transfer, warm-up included.
-            expect(issued == completed and issued >= 6 * m,
+            expect(issued == completed and issued >= 6 * reps,
                    f"4.0: rank 0 transfers {issued} == flushes {completed}")
         else:
             # Every timed sample: M transfers, one flush; an untimed warm-up chunk adds one.
-            expect(issued >= 6 * 2 * m and 2 * completed < issued,
-                   f"2021: rank 0 transfers {issued}, flushes {completed}: one per sample of {m}")
+            expect(issued >= 6 * 2 * reps and 2 * completed < issued,
+                   f"2021: rank 0 transfers {issued}, flushes {completed}: one per sample of "
+                   f"{reps}")
         print(f"{label}: rank 0 transfers {issued}, flushes {completed}")
         ctx = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
                if doc else {})
         expect(ctx.get("rma_all_targets_completion") ==
                ("once per sample" if label == "2021" else "every iteration"),
                f"{label}: the context records the completion rule: {ctx}")
+        expect(ctx.get("non_aggregate_repetitions_under_iter_policy_dynamic") ==
+               ("msgs_nonaggr capped at msgs_per_sample" if label == "2021" else "msgs_nonaggr"),
+               f"{label}: the context records the dynamic policy's non-aggregate rule: {ctx}")
         expect(("(IMB 2021.11 methodology)" if label == "2021" else "(IMB 4.0 methodology)")
                in stdout, f"{label}: the header names the methodology")
     # -iter_policy off: IMB 2021 sets n_sample = msgspersample whatever the mode

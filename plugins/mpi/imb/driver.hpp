@@ -341,6 +341,13 @@ struct family {
         if (iterations.policy == policy::iterations::imb_policy::off &&
             o.method.off_policy_counts_msgs_per_sample())
             iterations.msgs_nonaggr = iterations.msgs_per_sample;
+        // Under the dynamic policy and IMB's own length sequence IMB 2021 never repeats a
+        // non-aggregate sample more than msgspersample times
+        // (methodology::dynamic_policy_caps_non_aggregate).
+        if (iterations.effective_policy(descriptor_under<Def>(o.method).rooted) ==
+                policy::iterations::imb_policy::dynamic &&
+            o.msglen.empty() && o.method.dynamic_policy_caps_non_aggregate())
+            iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,

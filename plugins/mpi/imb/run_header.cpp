@@ -96,6 +96,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"ext_length_unit_bytes", m.ext_length_unit()},
         {"non_aggregate_repetitions_under_iter_policy_off",
          m.off_policy_counts_msgs_per_sample() ? "msgs_per_sample" : "msgs_nonaggr"},
+        {"non_aggregate_repetitions_under_iter_policy_dynamic",
+         m.dynamic_policy_caps_non_aggregate() ? "msgs_nonaggr capped at msgs_per_sample"
+                                               : "msgs_nonaggr"},
     };
     if (spec.defaults.io_files) {
         // IMB-IO's rules (methodology::io_*); its overlap[%] divides by the shorter time under

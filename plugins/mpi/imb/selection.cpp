@@ -48,7 +48,8 @@ struct resolved {
 }  // namespace selection_impl
 std::vector<selected> select(std::span<const benchmark> catalogue, std::string_view suite,
                              const run_request& request, const options& o,
-                             std::span<const std::string_view> default_names) {
+                             std::span<const std::string_view> default_names,
+                             std::vector<std::size_t>* named_order) {
     std::vector<selected> chosen(catalogue.size());
     // IMB 2021's positional comma lists ("PingPong,Allreduce") as separate names.
     std::vector<std::string> names;
@@ -68,11 +69,14 @@ std::vector<selected> select(std::span<const benchmark> catalogue, std::string_v
                                             std::string_view(catalogue[k].info.name)) !=
                                       default_names.end();
     }
-    names.insert(names.end(), o.include.begin(), o.include.end());
+    names.insert(names.begin(), o.include.begin(), o.include.end());
     for (const auto& n : names) {
         const auto r = selection_impl::resolve(catalogue, suite, n);
         chosen[r.index].run = true;
         chosen[r.index].multi_name = chosen[r.index].multi_name || r.multi_name;
+        if (named_order != nullptr &&
+            std::find(named_order->begin(), named_order->end(), r.index) == named_order->end())
+            named_order->push_back(r.index);
     }
     for (const auto& n : o.exclude)
         chosen[selection_impl::resolve(catalogue, suite, n).index].run = false;
@@ -93,6 +97,14 @@ std::vector<std::size_t> run_order(std::span<const benchmark> catalogue,
             }
     for (std::size_t k = 0; k < catalogue.size(); ++k)
         if (!placed[k]) order.push_back(k);
+    return order;
+}
+
+std::vector<std::size_t> run_order(std::span<const benchmark> catalogue,
+                                   std::span<const std::size_t> first) {
+    std::vector<std::size_t> order(first.begin(), first.end());
+    for (std::size_t k = 0; k < catalogue.size(); ++k)
+        if (std::find(first.begin(), first.end(), k) == first.end()) order.push_back(k);
     return order;
 }
 

@@ -23,10 +23,20 @@ struct selected {
 // One entry per catalogue entry. Throws input_error for an unknown name, or when -exclude leaves
 // nothing to run. `default_names`, when not empty, is the default set in place of the
 // catalogue's PARBENCH_BENCH_DEFAULT flags (IMB-IO under IMB 2021: suite_spec::imb2021_list).
+// `named_order`, when given, receives the catalogue indices of the names the user gave, each
+// once, in IMB 2021's order: -include's names, then the positional ones, then -input's
+// (src_cpp/imb.cpp:157-176 collects positional then -input names, :224-232 puts -include's
+// first; the vectors keep their order, utils.h:42-44).
 [[nodiscard]] std::vector<selected> select(std::span<const benchmark> catalogue,
                                            std::string_view suite, const run_request& request,
                                            const options& o,
-                                           std::span<const std::string_view> default_names = {});
+                                           std::span<const std::string_view> default_names = {},
+                                           std::vector<std::size_t>* named_order = nullptr);
+
+// The order the catalogue's entries run in: the entries of `first` in their order, then the
+// others in catalogue order.
+[[nodiscard]] std::vector<std::size_t> run_order(std::span<const benchmark> catalogue,
+                                                 std::span<const std::size_t> first);
 
 // The order the catalogue's entries run in: the names of `first` in their order, then the others
 // in catalogue order (`first` empty: catalogue order).

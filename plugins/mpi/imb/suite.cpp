@@ -68,8 +68,16 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     const options o = parse_options(request, st.world_size, spec_.name, spec_.defaults);
     const std::span<const std::string_view> imb2021_list =
         o.method.is_2021() ? spec_.imb2021_list : std::span<const std::string_view>{};
-    const std::vector<selected> chosen = select(catalogue_, spec_.name, request, o, imb2021_list);
-    const std::vector<std::size_t> order = run_order(catalogue_, imb2021_list);
+    std::vector<std::size_t> named;
+    const std::vector<selected> chosen =
+        select(catalogue_, spec_.name, request, o, imb2021_list, &named);
+    // The run order: IMB 2021 runs the names in the order given (-include's, positional,
+    // -input's; selection.hpp) where the suite has no order of its own (IMB-IO's
+    // imb2021_list); the IMB 4.0 guide's catalogue order otherwise.
+    const std::vector<std::size_t> order =
+        !imb2021_list.empty() ? run_order(catalogue_, imb2021_list)
+        : o.method.is_2021()  ? run_order(catalogue_, std::span<const std::size_t>(named))
+                              : run_order(catalogue_, std::span<const std::string_view>{});
     // Derived datatypes and the user-defined sum live as long as the run (freed before
     // MPI_Finalize).
     std::optional<imb_mpi1::message_datatypes> datatypes;

@@ -102,6 +102,18 @@ struct methodology {
         return is_2021();
     }
 
+    // The repetitions of a non-aggregate sample under the dynamic policy (`dynamic`, or `auto`
+    // for a benchmark without a root): IMB 2021 starts every mode's chain of sizes at
+    // `ITERATIONS->n_sample_prev = ITERATIONS->msgspersample` and takes
+    // `min(selected_n_sample, min(n_sample_prev, t_sample))`
+    // (src_cpp/helpers/helper_IMB_functions.h:595-596, 672-673), so msgspersample caps
+    // msgs_nonaggr (`-iter 10` gives 10, not 100). That branch is taken only where the lengths
+    // are IMB's sequence: with -msglen or -msgsize (`c_info->n_lens > 0`, :662-670) no cap
+    // applies. The 4.0 rule keeps MSGS_NONAGGR.
+    [[nodiscard]] constexpr bool dynamic_policy_caps_non_aggregate() const noexcept {
+        return is_2021();
+    }
+
     // Truly_passive_put's columns: t_pure, then t_ovrl (IMB 2021, IMB_output.c:423) or t_ovrl
     // first (the IMB 4.0 guide's table, catalogue A.7).
     [[nodiscard]] constexpr bool pure_before_overlapped() const noexcept { return is_2021(); }

@@ -134,6 +134,10 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     // -iter_policy off: msgspersample in every mode (helper_IMB_functions.h:407-408).
     CHECK(imb2021.off_policy_counts_msgs_per_sample());
     CHECK_FALSE(imb40.off_policy_counts_msgs_per_sample());
+    // -iter_policy dynamic: msgspersample caps the non-aggregate count under 2021 only
+    // (helper_IMB_functions.h:595-596, 672-673).
+    CHECK(imb2021.dynamic_policy_caps_non_aggregate());
+    CHECK_FALSE(imb40.dynamic_policy_caps_non_aggregate());
     // IMB-EXT's lengths in multiples of sizeof(MPI_FLOAT) (helper_IMB_functions.h:743-744).
     CHECK(imb2021.ext_length_unit() == 4);
     CHECK(imb40.ext_length_unit() == 1);
