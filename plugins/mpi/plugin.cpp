@@ -108,6 +108,12 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
         int initialised = 0;
         MPI_Initialized(&initialised);
         if (initialised != 0) return;
+        // Its calls would reach another MPI's library and crash in MPI_Init (host/mpi_family.hpp;
+        // the driver says so first unless it read this plugin's library from a manifest).
+        if (const std::string refusal = mpi_library_disagreement(
+                PARBENCH_MPI_PLUGIN_NAME, "", mpi_header, mpi::library_version());
+            !refusal.empty())
+            throw std::runtime_error(refusal);
         const char* level_text =
             args != nullptr && args->thread_level != nullptr ? args->thread_level : "single";
         const int required = mpi::parse_thread_level(level_text);

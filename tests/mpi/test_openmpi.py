@@ -18,7 +18,8 @@ sees both MPI plugins, probed (no manifest): the preloaded libmpi.so.40 binds th
 MPI calls too, so that plugin reads its library as Open MPI's; the driver goes by the mpi.h each
 was compiled against, runs the Open MPI plugin and passes the MPICH one over (which, chosen first,
 crashed in MPI_Init). With the MPICH plugin alone, the same preload is refused in one line that
-names the plugin, both MPIs and LD_PRELOAD (exit 2).
+names the plugin, both MPIs and LD_PRELOAD (exit 2); under MPICH's mpiexec too (by the plugin
+before MPI_Init where the driver read its library from the build tree's manifest).
 
 At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH's mpiexec runs
 the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
@@ -249,6 +250,19 @@ def test_known_answer(a):
                    r"^parbench: error: the MPI plugin 'mpi' \(parbench_mpi\.so\) was built for "
                    r"MPICH \(mpi\.h of MPICH \S+\), but its MPI calls reach Open MPI's library "
                    r"\(Open MPI v\S+\): most likely a library preloaded with LD_PRELOAD")
+    # The same preload under MPICH's launcher, whose plugin is the MPICH one. The build tree's
+    # manifest recorded that plugin's library without the preload, so the driver cannot see it:
+    # the plugin refuses before MPI_Init (init failed, status 1); without a manifest the driver
+    # refuses (status 2). One process: the others of a plugin's refusal would wait 3 s to let
+    # rank 0 speak first (driver/exit_status.hpp).
+    rc_mpich, _, err = run_command([a.mpiexec, "-n", "1", "env", f"LD_PRELOAD={a.oracle}",
+                                    a.parbench, "run", "imb-mpi1", "PingPong"], timeout=60)
+    errors = [l for l in err.splitlines() if l.startswith("parbench:")]
+    expect(rc_mpich in (1, BAD_INPUT) and errors and
+           all(re.search(r"the MPI plugin 'mpi'.* was built for MPICH \(mpi\.h of MPICH \S+\), "
+                         r"but its MPI calls reach Open MPI's library", l) for l in errors),
+           f"MPICH's mpiexec, Open MPI's libmpi preloaded: exit {rc_mpich}, want 1 or 2 and the "
+           f"plugin refused before MPI_Init: {err[-1500:]}")
     label = "oracle under Open MPI, IMB 2021"
     if not expect(rc == 0 and len(reports or []) == 2,
                   f"{label}: exit {rc}, {len(reports or [])} oracle reports (want 2)"):

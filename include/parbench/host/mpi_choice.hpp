@@ -38,29 +38,17 @@ namespace mpi_choice_impl {
 }
 
 // Whether the library the plugin's MPI calls reach is of another family than its mpi.h.
-[[nodiscard]] inline bool library_disagrees(const plugin::plugin_manifest& m) noexcept {
-    const std::string_view header = mpi_family_of_library(m.mpi_header);
-    const std::string_view library = mpi_family_of_library(m.mpi_library);
-    return !header.empty() && !library.empty() && header != library;
-}
-
-// The refusal of a plugin whose library disagrees with its mpi.h.
-[[nodiscard]] inline std::string disagreement_text(const plugin::plugin_manifest& m) {
-    const std::string_view built = mpi_family_of_library(m.mpi_header);
-    const std::string_view loaded = mpi_family_of_library(m.mpi_library);
-    std::string library = m.mpi_library.substr(0, m.mpi_library.find(','));
-    std::replace(library.begin(), library.end(), '\t', ' ');
-    return "the MPI plugin '" + m.name + "' (" + m.file.filename().string() + ") was built for " +
-           mpi_family_title(built) + " (mpi.h of " + m.mpi_header + "), but its MPI calls reach " +
-           mpi_family_title(loaded) + "'s library (" + library +
-           "): most likely a library preloaded with LD_PRELOAD (or one found first on "
-           "LD_LIBRARY_PATH) brings in " + mpi_family_title(loaded) +
-           "'s libmpi; run without it, or launch the " + mpi_family_title(loaded) + " plugin";
+[[nodiscard]] inline bool library_disagrees(const plugin::plugin_manifest& m) {
+    return !mpi_library_disagreement(m.name, m.file.filename().string(), m.mpi_header,
+                                     m.mpi_library)
+                .empty();
 }
 
 // `m` chosen: refused when its library disagrees with its mpi.h, else with `refusal`.
 [[nodiscard]] inline mpi_choice checked(const plugin::plugin_manifest* m, std::string refusal) {
-    if (m != nullptr && library_disagrees(*m)) return {m, disagreement_text(*m)};
+    if (m != nullptr && library_disagrees(*m))
+        return {m, mpi_library_disagreement(m->name, m->file.filename().string(), m->mpi_header,
+                                            m->mpi_library)};
     return {m, std::move(refusal)};
 }
 
