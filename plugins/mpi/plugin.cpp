@@ -59,8 +59,8 @@ std::optional<double> init_ms;  // this process's MPI_Init_thread, where the plu
 #define PARBENCH_STRING_OF(x) #x
 #define PARBENCH_STRING(x) PARBENCH_STRING_OF(x)
 #if defined(OMPI_MAJOR_VERSION)
-constexpr const char* mpi_header = "Open MPI " PARBENCH_STRING(OMPI_MAJOR_VERSION) "." PARBENCH_STRING(
-    OMPI_MINOR_VERSION) "." PARBENCH_STRING(OMPI_RELEASE_VERSION);
+constexpr const char* mpi_header = "Open MPI " PARBENCH_STRING(OMPI_MAJOR_VERSION) "." //
+    PARBENCH_STRING(OMPI_MINOR_VERSION) "." PARBENCH_STRING(OMPI_RELEASE_VERSION);
 #elif defined(MPICH_VERSION)
 constexpr const char* mpi_header = "MPICH " MPICH_VERSION;
 #else

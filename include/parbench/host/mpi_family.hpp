@@ -47,11 +47,11 @@ inline constexpr std::string_view mpi_header_line_start = "compiled against mpi.
     return std::string(family);
 }
 
-// Why plugin `name` (file `file`, where known) cannot run: its mpi.h (`header`, "MPICH 4.0.2") is of another
-// family than the library its MPI calls reach (`library`, MPI_Get_library_version's text), as
-// when a libmpi of the other MPI is preloaded; "" when they agree or either is unknown. The driver
-// says it before choosing the plugin (mpi_choice.hpp), the plugin before MPI_Init where the
-// driver read the plugin's library from a manifest written without that preload.
+// Why plugin `name` (file `file`, where known) cannot run: its mpi.h (`header`, "MPICH 4.0.2")
+// is of another family than the library its MPI calls reach (`library`, MPI_Get_library_version's
+// text), as when a libmpi of the other MPI is preloaded; "" when they agree or either is unknown.
+// The driver says it before choosing the plugin (mpi_choice.hpp), the plugin before MPI_Init
+// where the driver read the plugin's library from a manifest written without that preload.
 [[nodiscard]] inline std::string mpi_library_disagreement(const std::string& name,
                                                           const std::string& file,
                                                           const std::string& header,

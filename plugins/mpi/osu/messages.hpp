@@ -186,8 +186,9 @@ struct message_method {
             const pattern::pairing pairs = Def::descriptor(o).pairs;
             if (pairs.kind == pattern::pairing_kind::halves)
                 for (auto& r : m.records)
-                    r.placement = mpi::pair_placement(
-                        s.layout(), [&](int position, int q) { return pairs.partner(position, q); });
+                    r.placement = mpi::pair_placement(s.layout(), [&](int position, int q) {
+                        return pairs.partner(position, q);
+                    });
         }
         return m;
     }
