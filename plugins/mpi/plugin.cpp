@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 #include <parbench/host/launcher.hpp>
+#include <parbench/host/mpi_family.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/progress_variables.hpp>
 #include <parbench/plugin/descriptor.hpp>
@@ -53,8 +54,26 @@ constexpr const hosted_suite* hosted_suites[] = {
 bool we_initialised = false;
 std::optional<double> init_ms;  // this process's MPI_Init_thread, where the plugin called it
 
+// The mpi.h this file is compiled against (Open MPI's defines OMPI_MAJOR_VERSION, MPICH's and
+// its ABI relatives' MPICH_VERSION): the ABI of every MPI call here, fixed at build time.
+#define PARBENCH_STRING_OF(x) #x
+#define PARBENCH_STRING(x) PARBENCH_STRING_OF(x)
+#if defined(OMPI_MAJOR_VERSION)
+constexpr const char* mpi_header = "Open MPI " PARBENCH_STRING(OMPI_MAJOR_VERSION) "." //
+    PARBENCH_STRING(OMPI_MINOR_VERSION) "." PARBENCH_STRING(OMPI_RELEASE_VERSION);
+#elif defined(MPICH_VERSION)
+constexpr const char* mpi_header = "MPICH " MPICH_VERSION;
+#else
+constexpr const char* mpi_header = "";
+#endif
+
+// The library the MPI calls reach (MPI_Get_library_version, first line first), then the mpi.h
+// they were compiled for (host/mpi_family.hpp): the driver compares the two before choosing this
+// plugin (host/mpi_choice.hpp).
 const char* backend_info() {
-    static const std::string text = mpi::library_version();
+    static const std::string text =
+        mpi::library_version() +
+        (*mpi_header != '\0' ? "\n" + std::string(mpi_header_line_start) + mpi_header : "");
     return text.c_str();
 }
 
@@ -89,6 +108,12 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
         int initialised = 0;
         MPI_Initialized(&initialised);
         if (initialised != 0) return;
+        // Its calls would reach another MPI's library and crash in MPI_Init (host/mpi_family.hpp;
+        // the driver says so first unless it read this plugin's library from a manifest).
+        if (const std::string refusal = mpi_library_disagreement(
+                PARBENCH_MPI_PLUGIN_NAME, "", mpi_header, mpi::library_version());
+            !refusal.empty())
+            throw std::runtime_error(refusal);
         const char* level_text =
             args != nullptr && args->thread_level != nullptr ? args->thread_level : "single";
         const int required = mpi::parse_thread_level(level_text);

@@ -13,9 +13,13 @@ throughput from its own time (IMB 2021: X / t, 10^6 bytes per MB).
 At -n 2, the PMPI oracle's known answer under Open MPI (oracle.py's imb2021 expectations, imported,
 not copied): imb-mpi1 PingPong, Bcast and Allreduce under IMB 2021 with every MPI call costing
 D = 20.32 us on the virtual clock of the oracle library linked to Open MPI (--oracle): each time D
-x IMB's calls, PingPong's 2048 B at 100.79 Mbytes/sec (10^6 bytes), Bcast's root 0. The driver then sees the Open MPI plugin alone: the preloaded
-libmpi.so.40 binds the MPICH plugin's MPI calls too, so that plugin would read its library as Open
-MPI's and be chosen first.
+x IMB's calls, PingPong's 2048 B at 100.79 Mbytes/sec (10^6 bytes), Bcast's root 0. The driver
+sees both MPI plugins, probed (no manifest): the preloaded libmpi.so.40 binds the MPICH plugin's
+MPI calls too, so that plugin reads its library as Open MPI's; the driver goes by the mpi.h each
+was compiled against, runs the Open MPI plugin and passes the MPICH one over (which, chosen first,
+crashed in MPI_Init). With the MPICH plugin alone, the same preload is refused in one line that
+names the plugin, both MPIs and LD_PRELOAD (exit 2); under MPICH's mpiexec too (by the plugin
+before MPI_Init where the driver read its library from the build tree's manifest).
 
 At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH's mpiexec runs
 the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
@@ -56,13 +60,15 @@ def mpirun(a, np):
 
 
 @contextlib.contextmanager
-def only_plugin(a, plugin):
+def only_plugin(a, *plugins):
     """A copy of the driver outside the build tree whose search path (PARBENCH_PLUGIN_PATH, in
-    the environment yielded with the copy) is a directory with `plugin` alone."""
+    the environment yielded with the copy) is a directory with `plugins` alone (and no plugin
+    manifest: the driver probes them)."""
     with tempfile.TemporaryDirectory() as tmp:
         alone = os.path.join(tmp, "parbench")
         shutil.copy(a.parbench, alone)
-        os.symlink(plugin, os.path.join(tmp, os.path.basename(plugin)))
+        for plugin in plugins:
+            os.symlink(plugin, os.path.join(tmp, os.path.basename(plugin)))
         yield alone, {"PARBENCH_PLUGIN_PATH": tmp}
 
 
@@ -230,11 +236,33 @@ def test_choice(a):
 
 def test_known_answer(a):
     names = ["PingPong", "Bcast", "Allreduce"]
-    with only_plugin(a, a.openmpi_plugin) as (alone, plugin_path):
+    with only_plugin(a, a.mpich_plugin, a.openmpi_plugin) as (alone, plugin_path):
         oracle.use(alone, a.oracle, lambda np: mpirun(a, np), {**OPEN_MPI_ENV, **plugin_path})
         rc, doc, stdout, _, reports = oracle.run(
             2, names + oracle.IMB2021_OPTIONS, delay=oracle.IMB2021_D_US, console=True,
             methodology=None, peers=True, timeout=60)
+    # The MPICH plugin alone under the same preload: its calls would reach Open MPI's library.
+    with only_plugin(a, a.mpich_plugin) as (alone, plugin_path):
+        rc_alone, _, err = run_command(
+            mpirun(a, 2) + ["env", f"LD_PRELOAD={a.oracle}", alone, "run", "imb-mpi1", "PingPong"],
+            env={**OPEN_MPI_ENV, **plugin_path}, timeout=60)
+    one_error_line("the MPICH plugin alone, Open MPI's libmpi preloaded", rc_alone, err,
+                   r"^parbench: error: the MPI plugin 'mpi' \(parbench_mpi\.so\) was built for "
+                   r"MPICH \(mpi\.h of MPICH \S+\), but its MPI calls reach Open MPI's library "
+                   r"\(Open MPI v\S+\): most likely a library preloaded with LD_PRELOAD")
+    # The same preload under MPICH's launcher, whose plugin is the MPICH one. The build tree's
+    # manifest recorded that plugin's library without the preload, so the driver cannot see it:
+    # the plugin refuses before MPI_Init (init failed, status 1); without a manifest the driver
+    # refuses (status 2). One process: the others of a plugin's refusal would wait 3 s to let
+    # rank 0 speak first (driver/exit_status.hpp).
+    rc_mpich, _, err = run_command([a.mpiexec, "-n", "1", "env", f"LD_PRELOAD={a.oracle}",
+                                    a.parbench, "run", "imb-mpi1", "PingPong"], timeout=60)
+    errors = [l for l in err.splitlines() if l.startswith("parbench:")]
+    expect(rc_mpich in (1, BAD_INPUT) and errors and
+           all(re.search(r"the MPI plugin 'mpi'.* was built for MPICH \(mpi\.h of MPICH \S+\), "
+                         r"but its MPI calls reach Open MPI's library", l) for l in errors),
+           f"MPICH's mpiexec, Open MPI's libmpi preloaded: exit {rc_mpich}, want 1 or 2 and the "
+           f"plugin refused before MPI_Init: {err[-1500:]}")
     label = "oracle under Open MPI, IMB 2021"
     if not expect(rc == 0 and len(reports or []) == 2,
                   f"{label}: exit {rc}, {len(reports or [])} oracle reports (want 2)"):

@@ -9,7 +9,8 @@ the node of each of its processes, per group, and whether they cross a node): ex
 hydra's dealing and IMB's definitions of the active set (the first Q ranks of the order; -map
 PxQ orders rank c·P + r at row r, column c; -multi 0 forms groups of consecutive ranks), and
 the IMB header's node line on two nodes (none on one node, whose output stays IMB's); the rows
-IMB-MT and PAW build themselves, each pair of their pair tests a group of its own.
+IMB-MT, PAW and OSU (multi_lat, mbw_mr) build themselves, each pair of their pair tests a group
+of its own.
 
 usage: test_placement.py PARBENCH MPIEXEC
 """
@@ -118,6 +119,14 @@ expect(re.search(r"^# Group  1:\s+2\s+3   on nodes 0 1$", d.stdout, re.M) is not
 d = driver(two_nodes + ["-n", "2", parbench, "run", "osu", "latency", "-m", "1:2", "-i", "10",
                         "-x", "1"])
 expect_rows(rows_of(d, "osu latency on n1,n2"), [[0, 1]], "inter-node", "osu latency on n1,n2")
+# OSU's tests of every pair at once (r <-> r + n/2) name each pair: at -n 4 on n1,n2 the pairs
+# 0-2 and 1-3 each stay within a node.
+d = driver(two_nodes + ["-n", "4", parbench, "run", "osu", "multi_lat", "mbw_mr", "-m", "1:1",
+                        "-i", "4", "-x", "1", "-W", "2"])
+osu_pairs = rows_of(d, "osu multi_lat, mbw_mr -n 4 on n1,n2")
+expect(sorted(r["benchmark"] for r in osu_pairs) == ["mbw_mr", "multi_lat"],
+       f"osu rows: {osu_pairs}")
+expect_rows(osu_pairs, [[0, 2], [1, 3]], "intra-node", "osu multi_lat, mbw_mr -n 4")
 # IMB-MT and PAW build their own rows: the same placement. -n 4 on n1,n2 puts ranks 0, 2 on node
 # 0 and 1, 3 on node 1. A test of pairs names each pair (IMB-MT's r <-> r + stride, stride P/2 by
 # default; PAW's i <-> i + n/2): pairs 0-2 and 1-3, both within a node (one group of all four

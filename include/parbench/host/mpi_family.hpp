@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -22,11 +23,52 @@ namespace parbench {
     return "";
 }
 
+// An MPI plugin's backend_info ends with a line that names the mpi.h it was compiled against
+// ("compiled against mpi.h of MPICH 4.0.2"): its family is decided at build time, whatever
+// library the loader binds its MPI calls to at run time (the first line, MPI_Get_library_version).
+inline constexpr std::string_view mpi_header_line_start = "compiled against mpi.h of ";
+
+// "MPICH 4.0.2" from a backend_info with that line; "" without one.
+[[nodiscard]] inline std::string mpi_header_of_backend_info(std::string_view info) {
+    for (std::size_t at = 0; at < info.size();) {
+        const std::size_t end = std::min(info.find('\n', at), info.size());
+        const std::string_view line = info.substr(at, end - at);
+        if (line.starts_with(mpi_header_line_start))
+            return std::string(line.substr(mpi_header_line_start.size()));
+        at = end + 1;
+    }
+    return {};
+}
+
 // "MPICH" for "mpich", "Open MPI" for "openmpi": the family as people write it.
 [[nodiscard]] inline std::string mpi_family_title(std::string_view family) {
     if (family == "mpich") return "MPICH";
     if (family == "openmpi") return "Open MPI";
     return std::string(family);
+}
+
+// Why plugin `name` (file `file`, where known) cannot run: its mpi.h (`header`, "MPICH 4.0.2")
+// is of another family than the library its MPI calls reach (`library`, MPI_Get_library_version's
+// text), as when a libmpi of the other MPI is preloaded; "" when they agree or either is unknown.
+// The driver says it before choosing the plugin (mpi_choice.hpp), the plugin before MPI_Init
+// where the driver read the plugin's library from a manifest written without that preload.
+[[nodiscard]] inline std::string mpi_library_disagreement(const std::string& name,
+                                                          const std::string& file,
+                                                          const std::string& header,
+                                                          std::string library) {
+    const std::string_view built = mpi_family_of_library(header);
+    const std::string_view loaded = mpi_family_of_library(library);
+    if (built.empty() || loaded.empty() || built == loaded) return {};
+    library = library.substr(0, std::min(library.find(','), library.find('\n')));
+    std::replace(library.begin(), library.end(), '\t', ' ');
+    return "the MPI plugin '" + name + "'" + (file.empty() ? "" : " (" + file + ")") +
+           " was built for " + mpi_family_title(built) +
+           " (mpi.h of " + header + "), but its MPI calls reach " + mpi_family_title(loaded) +
+           "'s library (" + library +
+           "): most likely a library preloaded with LD_PRELOAD (or one found first on "
+           "LD_LIBRARY_PATH) brings in " +
+           mpi_family_title(loaded) + "'s libmpi; run without it, or launch the " +
+           mpi_family_title(loaded) + " plugin";
 }
 
 // The launcher that starts a family's processes, as its Debian package names it beside the

@@ -6,6 +6,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
+#include <parbench/host/mpi_family.hpp>  // what an MPI plugin's backend_info says
 #include <parbench/plugin/loader.hpp>
 #include <parbench/plugin/manifest.hpp>
 
@@ -131,6 +132,9 @@ struct plugin_manifest {
     // An MPI plugin's library, the first line of its backend_info (MPI_Get_library_version,
     // which MPI allows before MPI_Init): which MPI it was built for (host/mpi_family.hpp).
     std::string mpi_library;
+    // The mpi.h it was compiled against ("MPICH 4.0.2"; "" when its backend_info does not say):
+    // the ABI its calls were built for, which a preloaded libmpi of another MPI cannot serve.
+    std::string mpi_header;
 };
 
 namespace detail {
@@ -190,6 +194,7 @@ inline std::vector<nlohmann::json> probe_in_child(const std::vector<std::filesys
                     if (candidate.offers_comm()) {
                         const std::string info = candidate.backend_info();
                         report["mpi_library"] = info.substr(0, info.find('\n'));
+                        report["mpi_header"] = mpi_header_of_backend_info(info);
                     }
                     std::vector<std::string> suites;
                     nlohmann::json benchmarks = nlohmann::json::object();
@@ -444,7 +449,8 @@ private:
                           report.at("offers_comm").get<bool>(),
                           report.value("benchmarks",
                                        std::map<std::string, std::vector<std::string>>{}),
-                          report.value("mpi_library", std::string{})};
+                          report.value("mpi_library", std::string{}),
+                          report.value("mpi_header", std::string{})};
         for (const auto& earlier : manifests_) {
             if (earlier.name == m.name) {
                 shadowed_.push_back({file, m.name, earlier.file});

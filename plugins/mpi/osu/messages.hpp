@@ -179,6 +179,17 @@ struct message_method {
         if (const auto factor = pattern::throughput_factor(
                 Def::descriptor(o), s.layout().processes, s.layout().groups))
             for (auto& r : m.records) add_bandwidth(r, *factor * static_cast<double>(x));
+        // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)
+        // names each pair's nodes, as IMB-MT's and PAW's rows do (one group of every process
+        // would call two intra-node pairs on two nodes inter-node).
+        if constexpr (Def::all_processes && requires { Def::descriptor(o).pairs; }) {
+            const pattern::pairing pairs = Def::descriptor(o).pairs;
+            if (pairs.kind == pattern::pairing_kind::halves)
+                for (auto& r : m.records)
+                    r.placement = mpi::pair_placement(s.layout(), [&](int position, int q) {
+                        return pairs.partner(position, q);
+                    });
+        }
         return m;
     }
 };
