@@ -13,6 +13,7 @@
 #include <parbench/mpi/progress_variables.hpp>
 #include <parbench/plugin/descriptor.hpp>
 #include <parbench/plugin/export.hpp>
+#include <parbench/plugin/mpi_header.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>

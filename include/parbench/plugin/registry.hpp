@@ -6,9 +6,9 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
-#include <parbench/host/mpi_family.hpp>  // what an MPI plugin's backend_info says
 #include <parbench/plugin/loader.hpp>
 #include <parbench/plugin/manifest.hpp>
+#include <parbench/plugin/mpi_header.hpp>
 
 #include <nlohmann/json.hpp>
 
