@@ -37,18 +37,20 @@ namespace mpi_choice_impl {
     return !header.empty() ? header : mpi_family_of_library(m.mpi_library);
 }
 
-// Whether the library the plugin's MPI calls reach is of another family than its mpi.h.
+// Why the library the plugin's MPI calls reach is of another family than its mpi.h; "" when it
+// is not.
+[[nodiscard]] inline std::string library_disagreement(const plugin::plugin_manifest& m) {
+    return mpi_library_disagreement(m.name, m.file.filename().string(), m.mpi_header,
+                                    m.mpi_library);
+}
 [[nodiscard]] inline bool library_disagrees(const plugin::plugin_manifest& m) {
-    return !mpi_library_disagreement(m.name, m.file.filename().string(), m.mpi_header,
-                                     m.mpi_library)
-                .empty();
+    return !library_disagreement(m).empty();
 }
 
 // `m` chosen: refused when its library disagrees with its mpi.h, else with `refusal`.
 [[nodiscard]] inline mpi_choice checked(const plugin::plugin_manifest* m, std::string refusal) {
-    if (m != nullptr && library_disagrees(*m))
-        return {m, mpi_library_disagreement(m->name, m->file.filename().string(), m->mpi_header,
-                                            m->mpi_library)};
+    if (m != nullptr)
+        if (std::string why = library_disagreement(*m); !why.empty()) return {m, std::move(why)};
     return {m, std::move(refusal)};
 }
 
