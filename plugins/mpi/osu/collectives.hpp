@@ -104,15 +104,11 @@ struct collective_def : mpi::definition_defaults {
         void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
             const std::uint64_t picked = root.iteration(i);
             if (!in_place) return inner(c, picked, b);
-            const bool at_root = c.rank == c.root(picked);
+            const in_place_sides sides =
+                in_place_sides_of(collective_def::in_place, c.rank == c.root(picked));
             inner(c, picked,
                   in_place_buffers<Buffers>{
-                      .b = b,
-                      .send_in_place = in_place_use::send == collective_def::in_place ||
-                                       (in_place_use::send_at_root == collective_def::in_place &&
-                                        at_root),
-                      .receive_in_place =
-                          in_place_use::receive_at_root == collective_def::in_place && at_root});
+                      .b = b, .send_in_place = sides.send, .receive_in_place = sides.receive});
         }
     };
     static kernel make_kernel(const mpi::kernel_context& c, const options& o) {

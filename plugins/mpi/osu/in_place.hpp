@@ -37,6 +37,16 @@ template <bool V>
 inline constexpr in_place_use in_place_of<imb_mpi1::scatter_def<V>> =
     in_place_use::receive_at_root;
 
+// Which of this process's buffers -l makes MPI_IN_PLACE: `use` at the root or elsewhere.
+struct in_place_sides {
+    bool send = false;
+    bool receive = false;
+};
+[[nodiscard]] constexpr in_place_sides in_place_sides_of(in_place_use use, bool at_root) noexcept {
+    return {.send = use == in_place_use::send || (use == in_place_use::send_at_root && at_root),
+            .receive = use == in_place_use::receive_at_root && at_root};
+}
+
 // The buffers a kernel passes with -l: MPI_IN_PLACE where `use` puts it on this process.
 template <class Buffers>
 struct in_place_buffers {

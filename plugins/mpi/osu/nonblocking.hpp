@@ -115,14 +115,9 @@ struct nbc_start {
     [[nodiscard]] MPI_Request begin(const mpi::kernel_context& c, std::uint64_t i,
                                     std::byte* send_buffer, std::byte* recv_buffer) const {
         const int root = root_of(c, i);
-        const bool at_root = c.rank == root;
-        void* send = send_buffer;
-        void* recv = recv_buffer;
-        if (in_place == in_place_use::send ||
-            (in_place == in_place_use::send_at_root && at_root))
-            send = MPI_IN_PLACE;
-        if (in_place == in_place_use::receive_at_root && at_root) recv = MPI_IN_PLACE;
-        return begin_at(c, root, send, recv);
+        const in_place_sides sides = in_place_sides_of(in_place, c.rank == root);
+        return begin_at(c, root, sides.send ? MPI_IN_PLACE : send_buffer,
+                        sides.receive ? MPI_IN_PLACE : recv_buffer);
     }
 
     [[nodiscard]] MPI_Request begin_at(const mpi::kernel_context& c, int root, void* send,

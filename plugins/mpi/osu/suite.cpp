@@ -64,8 +64,9 @@ namespace {
 
 // The datatype whose elements are the unit, for the refusal's words.
 [[nodiscard]] std::string unit_name(const options& o, const benchmark& b) {
+    const std::uint64_t unit = unit_of(o, b);
     for (const datatype d : tables_of(o, b))
-        if (element_bytes(d) == unit_of(o, b)) return datatype_name(d, b.reduction);
+        if (element_bytes(d) == unit) return datatype_name(d, b.reduction);
     return b.text.datatype != nullptr ? b.text.datatype : "MPI_CHAR";
 }
 
