@@ -327,6 +327,33 @@ def case_control():
     pp = rows(doc, "PingPong")
     expect(pp and all(0 < row["median_us"] < D_US / 2 for row in pp),
            f"without the delay PingPong is far below D: {[row['median_us'] for row in pp]}")
+    check_confidence_barriers()
+
+
+def check_confidence_barriers():
+    # -confidence's later rounds start on the Allreduce that agreed the previous round's samples,
+    # not on IMB's two barriers again (issue 25 item 6). PingPong is batched (no barrier inside
+    # the timed loop), so the same run under IMB's rule and under an unreachable target makes
+    # exactly as many MPI_Barrier calls: those of the size (N_BARR before the warm-up and before
+    # round 1) and the runner's own. Re-synchronising every round would add N_BARR = 2 per
+    # further round. Real MPI times (no delay): the target is never met, so every row takes
+    # several rounds (the real clock: the virtual one without a delay makes every batch
+    # equal and too short to split, so one round would do).
+    common = ["PingPong", "-iter", "1000", "-msglog", "3:3", "-npmin", "2"]
+    barriers = {}
+    for label, extra in (("rule", []), ("confidence", ["-confidence", "0.0001%"])):
+        rc, doc, _, _, reports = run(2, common + extra, clock="spin", methodology=None)
+        if rc != 0:
+            return
+        barriers[label] = sorted(r["calls"].get("MPI_Barrier", 0) for r in reports)
+        if label == "confidence":
+            rounds = [row["metrics"].get("confidence_rounds", 0) for row in rows(doc, "PingPong")]
+            if not expect(rounds and all(k >= 2 for k in rounds),
+                          f"-confidence 0.0001 %: every row must take more than one round: {rounds}"):
+                return
+    expect(barriers["rule"] == barriers["confidence"] and barriers["rule"][0] > 0,
+           f"MPI_Barrier calls per rank: IMB's rule {barriers['rule']}, -confidence "
+           f"{barriers['confidence']} (rounds {rounds}): later rounds must not add barriers")
 
 
 def case_time_cap():

@@ -343,8 +343,12 @@ template <class Iterations, class Sync, class Aggregation>
     const std::uint64_t per_sample = windowed ? 1 : std::max<std::uint64_t>(1, ends.front());
 
     // One round of `samples` samples; appends this process's figures to `mine` and returns
-    // this round's per-iteration sample times (those kept).
-    const auto time_round = [&](std::uint64_t samples) {
+    // this round's per-iteration sample times (those kept). `align`: the sync policy's barriers
+    // before the timed loop. A confidence round after the first leaves them out: the collective
+    // that agreed the previous round's samples has just aligned the processes as well, and on an
+    // oversubscribed node each barrier costs a time slice (issue 25: "piggy-back the decision
+    // on work already collective").
+    const auto time_round = [&](std::uint64_t samples, bool align) {
         std::vector<double> round_s;
         if (windowed) {
             const double first_start = agree_first_start(active, window_rule.lead_for(mine.window_s));
@@ -378,7 +382,7 @@ template <class Iterations, class Sync, class Aggregation>
                 for (std::uint64_t b = 0; b < samples; ++b) round_ends[b] = (b + 1) * per_sample;
             }
             std::vector<double> stamps(round_ends.size() + 1, 0.0);
-            plan.sync.before_timing(active);
+            if (align) plan.sync.before_timing(active);
             const double cpu_start = process_cpu_seconds();
             if (each_call) {
                 // The batch times are the sums of their calls' times (barriers excluded).
@@ -415,7 +419,8 @@ template <class Iterations, class Sync, class Aggregation>
             std::uint64_t taken = 0;
             for (;;) {
                 const std::uint64_t samples = rule.next_round(taken);
-                const std::vector<double> round_s = agree_max(active, time_round(samples));
+                const std::vector<double> round_s =
+                    agree_max(active, time_round(samples, /*align=*/mine.rounds == 0));
                 ++mine.rounds;
                 taken += samples;
                 const double sample_s = windowed ? mine.window_s : 0.0;
@@ -441,11 +446,11 @@ template <class Iterations, class Sync, class Aggregation>
             // -check reads the last epoch's data: each epoch starts from clean data (an
             // accumulate would otherwise add every epoch's contributions).
             if (checking && e > 0) loops.restart_check();
-            (void)time_round(ends.size());
+            (void)time_round(ends.size(), /*align=*/true);
         }
         return out;
     }
-    (void)time_round(windowed ? n : ends.size());
+    (void)time_round(windowed ? n : ends.size(), /*align=*/true);
     return out;
 }
 
