@@ -336,12 +336,13 @@ def check_confidence_barriers():
     # the timed loop), so the same run under IMB's rule and under an unreachable target makes
     # exactly as many MPI_Barrier calls: those of the size (N_BARR before the warm-up and before
     # round 1) and the runner's own. Re-synchronising every round would add N_BARR = 2 per
-    # further round. Real MPI times (no delay): the target is never met, so every row takes
-    # several rounds (the real clock: the virtual one without a delay makes every batch
-    # equal and too short to split, so one round would do).
+    # further round. Real MPI times (no delay): the target is never met, and
+    # -confidence_futile continue keeps such a row going to IMB's budget (stop would end it
+    # after one round), so every row takes several rounds (the real clock: the virtual one
+    # without a delay makes every batch equal and too short to split, so one round would do).
     common = ["PingPong", "-iter", "1000", "-msglog", "3:3", "-npmin", "2"]
     barriers = {}
-    for label, extra in (("rule", []), ("confidence", ["-confidence", "0.0001%"])):
+    for label, extra in (("rule", []), ("confidence", ["-confidence", "0.0001%", "-confidence_futile", "continue"])):
         rc, doc, _, _, reports = run(2, common + extra, clock="spin", methodology=None)
         if rc != 0:
             return

@@ -110,7 +110,10 @@ def check_bad_input(parbench):
     for args, needle in [(["--start_sync", "windw"], "-start_sync windw"),
                          (["--start_sync", "window:-5"], "-start_sync window:-5"),
                          (["--confidence", "0"], "-confidence 0"),
-                         (["--confidence", "150%"], "-confidence 150%")]:
+                         (["--confidence", "150%"], "-confidence 150%"),
+                         (["--confidence", "5%", "--confidence_futile", "maybe"],
+                          "-confidence_futile maybe"),
+                         (["--confidence_futile", "continue"], "-confidence_futile")]:
         p, _ = run(["PingPong", "-msglog", "0:1"] + args, 2, parbench, timeout=60)
         errors = [l for l in p.stderr.splitlines() if "error" in l]
         expect(p.returncode == BAD_INPUT and len(errors) >= 1 and needle in errors[0],
@@ -154,6 +157,16 @@ def check_confidence(parbench):
         if goal < 1:
             expect(any(r["metrics"].get("ci_target_met") == 0.0 for r in rows),
                    f"{what}: an unreachable 0.01 % target reported as met everywhere")
+            # Futility stopping (the default): from 8 samples a 0.01 % target projects far more
+            # samples than any budget, so every row stops after its first round — futile, or at
+            # its cap where IMB's rule has no more than 8 samples — and none runs on.
+            for r in rows:
+                m = r["metrics"]
+                expect(m.get("confidence_rounds") == 1.0 and len(r["samples_us"]) == 8,
+                       f"{what} {r['benchmark']} {r['bytes']} B: {m.get('confidence_rounds')} "
+                       f"rounds, {len(r['samples_us'])} samples; want one round of 8")
+            expect(any(r["metrics"].get("ci_futile") == 1.0 for r in rows),
+                   f"{what}: no row stopped as futile: {[r['metrics'] for r in rows]}")
 
 
 def main():

@@ -660,6 +660,8 @@ template <pattern::descriptor Pattern>
             .achieved_percent = std::nullopt,
             .target_met =
                 f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::met),
+            .futile =
+                f.ci_verdict == static_cast<int>(policy::iterations::confidence_verdict::futile),
             .rounds = f.rounds};
         if (d.samples > 0 && d.median > 0.0)
             c.achieved_percent = 100.0 * (d.ci_high - d.ci_low) / 2.0 / d.median;

@@ -10,7 +10,13 @@
 //   time_cap   the next round would take the timed time past `max_seconds` (IMB's -time)
 //   sample_cap `max_samples` samples are taken — by default never more than IMB's rule would
 //              have timed at that size (`within_imb_budget`), so stopping early can only save
-//              time against IMB's rule, and a row that misses the target took what IMB takes
+//              time against IMB's rule
+//   futile     (`stop_when_futile`) the target is out of reach within that budget: the CI
+//              half-width of the median narrows as 1/sqrt(samples) for independent samples, so
+//              reaching the target from half-width h after k samples takes about k·(h/target)²
+//              of them; when that exceeds the sample cap, or its time the -time cap, the row
+//              stops now with its honest (wider) interval instead of spending IMB's budget and
+//              missing anyway. Off, such a row takes what IMB takes.
 //   go_on      otherwise: the next round takes as many samples as all rounds so far (doubling)
 //
 // Counts, warm-up and the -time cap come from the wrapped IMB volume rule; with target 0 the
@@ -34,7 +40,7 @@
 
 namespace parbench::policy::iterations {
 
-enum class confidence_verdict { go_on, met, time_cap, sample_cap };
+enum class confidence_verdict { go_on, met, time_cap, sample_cap, futile };
 
 [[nodiscard]] constexpr std::string_view to_string(confidence_verdict v) noexcept {
     switch (v) {
@@ -42,6 +48,7 @@ enum class confidence_verdict { go_on, met, time_cap, sample_cap };
         case confidence_verdict::met: return "met";
         case confidence_verdict::time_cap: return "time_cap";
         case confidence_verdict::sample_cap: return "sample_cap";
+        case confidence_verdict::futile: return "futile";
     }
     return "go_on";
 }
@@ -62,6 +69,7 @@ struct confidence {
     std::uint64_t first_samples = 8;   // the first round (six is the least that reaches 95 %)
     std::uint64_t max_samples = 64;    // the most samples a size may take
     bool within_imb_budget = true;     // and at most the samples IMB's rule would take
+    bool stop_when_futile = true;      // stop once the target is projected out of that budget
 
     [[nodiscard]] constexpr bool active() const noexcept { return target > 0.0; }
 
@@ -105,9 +113,17 @@ struct confidence {
     // `spent_s` the timed seconds so far; `next_round_s` what the next round would add.
     [[nodiscard]] confidence_verdict judge(std::span<const double> agreed, double spent_s,
                                            double next_round_s) const {
-        if (relative_half_width(agreed) <= target) return confidence_verdict::met;
+        const double half_width = relative_half_width(agreed);
+        if (half_width <= target) return confidence_verdict::met;
         if (next_round(agreed.size()) == 0) return confidence_verdict::sample_cap;
         if (spent_s + next_round_s > max_seconds()) return confidence_verdict::time_cap;
+        // Too few samples for an interval (infinite width) project nothing: go on.
+        if (stop_when_futile && std::isfinite(half_width)) {
+            const double growth = (half_width / target) * (half_width / target);
+            if (static_cast<double>(agreed.size()) * growth > static_cast<double>(max_samples) ||
+                spent_s * growth > max_seconds())
+                return confidence_verdict::futile;
+        }
         return confidence_verdict::go_on;
     }
 };

@@ -84,7 +84,8 @@ struct confidence_figures {
     double target_percent = 0.0;
     std::optional<double> achieved_percent;  // from the row's samples; none without a median
     bool target_met = false;
-    int rounds = 0;  // measuring rounds it took
+    bool futile = false;  // stopped early: the target was projected out of the budget's reach
+    int rounds = 0;       // measuring rounds it took
 
     friend bool operator==(const confidence_figures&, const confidence_figures&) = default;
 };
@@ -305,6 +306,7 @@ inline void to_json(nlohmann::json& j, const confidence_figures& c) {
     j = {{"target_percent", c.target_percent},
          {"achieved_percent", c.achieved_percent ? nlohmann::json(*c.achieved_percent) : nullptr},
          {"target_met", c.target_met},
+         {"futile", c.futile},
          {"rounds", c.rounds}};
 }
 
@@ -313,6 +315,7 @@ inline void from_json(const nlohmann::json& j, confidence_figures& c) {
     if (auto it = j.find("achieved_percent"); it != j.end() && !it->is_null())
         c.achieved_percent = it->get<double>();
     c.target_met = j.at("target_met").get<bool>();
+    c.futile = j.value("futile", false);  // absent in files of parbench before it
     c.rounds = j.at("rounds").get<int>();
 }
 
@@ -414,7 +417,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 // Every named figure of a record as the JSON and CSV files list them under "metrics": the
 // plugin's own `metrics` and the typed blocks under the names docs/methodology.md gives them
 // (epochs; valid_samples, invalid_samples, window_us; ci_target_percent, ci_achieved_percent,
-// ci_target_met as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
+// ci_target_met and ci_futile as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
 // recalibrations). The overlap and availability blocks have columns of their own.
 [[nodiscard]] inline std::map<std::string, double> named_figures(const result_record& r) {
     std::map<std::string, double> out = r.metrics;
@@ -428,6 +431,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         out["ci_target_percent"] = c->target_percent;
         if (c->achieved_percent) out["ci_achieved_percent"] = *c->achieved_percent;
         out["ci_target_met"] = c->target_met ? 1.0 : 0.0;
+        out["ci_futile"] = c->futile ? 1.0 : 0.0;
         out["confidence_rounds"] = static_cast<double>(c->rounds);
     }
     if (const auto& l = r.loop_calibration) {

@@ -412,7 +412,9 @@ struct family {
                 .completion = make_completion<Def>(context),
                 .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
                                          Aggregation>{.iterations = {.base = iterations,
-                                                                     .target = o.confidence},
+                                                                     .target = o.confidence,
+                                                                     .stop_when_futile =
+                                                                         o.confidence_futile_stop},
                                                       .sync = sync_for<Def>(o),
                                                       .mem_limit_bytes = run.mem_limit_bytes,
                                                       .check = o.check},

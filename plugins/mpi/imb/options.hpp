@@ -83,6 +83,7 @@ struct options {
     policy::sync::chosen sync{};  // -start_sync: IMB's barriers (default) or window sync
     imb::methodology method{};    // -methodology and IMB 2021's -sync, -root_shift, ...
     double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
+    bool confidence_futile_stop = true;  // -confidence_futile stop|continue
     // IMB 2021's -aggregate_mode (EXT_suite.cpp:244-254, 420-423): multi runs both modes where a
     // benchmark has them; aggregate or non_aggregate only that one.
     std::string aggregate_mode = "multi";
@@ -291,6 +292,7 @@ namespace detail {
     }
     o.ext_lengths = defaults.ext_lengths;
     std::vector<std::string> switches_2021;  // IMB 2021 options given, for the 4.0 refusal
+    bool futility_given = false;             // -confidence_futile, which needs -confidence
     bool msgsize_given = false;
     for (const auto& [name, value] : request.options) {
         if (name == "npmin") {
@@ -427,10 +429,22 @@ namespace detail {
         } else if (name == "confidence") {
             o.confidence =
                 policy::iterations::parse_confidence_target(parbench::option_text(name, value));
+        } else if (name == "confidence_futile") {
+            const std::string text = parbench::option_text(name, value);
+            const auto t = parbench::trim(text);
+            if (t != "stop" && t != "continue")
+                throw input_error("-confidence_futile " + text +
+                                  ": expected stop (a row that cannot reach the -confidence "
+                                  "target within IMB's budget stops early) or continue");
+            o.confidence_futile_stop = t == "stop";
+            futility_given = true;
         } else {
             throw input_error("-" + name + ": not an option of suite " + std::string(suite));
         }
     }
+    if (futility_given && !(o.confidence > 0.0))
+        throw input_error("-confidence_futile: applies to -confidence PERCENT only; IMB's rule "
+                          "times every row its fixed count");
     if (!switches_2021.empty() && !o.method.is_2021())
         throw input_error("-" + switches_2021.front() + ": an IMB 2021 option; -methodology " +
                           std::string(to_string(o.method.name)) + " (suite " + std::string(suite) +

@@ -112,6 +112,10 @@ parameter_table::parameter_table(const suite_defaults& defaults)
          "repeat samples until the median's 95% CI half-width is below PERCENT (or -time is "
          "reached) instead of IMB's fixed count",
          nullptr, PARBENCH_ARITY_ONE},
+        {"confidence_futile", "stop|continue",
+         "under -confidence, a row projected not to reach PERCENT within IMB's budget stops "
+         "early (stop) or takes that whole budget (continue)",
+         "stop", PARBENCH_ARITY_ONE},
     };
     if (defaults.io_files)
         entries_.push_back({"io-dir", "DIR",

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -66,7 +67,8 @@ TEST_CASE("by default a size never takes more samples than IMB's rule", "[confid
 }
 
 TEST_CASE("verdicts: met, go on, time cap, sample cap", "[confidence]") {
-    const confidence c{.base = {.secs_per_sample = 1.0}, .target = 0.05};
+    // Without futility stopping (below): a row that misses takes IMB's whole budget.
+    const confidence c{.base = {.secs_per_sample = 1.0}, .target = 0.05, .stop_when_futile = false};
     // 3.5 / 103.5 = 3.4 % <= 5 %: met even with the time spent.
     CHECK(c.judge(ramp(100, 8), 0.9, 0.5) == confidence_verdict::met);
     // 1..9: 60 %, far from 5 %: another round if it fits the 1 s budget.
@@ -77,8 +79,41 @@ TEST_CASE("verdicts: met, go on, time cap, sample cap", "[confidence]") {
     // 64 samples 1..64 (median 32.5, far wider than 5 %): the cap stops it.
     CHECK(c.judge(ramp(1, 64), 0.0, 0.0) == confidence_verdict::sample_cap);
     // A tighter target is not met by the 3.4 % set.
-    const confidence tight{.target = 0.03};
+    const confidence tight{.target = 0.03, .stop_when_futile = false};
     CHECK(tight.judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
+}
+
+TEST_CASE("futile: a target projected out of the budget stops the row now", "[confidence]") {
+    // 100..107: median 103.5, 95 % CI [100, 107] (min-max at 8 samples): half-width 3.5/103.5.
+    const double h = 3.5 / 103.5;
+    const auto with_target = [](double target, double secs = 10.0) {
+        return confidence{.base = {.secs_per_sample = secs}, .target = target};
+    };
+    // From 8 samples at h, a target needs about 8·(h/target)² samples. 3 %: 8·(3.38/3)² = 10.2,
+    // within 64: go on.
+    CHECK(with_target(0.03).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
+    // 1 %: 8·(3.38/1)² = 91.5 > 64: futile. At the edge, a target 1 % above h·sqrt(8/64) fits
+    // 64 samples and goes on; 1 % below, it stops.
+    CHECK(with_target(0.01).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::futile);
+    CHECK(with_target(h * std::sqrt(8.0 / 64.0) * 1.01).judge(ramp(100, 8), 0.0, 0.0) ==
+          confidence_verdict::go_on);
+    CHECK(with_target(h * std::sqrt(8.0 / 64.0) * 0.99).judge(ramp(100, 8), 0.0, 0.0) ==
+          confidence_verdict::futile);
+    // The cap is the size's (IMB's 20 batches): 8·(h/2.5 %)² = 14.6 fits, 8·(h/1.7 %)² = 31.6
+    // does not.
+    CHECK(with_target(0.025).for_size(20).judge(ramp(100, 8), 0.0, 0.0) ==
+          confidence_verdict::go_on);
+    CHECK(with_target(0.017).for_size(20).judge(ramp(100, 8), 0.0, 0.0) ==
+          confidence_verdict::futile);
+    // The time budget projects too: 0.1 s spent at 3 % projects 0.127 s; within 1 s, not
+    // within 0.12 s.
+    CHECK(with_target(0.03, 1.0).judge(ramp(100, 8), 0.1, 0.0) == confidence_verdict::go_on);
+    CHECK(with_target(0.03, 0.12).judge(ramp(100, 8), 0.1, 0.0) == confidence_verdict::futile);
+    // Met and the caps come first; too few samples for an interval project nothing.
+    CHECK(with_target(0.05).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::met);
+    CHECK(with_target(0.01).judge(ramp(1, 64), 0.0, 0.0) == confidence_verdict::sample_cap);
+    CHECK(with_target(0.0001).judge(ramp(100, 5), 0.0, 0.0) == confidence_verdict::go_on);
+    CHECK(to_string(confidence_verdict::futile) == "futile");
 }
 
 TEST_CASE("off (target 0), the policy is IMB's volume rule", "[confidence]") {

@@ -48,7 +48,8 @@ parbench::result_record full_record() {
     r.window_sync = parbench::window_sync_figures{
         .valid_samples = 17, .invalid_samples = 3, .window_us = 50000.5};
     r.confidence = parbench::confidence_figures{
-        .target_percent = 5.0, .achieved_percent = 4.25, .target_met = true, .rounds = 3};
+        .target_percent = 5.0, .achieved_percent = 4.25, .target_met = true, .futile = false,
+        .rounds = 3};
     r.loop_calibration = parbench::loop_calibration_figures{
         .nloop_calibrated = 640, .warmup_us = 12.5, .loop_target_us = 1000.0, .recalibrations = 2};
     r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}, 3};
@@ -332,7 +333,7 @@ TEST_CASE("typed blocks reach the outputs' metrics under their documented names"
         {"epochs", 6.0},                                         // aggregate epochs
         {"valid_samples", 17.0},    {"invalid_samples", 3.0},    {"window_us", 50000.5},
         {"ci_target_percent", 5.0}, {"ci_achieved_percent", 4.25},
-        {"ci_target_met", 1.0},     {"confidence_rounds", 3.0},
+        {"ci_target_met", 1.0},     {"ci_futile", 0.0},          {"confidence_rounds", 3.0},
         {"nloop_calibrated", 640.0}, {"warmup_us", 12.5},        {"loop_target_us", 1000.0},
         {"recalibrations", 2.0}};
     CHECK(figures == expected);
@@ -341,11 +342,13 @@ TEST_CASE("typed blocks reach the outputs' metrics under their documented names"
     plain.metrics = {{"messages_per_s", 2.0}};
     CHECK(parbench::named_figures(plain) == plain.metrics);
     plain.confidence = parbench::confidence_figures{
-        .target_percent = 1.0, .achieved_percent = std::nullopt, .target_met = false, .rounds = 7};
+        .target_percent = 1.0, .achieved_percent = std::nullopt, .target_met = false,
+        .futile = true, .rounds = 7};
     CHECK(parbench::named_figures(plain) ==
           std::map<std::string, double>{{"messages_per_s", 2.0},
                                         {"ci_target_percent", 1.0},
                                         {"ci_target_met", 0.0},
+                                        {"ci_futile", 1.0},
                                         {"confidence_rounds", 7.0}});
     // A declared column may name a typed block's figure as it names a metric.
     using parbench::column;
@@ -360,7 +363,8 @@ TEST_CASE("typed blocks travel as their own objects in the event, absent when un
     CHECK(j.at("window_sync") == json::parse(
         R"({"valid_samples": 17, "invalid_samples": 3, "window_us": 50000.5})"));
     CHECK(j.at("confidence") == json::parse(
-        R"({"target_percent": 5.0, "achieved_percent": 4.25, "target_met": true, "rounds": 3})"));
+        R"({"target_percent": 5.0, "achieved_percent": 4.25, "target_met": true,
+            "futile": false, "rounds": 3})"));
     CHECK(j.at("loop_calibration") ==
           json::parse(R"({"nloop_calibrated": 640, "warmup_us": 12.5, "loop_target_us": 1000.0,
                           "recalibrations": 2})"));
