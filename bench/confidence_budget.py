@@ -48,7 +48,9 @@ def rows_of(path):
         mean_us = statistics.fmean(r["samples_us"])
         rows.append({"name": r["name"], "half": half if half is not None else float("inf"),
                      "timed_s": r["iterations"] * mean_us * 1e-6,
-                     "iterations": r["iterations"]})
+                     "iterations": r["iterations"],
+                     "met": r.get("metrics", {}).get("ci_target_met"),
+                     "futile": r.get("metrics", {}).get("ci_futile")})
     if not rows:
         sys.exit(f"confidence_budget: {path} has no rows with samples")
     return rows
@@ -56,6 +58,12 @@ def rows_of(path):
 
 def median_half(rows):
     return statistics.median(r["half"] for r in rows)
+
+
+def upper_half(rows):
+    """The 90th percentile of the rows' half-widths: what the median leaves out."""
+    halves = sorted(r["half"] for r in rows)
+    return halves[min(len(halves) - 1, (9 * len(halves)) // 10)]
 
 
 def bound(rows, target):
@@ -80,6 +88,8 @@ def main():
     scratch = tempfile.mkdtemp(prefix="confidence_budget.")
     walls = {"imb-rule": [], "confidence": [], "IMB-MPI1": []}
     halves = {"imb-rule": [], "confidence": []}
+    uppers = {"imb-rule": [], "confidence": []}
+    verdicts = []
     timed = {"imb-rule": [], "confidence": []}
     bounds = []
     target = args.target
@@ -91,6 +101,7 @@ def main():
         if target is None:
             target = median_half(rule_rows)
         halves["imb-rule"].append(median_half(rule_rows))
+        uppers["imb-rule"].append(upper_half(rule_rows))
         timed["imb-rule"].append(sum(r["timed_s"] for r in rule_rows))
         bounds.append(bound(rule_rows, target))
         conf_json = os.path.join(scratch, f"conf{k}.json")
@@ -99,6 +110,9 @@ def main():
                                                  "--json", conf_json]))
         conf_rows = rows_of(conf_json)
         halves["confidence"].append(median_half(conf_rows))
+        uppers["confidence"].append(upper_half(conf_rows))
+        verdicts.append((len(conf_rows), sum(r["met"] == 1.0 for r in conf_rows),
+                         sum(r["futile"] == 1.0 for r in conf_rows)))
         timed["confidence"].append(sum(r["timed_s"] for r in conf_rows))
         if args.imb:
             walls["IMB-MPI1"].append(run(launch + [args.imb]))
@@ -109,13 +123,18 @@ def main():
     med = {k: statistics.median(v) for k, v in walls.items() if v}
     print(f"# target {target:.3f} % (median CI half-width of the first IMB-rule run); "
           f"{args.rounds} alternating rounds, -n {args.processes}; load average {load:.2f}")
-    print(f"{'run':<12} {'wall s':>8} {'timed s':>8} {'median half-width %':>20}")
+    print(f"{'run':<12} {'wall s':>8} {'timed s':>8} {'median half-width %':>20} "
+          f"{'p90 half-width %':>17}")
     for name in ("IMB-MPI1", "imb-rule", "confidence"):
         if name not in med:
             continue
         t = f"{statistics.median(timed[name]):8.3f}" if name in timed else f"{'-':>8}"
         h = f"{statistics.median(halves[name]):20.3f}" if name in halves else f"{'-':>20}"
-        print(f"{name:<12} {med[name]:8.3f} {t} {h}")
+        u = f"{statistics.median(uppers[name]):17.3f}" if name in uppers else f"{'-':>17}"
+        print(f"{name:<12} {med[name]:8.3f} {t} {h} {u}")
+    rows_n, met_n, futile_n = verdicts[-1]
+    print(f"-confidence rows (last round): {rows_n}, target met {met_n}, stopped as futile "
+          f"{futile_n}")
     reference = "IMB-MPI1" if "IMB-MPI1" in med else "imb-rule"
     wall_ratio = med["confidence"] / med[reference]
     width_ratio = statistics.median(halves["confidence"]) / target

@@ -11,12 +11,14 @@
 //   sample_cap `max_samples` samples are taken — by default never more than IMB's rule would
 //              have timed at that size (`within_imb_budget`), so stopping early can only save
 //              time against IMB's rule
-//   futile     (`stop_when_futile`) the target is out of reach within that budget: the CI
-//              half-width of the median narrows as 1/sqrt(samples) for independent samples, so
-//              reaching the target from half-width h after k samples takes about k·(h/target)²
-//              of them; when that exceeds the sample cap, or its time the -time cap, the row
-//              stops now with its honest (wider) interval instead of spending IMB's budget and
-//              missing anyway. Off, such a row takes what IMB takes.
+//   futile     (`stop_when_futile`) the target is clearly out of reach within that budget: with
+//              as many samples as the sample cap and the -time cap allow, samples distributed as
+//              those so far would still give an interval `futility_margin` (2) times wider than
+//              the target (projected_half_width). The row stops now with its honest (wider)
+//              interval instead of spending IMB's budget and missing anyway. The margin leaves
+//              rows near the target to go on: a projection from 8 samples is itself noisy, and
+//              without it half the rows whose budget would just reach the target stopped (on
+//              the build machine). Off, such a row takes what IMB takes.
 //   go_on      otherwise: the next round takes as many samples as all rounds so far (doubling)
 //
 // Counts, warm-up and the -time cap come from the wrapped IMB volume rule; with target 0 the
@@ -37,6 +39,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace parbench::policy::iterations {
 
@@ -63,6 +66,26 @@ enum class confidence_verdict { go_on, met, time_cap, sample_cap, futile };
     return (s.ci_high - s.ci_low) / 2.0 / s.median;
 }
 
+// The relative half-width of the median's CI that `count` samples distributed as `samples`
+// would give: the order statistics that median_interval(count) bounds it by, read as quantiles
+// of the present samples (interpolated). Inner quantiles, not the present extremes: with 8
+// samples the interval is [min, max], which one preempted sample widens, while the interval of
+// 64 lies near the 37th and 63rd percentiles. Infinite below six samples or without a positive
+// median.
+[[nodiscard]] inline double projected_half_width(std::span<const double> samples,
+                                                 std::size_t count) {
+    if (samples.empty() || count < min_ci_samples) return std::numeric_limits<double>::infinity();
+    std::vector<double> sorted(samples.begin(), samples.end());
+    std::sort(sorted.begin(), sorted.end());
+    const double median = percentile_sorted(sorted, 0.5);
+    if (!(median > 0.0)) return std::numeric_limits<double>::infinity();
+    const median_interval_bounds bounds = median_interval(count);
+    const double last = static_cast<double>(count - 1);
+    const double low = percentile_sorted(sorted, static_cast<double>(bounds.lower) / last);
+    const double high = percentile_sorted(sorted, static_cast<double>(bounds.upper) / last);
+    return (high - low) / 2.0 / median;
+}
+
 struct confidence {
     imb_volume base{};
     double target = 0.0;               // relative CI half-width to reach; 0: the IMB rule alone
@@ -70,6 +93,7 @@ struct confidence {
     std::uint64_t max_samples = 64;    // the most samples a size may take
     bool within_imb_budget = true;     // and at most the samples IMB's rule would take
     bool stop_when_futile = true;      // stop once the target is projected out of that budget
+    double futility_margin = 2.0;      // ... by this factor
 
     [[nodiscard]] constexpr bool active() const noexcept { return target > 0.0; }
 
@@ -119,9 +143,15 @@ struct confidence {
         if (spent_s + next_round_s > max_seconds()) return confidence_verdict::time_cap;
         // Too few samples for an interval (infinite width) project nothing: go on.
         if (stop_when_futile && std::isfinite(half_width)) {
-            const double growth = (half_width / target) * (half_width / target);
-            if (static_cast<double>(agreed.size()) * growth > static_cast<double>(max_samples) ||
-                spent_s * growth > max_seconds())
+            // The most samples the caps allow: the sample cap, and as many as the -time budget
+            // buys at the cost per sample so far.
+            const double taken = static_cast<double>(agreed.size());
+            double reachable = static_cast<double>(max_samples);
+            if (spent_s > 0.0)
+                reachable = std::min(reachable, std::floor(taken * max_seconds() / spent_s));
+            if (reachable > taken &&
+                projected_half_width(agreed, static_cast<std::size_t>(reachable)) >
+                    futility_margin * target)
                 return confidence_verdict::futile;
         }
         return confidence_verdict::go_on;

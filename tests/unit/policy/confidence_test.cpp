@@ -83,36 +83,57 @@ TEST_CASE("verdicts: met, go on, time cap, sample cap", "[confidence]") {
     CHECK(tight.judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
 }
 
-TEST_CASE("futile: a target projected out of the budget stops the row now", "[confidence]") {
-    // 100..107: median 103.5, 95 % CI [100, 107] (min-max at 8 samples): half-width 3.5/103.5.
-    const double h = 3.5 / 103.5;
+TEST_CASE("projected half-width: the interval of more samples, from inner quantiles",
+          "[confidence]") {
+    // 100..107 read as a distribution: the quantile q is 100 + 7q exactly. The 95 % interval of
+    // the median of n samples is [x(l), x(n-1-l)] with l from B(n, 1/2) (computed by hand):
+    // n = 8: l = 0; 16: 3; 20: 5; 64: 23. Projected: 7·(n-1-2l)/(n-1)/2/103.5.
+    const auto projected = [](int n, int l) {
+        return 7.0 * static_cast<double>(n - 1 - 2 * l) / static_cast<double>(n - 1) / 2.0 / 103.5;
+    };
+    CHECK(projected_half_width(ramp(100, 8), 8) == Approx(relative_half_width(ramp(100, 8))));
+    CHECK(projected_half_width(ramp(100, 8), 16) == Approx(projected(16, 3)));  // 2.03 %
+    CHECK(projected_half_width(ramp(100, 8), 20) == Approx(projected(20, 5)));  // 1.60 %
+    CHECK(projected_half_width(ramp(100, 8), 64) == Approx(projected(64, 23)));  // 0.91 %
+    // One preempted sample widens [min, max] of 8 tenfold, the projection to 64 not at all.
+    std::vector<double> preempted = ramp(100, 8);
+    preempted.back() = 170.0;
+    CHECK(relative_half_width(preempted) == Approx(35.0 / 103.5));
+    CHECK(projected_half_width(preempted, 64) == Approx(projected(64, 23)));
+    CHECK(projected_half_width(ramp(100, 8), 5) == infinite);
+    CHECK(projected_half_width({}, 64) == infinite);
+}
+
+TEST_CASE("futile: a target out of the budget's reach stops the row now", "[confidence]") {
     const auto with_target = [](double target, double secs = 10.0) {
         return confidence{.base = {.secs_per_sample = secs}, .target = target};
     };
-    // From 8 samples at h, a target needs about 8·(h/target)² samples. 3 %: 8·(3.38/3)² = 10.2,
-    // within 64: go on.
-    CHECK(with_target(0.03).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
-    // 1 %: 8·(3.38/1)² = 91.5 > 64: futile. At the edge, a target 1 % above h·sqrt(8/64) fits
-    // 64 samples and goes on; 1 % below, it stops.
-    CHECK(with_target(0.01).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::futile);
-    CHECK(with_target(h * std::sqrt(8.0 / 64.0) * 1.01).judge(ramp(100, 8), 0.0, 0.0) ==
+    // Futile when the projection at the caps exceeds twice the target (the margin).
+    // 100..107 (3.4 % now) would give 0.91 % at the 64-sample cap: 0.46 % goes on, 0.45 % stops.
+    CHECK(with_target(0.0046).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
+    CHECK(with_target(0.0045).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::futile);
+    // The cap is the size's: IMB's 20 batches give 1.60 %: 0.81 % goes on, 0.79 % stops.
+    CHECK(with_target(0.0081).for_size(20).judge(ramp(100, 8), 0.0, 0.0) ==
           confidence_verdict::go_on);
-    CHECK(with_target(h * std::sqrt(8.0 / 64.0) * 0.99).judge(ramp(100, 8), 0.0, 0.0) ==
+    CHECK(with_target(0.0079).for_size(20).judge(ramp(100, 8), 0.0, 0.0) ==
           confidence_verdict::futile);
-    // The cap is the size's (IMB's 20 batches): 8·(h/2.5 %)² = 14.6 fits, 8·(h/1.7 %)² = 31.6
-    // does not.
-    CHECK(with_target(0.025).for_size(20).judge(ramp(100, 8), 0.0, 0.0) ==
-          confidence_verdict::go_on);
-    CHECK(with_target(0.017).for_size(20).judge(ramp(100, 8), 0.0, 0.0) ==
-          confidence_verdict::futile);
-    // The time budget projects too: 0.1 s spent at 3 % projects 0.127 s; within 1 s, not
-    // within 0.12 s.
-    CHECK(with_target(0.03, 1.0).judge(ramp(100, 8), 0.1, 0.0) == confidence_verdict::go_on);
-    CHECK(with_target(0.03, 0.12).judge(ramp(100, 8), 0.1, 0.0) == confidence_verdict::futile);
+    // The time budget too: 0.1 s for 8 samples, 0.2 s allowed: 16 samples reachable, 2.03 %.
+    CHECK(with_target(0.0102, 0.2).judge(ramp(100, 8), 0.1, 0.0) == confidence_verdict::go_on);
+    CHECK(with_target(0.0101, 0.2).judge(ramp(100, 8), 0.1, 0.0) == confidence_verdict::futile);
+    // A margin of 1 stops at the projection itself.
+    confidence strict = with_target(0.009);
+    strict.futility_margin = 1.0;
+    CHECK(strict.judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::futile);
+    strict.target = 0.0092;
+    CHECK(strict.judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
     // Met and the caps come first; too few samples for an interval project nothing.
     CHECK(with_target(0.05).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::met);
-    CHECK(with_target(0.01).judge(ramp(1, 64), 0.0, 0.0) == confidence_verdict::sample_cap);
+    CHECK(with_target(0.001).judge(ramp(1, 64), 0.0, 0.0) == confidence_verdict::sample_cap);
     CHECK(with_target(0.0001).judge(ramp(100, 5), 0.0, 0.0) == confidence_verdict::go_on);
+    // Off: the same unreachable target goes on to the cap.
+    confidence patient = with_target(0.0045);
+    patient.stop_when_futile = false;
+    CHECK(patient.judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
     CHECK(to_string(confidence_verdict::futile) == "futile");
 }
 
