@@ -614,6 +614,9 @@ def case_imb2021_rma():
         expect(ctx.get("rma_all_targets_completion") ==
                ("once per sample" if label == "2021" else "every iteration"),
                f"{label}: the context records the completion rule: {ctx}")
+        expect(ctx.get("rma_mode_order") == ("non_aggregate, aggregate" if label == "2021"
+                                             else "aggregate, non_aggregate"),
+               f"{label}: the context records IMB-RMA's order of the two modes: {ctx}")
         expect(ctx.get("non_aggregate_repetitions_under_iter_policy_dynamic") ==
                ("msgs_nonaggr capped at msgs_per_sample" if label == "2021" else "msgs_nonaggr"),
                f"{label}: the context records the dynamic policy's non-aggregate rule: {ctx}")
