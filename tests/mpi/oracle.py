@@ -642,6 +642,9 @@ def case_imb2021_rma():
         expect(ctx.get("rma_all_targets_completion") ==
                ("once per sample" if label == "2021" else "every iteration"),
                f"{label}: the context records the completion rule: {ctx}")
+        expect(ctx.get("rma_mode_order") == ("non_aggregate, aggregate" if label == "2021"
+                                             else "aggregate, non_aggregate"),
+               f"{label}: the context records IMB-RMA's order of the two modes: {ctx}")
         expect(ctx.get("non_aggregate_repetitions_under_iter_policy_dynamic") ==
                ("msgs_nonaggr capped at msgs_per_sample" if label == "2021" else "msgs_nonaggr"),
                f"{label}: the context records the dynamic policy's non-aggregate rule: {ctx}")
@@ -780,15 +783,27 @@ def case_imb2021_io():
     # The defaults (no -iter, -msglog, -npmin): S_Write_indv at 64 KiB, 40 MiB / 64 KiB = 640
     # repetitions aggregate and 100 non-aggregate (IMB 2021: -iter 1000,40,100) against 50 and 10
     # (16 MiB, the guide).
-    defaults = ["S_Write_indv", "-msgsize", "65536", "-zero_size", "off", "-time", "600"] + where
+    # The name typed in neither spelling: IMB matches names case-insensitively (imb.cpp:242-253)
+    # and prints its own, S_Write_Indv (IO_benchmark.cpp:63); the 4.0 layout and the JSON keep
+    # parbench's S_Write_indv.
+    defaults = ["s_write_INDV", "-msgsize", "65536", "-zero_size", "off", "-time", "600"] + where
     runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io"),
-                run(2, defaults, delay=d, methodology=m, suite="imb-io"))
+                run(2, defaults, delay=d, methodology=m, suite="imb-io", console=True))
             for m in ("2021", "4.0")}
     if any(r[0] != 0 for pair in runs.values() for r in pair):
         expect(False, "every imb-io run exits 0")
         return
-    for label, ((_, doc, _, _, _), (_, ddoc, _, _, _)) in runs.items():
+    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, _)) in runs.items():
         is_2021 = label == "2021"
+        shown = "S_Write_Indv" if is_2021 else "S_Write_indv"
+        listed = "# " + shown + "\n" in dout
+        titled = f"# Benchmarking {shown}{' ' if is_2021 else ''}\n" in dout
+        other = ("S_Write_indv" if is_2021 else "S_Write_Indv") in dout
+        named = [b["name"] for b in ddoc.get("benchmarks", []) if b["run_type"] == "iteration"]
+        expect(listed and titled and not other and named and
+               all(n.startswith("imb-io/S_Write_indv/") for n in named),
+               f"{label}: the console spells {shown} (listed {listed}, titled {titled}, the other "
+               f"spelling {other}); JSON names {named[:2]}")
         got = rows(doc)
         # The default npmin (1 under 2021, 2 under the guide) and IMB 2021's run order.
         order = list(dict.fromkeys(r["benchmark"] for r in got))

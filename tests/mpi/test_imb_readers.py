@@ -146,13 +146,18 @@ def check_imb2021_groups(exe):
     """-multi 1 at -n 4 as IMB-MPI1 2021.11 prints it: the names listed as given (MPI1_suite.cpp:
     809-811), the groups (IMB_show_procids, IMB_print_array: "Group  %d: ", " %4d" a rank, then
     "\\n# "), a Group column 13 wide first (IMB_print_header, "&Group") and an empty line before
-    each length's rows (IMB_output.c:232-234)."""
-    d, _ = run(["Allreduce", "-multi", "1", "-msglog", "0:0", "-iter", "3"], 4, exe)
+    each length's rows (IMB_output.c:232-234). PingPong, a single transfer, keeps one time column
+    and Mbytes/sec per group (OUT_TIME_AND_BW, IMB_output.c:210-213), each group's t its t_max:
+    as `IMB-MPI1 PingPong -multi 1` prints at -n 4 on the 2021.11 build."""
+    d, rows = run(["PingPong", "Allreduce", "-multi", "1", "-msglog", "0:0", "-iter", "3"], 4,
+                  exe)
     if not expect(d.returncode == 0, f"-multi 1: rc {d.returncode}: {d.stderr[-800:]}"):
         return
     lines = d.stdout.splitlines()
-    expect("# Allreduce" in lines and not any("(Multi-)" in line for line in lines),
-           "-multi 1: the list names Allreduce as given")
+    expect("# Allreduce" in lines and "# PingPong" in lines and
+           not any("(Multi-)" in line for line in lines),
+           "-multi 1: the list names PingPong and Allreduce as given")
+    check_single_transfer_groups(lines, rows)
     title = "# Benchmarking Multi-Allreduce "
     i = lines.index(title) if title in lines else -1
     if not expect(i > 0, f"-multi 1: no {title!r} line"):
@@ -166,6 +171,34 @@ def check_imb2021_groups(exe):
     expect(j > i and lines[j + 1] == "" and lines[j + 2].split()[:2] == ["0", "0"] and
            lines[j + 3].split()[:2] == ["1", "0"],
            f"-multi 1 heading and rows {lines[j:j + 4] if j > 0 else lines[i:i + 12]}")
+
+
+def check_single_transfer_groups(lines, rows):
+    """Multi-PingPong's block under -multi 1 at -n 4, line by line as IMB-MPI1 2021.11 prints it:
+    the rule of 5 columns (Group, #bytes, #repetitions, t[usec], Mbytes/sec), an empty line, then
+    each group's row; t and Mbytes/sec are that group's t_max and mbytes_per_s in the JSON."""
+    title = "# Benchmarking Multi-PingPong "
+    i = lines.index(title) if title in lines else -1
+    if not expect(i > 0, f"-multi 1: no {title!r} line"):
+        return
+    heading = "".join(f"{h:>13}" for h in ("Group", "#bytes", "#repetitions", "t[usec]",
+                                           "Mbytes/sec"))
+    want = [rule(5), title, "# ( 2 groups of 2 processes each running simultaneous ) ",
+            "# Group  0:     0    1", "# ", "# Group  1:     2    3", "# ", rule(5)]
+    expect(lines[i - 1:i + 7] == want, f"-multi 1 PingPong block title {lines[i - 1:i + 7]}")
+    # parbench's median and CI are named on a '#' line between the rule and IMB's heading.
+    expect(lines[i + 7].startswith("#") and lines[i + 8] == heading and lines[i + 9] == "",
+           f"-multi 1 PingPong heading {lines[i + 7:i + 10]}")
+    by_group = {r.get("group"): r for r in rows
+                if r["benchmark"] == "PingPong" and r.get("bytes") == 0}
+    for g, line in enumerate(lines[i + 10:i + 12]):
+        cells = line.split()
+        r = by_group.get(g)
+        expect(r is not None and len(cells) >= 5 and cells[:3] == [str(g), "0", "3"] and
+               abs(float(cells[3]) - r["t_max_us"]) <= 0.006 and
+               abs(float(cells[4]) - r["metrics"]["mbytes_per_s"]) <= 0.006,
+               f"-multi 1 PingPong group {g}: row {cells} against the JSON "
+               f"{r and (r['t_max_us'], r['metrics'].get('mbytes_per_s'))}")
 
 
 def main():

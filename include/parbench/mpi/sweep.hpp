@@ -17,7 +17,7 @@
 //   close(count, notes)     after the count: its warnings, from the sweep's size_notes
 // and optionally:
 //   passes                  static constexpr: how many times the sizes are swept per count
-//                           (IMB-EXT/RMA: aggregate, then non-aggregate); 1 without it
+//                           (IMB-EXT/RMA/IO: one per mode, in the family's order); 1 without it
 //   warm_up(count, x)       once per count, after the first size's progress (so that a time
 //                           limit covers it) and before its measurement
 //   stopped(count) -> bool  after each size's records are published: true ends the count's

@@ -240,7 +240,8 @@ template <class Def, class Config>
 
 // IMB's family for mpi::sweep(): IMB's process counts (-npmin doubling, or the pair of a
 // two-process pattern), its lengths, one pass per mode (every size in aggregate mode, then every
-// size in non-aggregate mode for IMB-EXT/RMA; one pass without a mode for IMB-MPI1), IMB's
+// size in non-aggregate mode for IMB-EXT/RMA/IO, non-aggregate first for IMB-RMA under IMB 2021;
+// one pass without a mode for IMB-MPI1), IMB's
 // warm-up once per count, and rank 0's warnings after each count.
 template <class Def>
 struct family {
@@ -324,16 +325,18 @@ struct family {
     template <std::size_t P>
     [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x,
                                            mpi::sweep_pass<P> /*pass*/) const {
-        using aggregation =
-            std::conditional_t<P == 1 || traits.modes == mpi::run_modes::non_aggregate,
-                               policy::aggregation::non_aggregate,
-                               policy::aggregation::aggregate>;
-        const std::string_view mode = passes == 1 ? ""
-                                      : P == 0    ? "aggregate"
-                                                  : "non_aggregate";
         const options& o = *run.opts;
+        // A benchmark with both modes: pass 0 is AGGREGATE, pass 1 NON-AGGREGATE, or the other
+        // way round where the suite and methodology say so (IMB-RMA under IMB 2021,
+        // options::non_aggregate_first). One pass: the definition's mode, without a label.
+        const bool aggregate_pass =
+            passes == 2 ? (P == 0) != o.non_aggregate_first
+                        : traits.modes != mpi::run_modes::non_aggregate;
+        const std::string_view mode = passes == 1      ? ""
+                                      : aggregate_pass ? "aggregate"
+                                                       : "non_aggregate";
         if constexpr (passes == 2) {
-            if (!runs_mode(o, P == 0)) return {};  // -aggregate_mode: the other mode only
+            if (!runs_mode(o, aggregate_pass)) return {};  // -aggregate_mode: the other only
         }
         // The repetition rule of this run: under -iter_policy off IMB 2021 counts msgspersample
         // in every mode (methodology::off_policy_counts_msgs_per_sample).
@@ -367,7 +370,15 @@ struct family {
                     return measure_as<policy::aggregation::aggregate>(c, x, "aggregate",
                                                                       iterations);
             }
-            return measure_as<aggregation>(c, x, mode, iterations);
+            if constexpr (passes == 2) {
+                if (aggregate_pass)
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
+                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations);
+            } else if constexpr (traits.modes == mpi::run_modes::non_aggregate) {
+                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations);
+            } else {
+                return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
+            }
         }();
         if (o.msg_pause) {
             // IMB 2021's -msg_pause: a barrier, then as long a sleep as the size took here.

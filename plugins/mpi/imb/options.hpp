@@ -55,6 +55,8 @@ struct suite_defaults {
     bool modes = false;
     // IMB-EXT's lengths: multiples of the methodology's unit (methodology::ext_length_unit).
     bool ext_lengths = false;
+    // IMB-RMA's order of the two modes (methodology::rma_runs_non_aggregate_first).
+    bool rma_mode_order = false;
 };
 
 struct options {
@@ -91,6 +93,9 @@ struct options {
     // as long as the size took it (original_benchmark.h:196-202).
     bool msg_pause = false;
     bool ext_lengths = false;  // suite_defaults::ext_lengths
+    // Benchmarks with both modes run NON-AGGREGATE first (IMB-RMA under IMB 2021,
+    // methodology::rma_runs_non_aggregate_first); AGGREGATE first otherwise.
+    bool non_aggregate_first = false;
     std::string io_dir;       // suites with files: where the run's directory goes ("": $TMPDIR)
 };
 
@@ -291,6 +296,7 @@ namespace detail {
         o.iterations.msgs_nonaggr = o.method.io_msgs_nonaggr();
     }
     o.ext_lengths = defaults.ext_lengths;
+    o.non_aggregate_first = defaults.rma_mode_order && o.method.rma_runs_non_aggregate_first();
     std::vector<std::string> switches_2021;  // IMB 2021 options given, for the 4.0 refusal
     bool futility_given = false;             // -confidence_futile, which needs -confidence
     bool msgsize_given = false;

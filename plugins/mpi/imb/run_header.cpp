@@ -100,6 +100,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
          m.dynamic_policy_caps_non_aggregate() ? "msgs_nonaggr capped at msgs_per_sample"
                                                : "msgs_nonaggr"},
     };
+    if (spec.defaults.rma_mode_order)
+        rules["rma_mode_order"] = m.rma_runs_non_aggregate_first() ? "non_aggregate, aggregate"
+                                                                   : "aggregate, non_aggregate";
     if (spec.defaults.io_files) {
         // IMB-IO's rules (methodology::io_*); its overlap[%] divides by the shorter time under
         // both (IMB_output.c:338).

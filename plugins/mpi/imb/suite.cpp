@@ -41,6 +41,15 @@ void keep_large_buffers_out_of_the_heap() {
 #endif
 }
 
+// IMB 2021's columns for a single transfer under -multi 1: one row per group with that group's
+// time and throughput, "t[usec] Mbytes/sec" (OUT_TIME_AND_BW for a SingleTransfer or
+// SingleElementTransfer with group_mode != 0, IMB_output.c:210-213). parbench's record of one
+// group among several is a parallel transfer (pattern::class_in_groups, the IMB 4.0 guide's
+// rule), whose class would give t_min/t_max/t_avg; t is the group's t_max, as in IMB
+// (timing[MAX], IMB_output.c:392).
+constexpr table_column single_transfer_in_groups[] = {{"t_max_us", "t[usec]"},
+                                                      {"mbytes_per_s", "Mbytes/sec"}};
+
 }  // namespace
 
 }  // namespace suite_impl
@@ -102,9 +111,12 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     if (st.world_rank == 0) {
         run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o, order), share);
         for (std::size_t k = 0; k < catalogue_.size(); ++k) {
-            const std::span<const table_column> columns =
+            std::span<const table_column> columns =
                 catalogue_[k].columns_under != nullptr ? catalogue_[k].columns_under(o.method)
                                                        : catalogue_[k].columns;
+            if (columns.empty() && o.method.is_2021() && o.multi == 1 &&
+                std::string_view(catalogue_[k].info.klass) == "single_transfer")
+                columns = suite_impl::single_transfer_in_groups;
             if (!chosen[k].run || columns.empty()) continue;
             auto& declared = start.columns[catalogue_[k].info.name];
             for (const table_column& c : columns)

@@ -141,6 +141,9 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     // IMB-EXT's lengths in multiples of sizeof(MPI_FLOAT) (helper_IMB_functions.h:743-744).
     CHECK(imb2021.ext_length_unit() == 4);
     CHECK(imb40.ext_length_unit() == 1);
+    // IMB-RMA's two modes: NON-AGGREGATE first under 2021 (helper_IMB_functions.h:176-182).
+    CHECK(imb2021.rma_runs_non_aggregate_first());
+    CHECK_FALSE(imb40.rma_runs_non_aggregate_first());
     // Truly_passive_put: t_pure before t_ovrl (IMB_output.c:423).
     CHECK(imb2021.pure_before_overlapped());
     CHECK_FALSE(imb40.pure_before_overlapped());
