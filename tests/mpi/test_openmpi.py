@@ -19,7 +19,10 @@ MPI calls too, so that plugin reads its library as Open MPI's; the driver goes b
 was compiled against, runs the Open MPI plugin and passes the MPICH one over (which, chosen first,
 crashed in MPI_Init). With the MPICH plugin alone, the same preload is refused in one line that
 names the plugin, both MPIs and LD_PRELOAD (exit 2); under MPICH's mpiexec too (by the plugin
-before MPI_Init where the driver read its library from the build tree's manifest).
+before MPI_Init where the driver read its library from the build tree's manifest). The other way
+round (--mpich-oracle, linked to MPICH, preloaded under Open MPI's mpirun): the Open MPI plugin's
+MPI_Get_library_version reaches MPICH, whose 8192-byte maximum overflowed the 256 bytes of Open
+MPI's mpi.h (a crash); it refuses in one line, exit 2.
 
 At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH's mpiexec runs
 the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
@@ -30,6 +33,7 @@ cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT)
 usage: test_openmpi.py --np N --parbench PARBENCH --mpirun MPIRUN_OPENMPI --mpiexec MPIEXEC_MPICH
                       --mpich-plugin PARBENCH_MPI_SO --openmpi-plugin PARBENCH_MPI_OPENMPI_SO
                       [--oracle LIBPARBENCH_PMPI_ORACLE_OPENMPI_SO]
+                      [--mpich-oracle LIBPARBENCH_PMPI_ORACLE_SO]
 Open MPI runs as root only when told twice (OMPI_ALLOW_RUN_AS_ROOT, ..._CONFIRM), and beyond the
 cores it finds only with --oversubscribe: both are given here, as docs/user-guide.md says.
 """
@@ -276,6 +280,20 @@ def test_known_answer(a):
                f"{label} rank {rank}: roots of the Bcast calls {roots}, want 0 only")
 
 
+def test_mpich_preloaded(a):
+    """The Open MPI plugin with MPICH's libmpi preloaded (the PMPI oracle linked to MPICH), under
+    Open MPI's mpirun, the build tree's manifest read: its MPI_Get_library_version reaches MPICH,
+    which writes up to its own maximum (8192 bytes; Open MPI's mpi.h says 256) into the plugin's
+    buffer, and its init refuses before MPI_Init, once, status 2 (the overflow crashed it)."""
+    rc, _, err = run_command(mpirun(a, 2) + ["env", f"LD_PRELOAD={a.mpich_oracle}", a.parbench,
+                                             "run", "imb-mpi1", "PingPong"],
+                             env=OPEN_MPI_ENV, timeout=60)
+    one_error_line("Open MPI's mpirun, MPICH's libmpi preloaded (the plugin refuses)", rc, err,
+                   r"^parbench: error: \S*parbench_mpi_openmpi\.so: the MPI plugin 'mpi-openmpi' "
+                   r"was built for Open MPI \(mpi\.h of Open MPI \S+\), but its MPI calls reach "
+                   r"MPICH's library \(MPICH Version: \S+\): most likely a library preloaded")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--np", type=int, required=True)
@@ -285,12 +303,15 @@ def main():
     p.add_argument("--mpich-plugin", required=True)
     p.add_argument("--openmpi-plugin", required=True)
     p.add_argument("--oracle", help="the PMPI oracle library linked to Open MPI")
+    p.add_argument("--mpich-oracle", help="the PMPI oracle library linked to MPICH")
     a = p.parse_args()
     a.parbench = os.path.abspath(a.parbench)
     a.mpich_plugin = os.path.abspath(a.mpich_plugin)
     a.openmpi_plugin = os.path.abspath(a.openmpi_plugin)
     if a.oracle:
         a.oracle = os.path.abspath(a.oracle)
+    if a.mpich_oracle:
+        a.mpich_oracle = os.path.abspath(a.mpich_oracle)
     test_imb_mpi1(a, a.np)
     test_osu(a, a.np)
     test_imb_rma_io(a, a.np)
@@ -298,6 +319,8 @@ def main():
         test_choice(a)
         if a.oracle:
             test_known_answer(a)
+        if a.mpich_oracle:
+            test_mpich_preloaded(a)
     return finish()
 
 
