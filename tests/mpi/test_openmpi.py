@@ -213,13 +213,14 @@ def test_choice(a):
                                  env={**OPEN_MPI_ENV, **plugin_path}, timeout=60)
     one_error_line("only the MPICH plugin, under mpirun.openmpi", rc, err,
                    r"mpirun \(Open MPI\) starts Open MPI processes, but this parbench has no "
-                   r"MPI plugin for Open MPI \(found: MPICH Version: \S+ \(parbench_mpi\.so\)\)")
+                   r"MPI plugin for Open MPI \(found: mpi \(parbench_mpi\.so, mpi\.h of MPICH "
+                   r"[0-9.]+\)\): launch it with MPICH's mpiexec")
     rc, _, err = run_command([a.mpiexec, "-n", "2", a.parbench, "run", "imb-mpi1", "PingPong",
                               "--mpi", "lam"], timeout=60)
     one_error_line("--mpi lam", rc, err,
-                   r"--mpi lam: no MPI plugin for 'lam' was found \(found: MPICH Version: \S+ "
-                   r"\(parbench_mpi\.so\), Open MPI v\S+ \(parbench_mpi_openmpi\.so\); --mpi takes "
-                   r"mpich or openmpi\)")
+                   r"--mpi lam: no MPI plugin for 'lam' was found \(found: mpi \(parbench_mpi\.so, "
+                   r"mpi\.h of MPICH [0-9.]+\), mpi-openmpi \(parbench_mpi_openmpi\.so, mpi\.h of "
+                   r"Open MPI [0-9.]+\); --mpi takes mpich or openmpi\)")
     # Open MPI's CUDA query differs from MPICH's: a build-time macro, then a run-time call.
     # Debian's Open MPI is built without CUDA, and the refusal says so.
     rc, out_cuda, err = run_command(mpirun(a, 2) + [a.parbench, "run", "imb-mpi1", "PingPong",
@@ -245,6 +246,16 @@ def test_known_answer(a):
         rc, doc, stdout, _, reports = oracle.run(
             2, names + oracle.IMB2021_OPTIONS, delay=oracle.IMB2021_D_US, console=True,
             methodology=None, peers=True, timeout=60)
+    # A refusal's list of the plugins found, under the same preload (both probed): the MPICH
+    # plugin's calls reach Open MPI's library, and the list says so beside its mpi.h.
+    with only_plugin(a, a.mpich_plugin, a.openmpi_plugin) as (alone, plugin_path):
+        rc_lam, _, err = run_command(
+            [a.mpiexec, "-n", "2", "env", f"LD_PRELOAD={a.oracle}", alone, "run", "imb-mpi1",
+             "PingPong", "--mpi", "lam"], env=plugin_path, timeout=60)
+    one_error_line("--mpi lam, Open MPI's libmpi preloaded", rc_lam, err,
+                   r"\(found: mpi \(parbench_mpi\.so, mpi\.h of MPICH [0-9.]+, calls reach Open MPI "
+                   r"v[0-9.]+\), mpi-openmpi \(parbench_mpi_openmpi\.so, mpi\.h of Open MPI "
+                   r"[0-9.]+\); --mpi takes")
     # The MPICH plugin alone under the same preload: its calls would reach Open MPI's library.
     with only_plugin(a, a.mpich_plugin) as (alone, plugin_path):
         rc_alone, _, err = run_command(
