@@ -275,6 +275,21 @@ def test_known_answer(a):
                    err, r"^parbench: error: \S*parbench_mpi\.so: the MPI plugin 'mpi' was built "
                         r"for MPICH \(mpi\.h of MPICH \S+\), but its MPI calls reach Open MPI's "
                         r"library \(Open MPI v\S+\): most likely a library preloaded")
+    # The preload on rank 1 alone (MPMD): rank 1 refuses before MPI_Init and ends, and hydra does
+    # not end rank 0, which waits in MPI_Init for it; the time limit (--timeout, held for the
+    # start too) ends it with one line and status 3 instead of a hang (rank 1's own line comes
+    # too when the limit is over the 3 s it waits for rank 0: docs/user-guide.md).
+    command = [a.parbench, "run", "imb-mpi1", "PingPong", "--timeout", "1"]
+    rc_mpmd, _, err = run_command([a.mpiexec, "-n", "1"] + command +
+                                  [":", "-n", "1", "env", f"LD_PRELOAD={a.oracle}"] + command,
+                                  timeout=60)
+    lines = [l for l in err.splitlines() if l.startswith("parbench:")]
+    started = [l for l in lines if re.search(r"^parbench: error: time limit: the run did not start "
+                                             r"within 1 s \(MPI_Init waits for every process", l)]
+    expect(rc_mpmd == 3 and len(started) == 1 and
+           all(l in started or "but its MPI calls reach Open MPI's library" in l for l in lines),
+           f"rank 1 alone refuses, rank 0 waits in MPI_Init: exit {rc_mpmd}, want 3 and the time "
+           f"limit's line once: {err[-1500:]}")
     label = "oracle under Open MPI, IMB 2021"
     if not expect(rc == 0 and len(reports or []) == 2,
                   f"{label}: exit {rc}, {len(reports or [])} oracle reports (want 2)"):

@@ -28,10 +28,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,7 +122,31 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
         },
         process_rank, parbench::launched_by_mpi_launcher());
 
-    const parbench_comm_service* comm = steps.start();  // "<file>: init failed: ..."
+    // The time limit holds for the start too: MPI_Init waits for every process the launcher
+    // started, and one that ended before it (a plugin that refused or failed on that process
+    // alone; under MPICH's hydra the others are not ended) would leave this one waiting for ever.
+    // Said once (exit_status.hpp): rank 0, or another rank when rank 0 still runs.
+    const parbench_comm_service* comm = nullptr;
+    {
+        const double limit_s = o.timeout_s;
+        watchdog start_guard(
+            std::chrono::duration<double>(limit_s), std::chrono::duration<double>(0.0),
+            [limit_s, process_rank](const measurement&) {
+                std::signal(SIGPIPE, SIG_IGN);
+                print_error_once(
+                    fmt::format("{}time limit: the run did not start within {:g} s (MPI_Init "
+                                "waits for every process: one may have ended before it, with "
+                                "its own line above or in the launcher's report); stopped",
+                                process_rank != 0 ? fmt::format("(rank {}) ", process_rank)
+                                                  : std::string{},
+                                limit_s),
+                    process_rank);
+                std::cout.flush();
+                std::_Exit(exit_time_limit);
+            });
+        start_guard.arm({});
+        comm = steps.start();  // "<file>: init failed: ..."
+    }
     interrupt_comm = comm;
     const int rank = comm != nullptr ? comm->rank() : 0;
     const int processes = comm != nullptr ? comm->size() : 1;
