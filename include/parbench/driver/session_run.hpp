@@ -102,8 +102,8 @@ struct run_steps {
         const double value = std::strtod(text, &end);
         if (end == text || *end != '\0' || !std::isfinite(value) || value < 0.0)
             throw driver_exit{exit_bad_input,
-                              fmt::format("PARBENCH_START_TIMEOUT={}: not a number of seconds "
-                                          "(0: no limit)",
+                              fmt::format("environment PARBENCH_START_TIMEOUT '{}': expected "
+                                          "seconds (0: no limit)",
                                           printable(text))};
         return value;
     }
