@@ -89,10 +89,6 @@ struct run_steps {
     session_layouts layouts;
 };
 
-// The whole run; returns the exit status (exit_status.hpp) or throws driver_exit, run_error
-// from start() and the like for the caller's one line (run_main.hpp). The caller checks the
-// options first (check_output_names()).
-//
 // The start's time limit (the plugins' init, MPI_Init among it), in seconds, 0 for none:
 // PARBENCH_START_TIMEOUT where set, else --timeout but at least 60 s, since MPI_Init takes
 // seconds on a large job (1.3 s at -n 32 on 2 cores) and --timeout is chosen for one measurement.
@@ -100,17 +96,23 @@ struct run_steps {
     if (const char* text = std::getenv("PARBENCH_START_TIMEOUT"); text != nullptr) {
         char* end = nullptr;
         const double value = std::strtod(text, &end);
-        if (end == text || *end != '\0' || !std::isfinite(value) || value < 0.0)
+        constexpr double longest_s = 366.0 * 24 * 3600;  // as --timeout (command_line.hpp)
+        if (end == text || *end != '\0' || !std::isfinite(value) || value < 0.0 ||
+            value > longest_s)
             throw driver_exit{exit_bad_input,
                               fmt::format("environment PARBENCH_START_TIMEOUT '{}': expected "
-                                          "seconds (0: no limit)",
-                                          printable(text))};
+                                          "seconds (0: no limit), at most {:.0f}",
+                                          printable(text), longest_s)};
         return value;
     }
     return timeout_s > 0.0 ? std::max(timeout_s, 60.0) : 0.0;
 }
 
+// The whole run; returns the exit status (exit_status.hpp) or throws driver_exit, run_error
+// from start() and the like for the caller's one line (run_main.hpp). The caller checks the
+// options first (check_output_names()).
 inline int run_in_session(const run_options& o, const run_steps& steps) {
+    const double start_limit = start_limit_s(o.timeout_s);  // judged before anything starts
     // Ctrl-C and kill end the run as the time limit does: rank 0 names what was being measured,
     // completes the files and stops every process; a signal to another rank reaches rank 0 through
     // the guard (host/interrupt_guard.hpp). Installed before MPI starts threads, so that they
@@ -148,7 +150,7 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
     // Said once (exit_status.hpp): rank 0, or another rank when rank 0 still runs.
     const parbench_comm_service* comm = nullptr;
     {
-        const double limit_s = start_limit_s(o.timeout_s);
+        const double limit_s = start_limit;
         watchdog start_guard(
             std::chrono::duration<double>(limit_s), std::chrono::duration<double>(0.0),
             [limit_s, process_rank](const measurement&) {
