@@ -110,11 +110,12 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
         MPI_Initialized(&initialised);
         if (initialised != 0) return;
         // Its calls would reach another MPI's library and crash in MPI_Init (host/mpi_family.hpp;
-        // the driver says so first unless it read this plugin's library from a manifest).
+        // the driver says so first unless it read this plugin's library from a manifest). A
+        // refusal (input_error: PARBENCH_BAD_INPUT), as the driver's own: exit status 2.
         if (const std::string refusal = mpi_library_disagreement(
                 PARBENCH_MPI_PLUGIN_NAME, "", mpi_header, mpi::library_version());
             !refusal.empty())
-            throw std::runtime_error(refusal);
+            throw input_error(refusal);
         const char* level_text =
             args != nullptr && args->thread_level != nullptr ? args->thread_level : "single";
         const int required = mpi::parse_thread_level(level_text);

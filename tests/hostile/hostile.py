@@ -316,6 +316,15 @@ case("mpi_same_file", IMB + ["PingPong"] + SMALL_IMB + ["--json", "{tmp}/x", "--
                                                          "{tmp}/d/../x"], 2,
      r"name the same file", setup=lambda t: os.mkdir(t + "/d"), launcher="mpiexec2",
      needs=("mpi",), bound=30)
+# A plugin whose init fails on every process, before any MPI: said once (rank 0), and the other
+# rank ends as soon as rank 0 has (it waited 3 s, then said it again: hydra ends no process when
+# another exits with an error). Exactly one error line (checked for every row).
+case("mpi_plugin_init_fails_once", FAKE_RUN + ["PingPong", "--mpi", "off"], 1,
+     r"init failed: the fake backend's init failed as asked",
+     env={"PARBENCH_FAKE_INIT_FAILS": "1"}, launcher="mpiexec2", bound=30)
+case("env_start_timeout_bad", FAKE_RUN + ["PingPong"], 2,
+     r"environment PARBENCH_START_TIMEOUT '-1': expected seconds \(0: no limit\)",
+     env={"PARBENCH_START_TIMEOUT": "-1"})
 case("mpi_thread_level_bogus", IMB + ["-thread_level", "bogus"], 2, r"-thread_level 'bogus'",
      launcher="mpiexec2", needs=("mpi",), bound=30)
 case("mpi_msglen_dev_zero", IMB + ["-msglen", "/dev/zero"], 2, r"not a regular file",

@@ -19,7 +19,10 @@ MPI calls too, so that plugin reads its library as Open MPI's; the driver goes b
 was compiled against, runs the Open MPI plugin and passes the MPICH one over (which, chosen first,
 crashed in MPI_Init). With the MPICH plugin alone, the same preload is refused in one line that
 names the plugin, both MPIs and LD_PRELOAD (exit 2); under MPICH's mpiexec too (by the plugin
-before MPI_Init where the driver read its library from the build tree's manifest).
+before MPI_Init where the driver read its library from the build tree's manifest). The other way
+round (--mpich-oracle, linked to MPICH, preloaded under Open MPI's mpirun): the Open MPI plugin's
+MPI_Get_library_version reaches MPICH, whose 8192-byte maximum overflowed the 256 bytes of Open
+MPI's mpi.h (a crash); it refuses in one line, exit 2.
 
 At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH's mpiexec runs
 the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
@@ -30,6 +33,7 @@ cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT)
 usage: test_openmpi.py --np N --parbench PARBENCH --mpirun MPIRUN_OPENMPI --mpiexec MPIEXEC_MPICH
                       --mpich-plugin PARBENCH_MPI_SO --openmpi-plugin PARBENCH_MPI_OPENMPI_SO
                       [--oracle LIBPARBENCH_PMPI_ORACLE_OPENMPI_SO]
+                      [--mpich-oracle LIBPARBENCH_PMPI_ORACLE_SO]
 Open MPI runs as root only when told twice (OMPI_ALLOW_RUN_AS_ROOT, ..._CONFIRM), and beyond the
 cores it finds only with --oversubscribe: both are given here, as docs/user-guide.md says.
 """
@@ -72,8 +76,12 @@ def only_plugin(a, *plugins):
         yield alone, {"PARBENCH_PLUGIN_PATH": tmp}
 
 
-def run_under_open_mpi(a, np, args, timeout=240):
-    d = driver(mpirun(a, np) + [a.parbench, "run"] + args, env=OPEN_MPI_ENV, timeout=timeout)
+def run_under_open_mpi(a, np, args, timeout=60):
+    # A launch that hangs (seen once, at load 7: meson's 120 s timeout with no output) is stopped
+    # by the driver's own time limit, which holds for MPI_Init too, with its line; failing that,
+    # by this script within meson's timeout, with a traceback that names the command.
+    d = driver(mpirun(a, np) + [a.parbench, "run"] + args + ["--timeout", "30"],
+               env=OPEN_MPI_ENV, timeout=timeout)
     label = " ".join(args[:2])
     ok = expect(d.returncode == 0 and d.document is not None,
                 f"{label} at -n {np}: exit {d.returncode}: {d.stderr[-1500:]}")
@@ -209,13 +217,14 @@ def test_choice(a):
                                  env={**OPEN_MPI_ENV, **plugin_path}, timeout=60)
     one_error_line("only the MPICH plugin, under mpirun.openmpi", rc, err,
                    r"mpirun \(Open MPI\) starts Open MPI processes, but this parbench has no "
-                   r"MPI plugin for Open MPI \(found: MPICH Version: \S+ \(parbench_mpi\.so\)\)")
+                   r"MPI plugin for Open MPI \(found: mpi \(parbench_mpi\.so, mpi\.h of MPICH "
+                   r"[0-9.]+\)\): launch it with MPICH's mpiexec")
     rc, _, err = run_command([a.mpiexec, "-n", "2", a.parbench, "run", "imb-mpi1", "PingPong",
                               "--mpi", "lam"], timeout=60)
     one_error_line("--mpi lam", rc, err,
-                   r"--mpi lam: no MPI plugin for 'lam' was found \(found: MPICH Version: \S+ "
-                   r"\(parbench_mpi\.so\), Open MPI v\S+ \(parbench_mpi_openmpi\.so\); --mpi takes "
-                   r"mpich or openmpi\)")
+                   r"--mpi lam: no MPI plugin for 'lam' was found \(found: mpi \(parbench_mpi\.so, "
+                   r"mpi\.h of MPICH [0-9.]+\), mpi-openmpi \(parbench_mpi_openmpi\.so, mpi\.h of "
+                   r"Open MPI [0-9.]+\); --mpi takes mpich or openmpi\)")
     # Open MPI's CUDA query differs from MPICH's: a build-time macro, then a run-time call.
     # Debian's Open MPI is built without CUDA, and the refusal says so.
     rc, out_cuda, err = run_command(mpirun(a, 2) + [a.parbench, "run", "imb-mpi1", "PingPong",
@@ -241,6 +250,16 @@ def test_known_answer(a):
         rc, doc, stdout, _, reports = oracle.run(
             2, names + oracle.IMB2021_OPTIONS, delay=oracle.IMB2021_D_US, console=True,
             methodology=None, peers=True, timeout=60)
+    # A refusal's list of the plugins found, under the same preload (both probed): the MPICH
+    # plugin's calls reach Open MPI's library, and the list says so beside its mpi.h.
+    with only_plugin(a, a.mpich_plugin, a.openmpi_plugin) as (alone, plugin_path):
+        rc_lam, _, err = run_command(
+            [a.mpiexec, "-n", "2", "env", f"LD_PRELOAD={a.oracle}", alone, "run", "imb-mpi1",
+             "PingPong", "--mpi", "lam"], env=plugin_path, timeout=60)
+    one_error_line("--mpi lam, Open MPI's libmpi preloaded", rc_lam, err,
+                   r"\(found: mpi \(parbench_mpi\.so, mpi\.h of MPICH [0-9.]+, calls reach Open MPI "
+                   r"v[0-9.]+\), mpi-openmpi \(parbench_mpi_openmpi\.so, mpi\.h of Open MPI "
+                   r"[0-9.]+\); --mpi takes")
     # The MPICH plugin alone under the same preload: its calls would reach Open MPI's library.
     with only_plugin(a, a.mpich_plugin) as (alone, plugin_path):
         rc_alone, _, err = run_command(
@@ -252,17 +271,30 @@ def test_known_answer(a):
                    r"\(Open MPI v\S+\): most likely a library preloaded with LD_PRELOAD")
     # The same preload under MPICH's launcher, whose plugin is the MPICH one. The build tree's
     # manifest recorded that plugin's library without the preload, so the driver cannot see it:
-    # the plugin refuses before MPI_Init (init failed, status 1); without a manifest the driver
-    # refuses (status 2). One process: the others of a plugin's refusal would wait 3 s to let
-    # rank 0 speak first (driver/exit_status.hpp).
-    rc_mpich, _, err = run_command([a.mpiexec, "-n", "1", "env", f"LD_PRELOAD={a.oracle}",
+    # the plugin's init refuses before MPI_Init (PARBENCH_BAD_INPUT), and the driver says it as
+    # its own refusals, once, status 2 (without a manifest the driver refuses itself).
+    rc_mpich, _, err = run_command([a.mpiexec, "-n", "2", "env", f"LD_PRELOAD={a.oracle}",
                                     a.parbench, "run", "imb-mpi1", "PingPong"], timeout=60)
-    errors = [l for l in err.splitlines() if l.startswith("parbench:")]
-    expect(rc_mpich in (1, BAD_INPUT) and errors and
-           all(re.search(r"the MPI plugin 'mpi'.* was built for MPICH \(mpi\.h of MPICH \S+\), "
-                         r"but its MPI calls reach Open MPI's library", l) for l in errors),
-           f"MPICH's mpiexec, Open MPI's libmpi preloaded: exit {rc_mpich}, want 1 or 2 and the "
-           f"plugin refused before MPI_Init: {err[-1500:]}")
+    one_error_line("MPICH's mpiexec, Open MPI's libmpi preloaded (the plugin refuses)", rc_mpich,
+                   err, r"^parbench: error: \S*parbench_mpi\.so: the MPI plugin 'mpi' was built "
+                        r"for MPICH \(mpi\.h of MPICH \S+\), but its MPI calls reach Open MPI's "
+                        r"library \(Open MPI v\S+\): most likely a library preloaded")
+    # The preload on rank 1 alone (MPMD): rank 1 refuses before MPI_Init and ends, and hydra does
+    # not end rank 0, which waits in MPI_Init for it; the start's time limit
+    # (PARBENCH_START_TIMEOUT, else --timeout but at least 60 s) ends it with one line and status
+    # 3 instead of a hang (rank 1's own line comes too when the limit is over the 3 s it waits
+    # for rank 0: docs/user-guide.md).
+    command = [a.parbench, "run", "imb-mpi1", "PingPong"]
+    rc_mpmd, _, err = run_command([a.mpiexec, "-n", "1"] + command +
+                                  [":", "-n", "1", "env", f"LD_PRELOAD={a.oracle}"] + command,
+                                  env={"PARBENCH_START_TIMEOUT": "1"}, timeout=60)
+    lines = [l for l in err.splitlines() if l.startswith("parbench:")]
+    started = [l for l in lines if re.search(r"^parbench: error: time limit: the run did not start "
+                                             r"within 1 s \(MPI_Init waits for every process", l)]
+    expect(rc_mpmd == 3 and len(started) == 1 and
+           all(l in started or "but its MPI calls reach Open MPI's library" in l for l in lines),
+           f"rank 1 alone refuses, rank 0 waits in MPI_Init: exit {rc_mpmd}, want 3 and the time "
+           f"limit's line once: {err[-1500:]}")
     label = "oracle under Open MPI, IMB 2021"
     if not expect(rc == 0 and len(reports or []) == 2,
                   f"{label}: exit {rc}, {len(reports or [])} oracle reports (want 2)"):
@@ -279,6 +311,20 @@ def test_known_answer(a):
                f"{label} rank {rank}: roots of the Bcast calls {roots}, want 0 only")
 
 
+def test_mpich_preloaded(a):
+    """The Open MPI plugin with MPICH's libmpi preloaded (the PMPI oracle linked to MPICH), under
+    Open MPI's mpirun, the build tree's manifest read: its MPI_Get_library_version reaches MPICH,
+    which writes up to its own maximum (8192 bytes; Open MPI's mpi.h says 256) into the plugin's
+    buffer, and its init refuses before MPI_Init, once, status 2 (the overflow crashed it)."""
+    rc, _, err = run_command(mpirun(a, 2) + ["env", f"LD_PRELOAD={a.mpich_oracle}", a.parbench,
+                                             "run", "imb-mpi1", "PingPong"],
+                             env=OPEN_MPI_ENV, timeout=60)
+    one_error_line("Open MPI's mpirun, MPICH's libmpi preloaded (the plugin refuses)", rc, err,
+                   r"^parbench: error: \S*parbench_mpi_openmpi\.so: the MPI plugin 'mpi-openmpi' "
+                   r"was built for Open MPI \(mpi\.h of Open MPI \S+\), but its MPI calls reach "
+                   r"MPICH's library \(MPICH Version: \S+\): most likely a library preloaded")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--np", type=int, required=True)
@@ -288,12 +334,15 @@ def main():
     p.add_argument("--mpich-plugin", required=True)
     p.add_argument("--openmpi-plugin", required=True)
     p.add_argument("--oracle", help="the PMPI oracle library linked to Open MPI")
+    p.add_argument("--mpich-oracle", help="the PMPI oracle library linked to MPICH")
     a = p.parse_args()
     a.parbench = os.path.abspath(a.parbench)
     a.mpich_plugin = os.path.abspath(a.mpich_plugin)
     a.openmpi_plugin = os.path.abspath(a.openmpi_plugin)
     if a.oracle:
         a.oracle = os.path.abspath(a.oracle)
+    if a.mpich_oracle:
+        a.mpich_oracle = os.path.abspath(a.mpich_oracle)
     test_imb_mpi1(a, a.np)
     test_osu(a, a.np)
     test_imb_rma_io(a, a.np)
@@ -301,6 +350,8 @@ def main():
         test_choice(a)
         if a.oracle:
             test_known_answer(a)
+        if a.mpich_oracle:
+            test_mpich_preloaded(a)
     return finish()
 
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <parbench/driver/printable.hpp>
+#include <parbench/driver/rank_zero_process.hpp>
 
 #include <chrono>
 #include <iostream>
@@ -56,11 +57,15 @@ inline void print_error(std::string_view message) { write_line(voice().error, me
 inline void print_warning(std::string_view message) { write_line(voice().warning, message); }
 
 // A problem that every process of an MPI run may find alike (a plugin that fails on every rank)
-// is said once: rank 0 at once; any other rank waits a moment first, so that when rank 0 found
-// it too, rank 0's abort (or the launcher, once rank 0 has exited with an error) ends this
-// process before it repeats the line. A problem only this rank found is still said, by it.
+// is said once: rank 0 at once, then it ends (its abort ends the others where MPI runs). Any
+// other rank first watches rank 0's process (driver/rank_zero_process.hpp): when it ends, rank 0
+// said the problem (or its launcher says how it died) and this rank ends silently, at once;
+// when rank 0 still runs after 3 s, it did not find the problem, and this rank says it. On
+// another node than rank 0 nothing can be watched: that rank waits the 3 s, in which rank 0's
+// abort (or a launcher that ends the run once a process failed) ends it, and says it after.
 inline void print_error_once(std::string_view message, int rank) {
-    if (rank != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
+    if (rank != 0 && wait_for_rank_zero(std::chrono::seconds(3)) == rank_zero_outcome::ended)
+        return;
     print_error(message);
 }
 

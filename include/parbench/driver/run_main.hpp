@@ -28,6 +28,12 @@ template <class Body>
         // says it.
         if (parbench::launcher_rank() == 0) print_error(e.what());
         return e.exit_status();
+    } catch (const parbench::plugin::plugin_refusal& e) {
+        // A plugin's init refused before its backend started (the MPI plugin before MPI_Init):
+        // said once, and by this process where rank 0 did not refuse (it waits in MPI_Init for
+        // this one, until the time limit: session_run.hpp).
+        print_error_once(e.what(), parbench::launcher_rank());
+        return exit_bad_input;
     } catch (const parbench::plugin::plugin_error& e) {
         // From here on: found by one process or by all of them; said once (exit_status.hpp).
         print_error_once(e.what(), parbench::launcher_rank());

@@ -27,11 +27,15 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,10 +89,30 @@ struct run_steps {
     session_layouts layouts;
 };
 
+// The start's time limit (the plugins' init, MPI_Init among it), in seconds, 0 for none:
+// PARBENCH_START_TIMEOUT where set, else --timeout but at least 60 s, since MPI_Init takes
+// seconds on a large job (1.3 s at -n 32 on 2 cores) and --timeout is chosen for one measurement.
+[[nodiscard]] inline double start_limit_s(double timeout_s) {
+    if (const char* text = std::getenv("PARBENCH_START_TIMEOUT"); text != nullptr) {
+        char* end = nullptr;
+        const double value = std::strtod(text, &end);
+        constexpr double longest_s = 366.0 * 24 * 3600;  // as --timeout (command_line.hpp)
+        if (end == text || *end != '\0' || !std::isfinite(value) || value < 0.0 ||
+            value > longest_s)
+            throw driver_exit{exit_bad_input,
+                              fmt::format("environment PARBENCH_START_TIMEOUT '{}': expected "
+                                          "seconds (0: no limit), at most {:.0f}",
+                                          printable(text), longest_s)};
+        return value;
+    }
+    return timeout_s > 0.0 ? std::max(timeout_s, 60.0) : 0.0;
+}
+
 // The whole run; returns the exit status (exit_status.hpp) or throws driver_exit, run_error
 // from start() and the like for the caller's one line (run_main.hpp). The caller checks the
 // options first (check_output_names()).
 inline int run_in_session(const run_options& o, const run_steps& steps) {
+    const double start_limit = start_limit_s(o.timeout_s);  // judged before anything starts
     // Ctrl-C and kill end the run as the time limit does: rank 0 names what was being measured,
     // completes the files and stops every process; a signal to another rank reaches rank 0 through
     // the guard (host/interrupt_guard.hpp). Installed before MPI starts threads, so that they
@@ -120,7 +144,31 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
         },
         process_rank, parbench::launched_by_mpi_launcher());
 
-    const parbench_comm_service* comm = steps.start();  // "<file>: init failed: ..."
+    // A time limit holds for the start too: MPI_Init waits for every process the launcher
+    // started, and one that ended before it (a plugin that refused or failed on that process
+    // alone; under MPICH's hydra the others are not ended) would leave this one waiting for ever.
+    // Said once (exit_status.hpp): rank 0, or another rank when rank 0 still runs.
+    const parbench_comm_service* comm = nullptr;
+    {
+        const double limit_s = start_limit;
+        watchdog start_guard(
+            std::chrono::duration<double>(limit_s), std::chrono::duration<double>(0.0),
+            [limit_s, process_rank](const measurement&) {
+                std::signal(SIGPIPE, SIG_IGN);
+                print_error_once(
+                    fmt::format("{}time limit: the run did not start within {:g} s (MPI_Init "
+                                "waits for every process: one may have ended before it, with "
+                                "its own line above or in the launcher's report); stopped",
+                                process_rank != 0 ? fmt::format("(rank {}) ", process_rank)
+                                                  : std::string{},
+                                limit_s),
+                    process_rank);
+                std::cout.flush();
+                std::_Exit(exit_time_limit);
+            });
+        start_guard.arm({});
+        comm = steps.start();  // "<file>: init failed: ..."
+    }
     interrupt_comm = comm;
     const int rank = comm != nullptr ? comm->rank() : 0;
     const int processes = comm != nullptr ? comm->size() : 1;

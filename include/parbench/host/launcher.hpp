@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <optional>
 #include <parbench/core/text.hpp>
+#include <string>
 #include <string_view>
 
 namespace parbench {
@@ -61,12 +62,31 @@ struct launcher_info {
     return detect_launcher().name != "none";
 }
 
-// 0 when there is no launcher. SLURM_PROCID last: under `srun --mpi=none` it is the only rank
-// there is, and it keeps a refused run's error to one line instead of one per process.
-[[nodiscard]] inline int launcher_rank() noexcept {
+// The environment variable that gives this process its rank ("PMI_RANK", ...); "" when there is
+// no launcher. SLURM_PROCID last: under `srun --mpi=none` it is the only rank there is, and it
+// keeps a refused run's error to one line instead of one per process.
+[[nodiscard]] inline std::string_view launcher_rank_variable() noexcept {
     for (const char* name : {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"})
-        if (const auto rank = environment_count(name)) return *rank;
-    return 0;
+        if (environment_count(name)) return name;
+    return "";
+}
+
+// Whether every process of the launch runs on this node, where the launcher says (hydra's
+// MPI_LOCALNRANKS, Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, Slurm's SLURM_STEP_NUM_NODES); false
+// when it does not.
+[[nodiscard]] inline bool launch_on_one_node() noexcept {
+    if (const auto nodes = environment_count("SLURM_STEP_NUM_NODES")) return *nodes == 1;
+    const auto world = detect_launcher().processes;
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+        if (const auto local = environment_count(name)) return world && *local == *world;
+    return false;
+}
+
+// 0 when there is no launcher.
+[[nodiscard]] inline int launcher_rank() noexcept {
+    const std::string_view name = launcher_rank_variable();
+    if (name.empty()) return 0;
+    return environment_count(std::string(name).c_str()).value_or(0);
 }
 
 }  // namespace parbench

@@ -54,16 +54,25 @@ namespace mpi_choice_impl {
     return {m, std::move(refusal)};
 }
 
-// "MPICH Version: 4.0.2 (parbench_mpi.so), Open MPI v4.1.4 (parbench_mpi_openmpi.so)": each
-// plugin's library up to its first comma (Open MPI's line goes on with its package and date).
+// What a user needs to tell the MPI plugins found apart: each one's name and file, the mpi.h it
+// was compiled against (its MPI, fixed at build time), and the library its calls reach where that
+// is of another MPI (a preloaded libmpi) or where the plugin does not name its mpi.h:
+// "mpi (parbench_mpi.so, mpi.h of MPICH 4.0.2), mpi-openmpi (parbench_mpi_openmpi.so, mpi.h of
+// Open MPI 4.1.4)"; under Open MPI's libmpi preloaded the first reads "mpi (parbench_mpi.so,
+// mpi.h of MPICH 4.0.2, calls reach Open MPI v4.1.4)".
 [[nodiscard]] inline std::string found_text(
     const std::vector<const plugin::plugin_manifest*>& found) {
     std::string text;
     for (const auto* m : found) {
-        std::string library = m->mpi_library.substr(0, m->mpi_library.find(','));
+        // Up to the first comma or line: Open MPI's goes on with its package and date.
+        std::string library =
+            m->mpi_library.substr(0, std::min(m->mpi_library.find(','), m->mpi_library.find('\n')));
         std::replace(library.begin(), library.end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
-        text += (text.empty() ? "" : ", ") + (library.empty() ? m->name : library) + " (" +
-                m->file.filename().string() + ")";
+        std::string about = m->file.filename().string();
+        if (!m->mpi_header.empty()) about += ", mpi.h of " + m->mpi_header;
+        if (!library.empty() && (m->mpi_header.empty() || library_disagrees(*m)))
+            about += (m->mpi_header.empty() ? ", library " : ", calls reach ") + library;
+        text += (text.empty() ? "" : ", ") + m->name + " (" + about + ")";
     }
     return text;
 }

@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -35,12 +37,24 @@ namespace parbench::mpi {
     }
 }
 
+// Room for MPI_Get_library_version's text whichever library answers. The call may reach
+// another MPI's library than the mpi.h this file is compiled against (a libmpi preloaded with
+// LD_PRELOAD binds a plugin's MPI calls: host/mpi_choice.hpp), and that library writes up to ITS
+// maximum: Open MPI's mpi.h says 256, MPICH's (and Intel MPI's, MVAPICH's) 8192, and MPICH 4.0's
+// text is about 1.5 KB. So the buffer is the largest maximum known, doubled for a library not
+// known here, and never smaller than this mpi.h's own.
+inline constexpr int library_version_capacity =
+    MPI_MAX_LIBRARY_VERSION_STRING > 2 * 8192 ? MPI_MAX_LIBRARY_VERSION_STRING : 2 * 8192;
+
 // MPI_Get_library_version; callable before MPI_Init.
 [[nodiscard]] inline std::string library_version() {
-    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    std::string text(library_version_capacity, '\0');
     int length = 0;
-    MPI_Get_library_version(text, &length);
-    std::string s(text, static_cast<std::size_t>(length > 0 ? length : 0));
+    MPI_Get_library_version(text.data(), &length);
+    // A length beyond the buffer (no library writes one) is not read past its end.
+    text.resize(std::min<std::size_t>(static_cast<std::size_t>(length > 0 ? length : 0),
+                                      text.size()));
+    std::string s = std::move(text);
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\0')) s.pop_back();
     return s;
 }

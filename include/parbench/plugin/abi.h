@@ -170,6 +170,10 @@ typedef struct parbench_plugin {
     const char* version;  /* "0.1.0" */
     /* Text about the backend (library versions, configuration). Callable before init. */
     const char* (*backend_info)(void);
+    /* PARBENCH_ERROR: the plugin or its backend failed ("FILE: init failed: MESSAGE", exit
+     * status 1). PARBENCH_BAD_INPUT: it refuses to start as launched, before touching its
+     * backend, as every process of the run would ("FILE: MESSAGE", said once, exit status 2, as
+     * the host's own refusals); a host older than this comment treats it as PARBENCH_ERROR. */
     parbench_status (*init)(const parbench_init_args* args, char* error, size_t error_size);
     parbench_status (*finalize)(char* error, size_t error_size);
     const parbench_suite* suites;

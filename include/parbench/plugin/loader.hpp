@@ -31,6 +31,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A plugin's init refused to start (PARBENCH_BAD_INPUT from init): not a failure of the plugin
+// but a run it cannot serve as launched (the MPI plugin with another MPI's libmpi preloaded).
+// The driver says it as it says its own refusals: one line, exit status 2. what() is
+// "<file>: <the plugin's message>".
+class plugin_refusal : public plugin_error {
+public:
+    using plugin_error::plugin_error;
+};
+
 namespace detail {
 
 [[nodiscard]] inline std::string dl_error_text() {
@@ -225,6 +234,9 @@ public:
         // From here on the file stays mapped: a backend that ran (MPI, UCX threads, atexit
         // handlers) may still hold code pointers into it after finalize.
         keep_mapped_ = true;
+        if (status == PARBENCH_BAD_INPUT)
+            throw plugin_refusal(path_.string() + ": " +
+                                 (!message.empty() ? message : std::string("refused to start")));
         if (status != PARBENCH_OK)
             fail("init failed: " + (!message.empty() ? message : std::string("no message")));
         initialised_ = true;

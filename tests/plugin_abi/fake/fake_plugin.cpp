@@ -7,7 +7,8 @@
 // -include A B (accepted and echoed in the header list), -layout NAME (the console layout it
 // declares; "osu" adds OSU's header and declared columns), -note TEXT. With
 // PARBENCH_FAKE_HANG_MARKER=PATH, Hang creates PATH once it has begun (an event for tests to
-// wait on). Outside the default set: Corrupt (under -check, `bytes` defects in each row: the
+// wait on). With PARBENCH_FAKE_INIT_FAILS set, init fails on every process (a plugin error
+// before any run: said once under a launcher, driver/exit_status.hpp). Outside the default set: Corrupt (under -check, `bytes` defects in each row: the
 // known answer), Unverified (no data verification: PARBENCH_BENCH_NO_VERIFY, never defects) and
 // Single (every row from one sample, as an untimed-again aggregate epoch was).
 //
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -91,7 +93,12 @@ const parbench_suite fake_suites[] = {{
 
 const char* fake_backend_info() { return "fake backend 1.0\nsecond line not shown by list"; }
 
-parbench_status fake_init(const parbench_init_args*, char*, size_t) { return PARBENCH_OK; }
+parbench_status fake_init(const parbench_init_args*, char* error, size_t error_size) {
+    return parbench::plugin::guarded(error, error_size, [] {
+        if (std::getenv("PARBENCH_FAKE_INIT_FAILS") != nullptr)
+            throw std::runtime_error("the fake backend's init failed as asked");
+    });
+}
 parbench_status fake_finalize(char*, size_t) { return PARBENCH_OK; }
 
 std::string option_text(const parbench::run_request& request, const std::string& name) {
