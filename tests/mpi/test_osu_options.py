@@ -148,8 +148,10 @@ def test_options(args):
     (osu_util_options.h OMBOP_LONG_OPTIONS_ALL) are their short forms; -M, which 7.5 dropped,
     is refused in one line with status 2."""
     p, rows = run(["bw", "-m", ":4", "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
-    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4],
-           f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: {p.stderr[-300:]}")
+    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4] and
+           not any("datatype" in r for r in rows),
+           f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}, datatypes "
+           f"{[r.get('datatype') for r in rows]} (none without -T): {p.stderr[-300:]}")
     p, rows = run(["allreduce", "--message-size", "4:8", "--iterations", "3", "--warmup", "0",
                    "--full"], args.np, args.parbench)
     expect(p.returncode == 0 and [(r["bytes"], r["iterations"]) for r in rows] == [(4, 3), (8, 3)]
@@ -241,6 +243,66 @@ def test_datatypes(args):
            f"-T all: allreduce's tables: {allreduce!r}")
 
 
+def test_point_to_point_datatypes(args):
+    """-T on the point-to-point tests (OSU 7.5's OMBOP__PT2PT__LAT, __BW and OMBOP__MBW_MR,
+    osu_util_options.h:62-67, :137): each message is X / size(type) elements of the table's
+    datatype (osu_latency.c:125-147, osu_bw.c:148-168, osu_bw_persistent.c:159-203), a size
+    without a whole element is skipped, the reply stays one MPI_CHAR (osu_bw_persistent.c), and
+    ALL gives a datatype line and heading per type under one banner, as the 7.5-1 build prints
+    `osu_latency -T ALL -m 1:8`. Without -T the records name no datatype, as before."""
+    iterations = 2  # -i 2 -x 0
+    types = [("MPI_CHAR", 1), ("MPI_INT", 4), ("MPI_FLOAT", 4)]
+    sizes = [2, 4, 8]  # from 2: the reply's MPI_CHAR x 1 stands apart from the messages
+    p, rows, reports = oracle_run(args, ["latency", "bw_persistent"],
+                                  ["-T", "all", "-m", "2:8", "-i", "2", "-x", "0", "-W", "2"])
+    messages = {f"{name} x {x // size}": iterations for name, size in types for x in sizes
+                if x >= size}
+    tables = sum(1 for name, size in types for x in sizes if x >= size)
+    for rank, rep in reports.items():
+        sent = {k: v for k, v in operands(rep, "MPI_Send").items()
+                if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+        # latency: every message both ways; bw_persistent: process 1's replies, one per iteration
+        want = dict(messages)
+        if rank == 1:
+            want["MPI_CHAR x 1"] = iterations * tables
+        expect(sent == want, f"-T all rank {rank} MPI_Send: {sent}, expected {want}")
+        made = operands(rep, "MPI_Send_init" if rank == 0 else "MPI_Recv_init")
+        want = {f"{name} x {x // size}": 2 for name, size in types for x in sizes if x >= size}
+        expect(made == want, f"-T all rank {rank} bw_persistent's requests {made}, "
+               f"expected {want} (W = 2 per size)")
+    got = [(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows]
+    want_rows = [(b, name, x) for b in ("latency", "bw_persistent") for name, size in types
+                 for x in sizes if x >= size]
+    expect(got == want_rows, f"-T all records (benchmark, datatype, bytes): {got}")
+    expect("\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)"
+           "\n2 " in p.stdout and p.stdout.count("# OSU MPI Latency Test") == 1 and
+           "# Datatype: MPI_INT.\n# Size       Avg Latency(us)\n4 " in p.stdout and
+           "# Datatype: MPI_FLOAT.\n# Size      Bandwidth (MB/s)\n4 " in p.stdout,
+           f"-T all: the tables of latency and bw_persistent: {p.stdout!r}")
+    # mbw_mr: after its pairs line (osu_mbw_mr.c:157-180); no 1- or 2-byte rows for MPI_FLOAT
+    p, rows, reports = oracle_run(args, ["mbw_mr"], ["--type", "mpi_float", "-m", "1:8", "-i",
+                                                     "2", "-x", "0", "-W", "2"])
+    sent = {k: v for k, v in operands(reports.get(0, {}), "MPI_Isend").items()
+            if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+    expect(sent == {"MPI_FLOAT x 1": 4, "MPI_FLOAT x 2": 4},
+           f"mbw_mr -T mpi_float: process 0's MPI_Isend {sent}, expected 4 of 1 and of 2 floats")
+    expect([(r.get("datatype"), r["bytes"]) for r in rows] == [("MPI_FLOAT", 4), ("MPI_FLOAT", 8)]
+           and "[ window size: 2 ]\n# Datatype: MPI_FLOAT.\n# Size " in p.stdout,
+           f"mbw_mr -T mpi_float: rows {rows}, {p.stdout!r}")
+    # -c on MPI_INT and MPI_FLOAT elements: every byte received as sent
+    p, rows = run(["bibw", "multi_lat", "latency_persistent", "-T", "all", "-c", "-m", "4:4",
+                   "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 9 and
+           all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout,
+           f"-T all -c: rc {p.returncode}, {[(r['benchmark'], r.get('defects')) for r in rows]}"
+           f": {p.stderr[-300:]}")
+    # a range with no whole element, and the tests parbench does not offer -T on
+    for options, why in [(["latency", "-T", "mpi_int", "-m", "1:2"],
+                          "whole 4-byte MPI_INT elements"),
+                         (["latency_mt", "-T", "mpi_int"], "-T: not offered on latency_mt")]:
+        refused(args.parbench, "osu", args.np, options + ["-i", "1", "-x", "0"], why)
+
+
 def test_in_place(args):
     """-l (OSU 7.5's omb_enable_mpi_in_place): MPI_IN_PLACE as every process's send buffer
     (osu_allreduce.c:143-145, osu_alltoall.c:148), as the root's alone (osu_gather.c:159-170,
@@ -283,7 +345,7 @@ def test_in_place(args):
 def test_option_refusals(args):
     """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), and -T, -l or
     -k named on a test whose OSU 7.5 option string has no such letter (osu_util_options.h:
-    osu_latency's has -T, but the suite offers it on the collectives only), and -l with -c:
+    osu_latency_mt's has -T, but the suite does not offer it there), and -l with -c:
     one parbench: line, status 2 (osu_gather_persistent.c has l in its option string and never
     reads it; parbench refuses it there)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
@@ -373,6 +435,7 @@ def main():
     test_options(args)
     test_root(args)
     test_datatypes(args)
+    test_point_to_point_datatypes(args)
     test_in_place(args)
     test_option_refusals(args)
     test_tail_latency(args)

@@ -123,7 +123,8 @@ template <class Def>
         return mpi::measure(s, config(plan));
 }
 
-// Whether a definition takes -T (a collective with data: osu/collectives.hpp).
+// Whether a definition takes -T (a collective with data: osu/collectives.hpp; the point-to-point
+// tests of osu/point_to_point.hpp).
 template <class Def>
 [[nodiscard]] constexpr bool takes_datatype_of() noexcept {
     if constexpr (requires { Def::takes_datatype; })
@@ -232,6 +233,11 @@ template <class Def>
                     return static_cast<std::string (*)(const options&, int)>(nullptr);
             }(),
             .takes_datatype = takes_datatype_of<Def>(),
+            .names_default_datatype = [] {
+                if constexpr (requires { Def::names_default_datatype; })
+                    return Def::names_default_datatype;
+                return true;
+            }(),
             .takes_in_place = [] {
                 if constexpr (requires { Def::takes_in_place; }) return Def::takes_in_place;
                 return false;

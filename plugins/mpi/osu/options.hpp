@@ -5,11 +5,12 @@
 // calls during the nonblocking collectives' compute or [SENDERS:]RECEIVERS, the threads of
 // latency_mt and the forked processes of latency_mp (OSU 7.5's three meanings of -t), -q the
 // partitions of partitioned_latency, -N the neighbourhood collectives' topology, -T the
-// collectives' datatype, -l MPI_IN_PLACE, -k the root of the rooted collectives, -M
-// the memory limit per process, and for the one-sided tests -w window creation (create, allocate,
-// dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is
-// validated with one line naming the option (input_error -> BAD_INPUT); which -s a benchmark
-// accepts is its definition's (checked in osu/suite.cpp once the benchmarks are chosen).
+// collectives' and point-to-point tests' datatype, -l MPI_IN_PLACE, -k the root of the rooted
+// collectives, -M the memory limit per process, and for the one-sided tests -w window creation
+// (create, allocate, dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw,
+// fence). Each value is validated with one line naming the option (input_error -> BAD_INPUT);
+// which -s a benchmark accepts is its definition's (checked in osu/suite.cpp once the benchmarks
+// are chosen).
 #pragma once
 
 #include <parbench/mpi/rma_window.hpp>

@@ -148,6 +148,9 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
         else if (o.pairs_given && !b->text.pairs_line) option = "-p";
         if (option.empty()) continue;
+        if (!request.benchmarks.empty() && option == "-T")  // OSU takes it on some of these
+            throw input_error(option + ": not offered on " + std::string(b->info.name) +
+                              " (docs/osu.md lists the tests that take it)");
         if (!request.benchmarks.empty())
             throw input_error(option + ": not an option of " + b->info.name +
                               " (OSU 7.5 does not take it there; see docs/osu.md)");
@@ -328,7 +331,9 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             table_options.table_datatype = d;
             run_state table = st;
             table.opts = &table_options;
-            table.datatype_name = datatype_name(d, b->reduction);
+            table.datatype_name = o.datatypes.empty() && !b->names_default_datatype
+                                      ? nullptr
+                                      : datatype_name(d, b->reduction);
             b->run(table, b->info.name);
         }
     }

@@ -82,6 +82,9 @@ struct benchmark {
     // -b (one buffer per message of a window).
     // `reduction`: its elements are summed (-T's default MPI_INT; MPI_CHAR as MPI_SIGNED_CHAR).
     bool takes_datatype = false;
+    // Without -T its records name their datatype too (the collectives); false: they name none
+    // (the point-to-point tests, whose records kept their names when -T reached them)
+    bool names_default_datatype = true;
     bool takes_in_place = false;
     bool takes_root = false;
     bool takes_buffers = false;  // -b single|multiple
