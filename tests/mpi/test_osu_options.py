@@ -423,6 +423,41 @@ def test_mbw_mr_options(args):
         refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
+def test_varied_window(args):
+    """mbw_mr -V (osu_mbw_mr.c:157-325): each size at OSU's WINDOW_SIZES 1 to 128
+    (osu_util.h:443-447) in turn, printed as OSU 7.5's matrix: '[ window size: varied ]', the
+    '# Uni-directional Bandwidth (MB/sec)' title, a heading of windows ("  %10d"), rows "%-7d"
+    and "  %10.2f", then '# Message Rate Profile' (not with -R 0). Under the oracle (every call
+    D) an iteration of window W is W MPI_Isend + MPI_Waitall + the reply, (W + 2) D, so cell
+    (W, X) = pairs W X / ((W + 2) D) MB/s and its rate pairs W / ((W + 2) D) messages/s."""
+    windows = [1, 2, 4, 8, 16, 32, 64, 128]
+    x = 16384
+    pairs = args.np // 2
+    p, rows, reports = oracle_run(args, ["mbw_mr"], ["-V", "-m", f"{x}:{x}", "-i", "2", "-x",
+                                                     "0"], delays=f"{D0_US},{D0_US}")
+    got = [(r["metrics"].get("window_size"), r.get("mode")) for r in rows]
+    expect(got == [(w, f"window:{w}") for w in windows], f"-V records' windows {got}")
+    mb_s = [pairs * w * x / ((w + 2) * D0_US) for w in windows]
+    rates = [pairs * w / ((w + 2) * D0_US * 1e-6) for w in windows]
+    heading = "#      " + "".join(f"  {w:>10}" for w in windows)
+    want = (f"# [ pairs: {pairs} ] [ window size: varied ]\n\n# Uni-directional Bandwidth "
+            f"(MB/sec)\n# Datatype: MPI_CHAR.\n{heading}\n{x:<7}" +
+            "".join(f"  {v:>10.2f}" for v in mb_s) + "\n")
+    expect(want in p.stdout, f"mbw_mr -V: expected\n{want}in\n{p.stdout}")
+    profile = ("\n# Message Rate Profile\n" + heading + f"\n{x:<7}" +
+               "".join(f"  {v:>10.2f}" for v in rates) + "\n")
+    expect(profile in p.stdout, f"mbw_mr -V: expected\n{profile}in\n{p.stdout}")
+    p, rows = run(["mbw_mr", "--vary-window", "-R", "0", "-m", "1:2", "-i", "1", "-x", "0"],
+                  args.np, args.parbench)
+    sized = [line.split() for line in p.stdout.splitlines() if line[:1].isdigit()]
+    expect(p.returncode == 0 and "Message Rate Profile" not in p.stdout and
+           [len(f) for f in sized] == [9, 9] and len(rows) == 16,
+           f"mbw_mr --vary-window -R 0: rc {p.returncode}, {p.stdout!r}")
+    for options, why in [(["bw", "-V"], "-V: not an option of bw"),
+                         (["mbw_mr", "-V", "-c"], "-V: not offered with -c")]:
+        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -440,6 +475,7 @@ def main():
     test_option_refusals(args)
     test_tail_latency(args)
     test_mbw_mr_options(args)
+    test_varied_window(args)
     return finish()
 
 

@@ -158,7 +158,7 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
     {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
-    {"num-pairs", "p"},    {"print-rate", "R"}};
+    {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -222,6 +222,12 @@ constexpr parbench_parameter parameter_rows[] = {
      "mbw_mr: accepted and, as in OSU 7.5, overridden by n/2 pairs (OSU -p; see docs/osu.md)",
      nullptr, PARBENCH_ARITY_ONE},
     {"num-pairs", "PAIRS", "OSU's long form of -p", nullptr, PARBENCH_ARITY_ONE},
+    {"V", nullptr,
+     "mbw_mr: MB/s (and -R 1's message rates) per size and window, over windows 1 to 128 "
+     "(OSU -V)",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"vary-window", nullptr, "OSU's long form of -V (taking no value here)", nullptr,
+     PARBENCH_ARITY_FLAG},
     {"print-rate", "0|1", "OSU's long form of -R", nullptr, PARBENCH_ARITY_ONE},
     {"l", nullptr,
      "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
@@ -335,7 +341,7 @@ options parse_options(const run_request& request) {
             continue;
         }
         if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
-            name == "l") {
+            name == "l" || name == "V") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
@@ -344,6 +350,7 @@ options parse_options(const run_request& request) {
             if (name == "f") o.full = true;
             if (name == "batched") o.batched = true;
             if (name == "l") o.in_place = true;
+            if (name == "V") o.vary_window = true;
             continue;
         }
         const std::string text = parbench::option_text(name, value);

@@ -60,6 +60,8 @@ inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 5
 inline constexpr std::uint64_t default_workers = 2;
 inline constexpr std::uint64_t max_workers = 127;
 inline constexpr std::uint64_t default_partitions = 8;
+// mbw_mr -V's windows (osu_util.h:443-447, WINDOW_SIZES and WINDOW_SIZES_COUNT 8).
+inline constexpr std::uint64_t varied_windows[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 // -t as latency_mt and latency_mp read it (osu_util.c set_threads, set_processes): "R" sets the
 // receiving side's count and leaves the sender's unset (OSU's -1: one sender thread; no forked
@@ -129,6 +131,9 @@ struct options {
     // -b multiple: each message of a window on its own buffer (OSU 7.5's buf_num MULTIPLE);
     // -b single, the default, every message on one buffer
     bool multiple_buffers = false;
+    // mbw_mr's -V: a table of MB/s per size and window over OSU's WINDOW_SIZES (osu/messages.hpp
+    // varied_window_method), where -W's one window is otherwise measured
+    bool vary_window = false;
     // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
     bool print_rate = true;
     // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it

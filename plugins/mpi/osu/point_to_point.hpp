@@ -239,6 +239,9 @@ struct latency : latency_def<false>, takes_message_datatype {
 struct multi_lat : latency_def<true>, takes_message_datatype {};
 using bw = window_def<window_test::bw>;
 using bibw = window_def<window_test::bibw>;
-using mbw_mr = window_def<window_test::mbw_mr>;
+// -V (OMBOP__MBW_MR, osu_util_options.h:137): OSU's windows in turn (osu/messages.hpp)
+struct mbw_mr : window_def<window_test::mbw_mr> {
+    static constexpr bool varies_window = true;
+};
 
 }  // namespace parbench::osu

@@ -103,7 +103,10 @@ constexpr std::uint64_t max_window_size = std::uint64_t{1} << 16;
 // max_window_size; refused before anything is allocated.
 void refuse_oversized_window(const options& o, const benchmark& b) {
     if (b.window == window_use::none) return;
-    const std::uint64_t w = o.window_size;
+    // -V: mbw_mr's largest of OSU's windows, whatever -W says
+    const std::uint64_t w = o.vary_window && b.text.pairs_line
+                                ? std::max(o.window_size, std::end(varied_windows)[-1])
+                                : o.window_size;
     const std::vector<std::uint64_t> sizes = message_sizes(o, b.max_bytes, b.unit, b.smallest);
     const std::uint64_t x = sizes.empty() ? 1 : std::max<std::uint64_t>(sizes.front(), 1);
     // requests: the kernel's 2 W handles; sections: W sections of the window and W origin slots
@@ -138,6 +141,11 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     if (o.in_place && o.check)
         throw input_error("-l: not offered with -c (parbench's check fills the send buffer, "
                           "which MPI_IN_PLACE leaves unread)");
+    // OSU 7.5's -V table has MB/s cells alone (osu_mbw_mr.c:244-285): no Validation or tail
+    // column to show -c's or -z's figures in
+    if (o.vary_window && (o.check || !o.percentiles.empty()))
+        throw input_error(std::string("-V: not offered with ") + (o.check ? "-c" : "-z") +
+                          " (OSU 7.5's varied-window table has no column for it)");
     std::string ignored;
     for (const benchmark* b : run) {
         std::string option;
@@ -147,6 +155,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.buffers_given && !b->takes_buffers) option = "-b";
         else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
         else if (o.pairs_given && !b->text.pairs_line) option = "-p";
+        else if (o.vary_window && !b->text.pairs_line) option = "-V";
         if (option.empty()) continue;
         if (!request.benchmarks.empty() && option == "-T")  // OSU takes it on some of these
             throw input_error(option + ": not offered on " + std::string(b->info.name) +
@@ -184,9 +193,19 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         if (!b->text.row_text.empty())
             block["row_text"] = std::vector<std::string>(b->text.row_text.begin(),
                                                          b->text.row_text.end());
-        if (b->text.pairs_line)
+        if (b->text.pairs_line && o.vary_window) {
+            // osu_mbw_mr.c:159-162; the matrix's heading and rows: report/osu_console.hpp
+            block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
+                                  " ] [ window size: varied ]",
+                              "", "# Uni-directional Bandwidth (MB/sec)"};
+            block["window_matrix"] = {
+                {"windows", std::vector<std::uint64_t>(std::begin(varied_windows),
+                                                       std::end(varied_windows))},
+                {"rate_profile", o.print_rate}};
+        } else if (b->text.pairs_line) {
             block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
+        }
         if (b->text.nonblocking)  // print_preamble_nbc's line and the empty line after it
             block["lines"] = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
         if (b->header_lines != nullptr)
@@ -234,6 +253,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
           {"l", o.in_place},
           {"b", o.multiple_buffers ? "multiple" : "single"},
           {"R", o.print_rate ? 1 : 0},
+          {"V", o.vary_window},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };
