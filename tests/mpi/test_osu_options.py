@@ -458,6 +458,32 @@ def test_varied_window(args):
         refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
+def test_sessions(args):
+    """-I (OSU 7.5's omb_mpi_init, osu_util_mpi.c:658-687): the tests run on a communicator of an
+    MPI session's mpi://WORLD: under the oracle every process makes one MPI_Session_init, one
+    MPI_Comm_create_from_group of all n processes and one MPI_Session_finalize, and the figures
+    are the known answers of the calls (latency: Send + Recv per round trip, halved: D; a
+    collective's time per call D); without -I none of them. -I on init is refused."""
+    p, rows, reports = oracle_run(args, ["latency", "allreduce"],
+                                  ["--session", "-m", "4:4", "-i", "2", "-x", "0"],
+                                  delays=f"{D0_US},{D0_US}")
+    for rank, rep in reports.items():
+        got = (calls(rep, "MPI_Session_init"), operands(rep, "MPI_Comm_create_from_group"),
+               calls(rep, "MPI_Session_finalize"))
+        want = (1, {f"parbench.osu size {args.np}": 1}, 1)
+        expect(got == want, f"-I rank {rank}: (MPI_Session_init, MPI_Comm_create_from_group, "
+               f"MPI_Session_finalize) {got}, expected {want}")
+    expect([r["benchmark"] for r in rows] == ["latency", "allreduce"] and
+           all(close(r["t_avg_us"], D0_US, 1e-6) and close(r["t_max_us"], D0_US, 1e-6)
+               for r in rows),
+           f"-I: rows {[(r['benchmark'], r['t_avg_us'], r['t_max_us']) for r in rows]}, "
+           f"expected D = {D0_US} each")
+    p, rows, reports = oracle_run(args, ["latency"], ["-m", "4:4", "-i", "1", "-x", "0"])
+    expect(all(calls(rep, "MPI_Session_init") == 0 for rep in reports.values()),
+           "without -I: MPI_Session_init called")
+    refused(args.parbench, "osu", args.np, ["init", "-I"], "-I: not offered on init")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -476,6 +502,7 @@ def main():
     test_tail_latency(args)
     test_mbw_mr_options(args)
     test_varied_window(args)
+    test_sessions(args)
     return finish()
 
 

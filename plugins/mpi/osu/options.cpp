@@ -158,7 +158,8 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
     {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
-    {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"}};
+    {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"},
+    {"session", "I"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -228,6 +229,11 @@ constexpr parbench_parameter parameter_rows[] = {
      nullptr, PARBENCH_ARITY_FLAG},
     {"vary-window", nullptr, "OSU's long form of -V (taking no value here)", nullptr,
      PARBENCH_ARITY_FLAG},
+    {"I", nullptr,
+     "run the tests on a communicator of an MPI session's mpi://WORLD instead of "
+     "MPI_COMM_WORLD (MPI-4; OSU -I)",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"session", nullptr, "OSU's long form of -I", nullptr, PARBENCH_ARITY_FLAG},
     {"print-rate", "0|1", "OSU's long form of -R", nullptr, PARBENCH_ARITY_ONE},
     {"l", nullptr,
      "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
@@ -341,7 +347,7 @@ options parse_options(const run_request& request) {
             continue;
         }
         if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
-            name == "l" || name == "V") {
+            name == "l" || name == "V" || name == "I") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
@@ -351,6 +357,7 @@ options parse_options(const run_request& request) {
             if (name == "batched") o.batched = true;
             if (name == "l") o.in_place = true;
             if (name == "V") o.vary_window = true;
+            if (name == "I") o.sessions = true;
             continue;
         }
         const std::string text = parbench::option_text(name, value);

@@ -134,6 +134,9 @@ struct options {
     // mbw_mr's -V: a table of MB/s per size and window over OSU's WINDOW_SIZES (osu/messages.hpp
     // varied_window_method), where -W's one window is otherwise measured
     bool vary_window = false;
+    // -I: the tests on a communicator of an MPI session's mpi://WORLD process set (OSU 7.5's
+    // omb_mpi_init, osu_util_mpi.c:658-687) instead of MPI_COMM_WORLD; MPI-4 only
+    bool sessions = false;
     // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
     bool print_rate = true;
     // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it

@@ -11,6 +11,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string_view>
 
 #ifndef PARBENCH_PLUGIN_VERSION
 #define PARBENCH_PLUGIN_VERSION "0.0.0"
@@ -169,6 +172,49 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                            : "osu: run without the options they do not take: " + ignored;
 }
 
+// -I (OSU 7.5's omb_mpi_init, osu_util_mpi.c:658-687): a communicator of the process set
+// mpi://WORLD of an MPI session (MPI_Session_init, MPI_Group_from_session_pset,
+// MPI_Comm_create_from_group), freed with its session when the run ends. The MPI plugin has
+// initialised the world model already; MPI-4 lets both live side by side.
+class session_world {
+public:
+    explicit session_world(bool wanted) {
+        if (!wanted) return;
+#if MPI_VERSION >= 4
+        MPI_Group group = MPI_GROUP_NULL;
+        const bool made =
+            MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session_) == MPI_SUCCESS &&
+            MPI_Group_from_session_pset(session_, "mpi://WORLD", &group) == MPI_SUCCESS &&
+            MPI_Comm_create_from_group(group, "parbench.osu", MPI_INFO_NULL,
+                                       MPI_ERRORS_ARE_FATAL, &comm_) == MPI_SUCCESS;
+        if (group != MPI_GROUP_NULL) MPI_Group_free(&group);
+        if (!made) {
+            release();
+            throw std::runtime_error("-I: the MPI library made no communicator of an MPI "
+                                     "session's mpi://WORLD");
+        }
+#endif
+    }
+    session_world(const session_world&) = delete;
+    session_world& operator=(const session_world&) = delete;
+    ~session_world() { release(); }
+    [[nodiscard]] MPI_Comm comm() const noexcept {
+        return comm_ == MPI_COMM_NULL ? MPI_COMM_WORLD : comm_;
+    }
+
+private:
+    void release() noexcept {
+        if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+#if MPI_VERSION >= 4
+        if (session_ != MPI_SESSION_NULL) MPI_Session_finalize(&session_);
+#endif
+    }
+    MPI_Comm comm_ = MPI_COMM_NULL;
+#if MPI_VERSION >= 4
+    MPI_Session session_ = MPI_SESSION_NULL;
+#endif
+};
+
 [[nodiscard]] run_start make_run_start(const options& o, const run_state& st,
                                        const std::vector<const benchmark*>& run) {
     const auto clock = measure_clock(mpi::wtime_clock{});
@@ -254,6 +300,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
           {"b", o.multiple_buffers ? "multiple" : "single"},
           {"R", o.print_rate ? 1 : 0},
           {"V", o.vary_window},
+          {"I", o.sessions},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };
@@ -297,7 +344,17 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                               std::to_string(o.workers.receivers) + ": " + b->info.name +
                               " takes a count of MPI_Test calls, not SENDERS:RECEIVERS");
     const std::string not_taken = suite_impl::refuse_options_not_taken(o, run, request);
+    if (o.sessions && MPI_VERSION < 4)  // Open MPI 4.1: MPI-3.1, no MPI_Session_init
+        throw input_error("-I: MPI sessions need MPI-4 (MPI_Session_init); this MPI library "
+                          "implements MPI " +
+                          std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION));
+    for (const benchmark* b : run)
+        if (o.sessions && std::string_view(b->info.name) == "init")
+            throw input_error("-I: not offered on init (its figure is the MPI plugin's "
+                              "MPI_Init_thread, not an MPI_Session_init)");
+    const suite_impl::session_world session(o.sessions);
     run_state st{&o, &host};
+    st.comm = session.comm();
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
     // Every OSU test needs at least a pair; like OSU ("This test requires at least two
