@@ -484,6 +484,28 @@ def test_sessions(args):
     refused(args.parbench, "osu", args.np, ["init", "-I"], "-I: not offered on init")
 
 
+def test_device_buffers(args):
+    """-d (OSU 7.5's accelerator and its SRC DST placements, osu_util.c:858-905, 1190-1252):
+    H H runs on host buffers as without -d; D D on an MPI that is not CUDA-aware (or, where it
+    is, on the osu suite, which has no device buffers) and -d managed are refused in one line
+    that names the -d given; bad forms name what is wrong."""
+    p, rows = run(["latency", "-m", "4:4", "-i", "1", "-x", "0", "-d", "cuda", "H", "H"],
+                  args.np, args.parbench)
+    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [4],
+           f"latency -d cuda H H: rc {p.returncode}, rows {rows}: {p.stderr[-300:]}")
+    for options, why in [(["-d", "cuda", "D", "D"], "-d cuda D D: "),
+                         (["--accelerator", "cuda"], "-d cuda: "),
+                         (["-d", "managed", "MD", "MH"], "-d managed MD MH: "),
+                         (["-d", "cuda", "D"], "-d cuda D: SRC and DST come as a pair"),
+                         (["-d", "cuda", "H", "X"], "buffer placement 'X'"),
+                         (["-d", "opencl"], "unknown accelerator 'opencl'"),
+                         # OSU's validation warm-up (osu_util.c:1022-1037)
+                         (["-c", "-u", "3"], "-u 3: not offered"),
+                         (["--validation-warmup", "2"], "-u 2: not offered")]:
+        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1"] + options,
+                why)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -503,6 +525,7 @@ def main():
     test_mbw_mr_options(args)
     test_varied_window(args)
     test_sessions(args)
+    test_device_buffers(args)
     return finish()
 
 

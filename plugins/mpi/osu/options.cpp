@@ -151,6 +151,40 @@ neighborhood parse_neighborhood(const std::string& text) {
     return n;
 }
 
+// -d ACCEL [SRC DST] (OSU 7.5: -d's value, then two placement words after the options,
+// osu_util.c:1190-1252): ACCEL one of OSU's five, any case; SRC and DST each H, D, M, MH or MD
+// (OSU reads M alone as MH, with a deprecation note).
+void parse_accelerator(const nlohmann::json& value, options& o) {
+    std::vector<std::string> words;
+    if (value.is_array()) {
+        for (const auto& word : value)
+            if (word.is_string()) words.push_back(word.get<std::string>());
+    } else if (value.is_string()) {
+        words.push_back(value.get<std::string>());
+    }
+    std::string text;
+    for (const auto& word : words) text += (text.empty() ? "" : " ") + word;
+    const auto bad = [&](const std::string& why) {
+        return input_error("-d " + text + ": " + why +
+                           "; expected -d cuda|managed|openacc|rocm|sycl [SRC DST], SRC and "
+                           "DST each H, D, MH or MD");
+    };
+    if (words.empty()) throw bad("no accelerator");
+    std::string accelerator;
+    for (const char ch : words.front())
+        accelerator += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    if (accelerator != "cuda" && accelerator != "managed" && accelerator != "openacc" &&
+        accelerator != "rocm" && accelerator != "sycl")
+        throw bad("unknown accelerator '" + words.front() + "'");
+    if (words.size() != 1 && words.size() != 3) throw bad("SRC and DST come as a pair");
+    for (std::size_t k = 1; k < words.size(); ++k)
+        if (words[k] != "H" && words[k] != "D" && words[k] != "M" && words[k] != "MH" &&
+            words[k] != "MD")
+            throw bad("buffer placement '" + words[k] + "'");
+    o.accelerator = accelerator;
+    o.placements.assign(words.begin() + 1, words.end());
+}
+
 // OSU 7.5's long options (c/util/osu_util_options.h:28-57, OMBOP_LONG_OPTIONS_ALL) of the short
 // options the suite has, each an alias of its short form.
 constexpr std::pair<std::string_view, std::string_view> long_options[] = {
@@ -159,7 +193,7 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
     {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
     {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"},
-    {"session", "I"}};
+    {"session", "I"},      {"accelerator", "d"},  {"validation-warmup", "u"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -234,6 +268,17 @@ constexpr parbench_parameter parameter_rows[] = {
      "MPI_COMM_WORLD (MPI-4; OSU -I)",
      nullptr, PARBENCH_ARITY_FLAG},
     {"session", nullptr, "OSU's long form of -I", nullptr, PARBENCH_ARITY_FLAG},
+    {"d", "cuda|managed [SRC DST]",
+     "OSU's device buffers (SRC, DST: H, D, MH, MD); refused unless H H: the osu suite has no "
+     "device buffers (imb-mpi1's -accelerator cuda has), and needs a CUDA-aware MPI (OSU -d)",
+     nullptr, PARBENCH_ARITY_LIST},
+    {"accelerator", "cuda|managed [SRC DST]", "OSU's long form of -d", nullptr,
+     PARBENCH_ARITY_LIST},
+    {"u", "N",
+     "refused: OSU's untimed exchanges before each validated one (parbench's -c checks after "
+     "the timed iterations; OSU -u)",
+     nullptr, PARBENCH_ARITY_ONE},
+    {"validation-warmup", "N", "OSU's long form of -u (refused)", nullptr, PARBENCH_ARITY_ONE},
     {"print-rate", "0|1", "OSU's long form of -R", nullptr, PARBENCH_ARITY_ONE},
     {"l", nullptr,
      "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
@@ -346,6 +391,16 @@ options parse_options(const run_request& request) {
             o.percentiles = options_impl::parse_percentiles(value);
             continue;
         }
+        if (name == "d") {
+            options_impl::parse_accelerator(value, o);
+            continue;
+        }
+        // OSU 7.5's -u N: untimed exchanges before each validated one (osu_latency.c:187-208).
+        // parbench's -c checks once, after the timed iterations.
+        if (name == "u")
+            throw input_error("-u " + parbench::option_text(name, value) +
+                              ": not offered: OSU repeats each validated exchange untimed "
+                              "first; parbench's -c checks once, after the timed iterations");
         if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
             name == "l" || name == "V" || name == "I") {
             if (!value.is_null() && !value.is_boolean())

@@ -137,6 +137,10 @@ struct options {
     // -I: the tests on a communicator of an MPI session's mpi://WORLD process set (OSU 7.5's
     // omb_mpi_init, osu_util_mpi.c:658-687) instead of MPI_COMM_WORLD; MPI-4 only
     bool sessions = false;
+    // -d cuda [SRC DST]: OSU 7.5's accelerator and buffer placements (H host, D device, M, MH, MD
+    // managed; osu_util.c:858-905, 1190-1252), as given; empty: -d not given
+    std::string accelerator;
+    std::vector<std::string> placements;
     // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
     bool print_rate = true;
     // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it

@@ -2,6 +2,8 @@
 
 #include "osu/datatypes.hpp"
 
+#include "cuda_buffers.hpp"
+
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -170,6 +172,34 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     }
     return ignored.empty() ? std::string{}
                            : "osu: run without the options they do not take: " + ignored;
+}
+
+// -d (OSU 7.5's device buffers): H H is host memory on both sides, as without -d; anything else
+// is refused in one line. Where the MPI library is not CUDA-aware (asked as imb-mpi1's
+// -accelerator cuda asks it, cuda_buffers.hpp) that is the reason given; where it is, the osu
+// suite's tests have no device buffers yet. Collective over MPI_COMM_WORLD.
+void refuse_device_buffers(const options& o) {
+    if (o.accelerator.empty()) return;
+    std::string given = "-d " + o.accelerator;
+    for (const auto& p : o.placements) given += " " + p;
+    if (o.placements == std::vector<std::string>{"H", "H"}) return;
+    const bool managed = o.accelerator == "managed" ||
+                         std::any_of(o.placements.begin(), o.placements.end(),
+                                     [](const std::string& p) { return p[0] == 'M'; });
+    if (o.accelerator != "cuda" && o.accelerator != "managed")
+        throw input_error(given + ": parbench has no " + o.accelerator +
+                          " buffers (only CUDA's, and those in imb-mpi1's -accelerator cuda)");
+    try {
+        (void)mpi_plugin::cuda_memory_space();  // a CUDA-aware MPI and a device, or the reason
+    } catch (const input_error& e) {
+        std::string why = e.what();
+        if (const auto colon = why.find(": "); colon != std::string::npos)
+            why = why.substr(colon + 2);
+        throw input_error(given + ": " + why);
+    }
+    throw input_error(given + ": the osu suite has no " +
+                      std::string(managed ? "managed" : "device") +
+                      " buffers yet (imb-mpi1's -accelerator cuda has device buffers)");
 }
 
 // -I (OSU 7.5's omb_mpi_init, osu_util_mpi.c:658-687): a communicator of the process set
@@ -352,6 +382,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         if (o.sessions && std::string_view(b->info.name) == "init")
             throw input_error("-I: not offered on init (its figure is the MPI plugin's "
                               "MPI_Init_thread, not an MPI_Session_init)");
+    suite_impl::refuse_device_buffers(o);
     const suite_impl::session_world session(o.sessions);
     run_state st{&o, &host};
     st.comm = session.comm();
