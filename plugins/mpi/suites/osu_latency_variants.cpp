@@ -86,6 +86,7 @@ struct thread_pingpong {
     MPI_Comm comm = MPI_COMM_NULL;
     int peer = MPI_PROC_NULL;
     int count = 0;
+    MPI_Datatype type = MPI_CHAR;  // -T's (osu_latency_mt.c:236-254: size / type size of them)
     bool sending_side = false;
     bool tag_per_iteration = false;  // OSU: tag i when there are several sender threads
     std::uint64_t skip = 0;
@@ -100,13 +101,13 @@ struct thread_pingpong {
             const int out_tag = tag_per_iteration ? static_cast<int>(i) : 1;
             const int back_tag = tag_per_iteration ? static_cast<int>(i) : 2;
             if (!sending_side) {
-                MPI_Recv(recv, count, MPI_CHAR, peer, out_tag, comm, MPI_STATUS_IGNORE);
-                MPI_Send(send, count, MPI_CHAR, peer, back_tag, comm);
+                MPI_Recv(recv, count, type, peer, out_tag, comm, MPI_STATUS_IGNORE);
+                MPI_Send(send, count, type, peer, back_tag, comm);
                 continue;
             }
             const double start = MPI_Wtime();
-            MPI_Send(send, count, MPI_CHAR, peer, out_tag, comm);
-            MPI_Recv(recv, count, MPI_CHAR, peer, back_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Send(send, count, type, peer, out_tag, comm);
+            MPI_Recv(recv, count, type, peer, back_tag, comm, MPI_STATUS_IGNORE);
             const double took = MPI_Wtime() - start;
             if (i < skip) continue;
             const auto b = static_cast<std::size_t>(
@@ -118,7 +119,7 @@ struct thread_pingpong {
     }
 };
 
-struct latency_mt : latency_def<false> {
+struct latency_mt : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Multi-threaded Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
@@ -193,7 +194,9 @@ struct latency_mt : latency_def<false> {
                 const std::vector<std::uint64_t> ends = plan.batching.batch_ends(n);
                 const thread_pingpong pingpong{.comm = c.comm,
                                                .peer = c.peer,
-                                               .count = static_cast<int>(x),
+                                               .count = message_elements::of(o).count(
+                                                   static_cast<std::size_t>(x)),
+                                               .type = message_elements::of(o).type,
                                                .sending_side = c.initiator,
                                                .tag_per_iteration = senders > 1,
                                                .skip = skip,
@@ -322,7 +325,7 @@ private:
 // This process's children while latency_mp's sweep runs (run_latency_mp), else none.
 const forked_children* current_children = nullptr;
 
-struct latency_mp : latency_def<false> {
+struct latency_mp : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
