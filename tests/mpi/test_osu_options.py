@@ -314,6 +314,18 @@ def test_point_to_point_datatypes(args):
     expect([(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows] ==
            [(b, "MPI_INT", x) for b in ("latency_mt", "latency_mp") for x in (4, 8)],
            f"latency_mt latency_mp -T MPI_INT rows {rows}")
+    # bw_fan_in's leaves and bw_fan_out's root post W MPI_Isend of X / 4 floats per iteration
+    # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them
+    p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
+                                  ["-T", "MPI_FLOAT", "-m", "2:8", "-i", "2", "-x", "0", "-W",
+                                   "2"])
+    for rank, rep in reports.items():
+        for function in ("MPI_Isend", "MPI_Irecv"):
+            got = {k: v for k, v in operands(rep, function).items()
+                   if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+            want = {"MPI_FLOAT x 1": 4, "MPI_FLOAT x 2": 4}  # W (i + x) per size, one test
+            expect(got == want, f"bw_fan_in bw_fan_out -T MPI_FLOAT rank {rank} {function}: "
+                   f"{got}, expected {want}")
     # a range with no whole element, and the tests parbench does not offer -T on
     for options, why in [(["latency", "-T", "mpi_int", "-m", "1:2"],
                           "whole 4-byte MPI_INT elements"),

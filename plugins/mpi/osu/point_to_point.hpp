@@ -127,9 +127,10 @@ struct window_kernel {
 
 // -T on the point-to-point tests that take it here (OMBOP__PT2PT__LAT, __BW,
 // osu_util_options.h:62-67; OMBOP__MBW_MR, :137): latency, multi_lat, bw, bibw, mbw_mr and the
-// persistent three, and latency_mt and latency_mp (suites/osu_latency_variants.cpp). Without -T
-// their records name no datatype, as before -T reached them (osu/suite.hpp). OSU's
-// partitioned_latency and fan tests read -T too; parbench refuses it there (docs/osu.md).
+// persistent three, latency_mt and latency_mp (suites/osu_latency_variants.cpp), bw_fan_in and
+// bw_fan_out (suites/osu_startup.cpp). Without -T their records name no datatype, as before -T
+// reached them (osu/suite.hpp). OSU's partitioned_latency reads -T too; parbench refuses it
+// there (docs/osu.md).
 struct takes_message_datatype {
     static constexpr bool takes_datatype = true;
     static constexpr bool names_default_datatype = false;
