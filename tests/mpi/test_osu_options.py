@@ -326,11 +326,25 @@ def test_point_to_point_datatypes(args):
             want = {"MPI_FLOAT x 1": 4, "MPI_FLOAT x 2": 4}  # W (i + x) per size, one test
             expect(got == want, f"bw_fan_in bw_fan_out -T MPI_FLOAT rank {rank} {function}: "
                    f"{got}, expected {want}")
+    # partitioned_latency (osu_partitioned_latency.c:161-168, 204-214): -q partitions of
+    # (X / 4) / q MPI_INTs, sizes with fewer elements than partitions skipped: -q 2 -m 4:16
+    # measures 8 and 16 bytes, one MPI_Psend_init per size of MPI_INT x 1 and x 2 per partition;
+    # -c sees the delivered elements intact
+    p, rows, reports = oracle_run(args, ["partitioned_latency"],
+                                  ["-T", "MPI_INT", "-q", "2", "-m", "4:16", "-i", "2", "-x",
+                                   "0", "-c"])
+    for rank, rep in reports.items():
+        got = operands(rep, "MPI_Psend_init")
+        want = {"MPI_INT x 1 partitions 2": 1, "MPI_INT x 2 partitions 2": 1}
+        expect(got == want, f"partitioned_latency -T MPI_INT -q 2 rank {rank} MPI_Psend_init: "
+               f"{got}, expected {want}")
+    expect([(r["bytes"], r.get("datatype"), r.get("defects")) for r in rows] ==
+           [(8, "MPI_INT", 0), (16, "MPI_INT", 0)], f"partitioned_latency -T MPI_INT rows {rows}")
     # a range with no whole element, and the tests parbench does not offer -T on
     for options, why in [(["latency", "-T", "mpi_int", "-m", "1:2"],
                           "whole 4-byte MPI_INT elements"),
-                         (["partitioned_latency", "-T", "mpi_int"],
-                          "-T: not offered on partitioned_latency")]:
+                         (["neighbor_allgather", "-T", "mpi_int"],
+                          "-T: not offered on neighbor_allgather")]:
         refused(args.parbench, "osu", args.np, options + ["-i", "1", "-x", "0"], why)
 
 
