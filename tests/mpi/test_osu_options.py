@@ -536,10 +536,8 @@ def test_device_buffers(args):
                   args.np, args.parbench)
     expect(p.returncode == 0 and [r["bytes"] for r in rows] == [4],
            f"latency -d cuda H H: rc {p.returncode}, rows {rows}: {p.stderr[-300:]}")
-    for options, why in [(["-d", "cuda", "D", "D"], "-d cuda D D: "),
-                         (["--accelerator", "cuda"], "-d cuda: "),
-                         (["-d", "managed", "MD", "MH"], "-d managed MD MH: "),
-                         (["-d", "cuda", "H", "X"], "buffer placement 'X'"),
+    for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: "),
+                         (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
         refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1"] + options,
