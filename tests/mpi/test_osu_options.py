@@ -128,6 +128,9 @@ def test_bw_reply(args):
     """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
     receives i + x of them per size; and -b's buffers."""
     p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
+    # no MPI session without -I (test_sessions)
+    expect(all(calls(rep, "MPI_Session_init") == 0 for rep in reports.values()),
+           "bw without -I: MPI_Session_init called")
     got = operands(reports.get(0, {}), "MPI_Recv")
     expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
            f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
@@ -148,8 +151,10 @@ def test_options(args):
     (osu_util_options.h OMBOP_LONG_OPTIONS_ALL) are their short forms; -M, which 7.5 dropped,
     is refused in one line with status 2."""
     p, rows = run(["bw", "-m", ":4", "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
-    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4],
-           f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: {p.stderr[-300:]}")
+    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4] and
+           not any("datatype" in r for r in rows),
+           f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}, datatypes "
+           f"{[r.get('datatype') for r in rows]} (none without -T): {p.stderr[-300:]}")
     p, rows = run(["allreduce", "--message-size", "4:8", "--iterations", "3", "--warmup", "0",
                    "--full"], args.np, args.parbench)
     expect(p.returncode == 0 and [(r["bytes"], r["iterations"]) for r in rows] == [(4, 3), (8, 3)]
@@ -241,6 +246,108 @@ def test_datatypes(args):
            f"-T all: allreduce's tables: {allreduce!r}")
 
 
+def test_point_to_point_datatypes(args):
+    """-T on the point-to-point tests (OSU 7.5's OMBOP__PT2PT__LAT, __BW and OMBOP__MBW_MR,
+    osu_util_options.h:62-67, :137): each message is X / size(type) elements of the table's
+    datatype (osu_latency.c:125-147, osu_bw.c:148-168, osu_bw_persistent.c:159-203), a size
+    without a whole element is skipped, the reply stays one MPI_CHAR (osu_bw_persistent.c), and
+    ALL gives a datatype line and heading per type under one banner, as the 7.5-1 build prints
+    `osu_latency -T ALL -m 1:8`. Without -T the records name no datatype, as before."""
+    iterations = 2  # -i 2 -x 0
+    types = [("MPI_CHAR", 1), ("MPI_INT", 4), ("MPI_FLOAT", 4)]
+    sizes = [2, 4, 8]  # from 2: the reply's MPI_CHAR x 1 stands apart from the messages
+    p, rows, reports = oracle_run(args, ["latency", "bw_persistent"],
+                                  ["-T", "all", "-m", "2:8", "-i", "2", "-x", "0", "-W", "2"])
+    messages = {f"{name} x {x // size}": iterations for name, size in types for x in sizes
+                if x >= size}
+    tables = sum(1 for name, size in types for x in sizes if x >= size)
+    for rank, rep in reports.items():
+        sent = {k: v for k, v in operands(rep, "MPI_Send").items()
+                if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+        # latency: every message both ways; bw_persistent: process 1's replies, one per iteration
+        want = dict(messages)
+        if rank == 1:
+            want["MPI_CHAR x 1"] = iterations * tables
+        expect(sent == want, f"-T all rank {rank} MPI_Send: {sent}, expected {want}")
+        made = operands(rep, "MPI_Send_init" if rank == 0 else "MPI_Recv_init")
+        want = {f"{name} x {x // size}": 2 for name, size in types for x in sizes if x >= size}
+        expect(made == want, f"-T all rank {rank} bw_persistent's requests {made}, "
+               f"expected {want} (W = 2 per size)")
+    got = [(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows]
+    want_rows = [(b, name, x) for b in ("latency", "bw_persistent") for name, size in types
+                 for x in sizes if x >= size]
+    expect(got == want_rows, f"-T all records (benchmark, datatype, bytes): {got}")
+    expect("\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)"
+           "\n2 " in p.stdout and p.stdout.count("# OSU MPI Latency Test") == 1 and
+           "# Datatype: MPI_INT.\n# Size       Avg Latency(us)\n4 " in p.stdout and
+           "# Datatype: MPI_FLOAT.\n# Size      Bandwidth (MB/s)\n4 " in p.stdout,
+           f"-T all: the tables of latency and bw_persistent: {p.stdout!r}")
+    # mbw_mr: after its pairs line (osu_mbw_mr.c:157-180); no 1- or 2-byte rows for MPI_FLOAT
+    p, rows, reports = oracle_run(args, ["mbw_mr"], ["--type", "mpi_float", "-m", "1:8", "-i",
+                                                     "2", "-x", "0", "-W", "2"])
+    sent = {k: v for k, v in operands(reports.get(0, {}), "MPI_Isend").items()
+            if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+    expect(sent == {"MPI_FLOAT x 1": 4, "MPI_FLOAT x 2": 4},
+           f"mbw_mr -T mpi_float: process 0's MPI_Isend {sent}, expected 4 of 1 and of 2 floats")
+    expect([(r.get("datatype"), r["bytes"]) for r in rows] == [("MPI_FLOAT", 4), ("MPI_FLOAT", 8)]
+           and "[ window size: 2 ]\n# Datatype: MPI_FLOAT.\n# Size " in p.stdout,
+           f"mbw_mr -T mpi_float: rows {rows}, {p.stdout!r}")
+    # -c on MPI_INT and MPI_FLOAT elements: every byte received as sent
+    p, rows = run(["bibw", "multi_lat", "latency_persistent", "-T", "all", "-c", "-m", "4:4",
+                   "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 9 and
+           all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout,
+           f"-T all -c: rc {p.returncode}, {[(r['benchmark'], r.get('defects')) for r in rows]}"
+           f": {p.stderr[-300:]}")
+    # latency_mt's threads and latency_mp's ping-pong (osu_latency_mt.c:236-254,
+    # osu_latency_mp.c:190-206): i + x messages of X / 4 MPI_INTs per size each way, whatever
+    # the threads (-t 1:1 and the default 2:2 forked processes)
+    p, rows, reports = oracle_run(args, ["latency_mt", "latency_mp"],
+                                  ["-T", "MPI_INT", "-m", "2:8", "-i", "2", "-x", "0", "-t",
+                                   "1:1"])
+    for rank, rep in reports.items():
+        sent = {k: v for k, v in operands(rep, "MPI_Send").items()
+                if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+        want = {"MPI_INT x 1": 4, "MPI_INT x 2": 4}  # 2 per size from each test
+        expect(sent == want, f"latency_mt latency_mp -T MPI_INT rank {rank} MPI_Send: {sent}, "
+               f"expected {want}")
+    expect([(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows] ==
+           [(b, "MPI_INT", x) for b in ("latency_mt", "latency_mp") for x in (4, 8)],
+           f"latency_mt latency_mp -T MPI_INT rows {rows}")
+    # bw_fan_in's leaves and bw_fan_out's root post W MPI_Isend of X / 4 floats per iteration
+    # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them
+    p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
+                                  ["-T", "MPI_FLOAT", "-m", "2:8", "-i", "2", "-x", "0", "-W",
+                                   "2"])
+    for rank, rep in reports.items():
+        for function in ("MPI_Isend", "MPI_Irecv"):
+            got = {k: v for k, v in operands(rep, function).items()
+                   if k.split()[0] in ("MPI_CHAR", "MPI_INT", "MPI_FLOAT")}
+            want = {"MPI_FLOAT x 1": 4, "MPI_FLOAT x 2": 4}  # W (i + x) per size, one test
+            expect(got == want, f"bw_fan_in bw_fan_out -T MPI_FLOAT rank {rank} {function}: "
+                   f"{got}, expected {want}")
+    # partitioned_latency (osu_partitioned_latency.c:161-168, 204-214): -q partitions of
+    # (X / 4) / q MPI_INTs, sizes with fewer elements than partitions skipped: -q 2 -m 4:16
+    # measures 8 and 16 bytes, one MPI_Psend_init per size of MPI_INT x 1 and x 2 per partition;
+    # -c sees the delivered elements intact
+    p, rows, reports = oracle_run(args, ["partitioned_latency"],
+                                  ["-T", "MPI_INT", "-q", "2", "-m", "4:16", "-i", "2", "-x",
+                                   "0", "-c"])
+    for rank, rep in reports.items():
+        got = operands(rep, "MPI_Psend_init")
+        want = {"MPI_INT x 1 partitions 2": 1, "MPI_INT x 2 partitions 2": 1}
+        expect(got == want, f"partitioned_latency -T MPI_INT -q 2 rank {rank} MPI_Psend_init: "
+               f"{got}, expected {want}")
+    expect([(r["bytes"], r.get("datatype"), r.get("defects")) for r in rows] ==
+           [(8, "MPI_INT", 0), (16, "MPI_INT", 0)], f"partitioned_latency -T MPI_INT rows {rows}")
+    # a range with no whole element, and the tests parbench does not offer -T on
+    for options, why in [(["latency", "-T", "mpi_int", "-m", "1:2"],
+                          "whole 4-byte MPI_INT elements"),
+                         (["neighbor_allgather", "-T", "mpi_int"],
+                          "-T: not offered on neighbor_allgather")]:
+        refused(args.parbench, "osu", args.np, options + ["-i", "1", "-x", "0"], why)
+
+
 def test_in_place(args):
     """-l (OSU 7.5's omb_enable_mpi_in_place): MPI_IN_PLACE as every process's send buffer
     (osu_allreduce.c:143-145, osu_alltoall.c:148), as the root's alone (osu_gather.c:159-170,
@@ -283,7 +390,7 @@ def test_in_place(args):
 def test_option_refusals(args):
     """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), and -T, -l or
     -k named on a test whose OSU 7.5 option string has no such letter (osu_util_options.h:
-    osu_latency's has -T, but the suite offers it on the collectives only), and -l with -c:
+    osu_latency_mt's has -T, but the suite does not offer it there), and -l with -c:
     one parbench: line, status 2 (osu_gather_persistent.c has l in its option string and never
     reads it; parbench refuses it there)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
@@ -361,6 +468,82 @@ def test_mbw_mr_options(args):
         refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
+def test_varied_window(args):
+    """mbw_mr -V (osu_mbw_mr.c:157-325): each size at OSU's WINDOW_SIZES 1 to 128
+    (osu_util.h:443-447) in turn, printed as OSU 7.5's matrix: '[ window size: varied ]', the
+    '# Uni-directional Bandwidth (MB/sec)' title, a heading of windows ("  %10d"), rows "%-7d"
+    and "  %10.2f", then '# Message Rate Profile' (not with -R 0). Under the oracle (every call
+    D) an iteration of window W is W MPI_Isend + MPI_Waitall + the reply, (W + 2) D, so cell
+    (W, X) = pairs W X / ((W + 2) D) MB/s and its rate pairs W / ((W + 2) D) messages/s."""
+    windows = [1, 2, 4, 8, 16, 32, 64, 128]
+    x = 16384
+    pairs = args.np // 2
+    p, rows, reports = oracle_run(args, ["mbw_mr"], ["-V", "-m", f"{x}:{x}", "-i", "2", "-x",
+                                                     "0"], delays=f"{D0_US},{D0_US}")
+    got = [(r["metrics"].get("window_size"), r.get("mode")) for r in rows]
+    expect(got == [(w, f"window:{w}") for w in windows], f"-V records' windows {got}")
+    mb_s = [pairs * w * x / ((w + 2) * D0_US) for w in windows]
+    rates = [pairs * w / ((w + 2) * D0_US * 1e-6) for w in windows]
+    heading = "#      " + "".join(f"  {w:>10}" for w in windows)
+    want = (f"# [ pairs: {pairs} ] [ window size: varied ]\n\n# Uni-directional Bandwidth "
+            f"(MB/sec)\n# Datatype: MPI_CHAR.\n{heading}\n{x:<7}" +
+            "".join(f"  {v:>10.2f}" for v in mb_s) + "\n")
+    expect(want in p.stdout, f"mbw_mr -V: expected\n{want}in\n{p.stdout}")
+    profile = ("\n# Message Rate Profile\n" + heading + f"\n{x:<7}" +
+               "".join(f"  {v:>10.2f}" for v in rates) + "\n")
+    expect(profile in p.stdout, f"mbw_mr -V: expected\n{profile}in\n{p.stdout}")
+    p, rows = run(["mbw_mr", "--vary-window", "-R", "0", "-m", "1:2", "-i", "1", "-x", "0"],
+                  args.np, args.parbench)
+    sized = [line.split() for line in p.stdout.splitlines() if line[:1].isdigit()]
+    expect(p.returncode == 0 and "Message Rate Profile" not in p.stdout and
+           [len(f) for f in sized] == [9, 9] and len(rows) == 16,
+           f"mbw_mr --vary-window -R 0: rc {p.returncode}, {p.stdout!r}")
+    for options, why in [(["bw", "-V"], "-V: not an option of bw"),
+                         (["mbw_mr", "-V", "-c"], "-V: not offered with -c")]:
+        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+
+
+def test_sessions(args):
+    """-I (OSU 7.5's omb_mpi_init, osu_util_mpi.c:658-687): the tests run on a communicator of an
+    MPI session's mpi://WORLD: under the oracle every process makes one MPI_Session_init, one
+    MPI_Comm_create_from_group of all n processes and one MPI_Session_finalize, and the figures
+    are the known answers of the calls (latency: Send + Recv per round trip, halved: D; a
+    collective's time per call D); without -I none of them (checked in test_bw_reply's run).
+    -I on init is refused."""
+    p, rows, reports = oracle_run(args, ["latency", "allreduce"],
+                                  ["--session", "-m", "4:4", "-i", "2", "-x", "0"],
+                                  delays=f"{D0_US},{D0_US}")
+    for rank, rep in reports.items():
+        got = (calls(rep, "MPI_Session_init"), operands(rep, "MPI_Comm_create_from_group"),
+               calls(rep, "MPI_Session_finalize"))
+        want = (1, {f"parbench.osu size {args.np}": 1}, 1)
+        expect(got == want, f"-I rank {rank}: (MPI_Session_init, MPI_Comm_create_from_group, "
+               f"MPI_Session_finalize) {got}, expected {want}")
+    expect([r["benchmark"] for r in rows] == ["latency", "allreduce"] and
+           all(close(r["t_avg_us"], D0_US, 1e-6) and close(r["t_max_us"], D0_US, 1e-6)
+               for r in rows),
+           f"-I: rows {[(r['benchmark'], r['t_avg_us'], r['t_max_us']) for r in rows]}, "
+           f"expected D = {D0_US} each")
+    refused(args.parbench, "osu", args.np, ["init", "-I"], "-I: not offered on init")
+
+
+def test_device_buffers(args):
+    """-d (OSU 7.5's accelerator and its SRC DST placements, osu_util.c:858-905, 1190-1252):
+    H H runs on host buffers as without -d; D D on an MPI that is not CUDA-aware (or, where it
+    is, on the osu suite, which has no device buffers) and -d managed are refused in one line
+    that names the -d given; bad forms name what is wrong."""
+    p, rows = run(["latency", "-m", "4:4", "-i", "1", "-x", "0", "-d", "cuda", "H", "H"],
+                  args.np, args.parbench)
+    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [4],
+           f"latency -d cuda H H: rc {p.returncode}, rows {rows}: {p.stderr[-300:]}")
+    for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: "),
+                         (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
+                         # OSU's validation warm-up (osu_util.c:1022-1037)
+                         (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
+        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1"] + options,
+                why)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--np", type=int, required=True)
@@ -373,10 +556,14 @@ def main():
     test_options(args)
     test_root(args)
     test_datatypes(args)
+    test_point_to_point_datatypes(args)
     test_in_place(args)
     test_option_refusals(args)
     test_tail_latency(args)
     test_mbw_mr_options(args)
+    test_varied_window(args)
+    test_sessions(args)
+    test_device_buffers(args)
     return finish()
 
 

@@ -31,6 +31,13 @@
 // the same banner with its own datatype line and heading, no empty line between, as OSU 7.5's
 // loop over datatypes prints them (osu_allreduce.c:116-126).
 //
+// A block with a "window_matrix" (osu_mbw_mr -V: {"windows": [1, ..., 128], "rate_profile"})
+// prints OSU 7.5's matrix instead of columns (osu_mbw_mr.c:244-325): a heading "#      " and
+// "  %10d" per window, one row per size, "%-7d" and "  %10.2f" of each window's record's MB/s
+// (records come one per window, metric "window_size", in the heading's order), and with
+// rate_profile, after a datatype's rows, "# Message Rate Profile" with the same rows of
+// messages/s. An unstable cell's footnote follows its row and names its window.
+//
 // A row whose figures are not to be read at face value (report/stability.hpp) is followed by a
 // footnote, "# ! unstable: ci95 15%" — a '#' line, which OSU's own output has and its parsers
 // skip, so that the row keeps OSU's columns and nothing after them.
@@ -43,9 +50,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parbench::report {
@@ -71,6 +80,10 @@ public:
             begin_table(r);
         else if (r.block.datatype != datatype_)
             begin_datatype_table(r);
+        if (!matrix_windows_.empty()) {
+            matrix_cell(r);
+            return;
+        }
         if (!row_text_.empty()) {
             std::string line = row_text_.front();
             for (std::size_t k = 0; k < columns_.size() && k + 1 < row_text_.size(); ++k)
@@ -90,11 +103,13 @@ public:
     }
 
     void on_warning(const std::string& message) override {
+        finish_matrix();
         out_ << "# WARNING: " << message << '\n';
         out_.flush();
     }
 
     void on_run_end(bool completed) override {
+        finish_matrix();
         if (!completed) out_ << "# run stopped early\n";
         if (!title_.empty()) out_ << "# " << title_ << '\n';
         out_.flush();
@@ -106,7 +121,60 @@ private:
             out_ << "# ! unstable: " << verdict.console_note() << '\n';
     }
 
+    // -V's matrix: one size's row is complete when the next size (or the end) comes.
+    void matrix_cell(const result_record& r) {
+        if (matrix_row_.cells.empty() || matrix_row_.bytes != r.bytes) {
+            end_matrix_row();
+            matrix_row_.bytes = r.bytes;
+        }
+        const auto metric = [&](const char* name) {
+            const auto it = r.metrics.find(name);
+            return it == r.metrics.end() ? 0.0 : it->second;
+        };
+        matrix_row_.cells.push_back(metric("bandwidth_mb_s"));
+        matrix_row_.rates.push_back(metric("messages_per_s"));
+        if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
+            matrix_row_.notes.push_back(fmt::format("# ! unstable: window {}: {}",
+                                                    metric("window_size"),
+                                                    verdict.console_note()));
+    }
+
+    void end_matrix_row() {
+        if (matrix_row_.cells.empty()) return;
+        std::string row = fmt::format("{:<7}", matrix_row_.bytes);
+        for (const double mb_s : matrix_row_.cells) row += fmt::format("  {:>10.2f}", mb_s);
+        out_ << row << '\n';
+        for (const auto& note : matrix_row_.notes) out_ << note << '\n';
+        rate_rows_.emplace_back(matrix_row_.bytes, matrix_row_.rates);
+        matrix_row_ = {};
+        out_.flush();
+    }
+
+    void print_matrix_heading() {
+        std::string line = "#      ";
+        for (const std::uint64_t w : matrix_windows_) line += fmt::format("  {:>10}", w);
+        out_ << line << '\n';
+    }
+
+    // The end of one datatype's matrix: its last row, then OSU's message rate profile.
+    void finish_matrix() {
+        if (matrix_windows_.empty()) return;
+        end_matrix_row();
+        if (rate_profile_ && !rate_rows_.empty()) {
+            out_ << "\n# Message Rate Profile\n";
+            print_matrix_heading();
+            for (const auto& [bytes, rates] : rate_rows_) {
+                std::string row = fmt::format("{:<7}", bytes);
+                for (const double rate : rates) row += fmt::format("  {:>10.2f}", rate);
+                out_ << row << '\n';
+            }
+        }
+        rate_rows_.clear();
+        out_.flush();
+    }
+
     void begin_table(const result_record& r) {
+        finish_matrix();
         const nlohmann::json block =
             blocks_.contains(r.benchmark) ? blocks_[r.benchmark] : nlohmann::json::object();
         const bool empty_line = block.value("empty_line_before", false);
@@ -121,14 +189,29 @@ private:
         columns_ = declared ? *declared : std::vector<column>{{"t_max_us", "Latency (us)"}};
         row_text_ = block.value("row_text", std::vector<std::string>{});
         print_preamble(block, r);
+        matrix_windows_.clear();
+        if (block.contains("window_matrix")) {
+            const nlohmann::json& matrix = block["window_matrix"];
+            matrix_windows_ = matrix.value("windows", std::vector<std::uint64_t>{});
+            rate_profile_ = matrix.value("rate_profile", true);
+        }
+        if (!matrix_windows_.empty()) {
+            print_matrix_heading();
+            return;
+        }
         if (!row_text_.empty()) return;
         print_heading();
     }
 
     // The next datatype's table of the same benchmark: its datatype line and heading.
     void begin_datatype_table(const result_record& r) {
+        finish_matrix();
         datatype_ = r.block.datatype;
         out_ << "# Datatype: " << datatype_ << ".\n";
+        if (!matrix_windows_.empty()) {
+            print_matrix_heading();
+            return;
+        }
         print_heading();
     }
 
@@ -174,6 +257,18 @@ private:
     bool sizes_ = true;             // the current table has a size column
     std::vector<column> columns_;   // the current table's columns after the size
     std::vector<std::string> row_text_;  // the current block's line of text, if it is one
+    // -V's matrix (empty: a table of columns): its windows, the row being filled, and the rows'
+    // message rates for the profile after them
+    struct matrix_row {
+        std::uint64_t bytes = 0;
+        std::vector<double> cells;
+        std::vector<double> rates;
+        std::vector<std::string> notes;
+    };
+    std::vector<std::uint64_t> matrix_windows_;
+    bool rate_profile_ = true;
+    matrix_row matrix_row_;
+    std::vector<std::pair<std::uint64_t, std::vector<double>>> rate_rows_;
 };
 
 }  // namespace parbench::report

@@ -35,7 +35,7 @@ struct family {
 
     [[nodiscard]] std::array<int, 1> process_counts() const { return {Method::processes(run)}; }
     [[nodiscard]] std::vector<std::uint64_t> sizes() const { return Method::sizes(*run.opts); }
-    [[nodiscard]] count open(int q) const { return {mpi::session(MPI_COMM_WORLD, q)}; }
+    [[nodiscard]] count open(int q) const { return {mpi::session(run.comm, q)}; }
     void progress(const count& c, std::uint64_t x) const {
         run.host->progress(name, x, c.session.layout().processes);
     }

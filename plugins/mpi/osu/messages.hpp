@@ -25,6 +25,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -123,7 +124,8 @@ template <class Def>
         return mpi::measure(s, config(plan));
 }
 
-// Whether a definition takes -T (a collective with data: osu/collectives.hpp).
+// Whether a definition takes -T (a collective with data: osu/collectives.hpp; the point-to-point
+// tests of osu/point_to_point.hpp).
 template <class Def>
 [[nodiscard]] constexpr bool takes_datatype_of() noexcept {
     if constexpr (requires { Def::takes_datatype; })
@@ -194,6 +196,40 @@ struct message_method {
     }
 };
 
+// mbw_mr -V (osu_mbw_mr.c:215-330): per size, the test at each of OSU's WINDOW_SIZES in turn,
+// -W aside; each record is one cell of OSU's table, its window its metric "window_size" and its
+// mode "window:W" (which keeps the records' JSON names apart). The console prints them as
+// OSU's matrix (report/osu_console.hpp, the block's "window_matrix").
+template <class Def>
+struct varied_window_method : message_method<Def> {
+    [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
+                                                  std::string_view name, std::uint64_t x) {
+        mpi::measurement all;
+        for (const std::uint64_t w : varied_windows) {
+            options one = o;
+            one.window_size = w;
+            mpi::measurement m = message_method<Def>::measure(s, one, name, x);
+            for (auto& r : m.records) {
+                r.metrics["window_size"] = static_cast<double>(w);
+                r.block.mode = "window:" + std::to_string(w);
+                all.records.push_back(std::move(r));
+            }
+            all.skipped_need_bytes = std::max(all.skipped_need_bytes, m.skipped_need_bytes);
+            all.allocation_failed = all.allocation_failed || m.allocation_failed;
+        }
+        return all;
+    }
+};
+
+// A test that OSU runs either way (mbw_mr: -W's window, or -V's windows).
+template <class Def>
+void run_window_or_varied(const run_state& st, std::string_view name) {
+    if (st.opts->vary_window)
+        run_sweep<varied_window_method<Def>>(st, name);
+    else
+        run_sweep<message_method<Def>>(st, name);
+}
+
 // The catalogue entry of a message-passing definition: its class is its descriptor's (OSU's
 // descriptors take the options, the class never depends on them).
 template <class Def>
@@ -204,7 +240,12 @@ template <class Def>
     return {.info = plugin::catalogue_row(name, description, klass,
                                           flags | mpi::verification_flag<Def>()),
             .text = Def::text,
-            .run = &run_sweep<message_method<Def>>,
+            .run = [] {
+                if constexpr (requires { Def::varies_window; })
+                    return &run_window_or_varied<Def>;
+                else
+                    return &run_sweep<message_method<Def>>;
+            }(),
             .all_processes = Def::all_processes,
             .even_processes = [] {
                 if constexpr (requires { Def::even_processes; }) return Def::even_processes;
@@ -232,6 +273,11 @@ template <class Def>
                     return static_cast<std::string (*)(const options&, int)>(nullptr);
             }(),
             .takes_datatype = takes_datatype_of<Def>(),
+            .names_default_datatype = [] {
+                if constexpr (requires { Def::names_default_datatype; })
+                    return Def::names_default_datatype;
+                return true;
+            }(),
             .takes_in_place = [] {
                 if constexpr (requires { Def::takes_in_place; }) return Def::takes_in_place;
                 return false;

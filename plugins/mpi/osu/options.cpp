@@ -151,6 +151,40 @@ neighborhood parse_neighborhood(const std::string& text) {
     return n;
 }
 
+// -d ACCEL [SRC DST] (OSU 7.5: -d's value, then two placement words after the options,
+// osu_util.c:1190-1252): ACCEL one of OSU's five, any case; SRC and DST each H, D, M, MH or MD
+// (OSU reads M alone as MH, with a deprecation note).
+void parse_accelerator(const nlohmann::json& value, options& o) {
+    std::vector<std::string> words;
+    if (value.is_array()) {
+        for (const auto& word : value)
+            if (word.is_string()) words.push_back(word.get<std::string>());
+    } else if (value.is_string()) {
+        words.push_back(value.get<std::string>());
+    }
+    std::string text;
+    for (const auto& word : words) text += (text.empty() ? "" : " ") + word;
+    const auto bad = [&](const std::string& why) {
+        return input_error("-d " + text + ": " + why +
+                           "; expected -d cuda|managed|openacc|rocm|sycl [SRC DST], SRC and "
+                           "DST each H, D, MH or MD");
+    };
+    if (words.empty()) throw bad("no accelerator");
+    std::string accelerator;
+    for (const char ch : words.front())
+        accelerator += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    if (accelerator != "cuda" && accelerator != "managed" && accelerator != "openacc" &&
+        accelerator != "rocm" && accelerator != "sycl")
+        throw bad("unknown accelerator '" + words.front() + "'");
+    if (words.size() != 1 && words.size() != 3) throw bad("SRC and DST come as a pair");
+    for (std::size_t k = 1; k < words.size(); ++k)
+        if (words[k] != "H" && words[k] != "D" && words[k] != "M" && words[k] != "MH" &&
+            words[k] != "MD")
+            throw bad("buffer placement '" + words[k] + "'");
+    o.accelerator = accelerator;
+    o.placements.assign(words.begin() + 1, words.end());
+}
+
 // OSU 7.5's long options (c/util/osu_util_options.h:28-57, OMBOP_LONG_OPTIONS_ALL) of the short
 // options the suite has, each an alias of its short form.
 constexpr std::pair<std::string_view, std::string_view> long_options[] = {
@@ -158,7 +192,8 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"full", "f"},         {"validation", "c"},  {"tail-lat", "z"},       {"num-test-calls", "t"},
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
     {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
-    {"num-pairs", "p"},    {"print-rate", "R"}};
+    {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"},
+    {"session", "I"},      {"accelerator", "d"},  {"validation-warmup", "u"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -211,7 +246,8 @@ constexpr parbench_parameter parameter_rows[] = {
      "fixed:0", PARBENCH_ARITY_ONE},
     {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
     {"T", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL",
-     "collectives: the element datatype, one table per datatype (ALL: all three; OSU -T)",
+     "collectives and point-to-point tests (not the neighbourhood ones): the element datatype, "
+     "one table per datatype (ALL: all three; OSU -T)",
      "MPI_INT for the reductions, MPI_CHAR for the others", PARBENCH_ARITY_ONE},
     {"type", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL", "OSU's long form of -T", nullptr,
      PARBENCH_ARITY_ONE},
@@ -221,6 +257,28 @@ constexpr parbench_parameter parameter_rows[] = {
      "mbw_mr: accepted and, as in OSU 7.5, overridden by n/2 pairs (OSU -p; see docs/osu.md)",
      nullptr, PARBENCH_ARITY_ONE},
     {"num-pairs", "PAIRS", "OSU's long form of -p", nullptr, PARBENCH_ARITY_ONE},
+    {"V", nullptr,
+     "mbw_mr: MB/s (and -R 1's message rates) per size and window, over windows 1 to 128 "
+     "(OSU -V)",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"vary-window", nullptr, "OSU's long form of -V (taking no value here)", nullptr,
+     PARBENCH_ARITY_FLAG},
+    {"I", nullptr,
+     "run the tests on a communicator of an MPI session's mpi://WORLD instead of "
+     "MPI_COMM_WORLD (MPI-4; OSU -I)",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"session", nullptr, "OSU's long form of -I", nullptr, PARBENCH_ARITY_FLAG},
+    {"d", "cuda|managed [SRC DST]",
+     "OSU's device buffers (SRC, DST: H, D, MH, MD); refused unless H H: the osu suite has no "
+     "device buffers (imb-mpi1's -accelerator cuda has), and needs a CUDA-aware MPI (OSU -d)",
+     nullptr, PARBENCH_ARITY_LIST},
+    {"accelerator", "cuda|managed [SRC DST]", "OSU's long form of -d", nullptr,
+     PARBENCH_ARITY_LIST},
+    {"u", "N",
+     "refused: OSU's untimed exchanges before each validated one (parbench's -c checks after "
+     "the timed iterations; OSU -u)",
+     nullptr, PARBENCH_ARITY_ONE},
+    {"validation-warmup", "N", "OSU's long form of -u (refused)", nullptr, PARBENCH_ARITY_ONE},
     {"print-rate", "0|1", "OSU's long form of -R", nullptr, PARBENCH_ARITY_ONE},
     {"l", nullptr,
      "collectives: MPI_IN_PLACE as the send buffer (gather, reduce: at the root; scatter: the "
@@ -333,8 +391,18 @@ options parse_options(const run_request& request) {
             o.percentiles = options_impl::parse_percentiles(value);
             continue;
         }
+        if (name == "d") {
+            options_impl::parse_accelerator(value, o);
+            continue;
+        }
+        // OSU 7.5's -u N: untimed exchanges before each validated one (osu_latency.c:187-208).
+        // parbench's -c checks once, after the timed iterations.
+        if (name == "u")
+            throw input_error("-u " + parbench::option_text(name, value) +
+                              ": not offered: OSU repeats each validated exchange untimed "
+                              "first; parbench's -c checks once, after the timed iterations");
         if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
-            name == "l") {
+            name == "l" || name == "V" || name == "I") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
@@ -343,6 +411,8 @@ options parse_options(const run_request& request) {
             if (name == "f") o.full = true;
             if (name == "batched") o.batched = true;
             if (name == "l") o.in_place = true;
+            if (name == "V") o.vary_window = true;
+            if (name == "I") o.sessions = true;
             continue;
         }
         const std::string text = parbench::option_text(name, value);

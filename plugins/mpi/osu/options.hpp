@@ -5,11 +5,12 @@
 // calls during the nonblocking collectives' compute or [SENDERS:]RECEIVERS, the threads of
 // latency_mt and the forked processes of latency_mp (OSU 7.5's three meanings of -t), -q the
 // partitions of partitioned_latency, -N the neighbourhood collectives' topology, -T the
-// collectives' datatype, -l MPI_IN_PLACE, -k the root of the rooted collectives, -M
-// the memory limit per process, and for the one-sided tests -w window creation (create, allocate,
-// dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw, fence). Each value is
-// validated with one line naming the option (input_error -> BAD_INPUT); which -s a benchmark
-// accepts is its definition's (checked in osu/suite.cpp once the benchmarks are chosen).
+// collectives' and point-to-point tests' datatype, -l MPI_IN_PLACE, -k the root of the rooted
+// collectives, -M the memory limit per process, and for the one-sided tests -w window creation
+// (create, allocate, dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw,
+// fence). Each value is validated with one line naming the option (input_error -> BAD_INPUT);
+// which -s a benchmark accepts is its definition's (checked in osu/suite.cpp once the benchmarks
+// are chosen).
 #pragma once
 
 #include <parbench/mpi/rma_window.hpp>
@@ -59,6 +60,8 @@ inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 5
 inline constexpr std::uint64_t default_workers = 2;
 inline constexpr std::uint64_t max_workers = 127;
 inline constexpr std::uint64_t default_partitions = 8;
+// mbw_mr -V's windows (osu_util.h:443-447, WINDOW_SIZES and WINDOW_SIZES_COUNT 8).
+inline constexpr std::uint64_t varied_windows[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 // -t as latency_mt and latency_mp read it (osu_util.c set_threads, set_processes): "R" sets the
 // receiving side's count and leaves the sender's unset (OSU's -1: one sender thread; no forked
@@ -128,6 +131,16 @@ struct options {
     // -b multiple: each message of a window on its own buffer (OSU 7.5's buf_num MULTIPLE);
     // -b single, the default, every message on one buffer
     bool multiple_buffers = false;
+    // mbw_mr's -V: a table of MB/s per size and window over OSU's WINDOW_SIZES (osu/messages.hpp
+    // varied_window_method), where -W's one window is otherwise measured
+    bool vary_window = false;
+    // -I: the tests on a communicator of an MPI session's mpi://WORLD process set (OSU 7.5's
+    // omb_mpi_init, osu_util_mpi.c:658-687) instead of MPI_COMM_WORLD; MPI-4 only
+    bool sessions = false;
+    // -d cuda [SRC DST]: OSU 7.5's accelerator and buffer placements (H host, D device, M, MH, MD
+    // managed; osu_util.c:858-905, 1190-1252), as given; empty: -d not given
+    std::string accelerator;
+    std::vector<std::string> placements;
     // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
     bool print_rate = true;
     // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it

@@ -12,7 +12,8 @@
 //   bibw_persistent     both sides MPI_Startall -W receives, then -W sends, MPI_Waitall the
 //                       sends, then the receives. MB/s = 2 W x / t
 //
-// Messages are MPI_CHAR; every request of a window is on the same buffer (OSU's -b single) and
+// Messages are -T's elements (MPI_CHAR by default: osu/point_to_point.hpp); every request of a
+// window is on the same buffer (OSU's -b single) and
 // the tags are OSU's. The figures, counts, sizes and checks are those of latency, bw and bibw
 // (osu/point_to_point.hpp), whose definitions these extend.
 //
@@ -93,14 +94,16 @@ struct persistent_window_kernel {
 
 // latency_persistent's requests: [0] the send, [1] the receive.
 struct ping_pong_requests {
+    message_elements elements;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& requests) const {
         if (c.peer == MPI_PROC_NULL) return;
-        const int n = static_cast<int>(c.bytes);
+        const int n = elements.count(c.bytes);
+        const MPI_Datatype type = elements.type;
         requests.assign(2, MPI_REQUEST_NULL);
-        MPI_Send_init(b.send(0), n, MPI_CHAR, c.peer, tag_latency_persistent, c.comm,
+        MPI_Send_init(b.send(0), n, type, c.peer, tag_latency_persistent, c.comm,
                       requests.data());
-        MPI_Recv_init(b.recv(0), n, MPI_CHAR, c.peer, tag_latency_persistent, c.comm,
+        MPI_Recv_init(b.recv(0), n, type, c.peer, tag_latency_persistent, c.comm,
                       requests.data() + 1);
     }
 };
@@ -109,10 +112,12 @@ struct ping_pong_requests {
 struct window_requests {
     bool both = false;
     int window = 64;
+    message_elements elements;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& requests) const {
         if (c.peer == MPI_PROC_NULL) return;
-        const int n = static_cast<int>(c.bytes);
+        const int n = elements.count(c.bytes);
+        const MPI_Datatype type = elements.type;
         const int w = window;
         // OSU's process 0 is the lower rank of the pair: it sends on 100 and receives on 101
         const bool first = c.rank < c.peer;
@@ -122,25 +127,25 @@ struct window_requests {
         MPI_Request* r = requests.data();
         for (int j = 0; j < w; ++j) {
             if (both) {
-                MPI_Recv_init(b.recv(0), n, MPI_CHAR, c.peer, in, c.comm, r + j);
-                MPI_Send_init(b.send(0), n, MPI_CHAR, c.peer, out, c.comm, r + w + j);
+                MPI_Recv_init(b.recv(0), n, type, c.peer, in, c.comm, r + j);
+                MPI_Send_init(b.send(0), n, type, c.peer, out, c.comm, r + w + j);
             } else if (c.initiator) {
-                MPI_Send_init(b.send(0), n, MPI_CHAR, c.peer, out, c.comm, r + j);
+                MPI_Send_init(b.send(0), n, type, c.peer, out, c.comm, r + j);
             } else {
-                MPI_Recv_init(b.recv(0), n, MPI_CHAR, c.peer, in, c.comm, r + j);
+                MPI_Recv_init(b.recv(0), n, type, c.peer, in, c.comm, r + j);
             }
         }
     }
 };
 
-struct latency_persistent : latency_def<false> {
+struct latency_persistent : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Latency Persistent Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
                                      .latency = true};
     static ping_pong_requests request_maker(const mpi::kernel_context& /*c*/,
-                                            const options& /*o*/) {
-        return {};
+                                            const options& o) {
+        return {.elements = message_elements::of(o)};
     }
     static persistent_ping_pong_kernel make_kernel(const mpi::kernel_context& /*c*/,
                                                    const options& /*o*/) {
@@ -160,7 +165,9 @@ struct window_persistent : window_def<T> {
                        : "OSU MPI Bandwidth Persistent Test",
         .figures = {{bandwidth_figure}}};
     static window_requests request_maker(const mpi::kernel_context& /*c*/, const options& o) {
-        return {.both = both, .window = static_cast<int>(o.window_size)};
+        return {.both = both,
+                .window = static_cast<int>(o.window_size),
+                .elements = message_elements::of(o)};
     }
     static persistent_window_kernel make_kernel(const mpi::kernel_context& /*c*/,
                                                 const options& o) {

@@ -11,6 +11,9 @@
 //   mbw_mr     bw in every pair r <-> r + n/2 at once; MB/s = pairs W x / t and messages/s =
 //              pairs W / t, over the slowest pair
 //
+// Messages are X / size(type) elements of -T's datatype (MPI_CHAR by default), as OSU 7.5's
+// programs send them (osu_latency.c:125-147, osu_bw.c:148-168: num_elements = size /
+// mpi_type_size, a size without a whole element skipped); the bw reply stays one MPI_CHAR.
 // Every message of a window uses the same buffer, as OSU's (7.5's -b single); with -b multiple
 // message w of a window uses slot w of a send and a receive buffer of W slots (osu_bw.c:56-58,
 // 232-244; osu_bibw.c, osu_mbw_mr.c alike). latency and multi_lat take -b as OSU's do; their
@@ -18,6 +21,7 @@
 // kernels only issue the MPI calls of one iteration; the runner times them.
 #pragma once
 
+#include "osu/datatypes.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
@@ -52,18 +56,34 @@ struct bytes_of_partner {
     }
 };
 
+// The elements of one message: X / size(type) of -T's datatype of the table being measured.
+struct message_elements {
+    MPI_Datatype type = MPI_CHAR;
+    std::size_t size = 1;  // bytes of one element
+    [[nodiscard]] int count(std::size_t bytes) const noexcept {
+        return static_cast<int>(bytes / size);
+    }
+    [[nodiscard]] static message_elements of(const options& o) noexcept {
+        return {.type = mpi_datatype(o.table_datatype, false),
+                .size = element_bytes(o.table_datatype)};
+    }
+};
+
 // One ping-pong per iteration between this process and its partner (none: idle).
 struct ping_pong_kernel {
+    message_elements elements;
+
     template <class Buffers>
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) const {
-        const int n = static_cast<int>(c.bytes);
+        const int n = elements.count(c.bytes);
+        const MPI_Datatype type = elements.type;
         if (c.peer == MPI_PROC_NULL) return;
         if (c.initiator) {
-            MPI_Send(b.send(i), n, MPI_CHAR, c.peer, tag_message, c.comm);
-            MPI_Recv(b.recv(i), n, MPI_CHAR, c.peer, tag_message, c.comm, MPI_STATUS_IGNORE);
+            MPI_Send(b.send(i), n, type, c.peer, tag_message, c.comm);
+            MPI_Recv(b.recv(i), n, type, c.peer, tag_message, c.comm, MPI_STATUS_IGNORE);
         } else {
-            MPI_Recv(b.recv(i), n, MPI_CHAR, c.peer, tag_message, c.comm, MPI_STATUS_IGNORE);
-            MPI_Send(b.send(i), n, MPI_CHAR, c.peer, tag_message, c.comm);
+            MPI_Recv(b.recv(i), n, type, c.peer, tag_message, c.comm, MPI_STATUS_IGNORE);
+            MPI_Send(b.send(i), n, type, c.peer, tag_message, c.comm);
         }
     }
 };
@@ -74,24 +94,26 @@ struct window_kernel {
     bool both = false;
     int window = 64;
     bool multiple = false;  // -b multiple: message w in slot w
+    message_elements elements;
     std::vector<MPI_Request> requests;
     std::array<char, reply_bytes> reply{};
 
     template <class Buffers>
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
         if (c.peer == MPI_PROC_NULL) return;
-        const int n = static_cast<int>(c.bytes);
+        const int n = elements.count(c.bytes);
+        const MPI_Datatype type = elements.type;
         const auto slot = [&](int w) {
             return multiple ? static_cast<std::size_t>(w) * c.bytes : std::size_t{0};
         };
         int posted = 0;
         if (both || !c.initiator)
             for (int w = 0; w < window; ++w)
-                MPI_Irecv(b.recv(i) + slot(w), n, MPI_CHAR, c.peer, tag_message, c.comm,
+                MPI_Irecv(b.recv(i) + slot(w), n, type, c.peer, tag_message, c.comm,
                           &requests[static_cast<std::size_t>(posted++)]);
         if (both || c.initiator)
             for (int w = 0; w < window; ++w)
-                MPI_Isend(b.send(i) + slot(w), n, MPI_CHAR, c.peer, tag_message, c.comm,
+                MPI_Isend(b.send(i) + slot(w), n, type, c.peer, tag_message, c.comm,
                           &requests[static_cast<std::size_t>(posted++)]);
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
         if (both) return;
@@ -101,6 +123,17 @@ struct window_kernel {
         else
             MPI_Send(reply.data(), reply_bytes, MPI_CHAR, c.peer, tag_reply, c.comm);
     }
+};
+
+// -T on the point-to-point tests that take it here (OMBOP__PT2PT__LAT, __BW,
+// osu_util_options.h:62-67; OMBOP__MBW_MR, :137): latency, multi_lat, bw, bibw, mbw_mr and the
+// persistent three, latency_mt and latency_mp (suites/osu_latency_variants.cpp), bw_fan_in and
+// bw_fan_out (suites/osu_startup.cpp). Without -T their records name no datatype, as before -T
+// reached them (osu/suite.hpp). OSU's partitioned_latency reads -T too; parbench refuses it
+// there (docs/osu.md).
+struct takes_message_datatype {
+    static constexpr bool takes_datatype = true;
+    static constexpr bool names_default_datatype = false;
 };
 
 // What the point-to-point definitions share: byte messages, OSU's pt2pt MAX (4 MiB).
@@ -133,8 +166,8 @@ struct latency_def : point_to_point_def {
                 .pairs = AllPairs ? pattern::halves : pattern::first_pair,
                 .throughput = pattern::throughput_rule::none};
     }
-    static ping_pong_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& /*o*/) {
-        return {};
+    static ping_pong_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& o) {
+        return {.elements = message_elements::of(o)};
     }
     using verify_check = bytes_of_partner;
 };
@@ -142,7 +175,7 @@ struct latency_def : point_to_point_def {
 enum class window_test { bw, bibw, mbw_mr };
 
 template <window_test T>
-struct window_def : point_to_point_def {
+struct window_def : point_to_point_def, takes_message_datatype {
     static constexpr bool both = T == window_test::bibw;
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
     static constexpr bool all_processes = T == window_test::mbw_mr;
@@ -189,6 +222,7 @@ struct window_def : point_to_point_def {
         k.both = both;
         k.window = static_cast<int>(o.window_size);
         k.multiple = o.multiple_buffers;
+        k.elements = message_elements::of(o);
         k.requests.resize(2 * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
         return k;
     }
@@ -200,12 +234,15 @@ struct window_def : point_to_point_def {
 // osu_latency reads -b (osu_util_options.h:62; osu_latency.c:115, 144: its buffers per size with
 // multiple, as parbench makes them anyway); its variants (multi_lat, latency_mt, latency_mp,
 // partitioned_latency, latency_persistent) take none here.
-struct latency : latency_def<false> {
+struct latency : latency_def<false>, takes_message_datatype {
     static constexpr bool takes_buffers = true;
 };
-using multi_lat = latency_def<true>;
+struct multi_lat : latency_def<true>, takes_message_datatype {};
 using bw = window_def<window_test::bw>;
 using bibw = window_def<window_test::bibw>;
-using mbw_mr = window_def<window_test::mbw_mr>;
+// -V (OMBOP__MBW_MR, osu_util_options.h:137): OSU's windows in turn (osu/messages.hpp)
+struct mbw_mr : window_def<window_test::mbw_mr> {
+    static constexpr bool varies_window = true;
+};
 
 }  // namespace parbench::osu

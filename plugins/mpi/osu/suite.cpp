@@ -2,6 +2,8 @@
 
 #include "osu/datatypes.hpp"
 
+#include "cuda_buffers.hpp"
+
 #include <parbench/core/error.hpp>
 #include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -11,6 +13,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string_view>
 
 #ifndef PARBENCH_PLUGIN_VERSION
 #define PARBENCH_PLUGIN_VERSION "0.0.0"
@@ -103,7 +108,10 @@ constexpr std::uint64_t max_window_size = std::uint64_t{1} << 16;
 // max_window_size; refused before anything is allocated.
 void refuse_oversized_window(const options& o, const benchmark& b) {
     if (b.window == window_use::none) return;
-    const std::uint64_t w = o.window_size;
+    // -V: mbw_mr's largest of OSU's windows, whatever -W says
+    const std::uint64_t w = o.vary_window && b.text.pairs_line
+                                ? std::max(o.window_size, std::end(varied_windows)[-1])
+                                : o.window_size;
     const std::vector<std::uint64_t> sizes = message_sizes(o, b.max_bytes, b.unit, b.smallest);
     const std::uint64_t x = sizes.empty() ? 1 : std::max<std::uint64_t>(sizes.front(), 1);
     // requests: the kernel's 2 W handles; sections: W sections of the window and W origin slots
@@ -138,6 +146,11 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     if (o.in_place && o.check)
         throw input_error("-l: not offered with -c (parbench's check fills the send buffer, "
                           "which MPI_IN_PLACE leaves unread)");
+    // OSU 7.5's -V table has MB/s cells alone (osu_mbw_mr.c:244-285): no Validation or tail
+    // column to show -c's or -z's figures in
+    if (o.vary_window && (o.check || !o.percentiles.empty()))
+        throw input_error(std::string("-V: not offered with ") + (o.check ? "-c" : "-z") +
+                          " (OSU 7.5's varied-window table has no column for it)");
     std::string ignored;
     for (const benchmark* b : run) {
         std::string option;
@@ -147,7 +160,11 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.buffers_given && !b->takes_buffers) option = "-b";
         else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
         else if (o.pairs_given && !b->text.pairs_line) option = "-p";
+        else if (o.vary_window && !b->text.pairs_line) option = "-V";
         if (option.empty()) continue;
+        if (!request.benchmarks.empty() && option == "-T")  // OSU takes it on some of these
+            throw input_error(option + ": not offered on " + std::string(b->info.name) +
+                              " (docs/osu.md lists the tests that take it)");
         if (!request.benchmarks.empty())
             throw input_error(option + ": not an option of " + b->info.name +
                               " (OSU 7.5 does not take it there; see docs/osu.md)");
@@ -156,6 +173,77 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     return ignored.empty() ? std::string{}
                            : "osu: run without the options they do not take: " + ignored;
 }
+
+// -d (OSU 7.5's device buffers): H H is host memory on both sides, as without -d; anything else
+// is refused in one line. Where the MPI library is not CUDA-aware (asked as imb-mpi1's
+// -accelerator cuda asks it, cuda_buffers.hpp) that is the reason given; where it is, the osu
+// suite's tests have no device buffers yet. Collective over MPI_COMM_WORLD.
+void refuse_device_buffers(const options& o) {
+    if (o.accelerator.empty()) return;
+    std::string given = "-d " + o.accelerator;
+    for (const auto& p : o.placements) given += " " + p;
+    if (o.placements == std::vector<std::string>{"H", "H"}) return;
+    const bool managed = o.accelerator == "managed" ||
+                         std::any_of(o.placements.begin(), o.placements.end(),
+                                     [](const std::string& p) { return p[0] == 'M'; });
+    if (o.accelerator != "cuda" && o.accelerator != "managed")
+        throw input_error(given + ": parbench has no " + o.accelerator +
+                          " buffers (only CUDA's, and those in imb-mpi1's -accelerator cuda)");
+    try {
+        (void)mpi_plugin::cuda_memory_space();  // a CUDA-aware MPI and a device, or the reason
+    } catch (const input_error& e) {
+        std::string why = e.what();
+        if (const auto colon = why.find(": "); colon != std::string::npos)
+            why = why.substr(colon + 2);
+        throw input_error(given + ": " + why);
+    }
+    throw input_error(given + ": the osu suite has no " +
+                      std::string(managed ? "managed" : "device") +
+                      " buffers yet (imb-mpi1's -accelerator cuda has device buffers)");
+}
+
+// -I (OSU 7.5's omb_mpi_init, osu_util_mpi.c:658-687): a communicator of the process set
+// mpi://WORLD of an MPI session (MPI_Session_init, MPI_Group_from_session_pset,
+// MPI_Comm_create_from_group), freed with its session when the run ends. The MPI plugin has
+// initialised the world model already; MPI-4 lets both live side by side.
+class session_world {
+public:
+    explicit session_world(bool wanted) {
+        if (!wanted) return;
+#if MPI_VERSION >= 4
+        MPI_Group group = MPI_GROUP_NULL;
+        const bool made =
+            MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session_) == MPI_SUCCESS &&
+            MPI_Group_from_session_pset(session_, "mpi://WORLD", &group) == MPI_SUCCESS &&
+            MPI_Comm_create_from_group(group, "parbench.osu", MPI_INFO_NULL,
+                                       MPI_ERRORS_ARE_FATAL, &comm_) == MPI_SUCCESS;
+        if (group != MPI_GROUP_NULL) MPI_Group_free(&group);
+        if (!made) {
+            release();
+            throw std::runtime_error("-I: the MPI library made no communicator of an MPI "
+                                     "session's mpi://WORLD");
+        }
+#endif
+    }
+    session_world(const session_world&) = delete;
+    session_world& operator=(const session_world&) = delete;
+    ~session_world() { release(); }
+    [[nodiscard]] MPI_Comm comm() const noexcept {
+        return comm_ == MPI_COMM_NULL ? MPI_COMM_WORLD : comm_;
+    }
+
+private:
+    void release() noexcept {
+        if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+#if MPI_VERSION >= 4
+        if (session_ != MPI_SESSION_NULL) MPI_Session_finalize(&session_);
+#endif
+    }
+    MPI_Comm comm_ = MPI_COMM_NULL;
+#if MPI_VERSION >= 4
+    MPI_Session session_ = MPI_SESSION_NULL;
+#endif
+};
 
 [[nodiscard]] run_start make_run_start(const options& o, const run_state& st,
                                        const std::vector<const benchmark*>& run) {
@@ -181,9 +269,19 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         if (!b->text.row_text.empty())
             block["row_text"] = std::vector<std::string>(b->text.row_text.begin(),
                                                          b->text.row_text.end());
-        if (b->text.pairs_line)
+        if (b->text.pairs_line && o.vary_window) {
+            // osu_mbw_mr.c:159-162; the matrix's heading and rows: report/osu_console.hpp
+            block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
+                                  " ] [ window size: varied ]",
+                              "", "# Uni-directional Bandwidth (MB/sec)"};
+            block["window_matrix"] = {
+                {"windows", std::vector<std::uint64_t>(std::begin(varied_windows),
+                                                       std::end(varied_windows))},
+                {"rate_profile", o.print_rate}};
+        } else if (b->text.pairs_line) {
             block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
                               " ] [ window size: " + std::to_string(o.window_size) + " ]"};
+        }
         if (b->text.nonblocking)  // print_preamble_nbc's line and the empty line after it
             block["lines"] = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
         if (b->header_lines != nullptr)
@@ -231,6 +329,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
           {"l", o.in_place},
           {"b", o.multiple_buffers ? "multiple" : "single"},
           {"R", o.print_rate ? 1 : 0},
+          {"V", o.vary_window},
+          {"I", o.sessions},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };
@@ -274,7 +374,18 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                               std::to_string(o.workers.receivers) + ": " + b->info.name +
                               " takes a count of MPI_Test calls, not SENDERS:RECEIVERS");
     const std::string not_taken = suite_impl::refuse_options_not_taken(o, run, request);
+    if (o.sessions && MPI_VERSION < 4)  // Open MPI 4.1: MPI-3.1, no MPI_Session_init
+        throw input_error("-I: MPI sessions need MPI-4 (MPI_Session_init); this MPI library "
+                          "implements MPI " +
+                          std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION));
+    for (const benchmark* b : run)
+        if (o.sessions && std::string_view(b->info.name) == "init")
+            throw input_error("-I: not offered on init (its figure is the MPI plugin's "
+                              "MPI_Init_thread, not an MPI_Session_init)");
+    suite_impl::refuse_device_buffers(o);
+    const suite_impl::session_world session(o.sessions);
     run_state st{&o, &host};
+    st.comm = session.comm();
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
     // Every OSU test needs at least a pair; like OSU ("This test requires at least two
@@ -328,7 +439,9 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             table_options.table_datatype = d;
             run_state table = st;
             table.opts = &table_options;
-            table.datatype_name = datatype_name(d, b->reduction);
+            table.datatype_name = o.datatypes.empty() && !b->names_default_datatype
+                                      ? nullptr
+                                      : datatype_name(d, b->reduction);
             b->run(table, b->info.name);
         }
     }

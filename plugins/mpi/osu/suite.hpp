@@ -15,6 +15,8 @@
 #include <parbench/plugin/request.hpp>
 #include <parbench/report/result.hpp>
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -35,6 +37,8 @@ struct run_state {
     // The datatype line of the table being measured (-T), which its records carry; nullptr for
     // a test that takes no -T (its block's datatype line is the one).
     const char* datatype_name = nullptr;
+    // The communicator the tests run on: MPI_COMM_WORLD, or -I's of an MPI session
+    MPI_Comm comm = MPI_COMM_WORLD;
 };
 
 // Hands a record of the benchmark being run to the host, with the figures its table declares
@@ -82,6 +86,9 @@ struct benchmark {
     // -b (one buffer per message of a window).
     // `reduction`: its elements are summed (-T's default MPI_INT; MPI_CHAR as MPI_SIGNED_CHAR).
     bool takes_datatype = false;
+    // Without -T its records name their datatype too (the collectives); false: they name none
+    // (the point-to-point tests, whose records kept their names when -T reached them)
+    bool names_default_datatype = true;
     bool takes_in_place = false;
     bool takes_root = false;
     bool takes_buffers = false;  // -b single|multiple

@@ -86,6 +86,7 @@ struct thread_pingpong {
     MPI_Comm comm = MPI_COMM_NULL;
     int peer = MPI_PROC_NULL;
     int count = 0;
+    MPI_Datatype type = MPI_CHAR;  // -T's (osu_latency_mt.c:236-254: size / type size of them)
     bool sending_side = false;
     bool tag_per_iteration = false;  // OSU: tag i when there are several sender threads
     std::uint64_t skip = 0;
@@ -100,13 +101,13 @@ struct thread_pingpong {
             const int out_tag = tag_per_iteration ? static_cast<int>(i) : 1;
             const int back_tag = tag_per_iteration ? static_cast<int>(i) : 2;
             if (!sending_side) {
-                MPI_Recv(recv, count, MPI_CHAR, peer, out_tag, comm, MPI_STATUS_IGNORE);
-                MPI_Send(send, count, MPI_CHAR, peer, back_tag, comm);
+                MPI_Recv(recv, count, type, peer, out_tag, comm, MPI_STATUS_IGNORE);
+                MPI_Send(send, count, type, peer, back_tag, comm);
                 continue;
             }
             const double start = MPI_Wtime();
-            MPI_Send(send, count, MPI_CHAR, peer, out_tag, comm);
-            MPI_Recv(recv, count, MPI_CHAR, peer, back_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Send(send, count, type, peer, out_tag, comm);
+            MPI_Recv(recv, count, type, peer, back_tag, comm, MPI_STATUS_IGNORE);
             const double took = MPI_Wtime() - start;
             if (i < skip) continue;
             const auto b = static_cast<std::size_t>(
@@ -118,7 +119,7 @@ struct thread_pingpong {
     }
 };
 
-struct latency_mt : latency_def<false> {
+struct latency_mt : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Multi-threaded Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
@@ -193,7 +194,9 @@ struct latency_mt : latency_def<false> {
                 const std::vector<std::uint64_t> ends = plan.batching.batch_ends(n);
                 const thread_pingpong pingpong{.comm = c.comm,
                                                .peer = c.peer,
-                                               .count = static_cast<int>(x),
+                                               .count = message_elements::of(o).count(
+                                                   static_cast<std::size_t>(x)),
+                                               .type = message_elements::of(o).type,
                                                .sending_side = c.initiator,
                                                .tag_per_iteration = senders > 1,
                                                .skip = skip,
@@ -322,7 +325,7 @@ private:
 // This process's children while latency_mp's sweep runs (run_latency_mp), else none.
 const forked_children* current_children = nullptr;
 
-struct latency_mp : latency_def<false> {
+struct latency_mp : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
@@ -407,15 +410,17 @@ void run_latency_mp(const run_state& st, std::string_view name) {
 
 // --- partitioned_latency ---------------------------------------------------------------------
 
-// The bytes one round trip delivers: partitions x (X / partitions) MPI_CHARs (the remainder of X
-// is never sent, osu_partitioned_latency.c line 166).
-[[nodiscard]] std::uint64_t delivered_bytes(std::uint64_t x, std::uint64_t partitions) {
-    return partitions * (x / partitions);
+// The bytes one round trip delivers: partitions x ((X / element) / partitions) elements of -T's
+// datatype (the remainder of X is never sent, osu_partitioned_latency.c lines 161-168).
+[[nodiscard]] std::uint64_t delivered_bytes(std::uint64_t x, std::uint64_t partitions,
+                                            std::uint64_t element = 1) {
+    return partitions * ((x / element) / partitions) * element;
 }
 
 // -c: the bytes delivered carry the partner's rank.
 struct partition_check {
     std::uint64_t partitions = default_partitions;
+    std::uint64_t element = 1;  // bytes of one element of -T's datatype
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
     }
@@ -423,7 +428,8 @@ struct partition_check {
                                        std::span<const std::byte> recv) const noexcept {
         if (c.peer == MPI_PROC_NULL) return 0;
         const auto n = std::min<std::size_t>(
-            recv.size(), static_cast<std::size_t>(delivered_bytes(c.bytes, partitions)));
+            recv.size(),
+            static_cast<std::size_t>(delivered_bytes(c.bytes, partitions, element)));
         return mpi::check::count_byte_defects(recv.first(n), c.peer);
     }
 };
@@ -432,18 +438,20 @@ struct partition_check {
 // 0 the send first, process 1 the receive first; tag 1, MPI_INFO_NULL; lines 203-217).
 struct partitioned_requests {
     int partitions = 8;
+    message_elements elements;  // -T's
     void operator()(const mpi::kernel_context& c, const mpi::message_buffers<mpi::fixed_slots>& b,
                     std::vector<MPI_Request>& requests) const {
         if (c.peer == MPI_PROC_NULL) return;
 #if MPI_VERSION >= 4
-        const MPI_Count per = static_cast<MPI_Count>(c.bytes) / partitions;
+        const MPI_Count per = static_cast<MPI_Count>(elements.count(c.bytes)) / partitions;
+        const MPI_Datatype type = elements.type;
         requests.assign(2, MPI_REQUEST_NULL);
         const auto make_send = [&] {
-            MPI_Psend_init(b.send(0), partitions, per, MPI_CHAR, c.peer, 1, c.comm, MPI_INFO_NULL,
+            MPI_Psend_init(b.send(0), partitions, per, type, c.peer, 1, c.comm, MPI_INFO_NULL,
                            &requests[0]);
         };
         const auto make_recv = [&] {
-            MPI_Precv_init(b.recv(0), partitions, per, MPI_CHAR, c.peer, 1, c.comm, MPI_INFO_NULL,
+            MPI_Precv_init(b.recv(0), partitions, per, type, c.peer, 1, c.comm, MPI_INFO_NULL,
                            &requests[1]);
         };
         if (c.initiator) {
@@ -531,7 +539,7 @@ struct partitioned_overall_kernel {
     }
 };
 
-struct partitioned_latency : latency_def<false> {
+struct partitioned_latency : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{
         .banner = "OSU MPI Partitioned Latency Test",
         .figures = {{{.heading = "Overall(us)", .source = "t_avg_us", .name = "overall_us"}}},
@@ -543,12 +551,15 @@ struct partitioned_latency : latency_def<false> {
             return "partitioned_latency needs MPI-4's partitioned communication "
                    "(MPI_Psend_init); this MPI library implements MPI " +
                    std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION);
+        // one element per partition at least, of -T's smallest datatype (MPI_CHAR by default)
+        std::uint64_t element = o.datatypes.empty() ? 1 : element_bytes(o.datatypes.front());
+        for (const datatype d : o.datatypes) element = std::min(element, element_bytes(d));
         for (const std::uint64_t x : message_sizes(o, max_bytes, 1, smallest_bytes))
-            if (x >= o.partitions) return {};
+            if (x / element >= o.partitions) return {};
         return "-m " + (o.min_bytes ? std::to_string(*o.min_bytes) + ":" : std::string()) +
                std::to_string(o.max_bytes.value_or(max_bytes)) +
                ": partitioned_latency has no message size of at least -q " +
-               std::to_string(o.partitions) + " bytes (one MPI_CHAR per partition at least, as OSU)";
+               std::to_string(o.partitions) + " elements (one per partition at least, as OSU)";
     }
     static std::vector<std::string> header_lines(const options& o) {
         return {"# Partitions: " + std::to_string(o.partitions) + "\t"};  // OSU 7.5's "%i\t"
@@ -561,14 +572,16 @@ struct partitioned_latency : latency_def<false> {
         const auto bytes = static_cast<std::size_t>(x);
         const int partitions = static_cast<int>(o.partitions);
         const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(p));
-        const partition_check check{.partitions = o.partitions};
+        const partition_check check{.partitions = o.partitions,
+                                    .element = element_bytes(o.table_datatype)};
         mpi::measurement out;
         {
             auto ready = mpi::prepare(
                 s,
                 mpi::persistent_requests(
                     mpi::message_resource(layout(bytes, 2), {}, s.send_pool(), s.recv_pool()),
-                    context, partitioned_requests{.partitions = partitions}),
+                    context, partitioned_requests{.partitions = partitions,
+                                                  .elements = message_elements::of(o)}),
                 plan.mem_limit_bytes);
             if (ready.state() == mpi::preparation::over_memory_limit)
                 out.skipped_need_bytes = ready.need_bytes();
@@ -609,7 +622,8 @@ struct partitioned_latency : latency_def<false> {
 struct partitioned_method : message_method<partitioned_latency> {
     [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
         std::vector<std::uint64_t> all = message_method<partitioned_latency>::sizes(o);
-        std::erase_if(all, [&](std::uint64_t x) { return x < o.partitions; });
+        const std::uint64_t element = element_bytes(o.table_datatype);  // -T's
+        std::erase_if(all, [&](std::uint64_t x) { return x / element < o.partitions; });
         return all;
     }
 };

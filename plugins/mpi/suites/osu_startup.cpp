@@ -110,21 +110,23 @@ inline constexpr int reply_chars = 1;  // the reply: one MPI_CHAR (osu_bw_fan_in
 template <bool FanIn>
 struct fan_kernel {
     int window = 64;
+    message_elements elements;  // -T's (osu_bw_fan_in.c:145-163: size / type size of them)
     std::vector<MPI_Request> requests;
     std::array<char, reply_chars> reply{};
 
     template <class Buffers>
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
-        const int n = static_cast<int>(c.bytes);
+        const int n = elements.count(c.bytes);
+        const MPI_Datatype type = elements.type;
         int posted = 0;
         if (c.rank == 0) {
             for (int w = 0; w < window; ++w)
                 for (int leaf = 1; leaf < c.size; ++leaf) {
                     MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
                     if constexpr (FanIn)
-                        MPI_Irecv(b.recv(i), n, MPI_CHAR, leaf, tag_message, c.comm, r);
+                        MPI_Irecv(b.recv(i), n, type, leaf, tag_message, c.comm, r);
                     else
-                        MPI_Isend(b.send(i), n, MPI_CHAR, leaf, tag_message, c.comm, r);
+                        MPI_Isend(b.send(i), n, type, leaf, tag_message, c.comm, r);
                 }
             MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
             for (int leaf = 1; leaf < c.size; ++leaf) {
@@ -139,9 +141,9 @@ struct fan_kernel {
         for (int w = 0; w < window; ++w) {
             MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
             if constexpr (FanIn)
-                MPI_Isend(b.send(i), n, MPI_CHAR, 0, tag_message, c.comm, r);
+                MPI_Isend(b.send(i), n, type, 0, tag_message, c.comm, r);
             else
-                MPI_Irecv(b.recv(i), n, MPI_CHAR, 0, tag_message, c.comm, r);
+                MPI_Irecv(b.recv(i), n, type, 0, tag_message, c.comm, r);
         }
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
         if constexpr (FanIn)
@@ -167,7 +169,7 @@ struct fan_check {
 };
 
 template <bool FanIn>
-struct fan_def : point_to_point_def {
+struct fan_def : point_to_point_def, takes_message_datatype {
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;  // CONG_BW
@@ -184,6 +186,7 @@ struct fan_def : point_to_point_def {
     static fan_kernel<FanIn> make_kernel(const mpi::kernel_context& c, const options& o) {
         fan_kernel<FanIn> k;
         k.window = static_cast<int>(o.window_size);
+        k.elements = message_elements::of(o);
         const auto leaves = static_cast<std::size_t>(c.size > 1 ? c.size - 1 : 1);
         k.requests.resize(leaves * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
         return k;

@@ -25,6 +25,8 @@
 // One-sided: MPI_Put, MPI_Get and the four flushes (IMB-RMA's completion per sample).
 // MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
 // partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
+// MPI-4's sessions (OSU's -I): MPI_Session_init, MPI_Session_finalize and
+// MPI_Comm_create_from_group, the last with its tag and group size ("parbench.osu size 2").
 // Threads: the counters and the virtual clock are one process's, kept under a lock, so that a
 // test whose threads call MPI at once (osu latency_mt) counts every call; a thread's clock then
 // also advances by the other threads' calls.
@@ -74,7 +76,8 @@ enum fn : int {
     f_neighbor_alltoallw, f_ineighbor_allgather, f_ineighbor_allgatherv, f_ineighbor_alltoall,
     f_ineighbor_alltoallv, f_ineighbor_alltoallw, f_dist_graph_create_adjacent, f_cart_create,
     f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
-    f_psend_init, f_precv_init, f_pready, f_parrived, f_count
+    f_psend_init, f_precv_init, f_pready, f_parrived, f_session_init,
+    f_comm_create_from_group, f_session_finalize, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -95,7 +98,8 @@ const char* const fn_names[f_count] = {
     "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
     "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create",
     "MPI_Put", "MPI_Get", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
-    "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived"};
+    "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived",
+    "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize"};
 
 struct state {
     bool ready = false;
@@ -1078,6 +1082,31 @@ int MPI_Precv_init(void* buf, int partitions, MPI_Count count, MPI_Datatype type
     note_operand(f_precv_init, static_cast<int>(count), type, MPI_OP_NULL,
                  " partitions " + std::to_string(partitions));
     return PMPI_Precv_init(buf, partitions, count, type, source, tag, comm, info, request);
+}
+
+// MPI-4's sessions (OSU's -I): counted; a communicator made from a group is noted with its
+// string tag and size ("TAG size N") among the operands.
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session) {
+    enter(f_session_init);
+    return PMPI_Session_init(info, errhandler, session);
+}
+
+int MPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info info,
+                               MPI_Errhandler errhandler, MPI_Comm* newcomm) {
+    enter(f_comm_create_from_group);
+    int size = 0;
+    PMPI_Group_size(group, &size);
+    {
+        const std::lock_guard<std::mutex> lock(guard());
+        ++self().operands[f_comm_create_from_group][std::string(stringtag) + " size " +
+                                                    std::to_string(size)];
+    }
+    return PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
+}
+
+int MPI_Session_finalize(MPI_Session* session) {
+    enter(f_session_finalize);
+    return PMPI_Session_finalize(session);
 }
 
 int MPI_Pready(int partition, MPI_Request request) {
