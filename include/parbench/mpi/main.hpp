@@ -164,7 +164,8 @@ private:
     s.title = info.title.empty() ? std::string("parbench ") + version + ", " + info.suite
                                  : info.title;
     s.benchmarks = names;
-    s.header = imb_header({.benchmarks = names, .sizes = imb_sizes(o.msglog), .check = o.check});
+    s.header =
+        make_imb_header({.benchmarks = names, .sizes = imb_sizes(o.msglog), .check = o.check});
     s.context = mpi_run_context(share, "host memory");
     s.context["options"] = {
         {"msglog", std::to_string(o.msglog.min_log) + ":" + std::to_string(o.msglog.max_log)},

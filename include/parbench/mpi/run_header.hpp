@@ -9,6 +9,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/node.hpp>
 #include <parbench/mpi/timed_loop.hpp>
+#include <parbench/report/imb_header.hpp>
 
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -37,20 +38,21 @@ struct imb_header_facts {
     return std::string(thread_level_name(thread_level));
 }
 
-// IMB's header fields (run_start.header of the "imb" console layout).
-[[nodiscard]] inline nlohmann::json imb_header(const imb_header_facts& f) {
+// IMB's header fields (run_start.header of the IMB console layouts, report/imb_header.hpp): the
+// MPI version, the thread level, the lengths, the datatypes and the benchmark list.
+[[nodiscard]] inline report::imb_header make_imb_header(const imb_header_facts& f) {
     const auto [min_it, max_it] = std::minmax_element(f.sizes.begin(), f.sizes.end());
     return {
-        {"mpi_version", standard_version()},
-        {"mpi_thread_environment", provided_thread_level()},
-        {"lengths_user_defined", f.lengths_user_defined},
-        {"min_bytes", f.sizes.empty() ? 0 : *min_it},
-        {"max_bytes", f.sizes.empty() ? 0 : *max_it},
-        {"datatype", f.datatype},
-        {"reduction_datatype", f.reduction_datatype},
-        {"reduction_op", "MPI_SUM"},
-        {"benchmark_list", f.benchmarks},
-        {"check", f.check},
+        .mpi_version = standard_version(),
+        .mpi_thread_environment = provided_thread_level(),
+        .min_bytes = f.sizes.empty() ? 0 : *min_it,
+        .max_bytes = f.sizes.empty() ? 0 : *max_it,
+        .benchmark_list = f.benchmarks,
+        .lengths_user_defined = f.lengths_user_defined,
+        .check = f.check,
+        .datatypes = report::imb_header_datatypes{.datatype = f.datatype,
+                                                  .reduction_datatype = f.reduction_datatype,
+                                                  .reduction_op = "MPI_SUM"},
     };
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <parbench/report/columns.hpp>
+#include <parbench/report/imb_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -82,7 +83,7 @@ inline void imb_header_line(std::ostream& out, const char* label, const std::str
 // title between rules of `rule_width` dashes, then the date, machine and MPI version lines, and
 // (parbench's: one install may measure several MPI libraries, one plugin each) the first line of
 // the library's MPI_Get_library_version, where the run's context has it.
-inline void imb_banner(std::ostream& out, const run_start& start,
+inline void imb_banner(std::ostream& out, const run_start& start, const imb_header& header,
                        const nlohmann::json& driver_context, std::size_t rule_width) {
     const std::string rule(rule_width, '-');
     out << '#' << rule << '\n';
@@ -93,7 +94,7 @@ inline void imb_banner(std::ostream& out, const run_start& start,
     imb_header_line(out, "System", json_text(driver_context, "system"));
     imb_header_line(out, "Release", json_text(driver_context, "release"));
     imb_header_line(out, "Version", json_text(driver_context, "version"));
-    imb_header_line(out, "MPI Version", json_text(start.header, "mpi_version", "-"));
+    imb_header_line(out, "MPI Version", header.mpi_version);
     if (start.context.is_object() && start.context.contains("mpi_library")) {
         std::string library = json_text(start.context, "mpi_library");
         library = library.substr(0, library.find('\n'));
@@ -178,12 +179,13 @@ public:
     // The defects column appears when the plugin's header or the driver context says "check".
     explicit imb_console_reporter(std::ostream& out) : out_(out) {}
 
-    // What the tables need from the run's start (the defects column, the timer's limits, the
-    // declared columns), without printing the header: for a layout that prints its own header
-    // before IMB's tables (imb_p2p_console.hpp).
+    // What the tables need from the run's start (the typed header, the defects column, the
+    // timer's limits, the declared columns), without printing the header: for a layout that
+    // prints its own header before IMB's tables (imb_p2p_console.hpp). A header without the
+    // fields every IMB component gives is refused (report/imb_header.hpp).
     void configure(const run_start& start, const nlohmann::json& driver_context) {
-        const nlohmann::json& h = start.header;
-        check_ = (h.is_object() && h.value("check", false)) ||
+        header_ = start.header.get<imb_header>();  // report/imb_header.hpp
+        check_ = header_.check.value_or(false) ||
                  (driver_context.is_object() && driver_context.value("check", false));
         timer_ = timer_limits::from_context(start.context);
         declared_ = start.columns;
@@ -193,7 +195,7 @@ public:
             tables_ = detail::imb2021_tables::p2p;
         } else if (start.suite == "imb-mt") {
             tables_ = detail::imb2021_tables::mt;
-        } else if (detail::json_text(h, "methodology") == "IMB 2021.11") {
+        } else if (header_.methodology == "IMB 2021.11") {
             tables_ = detail::imb2021_tables::classic;
         }
         io_names_2021_ = tables_ == detail::imb2021_tables::classic && start.suite == "imb-io";
@@ -210,45 +212,41 @@ public:
                       (*options)["multi"].get<int>() == 1;
     }
 
+    // The run's header, as configure() read it.
+    [[nodiscard]] const imb_header& header() const { return header_; }
+
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         configure(start, driver_context);
         if (tables_ == detail::imb2021_tables::classic) {
             imb2021_header(start, driver_context);
             return;
         }
-        const nlohmann::json& h = start.header;
-        detail::imb_banner(out_, start, driver_context, 51);
-        out_ << "# MPI Thread Environment: "
-             << detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE") << "\n\n";
+        const imb_header& h = header_;
+        detail::imb_banner(out_, start, h, driver_context, 51);
+        out_ << "# MPI Thread Environment: " << h.mpi_thread_environment << "\n\n";
         out_ << "# The number of iterations per message size is cut down\n"
                 "# dynamically when a certain run time (per message size sample)\n"
                 "# is expected to be exceeded. The time limit per sample is set\n"
                 "# through the flag => -time\n\n";
         out_ << "# Calling sequence was:\n\n";
         out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n\n";
-        if (h.is_object() && h.value("lengths_user_defined", false)) {
+        if (h.lengths_user_defined.value_or(false)) {
             out_ << "# Message lengths were user defined\n";
         } else {
             // IMB-IO says "io portion" where the others say "message length".
-            const std::string length = detail::json_text(h, "length_name", "message length");
-            out_ << "# Minimum " << length << " in bytes:   " << detail::json_text(h, "min_bytes", "0")
-                 << '\n';
-            out_ << "# Maximum " << length << " in bytes:   "
-                 << detail::json_text(h, "max_bytes", "0") << '\n';
+            const std::string length = h.io ? h.io->length_name : "message length";
+            out_ << "# Minimum " << length << " in bytes:   " << h.min_bytes << '\n';
+            out_ << "# Maximum " << length << " in bytes:   " << h.max_bytes << '\n';
         }
         out_ << "#\n";
-        out_ << "# MPI_Datatype                   :   " << detail::json_text(h, "datatype", "MPI_BYTE")
-             << '\n';
-        out_ << "# MPI_Datatype for reductions    :   "
-             << detail::json_text(h, "reduction_datatype", "MPI_FLOAT") << '\n';
-        out_ << "# MPI_Op                         :   "
-             << detail::json_text(h, "reduction_op", "MPI_SUM") << '\n';
+        // A component without datatype lines of its own prints IMB's defaults.
+        const imb_header_datatypes types = h.datatypes.value_or(imb_header_datatypes{});
+        out_ << "# MPI_Datatype                   :   " << types.datatype << '\n';
+        out_ << "# MPI_Datatype for reductions    :   " << types.reduction_datatype << '\n';
+        out_ << "# MPI_Op                         :   " << types.reduction_op << '\n';
         out_ << "#\n#\n\n";
         out_ << "# List of Benchmarks to run:\n\n";
-        std::vector<std::string> list = start.benchmarks;
-        if (h.is_object() && h.contains("benchmark_list") && h["benchmark_list"].is_array())
-            list = h["benchmark_list"].get<std::vector<std::string>>();
-        for (const auto& name : list) out_ << "# " << name << '\n';
+        for (const auto& name : h.benchmark_list) out_ << "# " << name << '\n';
         out_.flush();
     }
 
@@ -289,41 +287,34 @@ private:
     // library's line and prints the thread level IMB prints when built with
     // USE_MPI_INIT_THREAD (IMB_g_info.c:224-243).
     void imb2021_header(const run_start& start, const nlohmann::json& driver_context) {
-        const nlohmann::json& h = start.header;
+        const imb_header& h = header_;
         const detail::imb2021_header_rules rules = detail::imb2021_header_of(start.suite);
-        detail::imb_banner(out_, start, driver_context, 64);
-        out_ << "# MPI Thread Environment: "
-             << detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE") << '\n';
+        detail::imb_banner(out_, start, h, driver_context, 64);
+        out_ << "# MPI Thread Environment: " << h.mpi_thread_environment << '\n';
         out_ << "\n\n# Calling sequence was: \n\n";
         out_ << "# " << detail::json_text(driver_context, "calling_sequence") << rules.calling_tail
              << "\n\n";
         const bool io = start.suite == "imb-io";
-        if (h.is_object() && h.value("lengths_user_defined", false)) {
+        if (h.lengths_user_defined.value_or(false)) {
             out_ << (io ? "# IO lengths were user defined\n"
                         : "# Message lengths were user defined\n");
         } else {
             const char* length = io ? "io portion" : "message length";
-            out_ << "# Minimum " << length << " in bytes:   "
-                 << detail::json_text(h, "min_bytes", "0") << '\n';
-            out_ << "# Maximum " << length << " in bytes:   "
-                 << detail::json_text(h, "max_bytes", "0") << '\n';
+            out_ << "# Minimum " << length << " in bytes:   " << h.min_bytes << '\n';
+            out_ << "# Maximum " << length << " in bytes:   " << h.max_bytes << '\n';
         }
         out_ << "#\n";
         if (rules.datatypes) {
-            out_ << "# MPI_Datatype                   :   "
-                 << detail::json_text(h, "datatype", "MPI_BYTE") << rules.byte_tail << '\n';
-            out_ << "# MPI_Datatype for reductions    :   "
-                 << detail::json_text(h, "reduction_datatype", "MPI_FLOAT") << rules.float_tail
+            const imb_header_datatypes types = h.datatypes.value_or(imb_header_datatypes{});
+            out_ << "# MPI_Datatype                   :   " << types.datatype << rules.byte_tail
                  << '\n';
-            out_ << "# MPI_Op                         :   "
-                 << detail::json_text(h, "reduction_op", "MPI_SUM") << "  \n";
+            out_ << "# MPI_Datatype for reductions    :   " << types.reduction_datatype
+                 << rules.float_tail << '\n';
+            out_ << "# MPI_Op                         :   " << types.reduction_op << "  \n";
         }
         out_ << rules.closing << '\n';
         out_ << "# List of Benchmarks to run:\n\n";
-        std::vector<std::string> list = start.benchmarks;
-        if (h.is_object() && h.contains("benchmark_list") && h["benchmark_list"].is_array())
-            list = h["benchmark_list"].get<std::vector<std::string>>();
-        for (std::string name : list) {
+        for (std::string name : h.benchmark_list) {
             // IMB 2021 lists the names as given, "(Multi-)" being IMB 4.0's mark of -multi.
             if (name.starts_with("(Multi-)")) name.erase(0, 8);
             if (io_names_2021_) name = detail::imb2021_io_name(std::move(name));
@@ -532,6 +523,7 @@ private:
     }
 
     std::ostream& out_;
+    imb_header header_;  // the run's, from configure()
     bool check_ = false;
     detail::imb2021_tables tables_ = detail::imb2021_tables::none;
     bool group_mode_ = false;  // -multi 1 under the 2021 layout

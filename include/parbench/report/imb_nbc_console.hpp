@@ -10,11 +10,14 @@
 #pragma once
 
 #include <parbench/report/imb_console.hpp>
+#include <parbench/report/imb_header.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace parbench::report {
@@ -24,17 +27,18 @@ public:
     explicit imb_nbc_console_reporter(std::ostream& out) : out_(out), imb_(out) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
+        // The imb-nbc layout's two lines need the header's overlap part (report/imb_header.hpp):
+        // refused before a line is printed.
+        const std::optional<imb_header_overlap> overlap = start.header.get<imb_header>().overlap;
+        if (!overlap)
+            throw std::invalid_argument("suite '" + start.suite +
+                                        "' declares the imb-nbc console layout but its run header "
+                                        "has no cpu_load and async_progress");
         imb_.on_run_start(start, driver_context);
-        const nlohmann::json& h = start.header;
         out_ << "#\n";
-        if (h.is_object() && h.contains("cpu_load") && h["cpu_load"].is_object()) {
-            const auto& load = h["cpu_load"];
-            out_ << fmt::format("# CPU load: {}, {:.0f} Mflop/s (rank 0)\n",
-                                load.value("kernel", std::string("matrix-vector product")),
-                                load.value("rate_mflops", 0.0));
-        }
-        out_ << "# Asynchronous progress: "
-             << detail::json_text(h, "async_progress", "not recorded") << '\n';
+        out_ << fmt::format("# CPU load: {}, {:.0f} Mflop/s (rank 0)\n", overlap->cpu_load_kernel,
+                            overlap->cpu_load_rate_mflops);
+        out_ << "# Asynchronous progress: " << overlap->async_progress << '\n';
         out_.flush();
     }
 

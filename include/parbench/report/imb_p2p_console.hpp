@@ -7,6 +7,7 @@
 #pragma once
 
 #include <parbench/report/imb_console.hpp>
+#include <parbench/report/imb_header.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <fmt/format.h>
@@ -23,24 +24,17 @@ public:
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         imb_.configure(start, driver_context);
-        const nlohmann::json& h = start.header;
+        const imb_header& h = imb_.header();
         // IMB-P2P's rules are 60 dashes (imb_p2p.c:140-142), IMB-MT's 66 (MT_suite.cpp:180-182).
-        detail::imb_banner(out_, start, driver_context, start.suite == "imb-mt" ? 66 : 60);
-        detail::imb_header_line(
-            out_, "MPI Thread Environment",
-            detail::json_text(h, "mpi_thread_environment", "MPI_THREAD_SINGLE"));
+        detail::imb_banner(out_, start, h, driver_context, start.suite == "imb-mt" ? 66 : 60);
+        detail::imb_header_line(out_, "MPI Thread Environment", h.mpi_thread_environment);
         out_ << "#\n# Calling sequence was:\n#\n";
         out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n#\n";
         out_ << "# List of Benchmarks to run:\n#\n";
-        std::vector<std::string> list = start.benchmarks;
-        if (h.is_object() && h.contains("benchmark_list") && h["benchmark_list"].is_array())
-            list = h["benchmark_list"].get<std::vector<std::string>>();
-        for (const auto& name : list) out_ << "# " << name << '\n';
+        for (const auto& name : h.benchmark_list) out_ << "# " << name << '\n';
         out_ << "#\n";
-        out_ << "# Minimum message length in bytes:   " << detail::json_text(h, "min_bytes", "0")
-             << '\n';
-        out_ << "# Maximum message length in bytes:   " << detail::json_text(h, "max_bytes", "0")
-             << '\n';
+        out_ << "# Minimum message length in bytes:   " << h.min_bytes << '\n';
+        out_ << "# Maximum message length in bytes:   " << h.max_bytes << '\n';
         out_ << "#\n";
         out_.flush();
     }

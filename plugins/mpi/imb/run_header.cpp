@@ -7,6 +7,7 @@
 #include <parbench/mpi/run_header.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/policy/cpu_load.hpp>
+#include <parbench/report/imb_header.hpp>
 
 #ifndef PARBENCH_PLUGIN_VERSION
 #define PARBENCH_PLUGIN_VERSION "0.0.0"
@@ -27,19 +28,22 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", ") + spec.compatible_with +
                   " compatible (" + std::string(o.method.label()) + " methodology), " + part;
     start.benchmarks = listed;
-    start.header = mpi::imb_header({.benchmarks = listed,
-                                    .sizes = sizes,
-                                    .lengths_user_defined = !o.msglen.empty(),
-                                    .datatype = mpi_type_name(o.data_type),
-                                    .reduction_datatype = mpi_type_name(o.red_data_type),
-                                    .check = o.check});
-    start.header["part"] = spec.part;
+    report::imb_header header =
+        mpi::make_imb_header({.benchmarks = listed,
+                              .sizes = sizes,
+                              .lengths_user_defined = !o.msglen.empty(),
+                              .datatype = mpi_type_name(o.data_type),
+                              .reduction_datatype = mpi_type_name(o.red_data_type),
+                              .check = o.check});
+    header.part = spec.part;
+    header.methodology = std::string(o.method.label());
     if (!st.io_directory.empty()) {
         // IMB-IO's header speaks of I/O portions; the driver removes this directory when it
         // stops the run (--timeout, signals).
-        start.header["length_name"] = "io portion";
-        start.header["io_directory"] = st.io_directory;
+        header.io = report::imb_header_io{.length_name = "io portion",
+                                          .io_directory = st.io_directory};
     }
+    start.header = header;
     const policy::aggregation::batched batching_defaults{};
     nlohmann::json effective = {
         {"npmin", std::min(o.npmin, st.world_size)},
@@ -131,7 +135,6 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         effective["imb_barrier"] = m.imb_barrier;
         effective["window_size"] = m.window_size;
     }
-    start.header["methodology"] = std::string(m.label());
     start.context = mpi::mpi_run_context(
         share, st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
                                      : std::string("host memory"));
@@ -160,9 +163,12 @@ void add_overlap_header(run_start& start) {
     const policy::matvec_calibration c = policy::calibrate_matvec(load, 0.0);
     const double rate = policy::cpu_load::rate_mflops(1, c.seconds_per_pass);
     const mpi::async_progress progress = mpi::detect_async_progress();
-    start.header["cpu_load"] = {{"kernel", "100x100 single-precision matrix-vector product"},
-                                {"rate_mflops", rate}};
-    start.header["async_progress"] = mpi::describe(progress);
+    auto header = start.header.get<report::imb_header>();
+    header.overlap = report::imb_header_overlap{
+        .cpu_load_kernel = "100x100 single-precision matrix-vector product",
+        .cpu_load_rate_mflops = rate,
+        .async_progress = mpi::describe(progress)};
+    start.header = header;
     start.context["async_progress"] = mpi::to_json(progress);
     start.context["cpu_load_rate_mflops"] = rate;
 }

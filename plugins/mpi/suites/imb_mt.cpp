@@ -28,6 +28,7 @@
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/policy/aggregation.hpp>
+#include <parbench/report/imb_header.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -903,12 +904,13 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
     start.title = "parbench " PARBENCH_PLUGIN_VERSION
                   ", IMB-MT part (Intel(R) MPI Benchmarks 2021.11 methodology)";
     start.benchmarks = names;
-    start.header = {{"mpi_version", mpi::standard_version()},
-                    {"mpi_thread_environment", std::string(mpi::thread_level_name(thread_level))},
-                    {"min_bytes", static_cast<std::uint64_t>(*least) * per_process},
-                    {"max_bytes", static_cast<std::uint64_t>(*most) * per_process},
-                    {"threads", threads.threads},
-                    {"benchmark_list", names}};
+    start.header = report::imb_header{
+        .mpi_version = mpi::standard_version(),
+        .mpi_thread_environment = std::string(mpi::thread_level_name(thread_level)),
+        .min_bytes = static_cast<std::uint64_t>(*least) * per_process,
+        .max_bytes = static_cast<std::uint64_t>(*most) * per_process,
+        .benchmark_list = names,
+        .threads = threads.threads};
     for (const benchmark* b : chosen) {
         std::vector<column>& cols = start.columns[b->info.name];
         switch (b->def.out) {

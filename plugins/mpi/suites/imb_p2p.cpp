@@ -25,6 +25,7 @@
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
+#include <parbench/report/imb_header.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -689,11 +690,12 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
     start.title = "parbench " PARBENCH_PLUGIN_VERSION
                   ", IMB-P2P part (Intel(R) MPI Benchmarks 2021.11 methodology)";
     start.benchmarks = names;
-    start.header = {{"mpi_version", mpi::standard_version()},
-                    {"mpi_thread_environment", std::string(mpi::thread_level_name(thread_level))},
-                    {"min_bytes", *std::min_element(o.sizes.begin(), o.sizes.end())},
-                    {"max_bytes", *std::max_element(o.sizes.begin(), o.sizes.end())},
-                    {"benchmark_list", names}};
+    start.header = report::imb_header{
+        .mpi_version = mpi::standard_version(),
+        .mpi_thread_environment = std::string(mpi::thread_level_name(thread_level)),
+        .min_bytes = *std::min_element(o.sizes.begin(), o.sizes.end()),
+        .max_bytes = *std::max_element(o.sizes.begin(), o.sizes.end()),
+        .benchmark_list = names};
     const std::vector<column> columns = {{"t_usec", "t[usec]"},
                                          {"mbytes_per_s", "Mbytes/sec"},
                                          {"messages_per_s", "Msg/sec", 0}};

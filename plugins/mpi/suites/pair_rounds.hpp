@@ -20,6 +20,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/mpi/sweep.hpp>
+#include <parbench/report/imb_header.hpp>
 #include <parbench/suites/imb/mpi1.hpp>
 
 #include "placement.hpp"
@@ -369,13 +370,14 @@ struct benchmark {
     start.layout = "imb";
     start.title = std::move(title);
     start.benchmarks = names;
-    start.header = {{"mpi_version", mpi::standard_version()},
-                    {"mpi_thread_environment", std::string(mpi::thread_level_name(thread_level))},
-                    {"lengths_user_defined", o.sizes_given},
-                    {"min_bytes", o.sizes.front()},
-                    {"max_bytes", o.sizes.back()},
-                    {"benchmark_list", names},
-                    {"check", o.check}};
+    start.header = report::imb_header{
+        .mpi_version = mpi::standard_version(),
+        .mpi_thread_environment = std::string(mpi::thread_level_name(thread_level)),
+        .min_bytes = o.sizes.front(),
+        .max_bytes = o.sizes.back(),
+        .benchmark_list = names,
+        .lengths_user_defined = o.sizes_given,
+        .check = o.check};
     const std::vector<column> columns = {{"rank_i", "rank_i", 0, 8},
                                          {"rank_j", "rank_j", 0, 8},
                                          {"node_i", "node_i", 0, 8},

@@ -1,6 +1,9 @@
 // report/result.hpp: class strings, JSON round trips of records and run_start, make_event;
-// report/columns.hpp: the values of declared columns.
+// report/columns.hpp: the values of declared columns; report/imb_header.hpp: the IMB layouts'
+// typed run header, its JSON keys and what the IMB consoles print of it.
 #include <parbench/report/columns.hpp>
+#include <parbench/report/imb_header.hpp>
+#include <parbench/report/imb_nbc_console.hpp>
 #include <parbench/report/result.hpp>
 
 #include <catch2/catch.hpp>
@@ -9,6 +12,7 @@
 
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -394,4 +398,136 @@ TEST_CASE("a record's size carries its unit; bytes is the default and is not wri
     const auto back = json::parse(j.dump()).get<parbench::result_record>();
     CHECK(back.unit == size_unit::matrix_order);
     CHECK(back.bytes == 512);
+}
+
+namespace {
+
+using parbench::report::imb_header;
+
+// Every part filled, as imb-io under the imb-nbc layout would never be: each key once.
+imb_header full_imb_header() {
+    return {.mpi_version = "4.1",
+            .mpi_thread_environment = "MPI_THREAD_MULTIPLE",
+            .min_bytes = 4,
+            .max_bytes = 4194304,
+            .benchmark_list = {"PingPong", "(Multi-)Allreduce"},
+            .lengths_user_defined = true,
+            .check = true,
+            .datatypes = parbench::report::imb_header_datatypes{.datatype = "MPI_INT",
+                                                                .reduction_datatype = "MPI_DOUBLE",
+                                                                .reduction_op = "MPI_SUM"},
+            .part = "MPI-1 part",
+            .methodology = "IMB 4.0",
+            .io = parbench::report::imb_header_io{.length_name = "io portion",
+                                                  .io_directory = "/tmp/io-dir"},
+            .overlap = parbench::report::imb_header_overlap{.cpu_load_kernel = "matvec",
+                                                            .cpu_load_rate_mflops = 1234.5,
+                                                            .async_progress = "none"},
+            .threads = 3};
+}
+
+}  // namespace
+
+TEST_CASE("imb header: each field under the key the JSON file has always had, and back",
+          "[result][imb_header]") {
+    const json j = full_imb_header();
+    CHECK(j == json::parse(R"({"mpi_version": "4.1", "mpi_thread_environment":
+        "MPI_THREAD_MULTIPLE", "min_bytes": 4, "max_bytes": 4194304, "benchmark_list":
+        ["PingPong", "(Multi-)Allreduce"], "lengths_user_defined": true, "check": true,
+        "datatype": "MPI_INT", "reduction_datatype": "MPI_DOUBLE", "reduction_op": "MPI_SUM",
+        "part": "MPI-1 part", "methodology": "IMB 4.0", "length_name": "io portion",
+        "io_directory": "/tmp/io-dir", "cpu_load": {"kernel": "matvec", "rate_mflops": 1234.5},
+        "async_progress": "none", "threads": 3})"));
+    CHECK(json::parse(j.dump()).get<imb_header>() == full_imb_header());
+    // IMB-P2P's header: the five fields every component has, and no key of an absent part.
+    const imb_header p2p{.mpi_version = "3.1",
+                         .mpi_thread_environment = "MPI_THREAD_SINGLE",
+                         .min_bytes = 0,
+                         .max_bytes = 1024,
+                         .benchmark_list = {"PingPong"}};
+    const json p = p2p;
+    CHECK(p == json::parse(R"({"mpi_version": "3.1", "mpi_thread_environment":
+        "MPI_THREAD_SINGLE", "min_bytes": 0, "max_bytes": 1024, "benchmark_list": ["PingPong"]})"));
+    CHECK(p.get<imb_header>() == p2p);
+    // A key of no part (a test plugin's extra) is ignored.
+    json extra = p;
+    extra["typed"] = {{"count", 3}};
+    CHECK(extra.get<imb_header>() == p2p);
+}
+
+TEST_CASE("imb header: a missing required field or half a part is refused",
+          "[result][imb_header]") {
+    const json j = full_imb_header();
+    for (const char* key :
+         {"mpi_version", "mpi_thread_environment", "min_bytes", "max_bytes", "benchmark_list"}) {
+        json missing = j;
+        missing.erase(key);
+        INFO(key);
+        CHECK_THROWS(missing.get<imb_header>());
+    }
+    for (const char* key : {"reduction_op", "io_directory", "async_progress", "cpu_load"}) {
+        json half = j;
+        half.erase(key);
+        INFO(key);
+        CHECK_THROWS_AS(half.get<imb_header>(), std::invalid_argument);
+    }
+    json wrong = j;
+    wrong["min_bytes"] = "small";
+    CHECK_THROWS(wrong.get<imb_header>());
+}
+
+TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its overlap part",
+          "[result][imb_header]") {
+    parbench::run_start start;
+    start.suite = "pairs";
+    start.layout = "imb";
+    start.title = "title T";
+    // The pair suites' header: no datatype lines of their own, so IMB's defaults are printed.
+    start.header = imb_header{.mpi_version = "3.1",
+                              .mpi_thread_environment = "MPI_THREAD_FUNNELED",
+                              .min_bytes = 8,
+                              .max_bytes = 65536,
+                              .benchmark_list = {"Pair_PingPong"},
+                              .lengths_user_defined = false,
+                              .check = false};
+    const json context = {{"calling_sequence", "parbench run pairs"}};
+    {
+        std::ostringstream out;
+        parbench::report::imb_console_reporter console(out);
+        console.on_run_start(start, context);
+        const std::string text = out.str();
+        CHECK(text.find("# MPI Version           : 3.1\n") != std::string::npos);
+        CHECK(text.find("# MPI Thread Environment: MPI_THREAD_FUNNELED\n") != std::string::npos);
+        CHECK(text.find("# Minimum message length in bytes:   8\n"
+                        "# Maximum message length in bytes:   65536\n") != std::string::npos);
+        CHECK(text.find("# MPI_Datatype                   :   MPI_BYTE\n"
+                        "# MPI_Datatype for reductions    :   MPI_FLOAT\n"
+                        "# MPI_Op                         :   MPI_SUM\n") != std::string::npos);
+        CHECK(text.find("# List of Benchmarks to run:\n\n# Pair_PingPong\n") != std::string::npos);
+    }
+    {
+        std::ostringstream out;
+        parbench::report::imb_console_reporter console(out);
+        json no_version = start.header;
+        no_version.erase("mpi_version");
+        parbench::run_start bad = start;
+        bad.header = no_version;
+        CHECK_THROWS(console.on_run_start(bad, context));
+    }
+    start.layout = "imb-nbc";
+    {
+        std::ostringstream out;
+        parbench::report::imb_nbc_console_reporter console(out);
+        CHECK_THROWS_AS(console.on_run_start(start, context), std::invalid_argument);
+        CHECK(out.str().empty());
+    }
+    imb_header with_overlap = start.header.get<imb_header>();
+    with_overlap.overlap = parbench::report::imb_header_overlap{
+        .cpu_load_kernel = "matvec", .cpu_load_rate_mflops = 1499.6, .async_progress = "none"};
+    start.header = with_overlap;
+    std::ostringstream out;
+    parbench::report::imb_nbc_console_reporter console(out);
+    console.on_run_start(start, context);
+    CHECK(out.str().find("#\n# CPU load: matvec, 1500 Mflop/s (rank 0)\n"
+                         "# Asynchronous progress: none\n") != std::string::npos);
 }
