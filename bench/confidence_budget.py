@@ -13,6 +13,7 @@ IMB-rule timed time (the rule never takes more than IMB's count). Rows whose hal
 already leaves wider than w keep it, and the median half-width is then w.
 
 usage: confidence_budget.py MPIEXEC PARBENCH [IMB_MPI1] [--rounds N] [--target PERCENT]
+       [--futile stop|continue]
 Prints one line per run and a verdict; fails (status 1) when -confidence takes more than half of
 the reference's wall time (IMB-MPI1's when given, else the IMB-rule run's) or misses the target's
 median width by more than 10 %.
@@ -81,6 +82,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--target", type=float, help="percent; default: the IMB-rule run's median")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--futile", choices=("stop", "continue"), default="stop",
+                        help="-confidence_futile of the -confidence run")
     args = parser.parse_args()
     launch = [args.mpiexec, "-n", str(args.processes)]
     if os.path.basename(args.mpiexec).startswith("mpiexec.mpich") or os.environ.get("BIND"):
@@ -107,6 +110,7 @@ def main():
         conf_json = os.path.join(scratch, f"conf{k}.json")
         walls["confidence"].append(run(launch + [args.parbench, "run", "imb-mpi1", "--quiet",
                                                  "-confidence", f"{target:.3f}%",
+                                                 "-confidence_futile", args.futile,
                                                  "--json", conf_json]))
         conf_rows = rows_of(conf_json)
         halves["confidence"].append(median_half(conf_rows))

@@ -122,10 +122,12 @@ def check_bad_input(parbench):
 
 
 def check_confidence(parbench):
-    for target, cap in [("50%", "1"), ("0.01%", "0.05")]:
+    for target, cap, futile in [("50%", "1", []), ("0.01%", "0.05", ["stop"])]:
         p, rows = run(["PingPong", "Allreduce", "-msglog", "0:2", "--confidence", target,
-                       "-time", cap], 2, parbench)
-        what = f"-n 2 -confidence {target} -time {cap}"
+                       "-time", cap] + [a for f in futile for a in ("-confidence_futile", f)],
+                      2, parbench)
+        what = f"-n 2 -confidence {target} -time {cap}" + \
+            "".join(f" -confidence_futile {f}" for f in futile)
         if not expect(p.returncode == 0, f"{what}: exit {p.returncode}\n{p.stderr}"):
             continue
         expect(len(rows) == 4 + 2, f"{what}: {len(rows)} rows")
@@ -157,9 +159,9 @@ def check_confidence(parbench):
         if goal < 1:
             expect(any(r["metrics"].get("ci_target_met") == 0.0 for r in rows),
                    f"{what}: an unreachable 0.01 % target reported as met everywhere")
-            # Futility stopping (the default): from 8 samples a 0.01 % target projects far more
-            # samples than any budget, so every row stops after its first round — futile, or at
-            # its cap where IMB's rule has no more than 8 samples — and none runs on.
+            # -confidence_futile stop: from 8 samples a 0.01 % target projects far more samples
+            # than any budget, so every row stops after its first round — futile, or at its cap
+            # where IMB's rule has no more than 8 samples — and none runs on.
             for r in rows:
                 m = r["metrics"]
                 expect(m.get("confidence_rounds") == 1.0 and len(r["samples_us"]) == 8,

@@ -11,7 +11,8 @@
 //   sample_cap `max_samples` samples are taken — by default never more than IMB's rule would
 //              have timed at that size (`within_imb_budget`), so stopping early can only save
 //              time against IMB's rule
-//   futile     (`stop_when_futile`) the target is clearly out of reach within that budget: with
+//   futile     (`stop_when_futile`, off by default) the target is clearly out of reach within
+//              that budget: with
 //              as many samples as the sample cap and the -time cap allow, samples distributed as
 //              those so far would still give an interval `futility_margin` (2) times wider than
 //              the target (projected_half_width). The row stops now with its honest (wider)
@@ -92,7 +93,7 @@ struct confidence {
     std::uint64_t first_samples = 8;   // the first round (six is the least that reaches 95 %)
     std::uint64_t max_samples = 64;    // the most samples a size may take
     bool within_imb_budget = true;     // and at most the samples IMB's rule would take
-    bool stop_when_futile = true;      // stop once the target is projected out of that budget
+    bool stop_when_futile = false;     // stop once the target is projected out of that budget
     double futility_margin = 2.0;      // ... by this factor
 
     [[nodiscard]] constexpr bool active() const noexcept { return target > 0.0; }

@@ -85,7 +85,7 @@ struct options {
     policy::sync::chosen sync{};  // -start_sync: IMB's barriers (default) or window sync
     imb::methodology method{};    // -methodology and IMB 2021's -sync, -root_shift, ...
     double confidence = 0.0;      // -confidence: target CI half-width (fraction); 0: IMB's rule
-    bool confidence_futile_stop = true;  // -confidence_futile stop|continue
+    bool confidence_futile_stop = false;  // -confidence_futile stop|continue
     // IMB 2021's -aggregate_mode (EXT_suite.cpp:244-254, 420-423): multi runs both modes where a
     // benchmark has them; aggregate or non_aggregate only that one.
     std::string aggregate_mode = "multi";

@@ -115,7 +115,7 @@ parameter_table::parameter_table(const suite_defaults& defaults)
         {"confidence_futile", "stop|continue",
          "under -confidence, a row projected not to reach PERCENT within IMB's budget stops "
          "early (stop) or takes that whole budget (continue)",
-         "stop", PARBENCH_ARITY_ONE},
+         "continue", PARBENCH_ARITY_ONE},
     };
     if (defaults.io_files)
         entries_.push_back({"io-dir", "DIR",

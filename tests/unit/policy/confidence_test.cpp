@@ -106,7 +106,8 @@ TEST_CASE("projected half-width: the interval of more samples, from inner quanti
 
 TEST_CASE("futile: a target out of the budget's reach stops the row now", "[confidence]") {
     const auto with_target = [](double target, double secs = 10.0) {
-        return confidence{.base = {.secs_per_sample = secs}, .target = target};
+        return confidence{
+            .base = {.secs_per_sample = secs}, .target = target, .stop_when_futile = true};
     };
     // Futile when the projection at the caps exceeds twice the target (the margin).
     // 100..107 (3.4 % now) would give 0.91 % at the 64-sample cap: 0.46 % goes on, 0.45 % stops.
@@ -130,9 +131,9 @@ TEST_CASE("futile: a target out of the budget's reach stops the row now", "[conf
     CHECK(with_target(0.05).judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::met);
     CHECK(with_target(0.001).judge(ramp(1, 64), 0.0, 0.0) == confidence_verdict::sample_cap);
     CHECK(with_target(0.0001).judge(ramp(100, 5), 0.0, 0.0) == confidence_verdict::go_on);
-    // Off: the same unreachable target goes on to the cap.
-    confidence patient = with_target(0.0045);
-    patient.stop_when_futile = false;
+    // Off (the default, -confidence_futile continue): the same unreachable target goes on.
+    const confidence patient{.base = {.secs_per_sample = 10.0}, .target = 0.0045};
+    CHECK_FALSE(patient.stop_when_futile);
     CHECK(patient.judge(ramp(100, 8), 0.0, 0.0) == confidence_verdict::go_on);
     CHECK(to_string(confidence_verdict::futile) == "futile");
 }
