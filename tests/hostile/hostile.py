@@ -1241,6 +1241,10 @@ def execute(name, c, tmp):
 
 
 def main():
+    # The programs must start with SIGHUP's default action, as from a terminal: a harness started
+    # under nohup (a CI job, `nohup bash .ci/run`) ignores SIGHUP, the ignoring is inherited
+    # through exec, and then mpiexec would survive the closed-terminal cases' hangup.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     names = sys.argv[4:]
     if names == ["--list"]:
         for n, c in CASES.items():
