@@ -17,8 +17,14 @@
 #include <mpi-ext.h>  // Open MPI: MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support()
 #endif
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace parbench::mpi_plugin {
 
@@ -58,12 +64,14 @@ struct cuda_runtime {
     using count_fn = int (*)(int*);
     using set_fn = int (*)(int);
     using sync_fn = int (*)();
+    using bus_id_fn = int (*)(char*, int, int);
     malloc_fn malloc = nullptr;
     free_fn free = nullptr;
     memset_fn memset = nullptr;
     count_fn device_count = nullptr;
     set_fn set_device = nullptr;
     sync_fn synchronize = nullptr;
+    bus_id_fn pci_bus_id = nullptr;  // optional: the placement names the device by it
     std::string problem;  // why it could not be opened; empty when it could
 };
 
@@ -83,6 +91,7 @@ inline cuda_runtime& runtime() {
         c.device_count = reinterpret_cast<cuda_runtime::count_fn>(dlsym(lib, "cudaGetDeviceCount"));
         c.set_device = reinterpret_cast<cuda_runtime::set_fn>(dlsym(lib, "cudaSetDevice"));
         c.synchronize = reinterpret_cast<cuda_runtime::sync_fn>(dlsym(lib, "cudaDeviceSynchronize"));
+        c.pci_bus_id = reinterpret_cast<cuda_runtime::bus_id_fn>(dlsym(lib, "cudaDeviceGetPCIBusId"));
         if (!c.malloc || !c.free || !c.memset || !c.device_count || !c.set_device || !c.synchronize)
             c.problem = "the CUDA runtime lacks cudaMalloc/cudaFree/cudaMemset/cudaSetDevice";
         return c;
@@ -99,6 +108,16 @@ inline void device_zero(void* p, std::size_t bytes) {
     // cudaMemset is asynchronous to the host: the buffer must be zero before MPI reads it.
     (void)runtime().memset(p, 0, bytes);
     (void)runtime().synchronize();
+}
+
+// The device cuda_memory_space() selected for this process (-1: none yet).
+struct cuda_device {
+    int index = -1;
+    std::string pci_bus_id;  // "0000:65:00.0"; "" where the runtime cannot say
+};
+inline cuda_device& selected_device() {
+    static cuda_device d;
+    return d;
 }
 
 }  // namespace detail
@@ -131,9 +150,48 @@ inline void device_zero(void* p, std::size_t bytes) {
     if (cuda.set_device(node_local_rank % devices) != 0)
         throw input_error("-accelerator cuda: cannot select CUDA device " +
                           std::to_string(node_local_rank % devices));
+    detail::cuda_device& chosen = detail::selected_device();
+    chosen.index = node_local_rank % devices;
+    std::array<char, 64> bus{};
+    if (cuda.pci_bus_id != nullptr &&
+        cuda.pci_bus_id(bus.data(), static_cast<int>(bus.size()), chosen.index) == 0)
+        chosen.pci_bus_id.assign(bus.data(), strnlen(bus.data(), bus.size()));
     static const memory_space space{"cuda", detail::device_allocate, detail::device_release,
                                     detail::device_zero};
     return &space;
+}
+
+// Every process's GPU, by world rank, for the run's placement (issue 24: "its GPU where one is
+// used"): [{"device": N, "pci_bus_id": "..."}], null for a process that selected none.
+// Collective over `comm`; call after cuda_memory_space().
+struct gpu_of_process {
+    int device = -1;
+    std::array<char, 32> pci_bus_id{};  // NUL-terminated, as cudaDeviceGetPCIBusId writes it
+};
+[[nodiscard]] inline nlohmann::json gpus_as_json(const std::vector<gpu_of_process>& all) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const gpu_of_process& g : all) {
+        if (g.device < 0) {
+            out.push_back(nullptr);
+            continue;
+        }
+        out.push_back({{"device", g.device},
+                       {"pci_bus_id", std::string(g.pci_bus_id.data(),
+                                                  strnlen(g.pci_bus_id.data(), g.pci_bus_id.size()))}});
+    }
+    return out;
+}
+[[nodiscard]] inline nlohmann::json gpus_of_processes(MPI_Comm comm) {
+    const detail::cuda_device& mine = detail::selected_device();
+    gpu_of_process sent;
+    sent.device = mine.index;
+    std::memcpy(sent.pci_bus_id.data(), mine.pci_bus_id.data(),
+                std::min(mine.pci_bus_id.size(), sent.pci_bus_id.size() - 1));
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    std::vector<gpu_of_process> all(static_cast<std::size_t>(size));
+    MPI_Allgather(&sent, sizeof sent, MPI_BYTE, all.data(), sizeof sent, MPI_BYTE, comm);
+    return gpus_as_json(all);
 }
 
 }  // namespace parbench::mpi_plugin

@@ -283,7 +283,9 @@ def test_known_answer(a):
     # not end rank 0, which waits in MPI_Init for it; the start's time limit
     # (PARBENCH_START_TIMEOUT, else --timeout but at least 60 s) ends it with one line and status
     # 3 instead of a hang (rank 1's own line comes too when the limit is over the 3 s it waits
-    # for rank 0: docs/user-guide.md).
+    # for rank 0: docs/user-guide.md). Hydra's own status is one rank's, and which one depends on
+    # the order they end in: 3 (rank 0's) on a quiet machine, rank 1's 1 or 2 under load (seen
+    # in CI); the line, once, is what must hold.
     command = [a.parbench, "run", "imb-mpi1", "PingPong"]
     rc_mpmd, _, err = run_command([a.mpiexec, "-n", "1"] + command +
                                   [":", "-n", "1", "env", f"LD_PRELOAD={a.oracle}"] + command,
@@ -291,9 +293,9 @@ def test_known_answer(a):
     lines = [l for l in err.splitlines() if l.startswith("parbench:")]
     started = [l for l in lines if re.search(r"^parbench: error: time limit: the run did not start "
                                              r"within 1 s \(MPI_Init waits for every process", l)]
-    expect(rc_mpmd == 3 and len(started) == 1 and
+    expect(rc_mpmd in (1, 2, 3) and len(started) == 1 and
            all(l in started or "but its MPI calls reach Open MPI's library" in l for l in lines),
-           f"rank 1 alone refuses, rank 0 waits in MPI_Init: exit {rc_mpmd}, want 3 and the time "
+           f"rank 1 alone refuses, rank 0 waits in MPI_Init: exit {rc_mpmd}, want 1-3 and the time "
            f"limit's line once: {err[-1500:]}")
     label = "oracle under Open MPI, IMB 2021"
     if not expect(rc == 0 and len(reports or []) == 2,

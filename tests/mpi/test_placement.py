@@ -12,7 +12,11 @@ the IMB header's node line on two nodes (none on one node, whose output stays IM
 IMB-MT, PAW and OSU (multi_lat, mbw_mr) build themselves, each pair of their pair tests a group
 of its own.
 
-usage: test_placement.py PARBENCH MPIEXEC
+Each process's GPU under -accelerator cuda (plugin_context.gpus): the device the plugin selects
+(node-local rank mod devices), through a stand-in CUDA runtime (fake_cudart.cpp, preloaded) on
+this machine without a GPU.
+
+usage: test_placement.py PARBENCH MPIEXEC [FAKE_CUDART]
 """
 import os
 import re
@@ -23,6 +27,7 @@ from pbtest.expect import expect, finish, require  # noqa: E402
 from pbtest.run import PAW_BLAS, PLUGIN_PATH, driver  # noqa: E402
 
 parbench, mpiexec = os.path.abspath(sys.argv[1]), sys.argv[2]
+fake_cudart = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
 two_nodes = [mpiexec, "-launcher", "fork", "-hosts", "n1,n2"]
 
 
@@ -47,6 +52,8 @@ for np in (2, 4):
     # The IMB header's per-node count comes from the same MPI view.
     expect(d.plugin_context["processes_per_node"] == np // 2,
            f"-n {np}: processes_per_node {d.plugin_context['processes_per_node']}")
+    expect("gpus" not in d.plugin_context,
+           f"-n {np} on host buffers: no GPU named: {d.plugin_context.get('gpus')}")
 
 # 2. One real node, each rank bound to its own core: the binding read back per rank.
 cores = len(os.sched_getaffinity(0))
@@ -150,5 +157,25 @@ expect_rows([r for r in paw if r["benchmark"] == "p2p_send"], [[0, 2], [1, 3]], 
 expect_rows([r for r in paw if r["benchmark"] == "col_bct"], [[0, 1, 2, 3]], "inter-node",
             "paw col_bct -n 4")
 expect(sorted({r["benchmark"] for r in paw}) == ["col_bct", "p2p_send"], f"paw rows: {paw}")
+
+# Each process's GPU where -accelerator cuda gives it one: device = node-local rank mod devices
+# (cuda_buffers.hpp), by world rank. The stand-in runtime has 2 devices (or
+# PARBENCH_FAKE_CUDA_DEVICES), device D at PCI bus 0000:(0x10 + D):00.0. -n 4 on n1,n2: ranks 0
+# and 2 on node 0, 1 and 3 on node 1, so node-local ranks 0, 0, 1, 1; -n 2 on one node: 0, 1.
+if fake_cudart is not None:
+    def gpus(devices):
+        return [{"device": g, "pci_bus_id": f"0000:{0x10 + g:02X}:00.0"} for g in devices]
+    for launch, np, devices, count in ((two_nodes, 4, [0, 0, 1, 1], 2), ([mpiexec], 2, [0, 1], 2),
+                                       ([mpiexec], 2, [0, 0], 1)):
+        what = f"-accelerator cuda -n {np} on {'n1,n2' if launch is two_nodes else 'one node'}, " \
+               f"{count} device(s) a node"
+        d = driver(launch + ["-n", str(np), "env", f"LD_PRELOAD={fake_cudart}",
+                             f"PARBENCH_FAKE_CUDA_DEVICES={count}", parbench, "run", "imb-mpi1",
+                             "PingPong", "-accelerator", "cuda", "-msglog", "0:2", "-iter", "10"])
+        require(d.returncode == 0 and d.document is not None, f"{what}: exit {d.returncode}",
+                d.stderr[-1500:])
+        got = d.plugin_context.get("gpus")
+        expect(got == gpus(devices), f"{what}: gpus {got}, want {gpus(devices)}")
+        expect(len(rows_of(d, what)) == 4, f"{what}: the rows of 0, 1, 2 and 4 bytes")
 
 sys.exit(finish())

@@ -100,7 +100,12 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     const mpi::node_share share = mpi::busiest_node(MPI_COMM_WORLD);
     st.mem_limit_bytes =
         o.mem_gib ? *o.mem_gib * 1073741824.0 : suite_impl::default_mem_limit_bytes(share);
-    if (o.accelerator == "cuda") st.buffers = mpi_plugin::cuda_memory_space();
+    // Each process's GPU goes into the run's context beside its placement (plugin_context.gpus).
+    nlohmann::json gpus;
+    if (o.accelerator == "cuda") {
+        st.buffers = mpi_plugin::cuda_memory_space();
+        gpus = mpi_plugin::gpus_of_processes(MPI_COMM_WORLD);
+    }
     // Files go into a directory of this run's own, removed when the run ends (also by an error).
     std::optional<mpi_plugin::io::run_directory> files;
     if (spec_.defaults.io_files) {
@@ -122,6 +127,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             for (const table_column& c : columns)
                 declared.push_back({c.source, c.heading, c.precision});
         }
+        if (!gpus.is_null()) start.context["gpus"] = gpus;
         if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
         host.run_started(start);
         if (share.oversubscribed()) host.warning(mpi::oversubscription_warning(share));
