@@ -28,7 +28,8 @@ At -n 2 also: `parbench list` shows both MPI plugins with their libraries; MPICH
 the MPICH plugin by itself; a plugin that cannot run under the launcher is refused in one line
 (exit 2) before MPI starts, whether named with --mpi or the only one of its kind; --mpi with a
 name no plugin has; the coarray suite (built for MPICH) under Open MPI's mpirun; -accelerator
-cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT).
+cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT); a benchmark past
+--timeout stopped with the line that names it (status 3).
 
 usage: test_openmpi.py --np N --parbench PARBENCH --mpirun MPIRUN_OPENMPI --mpiexec MPIEXEC_MPICH
                       --mpich-plugin PARBENCH_MPI_SO --openmpi-plugin PARBENCH_MPI_OPENMPI_SO
@@ -327,6 +328,25 @@ def test_mpich_preloaded(a):
                    r"MPICH's library \(MPICH Version: \S+\): most likely a library preloaded")
 
 
+def test_time_limit(a):
+    """A benchmark that does not finish in time under Open MPI's mpirun (a hostile case, as
+    hostile.py's limit_* under MPICH; the Open MPI plugin has no deadlocking test kernels): 4 MiB
+    PingPong with IMB 2021's -iter_policy off taking -iter 100000 as given (seconds of work) is
+    stopped by --timeout 2 with the driver's line naming it, once, status 3 (exit_status.hpp),
+    however Open MPI then reports the abort."""
+    rc, _, err = run_command(mpirun(a, 2) + [a.parbench, "run", "imb-mpi1", "PingPong",
+                                             "-msglog", "22:22", "-iter", "100000",
+                                             "-iter_policy", "off", "-time", "1000",
+                                             "--timeout", "2", "--quiet"],
+                             env=OPEN_MPI_ENV, timeout=60)
+    errors = [l for l in err.splitlines() if l.startswith("parbench: error:")]
+    expect(rc == 3 and len(errors) == 1 and
+           re.search(r"time limit: benchmark PingPong \(4194304 bytes, 2 processes\) did not "
+                     r"finish within 2 s; stopped", errors[0]),
+           f"a benchmark past --timeout under Open MPI: exit {rc}, want 3 and one line naming "
+           f"PingPong: {err[-1500:]}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--np", type=int, required=True)
@@ -350,6 +370,7 @@ def main():
     test_imb_rma_io(a, a.np)
     if a.np == 2:
         test_choice(a)
+        test_time_limit(a)
         if a.oracle:
             test_known_answer(a)
         if a.mpich_oracle:
