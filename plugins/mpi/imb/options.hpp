@@ -436,13 +436,10 @@ namespace detail {
             o.confidence =
                 policy::iterations::parse_confidence_target(parbench::option_text(name, value));
         } else if (name == "confidence_futile") {
+            static constexpr std::string_view futility[] = {"stop", "continue"};
             const std::string text = parbench::option_text(name, value);
-            const auto t = parbench::trim(text);
-            if (t != "stop" && t != "continue")
-                throw input_error("-confidence_futile " + text +
-                                  ": expected stop (a row that cannot reach the -confidence "
-                                  "target within IMB's budget stops early) or continue");
-            o.confidence_futile_stop = t == "stop";
+            o.confidence_futile_stop =
+                parbench::parse_choice(name, parbench::trim(text), futility) == "stop";
             futility_given = true;
         } else {
             throw input_error("-" + name + ": not an option of suite " + std::string(suite));
