@@ -46,6 +46,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import close, expect, finish  # noqa: E402
+from pbtest.oracle import benchmark_calls, benchmark_operands  # noqa: E402
 from pbtest.run import mpi_suite  # noqa: E402
 
 BAD_INPUT = 2
@@ -821,7 +822,7 @@ def test_nbc(args, np, probe_counts=(0, 2)):
         for rank in range(np):
             report = reports[rank]
             for name, (function, _) in NBC.items():
-                calls = report["calls"].get(function, 0)
+                calls = benchmark_calls(report, function)
                 per_size = 2 * (iterations + skip)
                 n_sizes = 1 if name == "ibarrier" else 2 if name in NBC_REDUCTIONS else 4
                 if name == "ibarrier":  # the library's quiet barriers are MPI_Ibarrier too
@@ -843,7 +844,7 @@ def test_nbc(args, np, probe_counts=(0, 2)):
                            "ireduce_scatter": f"MPI_INT x {split} op MPI_SUM",
                            }.get(name, f"MPI_CHAR x {x}")
                     want[key] += per_size
-                got = report["operands"].get(function, {})
+                got = benchmark_operands(report, function)
                 expect(got == dict(want), f"{label} rank {rank} {function}: {got}, expected "
                                           f"{dict(want)}")
     if runs[probes][0].returncode == 0 and len(runs[probes][2]) == np:

@@ -34,6 +34,20 @@ inline void barriers(MPI_Comm comm, int count, bool dissemination) {
     }
 }
 
+// Completes `request` without holding a core: MPI_Test, then sleeps growing to 1 ms. The first
+// 100 polls do not sleep (the usual case: the others are about to arrive).
+inline void wait_quietly(MPI_Request& request) {
+    int done = 0;
+    auto pause = std::chrono::microseconds(1);
+    for (int polls = 0;; ++polls) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done != 0) return;
+        if (polls < 100) continue;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+    }
+}
+
 class communicator {
 public:
     communicator() = default;
@@ -72,25 +86,30 @@ public:
     void barrier() const { MPI_Barrier(comm_); }
     void dissemination_barrier() const { mpi::dissemination_barrier(comm_); }
 
-    // A barrier that does not hold a core while it waits: MPI_Ibarrier completed by MPI_Test with
-    // sleeps growing to 1 ms. For processes that only wait (the idle ranks of an active set): a
-    // spinning MPI_Barrier on a node with more processes than cores takes the cores from the
-    // processes being measured (a 0-byte PingPong at -n 4 on 2 cores: ~4 ms instead of ~0.2 us).
-    // A collective of its own: every process of the communicator must call quiet_barrier (an
-    // Ibarrier never matches an MPI_Barrier). Never inside a timed region.
+    // A barrier that does not hold a core while it waits (wait_quietly): for processes that
+    // only wait (the idle ranks of an active set): a spinning MPI_Barrier on a node with more
+    // processes than cores takes the cores from the processes being measured (a 0-byte PingPong
+    // at -n 4 on 2 cores: ~4 ms instead of ~0.2 us). A collective of its own: every process of
+    // the communicator must call quiet_barrier (an Ibarrier never matches an MPI_Barrier).
+    // Never inside a timed region.
     void quiet_barrier() const {
         if (!valid()) return;
         MPI_Request request = MPI_REQUEST_NULL;
         MPI_Ibarrier(comm_, &request);
-        int done = 0;
-        auto pause = std::chrono::microseconds(1);
-        for (int polls = 0;; ++polls) {
-            MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-            if (done != 0) return;
-            if (polls < 100) continue;  // the usual case: the others are about to arrive
-            std::this_thread::sleep_for(pause);
-            pause = std::min(pause * 2, std::chrono::microseconds(1000));
-        }
+        wait_quietly(request);
+    }
+
+    // MPI_Allreduce in place, waited for quietly: the agreements between the phases of a
+    // measurement (never inside a timed region, and never where the exit must align the
+    // processes: a barrier of the sync policy follows each). On a node with more processes than
+    // cores a spinning collective costs a time slice per process (~10 ms at -n 4 on 2 cores);
+    // one that sleeps lets the late process run. Every process must call it (an Iallreduce never
+    // matches an MPI_Allreduce).
+    void quiet_allreduce(void* values, int count, MPI_Datatype type, MPI_Op op) const {
+        if (!valid() || count == 0) return;
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Iallreduce(MPI_IN_PLACE, values, count, type, op, comm_, &request);
+        wait_quietly(request);
     }
 
     // MPI_Comm_split; `color` < 0 means MPI_UNDEFINED (the result is MPI_COMM_NULL).
