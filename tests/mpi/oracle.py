@@ -17,7 +17,9 @@ Cases:
   spin       PingPong, Sendrecv, Allreduce on the real clock: never faster than the spins, and
              within a band above them (rerun when noise pushes a row above the band)
   control    the same library with the delay off: PingPong must be far below D, and the call
-             counts it reports prove the interposition (a run that is not interposed fails here)
+             counts it reports prove the interposition (a run that is not interposed fails here);
+             -confidence's rounds add no barriers; the agreements between a size's phases are
+             quiet (MPI_Iallreduce/MPI_Igather: blocking collectives do not grow with the sizes)
   time_cap   -time cuts the repetitions to floor(T / t_iteration)
   off_cache  -off_cache really rotates the send buffer through 2 x cache size (seed A.4)
   mem        the exact -mem boundary: buffers of exactly the limit run, one byte more is skipped
@@ -328,6 +330,32 @@ def case_control():
     expect(pp and all(0 < row["median_us"] < D_US / 2 for row in pp),
            f"without the delay PingPong is far below D: {[row['median_us'] for row in pp]}")
     check_confidence_barriers()
+    check_quiet_agreements()
+
+
+def check_quiet_agreements():
+    # The agreements between a size's phases (allocation, warm-up probe, estimate, samples kept,
+    # the gather of figures) wait without spinning: MPI_Iallreduce and MPI_Igather completed by
+    # MPI_Test (mpi/phases.hpp). So four sizes make no more blocking MPI_Allreduce or MPI_Gather
+    # calls than one, and per further size at least five quiet ones (four agreements and a
+    # gather). A spinning agreement costs every process a time slice on an oversubscribed node.
+    counts = {}
+    for sizes in ("0:0", "0:3"):
+        rc, _, _, _, reports = run(2, ["PingPong", "-iter", "20", "-msglog", sizes])
+        if rc != 0 or not expect(len(reports) == 2, f"-msglog {sizes}: {len(reports)} reports"):
+            return
+        counts[sizes] = reports
+    for one, four in zip(counts["0:0"], counts["0:3"]):
+        rank = one["rank"]
+        for function in ("MPI_Allreduce", "MPI_Gather"):
+            expect(one["calls"].get(function, 0) == four["calls"].get(function, 0),
+                   f"rank {rank}: {function} {one['calls'].get(function, 0)} calls at one size, "
+                   f"{four['calls'].get(function, 0)} at four: an agreement spins")
+        quiet = sum(four["calls"].get(f, 0) for f in ("MPI_Iallreduce", "MPI_Igather"))
+        quiet_one = sum(one["calls"].get(f, 0) for f in ("MPI_Iallreduce", "MPI_Igather"))
+        expect(quiet - quiet_one >= 3 * 5,
+               f"rank {rank}: {quiet_one} quiet agreements at one size, {quiet} at four: "
+               f"expected at least 5 more per further size")
 
 
 def check_confidence_barriers():
