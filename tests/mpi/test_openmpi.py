@@ -29,7 +29,8 @@ the MPICH plugin by itself; a plugin that cannot run under the launcher is refus
 (exit 2) before MPI starts, whether named with --mpi or the only one of its kind; --mpi with a
 name no plugin has; the coarray suite (built for MPICH) under Open MPI's mpirun; -accelerator
 cuda refused with Open MPI's own answer (its build-time MPIX_CUDA_AWARE_SUPPORT); a benchmark past
---timeout stopped with the line that names it (status 3).
+--timeout stopped with the line that names it (status 3); osu's -I (MPI-4 sessions) refused in
+one line with the library's MPI 3.1.
 
 usage: test_openmpi.py --np N --parbench PARBENCH --mpirun MPIRUN_OPENMPI --mpiexec MPIEXEC_MPICH
                       --mpich-plugin PARBENCH_MPI_SO --openmpi-plugin PARBENCH_MPI_OPENMPI_SO
@@ -347,6 +348,18 @@ def test_time_limit(a):
            f"PingPong: {err[-1500:]}")
 
 
+def test_session_refused(a):
+    """osu's -I (MPI sessions, MPI-4) under Open MPI 4.1, an MPI-3.1 library: one line naming
+    the option and the library's MPI version (from the Open MPI plugin's own mpi.h), status 2,
+    as OSU 7.5 built without MPI-4 refuses it (osu_util.c:1109-1120)."""
+    rc, _, err = run_command(mpirun(a, 2) + [a.parbench, "run", "osu", "latency", "-I", "-m",
+                                             "1:1", "--timeout", "30", "--quiet"],
+                             env=OPEN_MPI_ENV, timeout=60)
+    one_error_line("osu latency -I under Open MPI's mpirun", rc, err,
+                   r"^parbench: error: -I: MPI sessions need MPI-4 \(MPI_Session_init\); this "
+                   r"MPI library implements MPI 3\.1$")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--np", type=int, required=True)
@@ -371,6 +384,7 @@ def main():
     if a.np == 2:
         test_choice(a)
         test_time_limit(a)
+        test_session_refused(a)
         if a.oracle:
             test_known_answer(a)
         if a.mpich_oracle:
