@@ -1,9 +1,12 @@
 // report/result.hpp: class strings, JSON round trips of records and run_start, make_event;
-// report/columns.hpp: the values of declared columns; report/imb_header.hpp: the IMB layouts'
-// typed run header, its JSON keys and what the IMB consoles print of it.
+// report/columns.hpp: the values of declared columns; report/imb_header.hpp and
+// report/osu_header.hpp: the IMB and OSU layouts' typed run headers, their JSON keys and what the
+// consoles print of them.
 #include <parbench/report/columns.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
+#include <parbench/report/osu_console.hpp>
+#include <parbench/report/osu_header.hpp>
 #include <parbench/report/result.hpp>
 
 #include <catch2/catch.hpp>
@@ -15,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using nlohmann::json;
@@ -530,4 +534,141 @@ TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its 
     console.on_run_start(start, context);
     CHECK(out.str().find("#\n# CPU load: matvec, 1500 Mflop/s (rank 0)\n"
                          "# Asynchronous progress: none\n") != std::string::npos);
+}
+
+namespace {
+
+using parbench::report::osu_header;
+using parbench::report::osu_header_block;
+
+// Every part of a block filled, as no one benchmark has them: each key once.
+osu_header full_osu_header() {
+    return {.osu_version = "7.5",
+            .blocks = {{"mbw_mr",
+                        {.lines_before = {"# Number of Sender threads: 2 "},
+                         .empty_line_before = true,
+                         .banner = "OSU MPI Multiple Bandwidth / Message Rate Test",
+                         .window = parbench::report::osu_header_window{
+                             .creation = "MPI_Win_create", .synchronization = "MPI_Win_lock"},
+                         .lines = {"# [ pairs: 1 ] [ window size: varied ]", ""},
+                         .datatype = "MPI_INT",
+                         .row_text = {"nprocs: ", ", min: ", " ms"},
+                         .window_matrix = parbench::report::osu_header_window_matrix{
+                             .windows = {1, 2, 4}, .rate_profile = false}}},
+                       {"barrier", {.banner = "OSU MPI Barrier Latency Test",
+                                    .datatype = std::nullopt}}}};
+}
+
+}  // namespace
+
+TEST_CASE("osu header: each field under the key the JSON file has always had, and back",
+          "[result][osu_header]") {
+    const json j = full_osu_header();
+    CHECK(j == json::parse(R"({"osu_version": "7.5", "blocks": {
+        "mbw_mr": {"lines_before": ["# Number of Sender threads: 2 "], "empty_line_before": true,
+                   "banner": "OSU MPI Multiple Bandwidth / Message Rate Test",
+                   "window_creation": "MPI_Win_create", "synchronization": "MPI_Win_lock",
+                   "lines": ["# [ pairs: 1 ] [ window size: varied ]", ""],
+                   "datatype": "MPI_INT", "row_text": ["nprocs: ", ", min: ", " ms"],
+                   "window_matrix": {"windows": [1, 2, 4], "rate_profile": false}},
+        "barrier": {"banner": "OSU MPI Barrier Latency Test", "datatype": null,
+                    "empty_line_before": false}}})"));
+    CHECK(json::parse(j.dump()).get<osu_header>() == full_osu_header());
+    // A block of the banner alone (a test plugin's) takes OSU's defaults: the MPI_CHAR line.
+    const auto bare = json::parse(R"({"osu_version": "7.3", "blocks":
+        {"PingPong": {"banner": "OSU MPI Latency Test"}}})").get<osu_header>();
+    CHECK(bare.block_of("PingPong") == osu_header_block{.banner = "OSU MPI Latency Test"});
+    CHECK(bare.block_of("PingPong").datatype == "MPI_CHAR");
+    // A benchmark without a block is printed under its own name.
+    CHECK(bare.block_of("Allreduce").banner == "Allreduce");
+    CHECK(bare.block_of("Allreduce").datatype == "MPI_CHAR");
+}
+
+TEST_CASE("osu header: a missing field, a block without banner or half a part is refused",
+          "[result][osu_header]") {
+    const json j = full_osu_header();
+    for (const char* key : {"osu_version", "blocks"}) {
+        json missing = j;
+        missing.erase(key);
+        INFO(key);
+        CHECK_THROWS(missing.get<osu_header>());
+    }
+    json no_banner = j;
+    no_banner["blocks"]["barrier"].erase("banner");
+    CHECK_THROWS(no_banner.get<osu_header>());
+    for (const char* key : {"window_creation", "synchronization"}) {
+        json half = j;
+        half["blocks"]["mbw_mr"].erase(key);
+        INFO(key);
+        CHECK_THROWS_AS(half.get<osu_header>(), std::invalid_argument);
+    }
+    json half_matrix = j;
+    half_matrix["blocks"]["mbw_mr"]["window_matrix"].erase("rate_profile");
+    CHECK_THROWS(half_matrix.get<osu_header>());
+}
+
+TEST_CASE("the osu console prints each benchmark's typed block", "[result][osu_header]") {
+    parbench::run_start start;
+    start.suite = "osu";
+    start.layout = "osu";
+    start.title = "title T";
+    osu_header h{.osu_version = "7.5"};
+    h.blocks["put_latency"] = {.banner = "OSU MPI_Put Latency Test",
+                               .window = parbench::report::osu_header_window{
+                                   .creation = "MPI_Win_allocate",
+                                   .synchronization = "MPI_Win_flush"}};
+    h.blocks["latency_mt"] = {.lines_before = {"# Number of Sender threads: 2 "},
+                              .empty_line_before = true,
+                              .banner = "OSU MPI Multi-threaded Latency Test"};
+    h.blocks["barrier"] = {.empty_line_before = true,
+                           .banner = "OSU MPI Barrier Latency Test",
+                           .lines = {"# one more line"},
+                           .datatype = std::nullopt};
+    start.header = h;
+    const auto row = [](const char* benchmark, bool has_bytes) {
+        parbench::result_record r;
+        r.suite = "osu";
+        r.benchmark = benchmark;
+        r.bytes = has_bytes ? 8 : 0;
+        r.has_bytes = has_bytes;
+        r.t_max_us = 1.25;
+        return r;
+    };
+    std::ostringstream out;
+    parbench::report::osu_console_reporter console(out);
+    console.on_run_start(start, json::object());
+    for (const char* benchmark : {"put_latency", "latency_mt", "barrier", "Allreduce"})
+        console.on_result(row(benchmark, std::string_view(benchmark) != "barrier"));
+    console.on_run_end(true);
+    CHECK(out.str() == "# OSU MPI_Put Latency Test v7.5\n"
+                       "# Window creation: MPI_Win_allocate\n"
+                       "# Synchronization: MPI_Win_flush\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "# Size          Latency (us)\n"
+                       "8                       1.25\n"
+                       "\n"
+                       "# Number of Sender threads: 2 \n"
+                       "\n"
+                       "# OSU MPI Multi-threaded Latency Test v7.5\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "# Size          Latency (us)\n"
+                       "8                       1.25\n"
+                       "\n"
+                       "# OSU MPI Barrier Latency Test v7.5\n"
+                       "# one more line\n"
+                       "#    Latency (us)\n"
+                       "             1.25\n"
+                       "\n"
+                       "# Allreduce v7.5\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "# Size          Latency (us)\n"
+                       "8                       1.25\n"
+                       "# title T\n");
+    // A header without its version is refused, not printed as "v".
+    json no_version = start.header;
+    no_version.erase("osu_version");
+    start.header = no_version;
+    std::ostringstream refused;
+    parbench::report::osu_console_reporter again(refused);
+    CHECK_THROWS(again.on_run_start(start, json::object()));
 }
