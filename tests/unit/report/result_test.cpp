@@ -1,8 +1,9 @@
 // report/result.hpp: class strings, JSON round trips of records and run_start, make_event;
 // report/columns.hpp: the values of declared columns; report/imb_header.hpp and
 // report/osu_header.hpp: the IMB and OSU layouts' typed run headers, their JSON keys and what the
-// consoles print of them.
+// consoles print of them; report/imb_context.hpp: what the IMB consoles read of the contexts.
 #include <parbench/report/columns.hpp>
+#include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
 #include <parbench/report/osu_console.hpp>
@@ -671,4 +672,84 @@ TEST_CASE("the osu console prints each benchmark's typed block", "[result][osu_h
     std::ostringstream refused;
     parbench::report::osu_console_reporter again(refused);
     CHECK_THROWS(again.on_run_start(start, json::object()));
+}
+
+TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
+          "[result][imb_context]") {
+    parbench::run_start start;
+    start.suite = "imb-mpi1";
+    start.layout = "imb";
+    start.title = "title T";
+    start.header = imb_header{.mpi_version = "4.0",
+                              .mpi_thread_environment = "MPI_THREAD_SINGLE",
+                              .min_bytes = 0,
+                              .max_bytes = 8,
+                              .benchmark_list = {"PingPong"},
+                              .methodology = "IMB 2021.11"};
+    start.context = {{"mpi_library", "MPICH Version:\t4.0.2\nMPICH Release date: x"},
+                     {"timer_resolution_s", 1e-6},
+                     {"timer_overhead_s", 2e-8},
+                     {"options", {{"multi", 1}, {"window_size", 8}}}};
+    const json driver = {{"date_text", "Sat Nov 28 2026"}, {"machine", "x86_64"},
+                         {"system", "Linux"},  {"release", "6.1"},
+                         {"version", "#1 SMP"}, {"calling_sequence", "parbench run imb-mpi1"},
+                         {"check", true}};
+    const parbench::report::imb_context c = parbench::report::read_imb_context(start, driver);
+    CHECK(c.date_text == "Sat Nov 28 2026");
+    CHECK(c.machine == "x86_64");
+    CHECK(c.system == "Linux");
+    CHECK(c.release == "6.1");
+    CHECK(c.version == "#1 SMP");
+    CHECK(c.calling_sequence == "parbench run imb-mpi1");
+    CHECK(c.check);
+    CHECK(c.mpi_library == "MPICH Version: 4.0.2");  // the first line, the tab a blank
+    CHECK(c.timer.resolution_s == 1e-6);
+    CHECK(c.timer.overhead_s == 2e-8);
+    CHECK(c.group_mode);
+    CHECK(c.window_size == 8);
+    // Nothing is required: empty contexts read as the consoles printed them before.
+    parbench::run_start bare = start;
+    bare.context = json::object();
+    const parbench::report::imb_context none =
+        parbench::report::read_imb_context(bare, json::object());
+    CHECK(none.date_text.empty());
+    CHECK(none.calling_sequence.empty());
+    CHECK_FALSE(none.check);
+    CHECK_FALSE(none.mpi_library.has_value());
+    CHECK_FALSE(none.group_mode);
+    CHECK(none.window_size == 0);
+    // -multi 0 (or null: not given) shows no Group column.
+    bare.context = {{"options", {{"multi", 0}}}};
+    CHECK_FALSE(parbench::report::read_imb_context(bare, driver).group_mode);
+    bare.context = {{"options", {{"multi", nullptr}}}};
+    CHECK_FALSE(parbench::report::read_imb_context(bare, driver).group_mode);
+
+    // The console prints the typed context: the banner's lines, the calling sequence, and under
+    // -multi 1 with IMB 2021.11's layout the Group column (IMB_output.c:856-859).
+    std::ostringstream out;
+    parbench::report::imb_console_reporter console(out);
+    console.on_run_start(start, driver);
+    parbench::result_record r;
+    r.suite = "imb-mpi1";
+    r.benchmark = "PingPong";
+    r.klass = parbench::benchmark_class::single_transfer;
+    r.block.title = "PingPong";
+    r.block.processes = 2;
+    r.block.group = 0;
+    r.bytes = 8;
+    r.has_bytes = true;
+    r.iterations = 10;
+    r.t_max_us = 1.5;
+    console.on_result(r);
+    const std::string text = out.str();
+    CHECK(text.find("# Date                  : Sat Nov 28 2026\n"
+                    "# Machine               : x86_64\n"
+                    "# System                : Linux\n"
+                    "# Release               : 6.1\n"
+                    "# Version               : #1 SMP\n"
+                    "# MPI Version           : 4.0\n"
+                    "# MPI Library           : MPICH Version: 4.0.2\n") != std::string::npos);
+    CHECK(text.find("# parbench run imb-mpi1 \n") != std::string::npos);  // IMB 2021's blank
+    CHECK(text.find("        Group       #bytes #repetitions") != std::string::npos);
+    CHECK(text.find("            0            8           10") != std::string::npos);
 }
