@@ -1,19 +1,23 @@
 // report/result.hpp: class strings, JSON round trips of records and run_start, make_event;
 // report/columns.hpp: the values of declared columns; report/imb_header.hpp and
 // report/osu_header.hpp: the IMB and OSU layouts' typed run headers, their JSON keys and what the
-// consoles print of them; report/imb_context.hpp: what the IMB consoles read of the contexts.
+// consoles print of them; report/imb_context.hpp: what the IMB consoles read of the contexts;
+// report/paw_header.hpp: the PAW layout's typed run header, its keys and the console's lines.
 #include <parbench/report/columns.hpp>
 #include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/osu_header.hpp>
+#include <parbench/report/paw.hpp>
+#include <parbench/report/paw_header.hpp>
 #include <parbench/report/result.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -752,4 +756,124 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
     CHECK(text.find("# parbench run imb-mpi1 \n") != std::string::npos);  // IMB 2021's blank
     CHECK(text.find("        Group       #bytes #repetitions") != std::string::npos);
     CHECK(text.find("            0            8           10") != std::string::npos);
+}
+
+namespace {
+
+using parbench::report::paw_header;
+
+parbench::report::paw_header_loops paw_test_loops() {
+    return {.nreps = 10,
+            .nloop_max = 1000,
+            .nloop_min = 1,
+            .threshold_factor = 10.0,
+            .timer_threshold_s = 2.5e-8,
+            .budget_s = 10.0};
+}
+
+}  // namespace
+
+TEST_CASE("paw header: each component's fields under the keys the JSON file has always had",
+          "[result][paw_header]") {
+    // The BLAS plugin's header (plugins/blas/suite.cpp): no row kinds, so BLAS rows.
+    const paw_header blas{.family = "blas",
+                          .sizes = std::vector<std::uint64_t>{8, 16},
+                          .size_range = parbench::report::paw_header_size_range{
+                              .min_size = 8, .med_size = 16, .max_size = 16},
+                          .threads = std::vector<int>{1, 2},
+                          .loops = paw_test_loops(),
+                          .size_meaning = "bytes = matrix order N",
+                          .flop_count = "PAW"};
+    const json b = blas;
+    CHECK(b == json::parse(R"({"family": "blas", "sizes": [8, 16], "min_size": 8,
+        "med_size": 16, "max_size": 16, "threads": [1, 2], "nreps": 10, "nloop_max": 1000,
+        "nloop_min": 1, "threshold_factor": 10.0, "timer_threshold_s": 2.5e-8,
+        "budget_s": 10.0, "size_meaning": "bytes = matrix order N", "flop_count": "PAW"})"));
+    CHECK(b.dump().find("\"threshold_factor\":10.0") != std::string::npos);  // a double
+    CHECK(json::parse(b.dump()).get<paw_header>() == blas);
+    CHECK(blas.kinds() == std::vector<std::string>{"blas"});
+    // The MPI suite's and the offload plugin's parts; the GPU plugin's devices.
+    paw_header mpi = blas;
+    mpi.family = "mpi";
+    mpi.threads.reset();
+    mpi.flop_count.reset();
+    mpi.row_kinds = std::vector<std::string>{"transfer", "message_rate", "collective"};
+    mpi.collectives = parbench::report::paw_header_collectives{.col_sizes = {8},
+                                                               .col_med_size = 8};
+    mpi.window_size = 16;
+    mpi.pairing = "task i <-> task i + n/2";
+    mpi.method = "MIN";
+    mpi.offload = parbench::report::paw_header_offload{
+        .device = 0, .concurrent_devices = {0, 1}, .device_kind = "x86_64"};
+    mpi.gemm_sizes = std::vector<std::uint64_t>{64};
+    mpi.devices = std::vector<int>{0};
+    mpi.bandwidth_unit = "GB/s = 10^9 bytes/s";
+    const json m = mpi;
+    for (const char* key : {"row_kinds", "col_sizes", "col_med_size", "window_size", "pairing",
+                            "method", "device", "concurrent_devices", "device_kind",
+                            "gemm_sizes", "devices", "bandwidth_unit"}) {
+        INFO(key);
+        CHECK(m.contains(key));
+    }
+    CHECK(m.size() == b.size() - 2 + 12);
+    CHECK(m.at("col_med_size") == 8);
+    CHECK(m.at("concurrent_devices") == json::array({0, 1}));
+    CHECK(json::parse(m.dump()).get<paw_header>() == mpi);
+    // A header of no fields (a test's) reads as one: the console prints "unknown" for each.
+    CHECK(json::object().get<paw_header>() == paw_header{});
+    CHECK(json(paw_header{}) == json::object());
+}
+
+TEST_CASE("paw header: half a part or a wrong type is refused", "[result][paw_header]") {
+    const json j = paw_header{.size_range = parbench::report::paw_header_size_range{},
+                              .loops = paw_test_loops(),
+                              .offload = parbench::report::paw_header_offload{},
+                              .collectives = parbench::report::paw_header_collectives{}};
+    for (const char* key : {"med_size", "nreps", "budget_s", "device_kind", "col_med_size"}) {
+        json half = j;
+        half.erase(key);
+        INFO(key);
+        CHECK_THROWS_AS(half.get<paw_header>(), std::invalid_argument);
+    }
+    json wrong = j;
+    wrong["nreps"] = "ten";
+    CHECK_THROWS(wrong.get<paw_header>());
+}
+
+TEST_CASE("the paw console prints the typed header's loops, kinds, pairing and method",
+          "[result][paw_header]") {
+    parbench::run_start start;
+    start.suite = "paw";
+    start.layout = "paw";
+    start.title = "title T";
+    start.header = paw_header{.row_kinds = std::vector<std::string>{"transfer", "message_rate"},
+                              .loops = paw_test_loops(),
+                              .window_size = 16,
+                              .pairing = "task i <-> task i + n/2",
+                              .method = "MIN"};
+    start.context = {{"processes", 2}};
+    std::ostringstream out;
+    parbench::report::paw_reporter console(out);
+    console.on_run_start(start, json::object());
+    CHECK(out.str() ==
+          "#------------------------------------------------------------\n"
+          "# title T\n"
+          "#------------------------------------------------------------\n"
+          "# processes         : 2\n"
+          "# timer threshold   : 2.5e-08 s (x 10.0 = shortest valid loop)\n"
+          "# loops             : NREPS 10, NLOOP_MAX 1000, NLOOP_MIN 1, budget 10.0 s per size\n"
+          "# transfer sizes are bytes; GB/s = 10^9 bytes/s moved (inout counts both\n"
+          "# directions) over PAW's mean time; GB/s(med) over the median\n"
+          "# message rates: Mmsg/s = 10^6 messages/s, windows of 16 messages per pair\n"
+          "# pairing           : task i <-> task i + n/2\n"
+          "# timing method     : MIN\n");
+    // Without the loops part each figure is "unknown"; without row kinds the rows are BLAS's.
+    start.header = paw_header{};
+    std::ostringstream bare;
+    parbench::report::paw_reporter again(bare);
+    again.on_run_start(start, json::object());
+    CHECK(bare.str().find("# timer threshold   : 0 s (x unknown = shortest valid loop)\n"
+                          "# loops             : NREPS unknown, NLOOP_MAX unknown, NLOOP_MIN "
+                          "unknown, budget unknown s per size\n"
+                          "# sizes are matrix orders N;") != std::string::npos);
 }
