@@ -11,6 +11,7 @@
 #include <parbench/core/clock.hpp>
 #include <parbench/core/cpu_info.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
+#include <parbench/report/paw_header.hpp>
 
 #include <cblas.h>
 #include <unistd.h>
@@ -125,22 +126,21 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
     start.layout = "paw";
     start.title = "PAW (TACC Performance Assessment Workbench) compatible BLAS tests";
     for (const kernel k : cfg.kernels) start.benchmarks.emplace_back(blas::name_of(k));
-    start.header = {
-        {"family", "blas"},
-        {"sizes", cfg.sizes},
-        {"min_size", cfg.min_size},
-        {"med_size", cfg.med_size},
-        {"max_size", cfg.max_size},
-        {"threads", cfg.threads},
-        {"nreps", cfg.policy.nreps},
-        {"nloop_max", cfg.policy.nloop_max},
-        {"nloop_min", cfg.policy.nloop_min},
-        {"threshold_factor", cfg.policy.threshold_factor},
-        {"timer_threshold_s", env.timer_threshold_s},
-        {"budget_s", cfg.policy.budget_s},
-        {"flop_count", "PAW: 2N^2(N+1) (GEMM), 2N(N+1) (GEMV); conventional: 2N^3, 2N^2"},
-        {"size_meaning", "bytes = matrix order N"},
-    };
+    start.header = report::paw_header{  // report/paw_header.hpp
+        .family = "blas",
+        .sizes = cfg.sizes,
+        .size_range = report::paw_header_size_range{.min_size = cfg.min_size,
+                                                    .med_size = cfg.med_size,
+                                                    .max_size = cfg.max_size},
+        .threads = cfg.threads,
+        .loops = report::paw_header_loops{.nreps = cfg.policy.nreps,
+                                          .nloop_max = cfg.policy.nloop_max,
+                                          .nloop_min = cfg.policy.nloop_min,
+                                          .threshold_factor = cfg.policy.threshold_factor,
+                                          .timer_threshold_s = env.timer_threshold_s,
+                                          .budget_s = cfg.policy.budget_s},
+        .size_meaning = "bytes = matrix order N",
+        .flop_count = "PAW: 2N^2(N+1) (GEMM), 2N(N+1) (GEMV); conventional: 2N^3, 2N^2"};
     nlohmann::json& c = start.context;
     c["processes"] = env.processes;
     c["ranks_per_node"] = env.ranks_per_node;

@@ -23,6 +23,7 @@
 #include <parbench/plugin/paw_transfer_sweep.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
+#include <parbench/report/paw_header.hpp>
 #include <parbench/report/paw_record.hpp>
 #include <parbench/report/paw_transfer.hpp>
 #include <parbench/report/result.hpp>
@@ -323,31 +324,32 @@ void run_gpu(const char* request_json, const parbench_host* host) {
     // The loop settings shown are the transfer tests', or the GEMMs' in a GEMM-only run.
     const bool any_transfer = !settings.transfers.sizes.empty();
     const auto& tr = any_transfer ? settings.transfers : settings.gemms;
-    start.header = {
-        {"family", "gpu"},
-        {"row_kinds", [&] {
-             std::vector<std::string> kinds;
-             if (any_transfer) kinds.emplace_back("transfer");
-             if (!settings.gemms.sizes.empty()) kinds.emplace_back("gemm");
-             return kinds;
-         }()},
-        {"sizes", tr.sizes},
-        {"gemm_sizes", settings.gemms.sizes},
-        {"devices", settings.devices},
-        {"nreps", tr.policy.nreps},
-        {"nloop_max", tr.policy.nloop_max},
-        {"nloop_min", tr.policy.nloop_min},
-        {"threshold_factor", tr.policy.threshold_factor},
-        {"timer_threshold_s", settings.host_threshold_s},
-        {"budget_s", tr.policy.budget_s},
-        {"method",
-         std::string(settings.paw_method ? "PAW (host clock around synchronous cudaMemcpy)" : "") +
-             (settings.paw_method && settings.event_method ? " and " : "") +
-             (settings.event_method ? "CUDA events on a held stream (pinned transfers)" : "")},
-        {"bandwidth_unit", "GB/s = 10^9 bytes/s"},
-        {"flop_count", "PAW: 2N^2(N+1) (GEMM); conventional: 2N^3"},
-        {"size_meaning", "bytes per transfer; matrix order N for GEMM"},
-    };
+    start.header = report::paw_header{  // report/paw_header.hpp
+        .family = "gpu",
+        .row_kinds =
+            [&] {
+                std::vector<std::string> kinds;
+                if (any_transfer) kinds.emplace_back("transfer");
+                if (!settings.gemms.sizes.empty()) kinds.emplace_back("gemm");
+                return kinds;
+            }(),
+        .sizes = tr.sizes,
+        .loops = report::paw_header_loops{.nreps = tr.policy.nreps,
+                                          .nloop_max = tr.policy.nloop_max,
+                                          .nloop_min = tr.policy.nloop_min,
+                                          .threshold_factor = tr.policy.threshold_factor,
+                                          .timer_threshold_s = settings.host_threshold_s,
+                                          .budget_s = tr.policy.budget_s},
+        .size_meaning = "bytes per transfer; matrix order N for GEMM",
+        .flop_count = "PAW: 2N^2(N+1) (GEMM); conventional: 2N^3",
+        .bandwidth_unit = "GB/s = 10^9 bytes/s",
+        .gemm_sizes = settings.gemms.sizes,
+        .devices = settings.devices,
+        .method =
+            std::string(settings.paw_method ? "PAW (host clock around synchronous cudaMemcpy)"
+                                            : "") +
+            (settings.paw_method && settings.event_method ? " and " : "") +
+            (settings.event_method ? "CUDA events on a held stream (pinned transfers)" : "")};
     nlohmann::json& ctx = start.context;
     ctx["processes"] = 1;
     ctx["cuda_runtime"] = cuda::version_text(c.runtime_version);

@@ -20,6 +20,7 @@
 #include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/report/paw_header.hpp>
 #include <parbench/report/result.hpp>
 
 #include <algorithm>
@@ -189,10 +190,11 @@ void run_paw(const char* request_json, const parbench_host* host) {
         if (!plan.concurrent.empty())
             start.benchmarks.push_back(offload::title_of(*t, plan.concurrent));
     }
-    start.header = paw::transfer_header("offload", cfg, timer_threshold_s, "bytes per transfer");
-    start.header["device"] = plan.single;
-    start.header["concurrent_devices"] = plan.concurrent;
-    start.header["device_kind"] = kind;
+    report::paw_header header =
+        paw::transfer_header("offload", cfg, timer_threshold_s, "bytes per transfer");
+    header.offload = report::paw_header_offload{
+        .device = plan.single, .concurrent_devices = plan.concurrent, .device_kind = kind};
+    start.header = header;  // report/paw_header.hpp
     nlohmann::json& c = start.context;
     c["processes"] = 1;
     c["timer_resolution_s"] = clock.resolution_s;

@@ -13,6 +13,7 @@
 #include <parbench/plugin/paw_options.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
+#include <parbench/report/paw_header.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -130,26 +131,24 @@ struct transfer_settings {
 
 // The run header fields every PAW transfer family shares (console and JSON): the size
 // progression and the NLOOP/NREPS settings; a plugin adds its own (devices, pairing, method).
-[[nodiscard]] inline nlohmann::json transfer_header(std::string_view family,
-                                                    const transfer_settings& cfg,
-                                                    double timer_threshold_s,
-                                                    std::string_view size_meaning) {
-    return {
-        {"family", family},
-        {"row_kinds", {"transfer"}},
-        {"sizes", cfg.sizes},
-        {"min_size", cfg.min_bytes},
-        {"med_size", cfg.med_bytes},
-        {"max_size", cfg.max_bytes},
-        {"nreps", cfg.policy.nreps},
-        {"nloop_max", cfg.policy.nloop_max},
-        {"nloop_min", cfg.policy.nloop_min},
-        {"threshold_factor", cfg.policy.threshold_factor},
-        {"timer_threshold_s", timer_threshold_s},
-        {"budget_s", cfg.policy.budget_s},
-        {"size_meaning", size_meaning},
-        {"bandwidth_unit", "GB/s = 10^9 bytes/s"},
-    };
+[[nodiscard]] inline report::paw_header transfer_header(std::string_view family,
+                                                        const transfer_settings& cfg,
+                                                        double timer_threshold_s,
+                                                        std::string_view size_meaning) {
+    return {.family = std::string(family),
+            .row_kinds = std::vector<std::string>{"transfer"},
+            .sizes = cfg.sizes,
+            .size_range = report::paw_header_size_range{.min_size = cfg.min_bytes,
+                                                        .med_size = cfg.med_bytes,
+                                                        .max_size = cfg.max_bytes},
+            .loops = report::paw_header_loops{.nreps = cfg.policy.nreps,
+                                              .nloop_max = cfg.policy.nloop_max,
+                                              .nloop_min = cfg.policy.nloop_min,
+                                              .threshold_factor = cfg.policy.threshold_factor,
+                                              .timer_threshold_s = timer_threshold_s,
+                                              .budget_s = cfg.policy.budget_s},
+            .size_meaning = std::string(size_meaning),
+            .bandwidth_unit = "GB/s = 10^9 bytes/s"};
 }
 
 }  // namespace parbench::paw

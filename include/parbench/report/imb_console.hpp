@@ -11,6 +11,7 @@
 #pragma once
 
 #include <parbench/report/columns.hpp>
+#include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
@@ -32,15 +33,6 @@ namespace detail {
 
 // IMB prints every column 13 characters wide, right-aligned, times with two decimals.
 inline constexpr int imb_column_width = 13;
-
-[[nodiscard]] inline std::string json_text(const nlohmann::json& object, const char* key,
-                                           const std::string& fallback = {}) {
-    if (!object.is_object()) return fallback;
-    auto it = object.find(key);
-    if (it == object.end() || it->is_null()) return fallback;
-    if (it->is_string()) return it->get<std::string>();
-    return it->dump();
-}
 
 // The table a record belongs to: its block, with the -multi 1 group index folded into a column.
 [[nodiscard]] inline block_info table_key(const result_record& r) {
@@ -84,23 +76,18 @@ inline void imb_header_line(std::ostream& out, const char* label, const std::str
 // (parbench's: one install may measure several MPI libraries, one plugin each) the first line of
 // the library's MPI_Get_library_version, where the run's context has it.
 inline void imb_banner(std::ostream& out, const run_start& start, const imb_header& header,
-                       const nlohmann::json& driver_context, std::size_t rule_width) {
+                       const imb_context& context, std::size_t rule_width) {
     const std::string rule(rule_width, '-');
     out << '#' << rule << '\n';
     out << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
     out << '#' << rule << '\n';
-    imb_header_line(out, "Date", json_text(driver_context, "date_text"));
-    imb_header_line(out, "Machine", json_text(driver_context, "machine"));
-    imb_header_line(out, "System", json_text(driver_context, "system"));
-    imb_header_line(out, "Release", json_text(driver_context, "release"));
-    imb_header_line(out, "Version", json_text(driver_context, "version"));
+    imb_header_line(out, "Date", context.date_text);
+    imb_header_line(out, "Machine", context.machine);
+    imb_header_line(out, "System", context.system);
+    imb_header_line(out, "Release", context.release);
+    imb_header_line(out, "Version", context.version);
     imb_header_line(out, "MPI Version", header.mpi_version);
-    if (start.context.is_object() && start.context.contains("mpi_library")) {
-        std::string library = json_text(start.context, "mpi_library");
-        library = library.substr(0, library.find('\n'));
-        std::replace(library.begin(), library.end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
-        imb_header_line(out, "MPI Library", library);
-    }
+    if (context.mpi_library) imb_header_line(out, "MPI Library", *context.mpi_library);
 }
 
 // How IMB 2021.11 lays out the tables of a component.
@@ -179,15 +166,14 @@ public:
     // The defects column appears when the plugin's header or the driver context says "check".
     explicit imb_console_reporter(std::ostream& out) : out_(out) {}
 
-    // What the tables need from the run's start (the typed header, the defects column, the
-    // timer's limits, the declared columns), without printing the header: for a layout that
-    // prints its own header before IMB's tables (imb_p2p_console.hpp). A header without the
-    // fields every IMB component gives is refused (report/imb_header.hpp).
+    // What the tables need from the run's start (the typed header and context, the defects
+    // column, the declared columns), without printing the header: for a layout that prints its
+    // own header before IMB's tables (imb_p2p_console.hpp). A header without the fields every
+    // IMB component gives is refused (report/imb_header.hpp).
     void configure(const run_start& start, const nlohmann::json& driver_context) {
-        header_ = start.header.get<imb_header>();  // report/imb_header.hpp
-        check_ = header_.check.value_or(false) ||
-                 (driver_context.is_object() && driver_context.value("check", false));
-        timer_ = timer_limits::from_context(start.context);
+        header_ = start.header.get<imb_header>();            // report/imb_header.hpp
+        context_ = read_imb_context(start, driver_context);  // report/imb_context.hpp
+        check_ = header_.check.value_or(false) || context_.check;
         declared_ = start.columns;
         // IMB-P2P and IMB-MT exist in IMB 2021 only; the classic components follow the run's
         // methodology.
@@ -199,37 +185,27 @@ public:
             tables_ = detail::imb2021_tables::classic;
         }
         io_names_2021_ = tables_ == detail::imb2021_tables::classic && start.suite == "imb-io";
-        // IMB's -multi 1 (group_mode 1): a Group column and every group's row.
-        const nlohmann::json* options =
-            start.context.is_object() && start.context.contains("options")
-                ? &start.context["options"]
-                : nullptr;
-        window_size_ = options != nullptr && options->is_object()
-                           ? options->value("window_size", 0)
-                           : 0;
-        group_mode_ = options != nullptr && options->is_object() &&
-                      options->value("multi", nlohmann::json()).is_number_integer() &&
-                      (*options)["multi"].get<int>() == 1;
     }
 
-    // The run's header, as configure() read it.
+    // The run's header and context, as configure() read them.
     [[nodiscard]] const imb_header& header() const { return header_; }
+    [[nodiscard]] const imb_context& context() const { return context_; }
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         configure(start, driver_context);
         if (tables_ == detail::imb2021_tables::classic) {
-            imb2021_header(start, driver_context);
+            imb2021_header(start);
             return;
         }
         const imb_header& h = header_;
-        detail::imb_banner(out_, start, h, driver_context, 51);
+        detail::imb_banner(out_, start, h, context_, 51);
         out_ << "# MPI Thread Environment: " << h.mpi_thread_environment << "\n\n";
         out_ << "# The number of iterations per message size is cut down\n"
                 "# dynamically when a certain run time (per message size sample)\n"
                 "# is expected to be exceeded. The time limit per sample is set\n"
                 "# through the flag => -time\n\n";
         out_ << "# Calling sequence was:\n\n";
-        out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n\n";
+        out_ << "# " << context_.calling_sequence << "\n\n";
         if (h.lengths_user_defined.value_or(false)) {
             out_ << "# Message lengths were user defined\n";
         } else {
@@ -286,13 +262,13 @@ private:
     // IMB_general_info()). parbench's title names itself (docs/methodology.md), adds the MPI
     // library's line and prints the thread level IMB prints when built with
     // USE_MPI_INIT_THREAD (IMB_g_info.c:224-243).
-    void imb2021_header(const run_start& start, const nlohmann::json& driver_context) {
+    void imb2021_header(const run_start& start) {
         const imb_header& h = header_;
         const detail::imb2021_header_rules rules = detail::imb2021_header_of(start.suite);
-        detail::imb_banner(out_, start, h, driver_context, 64);
+        detail::imb_banner(out_, start, h, context_, 64);
         out_ << "# MPI Thread Environment: " << h.mpi_thread_environment << '\n';
         out_ << "\n\n# Calling sequence was: \n\n";
-        out_ << "# " << detail::json_text(driver_context, "calling_sequence") << rules.calling_tail
+        out_ << "# " << context_.calling_sequence << rules.calling_tail
              << "\n\n";
         const bool io = start.suite == "imb-io";
         if (h.lengths_user_defined.value_or(false)) {
@@ -329,7 +305,7 @@ private:
     // The columns IMB prints for the table: its rule is 13 characters a column, less one
     // (IMB_make_line, IMB_output.c:986-1004, line_len from IMB_print_header).
     [[nodiscard]] std::size_t imb_columns(const result_record& r) const {
-        return (group_mode_ ? 1 : 0) + (r.has_bytes ? 1 : 0) + 1 + figures_.size();
+        return (context_.group_mode ? 1 : 0) + (r.has_bytes ? 1 : 0) + 1 + figures_.size();
     }
 
     // IMB 2021.11's block title (IMB_print_header and IMB_show_procids, IMB_output.c:633-688,
@@ -385,8 +361,8 @@ private:
         const bool windowed = std::any_of(figures_.begin(), figures_.end(), [](const column& c) {
             return c.source == "messages_per_s";
         });
-        if (tables_ == imb2021_tables::mt && windowed && window_size_ > 0)
-            out_ << "# window_size = " << window_size_ << '\n';
+        if (tables_ == imb2021_tables::mt && windowed && context_.window_size > 0)
+            out_ << "# window_size = " << context_.window_size << '\n';
         out_ << rule;
         if (b.mode == "aggregate") out_ << "#\n#    MODE: AGGREGATE \n#\n";
         if (b.mode == "non_aggregate") out_ << "#\n#    MODE: NON-AGGREGATE \n#\n";
@@ -448,7 +424,7 @@ private:
     // and their headings stand above them on a '#' line, which readers skip.
     void headings(const result_record& r) {
         std::string head;
-        if (tables_ == detail::imb2021_tables::classic && group_mode_) {
+        if (tables_ == detail::imb2021_tables::classic && context_.group_mode) {
             head += cell("Group");  // "&Group" (IMB_output.c:856-859)
         } else if (r.block.group >= 0) {
             head += fmt::format("{:>7}", "#group");
@@ -466,7 +442,7 @@ private:
     void row(const result_record& r) {
         std::string text;
         const int w = detail::imb_column_width;
-        if (tables_ == detail::imb2021_tables::classic && group_mode_) {
+        if (tables_ == detail::imb2021_tables::classic && context_.group_mode) {
             // IMB_output.c:232-238: under -multi 1 each length's rows (one per group) follow an
             // empty line, the group's index in a 13-wide column first ("%13d").
             if (r.block.group <= 0) out_ << '\n';
@@ -494,7 +470,7 @@ private:
                 text += r.not_verified ? std::string("  ") + not_verified_cell  // never glued
                                   : fmt::format("{:>10}", "-");
         }
-        if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
+        if (const stability verdict = assess_stability(r, context_.timer); !verdict.stable())
             text += "  ! " + verdict.console_note();
         out_ << text << '\n';
     }
@@ -506,7 +482,7 @@ private:
             // IMB_output.c:208-217: a single transfer has one time column unless -multi 0
             // (group_mode 0) spreads it over the groups; IMB-RMA's one-to-all transfers
             // (MultPassiveTransfer) always have one.
-            const bool multi_0 = !group_mode_ && r.block.groups > 1;
+            const bool multi_0 = !context_.group_mode && r.block.groups > 1;
             const bool one_time = (r.klass == benchmark_class::single_transfer && !multi_0) ||
                                   r.klass == benchmark_class::multiple_transfer;
             if (one_time) {
@@ -523,13 +499,11 @@ private:
     }
 
     std::ostream& out_;
-    imb_header header_;  // the run's, from configure()
+    imb_header header_;    // the run's, from configure()
+    imb_context context_;  // the run's, from configure()
     bool check_ = false;
     detail::imb2021_tables tables_ = detail::imb2021_tables::none;
-    bool group_mode_ = false;  // -multi 1 under the 2021 layout
     bool io_names_2021_ = false;  // imb-io under the 2021 layout: IMB 2021's spelling of names
-    int window_size_ = 0;      // IMB-MT's -window_size
-    timer_limits timer_;
     std::map<std::string, std::vector<column>> declared_;
     std::vector<column> figures_;  // the current table's figure columns
     std::optional<block_info> current_;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <parbench/report/imb_console.hpp>
+#include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/reporter.hpp>
 
@@ -26,10 +27,11 @@ public:
         imb_.configure(start, driver_context);
         const imb_header& h = imb_.header();
         // IMB-P2P's rules are 60 dashes (imb_p2p.c:140-142), IMB-MT's 66 (MT_suite.cpp:180-182).
-        detail::imb_banner(out_, start, h, driver_context, start.suite == "imb-mt" ? 66 : 60);
+        const imb_context& context = imb_.context();
+        detail::imb_banner(out_, start, h, context, start.suite == "imb-mt" ? 66 : 60);
         detail::imb_header_line(out_, "MPI Thread Environment", h.mpi_thread_environment);
         out_ << "#\n# Calling sequence was:\n#\n";
-        out_ << "# " << detail::json_text(driver_context, "calling_sequence") << "\n#\n";
+        out_ << "# " << context.calling_sequence << "\n#\n";
         out_ << "# List of Benchmarks to run:\n#\n";
         for (const auto& name : h.benchmark_list) out_ << "# " << name << '\n';
         out_ << "#\n";

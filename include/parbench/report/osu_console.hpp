@@ -10,19 +10,19 @@
 //   ...
 //   # parbench 0.1.0, OSU micro-benchmarks 7.5 compatible
 //
-// The lines above the table come from the run-start header's "blocks" (per benchmark: '#' lines
-// OSU prints before its banner ("lines_before"), the empty line OSU's print_preamble starts with
-// ("empty_line_before"), the banner, for one-sided tests window creation and synchronisation,
-// further '#' lines, the datatype unless it is null: osu_barrier prints none). A table after
-// another is separated from it by one empty line. The banner is OSU's exactly; parbench's
-// identification (the run's title) is the '#' line that closes the run. The
+// The lines above the table come from the run header's block of the benchmark
+// (report/osu_header.hpp: '#' lines OSU prints before its banner, the empty line OSU's
+// print_preamble starts with, the banner, for one-sided tests window creation and
+// synchronisation, further '#' lines, the datatype unless it has none: osu_barrier prints
+// none). A table after another is separated from it by one empty line. The banner is OSU's
+// exactly; parbench's identification (the run's title) is the '#' line that closes the run. The
 // columns after the size are the suite's declaration for the benchmark (run_start.columns, read
 // by report/columns.hpp): each with its heading, width and decimals, in the suite's order — so
 // the layout knows nothing of latency, bandwidth, OSU's -f/-z/-c columns or parbench's extra
 // ones. A record without bytes (barrier) has no size column: its first column then starts at
 // the '#' and is one character narrower, as OSU prints "# Avg Latency(us)" and "%17.2f". A
 // benchmark without a declaration shows its time per iteration as "Latency (us)". A block with
-// "row_text" (OSU's start-up programs) prints no datatype line and no heading: each record is
+// row text (OSU's start-up programs) prints no datatype line and no heading: each record is
 // one line, the block's pieces of text with the declared columns between them, unpadded
 // ("nprocs: 2, min: 41 ms, max: 43 ms, avg: 42 ms").
 //
@@ -31,7 +31,7 @@
 // the same banner with its own datatype line and heading, no empty line between, as OSU 7.5's
 // loop over datatypes prints them (osu_allreduce.c:116-126).
 //
-// A block with a "window_matrix" (osu_mbw_mr -V: {"windows": [1, ..., 128], "rate_profile"})
+// A block with a window matrix (osu_mbw_mr -V: windows 1, ..., 128, and the rate profile)
 // prints OSU 7.5's matrix instead of columns (osu_mbw_mr.c:244-325): a heading "#      " and
 // "  %10d" per window, one row per size, "%-7d" and "  %10.2f" of each window's record's MB/s
 // (records come one per window, metric "window_size", in the heading's order), and with
@@ -44,6 +44,7 @@
 #pragma once
 
 #include <parbench/report/columns.hpp>
+#include <parbench/report/osu_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -67,9 +68,7 @@ public:
     explicit osu_console_reporter(std::ostream& out) : out_(out) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& /*driver_context*/) override {
-        const nlohmann::json h = start.header.is_object() ? start.header : nlohmann::json::object();
-        version_ = h.value("osu_version", std::string("7"));
-        blocks_ = h.value("blocks", nlohmann::json::object());
+        header_ = start.header.get<osu_header>();  // report/osu_header.hpp
         title_ = start.title;
         declared_ = start.columns;
         timer_ = timer_limits::from_context(start.context);
@@ -175,10 +174,9 @@ private:
 
     void begin_table(const result_record& r) {
         finish_matrix();
-        const nlohmann::json block =
-            blocks_.contains(r.benchmark) ? blocks_[r.benchmark] : nlohmann::json::object();
-        const bool empty_line = block.value("empty_line_before", false);
-        const auto before = block.value("lines_before", std::vector<std::string>{});
+        const osu_header_block block = header_.block_of(r.benchmark);
+        const bool empty_line = block.empty_line_before;
+        const std::vector<std::string>& before = block.lines_before;
         if (!current_.empty() && (!empty_line || !before.empty())) out_ << '\n';
         for (const auto& line : before) out_ << line << '\n';
         if (empty_line) out_ << '\n';
@@ -187,13 +185,12 @@ private:
         sizes_ = r.has_bytes;
         const auto* declared = declared_columns(declared_, r.benchmark);
         columns_ = declared ? *declared : std::vector<column>{{"t_max_us", "Latency (us)"}};
-        row_text_ = block.value("row_text", std::vector<std::string>{});
+        row_text_ = block.row_text;
         print_preamble(block, r);
         matrix_windows_.clear();
-        if (block.contains("window_matrix")) {
-            const nlohmann::json& matrix = block["window_matrix"];
-            matrix_windows_ = matrix.value("windows", std::vector<std::uint64_t>{});
-            rate_profile_ = matrix.value("rate_profile", true);
+        if (block.window_matrix) {
+            matrix_windows_ = block.window_matrix->windows;
+            rate_profile_ = block.window_matrix->rate_profile;
         }
         if (!matrix_windows_.empty()) {
             print_matrix_heading();
@@ -222,24 +219,20 @@ private:
         out_ << line << '\n';
     }
 
-    void print_preamble(const nlohmann::json& block, const result_record& r) {
-        const std::string& benchmark = r.benchmark;
-        out_ << fmt::format("# {} v{}\n", block.value("banner", benchmark), version_);
-        if (block.contains("window_creation"))
-            out_ << "# Window creation: " << block.value("window_creation", std::string{})
-                 << '\n';
-        if (block.contains("synchronization"))
-            out_ << "# Synchronization: " << block.value("synchronization", std::string{})
-                 << '\n';
-        for (const auto& line : block.value("lines", nlohmann::json::array()))
-            out_ << line.get<std::string>() << '\n';
-        if (block.contains("row_text")) return;
+    void print_preamble(const osu_header_block& block, const result_record& r) {
+        out_ << fmt::format("# {} v{}\n", block.banner, header_.osu_version);
+        if (block.window) {
+            out_ << "# Window creation: " << block.window->creation << '\n';
+            out_ << "# Synchronization: " << block.window->synchronization << '\n';
+        }
+        for (const auto& line : block.lines) out_ << line << '\n';
+        if (!block.row_text.empty()) return;
         if (!r.block.datatype.empty()) {
             out_ << "# Datatype: " << r.block.datatype << ".\n";
             return;
         }
-        if (block.contains("datatype") && block["datatype"].is_null()) return;
-        out_ << "# Datatype: " << block.value("datatype", std::string("MPI_CHAR")) << ".\n";
+        if (!block.datatype) return;
+        out_ << "# Datatype: " << *block.datatype << ".\n";
     }
 
     [[nodiscard]] int width(std::size_t k) const { return column_width(columns_[k], field_width); }
@@ -247,9 +240,8 @@ private:
     [[nodiscard]] bool leads(std::size_t k) const { return !sizes_ && k == 0; }
 
     std::ostream& out_;
-    std::string version_;
+    osu_header header_;  // the run's, from on_run_start
     std::string title_;
-    nlohmann::json blocks_ = nlohmann::json::object();
     std::map<std::string, std::vector<column>> declared_;
     timer_limits timer_;
     std::string current_;           // the benchmark of the current table

@@ -22,6 +22,7 @@
 // which carries PAW's concurrent-device suffix ("_dev0+1").
 #pragma once
 
+#include <parbench/report/paw_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -108,7 +109,7 @@ public:
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         // A plugin may leave either block out; render what is there.
         const nlohmann::json c = start.context.is_object() ? start.context : nlohmann::json::object();
-        const nlohmann::json h = start.header.is_object() ? start.header : nlohmann::json::object();
+        const paw_header h = start.header.get<paw_header>();  // report/paw_header.hpp
         timer_ = timer_limits::from_context(c);
         out_ << "#------------------------------------------------------------\n";
         out_ << "# " << (start.title.empty() ? std::string("PAW compatible tests") : start.title)
@@ -139,17 +140,24 @@ public:
                                 number(p, "dp_gflops"), number(p, "sp_gflops"), text(p, "basis"));
         }
         out_ << fmt::format("# {:<18}: {}\n", "processes", text(c, "processes"));
+        // The loop settings as the JSON file writes them ("10.0" for a factor of 10).
+        const auto loop_figure = [&](auto paw_header_loops::*field) {
+            return h.loops ? nlohmann::json(h.loops.value().*field).dump() : std::string("unknown");
+        };
         out_ << fmt::format("# {:<18}: {:.3g} s (x {} = shortest valid loop)\n", "timer threshold",
-                            h.value("timer_threshold_s", 0.0), text(h, "threshold_factor"));
+                            h.loops ? h.loops->timer_threshold_s : 0.0,
+                            loop_figure(&paw_header_loops::threshold_factor));
         out_ << fmt::format("# {:<18}: NREPS {}, NLOOP_MAX {}, NLOOP_MIN {}, budget {} s per size\n",
-                            "loops", text(h, "nreps"), text(h, "nloop_max"), text(h, "nloop_min"),
-                            text(h, "budget_s"));
+                            "loops", loop_figure(&paw_header_loops::nreps),
+                            loop_figure(&paw_header_loops::nloop_max),
+                            loop_figure(&paw_header_loops::nloop_min),
+                            loop_figure(&paw_header_loops::budget_s));
         if (c.contains("devices") && c["devices"].is_array())
             for (const auto& d : c["devices"])
                 out_ << fmt::format("# {:<18}: {}\n", "device " + text(d, "id"), text(d, "summary"));
-        // Which kinds of rows follow ("row_kinds": "blas", "gemm", "transfer"; BLAS by default),
-        // and what their sizes and rates mean.
-        const auto kinds = h.value("row_kinds", std::vector<std::string>{"blas"});
+        // Which kinds of rows follow ("blas", "gemm", "transfer"; BLAS by default), and what
+        // their sizes and rates mean.
+        const std::vector<std::string> kinds = h.kinds();
         const auto has = [&](const char* kind) {
             return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
         };
@@ -164,11 +172,12 @@ public:
                     "# directions) over PAW's mean time; GB/s(med) over the median\n";
         if (has("message_rate"))
             out_ << fmt::format("# message rates: Mmsg/s = 10^6 messages/s, windows of {} "
-                                "messages per pair\n", text(h, "window_size"));
+                                "messages per pair\n",
+                                h.window_size ? std::to_string(*h.window_size) : "unknown");
         if (has("collective"))
             out_ << "# collective sizes are bytes per task (MIN/MED/MAX_COL_SIZE); times only\n";
-        if (h.contains("pairing")) out_ << fmt::format("# {:<18}: {}\n", "pairing", text(h, "pairing"));
-        if (h.contains("method")) out_ << fmt::format("# {:<18}: {}\n", "timing method", text(h, "method"));
+        if (h.pairing) out_ << fmt::format("# {:<18}: {}\n", "pairing", *h.pairing);
+        if (h.method) out_ << fmt::format("# {:<18}: {}\n", "timing method", *h.method);
         out_.flush();
     }
 

@@ -9,11 +9,13 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/core/clock.hpp>
 #include <parbench/mpi/timed_loop.hpp>
+#include <parbench/report/osu_header.hpp>
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -253,48 +255,46 @@ private:
     start.layout = "osu";
     start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", OSU micro-benchmarks ") +
                   osu_version + " compatible";
-    nlohmann::json blocks = nlohmann::json::object();
+    report::osu_header header{.osu_version = osu_version};
     for (const benchmark* b : run) {
         start.benchmarks.emplace_back(b->info.name);
-        nlohmann::json block = {{"banner", b->text.banner}};
-        block["datatype"] = b->text.datatype != nullptr ? nlohmann::json(b->text.datatype)
-                                                        : nlohmann::json(nullptr);
+        report::osu_header_block block{.banner = b->text.banner};
+        block.datatype = b->text.datatype != nullptr ? std::optional<std::string>(b->text.datatype)
+                                                     : std::nullopt;
         // -T: the first table's; each record names its own (block.datatype)
         if (const std::vector<datatype> tables = tables_of(o, *b); !tables.empty())
-            block["datatype"] = datatype_name(tables.front(), b->reduction);
+            block.datatype = datatype_name(tables.front(), b->reduction);
         // OSU 7.5's print_preamble and print_preamble_nbc start with an empty line; the
         // one-sided, mbw_mr and start-up programs print their banner first.
-        block["empty_line_before"] =
+        block.empty_line_before =
             !b->text.one_sided && !b->text.pairs_line && b->text.row_text.empty();
-        if (!b->text.row_text.empty())
-            block["row_text"] = std::vector<std::string>(b->text.row_text.begin(),
-                                                         b->text.row_text.end());
+        block.row_text.assign(b->text.row_text.begin(), b->text.row_text.end());
         if (b->text.pairs_line && o.vary_window) {
             // osu_mbw_mr.c:159-162; the matrix's heading and rows: report/osu_console.hpp
-            block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
-                                  " ] [ window size: varied ]",
-                              "", "# Uni-directional Bandwidth (MB/sec)"};
-            block["window_matrix"] = {
-                {"windows", std::vector<std::uint64_t>(std::begin(varied_windows),
-                                                       std::end(varied_windows))},
-                {"rate_profile", o.print_rate}};
+            block.lines = {"# [ pairs: " + std::to_string(st.world_size / 2) +
+                               " ] [ window size: varied ]",
+                           "", "# Uni-directional Bandwidth (MB/sec)"};
+            block.window_matrix = report::osu_header_window_matrix{
+                .windows = std::vector<std::uint64_t>(std::begin(varied_windows),
+                                                      std::end(varied_windows)),
+                .rate_profile = o.print_rate};
         } else if (b->text.pairs_line) {
-            block["lines"] = {"# [ pairs: " + std::to_string(st.world_size / 2) +
-                              " ] [ window size: " + std::to_string(o.window_size) + " ]"};
+            block.lines = {"# [ pairs: " + std::to_string(st.world_size / 2) +
+                           " ] [ window size: " + std::to_string(o.window_size) + " ]"};
         }
         if (b->text.nonblocking)  // print_preamble_nbc's line and the empty line after it
-            block["lines"] = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
+            block.lines = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
         if (b->header_lines != nullptr)
-            block[b->header_lines_first ? "lines_before" : "lines"] = b->header_lines(o);
-        if (b->text.one_sided) {
-            block["window_creation"] = std::string(creation_call(o.creation));
-            block["synchronization"] =
-                std::string(sync_calls(o.synchronization.value_or(b->default_sync)));
-        }
-        blocks[b->info.name] = block;
+            (b->header_lines_first ? block.lines_before : block.lines) = b->header_lines(o);
+        if (b->text.one_sided)
+            block.window = report::osu_header_window{
+                .creation = std::string(creation_call(o.creation)),
+                .synchronization =
+                    std::string(sync_calls(o.synchronization.value_or(b->default_sync)))};
+        header.blocks[b->info.name] = std::move(block);
         start.columns[b->info.name] = table_columns(b->text, o);
     }
-    start.header = {{"osu_version", osu_version}, {"blocks", blocks}};
+    start.header = header;  // report/osu_header.hpp
     int thread_level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&thread_level);
     start.context = {

@@ -39,6 +39,7 @@
 #include <parbench/plugin/paw_parameters.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/policy/paw_repetitions.hpp>
+#include <parbench/report/paw_header.hpp>
 #include <parbench/suites/rma/kernels.hpp>
 
 #include <mpi.h>
@@ -419,19 +420,19 @@ run_start make_run_start(const run_settings& run, const std::vector<const test*>
     start.layout = "paw";
     start.title = "PAW (TACC Performance Assessment Workbench) compatible MPI tests";
     for (const test* t : chosen) start.benchmarks.emplace_back(t->info.name);
-    start.header = paw::transfer_header("mpi", shown, run.timer_threshold_s, "bytes per message");
+    report::paw_header header =
+        paw::transfer_header("mpi", shown, run.timer_threshold_s, "bytes per message");
     std::vector<std::string> kinds = {"transfer"};
     if (any_rate) kinds.emplace_back("message_rate");
     if (any_col) kinds.emplace_back("collective");
-    start.header["row_kinds"] = kinds;
-    if (any_col && any_p2p) {
-        start.header["col_sizes"] = run.col.sizes;
-        start.header["col_med_size"] = run.col.med_bytes;
-    }
-    if (any_rate) start.header["window_size"] = run.window_size;
-    start.header["pairing"] = "task i <-> task i + n/2";
-    start.header["method"] =
-        "every task times; MIN across tasks per repetition (MAX for col_bct, col_sct)";
+    header.row_kinds = kinds;
+    if (any_col && any_p2p)
+        header.collectives = report::paw_header_collectives{.col_sizes = run.col.sizes,
+                                                            .col_med_size = run.col.med_bytes};
+    if (any_rate) header.window_size = run.window_size;
+    header.pairing = "task i <-> task i + n/2";
+    header.method = "every task times; MIN across tasks per repetition (MAX for col_bct, col_sct)";
+    start.header = header;  // report/paw_header.hpp
     start.context = {{"mpi_library", mpi::library_version()},
                      {"processes", world},
                      {"timer", "MPI_Wtime"},

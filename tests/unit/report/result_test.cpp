@@ -1,20 +1,29 @@
 // report/result.hpp: class strings, JSON round trips of records and run_start, make_event;
-// report/columns.hpp: the values of declared columns; report/imb_header.hpp: the IMB layouts'
-// typed run header, its JSON keys and what the IMB consoles print of it.
+// report/columns.hpp: the values of declared columns; report/imb_header.hpp and
+// report/osu_header.hpp: the IMB and OSU layouts' typed run headers, their JSON keys and what the
+// consoles print of them; report/imb_context.hpp: what the IMB consoles read of the contexts;
+// report/paw_header.hpp: the PAW layout's typed run header, its keys and the console's lines.
 #include <parbench/report/columns.hpp>
+#include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
+#include <parbench/report/osu_console.hpp>
+#include <parbench/report/osu_header.hpp>
+#include <parbench/report/paw.hpp>
+#include <parbench/report/paw_header.hpp>
 #include <parbench/report/result.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using nlohmann::json;
@@ -530,4 +539,341 @@ TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its 
     console.on_run_start(start, context);
     CHECK(out.str().find("#\n# CPU load: matvec, 1500 Mflop/s (rank 0)\n"
                          "# Asynchronous progress: none\n") != std::string::npos);
+}
+
+namespace {
+
+using parbench::report::osu_header;
+using parbench::report::osu_header_block;
+
+// Every part of a block filled, as no one benchmark has them: each key once.
+osu_header full_osu_header() {
+    return {.osu_version = "7.5",
+            .blocks = {{"mbw_mr",
+                        {.lines_before = {"# Number of Sender threads: 2 "},
+                         .empty_line_before = true,
+                         .banner = "OSU MPI Multiple Bandwidth / Message Rate Test",
+                         .window = parbench::report::osu_header_window{
+                             .creation = "MPI_Win_create", .synchronization = "MPI_Win_lock"},
+                         .lines = {"# [ pairs: 1 ] [ window size: varied ]", ""},
+                         .datatype = "MPI_INT",
+                         .row_text = {"nprocs: ", ", min: ", " ms"},
+                         .window_matrix = parbench::report::osu_header_window_matrix{
+                             .windows = {1, 2, 4}, .rate_profile = false}}},
+                       {"barrier", {.banner = "OSU MPI Barrier Latency Test",
+                                    .datatype = std::nullopt}}}};
+}
+
+}  // namespace
+
+TEST_CASE("osu header: each field under the key the JSON file has always had, and back",
+          "[result][osu_header]") {
+    const json j = full_osu_header();
+    CHECK(j == json::parse(R"({"osu_version": "7.5", "blocks": {
+        "mbw_mr": {"lines_before": ["# Number of Sender threads: 2 "], "empty_line_before": true,
+                   "banner": "OSU MPI Multiple Bandwidth / Message Rate Test",
+                   "window_creation": "MPI_Win_create", "synchronization": "MPI_Win_lock",
+                   "lines": ["# [ pairs: 1 ] [ window size: varied ]", ""],
+                   "datatype": "MPI_INT", "row_text": ["nprocs: ", ", min: ", " ms"],
+                   "window_matrix": {"windows": [1, 2, 4], "rate_profile": false}},
+        "barrier": {"banner": "OSU MPI Barrier Latency Test", "datatype": null,
+                    "empty_line_before": false}}})"));
+    CHECK(json::parse(j.dump()).get<osu_header>() == full_osu_header());
+    // A block of the banner alone (a test plugin's) takes OSU's defaults: the MPI_CHAR line.
+    const auto bare = json::parse(R"({"osu_version": "7.3", "blocks":
+        {"PingPong": {"banner": "OSU MPI Latency Test"}}})").get<osu_header>();
+    CHECK(bare.block_of("PingPong") == osu_header_block{.banner = "OSU MPI Latency Test"});
+    CHECK(bare.block_of("PingPong").datatype == "MPI_CHAR");
+    // A benchmark without a block is printed under its own name.
+    CHECK(bare.block_of("Allreduce").banner == "Allreduce");
+    CHECK(bare.block_of("Allreduce").datatype == "MPI_CHAR");
+}
+
+TEST_CASE("osu header: a missing field, a block without banner or half a part is refused",
+          "[result][osu_header]") {
+    const json j = full_osu_header();
+    for (const char* key : {"osu_version", "blocks"}) {
+        json missing = j;
+        missing.erase(key);
+        INFO(key);
+        CHECK_THROWS(missing.get<osu_header>());
+    }
+    json no_banner = j;
+    no_banner["blocks"]["barrier"].erase("banner");
+    CHECK_THROWS(no_banner.get<osu_header>());
+    for (const char* key : {"window_creation", "synchronization"}) {
+        json half = j;
+        half["blocks"]["mbw_mr"].erase(key);
+        INFO(key);
+        CHECK_THROWS_AS(half.get<osu_header>(), std::invalid_argument);
+    }
+    json half_matrix = j;
+    half_matrix["blocks"]["mbw_mr"]["window_matrix"].erase("rate_profile");
+    CHECK_THROWS(half_matrix.get<osu_header>());
+}
+
+TEST_CASE("the osu console prints each benchmark's typed block", "[result][osu_header]") {
+    parbench::run_start start;
+    start.suite = "osu";
+    start.layout = "osu";
+    start.title = "title T";
+    osu_header h{.osu_version = "7.5"};
+    h.blocks["put_latency"] = {.banner = "OSU MPI_Put Latency Test",
+                               .window = parbench::report::osu_header_window{
+                                   .creation = "MPI_Win_allocate",
+                                   .synchronization = "MPI_Win_flush"}};
+    h.blocks["latency_mt"] = {.lines_before = {"# Number of Sender threads: 2 "},
+                              .empty_line_before = true,
+                              .banner = "OSU MPI Multi-threaded Latency Test"};
+    h.blocks["barrier"] = {.empty_line_before = true,
+                           .banner = "OSU MPI Barrier Latency Test",
+                           .lines = {"# one more line"},
+                           .datatype = std::nullopt};
+    start.header = h;
+    const auto row = [](const char* benchmark, bool has_bytes) {
+        parbench::result_record r;
+        r.suite = "osu";
+        r.benchmark = benchmark;
+        r.bytes = has_bytes ? 8 : 0;
+        r.has_bytes = has_bytes;
+        r.t_max_us = 1.25;
+        return r;
+    };
+    std::ostringstream out;
+    parbench::report::osu_console_reporter console(out);
+    console.on_run_start(start, json::object());
+    for (const char* benchmark : {"put_latency", "latency_mt", "barrier", "Allreduce"})
+        console.on_result(row(benchmark, std::string_view(benchmark) != "barrier"));
+    console.on_run_end(true);
+    CHECK(out.str() == "# OSU MPI_Put Latency Test v7.5\n"
+                       "# Window creation: MPI_Win_allocate\n"
+                       "# Synchronization: MPI_Win_flush\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "# Size          Latency (us)\n"
+                       "8                       1.25\n"
+                       "\n"
+                       "# Number of Sender threads: 2 \n"
+                       "\n"
+                       "# OSU MPI Multi-threaded Latency Test v7.5\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "# Size          Latency (us)\n"
+                       "8                       1.25\n"
+                       "\n"
+                       "# OSU MPI Barrier Latency Test v7.5\n"
+                       "# one more line\n"
+                       "#    Latency (us)\n"
+                       "             1.25\n"
+                       "\n"
+                       "# Allreduce v7.5\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "# Size          Latency (us)\n"
+                       "8                       1.25\n"
+                       "# title T\n");
+    // A header without its version is refused, not printed as "v".
+    json no_version = start.header;
+    no_version.erase("osu_version");
+    start.header = no_version;
+    std::ostringstream refused;
+    parbench::report::osu_console_reporter again(refused);
+    CHECK_THROWS(again.on_run_start(start, json::object()));
+}
+
+TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
+          "[result][imb_context]") {
+    parbench::run_start start;
+    start.suite = "imb-mpi1";
+    start.layout = "imb";
+    start.title = "title T";
+    start.header = imb_header{.mpi_version = "4.0",
+                              .mpi_thread_environment = "MPI_THREAD_SINGLE",
+                              .min_bytes = 0,
+                              .max_bytes = 8,
+                              .benchmark_list = {"PingPong"},
+                              .methodology = "IMB 2021.11"};
+    start.context = {{"mpi_library", "MPICH Version:\t4.0.2\nMPICH Release date: x"},
+                     {"timer_resolution_s", 1e-6},
+                     {"timer_overhead_s", 2e-8},
+                     {"options", {{"multi", 1}, {"window_size", 8}}}};
+    const json driver = {{"date_text", "Sat Nov 28 2026"}, {"machine", "x86_64"},
+                         {"system", "Linux"},  {"release", "6.1"},
+                         {"version", "#1 SMP"}, {"calling_sequence", "parbench run imb-mpi1"},
+                         {"check", true}};
+    const parbench::report::imb_context c = parbench::report::read_imb_context(start, driver);
+    CHECK(c.date_text == "Sat Nov 28 2026");
+    CHECK(c.machine == "x86_64");
+    CHECK(c.system == "Linux");
+    CHECK(c.release == "6.1");
+    CHECK(c.version == "#1 SMP");
+    CHECK(c.calling_sequence == "parbench run imb-mpi1");
+    CHECK(c.check);
+    CHECK(c.mpi_library == "MPICH Version: 4.0.2");  // the first line, the tab a blank
+    CHECK(c.timer.resolution_s == 1e-6);
+    CHECK(c.timer.overhead_s == 2e-8);
+    CHECK(c.group_mode);
+    CHECK(c.window_size == 8);
+    // Nothing is required: empty contexts read as the consoles printed them before.
+    parbench::run_start bare = start;
+    bare.context = json::object();
+    const parbench::report::imb_context none =
+        parbench::report::read_imb_context(bare, json::object());
+    CHECK(none.date_text.empty());
+    CHECK(none.calling_sequence.empty());
+    CHECK_FALSE(none.check);
+    CHECK_FALSE(none.mpi_library.has_value());
+    CHECK_FALSE(none.group_mode);
+    CHECK(none.window_size == 0);
+    // -multi 0 (or null: not given) shows no Group column.
+    bare.context = {{"options", {{"multi", 0}}}};
+    CHECK_FALSE(parbench::report::read_imb_context(bare, driver).group_mode);
+    bare.context = {{"options", {{"multi", nullptr}}}};
+    CHECK_FALSE(parbench::report::read_imb_context(bare, driver).group_mode);
+
+    // The console prints the typed context: the banner's lines, the calling sequence, and under
+    // -multi 1 with IMB 2021.11's layout the Group column (IMB_output.c:856-859).
+    std::ostringstream out;
+    parbench::report::imb_console_reporter console(out);
+    console.on_run_start(start, driver);
+    parbench::result_record r;
+    r.suite = "imb-mpi1";
+    r.benchmark = "PingPong";
+    r.klass = parbench::benchmark_class::single_transfer;
+    r.block.title = "PingPong";
+    r.block.processes = 2;
+    r.block.group = 0;
+    r.bytes = 8;
+    r.has_bytes = true;
+    r.iterations = 10;
+    r.t_max_us = 1.5;
+    console.on_result(r);
+    const std::string text = out.str();
+    CHECK(text.find("# Date                  : Sat Nov 28 2026\n"
+                    "# Machine               : x86_64\n"
+                    "# System                : Linux\n"
+                    "# Release               : 6.1\n"
+                    "# Version               : #1 SMP\n"
+                    "# MPI Version           : 4.0\n"
+                    "# MPI Library           : MPICH Version: 4.0.2\n") != std::string::npos);
+    CHECK(text.find("# parbench run imb-mpi1 \n") != std::string::npos);  // IMB 2021's blank
+    CHECK(text.find("        Group       #bytes #repetitions") != std::string::npos);
+    CHECK(text.find("            0            8           10") != std::string::npos);
+}
+
+namespace {
+
+using parbench::report::paw_header;
+
+parbench::report::paw_header_loops paw_test_loops() {
+    return {.nreps = 10,
+            .nloop_max = 1000,
+            .nloop_min = 1,
+            .threshold_factor = 10.0,
+            .timer_threshold_s = 2.5e-8,
+            .budget_s = 10.0};
+}
+
+}  // namespace
+
+TEST_CASE("paw header: each component's fields under the keys the JSON file has always had",
+          "[result][paw_header]") {
+    // The BLAS plugin's header (plugins/blas/suite.cpp): no row kinds, so BLAS rows.
+    const paw_header blas{.family = "blas",
+                          .sizes = std::vector<std::uint64_t>{8, 16},
+                          .size_range = parbench::report::paw_header_size_range{
+                              .min_size = 8, .med_size = 16, .max_size = 16},
+                          .threads = std::vector<int>{1, 2},
+                          .loops = paw_test_loops(),
+                          .size_meaning = "bytes = matrix order N",
+                          .flop_count = "PAW"};
+    const json b = blas;
+    CHECK(b == json::parse(R"({"family": "blas", "sizes": [8, 16], "min_size": 8,
+        "med_size": 16, "max_size": 16, "threads": [1, 2], "nreps": 10, "nloop_max": 1000,
+        "nloop_min": 1, "threshold_factor": 10.0, "timer_threshold_s": 2.5e-8,
+        "budget_s": 10.0, "size_meaning": "bytes = matrix order N", "flop_count": "PAW"})"));
+    CHECK(b.dump().find("\"threshold_factor\":10.0") != std::string::npos);  // a double
+    CHECK(json::parse(b.dump()).get<paw_header>() == blas);
+    CHECK(blas.kinds() == std::vector<std::string>{"blas"});
+    // The MPI suite's and the offload plugin's parts; the GPU plugin's devices.
+    paw_header mpi = blas;
+    mpi.family = "mpi";
+    mpi.threads.reset();
+    mpi.flop_count.reset();
+    mpi.row_kinds = std::vector<std::string>{"transfer", "message_rate", "collective"};
+    mpi.collectives = parbench::report::paw_header_collectives{.col_sizes = {8},
+                                                               .col_med_size = 8};
+    mpi.window_size = 16;
+    mpi.pairing = "task i <-> task i + n/2";
+    mpi.method = "MIN";
+    mpi.offload = parbench::report::paw_header_offload{
+        .device = 0, .concurrent_devices = {0, 1}, .device_kind = "x86_64"};
+    mpi.gemm_sizes = std::vector<std::uint64_t>{64};
+    mpi.devices = std::vector<int>{0};
+    mpi.bandwidth_unit = "GB/s = 10^9 bytes/s";
+    const json m = mpi;
+    for (const char* key : {"row_kinds", "col_sizes", "col_med_size", "window_size", "pairing",
+                            "method", "device", "concurrent_devices", "device_kind",
+                            "gemm_sizes", "devices", "bandwidth_unit"}) {
+        INFO(key);
+        CHECK(m.contains(key));
+    }
+    CHECK(m.size() == b.size() - 2 + 12);
+    CHECK(m.at("col_med_size") == 8);
+    CHECK(m.at("concurrent_devices") == json::array({0, 1}));
+    CHECK(json::parse(m.dump()).get<paw_header>() == mpi);
+    // A header of no fields (a test's) reads as one: the console prints "unknown" for each.
+    CHECK(json::object().get<paw_header>() == paw_header{});
+    CHECK(json(paw_header{}) == json::object());
+}
+
+TEST_CASE("paw header: half a part or a wrong type is refused", "[result][paw_header]") {
+    const json j = paw_header{.size_range = parbench::report::paw_header_size_range{},
+                              .loops = paw_test_loops(),
+                              .offload = parbench::report::paw_header_offload{},
+                              .collectives = parbench::report::paw_header_collectives{}};
+    for (const char* key : {"med_size", "nreps", "budget_s", "device_kind", "col_med_size"}) {
+        json half = j;
+        half.erase(key);
+        INFO(key);
+        CHECK_THROWS_AS(half.get<paw_header>(), std::invalid_argument);
+    }
+    json wrong = j;
+    wrong["nreps"] = "ten";
+    CHECK_THROWS(wrong.get<paw_header>());
+}
+
+TEST_CASE("the paw console prints the typed header's loops, kinds, pairing and method",
+          "[result][paw_header]") {
+    parbench::run_start start;
+    start.suite = "paw";
+    start.layout = "paw";
+    start.title = "title T";
+    start.header = paw_header{.row_kinds = std::vector<std::string>{"transfer", "message_rate"},
+                              .loops = paw_test_loops(),
+                              .window_size = 16,
+                              .pairing = "task i <-> task i + n/2",
+                              .method = "MIN"};
+    start.context = {{"processes", 2}};
+    std::ostringstream out;
+    parbench::report::paw_reporter console(out);
+    console.on_run_start(start, json::object());
+    CHECK(out.str() ==
+          "#------------------------------------------------------------\n"
+          "# title T\n"
+          "#------------------------------------------------------------\n"
+          "# processes         : 2\n"
+          "# timer threshold   : 2.5e-08 s (x 10.0 = shortest valid loop)\n"
+          "# loops             : NREPS 10, NLOOP_MAX 1000, NLOOP_MIN 1, budget 10.0 s per size\n"
+          "# transfer sizes are bytes; GB/s = 10^9 bytes/s moved (inout counts both\n"
+          "# directions) over PAW's mean time; GB/s(med) over the median\n"
+          "# message rates: Mmsg/s = 10^6 messages/s, windows of 16 messages per pair\n"
+          "# pairing           : task i <-> task i + n/2\n"
+          "# timing method     : MIN\n");
+    // Without the loops part each figure is "unknown"; without row kinds the rows are BLAS's.
+    start.header = paw_header{};
+    std::ostringstream bare;
+    parbench::report::paw_reporter again(bare);
+    again.on_run_start(start, json::object());
+    CHECK(bare.str().find("# timer threshold   : 0 s (x unknown = shortest valid loop)\n"
+                          "# loops             : NREPS unknown, NLOOP_MAX unknown, NLOOP_MIN "
+                          "unknown, budget unknown s per size\n"
+                          "# sizes are matrix orders N;") != std::string::npos);
 }

@@ -1,0 +1,85 @@
+// The IMB console layouts' typed run context: what the IMB consoles (report/imb_console.hpp,
+// imb_nbc_console.hpp, imb_p2p_console.hpp) print or obey from the run's two contexts, read once
+// by read_imb_context, so that no console looks an option or a machine line up by its key.
+//
+// - The driver's context (report/run_context.hpp, the reporters' `driver_context`): the banner's
+//   date and uname lines, the calling sequence, --check.
+// - The suite's run_start.context: the MPI library's version text, the timer's limits
+//   (report/stability.hpp) and, of its effective options, IMB's -multi (imb-* suites) and
+//   IMB-MT's -window_size.
+//
+// Nothing here is required: a context without a key prints what the console printed before it
+// was typed (an empty value, no MPI Library line, no Group column, no window_size line).
+#pragma once
+
+#include <parbench/report/result.hpp>
+#include <parbench/report/stability.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace parbench::report {
+
+struct imb_context {
+    // The driver's: "# Date", "# Machine", "# System", "# Release", "# Version" (uname).
+    std::string date_text;
+    std::string machine;
+    std::string system;
+    std::string release;
+    std::string version;
+    std::string calling_sequence;  // "# Calling sequence was:"
+    bool check = false;            // --check: the tables have a defects column
+    // The suite's: the first line of MPI_Get_library_version, tabs as blanks ("# MPI Library");
+    // none where the suite recorded no library.
+    std::optional<std::string> mpi_library{};
+    timer_limits timer{};
+    bool group_mode = false;        // options.multi is 1: IMB's -multi 1, a Group column
+    std::uint64_t window_size = 0;  // options.window_size (IMB-MT): "# window_size = N"; 0: none
+};
+
+namespace detail {
+
+// A key's value as text: a string as it is, another value as JSON, none or null as "".
+[[nodiscard]] inline std::string imb_context_text(const nlohmann::json& object, const char* key) {
+    if (!object.is_object()) return {};
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return {};
+    if (it->is_string()) return it->get<std::string>();
+    return it->dump();
+}
+
+}  // namespace detail
+
+[[nodiscard]] inline imb_context read_imb_context(const run_start& start,
+                                                  const nlohmann::json& driver_context) {
+    imb_context c;
+    c.date_text = detail::imb_context_text(driver_context, "date_text");
+    c.machine = detail::imb_context_text(driver_context, "machine");
+    c.system = detail::imb_context_text(driver_context, "system");
+    c.release = detail::imb_context_text(driver_context, "release");
+    c.version = detail::imb_context_text(driver_context, "version");
+    c.calling_sequence = detail::imb_context_text(driver_context, "calling_sequence");
+    c.check = driver_context.is_object() && driver_context.value("check", false);
+    const nlohmann::json& suite = start.context;
+    if (suite.is_object() && suite.contains("mpi_library")) {
+        std::string library = detail::imb_context_text(suite, "mpi_library");
+        library = library.substr(0, library.find('\n'));
+        std::replace(library.begin(), library.end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
+        c.mpi_library = library;
+    }
+    c.timer = timer_limits::from_context(suite);
+    const auto options = suite.is_object() ? suite.find("options") : suite.end();
+    if (options != suite.end() && options->is_object()) {
+        c.window_size = options->value("window_size", std::uint64_t{0});
+        const auto multi = options->find("multi");
+        c.group_mode = multi != options->end() && multi->is_number_integer() &&
+                       multi->get<int>() == 1;
+    }
+    return c;
+}
+
+}  // namespace parbench::report
