@@ -114,6 +114,16 @@ struct methodology {
         return is_2021();
     }
 
+    // The count of every size under the dynamic policy: IMB 2021's time cap (int)(1 + secs / t)
+    // and its chain across the sizes of one block (one process count, one mode): never more
+    // than the previous size's count with IMB's length sequence, adjusted against every earlier
+    // length of a -msglen/-msgsize list (src_cpp/helpers/helper_IMB_functions.h:595-596,
+    // 659-673, 699; policy/imb_repetition_chain.hpp). The 4.0 rule decides each size on its
+    // own: min(selected, floor(secs / t)).
+    [[nodiscard]] constexpr bool chains_repetitions_across_sizes() const noexcept {
+        return is_2021();
+    }
+
     // The order of the two modes of IMB-RMA's benchmarks that have both (Unidir_put, Unidir_get,
     // Bidir_put, Bidir_get, Put_local, Get_local, Accumulate, Get_accumulate, Fetch_and_op,
     // Compare_and_swap): IMB 2021 runs NON-AGGREGATE first, its RUN_MODES[0] being AGGREGATE = 0
