@@ -21,7 +21,7 @@ Cases:
   time_cap   -time cuts the repetitions to floor(T / t_iteration) under 4.0; under 2021 (the
              default) to IMB 2021's int(1 + T / t), chained across the sizes of a block: with
              -msglog never above the previous size's count, with a -msgsize list adjusted
-             against every earlier length (helper_IMB_functions.h:595-596, 659-673, 699), the
+             against every earlier length (helper_IMB_functions.h:595-596, 655-673, 699), the
              counts recomputed here from IMB's formula for sizes made costly by the oracle's
              PARBENCH_ORACLE_COUNT_DELAY_US
   off_cache  -off_cache really rotates the send buffer through 2 x cache size (seed A.4)
@@ -383,13 +383,13 @@ def case_time_cap():
 
 
 def float32(value):
-    """A double rounded to IMB's float (helper_IMB_functions.h:660)."""
+    """A double rounded to IMB's float (helper_IMB_functions.h:656)."""
     return struct.unpack("f", struct.pack("f", value))[0]
 
 
 def imb2021_counts(sizes, t_of, secs, selected, length_list):
     """IMB 2021.11's #repetitions of one block of sizes under -iter_policy dynamic
-    (src_cpp/helpers/helper_IMB_functions.h:591-699): t_sample = (int)(float)(1 + secs / t);
+    (src_cpp/helpers/helper_IMB_functions.h:589-699): t_sample = (int)(float)(1 + secs / t);
     with -msglog n = min(selected, n_prev, t_sample), n_prev = MSGSPERSAMPLE at the first size,
     then the previous n; with a length list t_sample is taken to at most the count of each
     earlier smaller length and at least that of each earlier length not smaller, in the list's

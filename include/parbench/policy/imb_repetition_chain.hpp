@@ -1,10 +1,10 @@
 // IMB 2021.11's repetition count under `-iter_policy dynamic` (and `auto` for a benchmark
 // without a root), across the sizes of one block: one process count, one mode
-// (src_cpp/helpers/helper_IMB_functions.h:591-699; the block is what `iter` counts, reset when
+// (src_cpp/helpers/helper_IMB_functions.h:589-699; the block is what `iter` counts, reset when
 // the process count or the mode changes, src_cpp/helpers/original_benchmark.h:163-175).
 //
 // For each size IMB takes the volume rule's count `selected` and the time cap
-//   t_sample = (int)(float)(1 + SECS_PER_SAMPLE / t)        (no cap when t <= 1e-8 s; :659-664)
+//   t_sample = (int)(float)(1 + SECS_PER_SAMPLE / t)        (no cap when t <= 1e-8 s; :655-659)
 // from the time t of one iteration (its probe runs; parbench's estimate), and then
 //  * with IMB's own length sequence (-msglog): n = min(selected, n_prev, t_sample), n_prev being
 //    MSGSPERSAMPLE at the block's first size and the previous size's n after it (:595-596,

@@ -118,7 +118,7 @@ struct methodology {
     // and its chain across the sizes of one block (one process count, one mode): never more
     // than the previous size's count with IMB's length sequence, adjusted against every earlier
     // length of a -msglen/-msgsize list (src_cpp/helpers/helper_IMB_functions.h:595-596,
-    // 659-673, 699; policy/imb_repetition_chain.hpp). The 4.0 rule decides each size on its
+    // 655-673, 699; policy/imb_repetition_chain.hpp). The 4.0 rule decides each size on its
     // own: min(selected, floor(secs / t)).
     [[nodiscard]] constexpr bool chains_repetitions_across_sizes() const noexcept {
         return is_2021();
