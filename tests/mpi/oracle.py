@@ -42,7 +42,9 @@ Cases:
              flushes every iteration, t = 2 D = 40 us; no MODE in both; flush calls
              counted against transfers; under -iter_policy off (-iter 6,40,2) msgspersample
              repetitions in every mode under 2021 (helper_IMB_functions.h:407-408: One_put_all
-             6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0
+             6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0;
+             an aggregate sample's puts all at displacement 0 under 2021 (IMB_rma_put.c:112-114),
+             at P disjoint sections under 4.0 (the oracle notes each MPI_Put's displacement)
   imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
              on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
              Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
@@ -742,6 +744,22 @@ def case_imb2021_rma():
         expect(modes == want, f"-iter_policy off {label}: Unidir_put repetitions {modes} != {want}")
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
+    # Where an aggregate sample's transfers land: IMB 2021 puts every one at displacement
+    # i % r_cache_iter * r_offs = 0 without -off_cache (IMB_init.c:312-313, IMB_rma_put.c:112-114);
+    # the 4.0 guide's M transfers go to M disjoint sections (X = 8 B: 0, 8, 16, 24 for M = 4).
+    for label, methodology in (("2021", None), ("4.0", "4.0")):
+        rc, _, _, _, reports = run(2, ["Unidir_put", "-msglog", "3:3", "-zero_size", "off",
+                                       "-iter", f"{p},40,{m}", "-aggregate_mode", "aggregate",
+                                       "-time", "10"], delay=d, methodology=methodology,
+                                   suite="imb-rma")
+        if not expect(rc == 0 and len(reports or []) == 2, f"aggregate Unidir_put {label}: rc {rc}"):
+            continue
+        puts = reports[0]["operands"].get("MPI_Put", {})
+        where = sorted({int(k.split(" at ")[1]) for k in puts if k.startswith("MPI_BYTE x 8 at ")})
+        want = [0] if label == "2021" else [8 * k for k in range(p)]
+        expect(where == want, f"aggregate Unidir_put {label}: target displacements of the 8-byte "
+               f"puts {where}, want {want} ({puts})")
+        print(f"aggregate Unidir_put {label}: target displacements {where}")
 
 
 def overlap_by(t_ovrl, t_pure, t_cpu, divisor):

@@ -412,8 +412,14 @@ struct family {
         const mpi::kernel_context context =
             session.context(bytes, pattern::pairing_of(Def::descriptor));
         const size_datatypes<Def> types(run, bytes);
+        // The target sections of an aggregate timing: disjoint (the IMB 4.0 guide), or, under
+        // IMB 2021 without -off_cache, one location for every transfer
+        // (methodology::aggregate_transfers_to_disjoint_sections).
         const std::uint64_t sections =
-            Aggregation::is_aggregate ? aggregate_sections(iterations, x) : 1;
+            Aggregation::is_aggregate &&
+                    (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
+                ? aggregate_sections(iterations, x)
+                : 1;
         // Files: room for the warm-up and the largest timed count, in tiles of X.
         const mpi::file_site site{
             .directory = run.io_directory,

@@ -124,6 +124,17 @@ struct methodology {
         return is_2021();
     }
 
+    // Where the transfers of an aggregate one-sided timing (IMB-EXT, IMB-RMA, and the RMA
+    // transfers to every target) land in the target window: M disjoint sections (the IMB 4.0
+    // guide, "M-fold ... disjoint") or, under IMB 2021, all at displacement
+    // `i % r_cache_iter * r_offs`, which is 0 for every i without -off_cache (IMB_init.c:312-313;
+    // IMB_ones_unidir.c:545-547, Bidir's through the same kernels, IMB_ones_bidir.c:136, 208;
+    // IMB_ones_accu.c:230-232; IMB_rma_put.c:112-114, 176-178; IMB_rma_get.c:114-116, 183-185;
+    // IMB_rma_atomic.c:100). With -off_cache parbench keeps its disjoint sections under both.
+    [[nodiscard]] constexpr bool aggregate_transfers_to_disjoint_sections() const noexcept {
+        return !is_2021();
+    }
+
     // The order of the two modes of IMB-RMA's benchmarks that have both (Unidir_put, Unidir_get,
     // Bidir_put, Bidir_get, Put_local, Get_local, Accumulate, Get_accumulate, Fetch_and_op,
     // Compare_and_swap): IMB 2021 runs NON-AGGREGATE first, its RUN_MODES[0] being AGGREGATE = 0
