@@ -20,7 +20,12 @@ Cases:
              counts it reports prove the interposition (a run that is not interposed fails here);
              -confidence's rounds add no barriers; the agreements between a size's phases are
              quiet (MPI_Iallreduce/MPI_Igather: blocking collectives do not grow with the sizes)
-  time_cap   -time cuts the repetitions to floor(T / t_iteration)
+  time_cap   -time cuts the repetitions to floor(T / t_iteration) under 4.0; under 2021 (the
+             default) to IMB 2021's int(1 + T / t), chained across the sizes of a block: with
+             -msglog never above the previous size's count, with a -msgsize list adjusted
+             against every earlier length (helper_IMB_functions.h:595-596, 655-673, 699), the
+             counts recomputed here from IMB's formula for sizes made costly by the oracle's
+             PARBENCH_ORACLE_COUNT_DELAY_US
   off_cache  -off_cache really rotates the send buffer through 2 x cache size (seed A.4)
   mem        the exact -mem boundary: buffers of exactly the limit run, one byte more is skipped
   multi      -n 4 with slower ranks 2, 3: -multi 0 reports the worst group, -multi 1 each group
@@ -39,7 +44,9 @@ Cases:
              flushes every iteration, t = 2 D = 40 us; no MODE in both; flush calls
              counted against transfers; under -iter_policy off (-iter 6,40,2) msgspersample
              repetitions in every mode under 2021 (helper_IMB_functions.h:407-408: One_put_all
-             6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0
+             6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0;
+             an aggregate sample's puts all at displacement 0 under 2021 (IMB_rma_put.c:112-114),
+             at P disjoint sections under 4.0 (the oracle notes each MPI_Put's displacement)
   imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
              on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
              Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
@@ -63,6 +70,7 @@ import glob
 import json
 import os
 import re
+import struct
 import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
@@ -124,7 +132,7 @@ REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
 def run(np, args, delay=None, clock="virtual", console=False, timeout=240, methodology="4.0",
-        peers=False, suite="imb-mpi1"):
+        peers=False, suite="imb-mpi1", count_delay=None):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
     reports). The table's figures are IMB 4.0's: -methodology 4.0 unless told otherwise (None:
     the suite's default, IMB 2021)."""
@@ -137,6 +145,8 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
         env_args.append(f"PARBENCH_ORACLE_CLOCK={clock}")
         if peers:
             env_args.append("PARBENCH_ORACLE_PEERS=1")
+        if count_delay:
+            env_args.append(f"PARBENCH_ORACLE_COUNT_DELAY_US={count_delay}")
         return LAUNCHER(np) + ["env", *env_args] + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
@@ -386,20 +396,81 @@ def check_confidence_barriers():
 
 
 def case_time_cap():
-    # One PingPong iteration is a round trip, 2D. -time T allows floor(T / 2D) of them (IMB's
-    # run-time control; the estimate may be a little above 2D, never below).
+    # One PingPong iteration is a round trip, 2D; 2(D + L) at the size whose calls the oracle
+    # makes L dearer. -time T allows floor(T / t) of them, each size on its own (IMB 4.0; the
+    # estimate may be a little above t, never below): 102 at 2D, 51 at 2(D + 100 us); -iter 100
+    # is left alone where -time affords more.
+    t_cap, sizes = 0.0205, [0, 1, 2, 4, 8]
+    want = [100, 100, int(t_cap / (4 * D_US * 1e-6)), 100, 100]  # [100, 100, 51, 100, 100]
+    rc, doc, *_ = run(2, ["PingPong", "-iter", "100", "-msglog", "0:3", "-time", str(t_cap)],
+                      delay=D_US, count_delay="2:100")
+    if rc == 0:
+        got = [(row["bytes"], row["iterations"]) for row in rows(doc, "PingPong")]
+        expect(got == list(zip(sizes, want)),
+               f"4.0 -time {t_cap} at 2D = {2 * D_US} us per iteration (2 B: 2(D + 100 us)): "
+               f"(bytes, repetitions) {got}, want {list(zip(sizes, want))}")
+    check_imb2021_repetition_chain()
+
+
+def float32(value):
+    """A double rounded to IMB's float (helper_IMB_functions.h:656)."""
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def imb2021_counts(sizes, t_of, secs, selected, length_list):
+    """IMB 2021.11's #repetitions of one block of sizes under -iter_policy dynamic
+    (src_cpp/helpers/helper_IMB_functions.h:589-699): t_sample = (int)(float)(1 + secs / t);
+    with -msglog n = min(selected, n_prev, t_sample), n_prev = MSGSPERSAMPLE at the first size,
+    then the previous n; with a length list t_sample is taken to at most the count of each
+    earlier smaller length and at least that of each earlier length not smaller, in the list's
+    order, and n = min(selected, t_sample)."""
+    counts, n_prev = [], 1000
+    for i, x in enumerate(sizes):
+        t = t_of(x)
+        t_sample = int(float32(1 + secs / t)) if t > 1e-8 else selected(x)
+        if length_list:
+            for earlier, n_earlier in zip(sizes[:i], counts):
+                t_sample = min(t_sample, n_earlier) if earlier < x else max(t_sample, n_earlier)
+            n = min(selected(x), t_sample)
+        else:
+            n = min(selected(x), n_prev, t_sample)
+        counts.append(n)
+        n_prev = n
+    return counts
+
+
+def check_imb2021_repetition_chain():
+    # PingPong's iteration costs 2 D (rank 0: MPI_Send, MPI_Recv; the virtual clock counts its
+    # own calls), 2 (D + L) where the oracle makes that message size's calls L dearer. -time T
+    # against these: IMB 2021 gives 103 at 2 D and 52 at 2 (D + 100), 26 at 2 (D + 300); the 4.0
+    # rule floor(T / t) one less. A costly size lowers the counts of the sizes after it in IMB's
+    # sequence; in a -msgsize list each size is adjusted against the earlier ones.
     t_cap = 0.0205
-    cap = int(t_cap / (2 * D_US * 1e-6))  # 102
-    rc, doc, *_ = run(2, ["PingPong", "-iter", "1000", "-msglog", "0:0", "-time", str(t_cap)],
-                      delay=D_US)
-    if rc == 0:
-        n = [row["iterations"] for row in rows(doc, "PingPong")]
-        expect(n == [cap, cap],
-               f"-time {t_cap} at 2D = {2 * D_US} us per iteration: repetitions {n}, want {cap}")
-    rc, doc, *_ = run(2, ["PingPong", "-iter", "300", "-msglog", "0:0", "-time", "10"], delay=D_US)
-    if rc == 0:
-        n = [row["iterations"] for row in rows(doc, "PingPong")]
-        expect(n == [300, 300], f"-time 10 leaves -iter 300 alone: {n}")
+    cases = (
+        ("-msglog 0:3", ["-msglog", "0:3"], [0, 1, 2, 4, 8], {2: 100.0}, False),
+        ("-msgsize 2,8,1,4", ["-msgsize", "2,8,1,4"], [2, 8, 1, 4], {2: 100.0, 1: 300.0}, True),
+    )
+    for label, args, sizes, extra_us, length_list in cases:
+        def t_of(x, extra_us=extra_us):
+            return 2 * (D_US + extra_us.get(x, 0.0)) * 1e-6
+        want = imb2021_counts(sizes, t_of, t_cap, lambda x: 1000, length_list)
+        each_on_its_own = [min(1000, int(float32(1 + t_cap / t_of(x)))) for x in sizes]
+        expect(want != each_on_its_own, f"{label}: the case must tell the chain from no chain "
+               f"({want})")
+        rc, doc, *_ = run(2, ["PingPong", "-iter", "1000", "-time", str(t_cap)] + args,
+                          delay=D_US, methodology=None,
+                          count_delay=",".join(f"{x}:{l:g}" for x, l in extra_us.items()))
+        if rc != 0:
+            continue
+        got = [(row["bytes"], row["iterations"]) for row in rows(doc, "PingPong")]
+        expect(got == list(zip(sizes, want)),
+               f"IMB 2021 {label} -time {t_cap}: (bytes, repetitions) {got}, want "
+               f"{list(zip(sizes, want))} (each size on its own: {each_on_its_own})")
+        ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+        expect(ctx.get("repetitions_under_iter_policy_dynamic", "").startswith(
+                   "min(selected, int(1 + secs / t), the previous size's count"),
+               f"{label}: the context records IMB 2021's dynamic rule: {ctx}")
+        print(f"IMB 2021 {label}: repetitions {[n for _, n in got]} (IMB's formula: {want})")
 
 
 def case_off_cache():
@@ -701,6 +772,22 @@ def case_imb2021_rma():
         expect(modes == want, f"-iter_policy off {label}: Unidir_put repetitions {modes} != {want}")
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
+    # Where an aggregate sample's transfers land: IMB 2021 puts every one at displacement
+    # i % r_cache_iter * r_offs = 0 without -off_cache (IMB_init.c:312-313, IMB_rma_put.c:112-114);
+    # the 4.0 guide's M transfers go to M disjoint sections (X = 8 B: 0, 8, 16, 24 for M = 4).
+    for label, methodology in (("2021", None), ("4.0", "4.0")):
+        rc, _, _, _, reports = run(2, ["Unidir_put", "-msglog", "3:3", "-zero_size", "off",
+                                       "-iter", f"{p},40,{m}", "-aggregate_mode", "aggregate",
+                                       "-time", "10"], delay=d, methodology=methodology,
+                                   suite="imb-rma")
+        if not expect(rc == 0 and len(reports or []) == 2, f"aggregate Unidir_put {label}: rc {rc}"):
+            continue
+        puts = reports[0]["operands"].get("MPI_Put", {})
+        where = sorted({int(k.split(" at ")[1]) for k in puts if k.startswith("MPI_BYTE x 8 at ")})
+        want = [0] if label == "2021" else [8 * k for k in range(p)]
+        expect(where == want, f"aggregate Unidir_put {label}: target displacements of the 8-byte "
+               f"puts {where}, want {want} ({puts})")
+        print(f"aggregate Unidir_put {label}: target displacements {where}")
 
 
 def overlap_by(t_ovrl, t_pure, t_cpu, divisor):

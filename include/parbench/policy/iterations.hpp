@@ -20,6 +20,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/sizes.hpp>
+#include <parbench/policy/imb_repetition_chain.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -139,6 +140,10 @@ struct imb_volume {
     // protocol) and gives the -time estimate at little cost.
     std::uint64_t warmup_divisor = 20;
     std::uint64_t min_warmup = 3;
+    // IMB 2021's count under the dynamic policy (policy/imb_repetition_chain.hpp): where set, the
+    // dynamic decision is the chain's (its time cap, and the sizes before this one in the
+    // block); not owned. nullptr: the IMB 4.0 rule below.
+    imb_repetition_chain* imb2021_chain = nullptr;
 
     // The volume rule alone (before the run-time cap).
     [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
@@ -167,7 +172,8 @@ struct imb_volume {
 
     // The final count: the largest that satisfies every restriction. `estimate_s` is the
     // (collectively agreed) time of one iteration from the preparatory run; `processes` the
-    // active group size. dynamic: cut so that n * estimate <= secs_per_sample. multiple_np:
+    // active group size. dynamic: cut so that n * estimate <= secs_per_sample (with an
+    // imb2021_chain: IMB 2021's cap and chain across the block's sizes instead). multiple_np:
     // the same cut, then rounded to a multiple of the process count so that a rotating root
     // visits every rank equally often. off: never changed.
     [[nodiscard]] std::uint64_t decide(std::uint64_t bytes, bool aggregate, double estimate_s,
@@ -175,6 +181,8 @@ struct imb_volume {
         const std::uint64_t base = n_sample(bytes, aggregate);
         const imb_policy p = effective_policy(rooted_collective);
         if (p == imb_policy::off) return base;
+        if (p == imb_policy::dynamic && imb2021_chain != nullptr)
+            return imb2021_chain->decide(base, estimate_s, secs_per_sample);
         std::uint64_t n = base;
         if (estimate_s > 0.0 && secs_per_sample > 0.0) {
             const double affordable = std::floor(secs_per_sample / estimate_s);

@@ -8,6 +8,7 @@
 #include <parbench/plugin/abi.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <thread>
 #include <cstddef>
@@ -259,6 +260,9 @@ struct family {
         int processes = 0;
         std::uint64_t dropped_calls = 0;  // -start_sync window: calls started late, over all sizes
         std::uint64_t timed_calls = 0;
+        // IMB 2021's repetition chain of each pass (a block: this count, one mode), used under
+        // the dynamic policy (methodology::chains_repetitions_across_sizes).
+        std::array<policy::iterations::imb_repetition_chain, passes> repetitions{};
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -300,6 +304,8 @@ struct family {
                                         run.opts->map.columns, run.buffers),
                 .processes = q};
         c.session.rotate_root(run.opts->method.rotates_root());  // the methodology's root rule
+        c.repetitions.fill(policy::iterations::imb_repetition_chain(
+            run.opts->iterations.msgs_per_sample, !run.opts->msglen.empty()));
         return c;
     }
 
@@ -323,7 +329,7 @@ struct family {
     }
 
     template <std::size_t P>
-    [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x,
+    [[nodiscard]] mpi::measurement measure(count& c, std::uint64_t x,
                                            mpi::sweep_pass<P> /*pass*/) const {
         const options& o = *run.opts;
         // A benchmark with both modes: pass 0 is AGGREGATE, pass 1 NON-AGGREGATE, or the other
@@ -351,6 +357,12 @@ struct family {
                 policy::iterations::imb_policy::dynamic &&
             o.msglen.empty() && o.method.dynamic_policy_caps_non_aggregate())
             iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
+        // IMB 2021's count under the dynamic policy follows the sizes before this one in the
+        // pass (methodology::chains_repetitions_across_sizes).
+        if (o.method.chains_repetitions_across_sizes()) {
+            c.repetitions[P].start_size(x);
+            iterations.imb2021_chain = &c.repetitions[P];
+        }
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -400,8 +412,14 @@ struct family {
         const mpi::kernel_context context =
             session.context(bytes, pattern::pairing_of(Def::descriptor));
         const size_datatypes<Def> types(run, bytes);
+        // The target sections of an aggregate timing: disjoint (the IMB 4.0 guide), or, under
+        // IMB 2021 without -off_cache, one location for every transfer
+        // (methodology::aggregate_transfers_to_disjoint_sections).
         const std::uint64_t sections =
-            Aggregation::is_aggregate ? aggregate_sections(iterations, x) : 1;
+            Aggregation::is_aggregate &&
+                    (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
+                ? aggregate_sections(iterations, x)
+                : 1;
         // Files: room for the warm-up and the largest timed count, in tiles of X.
         const mpi::file_site site{
             .directory = run.io_directory,

@@ -103,6 +103,15 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"non_aggregate_repetitions_under_iter_policy_dynamic",
          m.dynamic_policy_caps_non_aggregate() ? "msgs_nonaggr capped at msgs_per_sample"
                                                : "msgs_nonaggr"},
+        {"one_sided_aggregate_target",
+         m.aggregate_transfers_to_disjoint_sections()
+             ? "disjoint sections"
+             : "one location (disjoint sections with -off_cache)"},
+        {"repetitions_under_iter_policy_dynamic",
+         m.chains_repetitions_across_sizes()
+             ? "min(selected, int(1 + secs / t), the previous size's count; with a length list "
+               "adjusted against every earlier length instead)"
+             : "min(selected, floor(secs / t))"},
     };
     if (spec.defaults.rma_mode_order)
         rules["rma_mode_order"] = m.rma_runs_non_aggregate_first() ? "non_aggregate, aggregate"

@@ -22,7 +22,12 @@
 // MPI_Recv, MPI_Isend, MPI_Irecv; an MPI_Recv from MPI_ANY_SOURCE by the source it matched, an
 // MPI_Irecv from it not at all) between world ranks I and J costs L more, on either clock (the
 // links suite's known answer: PingPong's t of pair I-J is max(D_I, D_J) + L).
-// One-sided: MPI_Put, MPI_Get and the four flushes (IMB-RMA's completion per sample).
+// PARBENCH_ORACLE_COUNT_DELAY_US="C:L[,C:L...]": a costly message size. A point-to-point call
+// (MPI_Send, MPI_Recv, MPI_Isend, MPI_Irecv) whose count is C costs L more, on either clock (a
+// size that costs more than the next: IMB 2021's repetition chain across sizes, oracle.py
+// time_cap).
+// One-sided: MPI_Put (its operand noted with the target displacement, "MPI_BYTE x 8 at 16"),
+// MPI_Get and the four flushes (IMB-RMA's completion per sample).
 // MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
 // partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
 // MPI-4's sessions (OSU's -I): MPI_Session_init, MPI_Session_finalize and
@@ -124,6 +129,8 @@ struct state {
     std::map<std::string, std::uint64_t> any_source;
     // PARBENCH_ORACLE_LINK_DELAY_US: the extra cost of a call to or from a peer (world rank).
     std::map<int, double> link_delay_s;
+    // PARBENCH_ORACLE_COUNT_DELAY_US: the extra cost of a point-to-point call, by its count.
+    std::map<int, double> count_delay_s;
 };
 
 state& self() {
@@ -168,6 +175,18 @@ void setup(state& s) {
             p = *end == ',' ? end + 1 : end;
         }
     }
+    // "C:L,...": extra cost by message count.
+    if (const char* text = std::getenv("PARBENCH_ORACLE_COUNT_DELAY_US"); text != nullptr) {
+        const char* p = text;
+        while (*p != '\0') {
+            char* end = nullptr;
+            const long c = std::strtol(p, &end, 10);
+            if (end == p || *end != ':') break;
+            const double l = std::strtod(end + 1, &end);
+            s.count_delay_s[static_cast<int>(c)] = l * 1e-6;
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
     if (const char* clock = std::getenv("PARBENCH_ORACLE_CLOCK"); clock != nullptr)
         s.spin = std::strcmp(clock, "spin") == 0;
     if (!delays.empty()) {
@@ -208,22 +227,36 @@ int world_rank_of(int peer, MPI_Comm comm) {
     return rank;
 }
 
-// The slow link's extra cost of a call to or from `peer` (a rank of `comm`), as enter() costs
-// its delay; nothing without PARBENCH_ORACLE_LINK_DELAY_US.
+// An extra cost, as enter() costs its delay: on the virtual clock, or spun.
+void spend(double seconds) {
+    state& s = self();
+    if (!s.spin) {
+        const std::lock_guard<std::mutex> lock(guard());
+        s.virtual_s += seconds;
+        return;
+    }
+    const double deadline = PMPI_Wtime() + seconds;
+    while (PMPI_Wtime() < deadline) {
+    }
+}
+
+// The slow link's extra cost of a call to or from `peer` (a rank of `comm`); nothing without
+// PARBENCH_ORACLE_LINK_DELAY_US.
 void cross_link(int peer, MPI_Comm comm) {
     state& s = self();
     if (s.link_delay_s.empty() || peer < 0) return;
     const int rank = world_rank_of(peer, comm);
     const auto link = s.link_delay_s.find(rank);
-    if (link == s.link_delay_s.end()) return;
-    if (!s.spin) {
-        const std::lock_guard<std::mutex> lock(guard());
-        s.virtual_s += link->second;
-        return;
-    }
-    const double deadline = PMPI_Wtime() + link->second;
-    while (PMPI_Wtime() < deadline) {
-    }
+    if (link != s.link_delay_s.end()) spend(link->second);
+}
+
+// The costly size's extra cost of a point-to-point call of `count` elements; nothing without
+// PARBENCH_ORACLE_COUNT_DELAY_US.
+void weigh_count(int count) {
+    const state& s = self();
+    if (s.count_delay_s.empty()) return;
+    const auto extra = s.count_delay_s.find(count);
+    if (extra != s.count_delay_s.end()) spend(extra->second);
 }
 
 void note_send_buffer(const void* buffer, int count) {
@@ -471,6 +504,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, M
     note_operand(f_send, count, type);
     note_peer(f_send, count, dest, comm);
     cross_link(dest, comm);
+    weigh_count(count);
     return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 
@@ -479,6 +513,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
     enter(f_recv);
     note_operand(f_recv, count, type);
     note_peer(f_recv, count, source, comm);
+    weigh_count(count);
     if (source != MPI_ANY_SOURCE || self().link_delay_s.empty()) {
         cross_link(source, comm);
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
@@ -498,6 +533,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
     note_operand(f_isend, count, type);
     note_peer(f_isend, count, dest, comm);
     cross_link(dest, comm);
+    weigh_count(count);
     return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 
@@ -507,6 +543,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
     note_operand(f_irecv, count, type);
     note_peer(f_irecv, count, source, comm);
     cross_link(source, comm);
+    weigh_count(count);
     return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 
@@ -917,7 +954,7 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
 int MPI_Put(const void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
             int tcount, MPI_Datatype ttype, MPI_Win win) {
     enter(f_put);
-    note_operand(f_put, ocount, otype);
+    note_operand(f_put, ocount, otype, MPI_OP_NULL, " at " + std::to_string(disp));
     return PMPI_Put(obuf, ocount, otype, target, disp, tcount, ttype, win);
 }
 

@@ -114,6 +114,27 @@ struct methodology {
         return is_2021();
     }
 
+    // The count of every size under the dynamic policy: IMB 2021's time cap (int)(1 + secs / t)
+    // and its chain across the sizes of one block (one process count, one mode): never more
+    // than the previous size's count with IMB's length sequence, adjusted against every earlier
+    // length of a -msglen/-msgsize list (src_cpp/helpers/helper_IMB_functions.h:595-596,
+    // 655-673, 699; policy/imb_repetition_chain.hpp). The 4.0 rule decides each size on its
+    // own: min(selected, floor(secs / t)).
+    [[nodiscard]] constexpr bool chains_repetitions_across_sizes() const noexcept {
+        return is_2021();
+    }
+
+    // Where the transfers of an aggregate one-sided timing (IMB-EXT, IMB-RMA, and the RMA
+    // transfers to every target) land in the target window: M disjoint sections (the IMB 4.0
+    // guide, "M-fold ... disjoint") or, under IMB 2021, all at displacement
+    // `i % r_cache_iter * r_offs`, which is 0 for every i without -off_cache (IMB_init.c:312-313;
+    // IMB_ones_unidir.c:545-547, Bidir's through the same kernels, IMB_ones_bidir.c:136, 208;
+    // IMB_ones_accu.c:230-232; IMB_rma_put.c:112-114, 176-178; IMB_rma_get.c:114-116, 183-185;
+    // IMB_rma_atomic.c:100). With -off_cache parbench keeps its disjoint sections under both.
+    [[nodiscard]] constexpr bool aggregate_transfers_to_disjoint_sections() const noexcept {
+        return !is_2021();
+    }
+
     // The order of the two modes of IMB-RMA's benchmarks that have both (Unidir_put, Unidir_get,
     // Bidir_put, Bidir_get, Put_local, Get_local, Accumulate, Get_accumulate, Fetch_and_op,
     // Compare_and_swap): IMB 2021 runs NON-AGGREGATE first, its RUN_MODES[0] being AGGREGATE = 0
