@@ -50,6 +50,13 @@ def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}"):
     return p, rows, reports
 
 
+def refused_early(args, options, why):
+    """A refusal the suite makes while it reads its options, before it counts the processes
+    (osu/suite.cpp: parse_options, refuse_options_not_taken, -I, -d): the same one line at one
+    process, launched in half the time of two."""
+    refused(args.parbench, "osu", 1, options, why)
+
+
 def calls(report, function):
     return report.get("calls", {}).get(function, 0)
 
@@ -341,11 +348,10 @@ def test_point_to_point_datatypes(args):
     expect([(r["bytes"], r.get("datatype"), r.get("defects")) for r in rows] ==
            [(8, "MPI_INT", 0), (16, "MPI_INT", 0)], f"partitioned_latency -T MPI_INT rows {rows}")
     # a range with no whole element, and the tests parbench does not offer -T on
-    for options, why in [(["latency", "-T", "mpi_int", "-m", "1:2"],
-                          "whole 4-byte MPI_INT elements"),
-                         (["neighbor_allgather", "-T", "mpi_int"],
-                          "-T: not offered on neighbor_allgather")]:
-        refused(args.parbench, "osu", args.np, options + ["-i", "1", "-x", "0"], why)
+    refused(args.parbench, "osu", args.np, ["latency", "-T", "mpi_int", "-m", "1:2", "-i", "1",
+                                            "-x", "0"], "whole 4-byte MPI_INT elements")
+    refused_early(args, ["neighbor_allgather", "-T", "mpi_int", "-i", "1", "-x", "0"],
+                  "-T: not offered on neighbor_allgather")
 
 
 def test_in_place(args):
@@ -398,7 +404,7 @@ def test_option_refusals(args):
                          (["bw_persistent", "-b", "multiple"],
                           "-b: not an option of bw_persistent"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
-        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def tail_columns(out, want):
@@ -444,8 +450,7 @@ def test_tail_latency(args):
     for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
                        ("50,x", "-z 50,x:"),
                        ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
-        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1", "-z", value],
-                why)
+        refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
 
 
 def test_mbw_mr_options(args):
@@ -465,7 +470,7 @@ def test_mbw_mr_options(args):
     for options, why in [(["mbw_mr", "-R", "2"], "-R 2: expected 0 or 1"),
                          (["latency", "--print-rate", "1"], "-R: not an option of latency"),
                          (["bw", "-p", "1"], "-p: not an option of bw")]:
-        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def test_varied_window(args):
@@ -500,7 +505,7 @@ def test_varied_window(args):
            f"mbw_mr --vary-window -R 0: rc {p.returncode}, {p.stdout!r}")
     for options, why in [(["bw", "-V"], "-V: not an option of bw"),
                          (["mbw_mr", "-V", "-c"], "-V: not offered with -c")]:
-        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def test_sessions(args):
@@ -524,7 +529,7 @@ def test_sessions(args):
                for r in rows),
            f"-I: rows {[(r['benchmark'], r['t_avg_us'], r['t_max_us']) for r in rows]}, "
            f"expected D = {D0_US} each")
-    refused(args.parbench, "osu", args.np, ["init", "-I"], "-I: not offered on init")
+    refused_early(args, ["init", "-I"], "-I: not offered on init")
 
 
 def test_device_buffers(args):
@@ -540,8 +545,94 @@ def test_device_buffers(args):
                          (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
-        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1"] + options,
-                why)
+        refused_early(args, ["latency", "-m", "4:4", "-i", "1"] + options, why)
+
+
+def test_derived_datatypes(args):
+    """-D (OSU 7.5's --ddt, osu_util.c:1258-1303; the type omb_ddt_assign makes,
+    osu_util_mpi.c:2948-3007, recomputed here): every message is one element of a derived
+    datatype of its n = X / size(T) elements (omb_ddt_get_size): vect:S:B MPI_Type_vector(n / S,
+    B, S, T), cont MPI_Type_contiguous(n, T), indx:FILE MPI_Type_indexed of the file's blocks
+    (parbench takes every line; sizes whose message ends before the last block are skipped). The
+    Transmit Size column (print_only_header, osu_util_mpi.c:651-653; rows "%*zu",
+    osu_latency.c:291-293) is the bytes the type holds, and OSU's MB/s count those bytes
+    (osu_bw.c:263-268): under the oracle's D per call, bw's W·T / ((W + 2)·D), mbw_mr's
+    pairs·W·T / ((W + 2)·D). Bad values, -c, and tests that do not take it are refused."""
+    d_us, w, iterations = 100.0, 2, 2  # -i 2 -x 0
+
+    def vector(x, stride, block, base="MPI_CHAR"):
+        return f"vector({x // stride},{block},{stride},{base}) x 1"
+
+    def sent(rep, function):
+        return {k: v for k, v in operands(rep, function).items() if k != "MPI_CHAR x 1"}
+
+    sizes = [1, 2, 4, 8, 16]
+    p, rows, reports = oracle_run(args, ["latency", "bw"],
+                                  ["-D", "vect:4:3", "-m", "1:16", "-i", "2", "-x", "0", "-W",
+                                   str(w)], delays=str(d_us))
+    pingpong, window = {}, {}
+    for x in sizes:  # latency: i + x sends per size each way; bw: W (i + x) on process 0
+        pingpong[vector(x, 4, 3)] = pingpong.get(vector(x, 4, 3), 0) + iterations
+        window[vector(x, 4, 3)] = window.get(vector(x, 4, 3), 0) + w * iterations
+    for rank, rep in reports.items():
+        expect(sent(rep, "MPI_Send") == pingpong,
+               f"-D vect:4:3 rank {rank} MPI_Send {sent(rep, 'MPI_Send')}, expected {pingpong}")
+        got = sent(rep, "MPI_Isend" if rank == 0 else "MPI_Irecv")
+        expect(got == window, f"-D vect:4:3 rank {rank} bw's window {got}, expected {window}")
+    transmit = {x: x // 4 * 3 for x in sizes}
+    got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"))
+           for r in rows]
+    expect(got == [(b, x, transmit[x]) for b in ("latency", "bw") for x in sizes],
+           f"-D vect:4:3 records (benchmark, bytes, Transmit Size): {got}")
+    for r in rows:
+        if r["benchmark"] == "bw":
+            want = w * transmit[r["bytes"]] / ((w + 2) * d_us)
+            mb_s = r.get("metrics", {}).get("bandwidth_mb_s", -1)
+            expect(close(mb_s, want, 1e-6),
+                   f"-D vect:4:3 bw at {r['bytes']} B: {mb_s} MB/s, expected W·T/((W+2)·D) = "
+                   f"{want} (T = {transmit[r['bytes']]} bytes carried, not {r['bytes']})")
+    expect("# Size       Avg Latency(us)     Transmit Size\n" in p.stdout and
+           "# Size      Bandwidth (MB/s)     Transmit Size\n" in p.stdout and
+           "\n16 " in p.stdout and f"0.06{12:>18}\n" in p.stdout,
+           f"-D: OSU's Transmit Size column: {p.stdout!r}")
+    with tempfile.TemporaryDirectory() as tmp:
+        blocks = os.path.join(tmp, "ddt.txt")
+        with open(blocks, "w") as f:  # OSU's sample's form: comments, "DISP, LENGTH"
+            f.write("#Displacement, Block Length\n20,3\n2, 10\n")
+        p, rows, reports = oracle_run(args, ["latency_persistent", "mbw_mr"],
+                                      ["-T", "MPI_INT", "-D", f"indx:{blocks}", "-m", "4:128",
+                                       "-i", "2", "-x", "0", "-W", str(w)], delays=str(d_us))
+        indexed = "indexed(2,[3@20 10@2],MPI_INT) x 1"
+        for rank, rep in reports.items():
+            want = {"MPI_Send_init": {indexed: 1}, "MPI_Recv_init": {indexed: 1},
+                    "MPI_Isend" if rank == 0 else "MPI_Irecv": {indexed: w * iterations}}
+            got = {function: sent(rep, function) for function in want}
+            expect(got == want, f"-D indx rank {rank}: {got}, expected {want} (the 23-int type "
+                   f"fits 128 bytes alone of 4:128)")
+        got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"),
+                r.get("metrics", {}).get("bandwidth_mb_s")) for r in rows]
+        want = 1 * w * 52 / ((w + 2) * d_us)  # 13 ints carried
+        expect(len(got) == 2 and got[0][:3] == ("latency_persistent", 128, 52) and
+               got[1][:3] == ("mbw_mr", 128, 52) and close(got[1][3], want, 1e-6),
+               f"-D indx records {got}, expected 128 bytes carrying 52, mbw_mr {want} MB/s")
+        refused(args.parbench, "osu", args.np, ["latency", "-D", f"indx:{blocks}", "-m", "1:16",
+                                                "-i", "1", "-x", "0"], "no message size")
+    p, rows, reports = oracle_run(args, ["latency_mp", "bw_fan_out"],
+                                  ["-T", "MPI_FLOAT", "--ddt", "CONT", "-m", "8:8", "-i", "2",
+                                   "-x", "0", "-W", str(w)], delays=str(d_us))
+    for rank, rep in reports.items():
+        got = {f: sent(rep, f) for f in ("MPI_Send", "MPI_Isend" if rank == 0 else "MPI_Irecv")}
+        want = {"MPI_Send": {"contiguous(2,MPI_FLOAT) x 1": iterations},
+                "MPI_Isend" if rank == 0 else "MPI_Irecv":
+                    {"contiguous(2,MPI_FLOAT) x 1": w * iterations}}
+        expect(got == want, f"-D cont rank {rank}: {got}, expected {want}")
+    for options, why in [(["latency", "-D", "vect:8"], "vect takes STRIDE and BLOCK_LENGTH"),
+                         (["latency", "-D", "vect:2:3"], "overlap"),
+                         (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
+                         (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
+                         (["partitioned_latency", "-D", "cont"],
+                          "-D: not offered on partitioned_latency")]:
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def main():
@@ -564,6 +655,7 @@ def main():
     test_varied_window(args)
     test_sessions(args)
     test_device_buffers(args)
+    test_derived_datatypes(args)
     return finish()
 
 

@@ -161,9 +161,12 @@ struct message_method {
         return Def::all_processes ? st.world_size : 2;
     }
     [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
-        return Def::traits.has_bytes
-                   ? message_sizes(o, Def::max_bytes, unit_of<Def>(o), smallest_of<Def>())
-                   : std::vector<std::uint64_t>{0};
+        if (!Def::traits.has_bytes) return {0};
+        std::vector<std::uint64_t> sizes =
+            message_sizes(o, Def::max_bytes, unit_of<Def>(o), smallest_of<Def>());
+        // -D indx: a message must hold the indexed type's last block (ddt_fits)
+        std::erase_if(sizes, [&](std::uint64_t x) { return !ddt_fits(o, unit_of<Def>(o), x); });
+        return sizes;
     }
     [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
                                                   std::string_view name, std::uint64_t x) {
@@ -180,7 +183,8 @@ struct message_method {
             m = measure_message_size<Def>(s, o, labels, x, plan);
         if (const auto factor = pattern::throughput_factor(
                 Def::descriptor(o), s.layout().processes, s.layout().groups))
-            for (auto& r : m.records) add_bandwidth(r, *factor * static_cast<double>(x));
+            for (auto& r : m.records)
+                add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
         // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)
         // names each pair's nodes, as IMB-MT's and PAW's rows do (one group of every process
         // would call two intra-node pairs on two nodes inter-node).
@@ -288,6 +292,10 @@ template <class Def>
             }(),
             .takes_buffers = [] {
                 if constexpr (requires { Def::takes_buffers; }) return Def::takes_buffers;
+                return false;
+            }(),
+            .takes_ddt = [] {
+                if constexpr (requires { Def::takes_ddt; }) return Def::takes_ddt;
                 return false;
             }(),
             .reduction = [] {

@@ -36,7 +36,8 @@
 // function, how often each operand was passed: "TYPE x COUNT" (" in place" where a collective's
 // send buffer, or scatter's receive buffer, is MPI_IN_PLACE; then the op of reductions), with
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
-// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
+// "resized(MPI_INT,lb 4,extent 8)", "contiguous(8,MPI_CHAR)", "indexed(2,[10@2 3@20],MPI_CHAR)":
+// block length @ displacement) — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
 // 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings; "roots"
 // the rooted collectives by root ("MPI_Bcast 4 0") and "any_source" the receives from
@@ -255,6 +256,15 @@ std::string describe(MPI_Datatype type) {
     if (combiner == MPI_COMBINER_VECTOR)
         return "vector(" + std::to_string(i[0]) + "," + std::to_string(i[1]) + "," +
                std::to_string(i[2]) + "," + inner + ")";
+    if (combiner == MPI_COMBINER_CONTIGUOUS)
+        return "contiguous(" + std::to_string(i[0]) + "," + inner + ")";
+    if (combiner == MPI_COMBINER_INDEXED) {  // count, the block lengths, the displacements
+        std::string blocks;
+        for (int k = 0; k < i[0]; ++k)
+            blocks += (k == 0 ? "" : " ") + std::to_string(i[1 + k]) + "@" +
+                      std::to_string(i[1 + i[0] + k]);
+        return "indexed(" + std::to_string(i[0]) + ",[" + blocks + "]," + inner + ")";
+    }
     if (combiner == MPI_COMBINER_RESIZED)
         return "resized(" + inner + ",lb " + std::to_string(a[0]) + ",extent " +
                std::to_string(a[1]) + ")";
