@@ -338,7 +338,7 @@ constexpr parbench_parameter parameter_rows[] = {
      "fixed:0", PARBENCH_ARITY_ONE},
     {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
     {"T", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL",
-     "collectives and point-to-point tests (not the neighbourhood ones): the element datatype, "
+     "collectives and point-to-point tests: the element datatype, "
      "one table per datatype (ALL: all three; OSU -T)",
      "MPI_INT for the reductions, MPI_CHAR for the others", PARBENCH_ARITY_ONE},
     {"type", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL", "OSU's long form of -T", nullptr,
