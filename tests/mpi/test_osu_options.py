@@ -588,6 +588,51 @@ def test_neighborhood_datatypes(args):
            f"neighbourhood -T MPI_INT records: {rows}")
 
 
+def test_atomic_datatypes(args):
+    """-T on OSU 7.5's accumulate and atomics (show_validation gives acc, fop and cas "cT:",
+    osu_util.c:589-602; MPI_CHAR by default, :1176-1189): acc_latency sums X / size(T) elements
+    of T, fop_latency and cas_latency one element, whose size is the row's (print_latency(rank,
+    dtype_size), osu_fop_latency.c:294), under print_header_one_sided's datatype line
+    (osu_util_mpi.c:374-376); get_acc_latency sums MPI_CHAR and prints no datatype line
+    (osu_get_acc_latency.c:183, :726-745). Under the oracle each iteration is the operation and
+    MPI_Win_flush: 2 D. -c checks the sums in every type; cas on MPI_FLOAT (which
+    MPI_Compare_and_swap does not take) and get_acc_latency -T are refused."""
+    d_us = 100.0
+    p, rows, reports = oracle_run(args, ["acc_latency", "fop_latency", "cas_latency"],
+                                  ["-T", "MPI_INT", "-m", "2:8", "-i", "2", "-x", "0"],
+                                  delays=str(d_us))
+    want = {"MPI_Accumulate": {"MPI_INT x 1 op MPI_SUM": 2, "MPI_INT x 2 op MPI_SUM": 2},
+            "MPI_Fetch_and_op": {"MPI_INT x 1 op MPI_SUM": 2},
+            "MPI_Compare_and_swap": {"MPI_INT x 1": 2}}
+    got = {function: operands(reports.get(0, {}), function) for function in want}
+    expect(got == want, f"atomics -T MPI_INT process 0: {got}, expected {want}")
+    got = [(r["benchmark"], r["bytes"], r.get("datatype"), r["t_max_us"]) for r in rows]
+    expect([g[:3] for g in got] == [("acc_latency", 4, "MPI_INT"), ("acc_latency", 8, "MPI_INT"),
+                                    ("fop_latency", 4, "MPI_INT"), ("cas_latency", 4, "MPI_INT")]
+           and all(close(g[3], 2 * d_us, 1e-6) for g in got) and
+           p.stdout.count("# Synchronization: MPI_Win_flush\n# Datatype: MPI_INT.\n") == 3,
+           f"atomics -T MPI_INT rows {got}, expected 2 D = {2 * d_us} us each: {p.stdout!r}")
+    p, rows, reports = oracle_run(args, ["get_acc_latency", "fop_latency"],
+                                  ["-m", "1:1", "-i", "2", "-x", "0"], delays=str(d_us))
+    want = {"MPI_Get_accumulate": {"MPI_CHAR x 1 op MPI_SUM": 2},
+            "MPI_Fetch_and_op": {"MPI_CHAR x 1 op MPI_SUM": 2}}
+    got = {function: operands(reports.get(0, {}), function) for function in want}
+    expect(got == want and [(r["benchmark"], r["bytes"]) for r in rows] ==
+           [("get_acc_latency", 1), ("fop_latency", 1)] and
+           "# OSU MPI_Get_accumulate latency Test v7.5\n# Window creation: MPI_Win_allocate\n"
+           "# Synchronization: MPI_Win_flush\n# Size " in p.stdout and
+           "# Synchronization: MPI_Win_flush\n# Datatype: MPI_CHAR.\n# Size " in p.stdout,
+           f"get_acc_latency fop_latency without -T: {got}, rows {rows}: {p.stdout!r}")
+    refused(args.parbench, "osu", args.np, ["cas_latency", "-T", "all", "-m", "4:4", "-i", "1"],
+            "MPI_Compare_and_swap takes integer types only")
+    p, rows = run(["acc_latency", "fop_latency", "-T", "all", "-c", "-m", "4:4", "-i", "3",
+                   "-x", "1"], args.np, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 6 and all(r.get("defects") == 0 for r in rows),
+           f"acc fop -T all -c: rc {p.returncode}, "
+           f"{[(r['benchmark'], r.get('datatype'), r.get('defects')) for r in rows]}")
+    refused_early(args, ["get_acc_latency", "-T", "MPI_INT"], "-T: not offered on get_acc_latency")
+
+
 def test_derived_datatypes(args):
     """-D (OSU 7.5's --ddt, osu_util.c:1258-1303; the type omb_ddt_assign makes,
     osu_util_mpi.c:2948-3007, recomputed here): every message is one element of a derived
@@ -696,6 +741,7 @@ def main():
     test_sessions(args)
     test_device_buffers(args)
     test_derived_datatypes(args)
+    test_atomic_datatypes(args)
     return finish()
 
 
