@@ -62,7 +62,7 @@ struct one_sided_method {
     }
 
     // The accumulates' and atomics' element: -T's datatype of the table (OSU 7.5's acc, fop
-    // and cas take -T, MPI_CHAR by default: osu_util.c:598-602 gives their option string T:,
+    // and cas take -T, MPI_CHAR by default: osu_util.c:588-602 gives their option string T:,
     // osu_fop_latency.c:57, :129-150 pass mpi_type_list's type); get_acc_latency, which takes no
     // -T, MPI_CHAR alone (osu_get_acc_latency.c:183).
     [[nodiscard]] static element element_of(const options& o) noexcept {

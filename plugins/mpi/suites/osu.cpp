@@ -57,7 +57,7 @@ struct put_bibw : one_sided_def<rma_op::put, measures::bandwidth, sync::pscw, tr
     static constexpr const char* datatype = "MPI_CHAR";
 };
 // The accumulate and the atomics take -T (OSU 7.5: show_validation adds "cT:" to their option
-// string, osu_util.c:589-602): X / size(T) elements of T for acc_latency, one element for
+// string, osu_util.c:588-602): X / size(T) elements of T for acc_latency, one element for
 // fop_latency and cas_latency, MPI_CHAR by default (osu_util.c:1176-1189), the datatype line
 // print_header_one_sided's (osu_util_mpi.c:374-376).
 struct acc_latency : one_sided_def<rma_op::accumulate, measures::latency> {
@@ -66,7 +66,7 @@ struct acc_latency : one_sided_def<rma_op::accumulate, measures::latency> {
     static constexpr bool takes_datatype = true;
 };
 // OSU 7.5 sums MPI_CHAR and prints no datatype line (its own header,
-// osu_get_acc_latency.c:726-745; -T is not in its option string).
+// osu_get_acc_latency.c:726-748; -T is not in its option string).
 struct get_acc_latency : one_sided_def<rma_op::get_accumulate, measures::latency> {
     static constexpr const char* banner = "OSU MPI_Get_accumulate latency Test";
     static constexpr const char* datatype = nullptr;
