@@ -89,8 +89,20 @@ template <class Def>
     if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = {.count = 2}};
     return {.iterations = plan.iterations,
             .sync = sync,
+            .batching = plan.batching,
             .mem_limit_bytes = plan.mem_limit_bytes,
             .check = plan.check};
+}
+
+// -z: OSU 7.5 takes its percentiles over the times of single iterations (omb_lat_arr[i -
+// options.skip], osu_latency.c:215-219; the collectives' per call, osu_allreduce.c), so under -z
+// each timed iteration is a sample of its own (one clock read per iteration, as OSU reads it),
+// up to max_tail_samples; beyond, consecutive iterations share a sample.
+inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
+
+[[nodiscard]] inline policy::aggregation::batched batching_of(const options& o) noexcept {
+    if (o.percentiles.empty()) return {};
+    return {.max_batches = max_tail_samples, .min_batch_s = 0.0};
 }
 
 // The definition's -c check with the options it depends on (the root of -k), or its default.
@@ -171,6 +183,7 @@ struct message_method {
     [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
                                                   std::string_view name, std::uint64_t x) {
         const message_plan plan{.iterations = o.counts(Def::counts),
+                                .batching = batching_of(o),
                                 .mem_limit_bytes = static_cast<double>(o.mem_limit_bytes),
                                 .check = o.check};
         const mpi::record_labels labels{.suite = "osu",
