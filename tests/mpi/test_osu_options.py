@@ -50,6 +50,13 @@ def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}"):
     return p, rows, reports
 
 
+def refused_early(args, options, why):
+    """A refusal the suite makes while it reads its options, before it counts the processes
+    (osu/suite.cpp: parse_options, refuse_options_not_taken, -I, -d): the same one line at one
+    process, launched in half the time of two."""
+    refused(args.parbench, "osu", 1, options, why)
+
+
 def calls(report, function):
     return report.get("calls", {}).get(function, 0)
 
@@ -341,11 +348,9 @@ def test_point_to_point_datatypes(args):
     expect([(r["bytes"], r.get("datatype"), r.get("defects")) for r in rows] ==
            [(8, "MPI_INT", 0), (16, "MPI_INT", 0)], f"partitioned_latency -T MPI_INT rows {rows}")
     # a range with no whole element, and the tests parbench does not offer -T on
-    for options, why in [(["latency", "-T", "mpi_int", "-m", "1:2"],
-                          "whole 4-byte MPI_INT elements"),
-                         (["neighbor_allgather", "-T", "mpi_int"],
-                          "-T: not offered on neighbor_allgather")]:
-        refused(args.parbench, "osu", args.np, options + ["-i", "1", "-x", "0"], why)
+    refused(args.parbench, "osu", args.np, ["latency", "-T", "mpi_int", "-m", "1:2", "-i", "1",
+                                            "-x", "0"], "whole 4-byte MPI_INT elements")
+    test_neighborhood_datatypes(args)
 
 
 def test_in_place(args):
@@ -398,7 +403,7 @@ def test_option_refusals(args):
                          (["bw_persistent", "-b", "multiple"],
                           "-b: not an option of bw_persistent"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
-        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def tail_columns(out, want):
@@ -416,24 +421,29 @@ def tail_columns(out, want):
 def test_tail_latency(args):
     """-z's percentile list (osu_util.c:834-856; default 50,90,99). OSU's tail latency of p is
     element round(n * p / 100) - 1 of the sorted times, n * p / 100 in C's integer division
-    (omb_calculate_tail_lat, osu_util_mpi.c:742-750): with 40 times p 99 is the 39th smallest,
-    not nearest rank's 40th. Known answer under the oracle: allreduce's times per call are D0 and
+    (omb_calculate_tail_lat, osu_util_mpi.c:742-750): with 130 times p 99 is the 128th smallest,
+    not nearest rank's 129th; the times are single iterations', one per timed iteration (more
+    than parbench's 64 batches without -z). Known answer under the oracle: allreduce's times per call are D0 and
     D1, so every percentile of OSU's average over the processes (MPI_Reduce SUM / comm_size,
     osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
     want = [1, 50, 100]
-    p, rows, _ = oracle_run(args, ["allreduce"], ["-m", "8:8", "-i", "10", "-x", "0", "-z",
+    p, rows, _ = oracle_run(args, ["allreduce"], ["-m", "8:8", "-i", "100", "-x", "0", "-z",
                                                   ",".join(map(str, want))])
     got = tail_columns(p.stdout, want)
     expect(list(got) == [8] and all(close(v, (D0_US + D1_US) / 2, 1e-4) for v in got[8]),
            f"allreduce -z 1,50,100 under the oracle: {got}, expected {(D0_US + D1_US) / 2} each")
+    # OSU's times are per iteration (omb_lat_arr, osu_allreduce.c): one sample per timed call,
+    # where parbench's batches without -z are at most 64
+    samples = len(rows[0].get("samples_us", [])) if len(rows) == 1 else 0
+    expect(samples == 100, f"allreduce -z -i 100: {samples} samples, expected one per call")
     want = [1, 50, 99]
-    p, rows = run(["latency", "-m", "4:4", "-i", "40", "-x", "0", "--tail-lat", "1,50,99"],
+    p, rows = run(["latency", "-m", "4:4", "-i", "130", "-x", "0", "--tail-lat", "1,50,99"],
                   args.np, args.parbench)
     got = tail_columns(p.stdout, want)
     samples = sorted(rows[0].get("samples_us", [])) if len(rows) == 1 else []
     n = len(samples)
     expected = [samples[max(n * q // 100, 1) - 1] for q in want] if n else []
-    expect(p.returncode == 0 and n == 40 and list(got) == [4] and
+    expect(p.returncode == 0 and n == 130 and list(got) == [4] and
            all(abs(a - b) <= 0.0051 for a, b in zip(got[4], expected)) and
            all(close(rows[0]["metrics"][f"p{q}_latency_us"], e, 1e-9)
                for q, e in zip(want, expected)),
@@ -444,8 +454,7 @@ def test_tail_latency(args):
     for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
                        ("50,x", "-z 50,x:"),
                        ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
-        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1", "-z", value],
-                why)
+        refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
 
 
 def test_mbw_mr_options(args):
@@ -464,8 +473,11 @@ def test_mbw_mr_options(args):
            f"mbw_mr -R 0 -p 5: rc {p.returncode}, {p.stdout!r}")
     for options, why in [(["mbw_mr", "-R", "2"], "-R 2: expected 0 or 1"),
                          (["latency", "--print-rate", "1"], "-R: not an option of latency"),
-                         (["bw", "-p", "1"], "-p: not an option of bw")]:
-        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+                         (["bw", "-p", "1"], "-p: not an option of bw"),
+                         # OSU 7.5's host build: no p, R or V in OMBOP__PT2PT__CONG_BW
+                         # (osu_util_options.h:74), and the programs never read them
+                         (["bw_fan_in", "-V"], "-V: not an option of bw_fan_in")]:
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def test_varied_window(args):
@@ -500,7 +512,7 @@ def test_varied_window(args):
            f"mbw_mr --vary-window -R 0: rc {p.returncode}, {p.stdout!r}")
     for options, why in [(["bw", "-V"], "-V: not an option of bw"),
                          (["mbw_mr", "-V", "-c"], "-V: not offered with -c")]:
-        refused(args.parbench, "osu", args.np, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def test_sessions(args):
@@ -524,7 +536,7 @@ def test_sessions(args):
                for r in rows),
            f"-I: rows {[(r['benchmark'], r['t_avg_us'], r['t_max_us']) for r in rows]}, "
            f"expected D = {D0_US} each")
-    refused(args.parbench, "osu", args.np, ["init", "-I"], "-I: not offered on init")
+    refused_early(args, ["init", "-I"], "-I: not offered on init")
 
 
 def test_device_buffers(args):
@@ -540,8 +552,177 @@ def test_device_buffers(args):
                          (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
-        refused(args.parbench, "osu", args.np, ["latency", "-m", "4:4", "-i", "1"] + options,
-                why)
+        refused_early(args, ["latency", "-m", "4:4", "-i", "1"] + options, why)
+
+
+def test_neighborhood_datatypes(args):
+    """-T on the neighbourhood collectives (OSU 7.5's NHBR option strings have T:,
+    osu_util_options.h:85-89, :127-132): every call moves c = X / size(T) elements of T per
+    neighbour, the v-displacements k·c elements, alltoallw's k·c·size(T) bytes with one T per
+    neighbour (osu_neighbor_alltoallw.c:161-185); sizes without a whole element are skipped.
+    On the graph 0->1, 1->0, 0->1 process 0 sends to 1 twice and process 1 receives twice."""
+    with tempfile.TemporaryDirectory() as tmp:
+        edges = os.path.join(tmp, "graph.adj")
+        with open(edges, "w") as f:
+            f.write("0,1\n1,0\n0,1\n")
+        p, rows, reports = oracle_run(args, ["neighbor_allgatherv", "neighbor_alltoallw",
+                                             "ineighbor_alltoall"],
+                                      ["-T", "MPI_INT", "-N", f"graph:{edges}", "-m", "2:8",
+                                       "-i", "2", "-x", "0"])
+    for rank, rep in reports.items():
+        nbrs = " in 1 out 1,1" if rank == 0 else " in 0,0 out 0"
+        want = {"MPI_Neighbor_allgatherv": {}, "MPI_Neighbor_alltoallw": {},
+                "MPI_Ineighbor_alltoall": {}}
+        for x in (4, 8):
+            c = x // 4
+            if rank == 0:
+                gatherv = f"MPI_INT send {c} recv {c} at 0{nbrs}"
+                alltoallw = f"MPI_INT send {c},{c} at 0,{4 * c} recv {c} at 0{nbrs}"
+            else:
+                gatherv = f"MPI_INT send {c} recv {c},{c} at 0,{c}{nbrs}"
+                alltoallw = f"MPI_INT send {c} at 0 recv {c},{c} at 0,{4 * c}{nbrs}"
+            want["MPI_Neighbor_allgatherv"][gatherv] = 2  # i + x
+            want["MPI_Neighbor_alltoallw"][alltoallw] = 2
+            want["MPI_Ineighbor_alltoall"][f"MPI_INT x {c}{nbrs}"] = 4  # both loops
+        got = {function: operands(rep, function) for function in want}
+        expect(got == want, f"neighbourhood -T MPI_INT rank {rank}: {got}, expected {want}")
+    expect([(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows] ==
+           [(b, "MPI_INT", x) for b in ("neighbor_allgatherv", "neighbor_alltoallw",
+                                        "ineighbor_alltoall") for x in (4, 8)] and
+           p.stdout.count("# Datatype: MPI_INT.\n") == 3,
+           f"neighbourhood -T MPI_INT records: {rows}")
+
+
+def test_atomic_datatypes(args):
+    """-T on OSU 7.5's accumulate and atomics (show_validation gives acc, fop and cas "cT:",
+    osu_util.c:589-602; MPI_CHAR by default, :1176-1189): acc_latency sums X / size(T) elements
+    of T, fop_latency and cas_latency one element, whose size is the row's (print_latency(rank,
+    dtype_size), osu_fop_latency.c:294), under print_header_one_sided's datatype line
+    (osu_util_mpi.c:374-376); get_acc_latency sums MPI_CHAR and prints no datatype line
+    (osu_get_acc_latency.c:183, :726-745). Under the oracle each iteration is the operation and
+    MPI_Win_flush: 2 D. -c checks the sums in every type; cas on MPI_FLOAT (which
+    MPI_Compare_and_swap does not take) and get_acc_latency -T are refused."""
+    d_us = 100.0
+    p, rows, reports = oracle_run(args, ["acc_latency", "fop_latency", "cas_latency"],
+                                  ["-T", "MPI_INT", "-m", "2:8", "-i", "2", "-x", "0"],
+                                  delays=str(d_us))
+    want = {"MPI_Accumulate": {"MPI_INT x 1 op MPI_SUM": 2, "MPI_INT x 2 op MPI_SUM": 2},
+            "MPI_Fetch_and_op": {"MPI_INT x 1 op MPI_SUM": 2},
+            "MPI_Compare_and_swap": {"MPI_INT x 1": 2}}
+    got = {function: operands(reports.get(0, {}), function) for function in want}
+    expect(got == want, f"atomics -T MPI_INT process 0: {got}, expected {want}")
+    got = [(r["benchmark"], r["bytes"], r.get("datatype"), r["t_max_us"]) for r in rows]
+    expect([g[:3] for g in got] == [("acc_latency", 4, "MPI_INT"), ("acc_latency", 8, "MPI_INT"),
+                                    ("fop_latency", 4, "MPI_INT"), ("cas_latency", 4, "MPI_INT")]
+           and all(close(g[3], 2 * d_us, 1e-6) for g in got) and
+           p.stdout.count("# Synchronization: MPI_Win_flush\n# Datatype: MPI_INT.\n") == 3,
+           f"atomics -T MPI_INT rows {got}, expected 2 D = {2 * d_us} us each: {p.stdout!r}")
+    p, rows, reports = oracle_run(args, ["get_acc_latency", "fop_latency"],
+                                  ["-m", "1:1", "-i", "2", "-x", "0"], delays=str(d_us))
+    want = {"MPI_Get_accumulate": {"MPI_CHAR x 1 op MPI_SUM": 2},
+            "MPI_Fetch_and_op": {"MPI_CHAR x 1 op MPI_SUM": 2}}
+    got = {function: operands(reports.get(0, {}), function) for function in want}
+    expect(got == want and [(r["benchmark"], r["bytes"]) for r in rows] ==
+           [("get_acc_latency", 1), ("fop_latency", 1)] and
+           "# OSU MPI_Get_accumulate latency Test v7.5\n# Window creation: MPI_Win_allocate\n"
+           "# Synchronization: MPI_Win_flush\n# Size " in p.stdout and
+           "# Synchronization: MPI_Win_flush\n# Datatype: MPI_CHAR.\n# Size " in p.stdout,
+           f"get_acc_latency fop_latency without -T: {got}, rows {rows}: {p.stdout!r}")
+    refused(args.parbench, "osu", args.np, ["cas_latency", "-T", "all", "-m", "4:4", "-i", "1"],
+            "MPI_Compare_and_swap takes integer types only")
+    p, rows = run(["acc_latency", "fop_latency", "-T", "all", "-c", "-m", "4:4", "-i", "3",
+                   "-x", "1"], args.np, args.parbench)
+    expect(p.returncode == 0 and len(rows) == 6 and all(r.get("defects") == 0 for r in rows),
+           f"acc fop -T all -c: rc {p.returncode}, "
+           f"{[(r['benchmark'], r.get('datatype'), r.get('defects')) for r in rows]}")
+    refused_early(args, ["get_acc_latency", "-T", "MPI_INT"], "-T: not offered on get_acc_latency")
+
+
+def test_derived_datatypes(args):
+    """-D (OSU 7.5's --ddt, osu_util.c:1258-1303; the type omb_ddt_assign makes,
+    osu_util_mpi.c:2948-3007, recomputed here): every message is one element of a derived
+    datatype of its n = X / size(T) elements (omb_ddt_get_size): vect:S:B MPI_Type_vector(n / S,
+    B, S, T), cont MPI_Type_contiguous(n, T), indx:FILE MPI_Type_indexed of the file's blocks
+    (parbench takes every line; sizes whose message ends before the last block are skipped). The
+    Transmit Size column (print_only_header, osu_util_mpi.c:651-653; rows "%*zu",
+    osu_latency.c:291-293) is the bytes the type holds, and OSU's MB/s count those bytes
+    (osu_bw.c:263-268): under the oracle's D per call, bw's W·T / ((W + 2)·D), mbw_mr's
+    pairs·W·T / ((W + 2)·D). Bad values, -c, and tests that do not take it are refused."""
+    d_us, w, iterations = 100.0, 2, 2  # -i 2 -x 0
+
+    def vector(x, stride, block, base="MPI_CHAR"):
+        return f"vector({x // stride},{block},{stride},{base}) x 1"
+
+    def sent(rep, function):
+        return {k: v for k, v in operands(rep, function).items() if k != "MPI_CHAR x 1"}
+
+    sizes = [1, 2, 4, 8, 16]
+    p, rows, reports = oracle_run(args, ["latency", "bw"],
+                                  ["-D", "vect:4:3", "-m", "1:16", "-i", "2", "-x", "0", "-W",
+                                   str(w)], delays=str(d_us))
+    pingpong, window = {}, {}
+    for x in sizes:  # latency: i + x sends per size each way; bw: W (i + x) on process 0
+        pingpong[vector(x, 4, 3)] = pingpong.get(vector(x, 4, 3), 0) + iterations
+        window[vector(x, 4, 3)] = window.get(vector(x, 4, 3), 0) + w * iterations
+    for rank, rep in reports.items():
+        expect(sent(rep, "MPI_Send") == pingpong,
+               f"-D vect:4:3 rank {rank} MPI_Send {sent(rep, 'MPI_Send')}, expected {pingpong}")
+        got = sent(rep, "MPI_Isend" if rank == 0 else "MPI_Irecv")
+        expect(got == window, f"-D vect:4:3 rank {rank} bw's window {got}, expected {window}")
+    transmit = {x: x // 4 * 3 for x in sizes}
+    got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"))
+           for r in rows]
+    expect(got == [(b, x, transmit[x]) for b in ("latency", "bw") for x in sizes],
+           f"-D vect:4:3 records (benchmark, bytes, Transmit Size): {got}")
+    for r in rows:
+        if r["benchmark"] == "bw":
+            want = w * transmit[r["bytes"]] / ((w + 2) * d_us)
+            mb_s = r.get("metrics", {}).get("bandwidth_mb_s", -1)
+            expect(close(mb_s, want, 1e-6),
+                   f"-D vect:4:3 bw at {r['bytes']} B: {mb_s} MB/s, expected W·T/((W+2)·D) = "
+                   f"{want} (T = {transmit[r['bytes']]} bytes carried, not {r['bytes']})")
+    expect("# Size       Avg Latency(us)     Transmit Size\n" in p.stdout and
+           "# Size      Bandwidth (MB/s)     Transmit Size\n" in p.stdout and
+           "\n16 " in p.stdout and f"0.06{12:>18}\n" in p.stdout,
+           f"-D: OSU's Transmit Size column: {p.stdout!r}")
+    with tempfile.TemporaryDirectory() as tmp:
+        blocks = os.path.join(tmp, "ddt.txt")
+        with open(blocks, "w") as f:  # OSU's sample's form: comments, "DISP, LENGTH"
+            f.write("#Displacement, Block Length\n20,3\n2, 10\n")
+        p, rows, reports = oracle_run(args, ["latency_persistent", "mbw_mr"],
+                                      ["-T", "MPI_INT", "-D", f"indx:{blocks}", "-m", "4:128",
+                                       "-i", "2", "-x", "0", "-W", str(w)], delays=str(d_us))
+        indexed = "indexed(2,[3@20 10@2],MPI_INT) x 1"
+        for rank, rep in reports.items():
+            want = {"MPI_Send_init": {indexed: 1}, "MPI_Recv_init": {indexed: 1},
+                    "MPI_Isend" if rank == 0 else "MPI_Irecv": {indexed: w * iterations}}
+            got = {function: sent(rep, function) for function in want}
+            expect(got == want, f"-D indx rank {rank}: {got}, expected {want} (the 23-int type "
+                   f"fits 128 bytes alone of 4:128)")
+        got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"),
+                r.get("metrics", {}).get("bandwidth_mb_s")) for r in rows]
+        want = 1 * w * 52 / ((w + 2) * d_us)  # 13 ints carried
+        expect(len(got) == 2 and got[0][:3] == ("latency_persistent", 128, 52) and
+               got[1][:3] == ("mbw_mr", 128, 52) and close(got[1][3], want, 1e-6),
+               f"-D indx records {got}, expected 128 bytes carrying 52, mbw_mr {want} MB/s")
+        refused(args.parbench, "osu", args.np, ["latency", "-D", f"indx:{blocks}", "-m", "1:16",
+                                                "-i", "1", "-x", "0"], "no message size")
+    p, rows, reports = oracle_run(args, ["latency_mp", "bw_fan_out"],
+                                  ["-T", "MPI_FLOAT", "--ddt", "CONT", "-m", "8:8", "-i", "2",
+                                   "-x", "0", "-W", str(w)], delays=str(d_us))
+    for rank, rep in reports.items():
+        got = {f: sent(rep, f) for f in ("MPI_Send", "MPI_Isend" if rank == 0 else "MPI_Irecv")}
+        want = {"MPI_Send": {"contiguous(2,MPI_FLOAT) x 1": iterations},
+                "MPI_Isend" if rank == 0 else "MPI_Irecv":
+                    {"contiguous(2,MPI_FLOAT) x 1": w * iterations}}
+        expect(got == want, f"-D cont rank {rank}: {got}, expected {want}")
+    for options, why in [(["latency", "-D", "vect:8"], "vect takes STRIDE and BLOCK_LENGTH"),
+                         (["latency", "-D", "vect:2:3"], "overlap"),
+                         (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
+                         (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
+                         (["partitioned_latency", "-D", "cont"],
+                          "-D: not offered on partitioned_latency")]:
+        refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
 def main():
@@ -564,6 +745,8 @@ def main():
     test_varied_window(args)
     test_sessions(args)
     test_device_buffers(args)
+    test_derived_datatypes(args)
+    test_atomic_datatypes(args)
     return finish()
 
 

@@ -17,6 +17,9 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace parbench::osu {
 
@@ -65,5 +68,58 @@ namespace parbench::osu {
             .reduction = {mpi_datatype(d, true), count, layout},
             .op = MPI_SUM};
 }
+
+// The bytes one message of X bytes carries: X, or under -D the derived type's, OSU's Transmit
+// Size (omb_ddt_assign's elements x size(T), osu_latency.c:152-155), from which OSU's bandwidth
+// tests compute MB/s (osu_bw.c:263-268, :364-368).
+[[nodiscard]] inline std::uint64_t payload_bytes(const options& o, std::uint64_t x) noexcept {
+    if (!o.ddt.given()) return x;
+    const std::uint64_t size = element_bytes(o.table_datatype);
+    return o.ddt.transmit_elements(x / size) * size;
+}
+
+// Whether a message of X bytes of `element`-byte elements holds -D's type: indx's blocks lie at
+// the file's displacements whatever the size, so a size whose message ends before the last
+// block's end is skipped (OSU 7.5 sends it from buffers of its largest size and reads past the
+// message). Every other size fits.
+[[nodiscard]] inline bool ddt_fits(const options& o, std::uint64_t element,
+                                   std::uint64_t x) noexcept {
+    const std::uint64_t n = x / element;
+    return o.ddt.kind != ddt_kind::indexed || n >= o.ddt.span_elements(n);
+}
+
+// -D's datatype of one message of `n` elements of `base`, made and committed as OSU's
+// omb_ddt_assign makes it (osu_util_mpi.c:2966-3005; the indexed type of every entry of the file),
+// freed with this object.
+class derived_message_type {
+public:
+    derived_message_type(const derived_datatype& d, MPI_Datatype base, int n) {
+        switch (d.kind) {
+            case ddt_kind::contiguous: MPI_Type_contiguous(n, base, &type_); break;
+            case ddt_kind::vector:
+                MPI_Type_vector(n / static_cast<int>(d.stride), static_cast<int>(d.block_length),
+                                static_cast<int>(d.stride), base, &type_);
+                break;
+            case ddt_kind::indexed: {
+                std::vector<int> lengths = d.block_lengths;  // MPI-3's non-const int* on some MPIs
+                std::vector<int> displacements = d.displacements;
+                MPI_Type_indexed(static_cast<int>(lengths.size()), lengths.data(),
+                                 displacements.data(), base, &type_);
+                break;
+            }
+            case ddt_kind::none: return;
+        }
+        MPI_Type_commit(&type_);
+    }
+    derived_message_type(const derived_message_type&) = delete;
+    derived_message_type& operator=(const derived_message_type&) = delete;
+    ~derived_message_type() {
+        if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+    }
+    [[nodiscard]] MPI_Datatype get() const noexcept { return type_; }
+
+private:
+    MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
 
 }  // namespace parbench::osu

@@ -89,8 +89,20 @@ template <class Def>
     if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = {.count = 2}};
     return {.iterations = plan.iterations,
             .sync = sync,
+            .batching = plan.batching,
             .mem_limit_bytes = plan.mem_limit_bytes,
             .check = plan.check};
+}
+
+// -z: OSU 7.5 takes its percentiles over the times of single iterations (omb_lat_arr[i -
+// options.skip], osu_latency.c:215-219; the collectives' per call, osu_allreduce.c), so under -z
+// each timed iteration is a sample of its own (one clock read per iteration, as OSU reads it),
+// up to max_tail_samples; beyond, consecutive iterations share a sample.
+inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
+
+[[nodiscard]] inline policy::aggregation::batched batching_of(const options& o) noexcept {
+    if (o.percentiles.empty()) return {};
+    return {.max_batches = max_tail_samples, .min_batch_s = 0.0};
 }
 
 // The definition's -c check with the options it depends on (the root of -k), or its default.
@@ -161,13 +173,17 @@ struct message_method {
         return Def::all_processes ? st.world_size : 2;
     }
     [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
-        return Def::traits.has_bytes
-                   ? message_sizes(o, Def::max_bytes, unit_of<Def>(o), smallest_of<Def>())
-                   : std::vector<std::uint64_t>{0};
+        if (!Def::traits.has_bytes) return {0};
+        std::vector<std::uint64_t> sizes =
+            message_sizes(o, Def::max_bytes, unit_of<Def>(o), smallest_of<Def>());
+        // -D indx: a message must hold the indexed type's last block (ddt_fits)
+        std::erase_if(sizes, [&](std::uint64_t x) { return !ddt_fits(o, unit_of<Def>(o), x); });
+        return sizes;
     }
     [[nodiscard]] static mpi::measurement measure(const mpi::session& s, const options& o,
                                                   std::string_view name, std::uint64_t x) {
         const message_plan plan{.iterations = o.counts(Def::counts),
+                                .batching = batching_of(o),
                                 .mem_limit_bytes = static_cast<double>(o.mem_limit_bytes),
                                 .check = o.check};
         const mpi::record_labels labels{.suite = "osu",
@@ -180,7 +196,8 @@ struct message_method {
             m = measure_message_size<Def>(s, o, labels, x, plan);
         if (const auto factor = pattern::throughput_factor(
                 Def::descriptor(o), s.layout().processes, s.layout().groups))
-            for (auto& r : m.records) add_bandwidth(r, *factor * static_cast<double>(x));
+            for (auto& r : m.records)
+                add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
         // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)
         // names each pair's nodes, as IMB-MT's and PAW's rows do (one group of every process
         // would call two intra-node pairs on two nodes inter-node).
@@ -288,6 +305,10 @@ template <class Def>
             }(),
             .takes_buffers = [] {
                 if constexpr (requires { Def::takes_buffers; }) return Def::takes_buffers;
+                return false;
+            }(),
+            .takes_ddt = [] {
+                if constexpr (requires { Def::takes_ddt; }) return Def::takes_ddt;
                 return false;
             }(),
             .reduction = [] {

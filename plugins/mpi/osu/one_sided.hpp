@@ -15,6 +15,7 @@
 // latency or bandwidth, which -s it accepts and its default.
 #pragma once
 
+#include "osu/datatypes.hpp"
 #include "osu/family.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
@@ -60,16 +61,27 @@ struct one_sided_method {
                                   : pattern::throughput_rule::none};
     }
 
+    // The accumulates' and atomics' element: -T's datatype of the table (OSU 7.5's acc, fop
+    // and cas take -T, MPI_CHAR by default: osu_util.c:588-602 gives their option string T:,
+    // osu_fop_latency.c:57, :129-150 pass mpi_type_list's type); get_acc_latency, which takes no
+    // -T, MPI_CHAR alone (osu_get_acc_latency.c:183).
+    [[nodiscard]] static element element_of(const options& o) noexcept {
+        return {.type = mpi_datatype(o.table_datatype, false),
+                .size = element_bytes(o.table_datatype),
+                .floating = o.table_datatype == datatype::mpi_float};
+    }
+
     // A definition may bring its own kernel (the testing module's corrupting put).
-    [[nodiscard]] static auto kernel(const kernel_context& c, std::uint64_t window) {
+    [[nodiscard]] static auto kernel(const kernel_context& c, std::uint64_t window,
+                                     const element& e) {
         if constexpr (requires { Def::make_kernel(c, window); })
             return Def::make_kernel(c, window);
         else if constexpr (round_trip && S == sync::fence)
-            return fence_round_trip<Def::op>{};
+            return fence_round_trip<Def::op>{e};
         else if constexpr (round_trip)
-            return pscw_round_trip<Def::op>(c);
+            return pscw_round_trip<Def::op>(c, e);
         else
-            return transfers<Def::op>{window};
+            return transfers<Def::op>{window, e};
     }
 
     [[nodiscard]] static auto completion(const kernel_context& c) {
@@ -82,12 +94,16 @@ struct one_sided_method {
         else return mpi::rma::pscw(c);
     }
 
-    // The hooks of osu/family.hpp: the pair, OSU's sizes (the atomics move one integer, as
-    // OSU), and one size on a window of -W sections with the -s completion.
+    // The hooks of osu/family.hpp: the pair, OSU's sizes (the atomics move one element, the
+    // size OSU prints: print_latency(rank, dtype_size, ...), osu_fop_latency.c:294; the
+    // accumulates whole elements), and one size on a window of -W sections with the -s
+    // completion.
     [[nodiscard]] static int processes(const run_state& /*st*/) { return 2; }
     [[nodiscard]] static std::vector<std::uint64_t> sizes(const options& o) {
         if constexpr (Def::op == rma_op::fetch_and_op || Def::op == rma_op::compare_and_swap)
-            return {atomic_bytes};
+            return {element_bytes(o.table_datatype)};
+        else if constexpr (Def::op == rma_op::accumulate)
+            return message_sizes(o, default_max_bytes, element_bytes(o.table_datatype));
         else
             return message_sizes(o);
     }
@@ -103,6 +119,7 @@ struct one_sided_method {
         plan.mem_limit_bytes = static_cast<double>(o.mem_limit_bytes);
         const auto bytes = static_cast<std::size_t>(x);
         const kernel_context context = s.context(bytes, rma_pattern.pairs);
+        const element e = element_of(o);
         const mpi::window_plan window_plan{.creation = o.creation,
                                            .epoch = epoch,
                                            .bytes = bytes,
@@ -113,10 +130,10 @@ struct one_sided_method {
                                                 .labels = {"osu", std::string(name)},
                                                 .bytes = x,
                                                 .resource = mpi::rma_window(window_plan, context),
-                                                .kernel = kernel(context, window),
+                                                .kernel = kernel(context, window, e),
                                                 .completion = completion(context),
                                                 .plan = plan,
-                                                .check = data_check<Def::op>{}});
+                                                .check = data_check<Def::op>{e}});
         if constexpr (Def::kind == measures::bandwidth)
             for (auto& r : m.records)
                 add_bandwidth(r, static_cast<double>(rma_pattern.nmsg) * static_cast<double>(x));
@@ -146,7 +163,7 @@ template <class Def>
     requires(mpi::check_definition<Def>())
 [[nodiscard]] constexpr benchmark one_sided_entry(const char* name, const char* description,
                                                   std::uint32_t flags) {
-    return {plugin::catalogue_row(name, description,
+    benchmark b{plugin::catalogue_row(name, description,
                                   one_sided_method<Def, Def::default_sync>::descriptor(1).klass,
                                   flags),
             {.banner = Def::banner,
@@ -164,6 +181,15 @@ template <class Def>
             1,
             1,
             Def::kind == measures::bandwidth ? window_use::sections : window_use::none};
+    // -T (OSU 7.5: acc_latency, fop_latency, cas_latency; their records keep their names
+    // without it)
+    if constexpr (requires { Def::takes_datatype; }) {
+        b.takes_datatype = Def::takes_datatype;
+        b.names_default_datatype = false;
+        b.unit = Def::op == rma_op::accumulate ? 1 : b.unit;
+    }
+    if constexpr (requires { Def::refusal_with(options{}, 0); }) b.refusal_with = &Def::refusal_with;
+    return b;
 }
 
 }  // namespace parbench::osu

@@ -151,6 +151,91 @@ neighborhood parse_neighborhood(const std::string& text) {
     return n;
 }
 
+// -D cont | vect:STRIDE:BLOCK_LENGTH | indx:FILE (OSU 7.5's spellings, any case,
+// omb_ddt_process_options, osu_util.c:1258-1303; the file is read here, on every process, as
+// OSU's omb_ddt_assign reads it, osu_util_mpi.c:2982-3000). Where OSU would crash or make a type
+// that overruns or overlaps its receive buffer, parbench refuses in one line: vect without both
+// numbers (OSU's atoi(NULL)), a stride of 0 (OSU divides by it), a block longer than the stride
+// (blocks that overlap, which a receive may not have), indx entries that overlap, more than OSU's
+// 100 (OMB_DDT_INDEXED_MAX_LENGTH, osu_util_mpi.h:220, past which OSU writes beyond its arrays).
+constexpr std::size_t max_indexed_entries = 100;
+
+[[nodiscard]] std::string trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+        text.remove_suffix(1);
+    return std::string(text);
+}
+
+derived_datatype parse_ddt(const std::string& text) {
+    const auto bad = [&](const std::string& why) {
+        return input_error("-D " + text + ": " + why +
+                           "; expected cont, vect:STRIDE:BLOCK_LENGTH or indx:FILE");
+    };
+    const auto colon = text.find(':');
+    std::string kind = text.substr(0, colon);
+    for (char& ch : kind) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    const std::string rest = colon == std::string::npos ? std::string() : text.substr(colon + 1);
+    derived_datatype d;
+    if (kind == "cont") {
+        if (colon != std::string::npos) throw bad("cont takes no arguments");
+        d.kind = ddt_kind::contiguous;
+        return d;
+    }
+    if (kind == "vect") {
+        const auto second = rest.find(':');
+        if (colon == std::string::npos || second == std::string::npos ||
+            !parbench::parse_unsigned(std::string_view(rest).substr(0, second), d.stride) ||
+            !parbench::parse_unsigned(std::string_view(rest).substr(second + 1), d.block_length))
+            throw bad("vect takes STRIDE and BLOCK_LENGTH, both integers");
+        if (d.stride == 0 || d.block_length == 0 || d.stride > INT_MAX)
+            throw bad("STRIDE and BLOCK_LENGTH must be positive");
+        if (d.block_length > d.stride)
+            throw bad("a BLOCK_LENGTH above the STRIDE makes the blocks overlap, which a "
+                      "receive may not have");
+        d.kind = ddt_kind::vector;
+        return d;
+    }
+    if (kind != "indx") throw bad("unknown datatype '" + text.substr(0, colon) + "'");
+    if (rest.empty()) throw bad("no file");
+    d.kind = ddt_kind::indexed;
+    d.file = rest;
+    std::ifstream in(d.file);
+    if (!in) throw bad("cannot read " + d.file);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        const auto comma = line.find(',');
+        std::uint64_t displacement = 0;
+        std::uint64_t length = 0;
+        if (comma == std::string::npos ||
+            !parbench::parse_unsigned(trimmed(std::string_view(line).substr(0, comma)),
+                                      displacement) ||
+            !parbench::parse_unsigned(trimmed(std::string_view(line).substr(comma + 1)),
+                                      length) ||
+            length == 0 || displacement > INT_MAX / 2 || length > INT_MAX / 2)
+            throw bad(d.file + " line " + std::to_string(number) + " '" + line +
+                      "' is not DISPLACEMENT,BLOCK_LENGTH (elements, the length positive)");
+        d.displacements.push_back(static_cast<int>(displacement));
+        d.block_lengths.push_back(static_cast<int>(length));
+    }
+    if (d.displacements.empty()) throw bad(d.file + " has no DISPLACEMENT,BLOCK_LENGTH line");
+    if (d.displacements.size() > max_indexed_entries)
+        throw bad(d.file + " has " + std::to_string(d.displacements.size()) +
+                  " entries; OSU 7.5 holds at most 100");
+    std::vector<std::pair<int, int>> blocks;
+    for (std::size_t k = 0; k < d.displacements.size(); ++k)
+        blocks.emplace_back(d.displacements[k], d.block_lengths[k]);
+    std::sort(blocks.begin(), blocks.end());
+    for (std::size_t k = 1; k < blocks.size(); ++k)
+        if (blocks[k - 1].first + blocks[k - 1].second > blocks[k].first)
+            throw bad(d.file + ": the blocks at " + std::to_string(blocks[k - 1].first) +
+                      " and " + std::to_string(blocks[k].first) +
+                      " overlap, which a receive may not have");
+    return d;
+}
+
 // -d ACCEL [SRC DST] (OSU 7.5: -d's value, then two placement words after the options,
 // osu_util.c:1190-1252): ACCEL one of OSU's five, any case; SRC and DST each H, D, M, MH or MD
 // (OSU reads M alone as MH, with a deprecation note).
@@ -193,7 +278,7 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
     {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
     {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"},
-    {"session", "I"},      {"accelerator", "d"},  {"validation-warmup", "u"}};
+    {"session", "I"},      {"accelerator", "d"},  {"validation-warmup", "u"}, {"ddt", "D"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -235,6 +320,13 @@ constexpr parbench_parameter parameter_rows[] = {
      "neighbourhood collectives' topology: periodic D-dimensional grid, neighbours within R "
      "steps, or the SRC,DEST edges of FILE (OSU -N)",
      "cart:1:1", PARBENCH_ARITY_ONE},
+    {"D", "cont|vect:STRIDE:BLOCK_LENGTH|indx:FILE",
+     "point-to-point tests: each message one element of a derived datatype of its elements: "
+     "contiguous, a vector of BLOCK_LENGTH of every STRIDE, or FILE's DISPLACEMENT,BLOCK_LENGTH "
+     "blocks; adds OSU's Transmit Size column (OSU -D)",
+     nullptr, PARBENCH_ARITY_ONE},
+    {"ddt", "cont|vect:STRIDE:BLOCK_LENGTH|indx:FILE", "OSU's long form of -D", nullptr,
+     PARBENCH_ARITY_ONE},
     {"mem-limit", "BYTES",
      "memory limit per process; larger sizes are skipped (OSU 7.3's -M, which 7.5 dropped)",
      "536870912", PARBENCH_ARITY_ONE},
@@ -246,7 +338,7 @@ constexpr parbench_parameter parameter_rows[] = {
      "fixed:0", PARBENCH_ARITY_ONE},
     {"root-rank", "fixed:RANK|rotate", "OSU's long form of -k", nullptr, PARBENCH_ARITY_ONE},
     {"T", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL",
-     "collectives and point-to-point tests (not the neighbourhood ones): the element datatype, "
+     "collectives and point-to-point tests: the element datatype, "
      "one table per datatype (ALL: all three; OSU -T)",
      "MPI_INT for the reductions, MPI_CHAR for the others", PARBENCH_ARITY_ONE},
     {"type", "MPI_CHAR|MPI_INT|MPI_FLOAT|ALL", "OSU's long form of -T", nullptr,
@@ -447,6 +539,8 @@ options parse_options(const run_request& request) {
         } else if (name == "k") {
             o.root = options_impl::parse_root(text);
             o.root.given = true;
+        } else if (name == "D") {
+            o.ddt = options_impl::parse_ddt(text);
         } else if (name == "N") {
             o.topology = options_impl::parse_neighborhood(text);
         } else if (name == "M") {

@@ -18,6 +18,8 @@
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/iterations.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -88,6 +90,49 @@ struct neighborhood {
 // -T (OSU 7.5): a collective's element datatype (osu/datatypes.hpp).
 enum class datatype : std::uint8_t { mpi_char, mpi_int, mpi_float };
 
+// -D (OSU 7.5's derived datatypes, --ddt; osu_util.c:1258-1303 reads it, osu_util_mpi.c:2948-3007
+// makes the type): each message of X bytes, n = X / size(T) elements of -T's datatype T, is sent
+// as one element of a derived datatype made per size (omb_ddt_get_size, osu_util_mpi.c:3018-3024):
+//   cont            MPI_Type_contiguous(n, T): every element
+//   vect:S:B        MPI_Type_vector(n / S, B, S, T): B of every S elements
+//   indx:FILE       MPI_Type_indexed of FILE's lines "DISPLACEMENT,BLOCK_LENGTH" (elements; '#'
+//                   lines skipped), whatever the size
+// OSU's Transmit Size column is the bytes the type holds (transmit_elements() x size(T)).
+enum class ddt_kind : std::uint8_t { none, contiguous, vector, indexed };
+
+struct derived_datatype {
+    ddt_kind kind = ddt_kind::none;
+    std::uint64_t stride = 8;        // vect (OMB_DDT_STRIDE_DEFAULT, osu_util.h:197)
+    std::uint64_t block_length = 4;  // vect (OMB_DDT_BLOCK_LENGTH_DEFAULT, osu_util.h:198)
+    std::string file;                // indx: its path
+    std::vector<int> displacements;  // indx: the file's entries, in elements, in its order
+    std::vector<int> block_lengths;
+    [[nodiscard]] bool given() const noexcept { return kind != ddt_kind::none; }
+    // The elements of T one message of n elements carries (OSU's omb_ddt_assign return value).
+    [[nodiscard]] std::uint64_t transmit_elements(std::uint64_t n) const noexcept {
+        switch (kind) {
+            case ddt_kind::vector: return n / stride * block_length;
+            case ddt_kind::indexed: {
+                std::uint64_t sum = 0;
+                for (const int b : block_lengths) sum += static_cast<std::uint64_t>(b);
+                return sum;
+            }
+            case ddt_kind::contiguous:
+            case ddt_kind::none: break;
+        }
+        return n;
+    }
+    // The elements of T the type spans from its start: indx's last block's end; n otherwise.
+    [[nodiscard]] std::uint64_t span_elements(std::uint64_t n) const noexcept {
+        if (kind != ddt_kind::indexed) return n;
+        std::uint64_t end = 0;
+        for (std::size_t k = 0; k < displacements.size(); ++k)
+            end = std::max(end, static_cast<std::uint64_t>(displacements[k]) +
+                                    static_cast<std::uint64_t>(block_lengths[k]));
+        return end;
+    }
+};
+
 // -k (OSU 7.5): the root of the rooted collectives that take it (gather, gatherv, reduce,
 // scatter, scatterv): fixed:N, or rotate, the root of iteration i being i % n (osu_util_mpi.c
 // omb_get_root_rank, lines 964-974). OSU's default is fixed:0.
@@ -141,6 +186,8 @@ struct options {
     // managed; osu_util.c:858-905, 1190-1252), as given; empty: -d not given
     std::string accelerator;
     std::vector<std::string> placements;
+    // -D: each message one element of a derived datatype (none: not given)
+    derived_datatype ddt;
     // mbw_mr's -R 0|1: the Messages/s column (OSU 7.5's print_rate, default 1)
     bool print_rate = true;
     // mbw_mr's -p PAIRS as given: OSU 7.5 reads it (osu_util.c:820-822) and then overwrites it

@@ -143,9 +143,8 @@ struct latency_persistent : latency_def<false>, takes_message_datatype {
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
                                      .latency = true};
-    static ping_pong_requests request_maker(const mpi::kernel_context& /*c*/,
-                                            const options& o) {
-        return {.elements = message_elements::of(o)};
+    static ping_pong_requests request_maker(const mpi::kernel_context& c, const options& o) {
+        return {.elements = message_elements::of(o, c.bytes)};
     }
     static persistent_ping_pong_kernel make_kernel(const mpi::kernel_context& /*c*/,
                                                    const options& /*o*/) {
@@ -164,10 +163,10 @@ struct window_persistent : window_def<T> {
         .banner = both ? "OSU MPI Bi-Directional Bandwidth Persistent Test"
                        : "OSU MPI Bandwidth Persistent Test",
         .figures = {{bandwidth_figure}}};
-    static window_requests request_maker(const mpi::kernel_context& /*c*/, const options& o) {
+    static window_requests request_maker(const mpi::kernel_context& c, const options& o) {
         return {.both = both,
                 .window = static_cast<int>(o.window_size),
-                .elements = message_elements::of(o)};
+                .elements = message_elements::of(o, c.bytes)};
     }
     static persistent_window_kernel make_kernel(const mpi::kernel_context& /*c*/,
                                                 const options& o) {

@@ -34,6 +34,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -56,16 +57,27 @@ struct bytes_of_partner {
     }
 };
 
-// The elements of one message: X / size(type) of -T's datatype of the table being measured.
+// The elements of one message: X / size(type) of -T's datatype of the table being measured, or
+// under -D one element of the derived datatype of them, made for the size X (OSU 7.5's
+// omb_ddt_assign and omb_ddt_get_size, osu_latency.c:152-156) and shared by the copies of the
+// kernel that send it.
 struct message_elements {
     MPI_Datatype type = MPI_CHAR;
     std::size_t size = 1;  // bytes of one element
+    std::shared_ptr<const derived_message_type> derived;
     [[nodiscard]] int count(std::size_t bytes) const noexcept {
-        return static_cast<int>(bytes / size);
+        return derived ? 1 : static_cast<int>(bytes / size);
     }
-    [[nodiscard]] static message_elements of(const options& o) noexcept {
-        return {.type = mpi_datatype(o.table_datatype, false),
-                .size = element_bytes(o.table_datatype)};
+    [[nodiscard]] static message_elements of(const options& o, std::size_t bytes) {
+        message_elements e{.type = mpi_datatype(o.table_datatype, false),
+                           .size = element_bytes(o.table_datatype),
+                           .derived = nullptr};
+        if (o.ddt.given()) {
+            e.derived = std::make_shared<const derived_message_type>(
+                o.ddt, e.type, static_cast<int>(bytes / e.size));
+            e.type = e.derived->get();
+        }
+        return e;
     }
 };
 
@@ -131,9 +143,11 @@ struct window_kernel {
 // bw_fan_out (suites/osu_startup.cpp). Without -T their records name no datatype, as before -T
 // reached them (osu/suite.hpp). OSU's partitioned_latency reads -T too; parbench refuses it
 // there (docs/osu.md).
+// They take -D too (the same option strings), each message one element of the derived type.
 struct takes_message_datatype {
     static constexpr bool takes_datatype = true;
     static constexpr bool names_default_datatype = false;
+    static constexpr bool takes_ddt = true;
 };
 
 // What the point-to-point definitions share: byte messages, OSU's pt2pt MAX (4 MiB).
@@ -166,8 +180,8 @@ struct latency_def : point_to_point_def {
                 .pairs = AllPairs ? pattern::halves : pattern::first_pair,
                 .throughput = pattern::throughput_rule::none};
     }
-    static ping_pong_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& o) {
-        return {.elements = message_elements::of(o)};
+    static ping_pong_kernel make_kernel(const mpi::kernel_context& c, const options& o) {
+        return {.elements = message_elements::of(o, c.bytes)};
     }
     using verify_check = bytes_of_partner;
 };
@@ -217,12 +231,12 @@ struct window_def : point_to_point_def, takes_message_datatype {
         return {slots, slots};
     }
     using point_to_point_def::layout;
-    static window_kernel make_kernel(const mpi::kernel_context& /*c*/, const options& o) {
+    static window_kernel make_kernel(const mpi::kernel_context& c, const options& o) {
         window_kernel k;
         k.both = both;
         k.window = static_cast<int>(o.window_size);
         k.multiple = o.multiple_buffers;
-        k.elements = message_elements::of(o);
+        k.elements = message_elements::of(o, c.bytes);
         k.requests.resize(2 * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
         return k;
     }

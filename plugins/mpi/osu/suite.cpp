@@ -89,6 +89,14 @@ namespace {
         return std::string(b.info.name) + " needs an even number of processes (it pairs " +
                "process r with r + n/2); the run has " + std::to_string(world_size);
     const std::uint64_t unit = unit_of(o, b);
+    if (b.takes_ddt && o.ddt.kind == ddt_kind::indexed && b.sized) {
+        const std::vector<std::uint64_t> sizes = message_sizes(o, b.max_bytes, unit, b.smallest);
+        if (std::none_of(sizes.begin(), sizes.end(),
+                         [&](std::uint64_t x) { return ddt_fits(o, unit, x); }))
+            return "-D indx:" + o.ddt.file + ": " + b.info.name +
+                   " has no message size in this -m range that holds the type's last block (" +
+                   std::to_string(o.ddt.span_elements(0)) + " elements)";
+    }
     if (!b.sized || !message_sizes(o, b.max_bytes, unit, b.smallest).empty()) return {};
     const std::string max = std::to_string(o.max_bytes.value_or(b.max_bytes));
     const std::string range = o.min_bytes ? std::to_string(*o.min_bytes) + ":" + max : max;
@@ -99,6 +107,14 @@ namespace {
                          (b.smallest == 1 ? "" : "s") + ", as OSU's";
     return "-m " + range + ": " + b.info.name + " has no message size in this range (" + why +
            ")";
+}
+
+// The options `b` runs with: -D only where it takes it (the default set runs the others
+// without it, as refuse_options_not_taken's warning says).
+[[nodiscard]] options options_of(const options& o, const benchmark& b) {
+    options mine = o;
+    if (!b.takes_ddt) mine.ddt = {};
+    return mine;
 }
 
 // -W: the most transfers of one window. MPI libraries hold a request object per nonblocking
@@ -145,6 +161,10 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
 [[nodiscard]] std::string refuse_options_not_taken(const options& o,
                                                    const std::vector<const benchmark*>& run,
                                                    const run_request& request) {
+    // OSU 7.5: "Derived data type does not support validation" (osu_util.c:961-966, 1077-1082)
+    if (o.ddt.given() && o.check)
+        throw input_error("-D: not offered with -c (OSU 7.5: derived datatypes do not support "
+                          "validation)");
     if (o.in_place && o.check)
         throw input_error("-l: not offered with -c (parbench's check fills the send buffer, "
                           "which MPI_IN_PLACE leaves unread)");
@@ -163,8 +183,9 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
         else if (o.pairs_given && !b->text.pairs_line) option = "-p";
         else if (o.vary_window && !b->text.pairs_line) option = "-V";
+        else if (o.ddt.given() && !b->takes_ddt) option = "-D";
         if (option.empty()) continue;
-        if (!request.benchmarks.empty() && option == "-T")  // OSU takes it on some of these
+        if (!request.benchmarks.empty() && (option == "-T" || option == "-D"))  // OSU takes it on some of these
             throw input_error(option + ": not offered on " + std::string(b->info.name) +
                               " (docs/osu.md lists the tests that take it)");
         if (!request.benchmarks.empty())
@@ -292,7 +313,7 @@ private:
                 .synchronization =
                     std::string(sync_calls(o.synchronization.value_or(b->default_sync)))};
         header.blocks[b->info.name] = std::move(block);
-        start.columns[b->info.name] = table_columns(b->text, o);
+        start.columns[b->info.name] = table_columns(b->text, options_of(o, *b));
     }
     start.header = header;  // report/osu_header.hpp
     int thread_level = MPI_THREAD_SINGLE;
@@ -331,6 +352,17 @@ private:
           {"R", o.print_rate ? 1 : 0},
           {"V", o.vary_window},
           {"I", o.sessions},
+          {"D", [&]() -> nlohmann::json {
+               switch (o.ddt.kind) {
+                   case ddt_kind::contiguous: return "cont";
+                   case ddt_kind::vector:
+                       return "vect:" + std::to_string(o.ddt.stride) + ":" +
+                              std::to_string(o.ddt.block_length);
+                   case ddt_kind::indexed: return "indx:" + o.ddt.file;
+                   case ddt_kind::none: break;
+               }
+               return nullptr;
+           }()},
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };
@@ -426,7 +458,9 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                          std::to_string(st.world_size - 2) + " wait");
     }
     for (const benchmark* b : run) {
+        const options mine = suite_impl::options_of(o, *b);
         st.text = &b->text;
+        st.opts = &mine;
         const std::vector<datatype> tables = suite_impl::tables_of(o, *b);
         if (tables.empty()) {
             st.datatype_name = nullptr;
@@ -435,7 +469,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         }
         // one table per datatype, as OSU 7.5 loops over its datatype list (osu_allreduce.c:116)
         for (const datatype d : tables) {
-            options table_options = o;
+            options table_options = mine;
             table_options.table_datatype = d;
             run_state table = st;
             table.opts = &table_options;

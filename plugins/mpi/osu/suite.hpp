@@ -92,6 +92,7 @@ struct benchmark {
     bool takes_in_place = false;
     bool takes_root = false;
     bool takes_buffers = false;  // -b single|multiple
+    bool takes_ddt = false;      // -D (osu/options.hpp derived_datatype)
     bool reduction = false;
 };
 

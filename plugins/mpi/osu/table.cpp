@@ -1,5 +1,7 @@
 #include "osu/table.hpp"
 
+#include "osu/datatypes.hpp"
+
 #include <parbench/report/columns.hpp>
 
 #include <fmt/format.h>
@@ -91,6 +93,11 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
         for (const int p : o.percentiles)
             columns.push_back(table_impl::figure_column(table_impl::percentile_metric(p),
                                                         fmt::format("P{} Tail Lat(us)", p)));
+    // -D: OSU 7.5's last column, the bytes one message carries (osu_latency.c:291-293; heading
+    // print_only_header, osu_util_mpi.c:651-653, "%*zu" FIELD_WIDTH)
+    if (o.ddt.given())
+        columns.push_back(table_impl::figure_column("transmit_size_bytes", "Transmit Size",
+                                                    table_impl::field_width, 0));
     if (o.check)
         columns.push_back(
             table_impl::figure_column("defects", "Defects", table_impl::defects_width, 0));
@@ -108,6 +115,8 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
 
 void add_table_figures(result_record& r, const block_text& text, const options& o) {
     if (!text.row_text.empty()) return;
+    if (o.ddt.given())
+        r.metrics["transmit_size_bytes"] = static_cast<double>(payload_bytes(o, r.bytes));
     const figure_text& first = text.figures[0];
     if (text.latency)
         for (const int p : o.percentiles)

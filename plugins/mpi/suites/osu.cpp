@@ -56,21 +56,39 @@ struct put_bibw : one_sided_def<rma_op::put, measures::bandwidth, sync::pscw, tr
     static constexpr const char* banner = "OSU MPI_Put Bi-directional Bandwidth Test";
     static constexpr const char* datatype = "MPI_CHAR";
 };
+// The accumulate and the atomics take -T (OSU 7.5: show_validation adds "cT:" to their option
+// string, osu_util.c:588-602): X / size(T) elements of T for acc_latency, one element for
+// fop_latency and cas_latency, MPI_CHAR by default (osu_util.c:1176-1189), the datatype line
+// print_header_one_sided's (osu_util_mpi.c:374-376).
 struct acc_latency : one_sided_def<rma_op::accumulate, measures::latency> {
     static constexpr const char* banner = "OSU MPI_Accumulate latency Test";
-    static constexpr const char* datatype = "MPI_UNSIGNED_CHAR";
+    static constexpr const char* datatype = "MPI_CHAR";
+    static constexpr bool takes_datatype = true;
 };
+// OSU 7.5 sums MPI_CHAR and prints no datatype line (its own header,
+// osu_get_acc_latency.c:726-748; -T is not in its option string).
 struct get_acc_latency : one_sided_def<rma_op::get_accumulate, measures::latency> {
     static constexpr const char* banner = "OSU MPI_Get_accumulate latency Test";
-    static constexpr const char* datatype = "MPI_UNSIGNED_CHAR";
+    static constexpr const char* datatype = nullptr;
 };
 struct fop_latency : one_sided_def<rma_op::fetch_and_op, measures::latency> {
     static constexpr const char* banner = "OSU MPI_Fetch_and_op latency Test";
-    static constexpr const char* datatype = "MPI_LONG_LONG";
+    static constexpr const char* datatype = "MPI_CHAR";
+    static constexpr bool takes_datatype = true;
 };
 struct cas_latency : one_sided_def<rma_op::compare_and_swap, measures::latency> {
     static constexpr const char* banner = "OSU MPI_Compare_and_swap latency Test";
-    static constexpr const char* datatype = "MPI_LONG_LONG";
+    static constexpr const char* datatype = "MPI_CHAR";
+    static constexpr bool takes_datatype = true;
+    // MPI_Compare_and_swap takes integer, logical or byte types only (MPI 4.0 §12.3.4, which
+    // MPICH enforces); OSU 7.5 passes -T MPI_FLOAT on and aborts in MPI_CHECK
+    static std::string refusal_with(const options& o, int /*world_size*/) {
+        if (std::find(o.datatypes.begin(), o.datatypes.end(), datatype::mpi_float) ==
+            o.datatypes.end())
+            return {};
+        return "-T MPI_FLOAT: cas_latency: MPI_Compare_and_swap takes integer types only (OSU "
+               "7.5 would abort in it)";
+    }
 };
 
 // OSU 7's banners of the collective tests, and 7.5's of their persistent forms.
@@ -227,9 +245,10 @@ constexpr benchmark one_sided_catalogue[] = {
     one_sided_entry<acc_latency>("acc_latency", "MPI_Accumulate (MPI_SUM) latency", dflt),
     one_sided_entry<get_acc_latency>("get_acc_latency", "MPI_Get_accumulate (MPI_SUM) latency",
                                      dflt),
-    one_sided_entry<fop_latency>("fop_latency", "MPI_Fetch_and_op (MPI_SUM, one integer) latency",
+    one_sided_entry<fop_latency>("fop_latency", "MPI_Fetch_and_op (MPI_SUM, one -T element) latency",
                                  dflt),
-    one_sided_entry<cas_latency>("cas_latency", "MPI_Compare_and_swap (one integer) latency", dflt),
+    one_sided_entry<cas_latency>("cas_latency", "MPI_Compare_and_swap (one -T element) latency",
+                                 dflt),
 };
 
 const suite& osu_suite() {

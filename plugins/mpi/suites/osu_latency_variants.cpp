@@ -192,11 +192,13 @@ struct latency_mt : latency_def<false>, takes_message_datatype {
                 const std::uint64_t n = plan.iterations.n_sample(x);
                 const std::uint64_t skip = plan.iterations.warmup(x);
                 const std::vector<std::uint64_t> ends = plan.batching.batch_ends(n);
+                const message_elements elements =
+                    message_elements::of(o, static_cast<std::size_t>(x));
                 const thread_pingpong pingpong{.comm = c.comm,
                                                .peer = c.peer,
-                                               .count = message_elements::of(o).count(
+                                               .count = elements.count(
                                                    static_cast<std::size_t>(x)),
-                                               .type = message_elements::of(o).type,
+                                               .type = elements.type,
                                                .sending_side = c.initiator,
                                                .tag_per_iteration = senders > 1,
                                                .skip = skip,
@@ -540,6 +542,10 @@ struct partitioned_overall_kernel {
 };
 
 struct partitioned_latency : latency_def<false>, takes_message_datatype {
+    // OSU 7.5 reads -D here and then makes each partition ⌊n/q⌋ elements of a type of n elements
+    // (osu_partitioned_latency.c:166, 179-183, 204-217), q·⌊n/q⌋ times the message: past the end
+    // of its buffers. parbench refuses -D here.
+    static constexpr bool takes_ddt = false;
     static constexpr block_text text{
         .banner = "OSU MPI Partitioned Latency Test",
         .figures = {{{.heading = "Overall(us)", .source = "t_avg_us", .name = "overall_us"}}},
@@ -581,7 +587,7 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype {
                 mpi::persistent_requests(
                     mpi::message_resource(layout(bytes, 2), {}, s.send_pool(), s.recv_pool()),
                     context, partitioned_requests{.partitions = partitions,
-                                                  .elements = message_elements::of(o)}),
+                                                  .elements = message_elements::of(o, bytes)}),
                 plan.mem_limit_bytes);
             if (ready.state() == mpi::preparation::over_memory_limit)
                 out.skipped_need_bytes = ready.need_bytes();

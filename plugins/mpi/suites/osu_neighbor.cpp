@@ -14,9 +14,10 @@
 //   graph:FILE  the edges "SRC,DEST" of FILE: a process's destinations are the DESTs of its
 //       edges as SRC, its sources the SRCs of its edges as DEST, in the file's order.
 //
-// Every call moves X MPI_CHARs to and from each neighbour (the v-variants with counts X and
-// displacements k X, alltoallw in bytes with one MPI_CHAR type per neighbour); the buffers are
-// OSU's: X bytes to send for allgather(v), n X otherwise, n X to receive, on n processes.
+// Every call moves X / size(T) elements of -T's datatype T (MPI_CHAR by default) to and from each
+// neighbour (the v-variants with those counts and displacements k of them, alltoallw in bytes
+// with one T per neighbour); the buffers are OSU's: X bytes to send for allgather(v), n X
+// otherwise, n X to receive, on n processes.
 #include "osu/collectives.hpp"
 #include "osu/messages.hpp"
 #include "osu/nonblocking.hpp"
@@ -134,23 +135,27 @@ private:
 struct neighbor_start {
     neighbor_call which = neighbor_call::allgather;
     std::shared_ptr<const graph_comm> graph;
-    int count = 0;
-    std::vector<int> counts;  // X per process (OSU fills n entries; the call reads its degree's)
-    std::vector<int> displs;  // k X
-    std::vector<MPI_Aint> byte_displs;  // alltoallw: k X bytes
-    std::vector<MPI_Datatype> types;    // alltoallw: MPI_CHAR per process
+    MPI_Datatype type = MPI_CHAR;  // -T's
+    int count = 0;            // X / size(type) elements
+    std::vector<int> counts;  // count per process (OSU fills n entries; the call reads its degree's)
+    std::vector<int> displs;  // k count
+    std::vector<MPI_Aint> byte_displs;  // alltoallw: k count size(type) bytes
+    std::vector<MPI_Datatype> types;    // alltoallw: the type per process
 
     neighbor_start(neighbor_call call, const mpi::kernel_context& c, const options& o)
-        : which(call), count(static_cast<int>(c.bytes)) {
+        : which(call),
+          type(mpi_datatype(o.table_datatype, false)),
+          count(static_cast<int>(c.bytes / element_bytes(o.table_datatype))) {
         const adjacency a = o.topology.graph ? graph_neighbors(c.comm, o.topology)
                                              : cartesian_neighbors(c.comm, o.topology);
         graph = std::make_shared<const graph_comm>(c.comm, a);
         const auto n = static_cast<std::size_t>(c.size);
         counts.assign(n, count);
-        types.assign(n, MPI_CHAR);
+        types.assign(n, type);
+        const auto element = static_cast<MPI_Aint>(element_bytes(o.table_datatype));
         for (std::size_t k = 0; k < n; ++k) {
             displs.push_back(static_cast<int>(k) * count);
-            byte_displs.push_back(static_cast<MPI_Aint>(k) * count);
+            byte_displs.push_back(static_cast<MPI_Aint>(k) * count * element);
         }
     }
 
@@ -158,18 +163,18 @@ struct neighbor_start {
         const MPI_Comm g = graph->get();
         switch (which) {
             case neighbor_call::allgather:
-                MPI_Neighbor_allgather(send, count, MPI_CHAR, recv, count, MPI_CHAR, g);
+                MPI_Neighbor_allgather(send, count, type, recv, count, type, g);
                 break;
             case neighbor_call::allgatherv:
-                MPI_Neighbor_allgatherv(send, count, MPI_CHAR, recv, counts.data(), displs.data(),
-                                        MPI_CHAR, g);
+                MPI_Neighbor_allgatherv(send, count, type, recv, counts.data(), displs.data(),
+                                        type, g);
                 break;
             case neighbor_call::alltoall:
-                MPI_Neighbor_alltoall(send, count, MPI_CHAR, recv, count, MPI_CHAR, g);
+                MPI_Neighbor_alltoall(send, count, type, recv, count, type, g);
                 break;
             case neighbor_call::alltoallv:
-                MPI_Neighbor_alltoallv(send, counts.data(), displs.data(), MPI_CHAR, recv,
-                                       counts.data(), displs.data(), MPI_CHAR, g);
+                MPI_Neighbor_alltoallv(send, counts.data(), displs.data(), type, recv,
+                                       counts.data(), displs.data(), type, g);
                 break;
             case neighbor_call::alltoallw:
                 MPI_Neighbor_alltoallw(send, counts.data(), byte_displs.data(), types.data(), recv,
@@ -184,18 +189,18 @@ struct neighbor_start {
         MPI_Request r = MPI_REQUEST_NULL;
         switch (which) {
             case neighbor_call::allgather:
-                MPI_Ineighbor_allgather(send, count, MPI_CHAR, recv, count, MPI_CHAR, g, &r);
+                MPI_Ineighbor_allgather(send, count, type, recv, count, type, g, &r);
                 break;
             case neighbor_call::allgatherv:
-                MPI_Ineighbor_allgatherv(send, count, MPI_CHAR, recv, counts.data(), displs.data(),
-                                         MPI_CHAR, g, &r);
+                MPI_Ineighbor_allgatherv(send, count, type, recv, counts.data(), displs.data(),
+                                         type, g, &r);
                 break;
             case neighbor_call::alltoall:
-                MPI_Ineighbor_alltoall(send, count, MPI_CHAR, recv, count, MPI_CHAR, g, &r);
+                MPI_Ineighbor_alltoall(send, count, type, recv, count, type, g, &r);
                 break;
             case neighbor_call::alltoallv:
-                MPI_Ineighbor_alltoallv(send, counts.data(), displs.data(), MPI_CHAR, recv,
-                                        counts.data(), displs.data(), MPI_CHAR, g, &r);
+                MPI_Ineighbor_alltoallv(send, counts.data(), displs.data(), type, recv,
+                                        counts.data(), displs.data(), type, g, &r);
                 break;
             case neighbor_call::alltoallw:
                 MPI_Ineighbor_alltoallw(send, counts.data(), byte_displs.data(), types.data(), recv,
@@ -248,11 +253,17 @@ struct neighbor_start {
     return {};
 }
 
-// osu_neighbor_*: X MPI_CHARs to and from every neighbour, Avg Latency(us) as OSU's blocking
+// osu_neighbor_*: X bytes of -T's elements to and from every neighbour, Avg Latency(us) as OSU's blocking
 // collectives.
 template <neighbor_call Call, const char* Banner>
 struct neighbor_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
+    // -T (OSU 7.5's OMBOP__COLLECTIVE__NHBR_GATHER and __NBC_NHBR_GATHER have T:,
+    // osu_util_options.h:85-89, :127-132): X / size(T) elements of T per neighbour, the v- and
+    // w-displacements in elements and bytes of them (osu_neighbor_alltoallw.c:161-185). Without
+    // -T the records name no datatype, as before -T reached them.
+    static constexpr bool takes_datatype = true;
+    static constexpr bool names_default_datatype = false;
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
     // OSU 7.5 times each call with an MPI_Barrier after it (osu_neighbor_allgather.c 164-169).
@@ -327,7 +338,7 @@ constexpr benchmark catalogue[] = {
     message_entry<neighbor_def<nc::alltoallv, alltoallv_banner>>(
         "neighbor_alltoallv", "MPI_Neighbor_alltoallv (equal counts) on OSU's -N topology", dflt),
     message_entry<neighbor_def<nc::alltoallw, alltoallw_banner>>(
-        "neighbor_alltoallw", "MPI_Neighbor_alltoallw (MPI_CHAR) on OSU's -N topology", dflt),
+        "neighbor_alltoallw", "MPI_Neighbor_alltoallw (one -T type per neighbour) on OSU's -N topology", dflt),
     message_entry<ineighbor_def<nc::allgather, iallgather_banner>>(
         "ineighbor_allgather", "MPI_Ineighbor_allgather overlapped with OSU's dummy compute", dflt),
     message_entry<ineighbor_def<nc::allgatherv, iallgatherv_banner>>(

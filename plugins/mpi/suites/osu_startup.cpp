@@ -186,7 +186,7 @@ struct fan_def : point_to_point_def, takes_message_datatype {
     static fan_kernel<FanIn> make_kernel(const mpi::kernel_context& c, const options& o) {
         fan_kernel<FanIn> k;
         k.window = static_cast<int>(o.window_size);
-        k.elements = message_elements::of(o);
+        k.elements = message_elements::of(o, c.bytes);
         const auto leaves = static_cast<std::size_t>(c.size > 1 ? c.size - 1 : 1);
         k.requests.resize(leaves * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
         return k;
@@ -230,7 +230,7 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                     if (plan.check) rec.defects = defects;
                     const double moved = static_cast<double>(np - 1) *
                                          static_cast<double>(o.window_size) *
-                                         static_cast<double>(x);
+                                         static_cast<double>(payload_bytes(o, x));
                     rec.metrics["bandwidth_mb_s"] = rec.t_avg_us > 0.0 ? moved / rec.t_avg_us : 0.0;
                     out.records.push_back(std::move(rec));
                 }

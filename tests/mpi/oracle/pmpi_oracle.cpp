@@ -27,7 +27,9 @@
 // size that costs more than the next: IMB 2021's repetition chain across sizes, oracle.py
 // time_cap).
 // One-sided: MPI_Put (its operand noted with the target displacement, "MPI_BYTE x 8 at 16"),
-// MPI_Get and the four flushes (IMB-RMA's completion per sample).
+// MPI_Get and the four flushes (IMB-RMA's completion per sample); the accumulates and atomics
+// (MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap) with their origin
+// operand and op, as OSU's -T sets them.
 // MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
 // partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
 // MPI-4's sessions (OSU's -I): MPI_Session_init, MPI_Session_finalize and
@@ -41,7 +43,8 @@
 // function, how often each operand was passed: "TYPE x COUNT" (" in place" where a collective's
 // send buffer, or scatter's receive buffer, is MPI_IN_PLACE; then the op of reductions), with
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
-// "resized(MPI_INT,lb 4,extent 8)") — IMB 2021's -data_type / -contig_type checks. With
+// "resized(MPI_INT,lb 4,extent 8)", "contiguous(8,MPI_CHAR)", "indexed(2,[10@2 3@20],MPI_CHAR)":
+// block length @ displacement) — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
 // 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings; "roots"
 // the rooted collectives by root ("MPI_Bcast 4 0") and "any_source" the receives from
@@ -82,7 +85,8 @@ enum fn : int {
     f_ineighbor_alltoallv, f_ineighbor_alltoallw, f_dist_graph_create_adjacent, f_cart_create,
     f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
     f_psend_init, f_precv_init, f_pready, f_parrived, f_session_init,
-    f_comm_create_from_group, f_session_finalize, f_count
+    f_comm_create_from_group, f_session_finalize, f_accumulate, f_get_accumulate,
+    f_fetch_and_op, f_compare_and_swap, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -104,7 +108,8 @@ const char* const fn_names[f_count] = {
     "MPI_Ineighbor_alltoallw", "MPI_Dist_graph_create_adjacent", "MPI_Cart_create",
     "MPI_Put", "MPI_Get", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
     "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived",
-    "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize"};
+    "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize", "MPI_Accumulate",
+    "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap"};
 
 struct state {
     bool ready = false;
@@ -288,6 +293,15 @@ std::string describe(MPI_Datatype type) {
     if (combiner == MPI_COMBINER_VECTOR)
         return "vector(" + std::to_string(i[0]) + "," + std::to_string(i[1]) + "," +
                std::to_string(i[2]) + "," + inner + ")";
+    if (combiner == MPI_COMBINER_CONTIGUOUS)
+        return "contiguous(" + std::to_string(i[0]) + "," + inner + ")";
+    if (combiner == MPI_COMBINER_INDEXED) {  // count, the block lengths, the displacements
+        std::string blocks;
+        for (int k = 0; k < i[0]; ++k)
+            blocks += (k == 0 ? "" : " ") + std::to_string(i[1 + k]) + "@" +
+                      std::to_string(i[1 + i[0] + k]);
+        return "indexed(" + std::to_string(i[0]) + ",[" + blocks + "]," + inner + ")";
+    }
     if (combiner == MPI_COMBINER_RESIZED)
         return "resized(" + inner + ",lb " + std::to_string(a[0]) + ",extent " +
                std::to_string(a[1]) + ")";
@@ -963,6 +977,36 @@ int MPI_Get(void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint dis
     enter(f_get);
     note_operand(f_get, ocount, otype);
     return PMPI_Get(obuf, ocount, otype, target, disp, tcount, ttype, win);
+}
+
+int MPI_Accumulate(const void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+                   int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
+    enter(f_accumulate);
+    note_operand(f_accumulate, ocount, otype, op);
+    return PMPI_Accumulate(obuf, ocount, otype, target, disp, tcount, ttype, op, win);
+}
+
+int MPI_Get_accumulate(const void* obuf, int ocount, MPI_Datatype otype, void* rbuf, int rcount,
+                       MPI_Datatype rtype, int target, MPI_Aint disp, int tcount,
+                       MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
+    enter(f_get_accumulate);
+    note_operand(f_get_accumulate, ocount, otype, op);
+    return PMPI_Get_accumulate(obuf, ocount, otype, rbuf, rcount, rtype, target, disp, tcount,
+                               ttype, op, win);
+}
+
+int MPI_Fetch_and_op(const void* obuf, void* rbuf, MPI_Datatype type, int target, MPI_Aint disp,
+                     MPI_Op op, MPI_Win win) {
+    enter(f_fetch_and_op);
+    note_operand(f_fetch_and_op, 1, type, op);
+    return PMPI_Fetch_and_op(obuf, rbuf, type, target, disp, op, win);
+}
+
+int MPI_Compare_and_swap(const void* obuf, const void* cbuf, void* rbuf, MPI_Datatype type,
+                         int target, MPI_Aint disp, MPI_Win win) {
+    enter(f_compare_and_swap);
+    note_operand(f_compare_and_swap, 1, type);
+    return PMPI_Compare_and_swap(obuf, cbuf, rbuf, type, target, disp, win);
 }
 
 int MPI_Win_flush(int rank, MPI_Win win) {

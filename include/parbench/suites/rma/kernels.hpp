@@ -9,8 +9,10 @@
 //                          process 1 transfers back, fence (reported as half the round trip)
 //   pscw_round_trip<Op>    the same with post/start/complete/wait epochs
 //
-// Data types as OSU uses them: MPI_CHAR for put and get; accumulates sum MPI_UNSIGNED_CHAR (a
-// type MPI_SUM is defined on); fetch-and-op and compare-and-swap one MPI_LONG_LONG.
+// Data types: MPI_CHAR for put and get; the accumulates and atomics move `element`s, by default
+// MPI_UNSIGNED_CHAR for the accumulates (a type MPI_SUM is defined on) and one MPI_LONG_LONG for
+// fetch-and-op and compare-and-swap; the osu suite passes OSU 7.5's -T type instead (one element
+// of it for the atomics, X / size of it for the accumulates).
 #pragma once
 
 #include <parbench/mpi/rma_window.hpp>
@@ -19,6 +21,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -35,6 +38,58 @@ enum class rma_op { put, get, accumulate, get_accumulate, fetch_and_op, compare_
 // Fetch-and-op and compare-and-swap move one 8-byte integer.
 inline constexpr std::size_t atomic_bytes = sizeof(long long);
 
+// The element an accumulate or atomic moves: its MPI datatype, size in bytes, and whether it is
+// a floating-point type (the check reads its values as such).
+struct element {
+    MPI_Datatype type = MPI_UNSIGNED_CHAR;
+    std::size_t size = 1;
+    bool floating = false;
+};
+
+[[nodiscard]] inline element default_element(rma_op op) noexcept {
+    if (op == rma_op::fetch_and_op || op == rma_op::compare_and_swap)
+        return {MPI_LONG_LONG, sizeof(long long), false};
+    return {};
+}
+
+// One element's value at p as a whole number; a 1-byte integer's modulo 256 (sums of MPI_CHAR and
+// MPI_UNSIGNED_CHAR wrap).
+[[nodiscard]] inline long long value_at(const std::byte* p, const element& e) noexcept {
+    if (e.floating) {
+        float f = 0;
+        std::memcpy(&f, p, sizeof f);
+        return std::llround(f);
+    }
+    if (e.size == 1) return static_cast<long long>(std::to_integer<unsigned char>(p[0]));
+    if (e.size == 4) {
+        std::int32_t v = 0;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    long long v = 0;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// Whether the element at p holds `want` (modulo 256 for a 1-byte integer).
+[[nodiscard]] inline bool holds(const std::byte* p, const element& e, long long want) noexcept {
+    return value_at(p, e) == (e.size == 1 && !e.floating ? want & 0xff : want);
+}
+
+inline void store(std::byte* p, const element& e, long long value) noexcept {
+    if (e.floating) {
+        const auto f = static_cast<float>(value);
+        std::memcpy(p, &f, sizeof f);
+    } else if (e.size == 1) {
+        p[0] = static_cast<std::byte>(value & 0xff);
+    } else if (e.size == 4) {
+        const auto v = static_cast<std::int32_t>(value);
+        std::memcpy(p, &v, sizeof v);
+    } else {
+        std::memcpy(p, &value, sizeof value);
+    }
+}
+
 [[nodiscard]] constexpr bool fetches(rma_op op) noexcept {
     return op == rma_op::get_accumulate || op == rma_op::fetch_and_op ||
            op == rma_op::compare_and_swap;
@@ -50,8 +105,10 @@ inline constexpr std::size_t atomic_bytes = sizeof(long long);
 
 // Section j of the window: local slot j to section j of `target`'s window.
 template <rma_op Op>
-inline void issue(const kernel_context& c, const window_view& v, int target, std::uint64_t j) {
+inline void issue(const kernel_context& c, const window_view& v, int target, std::uint64_t j,
+                  const element& e) {
     const int n = static_cast<int>(c.bytes);
+    const int elements = static_cast<int>(c.bytes / e.size);
     std::byte* local = v.local(j);
     const MPI_Aint disp = v.displacement(target, j);
     if constexpr (Op == rma_op::put) {
@@ -59,34 +116,35 @@ inline void issue(const kernel_context& c, const window_view& v, int target, std
     } else if constexpr (Op == rma_op::get) {
         MPI_Get(local, n, MPI_CHAR, target, disp, n, MPI_CHAR, v.win);
     } else if constexpr (Op == rma_op::accumulate) {
-        MPI_Accumulate(local, n, MPI_UNSIGNED_CHAR, target, disp, n, MPI_UNSIGNED_CHAR, MPI_SUM,
-                       v.win);
+        MPI_Accumulate(local, elements, e.type, target, disp, elements, e.type, MPI_SUM, v.win);
     } else if constexpr (Op == rma_op::get_accumulate) {
-        MPI_Get_accumulate(local, n, MPI_UNSIGNED_CHAR, v.result + j * c.bytes, n,
-                           MPI_UNSIGNED_CHAR, target, disp, n, MPI_UNSIGNED_CHAR, MPI_SUM, v.win);
+        MPI_Get_accumulate(local, elements, e.type, v.result + j * c.bytes, elements, e.type,
+                           target, disp, elements, e.type, MPI_SUM, v.win);
     } else if constexpr (Op == rma_op::fetch_and_op) {
-        MPI_Fetch_and_op(local, v.result, MPI_LONG_LONG, target, disp, MPI_SUM, v.win);
+        MPI_Fetch_and_op(local, v.result, e.type, target, disp, MPI_SUM, v.win);
     } else {
-        MPI_Compare_and_swap(local, v.result + atomic_bytes, v.result, MPI_LONG_LONG, target,
-                             disp, v.win);
+        MPI_Compare_and_swap(local, v.result + atomic_bytes, v.result, e.type, target, disp,
+                             v.win);
     }
 }
 
 template <rma_op Op>
 struct transfers {
     std::uint64_t window = 1;
+    element elem = default_element(Op);
     void operator()(const kernel_context& c, std::uint64_t /*i*/, const window_view& v) const {
         if (!c.initiator) return;
-        for (std::uint64_t j = 0; j < window; ++j) issue<Op>(c, v, c.peer, j);
+        for (std::uint64_t j = 0; j < window; ++j) issue<Op>(c, v, c.peer, j, elem);
     }
 };
 
 template <rma_op Op>
 struct fence_round_trip {
+    element elem = default_element(Op);
     void operator()(const kernel_context& c, std::uint64_t /*i*/, const window_view& v) const {
-        if (c.rank == 0) issue<Op>(c, v, c.peer, 0);
+        if (c.rank == 0) issue<Op>(c, v, c.peer, 0, elem);
         MPI_Win_fence(0, v.win);
-        if (c.rank != 0) issue<Op>(c, v, c.peer, 0);
+        if (c.rank != 0) issue<Op>(c, v, c.peer, 0, elem);
         MPI_Win_fence(0, v.win);
     }
 };
@@ -96,12 +154,13 @@ struct fence_round_trip {
 template <rma_op Op>
 class pscw_round_trip {
 public:
-    explicit pscw_round_trip(const kernel_context& c) {
+    explicit pscw_round_trip(const kernel_context& c, element e = default_element(Op))
+        : elem_(e) {
         const int peer = c.peer;
         if (peer != MPI_PROC_NULL) peer_ = mpi::group_of(c, std::span<const int>(&peer, 1));
     }
     pscw_round_trip(pscw_round_trip&& other) noexcept
-        : peer_(std::exchange(other.peer_, MPI_GROUP_NULL)) {}
+        : elem_(other.elem_), peer_(std::exchange(other.peer_, MPI_GROUP_NULL)) {}
     pscw_round_trip(const pscw_round_trip&) = delete;
     pscw_round_trip& operator=(const pscw_round_trip&) = delete;
     pscw_round_trip& operator=(pscw_round_trip&&) = delete;
@@ -124,23 +183,25 @@ public:
 private:
     void access(const kernel_context& c, const window_view& v) const {
         MPI_Win_start(peer_, 0, v.win);
-        issue<Op>(c, v, c.peer, 0);
+        issue<Op>(c, v, c.peer, 0, elem_);
         MPI_Win_complete(v.win);
     }
     void expose(const window_view& v) const {
         MPI_Win_post(peer_, 0, v.win);
         MPI_Win_wait(v.win);
     }
+    element elem_;
     MPI_Group peer_ = MPI_GROUP_NULL;
 };
 
 // -check (mpi/rma_window.hpp's window_check): known bytes in, the expected bytes out after the n
 // timed iterations. Puts: the target's sections hold the origin's bytes; gets: the origin's slots
-// hold the target's bytes; accumulates of 1: every byte (or integer) of the target counts n
-// (mod 256 for bytes), fetched values n - 1; compare-and-swap of 0 -> 1: the target holds 1 and
-// the last fetched value is 1 from the second operation on.
+// hold the target's bytes; accumulates of 1: every element of the target counts n (mod 256 for
+// 1-byte ones), fetched values n - 1; compare-and-swap of 0 -> 1: the target holds 1 and the last
+// fetched value is 1 from the second operation on. `elem`: the accumulates' and atomics' element.
 template <rma_op Op>
 struct data_check {
+    element elem = default_element(Op);
 
     [[nodiscard]] static std::byte pattern(int rank, std::size_t k) noexcept {
         return static_cast<std::byte>((static_cast<std::size_t>(rank + 1) * 131 + k * 7 + k / 251) & 0xff);
@@ -156,14 +217,12 @@ struct data_check {
         } else if constexpr (Op == rma_op::get) {
             for (std::size_t k = 0; k < window; ++k) v.window[k] = pattern(c.rank, k);
         } else if constexpr (Op == rma_op::fetch_and_op || Op == rma_op::compare_and_swap) {
-            const long long one = 1;
-            const long long zero = 0;
-            std::memcpy(v.origin, &one, sizeof one);
+            store(v.origin, elem, 1);
             std::memset(v.result, 0xff, atomic_bytes);
-            if constexpr (Op == rma_op::compare_and_swap)
-                std::memcpy(v.result + atomic_bytes, &zero, sizeof zero);
+            if constexpr (Op == rma_op::compare_and_swap) store(v.result + atomic_bytes, elem, 0);
         } else {
-            std::memset(v.origin, 1, region);
+            for (std::size_t k = 0; k + elem.size <= region; k += elem.size)
+                store(v.origin + k, elem, 1);
             if constexpr (fetches(Op)) std::memset(v.result, 0xff, region);
         }
     }
@@ -184,23 +243,17 @@ struct data_check {
             constexpr bool sum = Op == rma_op::fetch_and_op;
             const long long target_value = sum ? static_cast<long long>(n) : 1;
             const long long fetched_value = sum ? static_cast<long long>(n) - 1 : (n > 1 ? 1 : 0);
-            long long value = 0;
-            if (written_by_peer) {
-                std::memcpy(&value, v.window, sizeof value);
-                defects += value != target_value;
-            }
-            if (c.initiator) {
-                std::memcpy(&value, v.result, sizeof value);
-                defects += value != fetched_value;
-            }
+            if (written_by_peer) defects += !holds(v.window, elem, target_value);
+            if (c.initiator) defects += !holds(v.result, elem, fetched_value);
         } else {
-            const auto count = static_cast<std::byte>(n & 0xff);
+            const auto count = static_cast<long long>(n);
             if (written_by_peer)
-                for (std::size_t k = 0; k < region; ++k) defects += v.window[k] != count;
+                for (std::size_t k = 0; k + elem.size <= region; k += elem.size)
+                    defects += !holds(v.window + k, elem, count);
             if constexpr (fetches(Op)) {
-                const auto before = static_cast<std::byte>((n - 1) & 0xff);
                 if (c.initiator)
-                    for (std::size_t k = 0; k < region; ++k) defects += v.result[k] != before;
+                    for (std::size_t k = 0; k + elem.size <= region; k += elem.size)
+                        defects += !holds(v.result + k, elem, count - 1);
             }
         }
         return defects;
