@@ -46,7 +46,9 @@ Cases:
              repetitions in every mode under 2021 (helper_IMB_functions.h:407-408: One_put_all
              6, t = 7 D / 6; Unidir_put 6 and 6), msgs_nonaggr for non-aggregate under 4.0;
              an aggregate sample's puts all at displacement 0 under 2021 (IMB_rma_put.c:112-114),
-             at P disjoint sections under 4.0 (the oracle notes each MPI_Put's displacement)
+             at P disjoint sections under 4.0 (the oracle notes each MPI_Put's target and
+             displacement); imb-ext's Window puts to its own window under 2021
+             (IMB_window.c:108-109), to the right neighbour's under 4.0
   imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
              on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
              Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
@@ -773,21 +775,32 @@ def case_imb2021_rma():
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
     # Where an aggregate sample's transfers land: IMB 2021 puts every one at displacement
-    # i % r_cache_iter * r_offs = 0 without -off_cache (IMB_init.c:312-313, IMB_rma_put.c:112-114);
-    # the 4.0 guide's M transfers go to M disjoint sections (X = 8 B: 0, 8, 16, 24 for M = 4).
+    # i % r_cache_iter * r_offs = 0 without -off_cache (IMB_init.c:312-313, IMB_ones_unidir.c:
+    # 545-547; IMB_rma_put.c:112-114 alike); the 4.0 guide's M transfers go to M disjoint
+    # sections (X = 8 B: 0, 8, 16, 24 for M = 4). In the same run, IMB-EXT's Window puts its
+    # byte into the caller's own window under 2021 (IMB_window.c:108-109), into the right
+    # neighbour's under 4.0 (at -n 2: rank r puts to r, or to 1 - r).
     for label, methodology in (("2021", None), ("4.0", "4.0")):
-        rc, _, _, _, reports = run(2, ["Unidir_put", "-msglog", "3:3", "-zero_size", "off",
-                                       "-iter", f"{p},40,{m}", "-aggregate_mode", "aggregate",
-                                       "-time", "10"], delay=d, methodology=methodology,
-                                   suite="imb-rma")
-        if not expect(rc == 0 and len(reports or []) == 2, f"aggregate Unidir_put {label}: rc {rc}"):
+        rc, _, _, _, reports = run(2, ["Unidir_Put", "Window", "-msglog", "3:3", "-zero_size",
+                                       "off", "-iter", f"{p},40,{m}", "-aggregate_mode",
+                                       "aggregate", "-time", "10"], delay=d,
+                                   methodology=methodology, suite="imb-ext")
+        if not expect(rc == 0 and len(reports or []) == 2, f"imb-ext {label}: rc {rc}"):
             continue
         puts = reports[0]["operands"].get("MPI_Put", {})
-        where = sorted({int(k.split(" at ")[1]) for k in puts if k.startswith("MPI_BYTE x 8 at ")})
+        where = sorted({int(k.split(" at ")[1]) for k in puts if k.startswith("MPI_BYTE x 8 to ")})
         want = [0] if label == "2021" else [8 * k for k in range(p)]
-        expect(where == want, f"aggregate Unidir_put {label}: target displacements of the 8-byte "
+        expect(where == want, f"aggregate Unidir_Put {label}: target displacements of the 8-byte "
                f"puts {where}, want {want} ({puts})")
-        print(f"aggregate Unidir_put {label}: target displacements {where}")
+        print(f"aggregate Unidir_Put {label}: target displacements {where}")
+        for rank, report in enumerate(reports):
+            window_puts = [k for k in report["operands"].get("MPI_Put", {})
+                           if k.startswith("MPI_BYTE x 1 to ")]
+            targets = sorted({int(k.split(" to ")[1].split()[0]) for k in window_puts})
+            want = [rank] if label == "2021" else [1 - rank]
+            expect(targets == want, f"Window {label} rank {rank}: put targets {targets}, want "
+                   f"{want} ({window_puts})")
+            print(f"Window {label} rank {rank}: puts to {targets}")
 
 
 def overlap_by(t_ovrl, t_pure, t_cpu, divisor):

@@ -107,6 +107,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
          m.aggregate_transfers_to_disjoint_sections()
              ? "disjoint sections"
              : "one location (disjoint sections with -off_cache)"},
+        {"window_put_target", m.window_puts_to_self() ? "self" : "right neighbour"},
         {"repetitions_under_iter_policy_dynamic",
          m.chains_repetitions_across_sizes()
              ? "min(selected, int(1 + secs / t), the previous size's count; with a length list "

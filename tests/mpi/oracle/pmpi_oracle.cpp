@@ -26,10 +26,10 @@
 // (MPI_Send, MPI_Recv, MPI_Isend, MPI_Irecv) whose count is C costs L more, on either clock (a
 // size that costs more than the next: IMB 2021's repetition chain across sizes, oracle.py
 // time_cap).
-// One-sided: MPI_Put (its operand noted with the target displacement, "MPI_BYTE x 8 at 16"),
-// MPI_Get and the four flushes (IMB-RMA's completion per sample); the accumulates and atomics
-// (MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap) with their origin
-// operand and op, as OSU's -T sets them.
+// One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
+// target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
+// completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
+// MPI_Fetch_and_op, MPI_Compare_and_swap) with their origin operand and op, as OSU's -T sets them.
 // MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
 // partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
 // MPI-4's sessions (OSU's -I): MPI_Session_init, MPI_Session_finalize and
@@ -968,7 +968,8 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
 int MPI_Put(const void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
             int tcount, MPI_Datatype ttype, MPI_Win win) {
     enter(f_put);
-    note_operand(f_put, ocount, otype, MPI_OP_NULL, " at " + std::to_string(disp));
+    note_operand(f_put, ocount, otype, MPI_OP_NULL,
+                 " to " + std::to_string(target) + " at " + std::to_string(disp));
     return PMPI_Put(obuf, ocount, otype, target, disp, tcount, ttype, win);
 }
 

@@ -6,6 +6,8 @@
 
 #include <parbench/mpi/message_buffers.hpp>
 #include <parbench/pattern/collective.hpp>
+#include <parbench/suites/imb/datatypes.hpp>
+#include <parbench/suites/imb/methodology.hpp>
 #include <parbench/suites/imb/one_sided.hpp>
 
 namespace parbench::imb_ext {
@@ -48,8 +50,9 @@ using accumulate_def = transfer_def<accumulate, into_root>;
 
 // Window: the overhead of a window's life, MPI_Win_create of X bytes, a fence, a 1-byte put
 // (a non-trivial action so that an unused window is not optimised away), a fence, MPI_Win_free.
-// Its memory comes from the message buffers (the window itself is the kernel's), MSGS_NONAGGR
-// repetitions, time only.
+// The put goes to the process's own window under IMB 2021 (IMB_window.c:108-109,
+// methodology::window_puts_to_self), to the right neighbour's under 4.0. Its memory comes from
+// the message buffers (the window itself is the kernel's), MSGS_NONAGGR repetitions, time only.
 struct window_def : mpi::definition_defaults {
     static constexpr pattern::collective descriptor{.klass = benchmark_class::other};
     static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::non_aggregate};
@@ -61,12 +64,16 @@ struct window_def : mpi::definition_defaults {
             MPI_Win_create(b.recv(i), static_cast<MPI_Aint>(c.bytes), 1, MPI_INFO_NULL, c.comm,
                            &win);
             MPI_Win_fence(0, win);
-            if (c.bytes > 0) MPI_Put(b.send(i), 1, MPI_BYTE, c.right, 0, 1, MPI_BYTE, win);
+            if (c.bytes > 0) MPI_Put(b.send(i), 1, MPI_BYTE, target, 0, 1, MPI_BYTE, win);
             MPI_Win_fence(0, win);
             MPI_Win_free(&win);
         }
+        int target = 0;  // a rank of c.comm
     };
-    static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
+    static kernel make_kernel(const kernel_context& c, const imb_mpi1::sized_operands& /*o*/,
+                              const imb::methodology& m) {
+        return {.target = m.window_puts_to_self() ? c.rank : c.right};
+    }
 };
 
 }  // namespace parbench::imb_ext

@@ -135,6 +135,11 @@ struct methodology {
         return !is_2021();
     }
 
+    // IMB-EXT's Window puts its byte into the calling process's own window (IMB 2021,
+    // `MPI_Put(..., c_info->rank, ...)`, IMB_window.c:108-109); the 4.0 rule as parbench had it
+    // puts into the right neighbour's.
+    [[nodiscard]] constexpr bool window_puts_to_self() const noexcept { return is_2021(); }
+
     // The order of the two modes of IMB-RMA's benchmarks that have both (Unidir_put, Unidir_get,
     // Bidir_put, Bidir_get, Put_local, Get_local, Accumulate, Get_accumulate, Fetch_and_op,
     // Compare_and_swap): IMB 2021 runs NON-AGGREGATE first, its RUN_MODES[0] being AGGREGATE = 0
