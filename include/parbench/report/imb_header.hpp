@@ -11,6 +11,8 @@
 // when absent, leaves no key in the JSON. A part is whole or absent: half a part is refused.
 #pragma once
 
+#include <parbench/report/header_fields.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -101,29 +103,6 @@ inline void to_json(nlohmann::json& j, const imb_header& h) {
     if (h.threads) j["threads"] = *h.threads;
 }
 
-namespace detail {
-
-template <class T>
-[[nodiscard]] std::optional<T> imb_header_optional(const nlohmann::json& j, const char* key) {
-    if (!j.contains(key)) return std::nullopt;
-    return j.at(key).get<T>();
-}
-
-// A part is whole or absent: `keys` all present, or none of them.
-[[nodiscard]] inline bool imb_header_has_part(const nlohmann::json& j, const char* part,
-                                              std::initializer_list<const char*> keys) {
-    std::size_t present = 0;
-    for (const char* key : keys) present += j.contains(key) ? 1 : 0;
-    if (present == 0) return false;
-    if (present == keys.size()) return true;
-    std::string names;
-    for (const char* key : keys) names += std::string(names.empty() ? "" : ", ") + key;
-    throw std::invalid_argument("IMB run header: the " + std::string(part) +
-                                " part needs all of " + names);
-}
-
-}  // namespace detail
-
 // The fields every component has are required (nlohmann's out_of_range names the key); the
 // optional parts are read where present. Keys of no part (a test plugin's extras) are ignored.
 inline void from_json(const nlohmann::json& j, imb_header& h) {
@@ -132,30 +111,30 @@ inline void from_json(const nlohmann::json& j, imb_header& h) {
     h.min_bytes = j.at("min_bytes").get<std::uint64_t>();
     h.max_bytes = j.at("max_bytes").get<std::uint64_t>();
     h.benchmark_list = j.at("benchmark_list").get<std::vector<std::string>>();
-    h.lengths_user_defined = detail::imb_header_optional<bool>(j, "lengths_user_defined");
-    h.check = detail::imb_header_optional<bool>(j, "check");
+    h.lengths_user_defined = header_fields::optional<bool>(j, "lengths_user_defined");
+    h.check = header_fields::optional<bool>(j, "check");
     h.datatypes.reset();
-    if (detail::imb_header_has_part(j, "datatype",
-                                    {"datatype", "reduction_datatype", "reduction_op"}))
+    if (header_fields::has_part(j, "IMB", "datatype",
+                                {"datatype", "reduction_datatype", "reduction_op"}))
         h.datatypes = imb_header_datatypes{
             .datatype = j.at("datatype").get<std::string>(),
             .reduction_datatype = j.at("reduction_datatype").get<std::string>(),
             .reduction_op = j.at("reduction_op").get<std::string>()};
-    h.part = detail::imb_header_optional<std::string>(j, "part");
-    h.methodology = detail::imb_header_optional<std::string>(j, "methodology");
+    h.part = header_fields::optional<std::string>(j, "part");
+    h.methodology = header_fields::optional<std::string>(j, "methodology");
     h.io.reset();
-    if (detail::imb_header_has_part(j, "IMB-IO", {"length_name", "io_directory"}))
+    if (header_fields::has_part(j, "IMB", "IMB-IO", {"length_name", "io_directory"}))
         h.io = imb_header_io{.length_name = j.at("length_name").get<std::string>(),
                              .io_directory = j.at("io_directory").get<std::string>()};
     h.overlap.reset();
-    if (detail::imb_header_has_part(j, "imb-nbc", {"cpu_load", "async_progress"})) {
+    if (header_fields::has_part(j, "IMB", "imb-nbc", {"cpu_load", "async_progress"})) {
         const nlohmann::json& load = j.at("cpu_load");
         h.overlap = imb_header_overlap{
             .cpu_load_kernel = load.at("kernel").get<std::string>(),
             .cpu_load_rate_mflops = load.at("rate_mflops").get<double>(),
             .async_progress = j.at("async_progress").get<std::string>()};
     }
-    h.threads = detail::imb_header_optional<int>(j, "threads");
+    h.threads = header_fields::optional<int>(j, "threads");
 }
 
 }  // namespace parbench::report

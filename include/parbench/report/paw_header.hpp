@@ -11,6 +11,8 @@
 // key in the JSON. A part is whole or absent: half a part is refused.
 #pragma once
 
+#include <parbench/report/header_fields.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -92,45 +94,17 @@ struct paw_header {
     friend bool operator==(const paw_header&, const paw_header&) = default;
 };
 
-namespace detail {
-
-template <class T>
-void paw_header_put(nlohmann::json& j, const char* key, const std::optional<T>& value) {
-    if (value) j[key] = *value;
-}
-
-template <class T>
-[[nodiscard]] std::optional<T> paw_header_optional(const nlohmann::json& j, const char* key) {
-    if (!j.contains(key)) return std::nullopt;
-    return j.at(key).get<T>();
-}
-
-// A part is whole or absent: `keys` all present, or none of them.
-[[nodiscard]] inline bool paw_header_has_part(const nlohmann::json& j, const char* part,
-                                              std::initializer_list<const char*> keys) {
-    std::size_t present = 0;
-    for (const char* key : keys) present += j.contains(key) ? 1 : 0;
-    if (present == 0) return false;
-    if (present == keys.size()) return true;
-    std::string names;
-    for (const char* key : keys) names += std::string(names.empty() ? "" : ", ") + key;
-    throw std::invalid_argument("PAW run header: the " + std::string(part) +
-                                " part needs all of " + names);
-}
-
-}  // namespace detail
-
 inline void to_json(nlohmann::json& j, const paw_header& h) {
     j = nlohmann::json::object();
-    detail::paw_header_put(j, "family", h.family);
-    detail::paw_header_put(j, "row_kinds", h.row_kinds);
-    detail::paw_header_put(j, "sizes", h.sizes);
+    header_fields::put(j, "family", h.family);
+    header_fields::put(j, "row_kinds", h.row_kinds);
+    header_fields::put(j, "sizes", h.sizes);
     if (h.size_range) {
         j["min_size"] = h.size_range->min_size;
         j["med_size"] = h.size_range->med_size;
         j["max_size"] = h.size_range->max_size;
     }
-    detail::paw_header_put(j, "threads", h.threads);
+    header_fields::put(j, "threads", h.threads);
     if (h.loops) {
         j["nreps"] = h.loops->nreps;
         j["nloop_max"] = h.loops->nloop_max;
@@ -139,11 +113,11 @@ inline void to_json(nlohmann::json& j, const paw_header& h) {
         j["timer_threshold_s"] = h.loops->timer_threshold_s;
         j["budget_s"] = h.loops->budget_s;
     }
-    detail::paw_header_put(j, "size_meaning", h.size_meaning);
-    detail::paw_header_put(j, "flop_count", h.flop_count);
-    detail::paw_header_put(j, "bandwidth_unit", h.bandwidth_unit);
-    detail::paw_header_put(j, "gemm_sizes", h.gemm_sizes);
-    detail::paw_header_put(j, "devices", h.devices);
+    header_fields::put(j, "size_meaning", h.size_meaning);
+    header_fields::put(j, "flop_count", h.flop_count);
+    header_fields::put(j, "bandwidth_unit", h.bandwidth_unit);
+    header_fields::put(j, "gemm_sizes", h.gemm_sizes);
+    header_fields::put(j, "devices", h.devices);
     if (h.offload) {
         j["device"] = h.offload->device;
         j["concurrent_devices"] = h.offload->concurrent_devices;
@@ -153,26 +127,25 @@ inline void to_json(nlohmann::json& j, const paw_header& h) {
         j["col_sizes"] = h.collectives->col_sizes;
         j["col_med_size"] = h.collectives->col_med_size;
     }
-    detail::paw_header_put(j, "window_size", h.window_size);
-    detail::paw_header_put(j, "pairing", h.pairing);
-    detail::paw_header_put(j, "method", h.method);
+    header_fields::put(j, "window_size", h.window_size);
+    header_fields::put(j, "pairing", h.pairing);
+    header_fields::put(j, "method", h.method);
 }
 
 // Each field where present, each part whole; keys of no field are ignored.
 inline void from_json(const nlohmann::json& j, paw_header& h) {
-    using detail::paw_header_has_part;
-    using detail::paw_header_optional;
     h = paw_header{};
-    h.family = paw_header_optional<std::string>(j, "family");
-    h.row_kinds = paw_header_optional<std::vector<std::string>>(j, "row_kinds");
-    h.sizes = paw_header_optional<std::vector<std::uint64_t>>(j, "sizes");
-    if (paw_header_has_part(j, "size range", {"min_size", "med_size", "max_size"}))
+    h.family = header_fields::optional<std::string>(j, "family");
+    h.row_kinds = header_fields::optional<std::vector<std::string>>(j, "row_kinds");
+    h.sizes = header_fields::optional<std::vector<std::uint64_t>>(j, "sizes");
+    if (header_fields::has_part(j, "PAW", "size range", {"min_size", "med_size", "max_size"}))
         h.size_range = paw_header_size_range{.min_size = j.at("min_size").get<std::uint64_t>(),
                                              .med_size = j.at("med_size").get<std::uint64_t>(),
                                              .max_size = j.at("max_size").get<std::uint64_t>()};
-    h.threads = paw_header_optional<std::vector<int>>(j, "threads");
-    if (paw_header_has_part(j, "loops", {"nreps", "nloop_max", "nloop_min", "threshold_factor",
-                                         "timer_threshold_s", "budget_s"}))
+    h.threads = header_fields::optional<std::vector<int>>(j, "threads");
+    if (header_fields::has_part(j, "PAW", "loops",
+                                {"nreps", "nloop_max", "nloop_min", "threshold_factor",
+                                 "timer_threshold_s", "budget_s"}))
         h.loops = paw_header_loops{
             .nreps = j.at("nreps").get<std::uint64_t>(),
             .nloop_max = j.at("nloop_max").get<std::uint64_t>(),
@@ -180,23 +153,24 @@ inline void from_json(const nlohmann::json& j, paw_header& h) {
             .threshold_factor = j.at("threshold_factor").get<double>(),
             .timer_threshold_s = j.at("timer_threshold_s").get<double>(),
             .budget_s = j.at("budget_s").get<double>()};
-    h.size_meaning = paw_header_optional<std::string>(j, "size_meaning");
-    h.flop_count = paw_header_optional<std::string>(j, "flop_count");
-    h.bandwidth_unit = paw_header_optional<std::string>(j, "bandwidth_unit");
-    h.gemm_sizes = paw_header_optional<std::vector<std::uint64_t>>(j, "gemm_sizes");
-    h.devices = paw_header_optional<std::vector<int>>(j, "devices");
-    if (paw_header_has_part(j, "offload", {"device", "concurrent_devices", "device_kind"}))
+    h.size_meaning = header_fields::optional<std::string>(j, "size_meaning");
+    h.flop_count = header_fields::optional<std::string>(j, "flop_count");
+    h.bandwidth_unit = header_fields::optional<std::string>(j, "bandwidth_unit");
+    h.gemm_sizes = header_fields::optional<std::vector<std::uint64_t>>(j, "gemm_sizes");
+    h.devices = header_fields::optional<std::vector<int>>(j, "devices");
+    if (header_fields::has_part(j, "PAW", "offload",
+                                {"device", "concurrent_devices", "device_kind"}))
         h.offload = paw_header_offload{
             .device = j.at("device").get<int>(),
             .concurrent_devices = j.at("concurrent_devices").get<std::vector<int>>(),
             .device_kind = j.at("device_kind").get<std::string>()};
-    if (paw_header_has_part(j, "collectives", {"col_sizes", "col_med_size"}))
+    if (header_fields::has_part(j, "PAW", "collectives", {"col_sizes", "col_med_size"}))
         h.collectives = paw_header_collectives{
             .col_sizes = j.at("col_sizes").get<std::vector<std::uint64_t>>(),
             .col_med_size = j.at("col_med_size").get<std::uint64_t>()};
-    h.window_size = paw_header_optional<int>(j, "window_size");
-    h.pairing = paw_header_optional<std::string>(j, "pairing");
-    h.method = paw_header_optional<std::string>(j, "method");
+    h.window_size = header_fields::optional<int>(j, "window_size");
+    h.pairing = header_fields::optional<std::string>(j, "pairing");
+    h.method = header_fields::optional<std::string>(j, "method");
 }
 
 }  // namespace parbench::report
