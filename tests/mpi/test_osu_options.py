@@ -716,10 +716,28 @@ def test_derived_datatypes(args):
                 "MPI_Isend" if rank == 0 else "MPI_Irecv":
                     {"contiguous(2,MPI_FLOAT) x 1": w * iterations}}
         expect(got == want, f"-D cont rank {rank}: {got}, expected {want}")
+    # the blocking collectives that move data (OSU's ALLTOALL, GATHER, SCATTER, BCAST option
+    # strings, osu_util_options.h:72-84): every block one element of the type of X elements
+    p, rows, reports = oracle_run(args, ["allgatherv", "alltoallw", "bcast", "gather",
+                                         "scatterv"],
+                                  ["-D", "vect:4:2", "-m", "8:16", "-i", "2", "-x", "0"],
+                                  delays=str(d_us))
+    want = {vector(x, 4, 2): iterations for x in (8, 16)}
+    for rank, rep in reports.items():
+        for function in ("MPI_Allgatherv", "MPI_Alltoallw", "MPI_Bcast", "MPI_Gather",
+                         "MPI_Scatterv"):
+            got = {k: v for k, v in operands(rep, function).items() if k.startswith("vector(")}
+            expect(got == want, f"-D vect:4:2 rank {rank} {function}: {got}, expected {want}")
+    got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"))
+           for r in rows]
+    expect(got == [(b, x, x // 4 * 2) for b in ("allgatherv", "alltoallw", "bcast", "gather",
+                                                "scatterv") for x in (8, 16)],
+           f"-D vect:4:2 collectives' records (benchmark, bytes, Transmit Size): {got}")
     for options, why in [(["latency", "-D", "vect:8"], "vect takes STRIDE and BLOCK_LENGTH"),
                          (["latency", "-D", "vect:2:3"], "overlap"),
                          (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
                          (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
+                         (["iallgather", "-D", "cont"], "-D: not offered on iallgather"),
                          (["partitioned_latency", "-D", "cont"],
                           "-D: not offered on partitioned_latency")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)

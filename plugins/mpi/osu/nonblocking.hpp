@@ -368,6 +368,9 @@ template <class Def, class MakeStart>
 // collective_def) measured by measure_nbc, with OSU's banner and table.
 template <class Blocking, nbc_call Call, const char* Banner, int OverallWidth = 0>
 struct nbc_def : Blocking {
+    // OSU 7.5's nonblocking collectives read -D too (OMBOP__COLLECTIVE__NBC_ALLTOALL,
+    // osu_util_options.h:104); parbench's not yet (docs/osu.md)
+    static constexpr bool takes_ddt = false;
     static constexpr block_text text{
         .banner = Banner,
         .datatype = Blocking::text.datatype,

@@ -370,6 +370,9 @@ struct reduce_scatter_requests {
 // counts, sizes, -c) with its request made by `Requests` and started each iteration.
 template <class Blocking, class Requests, const char* Banner>
 struct persistent_collective : Blocking {
+    // OSU 7.5's persistent collectives read -D too (OMBOP__COLLECTIVE__ALLTOALL_P,
+    // osu_util_options.h:144); parbench's not yet (docs/osu.md)
+    static constexpr bool takes_ddt = false;
     static constexpr block_text text = [] {
         block_text t = Blocking::text;
         t.banner = Banner;
