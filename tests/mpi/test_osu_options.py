@@ -733,6 +733,23 @@ def test_derived_datatypes(args):
     expect(got == [(b, x, x // 4 * 2) for b in ("allgatherv", "alltoallw", "bcast", "gather",
                                                 "scatterv") for x in (8, 16)],
            f"-D vect:4:2 collectives' records (benchmark, bytes, Transmit Size): {got}")
+    # the neighbourhood collectives (NHBR option strings, osu_util_options.h:85-89, :127-132):
+    # counts 1, allgatherv's displacements k extents of the type, alltoallw's blocks X bytes
+    # apart; process 1 receives twice on the graph 0->1, 1->0, 0->1
+    with tempfile.TemporaryDirectory() as tmp:
+        edges = os.path.join(tmp, "graph.adj")
+        with open(edges, "w") as f:
+            f.write("0,1\n1,0\n0,1\n")
+        p, rows, reports = oracle_run(args, ["neighbor_alltoallw", "ineighbor_allgatherv"],
+                                      ["-D", "cont", "-N", f"graph:{edges}", "-m", "4:8", "-i",
+                                       "2", "-x", "0"], delays=str(d_us))
+    want = {"MPI_Neighbor_alltoallw": {}, "MPI_Ineighbor_allgatherv": {}}
+    for x in (4, 8):
+        t = f"contiguous({x},MPI_CHAR)"
+        want["MPI_Neighbor_alltoallw"][f"{t} send 1 at 0 recv 1,1 at 0,{x} in 0,0 out 0"] = 2
+        want["MPI_Ineighbor_allgatherv"][f"{t} send 1 recv 1,1 at 0,1 in 0,0 out 0"] = 4
+    got = {function: operands(reports.get(1, {}), function) for function in want}
+    expect(got == want, f"-D cont neighbourhood, process 1: {got}, expected {want}")
     for options, why in [(["latency", "-D", "vect:8"], "vect takes STRIDE and BLOCK_LENGTH"),
                          (["latency", "-D", "vect:2:3"], "overlap"),
                          (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),

@@ -141,6 +141,9 @@ struct neighbor_start {
     std::vector<int> displs;  // k count
     std::vector<MPI_Aint> byte_displs;  // alltoallw: k count size(type) bytes
     std::vector<MPI_Datatype> types;    // alltoallw: the type per process
+    // -D: one element of the derived type of the X / size(T) elements per neighbour (OSU 7.5's
+    // NHBR option strings have D:, osu_neighbor_alltoallw.c:171-175), kept for the kernel's life
+    std::shared_ptr<const derived_message_type> derived;
 
     neighbor_start(neighbor_call call, const mpi::kernel_context& c, const options& o)
         : which(call),
@@ -150,12 +153,19 @@ struct neighbor_start {
                                              : cartesian_neighbors(c.comm, o.topology);
         graph = std::make_shared<const graph_comm>(c.comm, a);
         const auto n = static_cast<std::size_t>(c.size);
+        const auto element = static_cast<MPI_Aint>(element_bytes(o.table_datatype));
+        // alltoallw's blocks stay X bytes apart under -D (OSU's k size(T) would overlap them)
+        const MPI_Aint block_bytes = static_cast<MPI_Aint>(count) * element;
+        if (o.ddt.given()) {
+            derived = std::make_shared<const derived_message_type>(o.ddt, type, count);
+            type = derived->get();
+            count = 1;
+        }
         counts.assign(n, count);
         types.assign(n, type);
-        const auto element = static_cast<MPI_Aint>(element_bytes(o.table_datatype));
         for (std::size_t k = 0; k < n; ++k) {
             displs.push_back(static_cast<int>(k) * count);
-            byte_displs.push_back(static_cast<MPI_Aint>(k) * count * element);
+            byte_displs.push_back(static_cast<MPI_Aint>(k) * block_bytes);
         }
     }
 
@@ -264,6 +274,7 @@ struct neighbor_def : mpi::definition_defaults {
     // -T the records name no datatype, as before -T reached them.
     static constexpr bool takes_datatype = true;
     static constexpr bool names_default_datatype = false;
+    static constexpr bool takes_ddt = true;  // -D (neighbor_start)
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
     // OSU 7.5 times each call with an MPI_Barrier after it (osu_neighbor_allgather.c 164-169).
