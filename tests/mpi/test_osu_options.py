@@ -716,22 +716,23 @@ def test_derived_datatypes(args):
                 "MPI_Isend" if rank == 0 else "MPI_Irecv":
                     {"contiguous(2,MPI_FLOAT) x 1": w * iterations}}
         expect(got == want, f"-D cont rank {rank}: {got}, expected {want}")
-    # the blocking collectives that move data (OSU's ALLTOALL, GATHER, SCATTER, BCAST option
-    # strings, osu_util_options.h:72-84): every block one element of the type of X elements
-    p, rows, reports = oracle_run(args, ["allgatherv", "alltoallw", "bcast", "gather",
-                                         "scatterv"],
-                                  ["-D", "vect:4:2", "-m", "8:16", "-i", "2", "-x", "0"],
-                                  delays=str(d_us))
-    want = {vector(x, 4, 2): iterations for x in (8, 16)}
+    # the blocking and nonblocking collectives that move data (OSU's ALLTOALL, GATHER, SCATTER,
+    # BCAST and NBC_* option strings, osu_util_options.h:72-84, :104-117): every block one
+    # element of the type of X elements, i + x calls per size (twice that for the nonblocking
+    # tests' two loops)
+    tests = ["allgatherv", "alltoallw", "bcast", "gather", "scatterv", "iallgatherv", "iscatter"]
+    p, rows, reports = oracle_run(args, tests, ["-D", "vect:4:2", "-m", "8:16", "-i", "2", "-x",
+                                                "0"], delays=str(d_us))
     for rank, rep in reports.items():
-        for function in ("MPI_Allgatherv", "MPI_Alltoallw", "MPI_Bcast", "MPI_Gather",
-                         "MPI_Scatterv"):
+        for function, calls_per_size in [("MPI_Allgatherv", 1), ("MPI_Alltoallw", 1),
+                                         ("MPI_Bcast", 1), ("MPI_Gather", 1), ("MPI_Scatterv", 1),
+                                         ("MPI_Iallgatherv", 2), ("MPI_Iscatter", 2)]:
+            want = {vector(x, 4, 2): calls_per_size * iterations for x in (8, 16)}
             got = {k: v for k, v in operands(rep, function).items() if k.startswith("vector(")}
             expect(got == want, f"-D vect:4:2 rank {rank} {function}: {got}, expected {want}")
     got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"))
            for r in rows]
-    expect(got == [(b, x, x // 4 * 2) for b in ("allgatherv", "alltoallw", "bcast", "gather",
-                                                "scatterv") for x in (8, 16)],
+    expect(got == [(b, x, x // 4 * 2) for b in tests for x in (8, 16)],
            f"-D vect:4:2 collectives' records (benchmark, bytes, Transmit Size): {got}")
     # the neighbourhood collectives (NHBR option strings, osu_util_options.h:85-89, :127-132):
     # counts 1, allgatherv's displacements k extents of the type, alltoallw's blocks X bytes
@@ -754,7 +755,8 @@ def test_derived_datatypes(args):
                          (["latency", "-D", "vect:2:3"], "overlap"),
                          (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
                          (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
-                         (["iallgather", "-D", "cont"], "-D: not offered on iallgather"),
+                         (["allgather_persistent", "-D", "cont"],
+                          "-D: not offered on allgather_persistent"),
                          (["partitioned_latency", "-D", "cont"],
                           "-D: not offered on partitioned_latency")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
