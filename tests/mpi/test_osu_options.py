@@ -720,14 +720,17 @@ def test_derived_datatypes(args):
     # BCAST and NBC_* option strings, osu_util_options.h:72-84, :104-117): every block one
     # element of the type of X elements, i + x calls per size (twice that for the nonblocking
     # tests' two loops)
-    tests = ["allgatherv", "alltoallw", "bcast", "gather", "scatterv", "iallgatherv", "iscatter"]
+    tests = ["allgatherv", "alltoallw", "bcast", "gather", "scatterv", "iallgatherv", "iscatter",
+             "gather_persistent", "alltoallw_persistent"]
     p, rows, reports = oracle_run(args, tests, ["-D", "vect:4:2", "-m", "8:16", "-i", "2", "-x",
                                                 "0"], delays=str(d_us))
     for rank, rep in reports.items():
         for function, calls_per_size in [("MPI_Allgatherv", 1), ("MPI_Alltoallw", 1),
                                          ("MPI_Bcast", 1), ("MPI_Gather", 1), ("MPI_Scatterv", 1),
-                                         ("MPI_Iallgatherv", 2), ("MPI_Iscatter", 2)]:
-            want = {vector(x, 4, 2): calls_per_size * iterations for x in (8, 16)}
+                                         ("MPI_Iallgatherv", 2), ("MPI_Iscatter", 2),
+                                         ("MPI_Gather_init", 0), ("MPI_Alltoallw_init", 0)]:
+            # a persistent test's one request per size (MPI_ALLTOALL_P, __GATHER_P, :144-154)
+            want = {vector(x, 4, 2): calls_per_size * iterations or 1 for x in (8, 16)}
             got = {k: v for k, v in operands(rep, function).items() if k.startswith("vector(")}
             expect(got == want, f"-D vect:4:2 rank {rank} {function}: {got}, expected {want}")
     got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"))
@@ -755,8 +758,7 @@ def test_derived_datatypes(args):
                          (["latency", "-D", "vect:2:3"], "overlap"),
                          (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
                          (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
-                         (["allgather_persistent", "-D", "cont"],
-                          "-D: not offered on allgather_persistent"),
+                         (["ireduce", "-D", "cont"], "-D: not offered on ireduce"),
                          (["partitioned_latency", "-D", "cont"],
                           "-D: not offered on partitioned_latency")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)

@@ -321,7 +321,8 @@ constexpr parbench_parameter parameter_rows[] = {
      "steps, or the SRC,DEST edges of FILE (OSU -N)",
      "cart:1:1", PARBENCH_ARITY_ONE},
     {"D", "cont|vect:STRIDE:BLOCK_LENGTH|indx:FILE",
-     "point-to-point tests; blocking, nonblocking and neighbourhood collectives that move data: "
+     "point-to-point tests; blocking, nonblocking, persistent and neighbourhood collectives "
+     "that move data: "
      "each message "
      "one element "
      "of a derived datatype of its elements: "
