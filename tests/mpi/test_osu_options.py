@@ -424,10 +424,10 @@ def test_tail_latency(args):
     """-z's percentile list (osu_util.c:834-856; default 50,90,99). OSU's tail latency of p is
     element round(n * p / 100) - 1 of the sorted times, n * p / 100 in C's integer division
     (omb_calculate_tail_lat, osu_util_mpi.c:742-750): with 130 times p 99 is the 128th smallest,
-    not nearest rank's 129th; the times are single iterations', one per timed iteration (more
-    than parbench's 64 batches without -z). Known answer under the oracle: allreduce's times per call are D0 and
-    D1, so every percentile of OSU's average over the processes (MPI_Reduce SUM / comm_size,
-    osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
+    not nearest rank's 129th; the times are single iterations', one sample per timed iteration
+    (more than parbench's 64 batches without -z). Known answer under the oracle: allreduce's
+    times per call are D0 and D1, so every percentile of OSU's average over the processes
+    (MPI_Reduce SUM / comm_size, osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
     want = [1, 50, 100]
     p, rows, _ = oracle_run(args, ["allreduce"], ["-m", "8:8", "-i", "100", "-x", "0", "-z",
                                                   ",".join(map(str, want))])

@@ -188,7 +188,8 @@ template <class Def>
         b.names_default_datatype = false;
         b.unit = Def::op == rma_op::accumulate ? 1 : b.unit;
     }
-    if constexpr (requires { Def::refusal_with(options{}, 0); }) b.refusal_with = &Def::refusal_with;
+    if constexpr (requires { Def::refusal_with(options{}, 0); })
+        b.refusal_with = &Def::refusal_with;
     return b;
 }
 

@@ -137,7 +137,8 @@ struct neighbor_start {
     std::shared_ptr<const graph_comm> graph;
     MPI_Datatype type = MPI_CHAR;  // -T's
     int count = 0;            // X / size(type) elements
-    std::vector<int> counts;  // count per process (OSU fills n entries; the call reads its degree's)
+    // count per process (OSU fills n entries; the call reads its degree's)
+    std::vector<int> counts;
     std::vector<int> displs;  // k count
     std::vector<MPI_Aint> byte_displs;  // alltoallw: k count size(type) bytes
     std::vector<MPI_Datatype> types;    // alltoallw: the type per process
@@ -263,8 +264,8 @@ struct neighbor_start {
     return {};
 }
 
-// osu_neighbor_*: X bytes of -T's elements to and from every neighbour, Avg Latency(us) as OSU's blocking
-// collectives.
+// osu_neighbor_*: X bytes of -T's elements to and from every neighbour, Avg Latency(us) as OSU's
+// blocking collectives.
 template <neighbor_call Call, const char* Banner>
 struct neighbor_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
@@ -349,7 +350,8 @@ constexpr benchmark catalogue[] = {
     message_entry<neighbor_def<nc::alltoallv, alltoallv_banner>>(
         "neighbor_alltoallv", "MPI_Neighbor_alltoallv (equal counts) on OSU's -N topology", dflt),
     message_entry<neighbor_def<nc::alltoallw, alltoallw_banner>>(
-        "neighbor_alltoallw", "MPI_Neighbor_alltoallw (one -T type per neighbour) on OSU's -N topology", dflt),
+        "neighbor_alltoallw",
+        "MPI_Neighbor_alltoallw (one -T type per neighbour) on OSU's -N topology", dflt),
     message_entry<ineighbor_def<nc::allgather, iallgather_banner>>(
         "ineighbor_allgather", "MPI_Ineighbor_allgather overlapped with OSU's dummy compute", dflt),
     message_entry<ineighbor_def<nc::allgatherv, iallgatherv_banner>>(
