@@ -470,12 +470,13 @@ case("mpi_osu_m_0_0_bw", OSU + ["bw", "-m", "0:0"], 2,
      r"-m 0:0: bw has no message size in this range \(its messages start at 1 byte",
      launcher="mpiexec2", needs=("mpi",), bound=30)
 # -m 0 keeps the default set's 0-byte rows (latency, multi_lat, latency_persistent), the rows
-# without a size (barrier, barrier_persistent) and the 8-byte atomics (fop_latency, cas_latency).
+# without a size (barrier, barrier_persistent) and the atomics (fop_latency, cas_latency: one
+# MPI_CHAR, OSU 7.5's default -T, 1 byte).
 # The default set's rows at -m 0: latency, multi_lat, latency_persistent at 0 bytes, barrier,
-# barrier_persistent and (issue 23) the nonblocking ibarrier without a size, fop/cas_latency at 8.
+# barrier_persistent and (issue 23) the nonblocking ibarrier without a size, fop/cas_latency at 1.
 case("mpi_osu_m_0_default_set", OSU + ["-m", "0", "-i", "2", "-x", "0"] + OUT, 0, None,
      launcher="mpiexec2", needs=("mpi",), bound=30,
-     check=sizes_are([0, 0, 0, None, None, None, 8, 8]),
+     check=sizes_are([0, 0, 0, None, None, None, 1, 1]),
      says=r"left out of the default set: -m 0: bw has no message size in this range")
 case("mpi_osu_m_0_0_named_and_not", OSU + ["latency", "bw", "-m", "0:0"], 2,
      r"-m 0:0: bw has no message size", launcher="mpiexec2", needs=("mpi",), bound=30)
@@ -490,7 +491,7 @@ case("mpi_osu_reduce_scatter_m_1_3", OSU + ["reduce_scatter", "-m", "1:3"], 2,
 case("mpi_osu_allreduce_m_3_3", OSU + ["allreduce", "-m", "3:3"], 2, r"whole 4-byte",
      launcher="mpiexec2", needs=("mpi",), bound=30)
 case("mpi_osu_fop_latency_m_ignored", OSU + ["fop_latency", "-m", "0:0", "-i", "2", "-x", "0"] +
-     OUT, 0, None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([8]))
+     OUT, 0, None, launcher="mpiexec2", needs=("mpi",), bound=30, check=sizes_are([1]))
 case("mpi_osu_barrier_m_0_0", OSU + ["barrier", "-m", "0:0", "-i", "2", "-x", "0"] + OUT, 0,
      None, launcher="mpiexec2", needs=("mpi",), bound=30, check=rows_match)
 for name in ("put_latency", "latency", "allreduce"):

@@ -299,10 +299,12 @@ def test_point_to_point_datatypes(args):
     expect([(r.get("datatype"), r["bytes"]) for r in rows] == [("MPI_FLOAT", 4), ("MPI_FLOAT", 8)]
            and "[ window size: 2 ]\n# Datatype: MPI_FLOAT.\n# Size " in p.stdout,
            f"mbw_mr -T mpi_float: rows {rows}, {p.stdout!r}")
-    # -c on MPI_INT and MPI_FLOAT elements: every byte received as sent
-    p, rows = run(["bibw", "multi_lat", "latency_persistent", "-T", "all", "-c", "-m", "4:4",
-                   "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
-    expect(p.returncode == 0 and len(rows) == 9 and
+    # -c on MPI_INT and MPI_FLOAT elements: every byte received as sent; the accumulate's and
+    # fetch-and-op's sums (test_atomic_datatypes) right in every type
+    p, rows = run(["bibw", "multi_lat", "latency_persistent", "acc_latency", "fop_latency", "-T",
+                   "all", "-c", "-m", "4:4", "-i", "2", "-x", "0", "-W", "2"], args.np,
+                  args.parbench)
+    expect(p.returncode == 0 and len(rows) == 15 and
            all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout,
            f"-T all -c: rc {p.returncode}, {[(r['benchmark'], r.get('defects')) for r in rows]}"
            f": {p.stderr[-300:]}")
@@ -422,10 +424,10 @@ def test_tail_latency(args):
     """-z's percentile list (osu_util.c:834-856; default 50,90,99). OSU's tail latency of p is
     element round(n * p / 100) - 1 of the sorted times, n * p / 100 in C's integer division
     (omb_calculate_tail_lat, osu_util_mpi.c:742-750): with 130 times p 99 is the 128th smallest,
-    not nearest rank's 129th; the times are single iterations', one per timed iteration (more
-    than parbench's 64 batches without -z). Known answer under the oracle: allreduce's times per call are D0 and
-    D1, so every percentile of OSU's average over the processes (MPI_Reduce SUM / comm_size,
-    osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
+    not nearest rank's 129th; the times are single iterations', one sample per timed iteration
+    (more than parbench's 64 batches without -z). Known answer under the oracle: allreduce's
+    times per call are D0 and D1, so every percentile of OSU's average over the processes
+    (MPI_Reduce SUM / comm_size, osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
     want = [1, 50, 100]
     p, rows, _ = oracle_run(args, ["allreduce"], ["-m", "8:8", "-i", "100", "-x", "0", "-z",
                                                   ",".join(map(str, want))])
@@ -600,7 +602,8 @@ def test_atomic_datatypes(args):
     dtype_size), osu_fop_latency.c:294), under print_header_one_sided's datatype line
     (osu_util_mpi.c:374-376); get_acc_latency sums MPI_CHAR and prints no datatype line
     (osu_get_acc_latency.c:183, :726-745). Under the oracle each iteration is the operation and
-    MPI_Win_flush: 2 D. -c checks the sums in every type; cas on MPI_FLOAT (which
+    MPI_Win_flush: 2 D. -c checks the sums in every type (in test_point_to_point_datatypes's -c
+    run); cas on MPI_FLOAT (which
     MPI_Compare_and_swap does not take) and get_acc_latency -T are refused."""
     d_us = 100.0
     p, rows, reports = oracle_run(args, ["acc_latency", "fop_latency", "cas_latency"],
@@ -630,11 +633,7 @@ def test_atomic_datatypes(args):
            f"get_acc_latency fop_latency without -T: {got}, rows {rows}: {p.stdout!r}")
     refused(args.parbench, "osu", args.np, ["cas_latency", "-T", "all", "-m", "4:4", "-i", "1"],
             "MPI_Compare_and_swap takes integer types only")
-    p, rows = run(["acc_latency", "fop_latency", "-T", "all", "-c", "-m", "4:4", "-i", "3",
-                   "-x", "1"], args.np, args.parbench)
-    expect(p.returncode == 0 and len(rows) == 6 and all(r.get("defects") == 0 for r in rows),
-           f"acc fop -T all -c: rc {p.returncode}, "
-           f"{[(r['benchmark'], r.get('datatype'), r.get('defects')) for r in rows]}")
+    # -c with -T all on acc_latency and fop_latency: test_point_to_point_datatypes's -c run
     refused_early(args, ["get_acc_latency", "-T", "MPI_INT"], "-T: not offered on get_acc_latency")
 
 
@@ -707,19 +706,55 @@ def test_derived_datatypes(args):
                f"-D indx records {got}, expected 128 bytes carrying 52, mbw_mr {want} MB/s")
         refused(args.parbench, "osu", args.np, ["latency", "-D", f"indx:{blocks}", "-m", "1:16",
                                                 "-i", "1", "-x", "0"], "no message size")
-    p, rows, reports = oracle_run(args, ["latency_mp", "bw_fan_out"],
-                                  ["-T", "MPI_FLOAT", "--ddt", "CONT", "-m", "8:8", "-i", "2",
-                                   "-x", "0", "-W", str(w)], delays=str(d_us))
+    # cont on latency_mp, bw_fan_out and the neighbourhood collectives (NHBR option strings,
+    # osu_util_options.h:85-89, :127-132): counts 1, allgatherv's displacements k extents of the
+    # type, alltoallw's blocks X bytes apart; process 1 receives twice on the graph 0->1, 1->0,
+    # 0->1
+    with tempfile.TemporaryDirectory() as tmp:
+        edges = os.path.join(tmp, "graph.adj")
+        with open(edges, "w") as f:
+            f.write("0,1\n1,0\n0,1\n")
+        p, rows, reports = oracle_run(args, ["latency_mp", "bw_fan_out", "neighbor_alltoallw",
+                                             "ineighbor_allgatherv"],
+                                      ["-T", "MPI_FLOAT", "--ddt", "CONT", "-N", f"graph:{edges}",
+                                       "-m", "8:8", "-i", "2", "-x", "0", "-W", str(w)],
+                                      delays=str(d_us))
+    t = "contiguous(2,MPI_FLOAT)"
     for rank, rep in reports.items():
         got = {f: sent(rep, f) for f in ("MPI_Send", "MPI_Isend" if rank == 0 else "MPI_Irecv")}
-        want = {"MPI_Send": {"contiguous(2,MPI_FLOAT) x 1": iterations},
-                "MPI_Isend" if rank == 0 else "MPI_Irecv":
-                    {"contiguous(2,MPI_FLOAT) x 1": w * iterations}}
+        want = {"MPI_Send": {f"{t} x 1": iterations},
+                "MPI_Isend" if rank == 0 else "MPI_Irecv": {f"{t} x 1": w * iterations}}
         expect(got == want, f"-D cont rank {rank}: {got}, expected {want}")
+    want = {"MPI_Neighbor_alltoallw": {f"{t} send 1 at 0 recv 1,1 at 0,8 in 0,0 out 0": 2},
+            "MPI_Ineighbor_allgatherv": {f"{t} send 1 recv 1,1 at 0,1 in 0,0 out 0": 4}}
+    got = {function: operands(reports.get(1, {}), function) for function in want}
+    expect(got == want, f"-D cont neighbourhood, process 1: {got}, expected {want}")
+    # the blocking and nonblocking collectives that move data (OSU's ALLTOALL, GATHER, SCATTER,
+    # BCAST and NBC_* option strings, osu_util_options.h:72-84, :104-117): every block one
+    # element of the type of X elements, i + x calls per size (twice that for the nonblocking
+    # tests' two loops)
+    tests = ["allgatherv", "alltoallw", "bcast", "gather", "scatterv", "iallgatherv", "iscatter",
+             "gather_persistent", "alltoallw_persistent"]
+    p, rows, reports = oracle_run(args, tests, ["-D", "vect:4:2", "-m", "8:16", "-i", "2", "-x",
+                                                "0"], delays=str(d_us))
+    for rank, rep in reports.items():
+        for function, calls_per_size in [("MPI_Allgatherv", 1), ("MPI_Alltoallw", 1),
+                                         ("MPI_Bcast", 1), ("MPI_Gather", 1), ("MPI_Scatterv", 1),
+                                         ("MPI_Iallgatherv", 2), ("MPI_Iscatter", 2),
+                                         ("MPI_Gather_init", 0), ("MPI_Alltoallw_init", 0)]:
+            # a persistent test's one request per size (MPI_ALLTOALL_P, __GATHER_P, :144-154)
+            want = {vector(x, 4, 2): calls_per_size * iterations or 1 for x in (8, 16)}
+            got = {k: v for k, v in operands(rep, function).items() if k.startswith("vector(")}
+            expect(got == want, f"-D vect:4:2 rank {rank} {function}: {got}, expected {want}")
+    got = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("transmit_size_bytes"))
+           for r in rows]
+    expect(got == [(b, x, x // 4 * 2) for b in tests for x in (8, 16)],
+           f"-D vect:4:2 collectives' records (benchmark, bytes, Transmit Size): {got}")
     for options, why in [(["latency", "-D", "vect:8"], "vect takes STRIDE and BLOCK_LENGTH"),
                          (["latency", "-D", "vect:2:3"], "overlap"),
                          (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
                          (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
+                         (["ireduce", "-D", "cont"], "-D: not offered on ireduce"),
                          (["partitioned_latency", "-D", "cont"],
                           "-D: not offered on partitioned_latency")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)

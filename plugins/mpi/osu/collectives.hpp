@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -67,6 +68,12 @@ struct collective_def : mpi::definition_defaults {
     static constexpr in_place_use in_place = in_place_of<Imb>;
     static constexpr bool takes_in_place = in_place != in_place_use::none;
     static constexpr bool takes_root = RootOption;
+    // -D on the blocking collectives that move data without reducing it (OSU 7.5's
+    // OMBOP__COLLECTIVE__ALLTOALL, __GATHER, __SCATTER, __BCAST have D:, osu_util_options.h:72-84;
+    // the reductions' strings have none): each process's block is one element of the derived
+    // type of its X / size(T) elements (osu_alltoall.c:142-146, :169), counts 1 and the
+    // v-displacements k of its extent (osu_alltoallv.c)
+    static constexpr bool takes_ddt = Imb::traits.has_bytes && !Imb::traits.reduction;
     static constexpr block_text text{
         .banner = Banner,
         // osu_barrier prints no datatype line (nor does osu_ibarrier, which takes this text)
@@ -100,6 +107,7 @@ struct collective_def : mpi::definition_defaults {
         typename Imb::kernel inner;
         root_pick root;
         bool in_place = false;  // -l
+        std::shared_ptr<const derived_message_type> derived;  // -D's type, for the kernel's life
         template <class Buffers>
         void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
             const std::uint64_t picked = root.iteration(i);
@@ -112,11 +120,20 @@ struct collective_def : mpi::definition_defaults {
         }
     };
     static kernel make_kernel(const mpi::kernel_context& c, const options& o) {
-        if constexpr (requires { Imb::make_kernel(c, operands(o, c.bytes)); })
-            return {Imb::make_kernel(c, operands(o, c.bytes)), root_of(o),
-                    takes_in_place && o.in_place};
-        else
-            return {Imb::make_kernel(c), root_of(o), false};
+        if constexpr (requires { Imb::make_kernel(c, operands(o, c.bytes)); }) {
+            imb_mpi1::sized_operands ops = operands(o, c.bytes);
+            std::shared_ptr<const derived_message_type> derived;
+            if (takes_ddt && o.ddt.given()) {
+                derived = std::make_shared<const derived_message_type>(o.ddt, ops.data.type,
+                                                                       ops.data.count);
+                ops.data.type = derived->get();
+                ops.data.count = 1;
+            }
+            return {Imb::make_kernel(c, ops), root_of(o), takes_in_place && o.in_place,
+                    std::move(derived)};
+        } else {
+            return {Imb::make_kernel(c), root_of(o), false, nullptr};
+        }
     }
     struct verify_check : Imb::verify_check {
         root_pick root;
@@ -243,6 +260,7 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
     // OSU 2.0's loop: the broadcasts and acknowledgements timed as one batch, MPI_CHAR only.
     static constexpr int barriers_after_call = only_batched;
     static constexpr bool takes_datatype = false;
+    static constexpr bool takes_ddt = false;
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest

@@ -42,6 +42,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -69,6 +70,9 @@ struct nbc_start {
     std::vector<MPI_Datatype> types;  // alltoallw: the datatype to and from every process
     root_option root_choice;          // -k (the rooted calls but ibcast)
     in_place_use in_place = in_place_use::none;  // -l
+    // -D (the calls that move data without reducing it): each block one element of the derived
+    // type of its elements (osu_iallgather.c, as the blocking tests), for the start's life
+    std::shared_ptr<const derived_message_type> derived;
 
     nbc_start(nbc_call which, const mpi::kernel_context& c, const options& o = options{},
               in_place_use place = in_place_use::none)
@@ -93,7 +97,12 @@ struct nbc_start {
             }
             default: {
                 count = elements;
-                imb_mpi1::v_counts v(elements, np);
+                if (o.ddt.given()) {
+                    derived = std::make_shared<const derived_message_type>(o.ddt, type, elements);
+                    type = derived->get();
+                    count = 1;
+                }
+                imb_mpi1::v_counts v(count, np);
                 counts = std::move(v.counts);
                 displs = std::move(v.displs);
                 if (which == nbc_call::alltoallw) {
@@ -368,6 +377,9 @@ template <class Def, class MakeStart>
 // collective_def) measured by measure_nbc, with OSU's banner and table.
 template <class Blocking, nbc_call Call, const char* Banner, int OverallWidth = 0>
 struct nbc_def : Blocking {
+    // -D where the blocking test takes it (OMBOP__COLLECTIVE__NBC_ALLTOALL, __NBC_GATHER,
+    // __NBC_SCATTER, __NBC_BCAST have D:, osu_util_options.h:104-117; the reductions' none)
+    static constexpr bool takes_ddt = Blocking::takes_ddt;
     static constexpr block_text text{
         .banner = Banner,
         .datatype = Blocking::text.datatype,

@@ -73,7 +73,7 @@ struct one_sided_method {
 
     // A definition may bring its own kernel (the testing module's corrupting put).
     [[nodiscard]] static auto kernel(const kernel_context& c, std::uint64_t window,
-                                     const element& e) {
+                                     const element& e = default_element(Def::op)) {
         if constexpr (requires { Def::make_kernel(c, window); })
             return Def::make_kernel(c, window);
         else if constexpr (round_trip && S == sync::fence)
@@ -188,7 +188,8 @@ template <class Def>
         b.names_default_datatype = false;
         b.unit = Def::op == rma_op::accumulate ? 1 : b.unit;
     }
-    if constexpr (requires { Def::refusal_with(options{}, 0); }) b.refusal_with = &Def::refusal_with;
+    if constexpr (requires { Def::refusal_with(options{}, 0); })
+        b.refusal_with = &Def::refusal_with;
     return b;
 }
 

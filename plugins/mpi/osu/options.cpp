@@ -321,7 +321,11 @@ constexpr parbench_parameter parameter_rows[] = {
      "steps, or the SRC,DEST edges of FILE (OSU -N)",
      "cart:1:1", PARBENCH_ARITY_ONE},
     {"D", "cont|vect:STRIDE:BLOCK_LENGTH|indx:FILE",
-     "point-to-point tests: each message one element of a derived datatype of its elements: "
+     "point-to-point tests; blocking, nonblocking, persistent and neighbourhood collectives "
+     "that move data: "
+     "each message "
+     "one element "
+     "of a derived datatype of its elements: "
      "contiguous, a vector of BLOCK_LENGTH of every STRIDE, or FILE's DISPLACEMENT,BLOCK_LENGTH "
      "blocks; adds OSU's Transmit Size column (OSU -D)",
      nullptr, PARBENCH_ARITY_ONE},

@@ -33,6 +33,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -199,14 +200,21 @@ struct start_wait_kernel {
 // The elements of -T's datatype (osu/datatypes.hpp): X / size(type) of them per process.
 // -l: the buffer the request is made on is MPI_IN_PLACE where the maker's `in_place` says (the
 // blocking test's place, osu/collectives.hpp; root 0).
+// -D: each block one element of the derived type of the X / size(type) elements, held as long as
+// the maker (the request's life).
 struct char_requests {
+    std::shared_ptr<const derived_message_type> derived;  // -D's type, or none
     MPI_Datatype type = MPI_CHAR;
-    int n = 0;                  // X / size(type) elements
+    int n = 0;                  // X / size(type) elements, or 1 of -D's type
     imb_mpi1::v_counts v;       // n each, at k n
     bool in_place_on = false;   // -l
     char_requests(const mpi::kernel_context& c, const options& o)
-        : type(mpi_datatype(o.table_datatype, false)),
-          n(static_cast<int>(c.bytes / element_bytes(o.table_datatype))),
+        : derived(o.ddt.given() ? std::make_shared<const derived_message_type>(
+                                      o.ddt, mpi_datatype(o.table_datatype, false),
+                                      static_cast<int>(c.bytes / element_bytes(o.table_datatype)))
+                                : nullptr),
+          type(derived ? derived->get() : mpi_datatype(o.table_datatype, false)),
+          n(derived ? 1 : static_cast<int>(c.bytes / element_bytes(o.table_datatype))),
           v(n, c.size),
           in_place_on(o.in_place) {}
     [[nodiscard]] void* send_of(const persistent_buffers& b) const {
@@ -370,6 +378,10 @@ struct reduce_scatter_requests {
 // counts, sizes, -c) with its request made by `Requests` and started each iteration.
 template <class Blocking, class Requests, const char* Banner>
 struct persistent_collective : Blocking {
+    // -D where the blocking test takes it (OMBOP__COLLECTIVE__ALLTOALL_P, __GATHER_P,
+    // __SCATTER_P, __BCAST_P have D:, osu_util_options.h:144-154; the reductions' none): the
+    // request made on one element of the derived type per block (char_requests)
+    static constexpr bool takes_ddt = Blocking::takes_ddt;
     static constexpr block_text text = [] {
         block_text t = Blocking::text;
         t.banner = Banner;

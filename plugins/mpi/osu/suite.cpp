@@ -185,7 +185,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.vary_window && !b->text.pairs_line) option = "-V";
         else if (o.ddt.given() && !b->takes_ddt) option = "-D";
         if (option.empty()) continue;
-        if (!request.benchmarks.empty() && (option == "-T" || option == "-D"))  // OSU takes it on some of these
+        // OSU takes -T and -D on some of these
+        if (!request.benchmarks.empty() && (option == "-T" || option == "-D"))
             throw input_error(option + ": not offered on " + std::string(b->info.name) +
                               " (docs/osu.md lists the tests that take it)");
         if (!request.benchmarks.empty())

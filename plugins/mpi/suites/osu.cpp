@@ -245,8 +245,8 @@ constexpr benchmark one_sided_catalogue[] = {
     one_sided_entry<acc_latency>("acc_latency", "MPI_Accumulate (MPI_SUM) latency", dflt),
     one_sided_entry<get_acc_latency>("get_acc_latency", "MPI_Get_accumulate (MPI_SUM) latency",
                                      dflt),
-    one_sided_entry<fop_latency>("fop_latency", "MPI_Fetch_and_op (MPI_SUM, one -T element) latency",
-                                 dflt),
+    one_sided_entry<fop_latency>("fop_latency",
+                                 "MPI_Fetch_and_op (MPI_SUM, one -T element) latency", dflt),
     one_sided_entry<cas_latency>("cas_latency", "MPI_Compare_and_swap (one -T element) latency",
                                  dflt),
 };

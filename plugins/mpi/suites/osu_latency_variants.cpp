@@ -542,9 +542,9 @@ struct partitioned_overall_kernel {
 };
 
 struct partitioned_latency : latency_def<false>, takes_message_datatype {
-    // OSU 7.5 reads -D here and then makes each partition ⌊n/q⌋ elements of a type of n elements
-    // (osu_partitioned_latency.c:166, 179-183, 204-217), q·⌊n/q⌋ times the message: past the end
-    // of its buffers. parbench refuses -D here.
+    // OSU 7.5 reads -D here and then makes each partition ⌊n/q⌋ elements of a type of n
+    // elements (osu_partitioned_latency.c:166, 179-183, 204-217), q·⌊n/q⌋ times the message:
+    // past the end of its buffers. parbench refuses -D here.
     static constexpr bool takes_ddt = false;
     static constexpr block_text text{
         .banner = "OSU MPI Partitioned Latency Test",

@@ -137,10 +137,14 @@ struct neighbor_start {
     std::shared_ptr<const graph_comm> graph;
     MPI_Datatype type = MPI_CHAR;  // -T's
     int count = 0;            // X / size(type) elements
-    std::vector<int> counts;  // count per process (OSU fills n entries; the call reads its degree's)
+    // count per process (OSU fills n entries; the call reads its degree's)
+    std::vector<int> counts;
     std::vector<int> displs;  // k count
     std::vector<MPI_Aint> byte_displs;  // alltoallw: k count size(type) bytes
     std::vector<MPI_Datatype> types;    // alltoallw: the type per process
+    // -D: one element of the derived type of the X / size(T) elements per neighbour (OSU 7.5's
+    // NHBR option strings have D:, osu_neighbor_alltoallw.c:171-175), kept for the kernel's life
+    std::shared_ptr<const derived_message_type> derived;
 
     neighbor_start(neighbor_call call, const mpi::kernel_context& c, const options& o)
         : which(call),
@@ -150,12 +154,19 @@ struct neighbor_start {
                                              : cartesian_neighbors(c.comm, o.topology);
         graph = std::make_shared<const graph_comm>(c.comm, a);
         const auto n = static_cast<std::size_t>(c.size);
+        const auto element = static_cast<MPI_Aint>(element_bytes(o.table_datatype));
+        // alltoallw's blocks stay X bytes apart under -D (OSU's k size(T) would overlap them)
+        const MPI_Aint block_bytes = static_cast<MPI_Aint>(count) * element;
+        if (o.ddt.given()) {
+            derived = std::make_shared<const derived_message_type>(o.ddt, type, count);
+            type = derived->get();
+            count = 1;
+        }
         counts.assign(n, count);
         types.assign(n, type);
-        const auto element = static_cast<MPI_Aint>(element_bytes(o.table_datatype));
         for (std::size_t k = 0; k < n; ++k) {
             displs.push_back(static_cast<int>(k) * count);
-            byte_displs.push_back(static_cast<MPI_Aint>(k) * count * element);
+            byte_displs.push_back(static_cast<MPI_Aint>(k) * block_bytes);
         }
     }
 
@@ -253,8 +264,8 @@ struct neighbor_start {
     return {};
 }
 
-// osu_neighbor_*: X bytes of -T's elements to and from every neighbour, Avg Latency(us) as OSU's blocking
-// collectives.
+// osu_neighbor_*: X bytes of -T's elements to and from every neighbour, Avg Latency(us) as OSU's
+// blocking collectives.
 template <neighbor_call Call, const char* Banner>
 struct neighbor_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
@@ -264,6 +275,7 @@ struct neighbor_def : mpi::definition_defaults {
     // -T the records name no datatype, as before -T reached them.
     static constexpr bool takes_datatype = true;
     static constexpr bool names_default_datatype = false;
+    static constexpr bool takes_ddt = true;  // -D (neighbor_start)
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
     // OSU 7.5 times each call with an MPI_Barrier after it (osu_neighbor_allgather.c 164-169).
@@ -338,7 +350,8 @@ constexpr benchmark catalogue[] = {
     message_entry<neighbor_def<nc::alltoallv, alltoallv_banner>>(
         "neighbor_alltoallv", "MPI_Neighbor_alltoallv (equal counts) on OSU's -N topology", dflt),
     message_entry<neighbor_def<nc::alltoallw, alltoallw_banner>>(
-        "neighbor_alltoallw", "MPI_Neighbor_alltoallw (one -T type per neighbour) on OSU's -N topology", dflt),
+        "neighbor_alltoallw",
+        "MPI_Neighbor_alltoallw (one -T type per neighbour) on OSU's -N topology", dflt),
     message_entry<ineighbor_def<nc::allgather, iallgather_banner>>(
         "ineighbor_allgather", "MPI_Ineighbor_allgather overlapped with OSU's dummy compute", dflt),
     message_entry<ineighbor_def<nc::allgatherv, iallgatherv_banner>>(
