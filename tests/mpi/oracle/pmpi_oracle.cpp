@@ -297,9 +297,14 @@ std::string describe(MPI_Datatype type) {
         return "contiguous(" + std::to_string(i[0]) + "," + inner + ")";
     if (combiner == MPI_COMBINER_INDEXED) {  // count, the block lengths, the displacements
         std::string blocks;
-        for (int k = 0; k < i[0]; ++k)
-            blocks += (k == 0 ? "" : " ") + std::to_string(i[1 + k]) + "@" +
-                      std::to_string(i[1 + i[0] + k]);
+        // appended piece by piece: GCC 12 at -O3 takes `"..." + std::string&&` here for an
+        // overlapping memcpy (a false -Wrestrict, an error under -Werror)
+        for (int k = 0; k < i[0]; ++k) {
+            if (k > 0) blocks += ' ';
+            blocks += std::to_string(i[1 + k]);
+            blocks += '@';
+            blocks += std::to_string(i[1 + i[0] + k]);
+        }
         return "indexed(" + std::to_string(i[0]) + ",[" + blocks + "]," + inner + ")";
     }
     if (combiner == MPI_COMBINER_RESIZED)
