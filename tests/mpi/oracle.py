@@ -19,7 +19,7 @@ Cases:
   control    the same library with the delay off: PingPong must be far below D, and the call
              counts it reports prove the interposition (a run that is not interposed fails here);
              -confidence's rounds add no barriers; the agreements between a size's phases are
-             quiet (MPI_Iallreduce/MPI_Igather: blocking collectives do not grow with the sizes)
+             nonblocking (MPI_Iallreduce/MPI_Igather: blocking collectives do not grow with sizes)
   time_cap   -time cuts the repetitions to floor(T / t_iteration) under 4.0; under 2021 (the
              default) to IMB 2021's int(1 + T / t), chained across the sizes of a block: with
              -msglog never above the previous size's count, with a -msgsize list adjusted

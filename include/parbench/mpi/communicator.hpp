@@ -48,6 +48,21 @@ inline void wait_quietly(MPI_Request& request) {
     }
 }
 
+// Completes `request` polling without pause, but hands the core to any other runnable process
+// between polls (sched_yield). For a process that waits while others may still be timed: it
+// keeps its MPI progress engine turning (a passive one-sided target, whose origin's lock and put
+// need it; a peer's message), as a blocking call would, but on a node with more processes than
+// cores the process that is late runs at once instead of after a scheduler time slice. Where the
+// core is free, yield returns at once and this is a spinning wait.
+inline void wait_yielding(MPI_Request& request) {
+    int done = 0;
+    for (;;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done != 0) return;
+        std::this_thread::yield();
+    }
+}
+
 class communicator {
 public:
     communicator() = default;
@@ -99,17 +114,19 @@ public:
         wait_quietly(request);
     }
 
-    // MPI_Allreduce in place, waited for quietly: the agreements between the phases of a
-    // measurement (never inside a timed region, and never where the exit must align the
+    // MPI_Allreduce in place, completed by wait_yielding: the agreements between the phases of
+    // a measurement (never inside a timed region, and never where the exit must align the
     // processes: a barrier of the sync policy follows each). On a node with more processes than
     // cores a spinning collective costs a time slice per process (~10 ms at -n 4 on 2 cores);
-    // one that sleeps lets the late process run. Every process must call it (an Iallreduce never
-    // matches an MPI_Allreduce).
-    void quiet_allreduce(void* values, int count, MPI_Datatype type, MPI_Op op) const {
+    // one that yields lets the late process run. Not wait_quietly's sleeps: a process may agree
+    // while another is still timed and needs its progress (a passive target's lock and put: 1 ms
+    // per put instead of 1 us). Every process must call it (an Iallreduce never matches an
+    // MPI_Allreduce).
+    void yielding_allreduce(void* values, int count, MPI_Datatype type, MPI_Op op) const {
         if (!valid() || count == 0) return;
         MPI_Request request = MPI_REQUEST_NULL;
         MPI_Iallreduce(MPI_IN_PLACE, values, count, type, op, comm_, &request);
-        wait_quietly(request);
+        wait_yielding(request);
     }
 
     // MPI_Comm_split; `color` < 0 means MPI_UNDEFINED (the result is MPI_COMM_NULL).
