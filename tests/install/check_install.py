@@ -41,6 +41,45 @@ if not names:
     fail("no examples listed in examples/meson.build")
 examples = [os.path.join(source_dir, "examples", n + ".cpp") for n in names]
 
+# The installed driver, moved: plugins relative to itself, read from the installed manifest;
+# and a host-API program built against the moved prefix with pkg-config's flags alone. Installed
+# and moved first, so that the host-API program compiles beside the first example (the two
+# compiles are most of this test's time; one after the other they took 23 s of its 24).
+moved_tmp_dir = tempfile.TemporaryDirectory()
+moved_tmp = moved_tmp_dir.name
+stage = os.path.join(moved_tmp, "stage")
+succeed(["meson", "install", "-C", build_dir, "--no-rebuild", "--quiet", "--tags",
+         "runtime,devel", "--destdir", stage])
+drivers = glob.glob(os.path.join(stage, "**", "bin", "parbench"), recursive=True)
+if len(drivers) != 1:
+    fail(f"staged drivers: {drivers}")
+moved = os.path.join(moved_tmp, "elsewhere", "prefix")
+os.makedirs(os.path.dirname(moved))
+shutil.move(os.path.dirname(os.path.dirname(drivers[0])), moved)
+driver = os.path.join(moved, "bin", "parbench")
+manifests = glob.glob(os.path.join(moved, "**", "parbench", "parbench-plugins.json"),
+                      recursive=True)
+if len(manifests) != 1:
+    fail(f"the install wrote no plugin manifest beside the plugins: {manifests}")
+plugindir = os.path.dirname(manifests[0])
+no_path = ("PARBENCH_PLUGIN_PATH",)  # the moved install's own plugins, nothing else
+# The host-API program compiles meanwhile (pkg-config's relocatable
+# prefix follows the moved .pc file, so its plugindir is the moved one).
+moved_pcs = glob.glob(os.path.join(moved, "**", "pkgconfig", "parbench.pc"), recursive=True)
+if len(moved_pcs) != 1:
+    fail(f"the moved prefix holds parbench.pc {len(moved_pcs)} times")
+pc_env = dict(os.environ, PKG_CONFIG_PATH=os.path.dirname(moved_pcs[0]))
+host_flags = succeed(["pkg-config", "--cflags", "--libs", "parbench"], env=pc_env).stdout.split()
+pc_plugindir = succeed(["pkg-config", "--variable=plugindir", "parbench"],
+                       env=pc_env).stdout.strip()
+if os.path.realpath(pc_plugindir) != os.path.realpath(plugindir):
+    fail(f"pkg-config's plugindir {pc_plugindir} is not the moved prefix's {plugindir}")
+host_exe = os.path.join(moved_tmp, "host_consumer")
+host_job = subprocess.Popen(
+    ["c++", "-O0", os.path.join(source_dir, "tests", "install", "host_consumer.cpp"), "-o",
+     host_exe, *host_flags, "-ldl", f'-DPARBENCH_PLUGINDIR="{pc_plugindir}"'],
+    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pc_env)
+
 with tempfile.TemporaryDirectory() as tmp:
     stage = os.path.join(tmp, "stage")
     succeed(["meson", "install", "-C", build_dir, "--no-rebuild", "--quiet", "--tags", "devel",
@@ -131,64 +170,30 @@ with tempfile.TemporaryDirectory() as tmp:
             fail(f"{exe}: printed {p.stdout!r}, expected 2 processes and a sum of ranks 1",
                  p.stderr[-3000:])
 
-
-# The installed driver, moved: plugins relative to itself, read from the installed manifest;
-# and a host-API program built against the moved prefix with pkg-config's flags alone.
-with tempfile.TemporaryDirectory() as tmp:
-    stage = os.path.join(tmp, "stage")
-    succeed(["meson", "install", "-C", build_dir, "--no-rebuild", "--quiet", "--tags",
-             "runtime,devel", "--destdir", stage])
-    drivers = glob.glob(os.path.join(stage, "**", "bin", "parbench"), recursive=True)
-    if len(drivers) != 1:
-        fail(f"staged drivers: {drivers}")
-    moved = os.path.join(tmp, "elsewhere", "prefix")
-    os.makedirs(os.path.dirname(moved))
-    shutil.move(os.path.dirname(os.path.dirname(drivers[0])), moved)
-    driver = os.path.join(moved, "bin", "parbench")
-    manifests = glob.glob(os.path.join(moved, "**", "parbench", "parbench-plugins.json"),
-                          recursive=True)
-    if len(manifests) != 1:
-        fail(f"the install wrote no plugin manifest beside the plugins: {manifests}")
-    plugindir = os.path.dirname(manifests[0])
-    no_path = ("PARBENCH_PLUGIN_PATH",)  # the moved install's own plugins, nothing else
-    # The host-API program compiles while the driver's checks run (pkg-config's relocatable
-    # prefix follows the moved .pc file, so its plugindir is the moved one).
-    moved_pcs = glob.glob(os.path.join(moved, "**", "pkgconfig", "parbench.pc"), recursive=True)
-    if len(moved_pcs) != 1:
-        fail(f"the moved prefix holds parbench.pc {len(moved_pcs)} times")
-    pc_env = dict(os.environ, PKG_CONFIG_PATH=os.path.dirname(moved_pcs[0]))
-    host_flags = succeed(["pkg-config", "--cflags", "--libs", "parbench"], env=pc_env).stdout.split()
-    pc_plugindir = succeed(["pkg-config", "--variable=plugindir", "parbench"],
-                           env=pc_env).stdout.strip()
-    if os.path.realpath(pc_plugindir) != os.path.realpath(plugindir):
-        fail(f"pkg-config's plugindir {pc_plugindir} is not the moved prefix's {plugindir}")
-    host_exe = os.path.join(tmp, "host_consumer")
-    host_job = subprocess.Popen(
-        ["c++", "-O0", os.path.join(source_dir, "tests", "install", "host_consumer.cpp"), "-o",
-         host_exe, *host_flags, "-ldl", f'-DPARBENCH_PLUGINDIR="{pc_plugindir}"'],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=pc_env)
-    p = succeed([driver, "list", "--verbose-discovery"], cwd=tmp, drop=no_path)
-    if "plugin mpi " not in p.stdout or plugindir not in p.stdout:
-        fail(f"the moved driver lists no MPI plugin from {plugindir}", p.stdout + p.stderr)
-    if "probing" in p.stderr:
-        fail("the moved install's manifest was not used", p.stderr)
-    p = succeed([MPIEXEC, "-n", "2", driver, "run", "imb-mpi1", "PingPong", "-msglog", "0:0",
-                 "-iter", "5", "--quiet"], env={"LD_DEBUG": "files"}, cwd=tmp, drop=no_path)
-    opened = re.findall(r"file=(\S*/parbench_\S*\.so) \[0\];  dynamically loaded", p.stderr)
-    if sorted(opened) != [os.path.join(plugindir, "parbench_mpi.so")] * 2:
-        fail(f"a PingPong opened {opened}, want {plugindir}/parbench_mpi.so once per rank",
-             p.stderr[-3000:])
-    stdout, stderr = host_job.communicate(timeout=300)
-    if host_job.returncode != 0:
-        fail(f"{' '.join(host_job.args)}: exit status {host_job.returncode}\n{stdout[-2000:]}"
-             f"{stderr[-3000:]}")
-    p = succeed([MPIEXEC, "-n", "2", host_exe], cwd=tmp, drop=no_path)
-    # PingPong at 0, 1 and 2 bytes (-msglog 0:1), each checked, on the pair
-    if not re.search(r"^host: 3 rows, 0 defects, passed 1, PingPong at 2 bytes on 2 processes$",
-                     p.stdout, re.M):
-        fail(f"{host_exe}: printed {p.stdout!r}", p.stderr[-3000:])
+# The moved driver's checks, then the host-API program (compiled meanwhile) runs.
+p = succeed([driver, "list", "--verbose-discovery"], cwd=moved_tmp, drop=no_path)
+if "plugin mpi " not in p.stdout or plugindir not in p.stdout:
+    fail(f"the moved driver lists no MPI plugin from {plugindir}", p.stdout + p.stderr)
+if "probing" in p.stderr:
+    fail("the moved install's manifest was not used", p.stderr)
+p = succeed([MPIEXEC, "-n", "2", driver, "run", "imb-mpi1", "PingPong", "-msglog", "0:0",
+             "-iter", "5", "--quiet"], env={"LD_DEBUG": "files"}, cwd=moved_tmp, drop=no_path)
+opened = re.findall(r"file=(\S*/parbench_\S*\.so) \[0\];  dynamically loaded", p.stderr)
+if sorted(opened) != [os.path.join(plugindir, "parbench_mpi.so")] * 2:
+    fail(f"a PingPong opened {opened}, want {plugindir}/parbench_mpi.so once per rank",
+         p.stderr[-3000:])
+stdout, stderr = host_job.communicate(timeout=300)
+if host_job.returncode != 0:
+    fail(f"{' '.join(host_job.args)}: exit status {host_job.returncode}\n{stdout[-2000:]}"
+         f"{stderr[-3000:]}")
+p = succeed([MPIEXEC, "-n", "2", host_exe], cwd=moved_tmp, drop=no_path)
+# PingPong at 0, 1 and 2 bytes (-msglog 0:1), each checked, on the pair
+if not re.search(r"^host: 3 rows, 0 defects, passed 1, PingPong at 2 bytes on 2 processes$",
+                 p.stdout, re.M):
+    fail(f"{host_exe}: printed {p.stdout!r}", p.stderr[-3000:])
 
 print(f"{len(expected)} headers installed; {names[0]} built with pkg-config, the consumer with "
       f"CMake and Meson; the moved driver found its plugins from its manifest, and a host-API "
       f"program built with pkg-config's flags alone found them there; "
       f"{time.monotonic() - started:.1f} s")
+moved_tmp_dir.cleanup()
