@@ -334,12 +334,7 @@ void run_gpu(const char* request_json, const parbench_host* host) {
                 return kinds;
             }(),
         .sizes = tr.sizes,
-        .loops = report::paw_header_loops{.nreps = tr.policy.nreps,
-                                          .nloop_max = tr.policy.nloop_max,
-                                          .nloop_min = tr.policy.nloop_min,
-                                          .threshold_factor = tr.policy.threshold_factor,
-                                          .timer_threshold_s = settings.host_threshold_s,
-                                          .budget_s = tr.policy.budget_s},
+        .loops = paw::header_loops(tr.policy, settings.host_threshold_s),
         .size_meaning = "bytes per transfer; matrix order N for GEMM",
         .flop_count = "PAW: 2N^2(N+1) (GEMM); conventional: 2N^3",
         .bandwidth_unit = "GB/s = 10^9 bytes/s",

@@ -129,6 +129,18 @@ struct transfer_settings {
     return devices;
 }
 
+// The header's NLOOP/NREPS line from the loop policy a PAW family runs under and the timer
+// threshold it measured.
+[[nodiscard]] inline report::paw_header_loops header_loops(
+    const policy::iterations::paw_nloop& policy, double timer_threshold_s) {
+    return {.nreps = policy.nreps,
+            .nloop_max = policy.nloop_max,
+            .nloop_min = policy.nloop_min,
+            .threshold_factor = policy.threshold_factor,
+            .timer_threshold_s = timer_threshold_s,
+            .budget_s = policy.budget_s};
+}
+
 // The run header fields every PAW transfer family shares (console and JSON): the size
 // progression and the NLOOP/NREPS settings; a plugin adds its own (devices, pairing, method).
 [[nodiscard]] inline report::paw_header transfer_header(std::string_view family,
@@ -141,12 +153,7 @@ struct transfer_settings {
             .size_range = report::paw_header_size_range{.min_size = cfg.min_bytes,
                                                         .med_size = cfg.med_bytes,
                                                         .max_size = cfg.max_bytes},
-            .loops = report::paw_header_loops{.nreps = cfg.policy.nreps,
-                                              .nloop_max = cfg.policy.nloop_max,
-                                              .nloop_min = cfg.policy.nloop_min,
-                                              .threshold_factor = cfg.policy.threshold_factor,
-                                              .timer_threshold_s = timer_threshold_s,
-                                              .budget_s = cfg.policy.budget_s},
+            .loops = header_loops(cfg.policy, timer_threshold_s),
             .size_meaning = std::string(size_meaning),
             .bandwidth_unit = "GB/s = 10^9 bytes/s"};
 }
