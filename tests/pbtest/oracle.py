@@ -4,8 +4,8 @@ without the measurement's own agreements.
 Between the phases of a measurement (include/parbench/mpi/phases.hpp) the active processes agree
 on a few values with an in-place MPI_Iallreduce under MPI_MAX (allocation, the warm-up probe, the
 estimate, the samples kept) and send their figures to the first of them with MPI_Igather of a
-row of MPI_DOUBLE; those waits yield the core between polls instead of spinning in a blocking
-call (communicator::yielding_allreduce). They are the library's calls, not the benchmark's: a
+row of MPI_DOUBLE, nonblocking so that on a node with more processes than CPUs their waits can
+yield the core between polls (session::wait_agreement). They are the library's calls, not the benchmark's: a
 test that counts a nonblocking collective benchmark's MPI_Iallreduce or MPI_Igather reads them
 through these functions."""
 import re

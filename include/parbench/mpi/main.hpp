@@ -390,7 +390,8 @@ template <class... Defs>
              const parbench_host channel = delivery.channel(&comm);
              const plugin::host_channel host(&channel);
              const node_share share = busiest_node(MPI_COMM_WORLD);
-             world_nodes::set(nodes_of_ranks(MPI_COMM_WORLD));  // rows name their nodes
+             // rows name their nodes; agreements wait by the node's CPUs (session.hpp)
+             world_nodes::set(nodes_of_ranks(MPI_COMM_WORLD), share_of_node(MPI_COMM_WORLD).cpus);
              const bool rank_zero = comm.rank() == 0;
              if (rank_zero) {
                  host.run_started(program_run_start(info, opts, names, share));

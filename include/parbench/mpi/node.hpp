@@ -106,20 +106,32 @@ struct node_index {
     return nodes;
 }
 
-// The node of every world rank, for the rows of this process's runs: the MPI plugin sets it once
-// per run from the placement it gathers at start, parbench::mpi::main from nodes_of_ranks (so
-// no measurement pays a collective for it),
-// and every session reads it to name the nodes of its groups (group_layout::group_nodes). Empty
-// until set (a program that never sets it): rows then name no nodes.
+// The node of every world rank, for the rows of this process's runs, and the CPUs of this
+// process's node: the MPI plugin sets them once per run from the placement it gathers at start,
+// parbench::mpi::main from nodes_of_ranks and share_of_node (so no measurement pays a collective
+// for them). Every session reads the nodes to name those of its groups
+// (group_layout::group_nodes), and the CPUs to choose how its agreements wait
+// (session::wait_agreement). Empty and 0 until set (a program that never sets them): rows then
+// name no nodes, and agreements wait as blocking calls do.
 class world_nodes {
 public:
-    static void set(std::vector<int> node_of_rank) { storage() = std::move(node_of_rank); }
+    static void set(std::vector<int> node_of_rank, int cpus_of_my_node = 0) {
+        storage() = std::move(node_of_rank);
+        my_node_cpus() = cpus_of_my_node;
+    }
     [[nodiscard]] static const std::vector<int>& get() noexcept { return storage(); }
+    // CPUs in the union of the affinity masks of this node's processes (share_of_node); 0 if
+    // unknown.
+    [[nodiscard]] static int cpus_of_my_node() noexcept { return my_node_cpus(); }
 
 private:
     static std::vector<int>& storage() noexcept {
         static std::vector<int> nodes;
         return nodes;
+    }
+    static int& my_node_cpus() noexcept {
+        static int cpus = 0;
+        return cpus;
     }
 };
 

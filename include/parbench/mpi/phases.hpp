@@ -122,7 +122,7 @@ template <resource R>
     } catch (const std::bad_alloc&) {
         failed = 1;
     }
-    s.active_comm().yielding_allreduce(&failed, 1, MPI_INT, MPI_MAX);
+    s.agree(&failed, 1, MPI_INT, MPI_MAX);
     if (failed != 0) return prepared<R>(std::move(resource), preparation::allocation_failed, need);
     resource.setup(s.group());
     return prepared<R>(std::move(resource), preparation::ready, need);
@@ -294,7 +294,7 @@ template <class Iterations, class Sync, class Aggregation>
     if (warmup > 0) {
         run_chunk(std::min<std::uint64_t>(warmup, std::max<std::uint64_t>(1, std::min<std::uint64_t>((warmup + 4) / 5, 3))));
         double probe_s = chunk_s.front();
-        active.yielding_allreduce(&probe_s, 1, MPI_DOUBLE, MPI_MAX);
+        s.agree(&probe_s, 1, MPI_DOUBLE, MPI_MAX);
         std::uint64_t planned = warmup;
         const double budget_s = plan.iterations.warmup_budget_s();
         if (std::isfinite(budget_s) && budget_s > 0.0 && probe_s > 0.0 &&
@@ -315,7 +315,7 @@ template <class Iterations, class Sync, class Aggregation>
                          chunk_s.begin() + static_cast<std::ptrdiff_t>(chunks / 2), chunk_s.end());
         estimate_s = chunk_s[chunks / 2];
     }
-    active.yielding_allreduce(&estimate_s, 1, MPI_DOUBLE, MPI_MAX);
+    s.agree(&estimate_s, 1, MPI_DOUBLE, MPI_MAX);
     policy::sync::clock_model clock{};
     if (windowed) {
         const policy::sync::clock_fit second_fit = fit_to_root(active, window_rule.exchanges);
@@ -518,7 +518,7 @@ struct gathered {
     // all travel. Batched timings travel at most max_batches.
     unsigned long long kept = std::min<std::size_t>(
         mine.batch_s.size(), mine.windowed ? mine.batch_s.size() : max_batches);
-    active.yielding_allreduce(&kept, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX);
+    s.agree(&kept, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX);
     const std::size_t width = rank_row_header + static_cast<std::size_t>(kept);
     const std::vector<double> row = rank_row(mine, static_cast<std::size_t>(kept), width);
     const int size = active.size();
@@ -527,7 +527,7 @@ struct gathered {
     MPI_Request request = MPI_REQUEST_NULL;
     MPI_Igather(row.data(), static_cast<int>(width), MPI_DOUBLE, out.root ? rows.data() : nullptr,
                 static_cast<int>(width), MPI_DOUBLE, 0, active.get(), &request);
-    wait_yielding(request);
+    s.wait_agreement(request);
     if (!out.root) return out;
     out.ranks.resize(static_cast<std::size_t>(size));
     for (int r = 0; r < size; ++r)

@@ -42,12 +42,14 @@ public:
         // splits the same processes in the same order.
         int same = MPI_UNEQUAL;
         MPI_Comm_compare(world, MPI_COMM_WORLD, &same);
-        if ((same == MPI_IDENT || same == MPI_CONGRUENT) && !world_nodes::get().empty())
-            layout_.name_nodes(world_nodes::get());
+        const bool world_is_the_run = same == MPI_IDENT || same == MPI_CONGRUENT;
+        if (world_is_the_run && !world_nodes::get().empty()) layout_.name_nodes(world_nodes::get());
         const auto position = static_cast<int>(
             std::find(order.begin(), order.end(), world_rank) - order.begin());
         const int q = layout_.processes;
         active_flag_ = q > 0 && position < layout_.groups * q;
+        if (active_flag_ && world_is_the_run)
+            crowded_ = active_outnumber_cpus(order, world_rank, layout_.groups * q);
         active_root_ = order.front();
         group_index_ = active_flag_ ? position / q : -1;
         active_ = world_.split(active_flag_ ? 0 : -1, position);
@@ -82,6 +84,30 @@ public:
         return c;
     }
 
+    // An agreement between the phases of a measurement (mpi/phases.hpp: the allocation check,
+    // the warm-up probe, the estimate, the samples kept): MPI_Allreduce in place over the active
+    // processes, as an MPI_Iallreduce completed by wait_agreement(). Every active process must
+    // call it (an Iallreduce never matches an MPI_Allreduce); never inside a timed region.
+    void agree(void* values, int count, MPI_Datatype type, MPI_Op op) const {
+        if (!active_flag_ || count == 0) return;
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Iallreduce(MPI_IN_PLACE, values, count, type, op, active_.get(), &request);
+        wait_agreement(request);
+    }
+
+    // Completes a request of the active processes' agreements. A process that waits here may be
+    // needed by one still timed (a passive one-sided target: its origin's lock and put need the
+    // target's progress engine), so it polls as a blocking call does (MPI_Wait). Where this
+    // node's active processes outnumber its CPUs, it yields the core between polls instead
+    // (wait_yielding): a spinning wait would cost the late process a scheduler time slice (~10
+    // ms at -n 4 on 2 CPUs). Never wait_quietly's sleeps: a sleeping target makes each put ~1 ms.
+    void wait_agreement(MPI_Request& request) const {
+        if (crowded_)
+            wait_yielding(request);
+        else
+            MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+
     // Rooted collectives of this session: root i % np (the default) or always 0 (IMB 2021's
     // -root_shift off); every context() carries the rule.
     void rotate_root(bool rotate) noexcept { rotate_root_ = rotate; }
@@ -92,6 +118,25 @@ public:
     aligned_buffer& recv_pool() const noexcept { return recv_pool_; }
 
 private:
+    // Do the active processes (the first `active` of `order`) on this process's node outnumber
+    // its CPUs? From the run's placement (world_nodes), without a collective: a session is made
+    // per process count and benchmark, and on a crowded node each collective costs time slices.
+    [[nodiscard]] static bool active_outnumber_cpus(const std::vector<int>& order, int world_rank,
+                                                    int active) {
+        const std::vector<int>& nodes = world_nodes::get();
+        const int cpus = world_nodes::cpus_of_my_node();
+        const auto node_of = [&](int rank) {
+            return rank >= 0 && static_cast<std::size_t>(rank) < nodes.size()
+                       ? nodes[static_cast<std::size_t>(rank)]
+                       : -1;
+        };
+        const int mine = node_of(world_rank);
+        if (cpus <= 0 || mine < 0) return false;
+        const auto first = order.begin();
+        const auto last = first + std::min<std::ptrdiff_t>(active, std::ssize(order));
+        return std::count_if(first, last, [&](int r) { return node_of(r) == mine; }) > cpus;
+    }
+
     bool rotate_root_ = true;
     mutable aligned_buffer send_pool_;
     mutable aligned_buffer recv_pool_;
@@ -100,6 +145,7 @@ private:
     communicator group_;
     group_layout layout_;
     bool active_flag_ = false;
+    bool crowded_ = false;  // this node's active processes outnumber its CPUs (wait_agreement)
     int group_index_ = -1;
     int active_root_ = 0;
 };
