@@ -18,6 +18,8 @@
 #include <string_view>
 #include <utility>
 
+#include <sys/mman.h>
+
 namespace parbench {
 
 inline constexpr std::size_t buffer_alignment = 4096;
@@ -36,18 +38,27 @@ struct memory_space {
 // Owning, zero-initialised byte buffer, page-aligned in host memory (or in a memory_space).
 // Never null: a zero-byte request still yields a valid pointer, because MPI implementations may
 // dereference buffers of count 0.
+//
+// Host buffers are mapped pages of their own (mmap), never the C heap: a benchmark frees its
+// buffers when it ends, and the pages go back to the system (the default imb-mpi1 run peaks at
+// IMB-MPI1's memory), without changing how the process's malloc serves everybody else. The
+// earlier way, glibc's mmap threshold fixed at 128 KiB (mallopt), also sent every temporary
+// buffer the MPI library allocates inside a call to fresh pages: MPICH's 1 MiB MPI_Allreduce
+// page-faulted its scratch buffer on every call and took 2.3 x IMB 2021's time.
 class aligned_buffer {
     struct deleter {
         // User-provided constructors, no member initialiser: with one, GCC 12 does not take this
         // nested type as default-constructible inside the enclosing class (unique_ptr needs it).
-        deleter() noexcept : space(nullptr) {}
-        explicit deleter(const memory_space* s) noexcept : space(s) {}
+        deleter() noexcept : space(nullptr), mapped_bytes(0) {}
+        deleter(const memory_space* s, std::size_t bytes) noexcept
+            : space(s), mapped_bytes(bytes) {}
         const memory_space* space;
+        std::size_t mapped_bytes;  // host pages: the mapping's length
         void operator()(std::byte* p) const noexcept {
             if (space != nullptr && space->release != nullptr)
                 space->release(p);
             else
-                std::free(p);
+                ::munmap(p, mapped_bytes);
         }
     };
 
@@ -56,7 +67,7 @@ public:
     // An empty buffer that remembers its space, so that a pool grows in the same place.
     [[nodiscard]] static aligned_buffer empty_in(const memory_space* space) noexcept {
         aligned_buffer b;
-        b.data_ = std::unique_ptr<std::byte, deleter>(nullptr, deleter{space});
+        b.data_ = std::unique_ptr<std::byte, deleter>(nullptr, deleter{space, 0});
         b.space_ = space;
         return b;
     }
@@ -72,7 +83,7 @@ public:
         return *this;
     }
     explicit aligned_buffer(std::size_t bytes, const memory_space* space = nullptr)
-        : data_(nullptr, deleter{space}), size_(bytes), space_(space) {
+        : data_(nullptr, deleter{space, 0}), size_(bytes), space_(space) {
         const std::size_t rounded =
             (std::max<std::size_t>(bytes, 1) + buffer_alignment - 1) / buffer_alignment *
             buffer_alignment;
@@ -83,10 +94,13 @@ public:
             data_.reset(static_cast<std::byte*>(p));
             return;
         }
-        void* p = std::aligned_alloc(buffer_alignment, rounded);
-        if (p == nullptr) throw std::bad_alloc();
+        void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                         -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        // Mapped pages read as zero; writing them takes the page faults here, not in a timed loop.
         std::memset(p, 0, rounded);
-        data_.reset(static_cast<std::byte*>(p));
+        data_ = std::unique_ptr<std::byte, deleter>(static_cast<std::byte*>(p),
+                                                    deleter{space, rounded});
     }
     [[nodiscard]] std::byte* data() noexcept { return data_.get(); }
     [[nodiscard]] const std::byte* data() const noexcept { return data_.get(); }

@@ -15,10 +15,6 @@
 #include <algorithm>
 #include <optional>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace parbench::imb {
 namespace suite_impl {
 namespace {
@@ -28,17 +24,6 @@ namespace {
 [[nodiscard]] double default_mem_limit_bytes(const mpi::node_share& share) {
     const double physical = physical_memory_bytes();
     return physical > 0.0 ? 0.8 * physical / std::max(1, share.processes) : 0.0;
-}
-
-// Message buffers grow size by size and are freed after each benchmark. glibc raises its mmap
-// threshold to the size of every mmapped block freed (up to 32 MiB), so after the first benchmark
-// the next ones' buffers come from the heap, whose freed blocks stay resident: the default
-// imb-mpi1 run peaked at 46-94 MiB per process instead of 41 MiB. A fixed threshold (glibc's
-// initial 128 KiB) keeps large buffers mmapped and returned to the system when freed.
-void keep_large_buffers_out_of_the_heap() {
-#if defined(__GLIBC__)
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
 }
 
 // IMB 2021's columns for a single transfer under -multi 1: one row per group with that group's
@@ -69,7 +54,6 @@ parbench_suite suite::info() const noexcept {
 }
 
 void suite::run(const run_request& request, const plugin::host_channel& host) const {
-    suite_impl::keep_large_buffers_out_of_the_heap();
     run_state st;
     st.suite = spec_.name;
     MPI_Comm_size(MPI_COMM_WORLD, &st.world_size);
