@@ -24,6 +24,20 @@ namespace parbench {
 
 inline constexpr std::size_t buffer_alignment = 4096;
 
+// Under AddressSanitizer host buffers come from the heap instead (aligned_buffer below), so that
+// its red zones catch a definition that reads or writes past its buffer layout.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool buffers_from_heap = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool buffers_from_heap = true;
+#else
+inline constexpr bool buffers_from_heap = false;
+#endif
+#else
+inline constexpr bool buffers_from_heap = false;
+#endif
+
 // Where a buffer's bytes live: page-aligned host memory unless a backend supplies another space
 // (CUDA device memory for a CUDA-aware MPI, plugins/mpi/cuda_buffers.hpp) as three functions.
 // Buffers are only ever allocated, zeroed and freed through a space; what reads or writes their
@@ -39,12 +53,13 @@ struct memory_space {
 // Never null: a zero-byte request still yields a valid pointer, because MPI implementations may
 // dereference buffers of count 0.
 //
-// Host buffers are mapped pages of their own (mmap), never the C heap: a benchmark frees its
-// buffers when it ends, and the pages go back to the system (the default imb-mpi1 run peaks at
-// IMB-MPI1's memory), without changing how the process's malloc serves everybody else. The
-// earlier way, glibc's mmap threshold fixed at 128 KiB (mallopt), also sent every temporary
-// buffer the MPI library allocates inside a call to fresh pages: MPICH's 1 MiB MPI_Allreduce
-// page-faulted its scratch buffer on every call and took 2.3 x IMB 2021's time.
+// Host buffers are mapped pages of their own (mmap), not the C heap (but under AddressSanitizer:
+// buffers_from_heap): a benchmark frees its buffers when it ends and the pages go back to the
+// system (the default imb-mpi1 run peaks at IMB-MPI1's memory), without changing how the
+// process's malloc serves everybody else. The earlier way, glibc's mmap threshold fixed at
+// 128 KiB (mallopt), also sent every temporary buffer the MPI library allocates inside a call to
+// fresh pages: MPICH's 1 MiB MPI_Allreduce page-faulted its scratch buffer on every call and took
+// 2.3 x IMB 2021's time.
 class aligned_buffer {
     struct deleter {
         // User-provided constructors, no member initialiser: with one, GCC 12 does not take this
@@ -57,6 +72,8 @@ class aligned_buffer {
         void operator()(std::byte* p) const noexcept {
             if (space != nullptr && space->release != nullptr)
                 space->release(p);
+            else if (buffers_from_heap)
+                std::free(p);
             else
                 ::munmap(p, mapped_bytes);
         }
@@ -94,9 +111,11 @@ public:
             data_.reset(static_cast<std::byte*>(p));
             return;
         }
-        void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                         -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
+        void* p = buffers_from_heap
+                      ? std::aligned_alloc(buffer_alignment, rounded)
+                      : ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == nullptr || p == MAP_FAILED) throw std::bad_alloc();
         // Mapped pages read as zero; writing them takes the page faults here, not in a timed loop.
         std::memset(p, 0, rounded);
         data_ = std::unique_ptr<std::byte, deleter>(static_cast<std::byte*>(p),
