@@ -35,7 +35,9 @@ Cases:
              root of every collective call (0, or rotating with -root_shift on and under 4.0),
              the source of every receive (PingPong's partner, MPI_ANY_SOURCE for *AnySource and
              under 4.0), the Uniband/Biband window (256, -window_size 8, 64 under 4.0) and
-             acknowledgement (one MPI_CHAR, an empty message under 4.0), repetition counts
+             acknowledgement (one MPI_CHAR, an empty message under 4.0), Reduce_scatter's
+             counts (X / 4 to every process under 2021, X / 4 split under 4.0), repetition
+             counts
   imb2021_rma  imb-rma's transfers to every target under 2021 (the default) and 4.0, -n 2, D =
              20 us, -iter 4,40,10 (msgspersample P = 4, msgs_nonaggr M = 10): IMB 2021 caps
              non-aggregate samples at P under the dynamic policy (helper_IMB_functions.h:
@@ -49,15 +51,17 @@ Cases:
              at P disjoint sections under 4.0 (the oracle notes each MPI_Put's target and
              displacement); imb-ext's Window puts to its own window under 2021
              (IMB_window.c:108-109), to the right neighbour's under 4.0
-  imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
+  imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ireduce_scatter, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
              on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
              Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
              collectives with data in both the t_pure and the t_ovrl loop (-sync on minus off =
              2 x repetitions; none for Ibarrier, IMB_barrier.c), t_CPU read around the work
              inside the overlapped loop under 2021 (one virtual clock tick per iteration) and
              by a loop of its own under 4.0, overlap[%] from the row's three times by
-             max(t_pure, t_CPU) under 2021 and min under 4.0
-  imb2021_mpi4 the same rules for imb-mpi4's Bcast_persist, Allreduce_persist, Barrier_persist
+             max(t_pure, t_CPU) under 2021 and min under 4.0, Ireduce_scatter's counts as
+             imb2021's Reduce_scatter
+  imb2021_mpi4 the same rules for imb-mpi4's Bcast_persist, Allreduce_persist,
+             Reduce_scatter_persist, Barrier_persist
              (IMB 2021 measures and prints IMB-MPI4 with IMB-NBC's code, IMB_output.c:313); the
              requests' root is 0 under both (test_imb_mpi4.py checks it)
   imb2021_io   imb-io under 2021 and 4.0 at -n 2, D = 20 us: the run order, Open_Close's process
@@ -614,10 +618,25 @@ def check_imb2021_figures(label, doc, stdout, table, is_2021):
               f"{row.get('metrics', {}).get('mbytes_per_s')}")
 
 
+def check_reduce_scatter_counts(label, reports, function, sizes, is_2021):
+    """Each rank's counts of `function` (MPI_Reduce_scatter, MPI_Ireduce_scatter or
+    MPI_Reduce_scatter_init; the oracle records process 0's, rcounts[0]) at the sizes run (the
+    warm-up's 4 B among them): X / 4 MPI_FLOATs to every process of np X / 4 under IMB 2021
+    (`reccnt[i] = size / s_size`, IMB_reduce_scatter.c:148-150, 208-210, 359-361), X / 4 split
+    over the np processes under 4.0 (process 0: ceil(X / 4 / np))."""
+    for rank, report in enumerate(reports):
+        np = len(reports)
+        want = {f"MPI_FLOAT x {x // 4 if is_2021 else -(-(x // 4) // np)} op MPI_SUM"
+                for x in sizes}
+        got = set(report["operands"].get(function, {}))
+        expect(got == want, f"{label} rank {rank}: {function} counts {sorted(got)}, want "
+               f"{sorted(want)}")
+
+
 def case_imb2021():
     d, x, reps = IMB2021_D_US, IMB2021_X, IMB2021_REPS
     base = IMB2021_OPTIONS
-    s = ["PingPong", "PingPing", "Bcast", "Reduce", "Uniband", "Biband"]
+    s = ["PingPong", "PingPing", "Bcast", "Reduce", "Reduce_scatter", "Uniband", "Biband"]
     table_2021 = TABLE_2021
     table_w8 = dict(TABLE, Uniband=(10, 8), Biband=(18, 16))
     runs = {
@@ -660,6 +679,8 @@ def case_imb2021():
                        f"MPI_ANY_SOURCE {any_recv}")
             if "AnySource" in label:
                 continue
+            if rank == 0:
+                check_reduce_scatter_counts(label, reports, "MPI_Reduce_scatter", [4, x], is_2021)
             # The window's acknowledgement: one MPI_CHAR (2021), an empty MPI_BYTE (4.0); the
             # sender (rank 0) receives one per iteration of Uniband and Biband.
             acks = rep_["operands"].get("MPI_Recv" if rank == 0 else "MPI_Send", {})
@@ -672,7 +693,7 @@ def case_imb2021():
     # run; -imb_barrier on replaces every remaining family barrier by IMB's dissemination barrier
     # (one MPI_Sendrecv per barrier at -n 2, IMB_utils.c:78-84).
     timed = sum(r["iterations"] for r in rows(runs["2021"][1])
-                if r["benchmark"] in ("Bcast", "Reduce"))
+                if r["benchmark"] in ("Bcast", "Reduce", "Reduce_scatter"))
     off = "2021 -sync off -root_shift on -imb_barrier on -window_size 8"
     for rank in range(2):
         on_calls = runs["2021"][4][rank]["calls"]
@@ -686,7 +707,7 @@ def case_imb2021():
                f"rank {rank}: barriers with -sync on {on_calls['MPI_Barrier']} == timed "
                f"collective calls {timed} + barriers with -sync off {off_calls['MPI_Barrier']} + "
                f"dissemination barriers {off_calls['MPI_Sendrecv']}")
-        print(f"rank {rank}: timed Bcast/Reduce calls {timed}, MPI_Barrier {on_calls['MPI_Barrier']}"
+        print(f"rank {rank}: timed Bcast/Reduce/Reduce_scatter calls {timed}, MPI_Barrier {on_calls['MPI_Barrier']}"
               f" (-sync on) / {off_calls['MPI_Barrier']} + {off_calls['MPI_Sendrecv']} Sendrecv "
               f"(-sync off -imb_barrier on)")
     # The methodology's unit rule itself, by hand (issue 22).
@@ -810,14 +831,17 @@ def overlap_by(t_ovrl, t_pure, t_cpu, divisor):
     return 0.0 if d <= 0 else 100.0 * max(0.0, min(1.0, (t_pure + t_cpu - t_ovrl) / d))
 
 
-def check_overlap_rules(suite, names, synced, rooted_call):
+def check_overlap_rules(suite, names, synced, rooted_call, reduce_scatter_call):
     """The overlap benchmarks `names` of `suite` (IMB-NBC's or IMB-MPI4's, which IMB 2021 measures
     and prints with the same code) under 2021, 2021 -sync off and 4.0; `synced`: those with a
     barrier after every timed call under -sync on; `rooted_call`: the oracle's key prefix of the
     rooted calls whose roots the methodology decides (None: the root is fixed, IMB-MPI4's
-    requests)."""
+    requests); `reduce_scatter_call`: the function of the Reduce_scatter benchmark among
+    `names`, whose counts the methodology decides."""
     d, m = 20.0, 10
-    base = names + ["-msglog", "3:3", "-zero_size", "off", "-iter", str(m), "-time", "10"]
+    # -check: every row's data too (Reduce_scatter's blocks by the methodology's counts)
+    base = names + ["-msglog", "3:3", "-zero_size", "off", "-iter", str(m), "-time", "10",
+                    "-check"]
     runs = {"2021": run(2, base, delay=d, methodology=None, peers=True, suite=suite),
             "2021 -sync off": run(2, base + ["-sync", "off"], delay=d, methodology=None,
                                   peers=True, suite=suite),
@@ -834,6 +858,7 @@ def check_overlap_rules(suite, names, synced, rooted_call):
                 continue
             row, o = got[0], got[0]["overlap"]
             expect(row["iterations"] == m, f"{label} {name}: {row['iterations']} repetitions")
+            expect(row["defects"] == 0, f"{label} {name}: -check found {row['defects']} defects")
             # Each iteration is the start and MPI_Wait, 2 D, in both timings; the CPU load makes
             # no MPI call, so it costs nothing on the virtual clock.
             expect(near(o["t_pure_us"], 2 * d, 1e-6) and near(o["t_ovrl_us"], 2 * d, 1e-6),
@@ -861,6 +886,7 @@ def check_overlap_rules(suite, names, synced, rooted_call):
                (("inside the overlapped loop", "max(t_pure, t_CPU)") if is_2021 else
                 ("the work timed alone", "min(t_pure, t_CPU)")),
                f"{label}: the context records the overlap rules: {ctx}")
+        check_reduce_scatter_counts(label, reports, reduce_scatter_call, [4, 8], is_2021)
         for rank, rep_ in enumerate(reports):
             if rooted_call is None:
                 continue
@@ -882,13 +908,16 @@ def check_overlap_rules(suite, names, synced, rooted_call):
 
 
 def case_imb2021_nbc():
-    check_overlap_rules("imb-nbc", ["Ibcast", "Iallreduce", "Ibarrier"], ("Ibcast", "Iallreduce"),
-                        "MPI_Ibcast 8 ")
+    check_overlap_rules("imb-nbc", ["Ibcast", "Iallreduce", "Ireduce_scatter", "Ibarrier"],
+                        ("Ibcast", "Iallreduce", "Ireduce_scatter"), "MPI_Ibcast 8 ",
+                        "MPI_Ireduce_scatter")
 
 
 def case_imb2021_mpi4():
-    check_overlap_rules("imb-mpi4", ["Bcast_persist", "Allreduce_persist", "Barrier_persist"],
-                        ("Bcast_persist", "Allreduce_persist"), None)
+    check_overlap_rules("imb-mpi4", ["Bcast_persist", "Allreduce_persist",
+                                     "Reduce_scatter_persist", "Barrier_persist"],
+                        ("Bcast_persist", "Allreduce_persist", "Reduce_scatter_persist"), None,
+                        "MPI_Reduce_scatter_init")
 
 
 

@@ -11,7 +11,8 @@ benchmark calls follows from IMB 2021.11's sources (src_c/IMB_bcast.c ... IMB_ba
                                      0 (IMB makes the request before its loop, with i = 0), X / 1
                                      MPI_BYTEs (Scatter: the receive count; the v-forms equal
                                      counts), X / 4 MPI_FLOATs summed for the reductions,
-                                     Reduce_scatter's first count L / Q + (L % Q > 0)
+                                     Reduce_scatter's too: X / 4 to every process of np X / 4
+                                     (IMB_reduce_scatter.c:359-361)
   per iteration                      MPI_Start + MPI_Wait: 2 D_r on rank r
 
 so an active rank's time per iteration is 2 D_r: a row's t_min / t_max / t_avg are 2 min / max /
@@ -96,11 +97,8 @@ def operand(c, x, q):
     """The oracle's record of the _init call at X bytes on Q processes (IMB's arguments)."""
     if c == "Barrier":
         return None
-    if c in ("Reduce", "Allreduce"):
+    if c in FLOATS:  # Reduce_scatter: X / 4 to each process (IMB 2021, not a share of X)
         return f"MPI_FLOAT x {x // 4} op MPI_SUM"
-    if c == "Reduce_scatter":
-        items = x // 4
-        return f"MPI_FLOAT x {items // q + (1 if items % q else 0)} op MPI_SUM"
     return f"MPI_BYTE x {x}"
 
 

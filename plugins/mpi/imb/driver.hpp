@@ -83,6 +83,16 @@ template <class Def>
         return Def::descriptor;
 }
 
+// The buffers a definition measures on under the methodology (Reduce_scatter: IMB 2021's np·X
+// bytes reduced), else its layout.
+template <class Def>
+[[nodiscard]] mpi::buffer_layout layout_under(std::size_t x, int np, const methodology& m) {
+    if constexpr (requires { Def::layout_for(x, np, m); })
+        return Def::layout_for(x, np, m);
+    else
+        return Def::layout(x, np);
+}
+
 // The datatypes of one message size, where the run has them and the definition takes them.
 template <class Def>
 class size_datatypes {
@@ -106,9 +116,15 @@ public:
             return Def::make_kernel(c);
     }
     [[nodiscard]] typename Def::verify_check check() const {
-        if constexpr (check_of_operands<typename Def::verify_check>)
-            if (owned_) return typename Def::verify_check{owned_->operands()};
-        return typename Def::verify_check{};
+        typename Def::verify_check made = [&] {
+            if constexpr (check_of_operands<typename Def::verify_check>)
+                if (owned_) return typename Def::verify_check{owned_->operands()};
+            return typename Def::verify_check{};
+        }();
+        // A check whose expected data follows a rule of the methodology (Reduce_scatter's
+        // blocks) is told which.
+        if constexpr (requires { made.follow(method_); }) made.follow(method_);
+        return made;
     }
 
 private:
@@ -174,7 +190,8 @@ void warn_dropped_calls(const run_state& st, std::string_view name, int processe
 void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
                   const mpi::storage_need& storage);
 
-// The resource a definition measures on at size x: message buffers of its layout (from the
+// The resource a definition measures on at size x: message buffers of its layout under the
+// methodology `m` (layout_under; from the
 // session's pools, rotated with -off_cache; `spread` times the data for resized datatypes), with
 // the persistent requests its request_maker makes on them once per size (IMB-MPI4; a request is
 // bound to one address, so those buffers never rotate), the RMA window of its plan with
@@ -182,19 +199,20 @@ void warn_storage(const run_state& st, std::string_view name, int processes, std
 // plan at `site`.
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
-                                 const mpi::kernel_context& context, std::uint64_t sections,
-                                 const mpi::file_site& site = {}, std::size_t spread = 1) {
+                                 const mpi::kernel_context& context, const methodology& m,
+                                 std::uint64_t sections, const mpi::file_site& site = {},
+                                 std::size_t spread = 1) {
     if constexpr (requires { Def::file(x, context, site); })
         return mpi::file_resource(Def::file(x, context, site), context);
     else if constexpr (requires { Def::window(x, sections, s.layout().processes); })
         return mpi::rma_window(Def::window(x, sections, s.layout().processes), context);
-    else if constexpr (requires { Def::request_maker(context); })
+    else if constexpr (requires { Def::request_maker(context, m); })
         return mpi::persistent_requests(
-            mpi::message_resource(Def::layout(x, s.layout().processes), off_cache{}, s.send_pool(),
-                                  s.recv_pool()),
-            context, Def::request_maker(context));
+            mpi::message_resource(layout_under<Def>(x, s.layout().processes, m), off_cache{},
+                                  s.send_pool(), s.recv_pool()),
+            context, Def::request_maker(context, m));
     else {
-        mpi::buffer_layout layout = Def::layout(x, s.layout().processes);
+        mpi::buffer_layout layout = layout_under<Def>(x, s.layout().processes, m);
         layout.send_bytes *= spread;
         layout.recv_bytes *= spread;
         return mpi::message_resource(layout, cache, s.send_pool(), s.recv_pool());
@@ -322,7 +340,7 @@ struct family {
         const size_datatypes<Def> warm_types(run, small);
         // No -off_cache rotation: the warm-up is about connections, not caches.
         mpi::warm_up(c.session,
-                     make_resource<Def>(c.session, off_cache{}, small, warm, 1, {},
+                     make_resource<Def>(c.session, off_cache{}, small, warm, o.method, 1, {},
                                         warm_types.spread()),
                      warm_types.kernel(warm), make_completion<Def>(warm),
                      std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small, pairs);
@@ -426,7 +444,8 @@ struct family {
             .group = selected.multiple && session.active() ? session.group_index() : -1,
             .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate)};
         auto resource =
-            make_resource<Def>(session, o.cache, bytes, context, sections, site, types.spread());
+            make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
+                               types.spread());
         std::string path;  // a file's, for the message of a failed MPI-IO call
         if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
         mpi::measurement m = measure_size<Def>(

@@ -108,6 +108,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
              ? "disjoint sections"
              : "one location (disjoint sections with -off_cache)"},
         {"window_put_target", m.window_puts_to_self() ? "self" : "right neighbour"},
+        {"reduce_scatter_counts", m.reduce_scatter_whole_x_each()
+                                      ? "X / size(type) to every process, np X reduced"
+                                      : "X split over the processes"},
         {"repetitions_under_iter_policy_dynamic",
          m.chains_repetitions_across_sizes()
              ? "min(selected, int(1 + secs / t), the previous size's count; with a length list "

@@ -150,6 +150,16 @@ struct methodology {
         return is_2021();
     }
 
+    // Reduce_scatter (IMB-MPI1), Ireduce_scatter (IMB-NBC) and Reduce_scatter_persist
+    // (IMB-MPI4), and their _pure forms: IMB 2021 gives every process X / size(type) elements,
+    // `c_info->reccnt[i] = size / s_size` for all i (src_c/IMB_reduce_scatter.c:148-150,
+    // 208-210, 294-295, 359-361, 428-430; the split at :126-146 is compiled only by the old
+    // src_c/Makefile's -DIMB2018, which no 2021 executable is built with), so np·X bytes are
+    // reduced (SENDBUF_SIZE_NP_I, RECVBUF_SIZE_I: src_cpp/MPI1/MPI1_benchmark.cpp:198-199) and
+    // process k receives elements [k·E, (k+1)·E), E = X / size(type). The IMB 4.0 guide splits
+    // X: L = r·np + s elements, process k receiving r + 1 of them if k < s, else r.
+    [[nodiscard]] constexpr bool reduce_scatter_whole_x_each() const noexcept { return is_2021(); }
+
     // Truly_passive_put's columns: t_pure, then t_ovrl (IMB 2021, IMB_output.c:423) or t_ovrl
     // first (the IMB 4.0 guide's table, catalogue A.7).
     [[nodiscard]] constexpr bool pure_before_overlapped() const noexcept { return is_2021(); }

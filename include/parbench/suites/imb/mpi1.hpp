@@ -536,13 +536,20 @@ struct allreduce_def : mpi::definition_defaults {
     };
 };
 
-// Reduce_scatter: L = r*np + s items; rank i receives r + 1 when i < s, r otherwise.
-struct reduce_scatter_split {
+// What each process receives of a Reduce_scatter: counts[k] elements, from element displs[k] of
+// the reduced vector.
+struct reduce_scatter_counts {
     std::vector<int> counts;
     std::vector<int> displs;
+};
+
+// The IMB 4.0 guide's split of X (and OSU's): L = r*np + s items; rank i receives r + 1 when
+// i < s, r otherwise.
+struct reduce_scatter_split : reduce_scatter_counts {
     reduce_scatter_split(std::size_t x, int np) : reduce_scatter_split(float_count(x), np) {}
     reduce_scatter_split(int total, int np)
-        : counts(static_cast<std::size_t>(np)), displs(static_cast<std::size_t>(np)) {
+        : reduce_scatter_counts{std::vector<int>(static_cast<std::size_t>(np)),
+                                std::vector<int>(static_cast<std::size_t>(np))} {
         const int r = total / np;
         const int s = total % np;
         int offset = 0;
@@ -554,33 +561,63 @@ struct reduce_scatter_split {
     }
 };
 
+// IMB 2021's Reduce_scatter (imb::methodology::reduce_scatter_whole_x_each): the `items` of X to
+// every process, block k of np·items.
+[[nodiscard]] inline reduce_scatter_counts reduce_scatter_whole_x(int items, int np) {
+    reduce_scatter_counts out{std::vector<int>(static_cast<std::size_t>(np), items),
+                              std::vector<int>(static_cast<std::size_t>(np))};
+    for (int k = 0; k < np; ++k) out.displs[static_cast<std::size_t>(k)] = k * items;
+    return out;
+}
+
+// What each process receives of a Reduce_scatter of `items` elements per X under the methodology.
+[[nodiscard]] inline reduce_scatter_counts reduce_scatter_counts_under(const imb::methodology& m,
+                                                                       int items, int np) {
+    if (m.reduce_scatter_whole_x_each()) return reduce_scatter_whole_x(items, np);
+    return reduce_scatter_split(items, np);
+}
+
+// Reduce_scatter: IMB 2021's np·X bytes reduced, X to each process, or the IMB 4.0 guide's X split
+// over the processes, as the methodology says. layout() and make_kernel(c, o), the split, are
+// what the osu suite's reduce_scatter reuses (OSU 7.5 splits X too).
 struct reduce_scatter_def : mpi::definition_defaults {
     static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = plain_collective;
     static buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
+    static buffer_layout layout_for(std::size_t x, int np, const imb::methodology& m) {
+        return m.reduce_scatter_whole_x_each() ? buffer_layout{x * static_cast<std::size_t>(np), x}
+                                               : layout(x, np);
+    }
     struct kernel {
         reduction_call r;
-        reduce_scatter_split split;
+        reduce_scatter_counts receive;
         template <class Buffers>
         void operator()(const kernel_context& c, std::uint64_t i, const Buffers& b) const {
-            MPI_Reduce_scatter(b.send(i), b.recv(i), split.counts.data(), r.data.type, r.op,
+            MPI_Reduce_scatter(b.send(i), b.recv(i), receive.counts.data(), r.data.type, r.op,
                                c.comm);
         }
     };
     static kernel make_kernel(const kernel_context& c, const sized_operands& o) {
         return {reduction_call::of(o), reduce_scatter_split(o.reduction.count, c.size)};
     }
+    static kernel make_kernel(const kernel_context& c, const sized_operands& o,
+                              const imb::methodology& m) {
+        return {reduction_call::of(o), reduce_scatter_counts_under(m, o.reduction.count, c.size)};
+    }
     struct verify_check : values_of_rank {
+        // Whose counts to expect: the split unless the imb family says otherwise (follow).
+        imb::methodology method{.name = imb::methodology_name::imb40};
+        void follow(const imb::methodology& m) noexcept { method = m; }
         [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
                                            std::span<const std::byte> recv) const {
             // Items from the message length (a default-constructed check has no count).
             const auto items = static_cast<int>(c.bytes / reduction.layout.size /
                                                 static_cast<std::size_t>(reduction.elements_per_item));
-            const reduce_scatter_split split(items, c.size);
+            const reduce_scatter_counts receive = reduce_scatter_counts_under(method, items, c.size);
             const auto me = static_cast<std::size_t>(c.rank);
             const auto per_item = static_cast<std::uint64_t>(reduction.elements_per_item);
-            return defects(recv, reduction.bytes_of_items(static_cast<std::uint64_t>(split.counts[me])),
-                           c.size, static_cast<std::uint64_t>(split.displs[me]) * per_item);
+            return defects(recv, reduction.bytes_of_items(static_cast<std::uint64_t>(receive.counts[me])),
+                           c.size, static_cast<std::uint64_t>(receive.displs[me]) * per_item);
         }
     };
 };

@@ -3,7 +3,8 @@
 // MPI_<Collective>_init, outside the timed region (mpi/persistent.hpp: a resource holding the
 // request on the size's buffers), on the arguments of the blocking IMB-MPI1 form it extends
 // (buffers, X MPI_BYTEs, X/4 MPI_FLOATs summed, the v-forms' equal counts, Reduce_scatter's
-// split), and an iteration starts and completes it. Two definitions per collective, as IMB-NBC's:
+// counts by the methodology), and an iteration starts and completes it. Two definitions per
+// collective, as IMB-NBC's:
 //
 //   pure_def      Xxx_persist_pure: MPI_Start; MPI_Wait — t_min/t_max/t_avg
 //   overlap_def   Xxx_persist: t_pure, t_ovrl with the calibrated CPU load between MPI_Start and
@@ -29,6 +30,7 @@
 #include <parbench/suites/imb/nbc.hpp>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -152,12 +154,14 @@ struct reduce_request : allreduce_request {
     }
 };
 
+// The methodology's counts (imb::methodology::reduce_scatter_whole_x_each), as Reduce_scatter's.
 struct reduce_scatter_request {
-    imb_mpi1::reduce_scatter_split split;
-    explicit reduce_scatter_request(const kernel_context& c) : split(c.bytes, c.size) {}
+    imb_mpi1::reduce_scatter_counts receive;
+    reduce_scatter_request(const kernel_context& c, const imb::methodology& m)
+        : receive(imb_mpi1::reduce_scatter_counts_under(m, float_count(c.bytes), c.size)) {}
     void operator()(const kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& r) const {
-        MPI_Reduce_scatter_init(b.send(0), b.recv(0), split.counts.data(), MPI_FLOAT, MPI_SUM,
+        MPI_Reduce_scatter_init(b.send(0), b.recv(0), receive.counts.data(), MPI_FLOAT, MPI_SUM,
                                 c.comm, MPI_INFO_NULL, one_request(r));
     }
 };
@@ -188,7 +192,15 @@ template <class Blocking, class Request>
 struct pure_def : Blocking {
     using kernel = mpi::wait_kernel<start_request>;
     static kernel make_kernel(const kernel_context& /*c*/) { return {}; }
-    static Request request_maker(const kernel_context& c) { return Request(c); }
+    // The request of the size, by the methodology where its arguments follow a rule of it
+    // (Reduce_scatter_persist's counts).
+    static Request request_maker(const kernel_context& c, const imb::methodology& m) {
+        if constexpr (std::is_constructible_v<Request, const kernel_context&,
+                                              const imb::methodology&>)
+            return Request(c, m);
+        else
+            return Request(c);
+    }
     // Why the MPI library cannot run it on `processes` (empty: it can).
     [[nodiscard]] static std::string refusal(int processes) requires requires {
         Request::refusal(processes);

@@ -147,4 +147,7 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     // Truly_passive_put: t_pure before t_ovrl (IMB_output.c:423).
     CHECK(imb2021.pure_before_overlapped());
     CHECK_FALSE(imb40.pure_before_overlapped());
+    // Reduce_scatter: X / size(type) to every process (IMB_reduce_scatter.c:148-150), or X split.
+    CHECK(imb2021.reduce_scatter_whole_x_each());
+    CHECK_FALSE(imb40.reduce_scatter_whole_x_each());
 }
