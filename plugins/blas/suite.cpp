@@ -11,6 +11,8 @@
 #include <parbench/core/clock.hpp>
 #include <parbench/core/cpu_info.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
+#include <parbench/plugin/paw_run_header.hpp>
+#include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 
 #include <cblas.h>
@@ -133,29 +135,43 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
                                                     .med_size = cfg.med_size,
                                                     .max_size = cfg.max_size},
         .threads = cfg.threads,
-        .loops = report::paw_header_loops{.nreps = cfg.policy.nreps,
-                                          .nloop_max = cfg.policy.nloop_max,
-                                          .nloop_min = cfg.policy.nloop_min,
-                                          .threshold_factor = cfg.policy.threshold_factor,
-                                          .timer_threshold_s = env.timer_threshold_s,
-                                          .budget_s = cfg.policy.budget_s},
+        .loops = paw::header_loops(cfg.policy, env.timer_threshold_s),
         .size_meaning = "bytes = matrix order N",
         .flop_count = "PAW: 2N^2(N+1) (GEMM), 2N(N+1) (GEMV); conventional: 2N^3, 2N^2"};
     nlohmann::json& c = start.context;
-    c["processes"] = env.processes;
+    c = report::paw_context{  // report/paw_context.hpp
+        .processes = env.processes,
+        .timer = paw::context_timer(env.clock),
+        .openblas =
+            report::paw_context_blas_library{
+                .config = openblas_config_text(),
+                .corename = env.corename,
+                .num_threads = initial_threads(),
+                .recorded = {{"version", env.version},
+                             {"num_procs", openblas_get_num_procs()},
+                             {"parallel", openblas_get_parallel()},
+                             {"fallback_core", fallback.has_value()}}},
+        .cpu = report::paw_context_cpu{.model_name = env.cpu.model_name,
+                                       .physical_cores = cores,
+                                       .clock_mhz = env.cpu.clock_mhz > 0.0
+                                                        ? std::optional<double>(env.cpu.clock_mhz)
+                                                        : std::nullopt,
+                                       .vector_flags = ::parbench::cpu::vector_flags_text(env.cpu),
+                                       .recorded = {{"vendor", env.cpu.vendor},
+                                                    {"family", env.cpu.family},
+                                                    {"model", env.cpu.model},
+                                                    {"logical_cpus", env.cpu.logical_cpus},
+                                                    {"clock_source", env.cpu.clock_source}}},
+        .peak = report::paw_context_peak{
+            .dp_gflops = env.peak.dp_gflops(cores),
+            .sp_gflops = env.peak.sp_gflops(cores),
+            .basis = env.peak.basis,
+            .recorded = {{"dp_gflops_per_core", peak_json(env.peak.dp_gflops_per_core)},
+                         {"percent_of_peak_uses",
+                          "conventional flops (2N^3 / 2N^2) over mean time"}}}};
     c["ranks_per_node"] = env.ranks_per_node;
     c["thread_level"] = nullptr;
-    c["timer_resolution_s"] = env.clock.resolution_s;
-    c["timer_overhead_s"] = env.clock.overhead_s;
     c["timer_threshold_s"] = env.timer_threshold_s;
-    nlohmann::json& blas_info = c["openblas"];
-    blas_info["version"] = env.version;
-    blas_info["config"] = openblas_config_text();
-    blas_info["corename"] = env.corename;
-    blas_info["num_threads"] = initial_threads();
-    blas_info["num_procs"] = openblas_get_num_procs();
-    blas_info["parallel"] = openblas_get_parallel();
-    blas_info["fallback_core"] = fallback.has_value();
     c["environment"] = {{"OMP_NUM_THREADS", omp},
                         {"OPENBLAS_NUM_THREADS", obt},
                         {"OPENBLAS_CORETYPE", env_or_null("OPENBLAS_CORETYPE")},
@@ -165,21 +181,6 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
                         {"MIN_BLAS_SIZE", env_or_null("MIN_BLAS_SIZE")},
                         {"MED_BLAS_SIZE", env_or_null("MED_BLAS_SIZE")},
                         {"MAX_BLAS_SIZE", env_or_null("MAX_BLAS_SIZE")}};
-    c["cpu"] = {{"vendor", env.cpu.vendor},
-                {"model_name", env.cpu.model_name},
-                {"family", env.cpu.family},
-                {"model", env.cpu.model},
-                {"vector_flags", ::parbench::cpu::vector_flags_text(env.cpu)},
-                {"logical_cpus", env.cpu.logical_cpus},
-                {"physical_cores", cores},
-                {"clock_mhz", env.cpu.clock_mhz > 0.0 ? nlohmann::json(env.cpu.clock_mhz)
-                                                      : nlohmann::json("unknown")},
-                {"clock_source", env.cpu.clock_source}};
-    c["peak"] = {{"dp_gflops_per_core", peak_json(env.peak.dp_gflops_per_core)},
-                 {"dp_gflops", peak_json(env.peak.dp_gflops(cores))},
-                 {"sp_gflops", peak_json(env.peak.sp_gflops(cores))},
-                 {"basis", env.peak.basis},
-                 {"percent_of_peak_uses", "conventional flops (2N^3 / 2N^2) over mean time"}};
     c["options"] = {{"sizes", cfg.sizes},
                     {"min_size", cfg.min_size},
                     {"med_size", cfg.med_size},

@@ -19,10 +19,12 @@
 #include <parbench/pattern/offload_transfer.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
+#include <parbench/plugin/paw_run_header.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/paw_transfer_sweep.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
+#include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/report/paw_record.hpp>
 #include <parbench/report/paw_transfer.hpp>
@@ -345,14 +347,15 @@ void run_gpu(const char* request_json, const parbench_host* host) {
                                             : "") +
             (settings.paw_method && settings.event_method ? " and " : "") +
             (settings.event_method ? "CUDA events on a held stream (pinned transfers)" : "")};
+    report::paw_context context{.processes = 1};  // report/paw_context.hpp
+    auto& used = context.devices.emplace();
+    for (const int d : settings.devices)
+        used.push_back(cuda::context_device(c.devices.at(static_cast<std::size_t>(d))));
     nlohmann::json& ctx = start.context;
-    ctx["processes"] = 1;
+    ctx = context;
     ctx["cuda_runtime"] = cuda::version_text(c.runtime_version);
     ctx["cuda_driver"] = cuda::version_text(c.driver_version);
     ctx["device_kind"] = "CUDA GPU";
-    ctx["devices"] = nlohmann::json::array();
-    for (const int d : settings.devices)
-        ctx["devices"].push_back(cuda::to_json(c.devices.at(static_cast<std::size_t>(d))));
     ctx["timer_threshold_s"] = settings.host_threshold_s;
     ctx["event_resolution_s"] = event_resolution_s;
     ctx["options"] = {{"transfer_sources", tr.sources}, {"gemm_sources", settings.gemms.sources}};

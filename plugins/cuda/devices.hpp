@@ -6,6 +6,8 @@
 
 #include "cuda_error.hpp"
 
+#include <parbench/report/paw_context.hpp>
+
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -159,23 +161,25 @@ struct device_census {
     return c;
 }
 
-[[nodiscard]] inline nlohmann::json to_json(const device_info& d) {
+// A device as the PAW run context records it (report/paw_context.hpp): the console's line and,
+// for the JSON file, its properties (null where unknown).
+[[nodiscard]] inline report::paw_context_device context_device(const device_info& d) {
     const auto optional = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-    return {{"id", d.id},
-            {"summary", d.summary()},
-            {"name", d.name},
-            {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
-            {"sms", d.sms},
-            {"memory_gib", d.memory_gib},
-            {"sm_clock_mhz", d.sm_clock_mhz},
-            {"memory_clock_mhz", d.memory_clock_mhz},
-            {"memory_bus_bits", d.memory_bus_bits},
-            {"pci_bus_id", d.pci_bus_id},
-            {"pcie_generation", optional(d.pcie_generation)},
-            {"pcie_width", optional(d.pcie_width)},
-            {"peak_fp64_gflops", optional(d.peak_fp64_gflops)},
-            {"peak_fp32_gflops", optional(d.peak_fp32_gflops)},
-            {"peak_basis", d.peak_basis}};
+    return {.id = d.id,
+            .summary = d.summary(),
+            .recorded = {{"name", d.name},
+                         {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+                         {"sms", d.sms},
+                         {"memory_gib", d.memory_gib},
+                         {"sm_clock_mhz", d.sm_clock_mhz},
+                         {"memory_clock_mhz", d.memory_clock_mhz},
+                         {"memory_bus_bits", d.memory_bus_bits},
+                         {"pci_bus_id", d.pci_bus_id},
+                         {"pcie_generation", optional(d.pcie_generation)},
+                         {"pcie_width", optional(d.pcie_width)},
+                         {"peak_fp64_gflops", optional(d.peak_fp64_gflops)},
+                         {"peak_fp32_gflops", optional(d.peak_fp32_gflops)},
+                         {"peak_basis", d.peak_basis}}};
 }
 
 [[nodiscard]] inline std::string version_text(int v) {

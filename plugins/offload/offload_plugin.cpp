@@ -18,8 +18,10 @@
 #include <parbench/plugin/companion_library.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
+#include <parbench/plugin/paw_run_header.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/report/result.hpp>
 
@@ -196,9 +198,9 @@ void run_paw(const char* request_json, const parbench_host* host) {
         .device = plan.single, .concurrent_devices = plan.concurrent, .device_kind = kind};
     start.header = header;  // report/paw_header.hpp
     nlohmann::json& c = start.context;
-    c["processes"] = 1;
-    c["timer_resolution_s"] = clock.resolution_s;
-    c["timer_overhead_s"] = clock.overhead_s;
+    c = report::paw_context{  // report/paw_context.hpp
+        .processes = 1,
+        .timer = paw::context_timer(clock)};
     c["timer_threshold_s"] = timer_threshold_s;
     nlohmann::json devices = nlohmann::json::array();
     for (const int d : used)

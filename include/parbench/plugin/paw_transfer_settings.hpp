@@ -11,6 +11,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/plugin/paw_options.hpp>
+#include <parbench/plugin/paw_run_header.hpp>
 #include <parbench/plugin/request.hpp>
 #include <parbench/policy/paw_nloop.hpp>
 #include <parbench/report/paw_header.hpp>
@@ -129,20 +130,9 @@ struct transfer_settings {
     return devices;
 }
 
-// The header's NLOOP/NREPS line from the loop policy a PAW family runs under and the timer
-// threshold it measured.
-[[nodiscard]] inline report::paw_header_loops header_loops(
-    const policy::iterations::paw_nloop& policy, double timer_threshold_s) {
-    return {.nreps = policy.nreps,
-            .nloop_max = policy.nloop_max,
-            .nloop_min = policy.nloop_min,
-            .threshold_factor = policy.threshold_factor,
-            .timer_threshold_s = timer_threshold_s,
-            .budget_s = policy.budget_s};
-}
-
 // The run header fields every PAW transfer family shares (console and JSON): the size
-// progression and the NLOOP/NREPS settings; a plugin adds its own (devices, pairing, method).
+// progression and the NLOOP/NREPS settings (paw::header_loops, plugin/paw_run_header.hpp); a
+// plugin adds its own (devices, pairing, method).
 [[nodiscard]] inline report::paw_header transfer_header(std::string_view family,
                                                         const transfer_settings& cfg,
                                                         double timer_threshold_s,

@@ -22,6 +22,7 @@
 // which carries PAW's concurrent-device suffix ("_dev0+1").
 #pragma once
 
+#include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
@@ -30,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -107,10 +109,10 @@ public:
     explicit paw_reporter(std::ostream& console) : out_(console) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
-        // A plugin may leave either block out; render what is there.
-        const nlohmann::json c = start.context.is_object() ? start.context : nlohmann::json::object();
-        const paw_header h = start.header.get<paw_header>();  // report/paw_header.hpp
-        timer_ = timer_limits::from_context(c);
+        // A plugin may leave either block out, or any part of them; render what is there.
+        const paw_context c = start.context.get<paw_context>();  // report/paw_context.hpp
+        const paw_header h = start.header.get<paw_header>();     // report/paw_header.hpp
+        timer_ = c.timer.value_or(timer_limits{});
         out_ << "#------------------------------------------------------------\n";
         out_ << "# " << (start.title.empty() ? std::string("PAW compatible tests") : start.title)
              << '\n';
@@ -119,27 +121,23 @@ public:
             if (driver_context.is_object() && driver_context.contains(key) &&
                 driver_context[key].is_string())
                 out_ << fmt::format("# {:<18}: {}\n", key, driver_context[key].get<std::string>());
-        if (c.contains("openblas")) {
-            const auto& o = c["openblas"];
-            out_ << fmt::format("# {:<18}: {}\n", "BLAS", text(o, "config"));
+        if (const auto& o = c.openblas) {
+            out_ << fmt::format("# {:<18}: {}\n", "BLAS", o->config);
             out_ << fmt::format("# {:<18}: {} ({} threads by default)\n", "BLAS core",
-                                text(o, "corename"), text(o, "num_threads"));
+                                o->corename, o->num_threads);
         }
-        if (c.contains("cpu")) {
-            const auto& cpu = c["cpu"];
-            const auto mhz = cpu.value("clock_mhz", nlohmann::json());
-            out_ << fmt::format("# {:<18}: {}, {} cores, {} MHz\n", "CPU", text(cpu, "model_name"),
-                                text(cpu, "physical_cores"),
-                                mhz.is_number() ? fmt::format("{:.0f}", mhz.get<double>())
-                                                : text(cpu, "clock_mhz"));
-            out_ << fmt::format("# {:<18}: {}\n", "vector flags", text(cpu, "vector_flags"));
+        if (const auto& cpu = c.cpu) {
+            out_ << fmt::format("# {:<18}: {}, {} cores, {} MHz\n", "CPU", cpu->model_name,
+                                cpu->physical_cores,
+                                cpu->clock_mhz ? fmt::format("{:.0f}", *cpu->clock_mhz)
+                                               : std::string("unknown"));
+            out_ << fmt::format("# {:<18}: {}\n", "vector flags", cpu->vector_flags);
         }
-        if (c.contains("peak")) {
-            const auto& p = c["peak"];
+        if (const auto& p = c.peak)
             out_ << fmt::format("# {:<18}: {} DP / {} SP GFlop/s  ({})\n", "theoretical peak",
-                                number(p, "dp_gflops"), number(p, "sp_gflops"), text(p, "basis"));
-        }
-        out_ << fmt::format("# {:<18}: {}\n", "processes", text(c, "processes"));
+                                figure(p->dp_gflops), figure(p->sp_gflops), p->basis);
+        out_ << fmt::format("# {:<18}: {}\n", "processes",
+                            c.processes ? std::to_string(*c.processes) : std::string("unknown"));
         // The loop settings as the JSON file writes them ("10.0" for a factor of 10).
         const auto loop_figure = [&](auto paw_header_loops::*field) {
             return h.loops ? nlohmann::json(h.loops.value().*field).dump() : std::string("unknown");
@@ -152,9 +150,9 @@ public:
                             loop_figure(&paw_header_loops::nloop_max),
                             loop_figure(&paw_header_loops::nloop_min),
                             loop_figure(&paw_header_loops::budget_s));
-        if (c.contains("devices") && c["devices"].is_array())
-            for (const auto& d : c["devices"])
-                out_ << fmt::format("# {:<18}: {}\n", "device " + text(d, "id"), text(d, "summary"));
+        if (c.devices)
+            for (const paw_context_device& d : *c.devices)
+                out_ << fmt::format("# {:<18}: {}\n", "device " + std::to_string(d.id), d.summary);
         // Which kinds of rows follow ("blas", "gemm", "transfer"; BLAS by default), and what
         // their sizes and rates mean.
         const std::vector<std::string> kinds = h.kinds();
@@ -262,16 +260,9 @@ public:
 
 private:
 
-    static std::string text(const nlohmann::json& j, const char* key) {
-        if (!j.contains(key)) return "unknown";
-        const auto& v = j[key];
-        if (v.is_string()) return v.get<std::string>();
-        if (v.is_null()) return "unknown";
-        return v.dump();
-    }
-    static std::string number(const nlohmann::json& j, const char* key) {
-        if (j.contains(key) && j[key].is_number()) return fmt::format("{:.1f}", j[key].get<double>());
-        return text(j, key);
+    // A figure of the peak: one decimal, or "unknown".
+    static std::string figure(const std::optional<double>& gflops) {
+        return gflops ? fmt::format("{:.1f}", *gflops) : std::string("unknown");
     }
 
     // The two rate columns' headings of a row kind with a rate.

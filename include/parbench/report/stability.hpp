@@ -45,6 +45,8 @@ struct timer_limits {
     }
     // PAW's "timer threshold": the shortest interval the clock measures at all.
     [[nodiscard]] double threshold_s() const noexcept { return std::max(resolution_s, overhead_s); }
+
+    friend bool operator==(const timer_limits&, const timer_limits&) = default;
 };
 
 struct stability_rules {

@@ -37,8 +37,10 @@
 #include <parbench/pattern/one_sided.hpp>
 #include <parbench/plugin/paw_options.hpp>
 #include <parbench/plugin/paw_parameters.hpp>
+#include <parbench/plugin/paw_run_header.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/policy/paw_repetitions.hpp>
+#include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/suites/rma/kernels.hpp>
 
@@ -433,18 +435,18 @@ run_start make_run_start(const run_settings& run, const std::vector<const test*>
     header.pairing = "task i <-> task i + n/2";
     header.method = "every task times; MIN across tasks per repetition (MAX for col_bct, col_sct)";
     start.header = header;  // report/paw_header.hpp
-    start.context = {{"mpi_library", mpi::library_version()},
-                     {"processes", world},
-                     {"timer", "MPI_Wtime"},
-                     {"timer_resolution_s", clock.resolution_s},
-                     {"timer_overhead_s", clock.overhead_s},
-                     {"timer_threshold_s", run.timer_threshold_s},
-                     {"options",
-                      {{"sources", run.p2p.sources},
-                       {"sizes", run.p2p.sizes},
-                       {"col_sources", run.col.sources},
-                       {"col_sizes", run.col.sizes},
-                       {"window_size", run.window_size}}}};
+    start.context = report::paw_context{  // report/paw_context.hpp
+        .processes = world,
+        .timer = paw::context_timer(clock)};
+    start.context.update({{"mpi_library", mpi::library_version()},
+                          {"timer", "MPI_Wtime"},
+                          {"timer_threshold_s", run.timer_threshold_s},
+                          {"options",
+                           {{"sources", run.p2p.sources},
+                            {"sizes", run.p2p.sizes},
+                            {"col_sources", run.col.sources},
+                            {"col_sizes", run.col.sizes},
+                            {"window_size", run.window_size}}}});
     return start;
 }
 

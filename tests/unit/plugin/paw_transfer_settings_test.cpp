@@ -1,5 +1,7 @@
 // PAW's transfer-test settings: variables (table 2.1) under options, the size progression, the
-// device list, and one clear message per bad value.
+// device list, and one clear message per bad value; the run header's loops and the context's
+// timer they give (plugin/paw_run_header.hpp).
+#include <parbench/plugin/paw_run_header.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 
 #include <catch2/catch.hpp>
@@ -86,6 +88,25 @@ TEST_CASE("bad values: one line naming the option or variable", "[paw]") {
     // a plugin's own option is let through
     CHECK_NOTHROW(paw::parse_transfer_settings(with({{"device", "0"}}), env_of({}), paw::gpu_family,
                                                {"device"}));
+}
+
+TEST_CASE("the run header's loops and the context's timer, as every PAW family fills them",
+          "[paw]") {
+    // plugin/paw_run_header.hpp, through transfer_header: each figure from its own setting.
+    auto s = paw::parse_transfer_settings(
+        with({{"nreps", "7"}, {"nloop_max", "300"}, {"nloop_min", "2"}, {"time", "4.5"}}),
+        env_of({}), paw::phi_family);
+    s.policy.threshold_factor = 20.0;
+    const report::paw_header h = paw::transfer_header("offload", s, 3e-8, "bytes per transfer");
+    REQUIRE(h.loops.has_value());
+    CHECK(*h.loops == report::paw_header_loops{.nreps = 7,
+                                               .nloop_max = 300,
+                                               .nloop_min = 2,
+                                               .threshold_factor = 20.0,
+                                               .timer_threshold_s = 3e-8,
+                                               .budget_s = 4.5});
+    CHECK(paw::context_timer(clock_characteristics{.resolution_s = 1e-9, .overhead_s = 4e-8}) ==
+          report::timer_limits{.resolution_s = 1e-9, .overhead_s = 4e-8});
 }
 
 TEST_CASE("device lists", "[paw]") {

@@ -2,7 +2,8 @@
 // report/columns.hpp: the values of declared columns; report/imb_header.hpp and
 // report/osu_header.hpp: the IMB and OSU layouts' typed run headers, their JSON keys and what the
 // consoles print of them; report/imb_context.hpp: what the IMB consoles read of the contexts;
-// report/paw_header.hpp: the PAW layout's typed run header, its keys and the console's lines.
+// report/paw_header.hpp and report/paw_context.hpp: the PAW layout's typed run header and run
+// context, their keys and the console's lines.
 #include <parbench/report/columns.hpp>
 #include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
@@ -10,6 +11,7 @@
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/osu_header.hpp>
 #include <parbench/report/paw.hpp>
+#include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/report/result.hpp>
 
@@ -24,6 +26,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 using nlohmann::json;
@@ -876,4 +879,167 @@ TEST_CASE("the paw console prints the typed header's loops, kinds, pairing and m
                           "# loops             : NREPS unknown, NLOOP_MAX unknown, NLOOP_MIN "
                           "unknown, budget unknown s per size\n"
                           "# sizes are matrix orders N;") != std::string::npos);
+}
+
+namespace {
+
+using parbench::report::paw_context;
+
+// A BLAS plugin's context (plugins/blas/suite.cpp): every part, a clock and a peak it knows.
+paw_context paw_test_blas_context() {
+    return {.processes = 2,
+            .timer = parbench::report::timer_limits{.resolution_s = 1e-9, .overhead_s = 2e-8},
+            .openblas = parbench::report::paw_context_blas_library{
+                .config = "OpenBLAS 0.3.21 DYNAMIC_ARCH",
+                .corename = "Haswell",
+                .num_threads = 4,
+                .recorded = {{"version", "0.3.21"}, {"fallback_core", false}}},
+            .cpu = parbench::report::paw_context_cpu{.model_name = "AMD EPYC",
+                                                     .physical_cores = 4,
+                                                     .clock_mhz = 2596.1,
+                                                     .vector_flags = "avx2 fma",
+                                                     .recorded = {{"vendor", "AuthenticAMD"}}},
+            .peak = parbench::report::paw_context_peak{
+                .dp_gflops = 166.1,
+                .sp_gflops = 332.3,
+                .basis = "table",
+                .recorded = {{"dp_gflops_per_core", 41.5}}}};
+}
+
+}  // namespace
+
+TEST_CASE("paw context: each component's parts under the keys the JSON file has always had",
+          "[result][paw_header]") {
+    const paw_context blas = paw_test_blas_context();
+    const json b = blas;
+    // The keys and values the BLAS plugin wrote by name before the context was typed.
+    CHECK(b == json::parse(R"({"processes": 2, "timer_resolution_s": 1e-9,
+        "timer_overhead_s": 2e-8,
+        "openblas": {"version": "0.3.21", "config": "OpenBLAS 0.3.21 DYNAMIC_ARCH",
+                     "corename": "Haswell", "num_threads": 4, "fallback_core": false},
+        "cpu": {"vendor": "AuthenticAMD", "model_name": "AMD EPYC", "vector_flags": "avx2 fma",
+                "physical_cores": 4, "clock_mhz": 2596.1},
+        "peak": {"dp_gflops_per_core": 41.5, "dp_gflops": 166.1, "sp_gflops": 332.3,
+                 "basis": "table"}})"));
+    CHECK(json::parse(b.dump()).get<paw_context>() == blas);
+    // A clock and a peak the machine does not know are "unknown", as before.
+    paw_context unknown = blas;
+    unknown.cpu->clock_mhz.reset();
+    unknown.peak->dp_gflops.reset();
+    unknown.peak->sp_gflops.reset();
+    const json u = unknown;
+    CHECK(u.at("cpu").at("clock_mhz") == "unknown");
+    CHECK(u.at("peak").at("dp_gflops") == "unknown");
+    CHECK(u.at("peak").at("sp_gflops") == "unknown");
+    CHECK(json::parse(u.dump()).get<paw_context>() == unknown);
+    // The GPU plugin's devices: the console's two keys and the plugin's properties (null kept).
+    const paw_context gpu{
+        .processes = 1,
+        .devices = std::vector<parbench::report::paw_context_device>{
+            {.id = 1, .summary = "H200", .recorded = {{"sms", 132}, {"pcie_width", nullptr}}}}};
+    const json g = gpu;
+    CHECK(g == json::parse(R"({"processes": 1,
+        "devices": [{"id": 1, "summary": "H200", "sms": 132, "pcie_width": null}]})"));
+    CHECK(json::parse(g.dump()).get<paw_context>() == gpu);
+    // A component's other keys are its own: ignored by the reader, never written by the struct.
+    json with_more = g;
+    with_more["cuda_runtime"] = "13.0";
+    CHECK(with_more.get<paw_context>() == gpu);
+    // No parts (a test's context, or none at all) read as none.
+    CHECK(json::object().get<paw_context>() == paw_context{});
+    CHECK(json().get<paw_context>() == paw_context{});
+    CHECK(json(paw_context{}) == json::object());
+}
+
+TEST_CASE("paw context: half a part or a wrong figure is refused", "[result][paw_header]") {
+    const json j = paw_test_blas_context();
+    const std::vector<std::pair<std::string, std::string>> typed_keys = {
+        {"", "timer_overhead_s"},   {"openblas", "num_threads"}, {"cpu", "clock_mhz"},
+        {"cpu", "vector_flags"},    {"peak", "basis"},           {"peak", "sp_gflops"}};
+    for (const auto& [part, key] : typed_keys) {
+        json half = j;
+        (part.empty() ? half : half[part]).erase(key);
+        INFO(part << " " << key);
+        CHECK_THROWS_AS(half.get<paw_context>(), std::invalid_argument);
+    }
+    json only_recorded = j;
+    only_recorded["openblas"] = {{"version", "0.3.21"}};  // none of the console's keys
+    CHECK_THROWS_WITH(only_recorded.get<paw_context>(),
+                      "PAW run context: the openblas part needs all of config, corename, "
+                      "num_threads");
+    const json no_summary = json::parse(R"({"devices": [{"id": 0}]})");
+    CHECK_THROWS_WITH(no_summary.get<paw_context>(),
+                      "PAW run context: the device part needs all of id, summary");
+    json fast = j;
+    fast["cpu"]["clock_mhz"] = "fast";
+    CHECK_THROWS_WITH(fast.get<paw_context>(),
+                      "PAW run context: clock_mhz must be a number or \"unknown\"");
+    json wrong = j;
+    wrong["processes"] = "two";
+    CHECK_THROWS(wrong.get<paw_context>());
+}
+
+TEST_CASE("the paw console prints the typed context's BLAS, CPU, peak, processes and devices",
+          "[result][paw_header]") {
+    parbench::run_start start;
+    start.suite = "paw";
+    start.layout = "paw";
+    start.title = "title T";
+    start.header = paw_header{.loops = paw_test_loops()};
+    paw_context context = paw_test_blas_context();
+    context.peak->sp_gflops.reset();
+    context.devices = std::vector<parbench::report::paw_context_device>{
+        {.id = 0, .summary = "GPU A (compute capability 9.0)"}, {.id = 2, .summary = "GPU B"}};
+    start.context = context;
+    start.context["cuda_runtime"] = "13.0";  // a component's own key: not printed
+    std::ostringstream out;
+    parbench::report::paw_reporter console(out);
+    console.on_run_start(start, json::object());
+    CHECK(out.str() ==
+          "#------------------------------------------------------------\n"
+          "# title T\n"
+          "#------------------------------------------------------------\n"
+          "# BLAS              : OpenBLAS 0.3.21 DYNAMIC_ARCH\n"
+          "# BLAS core         : Haswell (4 threads by default)\n"
+          "# CPU               : AMD EPYC, 4 cores, 2596 MHz\n"
+          "# vector flags      : avx2 fma\n"
+          "# theoretical peak  : 166.1 DP / unknown SP GFlop/s  (table)\n"
+          "# processes         : 2\n"
+          "# timer threshold   : 2.5e-08 s (x 10.0 = shortest valid loop)\n"
+          "# loops             : NREPS 10, NLOOP_MAX 1000, NLOOP_MIN 1, budget 10.0 s per size\n"
+          "# device 0          : GPU A (compute capability 9.0)\n"
+          "# device 2          : GPU B\n"
+          "# sizes are matrix orders N; GFlop/s use PAW's flop count 2N^2(N+1) / 2N(N+1),\n"
+          "# %peak the conventional 2N^3 / 2N^2\n");
+    // The context's timer limits judge the rows: 10 calls of 1 us are a 10 us loop, longer than
+    // the 100 timer thresholds a clock of 2e-8 s asks for (2 us), shorter than a 1 ms clock's.
+    parbench::result_record r;
+    r.benchmark = "dgemm";
+    r.klass = parbench::benchmark_class::compute;
+    r.statistics = parbench::time_statistics::over_repetitions;
+    r.block.threads = 1;
+    r.bytes = 8;
+    r.iterations = 10;
+    r.t_min_us = r.t_max_us = r.t_avg_us = 1.0;
+    r.distribution_us = {.samples = 10, .min = 1.0, .max = 1.0, .mean = 1.0, .median = 1.0,
+                         .ci_low = 1.0, .ci_high = 1.0};
+    r.metrics["nreps"] = 10;
+    console.on_result(r);
+    CHECK(out.str().find("  ! ") == std::string::npos);
+    context.timer->resolution_s = 1e-3;
+    start.context = context;
+    std::ostringstream coarse;
+    parbench::report::paw_reporter coarse_console(coarse);
+    coarse_console.on_run_start(start, json::object());
+    coarse_console.on_result(r);
+    CHECK(coarse.str().find("  ! loop 10 us < 1e+05\n") != std::string::npos);
+    // Without parts: no BLAS, CPU, peak or device lines, the processes unknown.
+    start.context = json::object();
+    std::ostringstream bare;
+    parbench::report::paw_reporter again(bare);
+    again.on_run_start(start, json::object());
+    CHECK(bare.str().find("# BLAS") == std::string::npos);
+    CHECK(bare.str().find("# CPU") == std::string::npos);
+    CHECK(bare.str().find("# device") == std::string::npos);
+    CHECK(bare.str().find("# processes         : unknown\n") != std::string::npos);
 }
