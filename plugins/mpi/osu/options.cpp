@@ -307,8 +307,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)", nullptr,
      PARBENCH_ARITY_FLAG},
     {"z", "[P,...]",
-     "tail-latency columns, one per percentile P (0 to 100, at most 5) over the timed batches "
-     "(OSU -z)",
+     "tail-latency columns, one per percentile P (0 to 100, at most 5) of OSU's times of single "
+     "iterations (collectives: each one's mean over the processes; OSU -z)",
      "50,90,99", PARBENCH_ARITY_LIST},
     {"t", "CALLS|[SENDERS:]RECEIVERS",
      "MPI_Test calls during the dummy compute of the nonblocking collectives; latency_mt's "
