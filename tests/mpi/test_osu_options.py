@@ -301,14 +301,18 @@ def test_point_to_point_datatypes(args):
            and "[ window size: 2 ]\n# Datatype: MPI_FLOAT.\n# Size " in p.stdout,
            f"mbw_mr -T mpi_float: rows {rows}, {p.stdout!r}")
     # -c on MPI_INT and MPI_FLOAT elements: every byte received as sent; the accumulate's and
-    # fetch-and-op's sums (test_atomic_datatypes) right in every type
-    p, rows = run(["bibw", "multi_lat", "latency_persistent", "acc_latency", "fop_latency", "-T",
-                   "all", "-c", "-m", "4:4", "-i", "2", "-x", "0", "-W", "2"], args.np,
-                  args.parbench)
+    # fetch-and-op's sums (test_atomic_datatypes) right in every type. As OSU's long
+    # --validation=log:DIR, which makes DIR only when a check fails (osu_util_mpi.c:2304)
+    with tempfile.TemporaryDirectory() as tmp:
+        log_dir = os.path.join(tmp, "log")
+        p, rows = run(["bibw", "multi_lat", "latency_persistent", "acc_latency", "fop_latency",
+                       "-T", "all", f"--validation=log:{log_dir}", "-m", "4:4", "-i", "2", "-x",
+                       "0", "-W", "2"], args.np, args.parbench)
+        made = os.path.exists(log_dir)
     expect(p.returncode == 0 and len(rows) == 15 and
-           all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout,
+           all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout and not made,
            f"-T all -c: rc {p.returncode}, {[(r['benchmark'], r.get('defects')) for r in rows]}"
-           f": {p.stderr[-300:]}")
+           f", log directory made: {made}: {p.stderr[-300:]}")
     # latency_mt's threads and latency_mp's ping-pong (osu_latency_mt.c:236-254,
     # osu_latency_mp.c:190-206): i + x messages of X / 4 MPI_INTs per size each way, whatever
     # the threads (-t 1:1 and the default 2:2 forked processes)
@@ -461,12 +465,54 @@ def test_tail_latency(args):
            len(rows[0].get("samples_us", [])) == 130,
            f"latency --tail-lat 1,50,99,100 under the oracle: columns {got}, metrics {metrics}, "
            f"expected {expected}, 130 samples")
-    p, rows = run(["latency", "-m", "4:4", "-i", "4", "-x", "0", "-z"], args.np, args.parbench)
-    tail_columns(p.stdout, [50, 90, 99])
     for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
                        ("50,x", "-z 50,x:"),
                        ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
+
+
+def test_validation_log(args):
+    """-clog[:DIR] (OSU 7.5's "c::", osu_util.c:959-1008; its log, osu_util_mpi.c:2297-2348):
+    the testing module's put one byte off its section makes process 1's check find X
+    mismatching bytes at size X (test_osu_paw.py); -clog appends one line per such size to
+    validation_output/log-1.log (OSU's OMB_VALIDATION_LOG_DIR_PATH, osu_util.h:202), and nothing
+    for latency, whose check passes. A DIR that exists is refused with OSU's words before the
+    run; a value other than log[:DIR] is refused. The same run has bare -z's headings."""
+    names = ["latency", "Test_Corrupt_put"]
+    with tempfile.TemporaryDirectory() as tmp:
+        p, rows = run(names + ["-m", "2:4", "-i", "4", "-x", "0", "-clog", "-z"], args.np,
+                      args.parbench, cwd=tmp)
+        if p.returncode == BAD_INPUT and "unknown benchmark" in p.stderr:
+            print("skipped -clog's log: plugin built without -Dtest_kernels=true")
+            p, rows = run(["latency", "-m", "4:4", "-i", "4", "-x", "0", "-z"], args.np,
+                          args.parbench, cwd=tmp)
+            tail_columns(p.stdout, [50, 90, 99])
+        else:
+            # bare -z's columns (50,90,99), then -c's Defects (parbench's, after OSU's)
+            heading = "".join(f"{f'P{q} Tail Lat(us)':>18}" for q in (50, 90, 99)) + \
+                f"{'Defects':>10}"
+            headings = [line for line in p.stdout.split("Test_Corrupt_put")[0].splitlines()
+                        if line.startswith("# Size")]
+            expect(len(headings) == 1 and headings[0].endswith(heading),
+                   f"latency -c -z: headings {headings}, expected one ending in {heading!r}")
+            log_dir = os.path.join(tmp, "validation_output")
+            logs = {}
+            for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
+                with open(os.path.join(log_dir, name)) as f:
+                    logs[name] = f.read().splitlines()
+            want = {"log-1.log": [f"Size: {x}, Test: Test_Corrupt_put, Mismatching elements: {x}"
+                                  for x in (2, 4)]}
+            defects = {(r["benchmark"], r["bytes"]): r["defects"] for r in rows}
+            expect(p.returncode == 5 and logs == want and
+                   defects == {("latency", 2): 0, ("latency", 4): 0,
+                               ("Test_Corrupt_put", 2): 2, ("Test_Corrupt_put", 4): 4},
+                   f"-clog: rc {p.returncode}, defects {defects}, logs {logs}, expected {want}: "
+                   f"{p.stderr[-300:]}")
+        refused_early(args, ["latency", "-m", "4:4", "-i", "1", f"-clog:{tmp}"],
+                      f'-clog:{tmp}: "{tmp}" already exists. Set validation log directory using '
+                      '"-clog:<dir>"')
+    refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-cfoo"],
+                  "-cfoo: expected -c, -clog or -clog:DIR")
 
 
 def test_mbw_mr_options(args):
@@ -786,6 +832,7 @@ def main():
     test_in_place(args)
     test_option_refusals(args)
     test_tail_latency(args)
+    test_validation_log(args)
     test_mbw_mr_options(args)
     test_varied_window(args)
     test_sessions(args)

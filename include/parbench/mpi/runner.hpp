@@ -56,6 +56,9 @@ struct measurement {
     // The plan's batch_travel::reduced: the batch times reduced across the processes, on the
     // records' process (a suite's own figure of them, OSU's -z percentiles: osu/messages.hpp).
     std::optional<reduced_batches> reduced;
+    // With the plan's check: what this process's own check found (on every active process;
+    // the records' defects are the sum over them), for a suite's per-process log (OSU's -clog).
+    std::uint64_t own_defects = 0;
 };
 
 // What one measure() call times, by name: one size of one pattern. Designated initialisers
@@ -132,6 +135,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
             out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
                                  config.plan.check && checks_data<Check>, figures);
             out.reduced = std::move(figures.reduced);
+            out.own_defects = mine.defects;
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();

@@ -368,6 +368,7 @@ template <class Def, class MakeStart>
                                        plan.check && mpi::checks_data<typename Def::verify_check>,
                                        overall);
             attach_nbc_figures(out.records, pure, splits);
+            out.own_defects = t_overall.defects;  // the records' defects are the overall loop's
         }
     }
     s.world().quiet_barrier();

@@ -237,6 +237,7 @@ struct latency_mt : latency_def<false>, takes_message_datatype {
                 }
                 mpi::gathered figures =
                     mpi::gather(s, mine, plan.batching.max_batches, plan.travel);
+                out.own_defects = mine.defects;
                 if (figures.root) {
                     // OSU's figure is the sending process's alone (lines 488-489), the first
                     const std::vector<const mpi::rank_timing*> timed = {&figures.ranks.front()};
