@@ -198,7 +198,7 @@ int main_impl(int argc, char** argv) {
             o.timing_options = timing_advice(*p->find_suite(suite_name));
             rewrite_names.insert(suite_parameters.names().begin(), suite_parameters.names().end());
         }
-        parse_args = rewrite_single_dash(args, rewrite_names);
+        parse_args = rewrite_single_dash(args, rewrite_names, suite_parameters.attached_names());
     }
 
     std::vector<std::string> reversed(parse_args.rbegin(), parse_args.rend());

@@ -28,8 +28,9 @@ D0_US, D1_US = 100.0, 300.0
 run = mpi_suite("osu")
 
 
-def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}"):
-    """The run under the oracle (per-rank delays D0, D1), and each rank's report."""
+def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}", oracle_env=()):
+    """The run under the oracle (per-rank delays D0, D1; `oracle_env` its further settings), and
+    each rank's report."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "oracle")
         p, rows = run(names + options, args.np, args.parbench, timeout=120,
@@ -39,7 +40,7 @@ def oracle_run(args, names, options, delays=f"{D0_US},{D1_US}"):
                                 f"PARBENCH_ORACLE_DELAY_US={delays}",
                                 "PARBENCH_ORACLE_CLOCK=virtual",
                                 "PARBENCH_ORACLE_PEERS=1",
-                                f"PARBENCH_ORACLE_REPORT={prefix}"])
+                                f"PARBENCH_ORACLE_REPORT={prefix}", *oracle_env])
         reports = {}
         for rank in range(args.np):
             if os.path.exists(f"{prefix}.{rank}.json"):
@@ -300,14 +301,18 @@ def test_point_to_point_datatypes(args):
            and "[ window size: 2 ]\n# Datatype: MPI_FLOAT.\n# Size " in p.stdout,
            f"mbw_mr -T mpi_float: rows {rows}, {p.stdout!r}")
     # -c on MPI_INT and MPI_FLOAT elements: every byte received as sent; the accumulate's and
-    # fetch-and-op's sums (test_atomic_datatypes) right in every type
-    p, rows = run(["bibw", "multi_lat", "latency_persistent", "acc_latency", "fop_latency", "-T",
-                   "all", "-c", "-m", "4:4", "-i", "2", "-x", "0", "-W", "2"], args.np,
-                  args.parbench)
+    # fetch-and-op's sums (test_atomic_datatypes) right in every type. As OSU's long
+    # --validation=log:DIR, which makes DIR only when a check fails (osu_util_mpi.c:2304)
+    with tempfile.TemporaryDirectory() as tmp:
+        log_dir = os.path.join(tmp, "log")
+        p, rows = run(["bibw", "multi_lat", "latency_persistent", "acc_latency", "fop_latency",
+                       "-T", "all", f"--validation=log:{log_dir}", "-m", "4:4", "-i", "2", "-x",
+                       "0", "-W", "2"], args.np, args.parbench)
+        made = os.path.exists(log_dir)
     expect(p.returncode == 0 and len(rows) == 15 and
-           all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout,
+           all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout and not made,
            f"-T all -c: rc {p.returncode}, {[(r['benchmark'], r.get('defects')) for r in rows]}"
-           f": {p.stderr[-300:]}")
+           f", log directory made: {made}: {p.stderr[-300:]}")
     # latency_mt's threads and latency_mp's ping-pong (osu_latency_mt.c:236-254,
     # osu_latency_mp.c:190-206): i + x messages of X / 4 MPI_INTs per size each way, whatever
     # the threads (-t 1:1 and the default 2:2 forked processes)
@@ -423,40 +428,91 @@ def tail_columns(out, want):
 def test_tail_latency(args):
     """-z's percentile list (osu_util.c:834-856; default 50,90,99). OSU's tail latency of p is
     element round(n * p / 100) - 1 of the sorted times, n * p / 100 in C's integer division
-    (omb_calculate_tail_lat, osu_util_mpi.c:742-750): with 130 times p 99 is the 128th smallest,
-    not nearest rank's 129th; the times are single iterations', one sample per timed iteration
-    (more than parbench's 64 batches without -z). Known answer under the oracle: allreduce's
-    times per call are D0 and D1, so every percentile of OSU's average over the processes
-    (MPI_Reduce SUM / comm_size, osu_util_mpi.c:727-729, 746-749) is (D0 + D1) / 2."""
+    (omb_calculate_tail_lat, osu_util_mpi.c:742-750), of one time per timed iteration: a
+    collective's mean over the processes (omb_get_stats: MPI_Reduce SUM, then / comm_size,
+    osu_util_mpi.c:714-750), process 0's own on the pair tests (osu_latency.c:288). Known answers
+    under the oracle, where every other MPI_Allreduce of process 0 costs L more: its calls take
+    D0 and D0 + L, process 1's D1, so OSU's means are (D0 + D1) / 2 and (D0 + D1 + L) / 2, half
+    each, where the slowest process's times (parbench's samples) are D1 and D0 + L. latency with
+    every 65th MPI_Send of process 0 costing L more: process 0's 130 one-way times are 128 of D0
+    and 2 of D0 + L / 2 (process 1's are D1): P99 is the 128th, D0, not nearest rank's 129th."""
+    extra = 600.0
+    low, high = (D0_US + D1_US) / 2, (D0_US + D1_US + extra) / 2
     want = [1, 50, 100]
     p, rows, _ = oracle_run(args, ["allreduce"], ["-m", "8:8", "-i", "100", "-x", "0", "-z",
-                                                  ",".join(map(str, want))])
+                                                  ",".join(map(str, want))],
+                            oracle_env=[f"PARBENCH_ORACLE_NTH_DELAY_US=MPI_Allreduce:2:{extra},0"])
     got = tail_columns(p.stdout, want)
-    expect(list(got) == [8] and all(close(v, (D0_US + D1_US) / 2, 1e-4) for v in got[8]),
-           f"allreduce -z 1,50,100 under the oracle: {got}, expected {(D0_US + D1_US) / 2} each")
-    # OSU's times are per iteration (omb_lat_arr, osu_allreduce.c): one sample per timed call,
-    # where parbench's batches without -z are at most 64
-    samples = len(rows[0].get("samples_us", [])) if len(rows) == 1 else 0
-    expect(samples == 100, f"allreduce -z -i 100: {samples} samples, expected one per call")
-    want = [1, 50, 99]
-    p, rows = run(["latency", "-m", "4:4", "-i", "130", "-x", "0", "--tail-lat", "1,50,99"],
-                  args.np, args.parbench)
-    got = tail_columns(p.stdout, want)
+    expected = [low, low, high]
+    expect(list(got) == [8] and all(close(v, e, 1e-4) for v, e in zip(got[8], expected)),
+           f"allreduce -z 1,50,100 under the oracle: {got}, expected {expected}")
+    # parbench's own samples stay one per call, each the slowest process's
     samples = sorted(rows[0].get("samples_us", [])) if len(rows) == 1 else []
-    n = len(samples)
-    expected = [samples[max(n * q // 100, 1) - 1] for q in want] if n else []
-    expect(p.returncode == 0 and n == 130 and list(got) == [4] and
-           all(abs(a - b) <= 0.0051 for a, b in zip(got[4], expected)) and
-           all(close(rows[0]["metrics"][f"p{q}_latency_us"], e, 1e-9)
-               for q, e in zip(want, expected)),
-           f"latency --tail-lat 1,50,99: rc {p.returncode}, {n} samples, columns {got}, "
-           f"expected {expected}")
-    p, rows = run(["latency", "-m", "4:4", "-i", "4", "-x", "0", "-z"], args.np, args.parbench)
-    tail_columns(p.stdout, [50, 90, 99])
+    want_samples = [D1_US] * 50 + [D0_US + extra] * 50
+    expect(len(samples) == 100 and all(close(a, b, 1e-4) for a, b in zip(samples, want_samples)),
+           f"allreduce -z -i 100: samples {samples[:3]}...{samples[-3:]} ({len(samples)}), "
+           f"expected 50 of {D1_US} and 50 of {D0_US + extra}")
+    want = [1, 50, 99, 100]
+    p, rows, _ = oracle_run(args, ["latency"], ["-m", "4:4", "-i", "130", "-x", "0",
+                                                "--tail-lat", ",".join(map(str, want))],
+                            oracle_env=[f"PARBENCH_ORACLE_NTH_DELAY_US=MPI_Send:65:{extra},0"])
+    got = tail_columns(p.stdout, want)
+    expected = [D0_US, D0_US, D0_US, D0_US + extra / 2]
+    metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
+    expect(list(got) == [4] and all(close(v, e, 1e-4) for v, e in zip(got[4], expected)) and
+           all(close(metrics.get(f"p{q}_latency_us", -1), e, 1e-4)
+               for q, e in zip(want, expected)) and
+           len(rows[0].get("samples_us", [])) == 130,
+           f"latency --tail-lat 1,50,99,100 under the oracle: columns {got}, metrics {metrics}, "
+           f"expected {expected}, 130 samples")
     for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
                        ("50,x", "-z 50,x:"),
                        ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
+
+
+def test_validation_log(args):
+    """-clog[:DIR] (OSU 7.5's "c::", osu_util.c:959-1008; its log, osu_util_mpi.c:2297-2348):
+    the testing module's put one byte off its section makes process 1's check find X
+    mismatching bytes at size X (test_osu_paw.py); -clog appends one line per such size to
+    validation_output/log-1.log (OSU's OMB_VALIDATION_LOG_DIR_PATH, osu_util.h:202), and nothing
+    for latency, whose check passes. A DIR that exists is refused with OSU's words before the
+    run; a value other than log[:DIR] is refused. The same run has bare -z's headings."""
+    names = ["latency", "Test_Corrupt_put"]
+    with tempfile.TemporaryDirectory() as tmp:
+        p, rows = run(names + ["-m", "2:4", "-i", "4", "-x", "0", "-clog", "-z"], args.np,
+                      args.parbench, cwd=tmp)
+        if p.returncode == BAD_INPUT and "unknown benchmark" in p.stderr:
+            print("skipped -clog's log: plugin built without -Dtest_kernels=true")
+            p, rows = run(["latency", "-m", "4:4", "-i", "4", "-x", "0", "-z"], args.np,
+                          args.parbench, cwd=tmp)
+            tail_columns(p.stdout, [50, 90, 99])
+        else:
+            # bare -z's columns (50,90,99), then -c's Defects (parbench's, after OSU's)
+            heading = "".join(f"{f'P{q} Tail Lat(us)':>18}" for q in (50, 90, 99)) + \
+                f"{'Defects':>10}"
+            headings = [line for line in p.stdout.split("Test_Corrupt_put")[0].splitlines()
+                        if line.startswith("# Size")]
+            expect(len(headings) == 1 and headings[0].endswith(heading),
+                   f"latency -c -z: headings {headings}, expected one ending in {heading!r}")
+            log_dir = os.path.join(tmp, "validation_output")
+            logs = {}
+            for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
+                with open(os.path.join(log_dir, name)) as f:
+                    logs[name] = f.read().splitlines()
+            want = {"log-1.log": [f"Size: {x}, Test: Test_Corrupt_put, Mismatching elements: {x}"
+                                  for x in (2, 4)]}
+            defects = {(r["benchmark"], r["bytes"]): r["defects"] for r in rows}
+            expect(p.returncode == 5 and logs == want and
+                   defects == {("latency", 2): 0, ("latency", 4): 0,
+                               ("Test_Corrupt_put", 2): 2, ("Test_Corrupt_put", 4): 4},
+                   f"-clog: rc {p.returncode}, defects {defects}, logs {logs}, expected {want}: "
+                   f"{p.stderr[-300:]}")
+        refused_early(args, ["latency", "-m", "4:4", "-i", "1", f"-clog:{tmp}"],
+                      f'-clog:{tmp}: "{tmp}" already exists. Set validation log directory using '
+                      '"-clog:<dir>"')
+    refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-cfoo"],
+                  "-cfoo: expected -c, -clog or -clog:DIR")
 
 
 def test_mbw_mr_options(args):
@@ -776,6 +832,7 @@ def main():
     test_in_place(args)
     test_option_refusals(args)
     test_tail_latency(args)
+    test_validation_log(args)
     test_mbw_mr_options(args)
     test_varied_window(args)
     test_sessions(args)

@@ -88,10 +88,13 @@ inline std::string prescan_suite(const std::vector<std::string>& args, std::size
 
 // IMB spells its long options with one dash (-msglog 0:20), OSU its one-letter ones (-m 1:8,
 // -W 64). CLI11 wants two: rewrite -name to --name (and -name=value to --name=value) when `name`
-// is an option of the suite or a common one. Everything else (values such as "-1", unknown
-// words) is left for CLI11 to judge.
+// is an option of the suite or a common one. A one-letter option in `attached` (arity
+// PARBENCH_ARITY_ATTACHED) takes its value attached, as getopt's optional argument: -cVALUE is
+// --c=VALUE (OSU's -clog:DIR), unless -cVALUE is itself an option's name. Everything else
+// (values such as "-1", unknown words) is left for CLI11 to judge.
 inline std::vector<std::string> rewrite_single_dash(const std::vector<std::string>& args,
-                                                    const std::set<std::string>& names) {
+                                                    const std::set<std::string>& names,
+                                                    const std::set<std::string>& attached = {}) {
     std::vector<std::string> out;
     for (const auto& a : args) {
         if (a.size() >= 2 && a[0] == '-' && a[1] != '-') {
@@ -103,6 +106,10 @@ inline std::vector<std::string> rewrite_single_dash(const std::vector<std::strin
             }
             if (names.contains(name)) {
                 out.push_back("-" + a);
+                continue;
+            }
+            if (attached.contains(body.substr(0, 1))) {
+                out.push_back("--" + body.substr(0, 1) + "=" + body.substr(1));
                 continue;
             }
         }
@@ -155,13 +162,20 @@ public:
                                      },
                                      "", "value"));
                     break;
+                case PARBENCH_ARITY_ATTACHED:
+                    // a CLI11 flag takes a value only as --name=VALUE, never the next word
+                    option = run.add_flag(flag, attached_[name], description);
+                    if (name.size() == 1) attached_names_.insert(name);
+                    break;
                 default:
                     option = run.add_option(flag, lists_[name], description)
                                  ->expected(0, -1)
                                  ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
                     break;
             }
-            if (param.metavar != nullptr && param.arity != PARBENCH_ARITY_FLAG)
+            if (param.metavar != nullptr && param.arity == PARBENCH_ARITY_ATTACHED)
+                option->type_name(std::string("[=") + param.metavar + "]");
+            else if (param.metavar != nullptr && param.arity != PARBENCH_ARITY_FLAG)
                 option->type_name(param.metavar);
             if (type != nullptr) {
                 types_[name] = type;
@@ -169,6 +183,7 @@ public:
                 // own "--name: ", and the line must read as the plugin's would.
                 option->check(CLI::Validator(
                     [name, type](const std::string& value) {
+                        if (value == bare_flag) return std::string{};  // an attached one's
                         try {
                             (void)plugin::typed_value(*type, name, value);
                         } catch (const input_error& e) {
@@ -185,10 +200,15 @@ public:
 
     // The suite's parameter names (for the single-dash rewrite).
     [[nodiscard]] const std::set<std::string>& names() const noexcept { return names_; }
+    // Its one-letter parameters whose value is attached (-cVALUE; the single-dash rewrite).
+    [[nodiscard]] const std::set<std::string>& attached_names() const noexcept {
+        return attached_names_;
+    }
 
-    // After parsing: flag -> true, one value -> its string, list -> array of strings; a typed
-    // parameter's value as its type says (abi.h). A suite that declares "check" itself sees the
-    // common --check among its options as well.
+    // After parsing: flag -> true, one value -> its string, list -> array of strings, attached
+    // -> true without a value, else its string; a typed parameter's value as its type says
+    // (abi.h). A suite that declares "check" itself sees the common --check among its options
+    // as well.
     [[nodiscard]] std::map<std::string, nlohmann::json> values(bool check) const {
         std::map<std::string, nlohmann::json> given = as_given(check);
         for (auto& [name, value] : given) {
@@ -212,6 +232,9 @@ public:
             if (option->count() == 0) continue;
             if (flags_.contains(name))
                 given[name] = true;
+            else if (attached_.contains(name))
+                given[name] = attached_.at(name) == bare_flag ? nlohmann::json(true)
+                                                              : nlohmann::json(attached_.at(name));
             else if (ones_.contains(name))
                 given[name] = ones_.at(name);
             else
@@ -222,7 +245,12 @@ public:
     }
 
 private:
+    // What CLI11 stores for a flag given without a value (an attached parameter's -c alone).
+    static constexpr const char* bare_flag = "true";
+
     std::set<std::string> names_;
+    std::set<std::string> attached_names_;
+    std::map<std::string, std::string> attached_;
     std::map<std::string, std::string> ones_;
     std::map<std::string, std::vector<std::string>> lists_;
     std::map<std::string, bool> flags_;

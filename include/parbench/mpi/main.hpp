@@ -316,7 +316,8 @@ template <class... Defs>
     parameters.add_to(app, suite, declared.types());
     const std::vector<std::string> args =
         driver::rewrite_single_dash(std::vector<std::string>(argv + 1, argv + argc),
-                                    driver::single_dash_names(parameters.names()));
+                                    driver::single_dash_names(parameters.names()),
+                                    parameters.attached_names());
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);

@@ -12,7 +12,9 @@
 //   gather(session, timing)                 collective over the active processes: every
 //                                           process's figures to the first of them (world
 //                                           rank 0 unless the order puts another first;
-//                                           mpi/deliver.hpp then moves the records to it)
+//                                           mpi/deliver.hpp then moves the records to it); the
+//                                           batch times in the rows, or reduced
+//                                           (batch_travel)
 //   reduce(pattern, labels, layout, ...)    at the gather root: the records (IMB's t_max/t_min/
 //                                           t_avg over ranks; the throughput rule of the pattern)
 //
@@ -52,7 +54,20 @@
 
 namespace parbench::mpi {
 
-// How one size is timed: the iteration, sync and aggregation policies and the batching.
+// How the batch times reach the first active process after a timing (gather()).
+enum class batch_travel {
+    // In each process's row of the gather, at most batching.max_batches of them: reduce() takes
+    // the slowest per batch, PAW's reduction the fastest, -multi 1 each group's.
+    gathered,
+    // By reduction, each process's whole series at once (MPI_Reduce MAX and SUM): per batch the
+    // slowest process's time and the sum over the processes, with the first process's own
+    // series. For long per-iteration series (OSU's -z, up to 65536 a process), which would
+    // otherwise all travel to one process; one record for every process (no -multi 1).
+    reduced,
+};
+
+// How one size is timed: the iteration, sync and aggregation policies, the batching and how the
+// batches travel.
 template <policy::iteration_policy Iterations = policy::iterations::imb_volume,
           class Sync = policy::sync::barrier,
           policy::aggregation_policy Aggregation = policy::aggregation::aggregate>
@@ -64,6 +79,7 @@ struct timing_plan {
     policy::aggregation::batched batching{};
     double mem_limit_bytes = 0.0;  // per process; 0: no cap
     bool check = false;
+    batch_travel travel = batch_travel::gathered;
 };
 
 // --- phase 1: prepare ------------------------------------------------------------------------
@@ -503,32 +519,67 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
 
 // --- phase 3: gather ---------------------------------------------------------------------------
 
+// The batch times of batch_travel::reduced, on the first active process: seconds per iteration
+// of each batch, as rank_timing::batch_s.
+struct reduced_batches {
+    std::vector<double> slowest_s;  // per batch, the slowest process's (MPI_MAX)
+    std::vector<double> sum_s;      // per batch, the sum over the processes (MPI_SUM)
+    std::vector<double> first_s;    // the first process's own
+    int processes = 0;
+};
+
 struct gathered {
     bool root = false;               // the first active process (session::active_root) holds them
     std::vector<rank_timing> ranks;  // one per active process, in active-rank order
+    // batch_travel::reduced: the batch times, reduced (the rows carry none of them).
+    std::optional<reduced_batches> reduced;
 };
 
-// Collective over the active processes. At most max_batches batch times travel per process.
+// Collective over the active processes. At most max_batches batch times travel per process in
+// its row; with batch_travel::reduced none do, and every process's whole series is reduced.
 [[nodiscard]] inline gathered gather(const session& s, const rank_timing& mine,
-                                     std::size_t max_batches) {
+                                     std::size_t max_batches,
+                                     batch_travel travel = batch_travel::gathered) {
     gathered out;
     if (!s.active()) return out;
     const communicator& active = s.active_comm();
+    const bool reducing = travel == batch_travel::reduced;
     // Window sync keeps every valid call as a sample (the same calls on every process): they
-    // all travel. Batched timings travel at most max_batches.
+    // all travel, as a reduced series does. Batched timings travel at most max_batches.
     unsigned long long kept = std::min<std::size_t>(
-        mine.batch_s.size(), mine.windowed ? mine.batch_s.size() : max_batches);
+        mine.batch_s.size(),
+        mine.windowed || reducing ? mine.batch_s.size() : max_batches);
     s.agree(&kept, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX);
-    const std::size_t width = rank_row_header + static_cast<std::size_t>(kept);
-    const std::vector<double> row = rank_row(mine, static_cast<std::size_t>(kept), width);
+    const auto series = static_cast<std::size_t>(kept);
+    const std::size_t in_row = reducing ? 0 : series;
+    const std::size_t width = rank_row_header + in_row;
+    const std::vector<double> row = rank_row(mine, in_row, width);
     const int size = active.size();
     out.root = active.rank() == 0;
     std::vector<double> rows(out.root ? width * static_cast<std::size_t>(size) : 0);
-    MPI_Request request = MPI_REQUEST_NULL;
+    std::vector<MPI_Request> requests(1, MPI_REQUEST_NULL);
     MPI_Igather(row.data(), static_cast<int>(width), MPI_DOUBLE, out.root ? rows.data() : nullptr,
-                static_cast<int>(width), MPI_DOUBLE, 0, active.get(), &request);
-    s.wait_agreement(request);
-    if (!out.root) return out;
+                static_cast<int>(width), MPI_DOUBLE, 0, active.get(), &requests.front());
+    std::vector<double> own;
+    if (reducing) {
+        own.assign(series, 0.0);
+        std::copy_n(mine.batch_s.begin(), std::min(series, mine.batch_s.size()), own.begin());
+        out.reduced = reduced_batches{.slowest_s = std::vector<double>(out.root ? series : 0),
+                                      .sum_s = std::vector<double>(out.root ? series : 0),
+                                      .first_s = {},
+                                      .processes = size};
+        requests.resize(3, MPI_REQUEST_NULL);
+        MPI_Ireduce(own.data(), out.reduced->slowest_s.data(), static_cast<int>(series),
+                    MPI_DOUBLE, MPI_MAX, 0, active.get(), &requests[1]);
+        MPI_Ireduce(own.data(), out.reduced->sum_s.data(), static_cast<int>(series), MPI_DOUBLE,
+                    MPI_SUM, 0, active.get(), &requests[2]);
+    }
+    for (MPI_Request& request : requests) s.wait_agreement(request);
+    if (!out.root) {
+        out.reduced.reset();
+        return out;
+    }
+    if (out.reduced) out.reduced->first_s = std::move(own);
     out.ranks.resize(static_cast<std::size_t>(size));
     for (int r = 0; r < size; ++r)
         out.ranks[static_cast<std::size_t>(r)] = from_rank_row(
@@ -586,12 +637,16 @@ template <class Partner>
 }
 
 // One record from the figures of `ranks` (IMB: t_max/t_min/t_avg across them, the distribution
-// of the slowest rank per batch, throughput by the pattern's rule from t_max).
+// of the slowest rank per batch, throughput by the pattern's rule from t_max). The batch times
+// are the slowest rank's of each batch, or, where they travelled reduced (batch_travel::reduced),
+// `reduced_series_s`: the slowest per batch (reduce()), or one process's series (a record of
+// that process's figure: osu's latency_mt, its sender's).
 template <pattern::descriptor Pattern>
 [[nodiscard]] result_record reduce_ranks(const Pattern& pattern, const record_labels& labels,
                                          const group_layout& layout, std::uint64_t bytes,
                                          bool check, const std::vector<const rank_timing*>& ranks,
-                                         int group) {
+                                         int group,
+                                         std::span<const double> reduced_series_s = {}) {
     result_record r;
     r.suite = labels.suite;
     r.benchmark = labels.benchmark;
@@ -629,6 +684,8 @@ template <pattern::descriptor Pattern>
         for (std::size_t b = 0; b < f->batch_s.size(); ++b)
             batches[b] = std::max(batches[b], f->batch_s[b] * 1e6 / pattern.time_divisor);
     }
+    for (const double batch_s : reduced_series_s)
+        batches.push_back(batch_s * 1e6 / pattern.time_divisor);
     const summary across_ranks = summarize(rank_us);  // all zero without ranks
     const double t_max = across_ranks.max;
     r.t_min_us = across_ranks.min;
@@ -690,7 +747,10 @@ template <pattern::descriptor Pattern>
     } else {
         std::vector<const rank_timing*> members;
         for (const auto& f : figures.ranks) members.push_back(&f);
-        records.push_back(reduce_ranks(pattern, labels, layout, bytes, check, members, -1));
+        records.push_back(reduce_ranks(
+            pattern, labels, layout, bytes, check, members, -1,
+            figures.reduced ? std::span<const double>(figures.reduced->slowest_s)
+                            : std::span<const double>{}));
     }
     return records;
 }

@@ -4,7 +4,8 @@
 // prepare the resource (-mem cap, agreed allocation, collective setup), time the size (the
 // iteration policy's warm-up and count, the sync policy, the batched timed loop with the
 // completion where the aggregation policy puts it, -check), gather every process's figures to
-// the active set's first process, which reduces them to records (world rank 0, where the host
+// the active set's first process (the batch times in them, or reduced on the way: the plan's
+// batch_travel), which reduces them to records (world rank 0, where the host
 // listens, unless the family's order puts another process first: mpi/deliver.hpp), and tear the
 // resource down.
 //
@@ -52,6 +53,12 @@ struct measurement {
     std::size_t skipped_need_bytes = 0;  // > 0: not run, the resource exceeds the -mem cap
     bool allocation_failed = false;      // not run: some process could not allocate
     std::optional<storage_need> skipped_storage;  // not run: the files would not fit
+    // The plan's batch_travel::reduced: the batch times reduced across the processes, on the
+    // records' process (a suite's own figure of them, OSU's -z percentiles: osu/messages.hpp).
+    std::optional<reduced_batches> reduced;
+    // With the plan's check: what this process's own check found (on every active process;
+    // the records' defects are the sum over them), for a suite's per-process log (OSU's -clog).
+    std::uint64_t own_defects = 0;
 };
 
 // What one measure() call times, by name: one size of one pattern. Designated initialisers
@@ -123,9 +130,12 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
             const rank_timing mine =
                 time_iterations(s, config.pattern, ready, context, config.kernel,
                                 config.completion, config.plan, config.bytes, config.check);
-            const gathered figures = gather(s, mine, config.plan.batching.max_batches);
+            gathered figures =
+                gather(s, mine, config.plan.batching.max_batches, config.plan.travel);
             out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
                                  config.plan.check && checks_data<Check>, figures);
+            out.reduced = std::move(figures.reduced);
+            out.own_defects = mine.defects;
         }
     }  // the resource is torn down here, before the idle processes are released
     s.world().quiet_barrier();

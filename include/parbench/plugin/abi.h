@@ -41,6 +41,11 @@ typedef enum parbench_arity {
     PARBENCH_ARITY_FLAG = 0, /* -check */
     PARBENCH_ARITY_ONE = 1,  /* -msglog 0:20 */
     PARBENCH_ARITY_LIST = 2, /* -include A B C (until the next option) */
+    /* A flag that may carry one value, attached, never the next word (getopt's optional
+     * argument, "c::"): -c, -c=VALUE, --c=VALUE, and for a one-letter name -cVALUE (OSU's
+     * -clog:DIR). The plugin receives true, or the value. A host older than this arity refuses
+     * the plugin naming it. */
+    PARBENCH_ARITY_ATTACHED = 3,
 } parbench_arity;
 
 /* ABI 1.1: the type of a suite parameter's value. The host validates every value of a typed

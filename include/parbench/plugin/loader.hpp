@@ -95,7 +95,7 @@ inline constexpr std::size_t typed_fields_read =
         for (std::size_t p = 0; p < suite.parameter_count; ++p) {
             const parbench_parameter& param = suite.parameters[p];
             if (empty(param.name)) return where + ": parameter " + std::to_string(p) + " has no name";
-            if (param.arity > PARBENCH_ARITY_LIST)
+            if (param.arity > PARBENCH_ARITY_ATTACHED)
                 return where + ": parameter '" + param.name + "' has unknown arity " +
                        std::to_string(param.arity);
         }

@@ -305,6 +305,9 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
             for (double& t : r.samples_us) t = minus_ack(t);
             r.distribution_us = summarize(r.samples_us);
         }
+        // -z's series (the root's, which waits for the acknowledgement), in seconds per call
+        if (m.reduced)
+            for (double& t : m.reduced->first_s) t = minus_ack(t * 1e6) * 1e-6;
         return m;
     }
 };

@@ -1,6 +1,7 @@
 // OSU's family for mpi::sweep() (mpi/sweep.hpp): one process count (the pair 0 and 1, or every
 // process), OSU's sizes, no warm-up of its own (OSU's skip iterations are the iteration policy's),
-// each record with its table's figures, and rank 0's note of skipped sizes after the sweep.
+// each record with its table's figures, rank 0's note of skipped sizes after the sweep, and
+// with -clog each process's log of the sizes its check found defects in.
 // What differs between OSU's kinds of test is a `Method` (osu/messages.hpp, osu/one_sided.hpp):
 //
 //   static int processes(const run_state&);
@@ -40,7 +41,10 @@ struct family {
         run.host->progress(name, x, c.session.layout().processes);
     }
     [[nodiscard]] auto measure(const count& c, std::uint64_t x) const {
-        return Method::measure(c.session, *run.opts, name, x);
+        auto m = Method::measure(c.session, *run.opts, name, x);
+        if (!run.opts->validation_log_dir.empty() && m.own_defects > 0)
+            log_validation(run, name, x, m.own_defects);
+        return m;
     }
     void publish(const count& /*c*/, result_record& r) const { osu::publish(run, r); }
     void close(const count& /*c*/, const mpi::size_notes& notes) const {

@@ -16,6 +16,7 @@
 #include "osu/family.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
+#include "osu/table.hpp"
 
 #include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/persistent.hpp>
@@ -91,7 +92,8 @@ template <class Def>
             .sync = sync,
             .batching = plan.batching,
             .mem_limit_bytes = plan.mem_limit_bytes,
-            .check = plan.check};
+            .check = plan.check,
+            .travel = plan.travel};
 }
 
 // -z: OSU 7.5 takes its percentiles over the times of single iterations (omb_lat_arr[i -
@@ -103,6 +105,31 @@ inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
 [[nodiscard]] inline policy::aggregation::batched batching_of(const options& o) noexcept {
     if (o.percentiles.empty()) return {};
     return {.max_batches = max_tail_samples, .min_batch_s = 0.0};
+}
+
+// -z's series are reduced across the processes, as OSU reduces its omb_lat_arr
+// (osu_util_mpi.c:727-728), instead of gathered whole to one process.
+[[nodiscard]] inline mpi::batch_travel travel_of(const options& o) noexcept {
+    return o.percentiles.empty() ? mpi::batch_travel::gathered : mpi::batch_travel::reduced;
+}
+
+// OSU 7.5's series of times for -z, µs per iteration: where the table's figure is a mean over
+// the processes (the collectives; multi_lat, which OSU gives no -z), each iteration's mean over
+// them (omb_get_stats: MPI_Reduce SUM, then / comm_size, osu_util_mpi.c:714-750, called by
+// osu_allreduce.c:196 and every blocking, persistent and neighbourhood collective); otherwise
+// process 0's own times (the pair tests: omb_calculate_tail_lat(omb_lat_arr, myid, 1) on process
+// 0 alone, osu_latency.c:288, osu_latency_persistent.c:301, osu_latency_mp.c:303,
+// osu_partitioned_latency.c:520).
+template <class Def>
+[[nodiscard]] std::vector<double> tail_series_us(const mpi::reduced_batches& b,
+                                                 double time_divisor) {
+    const bool mean = std::string_view(Def::text.figures[0].source) == "t_avg_us";
+    const std::vector<double>& seconds = mean ? b.sum_s : b.first_s;
+    const double scale = 1e6 / time_divisor / (mean ? std::max(1, b.processes) : 1);
+    std::vector<double> us;
+    us.reserve(seconds.size());
+    for (const double t : seconds) us.push_back(t * scale);
+    return us;
 }
 
 // The definition's -c check with the options it depends on (the root of -k), or its default.
@@ -185,7 +212,8 @@ struct message_method {
         const message_plan plan{.iterations = o.counts(Def::counts),
                                 .batching = batching_of(o),
                                 .mem_limit_bytes = static_cast<double>(o.mem_limit_bytes),
-                                .check = o.check};
+                                .check = o.check,
+                                .travel = travel_of(o)};
         const mpi::record_labels labels{.suite = "osu",
                                         .benchmark = std::string(name),
                                         .has_bytes = Def::traits.has_bytes};
@@ -194,6 +222,11 @@ struct message_method {
             m = Def::measure_size(s, o, labels, x, plan);
         else
             m = measure_message_size<Def>(s, o, labels, x, plan);
+        if constexpr (Def::text.latency)
+            if (m.reduced)
+                for (auto& r : m.records)
+                    add_tail_latencies(
+                        r, tail_series_us<Def>(*m.reduced, Def::descriptor(o).time_divisor), o);
         if (const auto factor = pattern::throughput_factor(
                 Def::descriptor(o), s.layout().processes, s.layout().groups))
             for (auto& r : m.records)

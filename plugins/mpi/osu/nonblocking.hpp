@@ -359,7 +359,8 @@ template <class Def, class MakeStart>
                                                           .probes = o.test_calls};
             const mpi::rank_timing t_overall = mpi::time_iterations(
                 s, pattern, ready, context, overall_kernel, none, plan, x, check);
-            const mpi::gathered overall = mpi::gather(s, t_overall, plan.batching.max_batches);
+            const mpi::gathered overall =
+                mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
             const mpi::gathered pure = mpi::gather(s, t_pure, 0);
             const std::vector<double> splits =
                 gather_splits(s, split.per_call(t_overall.iterations));
@@ -367,6 +368,7 @@ template <class Def, class MakeStart>
                                        plan.check && mpi::checks_data<typename Def::verify_check>,
                                        overall);
             attach_nbc_figures(out.records, pure, splits);
+            out.own_defects = t_overall.defects;  // the records' defects are the overall loop's
         }
     }
     s.world().quiet_barrier();

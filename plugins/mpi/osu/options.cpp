@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include <unistd.h>
+
 namespace parbench::osu {
 namespace options_impl {
 namespace {
@@ -302,13 +304,15 @@ constexpr parbench_parameter parameter_rows[] = {
     {"s", "lock|flush|flush_local|lock_all|pscw|fence",
      "one-sided synchronisation (OSU -s); each test accepts OSU's set", "flush (put_bibw: pscw)",
      PARBENCH_ARITY_ONE},
-    {"c", nullptr, "validate the data received (OSU -c; parbench's check)", nullptr,
-     PARBENCH_ARITY_FLAG},
+    {"c", "log[:DIR]",
+     "validate the data received (OSU -c; parbench's check); -clog[:DIR] also writes each "
+     "process's count of mismatching elements per size to DIR/log-RANK.log",
+     "DIR validation_output", PARBENCH_ARITY_ATTACHED},
     {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)", nullptr,
      PARBENCH_ARITY_FLAG},
     {"z", "[P,...]",
-     "tail-latency columns, one per percentile P (0 to 100, at most 5) over the timed batches "
-     "(OSU -z)",
+     "tail-latency columns, one per percentile P (0 to 100, at most 5) of OSU's times of single "
+     "iterations (collectives: each one's mean over the processes; OSU -z)",
      "50,90,99", PARBENCH_ARITY_LIST},
     {"t", "CALLS|[SENDERS:]RECEIVERS",
      "MPI_Test calls during the dummy compute of the nonblocking collectives; latency_mt's "
@@ -390,7 +394,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"warmup", "WARMUP", "OSU's long form of -x", nullptr, PARBENCH_ARITY_ONE},
     {"window-size", "WINDOW", "OSU's long form of -W", nullptr, PARBENCH_ARITY_ONE},
     {"full", nullptr, "OSU's long form of -f", nullptr, PARBENCH_ARITY_FLAG},
-    {"validation", nullptr, "OSU's long form of -c", nullptr, PARBENCH_ARITY_FLAG},
+    {"validation", "log[:DIR]", "OSU's long form of -c (--validation=log:DIR)", nullptr,
+     PARBENCH_ARITY_ATTACHED},
     {"tail-lat", "[P,...]", "OSU's long form of -z", nullptr, PARBENCH_ARITY_LIST},
     {"num-test-calls", "CALLS|[SENDERS:]RECEIVERS", "OSU's long form of -t", nullptr,
      PARBENCH_ARITY_ONE},
@@ -405,6 +410,26 @@ constexpr parbench_parameter parameter_rows[] = {
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},
 };
+
+// -c's attached value (OSU 7.5's "c::", osu_util.c:959-1008): none, or log with an optional
+// :DIR (OSU's default OMB_VALIDATION_LOG_DIR_PATH, osu_util.h:202). A DIR that already exists is
+// refused with OSU's words (osu_util.c:996-1006), before anything runs; OSU ignores any other
+// value, parbench refuses it.
+constexpr const char* default_log_dir = "validation_output";
+
+void parse_validation(const nlohmann::json& value, options& o) {
+    if (value.is_boolean() && !value.get<bool>()) return;
+    o.check = true;
+    if (value.is_null() || value.is_boolean()) return;
+    const std::string text = parbench::option_text("c", value);
+    if (text != "log" && text.rfind("log:", 0) != 0)
+        throw input_error("-c" + text + ": expected -c, -clog or -clog:DIR (attached, as OSU's "
+                          "getopt takes it)");
+    o.validation_log_dir = text.size() > 4 ? text.substr(4) : default_log_dir;
+    if (access(o.validation_log_dir.c_str(), F_OK) == 0)
+        throw input_error("-c" + text + ": \"" + o.validation_log_dir +
+                          "\" already exists. Set validation log directory using \"-clog:<dir>\"");
+}
 
 // OSU 7.5's -z list (osu_util.c:834-856): comma-separated integers 0 to 100, in the order given;
 // no list: 50,90,99 (lines 836-840). At most OMB_STAT_MAX_NUM (osu_util.h:218), 5: OSU's loop
@@ -491,19 +516,22 @@ options parse_options(const run_request& request) {
             options_impl::parse_accelerator(value, o);
             continue;
         }
+        if (name == "c") {
+            options_impl::parse_validation(value, o);
+            continue;
+        }
         // OSU 7.5's -u N: untimed exchanges before each validated one (osu_latency.c:187-208).
         // parbench's -c checks once, after the timed iterations.
         if (name == "u")
             throw input_error("-u " + parbench::option_text(name, value) +
                               ": not offered: OSU repeats each validated exchange untimed "
                               "first; parbench's -c checks once, after the timed iterations");
-        if (name == "extra" || name == "c" || name == "f" || name == "batched" ||
+        if (name == "extra" || name == "f" || name == "batched" ||
             name == "l" || name == "V" || name == "I") {
             if (!value.is_null() && !value.is_boolean())
                 throw input_error("-" + name + ": takes no value");
             if (value.is_boolean() && !value.get<bool>()) continue;
             if (name == "extra") o.extra_columns = true;
-            if (name == "c") o.check = true;
             if (name == "f") o.full = true;
             if (name == "batched") o.batched = true;
             if (name == "l") o.in_place = true;

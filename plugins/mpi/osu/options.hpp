@@ -152,6 +152,9 @@ struct options {
     std::uint64_t window_size = default_window_size;  // -W
     std::uint64_t mem_limit_bytes = default_mem_limit;  // -mem-limit (OSU 7.3's -M), per process
     bool check = false;          // -c (or the driver's --check)
+    // -clog[:DIR]: where each process writes its validation log (DIR/log-RANK.log, OSU 7.5's
+    // log_validation_dir_path); empty: no log
+    std::string validation_log_dir;
     bool full = false;           // -f: min, max and iterations columns
     // -z [P,...]: a tail-latency column per percentile, in the order given (OSU 7.5's default
     // 50,90,99; at most OSU's OMB_STAT_MAX_NUM, 5); empty: no -z

@@ -14,10 +14,15 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+
+#include <sys/stat.h>
 
 #ifndef PARBENCH_PLUGIN_VERSION
 #define PARBENCH_PLUGIN_VERSION "0.0.0"
@@ -491,6 +496,22 @@ void report_skips(const run_state& st, std::string_view name, const mpi::size_no
                          std::to_string(st.opts->mem_limit_bytes));
     if (notes.allocation_failed)
         st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
+}
+
+void log_validation(const run_state& st, std::string_view name, std::uint64_t x,
+                    std::uint64_t defects) {
+    const std::string& dir = st.opts->validation_log_dir;
+    const std::string path = dir + "/log-" + std::to_string(st.world_rank) + ".log";
+    // OSU's mode, 0744 (osu_util_mpi.c:2304); another process may have made it already
+    if (mkdir(dir.c_str(), 0744) != 0 && errno != EEXIST) {
+        st.host->warning("-clog: cannot make " + dir + ": " + std::strerror(errno));
+        return;
+    }
+    std::ofstream log(path, std::ios::app);
+    log << "Size: " << x << ", Test: " << name;
+    if (st.datatype_name != nullptr) log << ", Datatype: " << st.datatype_name;
+    log << ", Mismatching elements: " << defects << '\n';
+    if (!log) st.host->warning("-clog: cannot write " + path);
 }
 
 void publish(const run_state& st, result_record& r) {

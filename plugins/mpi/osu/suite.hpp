@@ -45,6 +45,14 @@ struct run_state {
 // (osu/table.hpp).
 void publish(const run_state& st, result_record& r);
 
+// -clog[:DIR] (OSU 7.5's validation_log, osu_util_mpi.c:2297-2348): on the process whose check
+// found `defects` mismatching elements at size `x`, a line appended to DIR/log-RANK.log (the
+// directory made on the first one). One line per size, with the count: parbench's checks count
+// the mismatching elements, where OSU lists each one's position, expected and actual value. A
+// log that cannot be written is a warning.
+void log_validation(const run_state& st, std::string_view name, std::uint64_t x,
+                    std::uint64_t defects);
+
 using run_fn = void (*)(const run_state&, std::string_view name);
 
 // What a window of -W transfers costs a process: nothing (the latency tests), two MPI requests

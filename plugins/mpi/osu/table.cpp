@@ -34,12 +34,11 @@ constexpr int defects_width = 10;
 // OSU 7.5's tail latency (omb_calculate_tail_lat, c/util/osu_util_mpi.c:742-750): the sorted
 // times' element round(n * p / 100) - 1, where n * p / 100 is C's integer division, so element
 // floor(n·p/100) - 1. Below the first element (p·n < 100, where OSU reads before its array) it
-// is the first; 0 without samples.
-[[nodiscard]] double percentile(std::vector<double> samples, int p) {
-    if (samples.empty()) return 0.0;
-    std::sort(samples.begin(), samples.end());
-    const std::size_t index = samples.size() * static_cast<std::size_t>(p) / 100;
-    return samples[std::min(std::max<std::size_t>(index, 1), samples.size()) - 1];
+// is the first; 0 without samples. `sorted` ascending.
+[[nodiscard]] double percentile(const std::vector<double>& sorted, int p) {
+    if (sorted.empty()) return 0.0;
+    const std::size_t index = sorted.size() * static_cast<std::size_t>(p) / 100;
+    return sorted[std::min(std::max<std::size_t>(index, 1), sorted.size()) - 1];
 }
 
 // The figure had an iteration taken `t_us` instead of the headline time (see table.hpp).
@@ -118,10 +117,6 @@ void add_table_figures(result_record& r, const block_text& text, const options& 
     if (o.ddt.given())
         r.metrics["transmit_size_bytes"] = static_cast<double>(payload_bytes(o, r.bytes));
     const figure_text& first = text.figures[0];
-    if (text.latency)
-        for (const int p : o.percentiles)
-            r.metrics[table_impl::percentile_metric(p)] =
-                table_impl::figure_at(r, first, table_impl::percentile(r.samples_us, p));
     if (o.extra_columns) {
         const summary& d = r.distribution_us;
         const double a = table_impl::figure_at(r, first, d.ci_low);
@@ -130,6 +125,12 @@ void add_table_figures(result_record& r, const block_text& text, const options& 
         r.metrics[fmt::format("ci95_low_{}", first.name)] = std::min(a, b);
         r.metrics[fmt::format("ci95_high_{}", first.name)] = std::max(a, b);
     }
+}
+
+void add_tail_latencies(result_record& r, std::vector<double> series_us, const options& o) {
+    std::sort(series_us.begin(), series_us.end());
+    for (const int p : o.percentiles)
+        r.metrics[table_impl::percentile_metric(p)] = table_impl::percentile(series_us, p);
 }
 
 }  // namespace parbench::osu

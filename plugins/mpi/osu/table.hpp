@@ -19,12 +19,14 @@
 // figures the definitions add (bandwidth_mb_s, messages_per_s); the others are metrics that
 // add_table_figures() puts on each record — so JSON and CSV carry every figure the console shows:
 //
-//   p<P>_latency_us (one per -z percentile P)  OSU 7.5's tail latency of the timed batches:
+//   p<P>_latency_us (one per -z percentile P)  OSU 7.5's tail latency of OSU's series of
+//                                              single iterations (each one's mean over the
+//                                              processes, or process 0's; osu/messages.hpp):
 //                                              sorted element floor(n·P/100) - 1 of n
 //   median_<figure>, ci95_low_<figure>, ci95_high_<figure>   parbench's median and its 95 % CI
 //                                                     (<figure>: latency_us, bandwidth_mb_s)
 //
-// The batch times are the slowest process's. A derived figure of a time is the batch time scaled
+// The batch times (samples_us) are the slowest process's. A derived figure of -extra of a time is the batch time scaled
 // by the figure's ratio to the headline time (an average over processes keeps its ratio to the
 // slowest: never below zero, as a shift by their difference could be on a loaded machine); a
 // rate is rescaled to the batch time (a rate's CI bounds come from the time's bounds, swapped).
@@ -89,7 +91,11 @@ struct block_text {
 // The columns of the benchmark's table with options `o`, in OSU's order, parbench's last.
 [[nodiscard]] std::vector<column> table_columns(const block_text& text, const options& o);
 
-// Adds the metrics behind the declared columns that are not record fields (-z, -extra).
+// Adds the metrics behind the declared columns that are not record fields (-extra).
 void add_table_figures(result_record& r, const block_text& text, const options& o);
+
+// -z: the p<P>_latency_us metric of each of -z's percentiles P, OSU 7.5's tail latency of
+// `series_us`, the series of times OSU takes them from (osu/messages.hpp, tail_series_us).
+void add_tail_latencies(result_record& r, std::vector<double> series_us, const options& o);
 
 }  // namespace parbench::osu

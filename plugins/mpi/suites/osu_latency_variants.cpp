@@ -235,12 +235,17 @@ struct latency_mt : latency_def<false>, takes_message_datatype {
                     if (plan.check && received)
                         mine.defects += mpi::check::count_byte_defects(recv[t], c.peer);
                 }
-                const mpi::gathered figures = mpi::gather(s, mine, plan.batching.max_batches);
+                mpi::gathered figures =
+                    mpi::gather(s, mine, plan.batching.max_batches, plan.travel);
+                out.own_defects = mine.defects;
                 if (figures.root) {
-                    // OSU's figure is the sending process's alone (lines 488-489)
+                    // OSU's figure is the sending process's alone (lines 488-489), the first
                     const std::vector<const mpi::rank_timing*> timed = {&figures.ranks.front()};
-                    result_record rec =
-                        mpi::reduce_ranks(p, labels, s.layout(), x, plan.check, timed, -1);
+                    result_record rec = mpi::reduce_ranks(
+                        p, labels, s.layout(), x, plan.check, timed, -1,
+                        figures.reduced ? std::span<const double>(figures.reduced->first_s)
+                                        : std::span<const double>{});
+                    out.reduced = std::move(figures.reduced);
                     if (plan.check) {
                         std::uint64_t defects = 0;
                         for (const mpi::rank_timing& r : figures.ranks) defects += r.defects;
@@ -363,8 +368,10 @@ struct latency_mp : latency_def<false>, takes_message_datatype {
         const each_call_plan each_call{
             .iterations = plan.iterations,
             .sync = {.which = policy::sync::method::each_call, .after_call = 1},
+            .batching = plan.batching,  // -z: a sample per ping-pong
             .mem_limit_bytes = plan.mem_limit_bytes,
-            .check = plan.check};
+            .check = plan.check,
+            .travel = plan.travel};
         mpi::measurement m = mpi::measure(
             s, mpi::measure_config{.pattern = descriptor_now,
                                    .labels = labels,

@@ -26,6 +26,11 @@
 // (MPI_Send, MPI_Recv, MPI_Isend, MPI_Irecv) whose count is C costs L more, on either clock (a
 // size that costs more than the next: IMB 2021's repetition chain across sizes, oracle.py
 // time_cap).
+// PARBENCH_ORACLE_NTH_DELAY_US="MPI_X:K:L0,L1,...": a costly call now and then. Every K-th call
+// of MPI_X on world rank r (its K-th, 2K-th, ... since MPI_Init) costs L_r more, the last value
+// repeating, on either clock (times that differ between a test's iterations and between its
+// processes: OSU's -z percentiles, each iteration's mean over the processes, tests/mpi/
+// test_osu_options.py).
 // One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
 // target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
 // completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
@@ -136,6 +141,10 @@ struct state {
     std::map<int, double> link_delay_s;
     // PARBENCH_ORACLE_COUNT_DELAY_US: the extra cost of a point-to-point call, by its count.
     std::map<int, double> count_delay_s;
+    // PARBENCH_ORACLE_NTH_DELAY_US: every nth_every-th call of nth_function costs nth_delay_s.
+    int nth_function = -1;
+    std::uint64_t nth_every = 0;
+    double nth_delay_s = 0.0;
 };
 
 state& self() {
@@ -192,6 +201,18 @@ void setup(state& s) {
             p = *end == ',' ? end + 1 : end;
         }
     }
+    // "MPI_X:K:L0,L1,...": this rank's L (the last repeating).
+    if (const char* text = std::getenv("PARBENCH_ORACLE_NTH_DELAY_US"); text != nullptr) {
+        const char* colon = std::strchr(text, ':');
+        for (int f = 0; colon != nullptr && f < f_count; ++f)
+            if (std::strlen(fn_names[f]) == static_cast<std::size_t>(colon - text) &&
+                std::strncmp(fn_names[f], text, static_cast<std::size_t>(colon - text)) == 0)
+                s.nth_function = f;
+        char* end = nullptr;
+        if (colon != nullptr) s.nth_every = std::strtoull(colon + 1, &end, 10);
+        for (int r = 0; end != nullptr && *end == (r == 0 ? ':' : ',') && r <= s.rank; ++r)
+            s.nth_delay_s = std::strtod(end + 1, &end) * 1e-6;
+    }
     if (const char* clock = std::getenv("PARBENCH_ORACLE_CLOCK"); clock != nullptr)
         s.spin = std::strcmp(clock, "spin") == 0;
     if (!delays.empty()) {
@@ -206,14 +227,18 @@ void setup(state& s) {
 // Counts the call and spins until the fixed delay has passed since entry.
 void enter(fn f) {
     state& s = self();
+    double delay_s = 0.0;
     {
         const std::lock_guard<std::mutex> lock(guard());
         if (!s.ready) setup(s);
         ++s.calls[f];
-        if (!s.spin) s.virtual_s += s.delay_s;
+        delay_s = s.delay_s;
+        if (f == s.nth_function && s.nth_every > 0 && s.calls[f] % s.nth_every == 0)
+            delay_s += s.nth_delay_s;
+        if (!s.spin) s.virtual_s += delay_s;
     }
-    if (s.spin && s.delay_s > 0.0) {
-        const double deadline = PMPI_Wtime() + s.delay_s;
+    if (s.spin && delay_s > 0.0) {
+        const double deadline = PMPI_Wtime() + delay_s;
         while (PMPI_Wtime() < deadline) {
         }
     }
