@@ -4,15 +4,17 @@ without the measurement's own agreements.
 Between the phases of a measurement (include/parbench/mpi/phases.hpp) the active processes agree
 on a few values with an in-place MPI_Iallreduce under MPI_MAX (allocation, the warm-up probe, the
 estimate, the samples kept) and send their figures to the first of them with MPI_Igather of a
-row of MPI_DOUBLE, nonblocking so that on a node with more processes than CPUs their waits can
-yield the core between polls (session::wait_agreement). They are the library's calls, not the benchmark's: a
-test that counts a nonblocking collective benchmark's MPI_Iallreduce or MPI_Igather reads them
-through these functions."""
+row of MPI_DOUBLE (and, for osu's -z, two MPI_Ireduce of MPI_DOUBLE under MPI_MAX and MPI_SUM),
+nonblocking so that on a node with more processes than CPUs their waits can yield the core
+between polls (session::wait_agreement). They are the library's calls, not the benchmark's: a
+test that counts a nonblocking collective benchmark's MPI_Iallreduce, MPI_Igather or MPI_Ireduce
+reads them through these functions."""
 import re
 
 # The agreements' operands, as the oracle names them
 _AGREEMENTS = {"MPI_Iallreduce": re.compile(r".* in place op MPI_MAX"),
-               "MPI_Igather": re.compile(r"MPI_DOUBLE x \d+")}
+               "MPI_Igather": re.compile(r"MPI_DOUBLE x \d+"),
+               "MPI_Ireduce": re.compile(r"MPI_DOUBLE x \d+ op MPI_(MAX|SUM)")}
 
 
 def benchmark_operands(report, function):
