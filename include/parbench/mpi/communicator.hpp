@@ -114,6 +114,17 @@ public:
         wait_quietly(request);
     }
 
+    // quiet_barrier that also agrees on a flag: true on every process when any process passed
+    // true (MPI_Iallreduce, MAX). A collective of its own, like quiet_barrier.
+    [[nodiscard]] bool quiet_any(bool flag) const {
+        int any = flag ? 1 : 0;
+        if (!valid()) return flag;
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Iallreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_, &request);
+        wait_quietly(request);
+        return any != 0;
+    }
+
     // MPI_Allreduce in place, completed by wait_yielding: the agreements between the phases of
     // a measurement (never inside a timed region, and never where the exit must align the
     // processes: a barrier of the sync policy follows each). On a node with more processes than

@@ -6,7 +6,8 @@
 // completion where the aggregation policy puts it, -check), gather every process's figures to
 // the active set's first process, which reduces them to records (world rank 0, where the host
 // listens, unless the family's order puts another process first: mpi/deliver.hpp), and tear the
-// resource down.
+// resource down. Under IMB 2021's -time budget per block a size that ran out is not timed
+// (measurement::timed_out, known on every process).
 //
 // Kernels are template parameters (functors): the timed loop is the same code as a hand-written
 // loop around the MPI calls.
@@ -52,6 +53,9 @@ struct measurement {
     std::size_t skipped_need_bytes = 0;  // > 0: not run, the resource exceeds the -mem cap
     bool allocation_failed = false;      // not run: some process could not allocate
     std::optional<storage_need> skipped_storage;  // not run: the files would not fit
+    // Not timed: IMB 2021's -time budget of the block ran out before this size's timed run
+    // (policy/imb_block_budget.hpp); every process of the world knows (mpi::end_of_size).
+    bool timed_out = false;
 };
 
 // What one measure() call times, by name: one size of one pattern. Designated initialisers
@@ -111,6 +115,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
     const session& s, measure_config<Pattern, Kernel, Resource, Completion, Plan, Check> config) {
     using R = decltype(resource_for(s, std::move(config.resource)));
     measurement out;
+    bool timed_out = false;
     {
         prepared<R> ready = prepare(s, resource_for(s, std::move(config.resource)),
                                     config.plan.mem_limit_bytes);
@@ -123,12 +128,15 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
             const rank_timing mine =
                 time_iterations(s, config.pattern, ready, context, config.kernel,
                                 config.completion, config.plan, config.bytes, config.check);
-            const gathered figures = gather(s, mine, config.plan.batching.max_batches);
-            out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
-                                 config.plan.check && checks_data<Check>, figures);
+            timed_out = mine.timed_out;
+            if (!timed_out) {
+                const gathered figures = gather(s, mine, config.plan.batching.max_batches);
+                out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
+                                     config.plan.check && checks_data<Check>, figures);
+            }
         }
     }  // the resource is torn down here, before the idle processes are released
-    s.world().quiet_barrier();
+    out.timed_out = end_of_size(s, config.plan.iterations, timed_out);
     return out;
 }
 

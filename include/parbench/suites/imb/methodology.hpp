@@ -124,6 +124,13 @@ struct methodology {
         return is_2021();
     }
 
+    // -time is also a wall-clock budget per block (one process count, one mode) of
+    // max(max(n_lens, max_log - min_log) - 1, 1) * secs: a size whose probe ends past it is not
+    // timed, prints "time-out." and ends its benchmark (helper_IMB_functions.h:755-789,
+    // original_benchmark.h:140-141, 163-175, 192-203; IMB_output.c:360-386;
+    // policy/imb_block_budget.hpp). The 4.0 rule: -time caps each size's repetitions only.
+    [[nodiscard]] constexpr bool budgets_time_per_block() const noexcept { return is_2021(); }
+
     // Where the transfers of an aggregate one-sided timing (IMB-EXT, IMB-RMA, and the RMA
     // transfers to every target) land in the target window: M disjoint sections (the IMB 4.0
     // guide, "M-fold ... disjoint") or, under IMB 2021, all at displacement
