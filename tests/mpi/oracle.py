@@ -886,7 +886,11 @@ def case_imb2021_rma():
     # t = (S + 1) D / S = 23.33 us, and Unidir_put's non-aggregate rows count S too; under 4.0
     # the non-aggregate count stays msgs_nonaggr N = 2 (One_put_all t = 2 D).
     s, n = 6, 2
-    off = ["One_put_all", "Unidir_put", "-msglog", "3:3", "-zero_size", "off", "-iter",
+    # Truly_passive_put in the same runs: each iteration of both timings ends with a barrier of
+    # origin and target under 2021 (IMB_rma_put.c:388-415), so t_pure = t_ovrl = 3 D (put,
+    # flush, barrier; the target's work is not on the virtual clock), 2 D under 4.0.
+    off = ["One_put_all", "Unidir_put", "Truly_passive_put", "-msglog", "3:3", "-zero_size",
+           "off", "-iter",
            f"{s},40,{n}", "-iter_policy", "off", "-time", "10"]
     for label, methodology in (("2021", None), ("4.0", "4.0")):
         rc, doc, _, _, _ = run(2, off, delay=d, methodology=methodology, suite="imb-rma")
@@ -902,6 +906,12 @@ def case_imb2021_rma():
         modes = {r.get("mode"): r["iterations"] for r in rows(doc, "Unidir_put")}
         want = {"aggregate": s, "non_aggregate": s if label == "2021" else n}
         expect(modes == want, f"-iter_policy off {label}: Unidir_put repetitions {modes} != {want}")
+        passive = [(r["metrics"].get("t_pure_us"), r["metrics"].get("t_ovrl_us"))
+                   for r in rows(doc, "Truly_passive_put")]
+        want_t = (3 if label == "2021" else 2) * d
+        expect(len(passive) == 1 and all(t is not None and near(t, want_t, 1e-6)
+                                         for t in passive[0]),
+               f"{label}: Truly_passive_put (t_pure, t_ovrl) {passive}, want {want_t} us each")
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
     # Where an aggregate sample's transfers land: IMB 2021 puts every one at displacement

@@ -95,6 +95,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"overlap_t_cpu", m.times_cpu_inside_overlap() ? "inside the overlapped loop"
                                                        : "the work timed alone"},
         {"overlap_divisor", m.is_2021() ? "max(t_pure, t_CPU)" : "min(t_pure, t_CPU)"},
+        {"truly_passive_put_iteration", m.passive_put_barrier_per_iteration()
+                                            ? "put, flush, barrier (target: work, barrier)"
+                                            : "put, flush (target: work)"},
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},

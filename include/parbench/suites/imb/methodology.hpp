@@ -160,6 +160,13 @@ struct methodology {
     // Truly_passive_put's columns: t_pure, then t_ovrl (IMB 2021, IMB_output.c:423) or t_ovrl
     // first (the IMB 4.0 guide's table, catalogue A.7).
     [[nodiscard]] constexpr bool pure_before_overlapped() const noexcept { return is_2021(); }
+    // Truly_passive_put's iteration ends with a barrier of origin and target in both timings:
+    // the origin's put, MPI_Win_flush, MPI_Barrier; the target's work (none in t_pure), then
+    // MPI_Barrier (IMB 2021 IMB_put_origin and IMB_put_target, IMB_rma_put.c:388-415). The IMB
+    // 4.0 guide: the put and its flush; the target computes as long as one took.
+    [[nodiscard]] constexpr bool passive_put_barrier_per_iteration() const noexcept {
+        return is_2021();
+    }
 
     // IMB-EXT's lengths are multiples of sizeof(MPI_FLOAT) for every benchmark (IMB 2021: the
     // unit is the size of red_data_type under EXT, helper_IMB_functions.h:743-744, applied at
