@@ -25,7 +25,11 @@ Cases:
              -msglog never above the previous size's count, with a -msgsize list adjusted
              against every earlier length (helper_IMB_functions.h:595-596, 655-673, 699), the
              counts recomputed here from IMB's formula for sizes made costly by the oracle's
-             PARBENCH_ORACLE_COUNT_DELAY_US
+             PARBENCH_ORACLE_COUNT_DELAY_US; IMB 2021's -time budget per block (max(max(n_lens,
+             max_log - min_log) - 1, 1) x T, helper_IMB_functions.h:775-789): the size that
+             times out, recomputed from IMB's formulas, its console row and JSON entry, nothing
+             after it (sizes, the other mode, larger process counts), the next benchmark on a
+             clock of its own
   off_cache  -off_cache really rotates the send buffer through 2 x cache size (seed A.4)
   mem        the exact -mem boundary: buffers of exactly the limit run, one byte more is skipped
   multi      -n 4 with slower ranks 2, 3: -multi 0 reports the worst group, -multi 1 each group
@@ -416,6 +420,7 @@ def case_time_cap():
                f"4.0 -time {t_cap} at 2D = {2 * D_US} us per iteration (2 B: 2(D + 100 us)): "
                f"(bytes, repetitions) {got}, want {list(zip(sizes, want))}")
     check_imb2021_repetition_chain()
+    check_imb2021_time_budget()
 
 
 def float32(value):
@@ -446,37 +451,162 @@ def imb2021_counts(sizes, t_of, secs, selected, length_list):
 
 
 def check_imb2021_repetition_chain():
-    # PingPong's iteration costs 2 D (rank 0: MPI_Send, MPI_Recv; the virtual clock counts its
-    # own calls), 2 (D + L) where the oracle makes that message size's calls L dearer. -time T
-    # against these: IMB 2021 gives 103 at 2 D and 52 at 2 (D + 100), 26 at 2 (D + 300); the 4.0
-    # rule floor(T / t) one less. A costly size lowers the counts of the sizes after it in IMB's
-    # sequence; in a -msgsize list each size is adjusted against the earlier ones.
-    t_cap = 0.0205
+    # D = 1 us, and the oracle's PARBENCH_ORACLE_COUNT_DELAY_US makes the chosen sizes' calls
+    # seconds dearer on the virtual clock: PingPong's iteration costs 2 (D + L) (rank 0:
+    # MPI_Send, MPI_Recv). -time T against these: IMB 2021's cap int(1 + T / t) (4 at 3 s, 2 at
+    # 6 s; the 4.0 rule floor(T / t) one less); a costly size lowers the counts of the sizes after
+    # it in IMB's sequence; in a -msgsize list each size is adjusted against the earlier ones.
+    # Seconds, not microseconds, so that the block's -time budget (checked below, it must not
+    # fire here) is far from every size's cost whatever the agreements between the phases add
+    # (each MPI_Test poll costs D on the virtual clock, and their number depends on the load).
+    secs, d_us = 10.0, 1.0
     cases = (
-        ("-msglog 0:3", ["-msglog", "0:3"], [0, 1, 2, 4, 8], {2: 100.0}, False),
-        ("-msgsize 2,8,1,4", ["-msgsize", "2,8,1,4"], [2, 8, 1, 4], {2: 100.0, 1: 300.0}, True),
+        ("-msglog 0:6", ["-msglog", "0:6"], [0, 1, 2, 4, 8, 16, 32, 64], {1: 1.5e6}, False),
+        ("-msgsize 2,8,1,4", ["-msgsize", "2,8,1,4"], [2, 8, 1, 4], {2: 1.5e6, 1: 3e6}, True),
     )
     for label, args, sizes, extra_us, length_list in cases:
         def t_of(x, extra_us=extra_us):
-            return 2 * (D_US + extra_us.get(x, 0.0)) * 1e-6
-        want = imb2021_counts(sizes, t_of, t_cap, lambda x: 1000, length_list)
-        each_on_its_own = [min(1000, int(float32(1 + t_cap / t_of(x)))) for x in sizes]
+            return 2 * (d_us + extra_us.get(x, 0.0)) * 1e-6
+        want = imb2021_counts(sizes, t_of, secs, lambda x: 10, length_list)
+        each_on_its_own = [min(10, int(float32(1 + secs / t_of(x)))) for x in sizes]
         expect(want != each_on_its_own, f"{label}: the case must tell the chain from no chain "
                f"({want})")
-        rc, doc, *_ = run(2, ["PingPong", "-iter", "1000", "-time", str(t_cap)] + args,
-                          delay=D_US, methodology=None,
+        limit = imb2021_block_limit(secs, len(sizes) if length_list else 0,
+                                    *((0, 22) if length_list else (0, 6)))
+        timed_out, _ = imb2021_block(sizes, t_of, secs, lambda x: 10, length_list, limit)
+        expect(timed_out is None, f"{label}: the case must stay within IMB's budget of {limit} s")
+        rc, doc, *_ = run(2, ["PingPong", "-iter", "10", "-time", str(secs)] + args,
+                          delay=d_us, methodology=None,
                           count_delay=",".join(f"{x}:{l:g}" for x, l in extra_us.items()))
         if rc != 0:
             continue
         got = [(row["bytes"], row["iterations"]) for row in rows(doc, "PingPong")]
         expect(got == list(zip(sizes, want)),
-               f"IMB 2021 {label} -time {t_cap}: (bytes, repetitions) {got}, want "
+               f"IMB 2021 {label} -time {secs}: (bytes, repetitions) {got}, want "
                f"{list(zip(sizes, want))} (each size on its own: {each_on_its_own})")
         ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
         expect(ctx.get("repetitions_under_iter_policy_dynamic", "").startswith(
                    "min(selected, int(1 + secs / t), the previous size's count"),
                f"{label}: the context records IMB 2021's dynamic rule: {ctx}")
         print(f"IMB 2021 {label}: repetitions {[n for _, n in got]} (IMB's formula: {want})")
+
+
+def imb2021_block_limit(secs, n_lens, min_log, max_log):
+    """IMB 2021's -time budget of one block (one process count, one mode):
+    max(max(n_lens, max_msg_log - min_msg_log) - 1, 1) * secs (helper_IMB_functions.h:779)."""
+    return max(max(n_lens, max_log - min_log) - 1, 1) * secs
+
+
+def imb2021_block(sizes, t_of, secs, selected, length_list, limit, untimed=None):
+    """IMB 2021.11 over one block of sizes under -iter_policy dynamic, on a clock that only the
+    benchmark's iterations advance: returns (the index of the size that times out or None, the
+    counts of the sizes measured). Per size (original_benchmark.h:192-203): the probe, 1
+    iteration and then min(selected, rep_test) more where that is above 1, rep_test being the
+    count that takes 1 s (MSGSPERSAMPLE below 1 ms; helper_IMB_functions.h:603-653); the time
+    check, the clock past `limit` (:775-789); the warm-up, n / 10 iterations but at least
+    min(10, n) (IMB_warm_up.c, MIN_WARMUP_ITERS); the n timed iterations (the chain,
+    imb2021_counts). untimed(n, t): instead of IMB's, the iterations a size costs before its
+    check and after its timed run (parbench: its warm-up chunks before, nothing after)."""
+    clock, counts = 0.0, []
+    for i, x in enumerate(sizes):
+        t = t_of(x)
+        if untimed is None:
+            rep_test = 1000 if t < 1e-3 else (int(1.0 / t + 0.5) if t < 1.0 else 1)
+            probe = 1 + (min(selected(x), rep_test) if min(selected(x), rep_test) > 1 else 0)
+        n = imb2021_counts(sizes[:i + 1], t_of, secs, selected, length_list)[-1]
+        before, after = (probe, max(n // 10, min(10, n))) if untimed is None else untimed(n, t)
+        clock += before * t
+        if clock > limit:
+            return i, counts
+        clock += (after + n) * t
+        counts.append(n)
+    return None, counts
+
+
+def check_imb2021_time_budget():
+    # IMB 2021's -time budget per block (policy/imb_block_budget.hpp): -n 3, Exchange then
+    # PingPong, -msglog 0:3 (budget max(3 - 1, 1) x T = 20 s at -time 10), D = 1 us and 2-byte
+    # calls 4 s dearer on the virtual clock (Exchange's iteration: two MPI_Isend, two MPI_Recv
+    # and MPI_Waitall, 5 D + 4 L = 16 s; PingPong's 2 (D + L) = 8 s). IMB's answer, recomputed
+    # below from its formulas: Exchange's 2 B probe ends at 16 s, within the budget; the size
+    # repeats once; the check of 4 B finds the clock past 20 s: "4 time-out." and nothing more of
+    # Exchange (not 8 B, not 3 processes). PingPong starts a clock of its own (were it Exchange's,
+    # its 0 B would time out): 0, 1 and 2 B (int(1 + 10 / 8) = 2 repetitions), then "4 time-out.".
+    # parbench's probe is its warm-up (one iteration at these costs) and it has no warm-up after
+    # the check (IMB's is n / 10, at least min(10, n) iterations): the case is chosen so that
+    # both give the same answer, with seconds to spare against what the agreements between the
+    # phases add to the virtual clock (each MPI_Test poll costs D = 1 us).
+    secs, d_us, extra = 10.0, 1.0, 4e6
+    sizes = [0, 1, 2, 4, 8]
+    calls = {"Exchange": (5, 4), "PingPong": (2, 2)}  # (calls, of which count-delayed) per iteration
+    limit = imb2021_block_limit(secs, 0, 0, 3)
+    want = {}
+    for name, (n_calls, delayed) in calls.items():
+        def t_of(x, n_calls=n_calls, delayed=delayed):
+            return (n_calls * d_us + delayed * (extra if x == 2 else 0.0)) * 1e-6
+        at, counts = imb2021_block(sizes, t_of, secs, lambda x: 10, False, limit)
+        # parbench's untimed iterations of a size, all before its check: its warm-up's first
+        # chunk, one iteration of the 3 at -iter 10, the rest cut to half of -time (5 s < t).
+        at_parbench, _ = imb2021_block(sizes, t_of, secs, lambda x: 10, False, limit,
+                                       untimed=lambda n, t: (1 if t > 1 else 0, 0))
+        expect(at_parbench == at, f"{name}: the case must not depend on the probe "
+                                  f"(parbench's warm-up: time-out at {at_parbench}, IMB's at {at})")
+        want[name] = (at, counts)
+    expect(all(at == sizes.index(4) for at, _ in want.values()),
+           f"the case must time out at 4 B in both benchmarks: {want}")
+    rc, doc, out, *_ = run(3, ["Exchange", "PingPong", "-iter", "10", "-msglog", "0:3", "-time",
+                               str(secs)], delay=d_us, methodology=None, console=True,
+                           count_delay=f"2:{extra:g}")
+    if rc != 0:
+        return
+    for name, (at, counts) in want.items():
+        got = [(r["processes"], r["bytes"], r["iterations"]) for r in rows(doc, name)]
+        expect(got == [(2, x, n) for x, n in zip(sizes, counts)],
+               f"IMB 2021 -time {secs}: {name}'s rows {got}, want (2, bytes, repetitions) "
+               f"{[(2, x, n) for x, n in zip(sizes, counts)]} and no row after {sizes[at]} B")
+    outs = (doc or {}).get("context", {}).get("parbench", {}).get("time_outs", [])
+    got_outs = [(o.get("benchmark"), o.get("processes"), o.get("bytes")) for o in outs]
+    want_outs = [(name, 2, sizes[at]) for name, (at, _) in want.items()]
+    expect(got_outs == want_outs, f"context.parbench.time_outs {got_outs}, want {want_outs}")
+    ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+    expect(ctx.get("time_budget_per_block_s") == limit,
+           f"the context records the budget of {limit} s: {ctx.get('time_budget_per_block_s')}")
+    # The console: IMB's row (IMB_output.c:360-386), the size 13 wide, and nothing after it in
+    # its table; the header of Exchange at 3 processes never printed.
+    text = ' time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use "-time ' \
+           'X" or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.'
+    lines = out.splitlines()
+    row = f"{4:13d}{text}"
+    at = [i for i, line in enumerate(lines) if line == row]
+    expect(len(at) == len(calls), f"the console's time-out rows: want {len(calls)} x {row!r}")
+    expect(all(i + 1 < len(lines) and lines[i + 1] == "" for i in at),
+           "a time-out row ends its table")
+    expect("# #processes = 3 " not in lines, "Exchange at 3 processes must print nothing")
+    # The same JSON, read by `parbench compare` (no rows compared twice, none from a time-out).
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        d = driver([os.path.abspath(PARBENCH), "compare", path, path], json_file=False,
+                   timeout=60)
+        expect(d.returncode == 0 and "time-out" not in d.stdout,
+               f"parbench compare reads a file with time-outs: rc {d.returncode} "
+               f"{d.stdout[-300:]} {d.stderr[-300:]}")
+    print(f"IMB 2021 -time {secs}: time-outs {got_outs} (IMB's formula: {want})")
+    # A benchmark with two modes: imb-ext's Unidir_put runs AGGREGATE first; with a budget
+    # (1e-9 s) that no probe fits in, its first size times out and its NON-AGGREGATE block
+    # prints nothing; Unidir_get starts afresh (and times out at its first size too).
+    rc, doc, out, *_ = run(2, ["Unidir_put", "Unidir_get", "-msglog", "0:2", "-time", "1e-9"],
+                           delay=d_us, methodology=None, console=True, suite="imb-ext")
+    if rc != 0:
+        return
+    outs = [(o.get("benchmark"), o.get("mode"), o.get("bytes"))
+            for o in doc["context"]["parbench"].get("time_outs", [])]
+    expect(outs == [("Unidir_Put", "aggregate", 0), ("Unidir_Get", "aggregate", 0)]
+           and not rows(doc), f"imb-ext -time 1e-9: time-outs {outs}, rows {len(rows(doc))}")
+    expect("MODE: NON-AGGREGATE" not in out and out.count("MODE: AGGREGATE") == 2 and
+           out.count(f"{0:13d}{text}") == 2,
+           f"imb-ext -time 1e-9: one AGGREGATE block and its time-out row per benchmark:\n{out}")
 
 
 def case_off_cache():
@@ -777,7 +907,11 @@ def case_imb2021_rma():
     # t = (S + 1) D / S = 23.33 us, and Unidir_put's non-aggregate rows count S too; under 4.0
     # the non-aggregate count stays msgs_nonaggr N = 2 (One_put_all t = 2 D).
     s, n = 6, 2
-    off = ["One_put_all", "Unidir_put", "-msglog", "3:3", "-zero_size", "off", "-iter",
+    # Truly_passive_put in the same runs: each iteration of both timings ends with a barrier of
+    # origin and target under 2021 (IMB_rma_put.c:388-415), so t_pure = t_ovrl = 3 D (put,
+    # flush, barrier; the target's work is not on the virtual clock), 2 D under 4.0.
+    off = ["One_put_all", "Unidir_put", "Truly_passive_put", "-msglog", "3:3", "-zero_size",
+           "off", "-iter",
            f"{s},40,{n}", "-iter_policy", "off", "-time", "10"]
     for label, methodology in (("2021", None), ("4.0", "4.0")):
         rc, doc, _, _, _ = run(2, off, delay=d, methodology=methodology, suite="imb-rma")
@@ -793,6 +927,12 @@ def case_imb2021_rma():
         modes = {r.get("mode"): r["iterations"] for r in rows(doc, "Unidir_put")}
         want = {"aggregate": s, "non_aggregate": s if label == "2021" else n}
         expect(modes == want, f"-iter_policy off {label}: Unidir_put repetitions {modes} != {want}")
+        passive = [(r["metrics"].get("t_pure_us"), r["metrics"].get("t_ovrl_us"))
+                   for r in rows(doc, "Truly_passive_put")]
+        want_t = (3 if label == "2021" else 2) * d
+        expect(len(passive) == 1 and all(t is not None and near(t, want_t, 1e-6)
+                                         for t in passive[0]),
+               f"{label}: Truly_passive_put (t_pure, t_ovrl) {passive}, want {want_t} us each")
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
     # Where an aggregate sample's transfers land: IMB 2021 puts every one at displacement

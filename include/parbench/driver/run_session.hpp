@@ -276,6 +276,12 @@ private:
             if (json != nullptr) json->on_result(record);
             held_rows_.push_back(record);
             release_held_rows();
+        } else if (kind == "time_out") {
+            if (!started_)
+                throw broken_event("the plugin sent a time-out row before its run_start event");
+            const auto row = event.get<parbench::result_record>();
+            clear_progress_line();
+            for_each([&](auto& r) { r.on_time_out(row); });
         } else if (kind == "note") {
             clear_progress_line();
             const std::string message = event.value("message", std::string{});

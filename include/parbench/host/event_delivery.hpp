@@ -43,12 +43,13 @@ public:
     [[nodiscard]] run_verdict agreed_verdict(const parbench_comm_service* comm,
                                              std::string_view suite, int rank) {
         if (comm != nullptr && comm->size() > 1) {
-            std::uint64_t counts[3] = {verdict_.results(), verdict_.defective_rows(),
-                                       verdict_.skipped_count()};
+            std::uint64_t counts[4] = {verdict_.results(), verdict_.defective_rows(),
+                                       verdict_.skipped_count(), verdict_.time_outs()};
             comm->broadcast(counts, sizeof counts, 0);
             verdict_.agree_on_results(counts[0]);
             verdict_.agree_on_defects(counts[1]);
             verdict_.agree_on_skipped(counts[2]);
+            verdict_.agree_on_time_outs(counts[3]);
         }
         if (!verdict_.measured())
             throw run_error(run_error::kind::nothing_measured,

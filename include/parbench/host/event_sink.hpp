@@ -14,8 +14,8 @@ namespace parbench {
 class event_sink {
 public:
     virtual ~event_sink() = default;
-    // kind: "run_start", "result", "warning" or "note" (docs/plugin-authors.md). Results arrive
-    // on rank 0 only; warnings on the rank that met them.
+    // kind: "run_start", "result", "time_out", "warning" or "note" (docs/plugin-authors.md).
+    // Results and time-outs arrive on rank 0 only; warnings on the rank that met them.
     virtual void on_event(std::string_view kind, const nlohmann::json& event) = 0;
     // Called on every rank before each measurement (time limits, progress lines).
     virtual void on_progress(std::string_view /*benchmark*/, std::uint64_t /*bytes*/,

@@ -381,6 +381,7 @@ private:
         void on_event(std::string_view kind, const nlohmann::json& event) override {
             if (kind == "run_start") result.start = event.get<run_start>();
             else if (kind == "result") result.records.push_back(event.get<result_record>());
+            else if (kind == "time_out") result.time_outs.push_back(event.get<result_record>());
             else if (kind == "warning") result.warnings.push_back(event.value("message", ""));
             else if (kind == "note") result.notes.push_back(event.value("message", ""));
         }

@@ -23,6 +23,9 @@ public:
     std::vector<result_record> records;    // one per table row, in the order measured
     std::vector<std::string> warnings;     // this rank's and (on rank 0) the run's
     std::vector<std::string> notes;        // informational lines
+    // Sizes that IMB 2021's -time budget of their block ended ("time-out." rows): where each
+    // row would have been, without figures; the benchmark measured nothing after it.
+    std::vector<result_record> time_outs;
     std::vector<skipped_benchmark> skipped;
     bool finished = false;                 // the plugin's run returned success
 
@@ -102,7 +105,8 @@ public:
 
 inline void to_json(nlohmann::json& j, const run_result& r) {
     j = {{"start", r.start},       {"records", r.records}, {"warnings", r.warnings},
-         {"notes", r.notes},       {"skipped", r.skipped}, {"finished", r.finished}};
+         {"notes", r.notes},       {"skipped", r.skipped}, {"finished", r.finished},
+         {"time_outs", r.time_outs}};
 }
 inline void from_json(const nlohmann::json& j, run_result& r) {
     r.start = j.at("start").get<run_start>();
@@ -111,6 +115,7 @@ inline void from_json(const nlohmann::json& j, run_result& r) {
     r.notes = j.at("notes").get<std::vector<std::string>>();
     r.skipped = j.at("skipped").get<std::vector<skipped_benchmark>>();
     r.finished = j.at("finished").get<bool>();
+    r.time_outs = j.value("time_outs", std::vector<result_record>{});
 }
 
 }  // namespace parbench

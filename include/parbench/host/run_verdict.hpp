@@ -98,6 +98,8 @@ public:
                     not_verified_.end())
                     not_verified_.push_back(name);
             }
+        } else if (kind == "time_out") {
+            ++time_outs_;  // IMB 2021's time-out row: reported, not measured
         } else if (kind == "warning" && event.contains("skipped")) {
             auto s = event.at("skipped").get<skipped_benchmark>();
             if (std::find(skipped_.begin(), skipped_.end(), s) == skipped_.end())
@@ -106,12 +108,16 @@ public:
     }
 
     [[nodiscard]] std::size_t results() const noexcept { return results_; }
-    [[nodiscard]] bool measured() const noexcept { return results_ > 0; }
+    // A run that reported a row: a measurement, or a size IMB 2021's -time budget ended (IMB
+    // prints its time-out row and ends normally; only a run without any row is an error).
+    [[nodiscard]] bool measured() const noexcept { return results_ > 0 || time_outs_ > 0; }
+    [[nodiscard]] std::size_t time_outs() const noexcept { return time_outs_; }
     [[nodiscard]] const std::vector<skipped_benchmark>& skipped() const noexcept {
         return skipped_;
     }
     // Every process learns rank 0's counts (host.hpp broadcasts them).
     void agree_on_results(std::size_t results) noexcept { results_ = results; }
+    void agree_on_time_outs(std::size_t time_outs) noexcept { time_outs_ = time_outs; }
     void agree_on_skipped(std::size_t skipped) noexcept { skipped_count_ = skipped; }
     // How many benchmarks were skipped: rank 0's count on every process once agreed (the names,
     // skipped(), may be known on rank 0 only).
@@ -156,6 +162,7 @@ public:
 
 private:
     std::size_t results_ = 0;
+    std::size_t time_outs_ = 0;
     std::vector<skipped_benchmark> skipped_;
     std::size_t skipped_count_ = 0;
     std::size_t defective_ = 0;

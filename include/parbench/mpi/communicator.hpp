@@ -115,6 +115,17 @@ public:
         wait_quietly(request);
     }
 
+    // quiet_barrier that also agrees on a flag: true on every process when any process passed
+    // true (MPI_Iallreduce, MAX). A collective of its own, like quiet_barrier.
+    [[nodiscard]] bool quiet_any(bool flag) const {
+        int any = flag ? 1 : 0;
+        if (!valid()) return flag;
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Iallreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_, &request);
+        wait_quietly(request);
+        return any != 0;
+    }
+
     // MPI_Comm_split; `color` < 0 means MPI_UNDEFINED (the result is MPI_COMM_NULL).
     [[nodiscard]] communicator split(int color, int key) const {
         MPI_Comm out = MPI_COMM_NULL;

@@ -151,6 +151,7 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
     using R = decltype(resource_for(s, std::move(config.resource)));
     Plan& plan = config.plan;
     measurement out;
+    bool timed_out = false;
     {
         prepared<R> ready = prepare(s, resource_for(s, std::move(config.resource)),
                                     plan.mem_limit_bytes);
@@ -163,44 +164,48 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
             const rank_timing t_pure = time_iterations(s, config.pattern, ready, context,
                                                        config.kernel, config.completion, plan,
                                                        bytes, config.check);
-            policy::matvec_load load;
-            const cpu_load_calibration calibration =
-                calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
-            rank_timing t_ovrl;
-            rank_timing t_cpu;
-            if (rule.cpu_inside_overlapped_loop) {
-                // One entry per iteration index the timing reaches; the timed loop's figures
-                // replace the warm-up's.
-                std::vector<double> work_s(static_cast<std::size_t>(std::max(
-                                               plan.iterations.n_sample(bytes, true),
-                                               plan.iterations.n_sample(bytes, false))),
-                                           0.0);
-                overlapped_timing_work_kernel<Start, policy::matvec_load> overlapped{
-                    config.kernel.start, &load, &work_s};
-                t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
-                                         config.completion, plan, bytes, config.check);
-                t_cpu.group = t_ovrl.group;
-                t_cpu.iterations = std::min<std::uint64_t>(t_ovrl.iterations, work_s.size());
-                for (std::uint64_t i = 0; i < t_cpu.iterations; ++i) t_cpu.total_s += work_s[i];
-            } else {
-                overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start,
-                                                                         &load};
-                t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
-                                         config.completion, plan, bytes, config.check);
-                work_kernel<policy::matvec_load> work_alone{&load};
-                t_cpu = time_iterations(s, config.pattern, ready, context, work_alone,
-                                        config.completion, plan, bytes);
+            // A size past IMB 2021's block budget is not timed further (mpi::end_of_size).
+            timed_out = t_pure.timed_out;
+            if (!timed_out) {
+                policy::matvec_load load;
+                const cpu_load_calibration calibration =
+                    calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
+                rank_timing t_ovrl;
+                rank_timing t_cpu;
+                if (rule.cpu_inside_overlapped_loop) {
+                    // One entry per iteration index the timing reaches; the timed loop's figures
+                    // replace the warm-up's.
+                    std::vector<double> work_s(static_cast<std::size_t>(std::max(
+                                                   plan.iterations.n_sample(bytes, true),
+                                                   plan.iterations.n_sample(bytes, false))),
+                                               0.0);
+                    overlapped_timing_work_kernel<Start, policy::matvec_load> overlapped{
+                        config.kernel.start, &load, &work_s};
+                    t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
+                                             config.completion, plan, bytes, config.check);
+                    t_cpu.group = t_ovrl.group;
+                    t_cpu.iterations = std::min<std::uint64_t>(t_ovrl.iterations, work_s.size());
+                    for (std::uint64_t i = 0; i < t_cpu.iterations; ++i) t_cpu.total_s += work_s[i];
+                } else {
+                    overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start,
+                                                                             &load};
+                    t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
+                                             config.completion, plan, bytes, config.check);
+                    work_kernel<policy::matvec_load> work_alone{&load};
+                    t_cpu = time_iterations(s, config.pattern, ready, context, work_alone,
+                                            config.completion, plan, bytes);
+                }
+                const gathered ovrl = gather(s, t_ovrl, plan.batching.max_batches);
+                const gathered pure_figures = gather(s, t_pure, 0);
+                const gathered cpu_figures = gather(s, t_cpu, 0);
+                out.records = reduce(config.pattern, config.labels, s.layout(), bytes,
+                                     plan.check && checks_data<Check>, ovrl);
+                attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
+                               config.pattern.time_divisor, calibration, rule);
             }
-            const gathered ovrl = gather(s, t_ovrl, plan.batching.max_batches);
-            const gathered pure_figures = gather(s, t_pure, 0);
-            const gathered cpu_figures = gather(s, t_cpu, 0);
-            out.records = reduce(config.pattern, config.labels, s.layout(), bytes,
-                                 plan.check && checks_data<Check>, ovrl);
-            attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
-                           config.pattern.time_divisor, calibration, rule);
         }
     }  // the resource is torn down here, before the idle processes are released
-    s.world().quiet_barrier();
+    out.timed_out = end_of_size(s, plan.iterations, timed_out);
     return out;
 }
 

@@ -285,6 +285,13 @@ template <class Iterations, class Sync, class Aggregation>
     rank_timing& mine = out.mine;
     mine.group = s.group_index();
     mine.windowed = windowed;
+    // IMB 2021's -time budget of the block (policy/imb_block_budget.hpp): a size that ran out at
+    // its first timing is not timed again (IMB-NBC's t_ovrl after t_pure).
+    policy::iterations::imb_block_budget* const budget = policy::block_budget_of(plan.iterations);
+    if (budget != nullptr && budget->timed_out()) {
+        mine.timed_out = true;
+        return out;
+    }
     const std::uint64_t warmup = std::min(plan.iterations.warmup(bytes, aggregate),
                                           plan.iterations.n_sample(bytes, aggregate));
     plan.sync.before_timing(active);
@@ -331,7 +338,21 @@ template <class Iterations, class Sync, class Aggregation>
                          chunk_s.begin() + static_cast<std::ptrdiff_t>(chunks / 2), chunk_s.end());
         estimate_s = chunk_s[chunks / 2];
     }
-    s.agree(&estimate_s, 1, MPI_DOUBLE, MPI_MAX);
+    // The estimate, and once per size under a block budget whether any process's block time is
+    // over after this probe (IMB's MPI_MIN of the marks, helper_IMB_functions.h:784-787): one
+    // agreement. A size that ran out is not timed.
+    const bool check_budget = budget != nullptr && budget->undecided();
+    double estimate_and_mark[2] = {estimate_s,
+                                   check_budget && budget->over(MPI_Wtime()) ? 1.0 : 0.0};
+    s.agree(estimate_and_mark, check_budget ? 2 : 1, MPI_DOUBLE, MPI_MAX);
+    estimate_s = estimate_and_mark[0];
+    if (check_budget) {
+        budget->settle(estimate_and_mark[1] > 0.0);
+        if (budget->timed_out()) {
+            mine.timed_out = true;
+            return out;
+        }
+    }
     policy::sync::clock_model clock{};
     if (windowed) {
         const policy::sync::clock_fit second_fit = fit_to_root(active, window_rule.exchanges);
@@ -753,6 +774,36 @@ template <pattern::descriptor Pattern>
                             : std::span<const double>{}));
     }
     return records;
+}
+
+// The rows of a size that ran out of its block's time (IMB 2021's "time-out." rows,
+// policy/imb_block_budget.hpp), on the active set's first process: where the measurement's
+// records would have been (benchmark, class, block, group, size, the columns its figures would
+// fill), with no figures. Collective over nothing.
+template <pattern::descriptor Pattern>
+[[nodiscard]] std::vector<result_record> time_out_records(const session& s, const Pattern& pattern,
+                                                          const record_labels& labels,
+                                                          std::uint64_t bytes) {
+    const gathered nothing_timed{.root = s.active() && s.active_comm().rank() == 0, .ranks = {}};
+    return reduce(pattern, labels, s.layout(), bytes, false, nothing_timed);
+}
+
+// --- the end of a size ---------------------------------------------------------------------------
+
+// After one size, on every process of the session's world and outside any timing: the idle
+// processes wait, asleep, for the active ones (communicator::quiet_barrier). Under a block budget
+// (the iteration policy's block_budget(), IMB 2021's -time) the same collective also tells every
+// process whether the size ran out — the active processes agreed on it before their timed run,
+// the idle ones learn it here, as IMB's MPI_MIN over MPI_COMM_WORLD tells every process
+// (helper_IMB_functions.h:784-787) — so that every process ends the benchmark together. Returns
+// that verdict (false without a budget).
+template <class Iterations>
+[[nodiscard]] bool end_of_size(const session& s, const Iterations& iterations, bool timed_out) {
+    if (policy::block_budget_of(iterations) == nullptr) {
+        s.world().quiet_barrier();
+        return false;
+    }
+    return s.world().quiet_any(timed_out);
 }
 
 }  // namespace parbench::mpi

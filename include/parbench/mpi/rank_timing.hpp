@@ -34,6 +34,9 @@ struct rank_timing {
     // An aggregate completion: the epoch (M iterations, one completion) timed this many times,
     // each a sample; `iterations` counts all of them, M is iterations / epochs.
     std::uint64_t epochs = 1;
+    // IMB 2021's block budget ran out before this timing (policy/imb_block_budget.hpp): nothing
+    // was timed. Agreed by every active process, so it is not gathered.
+    bool timed_out = false;
 
     friend bool operator==(const rank_timing&, const rank_timing&) = default;
 };

@@ -7,7 +7,8 @@
 // the active set's first process (the batch times in them, or reduced on the way: the plan's
 // batch_travel), which reduces them to records (world rank 0, where the host
 // listens, unless the family's order puts another process first: mpi/deliver.hpp), and tear the
-// resource down.
+// resource down. Under IMB 2021's -time budget per block a size that ran out is not timed
+// (measurement::timed_out, known on every process).
 //
 // Kernels are template parameters (functors): the timed loop is the same code as a hand-written
 // loop around the MPI calls.
@@ -59,6 +60,9 @@ struct measurement {
     // With the plan's check: what this process's own check found (on every active process;
     // the records' defects are the sum over them), for a suite's per-process log (OSU's -clog).
     std::uint64_t own_defects = 0;
+    // Not timed: IMB 2021's -time budget of the block ran out before this size's timed run
+    // (policy/imb_block_budget.hpp); every process of the world knows (mpi::end_of_size).
+    bool timed_out = false;
 };
 
 // What one measure() call times, by name: one size of one pattern. Designated initialisers
@@ -118,6 +122,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
     const session& s, measure_config<Pattern, Kernel, Resource, Completion, Plan, Check> config) {
     using R = decltype(resource_for(s, std::move(config.resource)));
     measurement out;
+    bool timed_out = false;
     {
         prepared<R> ready = prepare(s, resource_for(s, std::move(config.resource)),
                                     config.plan.mem_limit_bytes);
@@ -130,15 +135,18 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
             const rank_timing mine =
                 time_iterations(s, config.pattern, ready, context, config.kernel,
                                 config.completion, config.plan, config.bytes, config.check);
-            gathered figures =
-                gather(s, mine, config.plan.batching.max_batches, config.plan.travel);
-            out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
-                                 config.plan.check && checks_data<Check>, figures);
-            out.reduced = std::move(figures.reduced);
+            timed_out = mine.timed_out;
+            if (!timed_out) {
+                gathered figures =
+                    gather(s, mine, config.plan.batching.max_batches, config.plan.travel);
+                out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
+                                     config.plan.check && checks_data<Check>, figures);
+                out.reduced = std::move(figures.reduced);
+            }
             out.own_defects = mine.defects;
         }
     }  // the resource is torn down here, before the idle processes are released
-    s.world().quiet_barrier();
+    out.timed_out = end_of_size(s, config.plan.iterations, timed_out);
     return out;
 }
 

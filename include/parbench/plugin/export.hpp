@@ -77,6 +77,11 @@ public:
         emit("run_start", std::move(event));
     }
     void result(const result_record& record) const { emit("result", nlohmann::json(record)); }
+    // A size not measured because IMB 2021's -time budget of its block ran out (a "time-out."
+    // row): the record says where it would have been (benchmark, block, size, the columns of its
+    // table) and holds no figures. Consoles print IMB's row; the JSON lists it apart from the
+    // measured rows (docs/methodology.md).
+    void time_out(const result_record& row) const { emit("time_out", nlohmann::json(row)); }
     void warning(std::string_view text) const {
         emit("warning", nlohmann::json{{"message", std::string(text)}});
     }

@@ -125,6 +125,7 @@ struct confidence {
                                        int processes, bool rooted) const noexcept {
         return base.decide(bytes, aggregate, estimate_s, processes, rooted);
     }
+    [[nodiscard]] imb_block_budget* block_budget() const noexcept { return base.block_budget(); }
 
     // Samples the next round takes after `taken` (0 before the first round).
     [[nodiscard]] constexpr std::uint64_t next_round(std::uint64_t taken) const noexcept {

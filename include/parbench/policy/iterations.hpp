@@ -15,11 +15,14 @@
 // `imb_volume{.msgs_per_sample = 2000, .secs_per_sample = 1.5}`. The MPI runner asks a policy
 // (iteration_policy below) for the most iterations a size may time — resources are sized for
 // it — and the warm-up; it runs the warm-up, agrees the per-iteration estimate with MAX over the
-// processes, and lets the policy decide the final count, so every process decides alike.
+// processes, and lets the policy decide the final count, so every process decides alike. A
+// policy with a `block_budget()` (imb_volume under IMB 2021: policy/imb_block_budget.hpp) also
+// has the runner check, in the same agreement, whether the size's block ran out of time.
 #pragma once
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/sizes.hpp>
+#include <parbench/policy/imb_block_budget.hpp>
 #include <parbench/policy/imb_repetition_chain.hpp>
 
 #include <algorithm>
@@ -144,6 +147,12 @@ struct imb_volume {
     // dynamic decision is the chain's (its time cap, and the sizes before this one in the
     // block); not owned. nullptr: the IMB 4.0 rule below.
     imb_repetition_chain* imb2021_chain = nullptr;
+    // IMB 2021's -time budget of the block this size belongs to (policy/imb_block_budget.hpp):
+    // where set, the timing checks it after the size's probe and does not time a size that ran
+    // out; not owned. nullptr: no budget (IMB 4.0: -time caps each size's repetitions only).
+    imb_block_budget* imb2021_budget = nullptr;
+
+    [[nodiscard]] imb_block_budget* block_budget() const noexcept { return imb2021_budget; }
 
     // The volume rule alone (before the run-time cap).
     [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
@@ -260,6 +269,16 @@ concept iteration_policy = requires(Policy& p, std::uint64_t bytes, bool aggrega
     { p.warmup_budget_s() } -> std::convertible_to<double>;
     { p.decide(bytes, aggregate, estimate_s, processes, rooted) } -> std::convertible_to<std::uint64_t>;
 };
+
+// The block budget an iteration policy carries (its optional `block_budget()`, IMB 2021's -time
+// per block: policy/imb_block_budget.hpp), or nullptr.
+template <class Policy>
+[[nodiscard]] iterations::imb_block_budget* block_budget_of(const Policy& p) noexcept {
+    if constexpr (requires { { p.block_budget() } -> std::same_as<iterations::imb_block_budget*>; })
+        return p.block_budget();
+    else
+        return nullptr;
+}
 
 static_assert(iteration_policy<iterations::fixed> && iteration_policy<iterations::fixed_count> &&
               iteration_policy<iterations::time_budget> && iteration_policy<iterations::imb_volume>);

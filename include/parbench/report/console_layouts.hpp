@@ -99,6 +99,7 @@ public:
     }
     void on_result(const result_record& record) override { layout_->on_result(record); }
     void on_warning(const std::string& message) override { layout_->on_warning(message); }
+    void on_time_out(const result_record& row) override { layout_->on_time_out(row); }
     void on_note(const std::string& message) override {
         layout_->close_table();
         out_ << "# " << message << '\n';

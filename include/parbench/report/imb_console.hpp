@@ -34,6 +34,13 @@ namespace detail {
 // IMB prints every column 13 characters wide, right-aligned, times with two decimals.
 inline constexpr int imb_column_width = 13;
 
+// What IMB 2021.11 prints after a size's column where the size ran out of the block's -time
+// budget (IMB_output.c:383, SAMPLE_FAILED_TIME_OUT), word for word so that readers of IMB's
+// output take it as IMB's (SECS_PER_SAMPLE is IMB's compile-time default of -time).
+inline constexpr const char* imb_time_out_text =
+    " time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\" or "
+    "SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.";
+
 // The table a record belongs to: its block, with the -multi 1 group index folded into a column.
 [[nodiscard]] inline block_info table_key(const result_record& r) {
     block_info key = r.block;
@@ -227,13 +234,19 @@ public:
     }
 
     void on_result(const result_record& r) override {
-        const block_info key = detail::table_key(r);
-        if (!current_ || !(*current_ == key) || current_benchmark_ != r.benchmark) {
-            begin_table(r);
-            current_ = key;
-            current_benchmark_ = r.benchmark;
-        }
+        open_table_for(r);
         row(r);
+        out_.flush();
+    }
+
+    // A size that IMB 2021's -time budget ended: IMB's row, the size (after the group's column
+    // under -multi 1) and IMB's text instead of figures (IMB_output.c:354-386); the table's
+    // heading first where it is the block's first size, as IMB prints it (IMB_output.c:222-224).
+    void on_time_out(const result_record& r) override {
+        open_table_for(r);
+        const std::string group = group_cells(r);  // may end the previous line first
+        out_ << group << fmt::format("{:>{}}", r.bytes, detail::imb_column_width)
+             << detail::imb_time_out_text << '\n';
         out_.flush();
     }
 
@@ -439,17 +452,32 @@ private:
         out_ << head << '\n';
     }
 
-    void row(const result_record& r) {
-        std::string text;
+    // The table of a record's block, begun where the record starts a new one.
+    void open_table_for(const result_record& r) {
+        const block_info key = detail::table_key(r);
+        if (!current_ || !(*current_ == key) || current_benchmark_ != r.benchmark) {
+            begin_table(r);
+            current_ = key;
+            current_benchmark_ = r.benchmark;
+        }
+    }
+
+    // The group's cell of a -multi 1 row, where the table has one.
+    std::string group_cells(const result_record& r) {
         const int w = detail::imb_column_width;
         if (tables_ == detail::imb2021_tables::classic && context_.group_mode) {
             // IMB_output.c:232-238: under -multi 1 each length's rows (one per group) follow an
             // empty line, the group's index in a 13-wide column first ("%13d").
             if (r.block.group <= 0) out_ << '\n';
-            text += fmt::format("{:>{}}", std::max(r.block.group, 0), w);
-        } else if (r.block.group >= 0) {
-            text += fmt::format("{:>7}", r.block.group);
+            return fmt::format("{:>{}}", std::max(r.block.group, 0), w);
         }
+        if (r.block.group >= 0) return fmt::format("{:>7}", r.block.group);
+        return {};
+    }
+
+    void row(const result_record& r) {
+        const int w = detail::imb_column_width;
+        std::string text = group_cells(r);
         if (r.has_bytes) text += fmt::format("{:>{}}", r.bytes, w);
         text += fmt::format("{:>{}}", r.iterations, w);
         for (const column& c : figures_) text += column_cell(r, c, column_width(c, w));

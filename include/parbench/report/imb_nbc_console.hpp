@@ -43,6 +43,7 @@ public:
     }
 
     void on_result(const result_record& r) override { imb_.on_result(r); }
+    void on_time_out(const result_record& r) override { imb_.on_time_out(r); }
     void on_warning(const std::string& message) override { imb_.on_warning(message); }
     void close_table() override { imb_.close_table(); }
     void on_run_end(bool completed) override { imb_.on_run_end(completed); }

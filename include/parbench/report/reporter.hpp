@@ -18,6 +18,10 @@ public:
     virtual void on_run_start(const run_start& start, const nlohmann::json& driver_context) = 0;
     virtual void on_result(const result_record& record) = 0;
     virtual void on_warning(const std::string& /*message*/) {}
+    // A size that IMB 2021's -time budget ended (a `time_out` event): where its row would have
+    // been, no figures (plugin/export.hpp, host_channel::time_out). Not a result: a reporter of
+    // measured rows ignores it.
+    virtual void on_time_out(const result_record& /*row*/) {}
     // An informational line from the plugin (a `note` event); consoles show it, files need not.
     virtual void on_note(const std::string& /*message*/) {}
     // A console is about to print a line of its own between rows (a note): a layout whose

@@ -281,6 +281,11 @@ struct family {
         // IMB 2021's repetition chain of each pass (a block: this count, one mode), used under
         // the dynamic policy (methodology::chains_repetitions_across_sizes).
         std::array<policy::iterations::imb_repetition_chain, passes> repetitions{};
+        // IMB 2021's -time budget of each pass (methodology::budgets_time_per_block), and whether
+        // a size ran out of it: that size's rows are time-out rows and the benchmark ends there
+        // (every process agrees: mpi::end_of_size).
+        std::array<policy::iterations::imb_block_budget, passes> budgets{};
+        bool timed_out = false;
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -324,6 +329,8 @@ struct family {
         c.session.rotate_root(run.opts->method.rotates_root());  // the methodology's root rule
         c.repetitions.fill(policy::iterations::imb_repetition_chain(
             run.opts->iterations.msgs_per_sample, !run.opts->msglen.empty()));
+        if (run.opts->method.budgets_time_per_block())
+            c.budgets.fill(policy::iterations::imb_block_budget(block_time_limit_s(*run.opts)));
         return c;
     }
 
@@ -381,6 +388,12 @@ struct family {
             c.repetitions[P].start_size(x);
             iterations.imb2021_chain = &c.repetitions[P];
         }
+        // IMB 2021's -time budget of the pass: its clock starts at the pass's first size, and the
+        // timing checks it after the size's probe (methodology::budgets_time_per_block).
+        if (o.method.budgets_time_per_block()) {
+            c.budgets[P].start_size(MPI_Wtime());
+            iterations.imb2021_budget = &c.budgets[P];
+        }
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -410,7 +423,8 @@ struct family {
                 return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
             }
         }();
-        if (o.msg_pause) {
+        c.timed_out = m.timed_out;
+        if (o.msg_pause && !m.timed_out) {
             // IMB 2021's -msg_pause: a barrier, then as long a sleep as the size took here.
             const double took_s = MPI_Wtime() - start;
             MPI_Barrier(MPI_COMM_WORLD);
@@ -448,12 +462,14 @@ struct family {
                                types.spread());
         std::string path;  // a file's, for the message of a failed MPI-IO call
         if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
+        const mpi::record_labels labels{std::string(run.suite), std::string(name),
+                                        selected.multiple, o.multi.value_or(0) == 1,
+                                        traits.has_bytes, std::string(mode)};
         mpi::measurement m = measure_size<Def>(
             session,
             mpi::measure_config{
                 .pattern = descriptor_under<Def>(o.method),
-                .labels = {std::string(run.suite), std::string(name), selected.multiple,
-                           o.multi.value_or(0) == 1, traits.has_bytes, std::string(mode)},
+                .labels = labels,
                 .bytes = x,
                 .resource = std::move(resource),
                 .kernel = types.kernel(context),
@@ -472,11 +488,18 @@ struct family {
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
         if constexpr (requires { Def::file(x, context, site); })
             stop_on_file_failure(session, name, x, path);
+        // A size past IMB 2021's -time budget: its rows say where it would have been.
+        if (m.timed_out)
+            m.records = mpi::time_out_records(session, descriptor_under<Def>(o.method), labels, x);
         if (m.skipped_storage) warn_storage(run, name, c.processes, x, *m.skipped_storage);
         return m;
     }
 
     void publish(count& c, const result_record& r) const {
+        if (c.timed_out) {  // IMB 2021's "time-out." row: no figures, not a measurement
+            run.host->time_out(r);
+            return;
+        }
         if (const auto& window = r.window_sync) {
             c.dropped_calls += window->invalid_samples;
             c.timed_calls += window->invalid_samples + window->valid_samples;
@@ -491,6 +514,10 @@ struct family {
         }
         run.host->result(r);
     }
+
+    // A size ran out of IMB 2021's -time budget: the benchmark ends there (its remaining sizes,
+    // its other mode, its larger process counts; original_benchmark.h:140-141).
+    [[nodiscard]] bool ended(const count& c) const { return c.timed_out; }
 
     void close(const count& c, const mpi::size_notes& notes) const {
         if (notes.skipped_for_memory())

@@ -264,6 +264,14 @@ namespace detail {
     return sizes;
 }
 
+// IMB 2021's -time budget of one block (one process count, one mode) under these options:
+// -msglog's span also with a length list, as IMB keeps its default 0:22 then
+// (policy/imb_block_budget.hpp).
+[[nodiscard]] inline double block_time_limit_s(const options& o) noexcept {
+    return policy::iterations::imb2021_block_limit_s(o.iterations.secs_per_sample, o.msglen.size(),
+                                                     o.msglog.min_log, o.msglog.max_log);
+}
+
 // Whether a benchmark with both modes runs this one (-aggregate_mode).
 [[nodiscard]] inline bool runs_mode(const options& o, bool aggregate) noexcept {
     return o.aggregate_mode == "multi" || (o.aggregate_mode == "aggregate") == aggregate;

@@ -95,6 +95,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"overlap_t_cpu", m.times_cpu_inside_overlap() ? "inside the overlapped loop"
                                                        : "the work timed alone"},
         {"overlap_divisor", m.is_2021() ? "max(t_pure, t_CPU)" : "min(t_pure, t_CPU)"},
+        {"truly_passive_put_iteration", m.passive_put_barrier_per_iteration()
+                                            ? "put, flush, barrier (target: work, barrier)"
+                                            : "put, flush (target: work)"},
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
@@ -116,6 +119,14 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
              ? "min(selected, int(1 + secs / t), the previous size's count; with a length list "
                "adjusted against every earlier length instead)"
              : "min(selected, floor(secs / t))"},
+        // -time as a budget per block (methodology::budgets_time_per_block): the formula and
+        // this run's value in seconds; none under 4.0.
+        {"time_budget_per_block", m.budgets_time_per_block()
+                                      ? "max(max(n_lens, max_log - min_log) - 1, 1) * secs"
+                                      : "none"},
+        {"time_budget_per_block_s", m.budgets_time_per_block()
+                                        ? nlohmann::json(block_time_limit_s(o))
+                                        : nlohmann::json(nullptr)},
     };
     if (spec.defaults.rma_mode_order)
         rules["rma_mode_order"] = m.rma_runs_non_aggregate_first() ? "non_aggregate, aggregate"

@@ -48,6 +48,7 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
     MakeOverlapped make_overlapped, const overlap_rule& rule) {
     Plan& plan = config.plan;
     mpi::measurement out;
+    bool timed_out = false;
     {
         mpi::prepared<mpi::file_resource> ready =
             mpi::prepare(s, std::move(config.resource), plan.mem_limit_bytes);
@@ -62,36 +63,40 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
             const mpi::rank_timing t_pure =
                 mpi::time_iterations(s, config.pattern, ready, context, config.kernel,
                                      config.completion, plan, bytes, config.check);
-            ready.get().reopen();
-            MPI_Barrier(s.active_comm().get());
-            policy::matvec_load load;
-            const mpi::cpu_load_calibration calibration =
-                mpi::calibrate(s.active_comm().get(), load, rule.target_cpu_s);
-            auto overlapped = make_overlapped(&load);
-            const mpi::rank_timing t_ovrl =
-                mpi::time_iterations(s, config.pattern, ready, context, overlapped,
-                                     config.completion, plan, bytes, config.check);
-            mpi::rank_timing t_cpu;
-            if (rule.cpu_time_from_calibration) {
-                t_cpu.group = t_ovrl.group;
-                t_cpu.iterations = 1;
-                t_cpu.total_s = calibration.expected_s();
-            } else {
-                mpi::work_kernel<policy::matvec_load> work_alone{&load};
-                mpi::no_completion none;
-                t_cpu = mpi::time_iterations(s, config.pattern, ready, context, work_alone, none,
-                                             plan, bytes);
+            // A size past IMB 2021's block budget is not timed further (mpi::end_of_size).
+            timed_out = t_pure.timed_out;
+            if (!timed_out) {
+                ready.get().reopen();
+                MPI_Barrier(s.active_comm().get());
+                policy::matvec_load load;
+                const mpi::cpu_load_calibration calibration =
+                    mpi::calibrate(s.active_comm().get(), load, rule.target_cpu_s);
+                auto overlapped = make_overlapped(&load);
+                const mpi::rank_timing t_ovrl =
+                    mpi::time_iterations(s, config.pattern, ready, context, overlapped,
+                                         config.completion, plan, bytes, config.check);
+                mpi::rank_timing t_cpu;
+                if (rule.cpu_time_from_calibration) {
+                    t_cpu.group = t_ovrl.group;
+                    t_cpu.iterations = 1;
+                    t_cpu.total_s = calibration.expected_s();
+                } else {
+                    mpi::work_kernel<policy::matvec_load> work_alone{&load};
+                    mpi::no_completion none;
+                    t_cpu = mpi::time_iterations(s, config.pattern, ready, context, work_alone, none,
+                                                 plan, bytes);
+                }
+                const mpi::gathered ovrl = mpi::gather(s, t_ovrl, plan.batching.max_batches);
+                const mpi::gathered pure = mpi::gather(s, t_pure, 0);
+                const mpi::gathered cpu = mpi::gather(s, t_cpu, 0);
+                out.records = mpi::reduce(config.pattern, config.labels, s.layout(), bytes,
+                                          plan.check && mpi::checks_data<Check>, ovrl);
+                mpi::attach_overlap(out.records, ovrl, pure, cpu, config.pattern.time_divisor,
+                                    calibration);
             }
-            const mpi::gathered ovrl = mpi::gather(s, t_ovrl, plan.batching.max_batches);
-            const mpi::gathered pure = mpi::gather(s, t_pure, 0);
-            const mpi::gathered cpu = mpi::gather(s, t_cpu, 0);
-            out.records = mpi::reduce(config.pattern, config.labels, s.layout(), bytes,
-                                      plan.check && mpi::checks_data<Check>, ovrl);
-            mpi::attach_overlap(out.records, ovrl, pure, cpu, config.pattern.time_divisor,
-                                calibration);
         }
     }  // the file is closed and deleted here, before the idle processes are released
-    s.world().quiet_barrier();
+    out.timed_out = mpi::end_of_size(s, plan.iterations, timed_out);
     return out;
 }
 

@@ -129,6 +129,14 @@ struct stopping_family {
     }
 };
 
+// The same, with `ended` instead (IMB 2021's -time budget): once `end_at` has been measured in
+// pass `end_pass` at count 2 the whole benchmark ends.
+struct ending_family : stopping_family {
+    std::uint64_t end_at = 0;
+    [[nodiscard]] bool stopped(const count& /*c*/) const { return false; }
+    [[nodiscard]] bool ended(const count& c) const { return c.q == 2 && c.last == end_at; }
+};
+
 static_assert(parbench::mpi::sweep_family<recording_family>);
 static_assert(parbench::mpi::sweep_family<stopping_family>);
 static_assert(parbench::mpi::sweep_family<two_pass_family>);
@@ -224,4 +232,16 @@ TEST_CASE("size_notes: first skipped size and largest need", "[sweep]") {
     CHECK(n.first_skipped_bytes == 32);
     CHECK(n.worst_need_bytes == 900);
     CHECK(n.allocation_failed);
+}
+
+TEST_CASE("sweep: ended ends the benchmark: the count's sizes and passes and every later count",
+          "[sweep]") {
+    std::vector<std::string> log;
+    ending_family family;
+    family.end_at = 8;
+    family.log = &log;
+    parbench::mpi::sweep(family);
+    const std::vector<std::string> expected = {"open 2",    "pass 0 1", "publish 1",
+                                               "pass 0 8",  "publish 8", "close 2"};
+    CHECK(log == expected);
 }

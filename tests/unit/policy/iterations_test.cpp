@@ -114,6 +114,39 @@ TEST_CASE("decide applies the -time cap and the policy", "[iterations]") {
     }
 }
 
+TEST_CASE("IMB 2021's -time budget per block: max(max(n_lens, max_log - min_log) - 1, 1) x secs",
+          "[iterations]") {
+    using parbench::policy::iterations::imb2021_block_limit_s;
+    using parbench::policy::iterations::imb_block_budget;
+    // helper_IMB_functions.h:779 by hand: the default -msglog 0:22, also with a list of lengths.
+    CHECK(imb2021_block_limit_s(10.0, 0, 0, 22) == 210.0);
+    CHECK(imb2021_block_limit_s(2.0, 4, 0, 22) == 42.0);
+    CHECK(imb2021_block_limit_s(2.0, 30, 0, 22) == 58.0);
+    CHECK(imb2021_block_limit_s(10.0, 0, 0, 3) == 20.0);
+    CHECK(imb2021_block_limit_s(0.05, 0, 0, 1) == 0.05);  // never below one -time
+    CHECK(imb2021_block_limit_s(1.0, 0, 3, 3) == 1.0);
+    // The clock starts at the block's first size and runs on; a size is checked once.
+    imb_block_budget budget(20.0);
+    budget.start_size(100.0);
+    CHECK(budget.undecided());
+    CHECK_FALSE(budget.over(120.0));  // IMB's test is "more than"
+    budget.settle(false);
+    CHECK_FALSE(budget.undecided());
+    CHECK_FALSE(budget.timed_out());
+    budget.start_size(119.0);  // a later size: the block's clock keeps its start
+    CHECK(budget.undecided());
+    CHECK(budget.over(120.5));
+    budget.settle(true);
+    CHECK(budget.timed_out());
+    CHECK_FALSE(imb_block_budget{}.over(1e300));  // no budget: never over
+    // The iteration policies carry it where the IMB family sets it.
+    imb_volume v{};
+    CHECK(parbench::policy::block_budget_of(v) == nullptr);
+    v.imb2021_budget = &budget;
+    CHECK(parbench::policy::block_budget_of(v) == &budget);
+    CHECK(parbench::policy::block_budget_of(parbench::policy::iterations::fixed{}) == nullptr);
+}
+
 TEST_CASE("policy names round-trip", "[iterations]") {
     for (auto p : {imb_policy::dynamic, imb_policy::multiple_np, imb_policy::automatic,
                    imb_policy::off}) {

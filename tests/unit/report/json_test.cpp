@@ -43,3 +43,26 @@ TEST_CASE("JSON row names: the size's unit decides /bytes: or /n:", "[json]") {
     r.unit = parbench::size_unit::matrix_order;
     CHECK(name_of(r) == "paw/dgemm/np:1/threads:2/n:64");
 }
+
+TEST_CASE("JSON: a size IMB 2021's -time budget ended is listed apart from the rows", "[json]") {
+    parbench::result_record r;
+    r.suite = "imb-mpi1";
+    r.benchmark = "PingPong";
+    r.block.title = "PingPong";
+    r.block.processes = 2;
+    r.bytes = 4;
+    temp_json_file file;
+    parbench::report::json_reporter out(file.path);
+    out.on_result(r);
+    r.bytes = 8;
+    out.on_time_out(r);
+    const nlohmann::json& doc = out.document();
+    // Google Benchmark's tools and `parbench compare` read every `benchmarks` entry as a time.
+    REQUIRE(doc.at("benchmarks").size() == 1);  // the 4-byte row only (it has no samples)
+    CHECK(doc.at("benchmarks").at(0).at("bytes") == 4);
+    const nlohmann::json& outs = doc.at("context").at("parbench").at("time_outs");
+    REQUIRE(outs.size() == 1);
+    CHECK(outs[0].at("name") == "imb-mpi1/PingPong/np:2/bytes:8");
+    CHECK(outs[0].at("bytes") == 8);
+    CHECK(outs[0].at("processes") == 2);
+}

@@ -759,6 +759,17 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
     CHECK(text.find("# parbench run imb-mpi1 \n") != std::string::npos);  // IMB 2021's blank
     CHECK(text.find("        Group       #bytes #repetitions") != std::string::npos);
     CHECK(text.find("            0            8           10") != std::string::npos);
+    // A size IMB 2021's -time budget ended, in each group: after an empty line, the group's
+    // column, the size and IMB's text (IMB_output.c:232-238, 354-386).
+    r.bytes = 16;
+    console.on_time_out(r);
+    r.block.group = 1;
+    console.on_time_out(r);
+    const std::string time_out =
+        " time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\" "
+        "or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.\n";
+    CHECK(out.str().find("\n\n            0           16" + time_out + "            1           16" +
+                         time_out) != std::string::npos);
 }
 
 namespace {

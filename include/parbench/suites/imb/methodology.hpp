@@ -124,6 +124,13 @@ struct methodology {
         return is_2021();
     }
 
+    // -time is also a wall-clock budget per block (one process count, one mode) of
+    // max(max(n_lens, max_log - min_log) - 1, 1) * secs: a size whose probe ends past it is not
+    // timed, prints "time-out." and ends its benchmark (helper_IMB_functions.h:755-789,
+    // original_benchmark.h:140-141, 163-175, 192-203; IMB_output.c:360-386;
+    // policy/imb_block_budget.hpp). The 4.0 rule: -time caps each size's repetitions only.
+    [[nodiscard]] constexpr bool budgets_time_per_block() const noexcept { return is_2021(); }
+
     // Where the transfers of an aggregate one-sided timing (IMB-EXT, IMB-RMA, and the RMA
     // transfers to every target) land in the target window: M disjoint sections (the IMB 4.0
     // guide, "M-fold ... disjoint") or, under IMB 2021, all at displacement
@@ -163,6 +170,13 @@ struct methodology {
     // Truly_passive_put's columns: t_pure, then t_ovrl (IMB 2021, IMB_output.c:423) or t_ovrl
     // first (the IMB 4.0 guide's table, catalogue A.7).
     [[nodiscard]] constexpr bool pure_before_overlapped() const noexcept { return is_2021(); }
+    // Truly_passive_put's iteration ends with a barrier of origin and target in both timings:
+    // the origin's put, MPI_Win_flush, MPI_Barrier; the target's work (none in t_pure), then
+    // MPI_Barrier (IMB 2021 IMB_put_origin and IMB_put_target, IMB_rma_put.c:388-415). The IMB
+    // 4.0 guide: the put and its flush; the target computes as long as one took.
+    [[nodiscard]] constexpr bool passive_put_barrier_per_iteration() const noexcept {
+        return is_2021();
+    }
 
     // IMB-EXT's lengths are multiples of sizeof(MPI_FLOAT) for every benchmark (IMB 2021: the
     // unit is the size of red_data_type under EXT, helper_IMB_functions.h:743-744, applied at

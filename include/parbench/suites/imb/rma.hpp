@@ -102,7 +102,8 @@ inline void compute_for(double seconds) noexcept {
 // Truly_passive_put: Unidir_put timed twice, composed from the runner's phases. t_pure: the
 // target waits inside MPI while the origin's puts complete; t_ovrl: the target computes outside
 // MPI, each iteration as long as one put took in the first timing, before it enters MPI. Equal
-// figures mean the puts progress without the target (truly passive).
+// figures mean the puts progress without the target (truly passive). Under IMB 2021 every
+// iteration of both timings ends with a barrier of the pair (then_barrier below).
 inline constexpr mpi::table_column truly_passive_columns[] = {{"t_ovrl_us", "t_ovrl[usec]"},
                                                              {"t_pure_us", "t_pure[usec]"}};
 // IMB 2021 prints t_pure before t_ovrl (IMB_output.c:423, `size, n_sample, t_pure, t_ovrlp`).
@@ -120,6 +121,18 @@ struct truly_passive_put_def
         return truly_passive_columns;
     }
 
+    // IMB 2021's iteration (imb::methodology::passive_put_barrier_per_iteration): the
+    // completion (the origin's flush), then a barrier of the pair on both processes.
+    template <class Completion>
+    struct then_barrier {
+        Completion& inner;
+        void open(const kernel_context& c, const window_view& v) { inner.open(c, v); }
+        void close(const kernel_context& c, const window_view& v) {
+            inner.close(c, v);
+            MPI_Barrier(c.comm);
+        }
+    };
+
     struct target_computing {
         kernel put;
         double compute_s = 0.0;
@@ -133,7 +146,8 @@ struct truly_passive_put_def
 
     template <class Pattern, class R, class Kernel, class Completion, class Plan, class Check>
     static mpi::measurement measure(
-        const mpi::session& s, mpi::measure_config<Pattern, Kernel, R, Completion, Plan, Check> config) {
+        const mpi::session& s, mpi::measure_config<Pattern, Kernel, R, Completion, Plan, Check> config,
+        const imb::methodology& m) {
         const Pattern& pattern = config.pattern;
         const mpi::record_labels& labels = config.labels;
         const std::uint64_t bytes = config.bytes;
@@ -142,6 +156,7 @@ struct truly_passive_put_def
         Plan& plan = config.plan;
         const Check& check = config.check;
         mpi::measurement out;
+        bool timed_out = false;
         {
             mpi::prepared<R> ready = mpi::prepare(s, std::move(config.resource), plan.mem_limit_bytes);
             out.skipped_need_bytes =
@@ -151,9 +166,17 @@ struct truly_passive_put_def
                 const kernel_context context =
                     s.context(static_cast<std::size_t>(bytes), pattern::pairing_of(pattern));
                 const bool checked = plan.check && mpi::checks_data<Check>;
+                then_barrier<Completion> barrier_after{completion};
+                const bool barriers = m.passive_put_barrier_per_iteration();
                 const auto timed = [&](auto& k) {
-                    const mpi::rank_timing mine = mpi::time_iterations(
-                        s, pattern, ready, context, k, completion, plan, bytes, check);
+                    const mpi::rank_timing mine =
+                        barriers ? mpi::time_iterations(s, pattern, ready, context, k,
+                                                        barrier_after, plan, bytes, check)
+                                 : mpi::time_iterations(s, pattern, ready, context, k,
+                                                        completion, plan, bytes, check);
+                    // Past IMB 2021's block budget (agreed): nothing timed, nothing to reduce.
+                    timed_out = mine.timed_out;
+                    if (timed_out) return std::pair{std::vector<result_record>{}, 0.0};
                     double per_put_s =
                         mine.total_s / static_cast<double>(std::max<std::uint64_t>(1, mine.iterations));
                     MPI_Allreduce(MPI_IN_PLACE, &per_put_s, 1, MPI_DOUBLE, MPI_MAX,
@@ -163,16 +186,18 @@ struct truly_passive_put_def
                                      per_put_s};
                 };
                 const auto [pure, per_put_s] = timed(reference);
-                target_computing computing{reference, per_put_s};
-                std::vector<result_record> overlapped = timed(computing).first;
-                for (std::size_t k = 0; k < overlapped.size(); ++k) {
-                    overlapped[k].metrics["t_pure_us"] = pure[k].t_max_us;
-                    overlapped[k].metrics["t_ovrl_us"] = overlapped[k].t_max_us;
+                if (!timed_out) {
+                    target_computing computing{reference, per_put_s};
+                    std::vector<result_record> overlapped = timed(computing).first;
+                    for (std::size_t k = 0; k < overlapped.size(); ++k) {
+                        overlapped[k].metrics["t_pure_us"] = pure[k].t_max_us;
+                        overlapped[k].metrics["t_ovrl_us"] = overlapped[k].t_max_us;
+                    }
+                    out.records = std::move(overlapped);
                 }
-                out.records = std::move(overlapped);
             }
         }
-        s.world().quiet_barrier();
+        out.timed_out = mpi::end_of_size(s, plan.iterations, timed_out);
         return out;
     }
 };
