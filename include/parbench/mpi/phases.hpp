@@ -784,7 +784,8 @@ template <pattern::descriptor Pattern>
 [[nodiscard]] std::vector<result_record> time_out_records(const session& s, const Pattern& pattern,
                                                           const record_labels& labels,
                                                           std::uint64_t bytes) {
-    const gathered nothing_timed{.root = s.active() && s.active_comm().rank() == 0, .ranks = {}};
+    const gathered nothing_timed{
+        .root = s.active() && s.active_comm().rank() == 0, .ranks = {}, .reduced = {}};
     return reduce(pattern, labels, s.layout(), bytes, false, nothing_timed);
 }
 
