@@ -24,7 +24,7 @@ rank_timing timing(double us, int group = -1, std::uint64_t defects = 0) {
     return t;
 }
 
-gathered at_root(std::vector<rank_timing> ranks) { return {true, std::move(ranks)}; }
+gathered at_root(std::vector<rank_timing> ranks) { return {true, std::move(ranks), {}}; }
 
 }  // namespace
 
