@@ -48,8 +48,7 @@ public:
             std::find(order.begin(), order.end(), world_rank) - order.begin());
         const int q = layout_.processes;
         active_flag_ = q > 0 && position < layout_.groups * q;
-        if (active_flag_ && world_is_the_run)
-            crowded_ = active_outnumber_cpus(order, world_rank, layout_.groups * q);
+        if (active_flag_ && world_is_the_run) crowded_ = node_outnumbers_cpus(world_rank);
         active_root_ = order.front();
         group_index_ = active_flag_ ? position / q : -1;
         active_ = world_.split(active_flag_ ? 0 : -1, position);
@@ -99,7 +98,7 @@ public:
     // needed by one still timed (a passive one-sided target: its origin's lock and put need the
     // target's progress engine), so it polls without pause, as a blocking call does (MPI_Test in
     // a loop; not MPI_Wait, so that a PMPI tool counting a benchmark's MPI_Wait counts none of
-    // these). Where this node's active processes outnumber its CPUs, it yields the core between
+    // these). Where this node runs more processes than it has CPUs, it yields the core between
     // polls instead (wait_yielding): a spinning wait would cost the late process a scheduler time
     // slice (~10 ms at -n 4 on 2 CPUs). Never wait_quietly's sleeps: a sleeping target makes each
     // put ~1 ms.
@@ -122,23 +121,19 @@ public:
     aligned_buffer& recv_pool() const noexcept { return recv_pool_; }
 
 private:
-    // Do the active processes (the first `active` of `order`) on this process's node outnumber
-    // its CPUs? From the run's placement (world_nodes), without a collective: a session is made
-    // per process count and benchmark, and on a crowded node each collective costs time slices.
-    [[nodiscard]] static bool active_outnumber_cpus(const std::vector<int>& order, int world_rank,
-                                                    int active) {
+    // Does this process's node run more of the run's processes than it has CPUs (the run's
+    // oversubscription warning)? All of them count, the idle ones too: they sleep between polls
+    // of quiet_barrier but wake every millisecond or less, each time taking a CPU from a
+    // spinning one. From the run's placement (world_nodes), without a collective: a session is
+    // made per process count and benchmark, and on a crowded node each collective costs time
+    // slices.
+    [[nodiscard]] static bool node_outnumbers_cpus(int world_rank) {
         const std::vector<int>& nodes = world_nodes::get();
         const int cpus = world_nodes::cpus_of_my_node();
-        const auto node_of = [&](int rank) {
-            return rank >= 0 && static_cast<std::size_t>(rank) < nodes.size()
-                       ? nodes[static_cast<std::size_t>(rank)]
-                       : -1;
-        };
-        const int mine = node_of(world_rank);
-        if (cpus <= 0 || mine < 0) return false;
-        const auto first = order.begin();
-        const auto last = first + std::min<std::ptrdiff_t>(active, std::ssize(order));
-        return std::count_if(first, last, [&](int r) { return node_of(r) == mine; }) > cpus;
+        if (cpus <= 0 || world_rank < 0 || static_cast<std::size_t>(world_rank) >= nodes.size())
+            return false;
+        const int mine = nodes[static_cast<std::size_t>(world_rank)];
+        return std::count(nodes.begin(), nodes.end(), mine) > cpus;
     }
 
     bool rotate_root_ = true;
@@ -149,7 +144,7 @@ private:
     communicator group_;
     group_layout layout_;
     bool active_flag_ = false;
-    bool crowded_ = false;  // this node's active processes outnumber its CPUs (wait_agreement)
+    bool crowded_ = false;  // this node runs more processes than it has CPUs (wait_agreement)
     int group_index_ = -1;
     int active_root_ = 0;
 };
