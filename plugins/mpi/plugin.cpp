@@ -170,7 +170,7 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
         // Every row names the nodes of its processes from this (mpi/session.hpp).
         std::vector<int> node_of_rank;
         for (const process_placement& p : where.processes) node_of_rank.push_back(p.node);
-        mpi::world_nodes::set(std::move(node_of_rank), mpi::share_of_node(MPI_COMM_WORLD).cpus);
+        mpi::world_nodes::set(std::move(node_of_rank), mpi::share_of_node(MPI_COMM_WORLD));
         placement = to_json(where);
     } catch (const std::exception& e) {
         plugin::write_message(error, error_size, std::string("placement: ") + e.what());

@@ -390,9 +390,10 @@ template <class... Defs>
              event_delivery delivery(session, o.check);
              const parbench_host channel = delivery.channel(&comm);
              const plugin::host_channel host(&channel);
-             const node_share share = busiest_node(MPI_COMM_WORLD);
-             // rows name their nodes; agreements wait by the node's CPUs (session.hpp)
-             world_nodes::set(nodes_of_ranks(MPI_COMM_WORLD), share_of_node(MPI_COMM_WORLD).cpus);
+             const node_share mine = share_of_node(MPI_COMM_WORLD);
+             const node_share share = busiest_node(MPI_COMM_WORLD, mine);
+             // rows name their nodes; agreements wait by the node's share (session.hpp)
+             world_nodes::set(nodes_of_ranks(MPI_COMM_WORLD), mine);
              const bool rank_zero = comm.rank() == 0;
              if (rank_zero) {
                  host.run_started(program_run_start(info, opts, names, share));

@@ -52,8 +52,8 @@ struct node_share {
 // The node that constrains a run most: the most processes per CPU (ties: the lowest rank's).
 // Collective over `comm`; every process gets the same answer, so decisions taken from it (a
 // memory cap, a warning) agree everywhere.
-[[nodiscard]] inline node_share busiest_node(MPI_Comm comm) {
-    const node_share mine = share_of_node(comm);
+// `mine`: this process's share_of_node(comm), where the caller has it already.
+[[nodiscard]] inline node_share busiest_node(MPI_Comm comm, const node_share& mine) {
     struct {
         double load;
         int rank;
@@ -63,6 +63,10 @@ struct node_share {
     int figures[2] = {mine.processes, mine.cpus};
     MPI_Bcast(figures, 2, MPI_INT, busiest.rank, comm);
     return {figures[0], figures[1]};
+}
+
+[[nodiscard]] inline node_share busiest_node(MPI_Comm comm) {
+    return busiest_node(comm, share_of_node(comm));
 }
 
 // The index of this process's node in `comm` (0..nodes-1, in the order of each node's lowest
@@ -106,32 +110,30 @@ struct node_index {
     return nodes;
 }
 
-// The node of every world rank, for the rows of this process's runs, and the CPUs of this
-// process's node: the MPI plugin sets them once per run from the placement it gathers at start,
-// parbench::mpi::main from nodes_of_ranks and share_of_node (so no measurement pays a collective
-// for them). Every session reads the nodes to name those of its groups
-// (group_layout::group_nodes), and the CPUs to choose how its agreements wait
-// (session::wait_agreement). Empty and 0 until set (a program that never sets them): rows then
-// name no nodes, and agreements wait as blocking calls do.
+// The node of every world rank, for the rows of this process's runs, and how this process's node
+// is shared (share_of_node): the MPI plugin sets them once per run from the placement it gathers
+// at start, parbench::mpi::main from nodes_of_ranks and share_of_node (so no measurement pays a
+// collective for them). Every session reads the nodes to name those of its groups
+// (group_layout::group_nodes), and the share to choose how its agreements wait
+// (session::wait_agreement). Empty and unknown until set (a program that never sets them): rows
+// then name no nodes, and agreements wait as blocking calls do.
 class world_nodes {
 public:
-    static void set(std::vector<int> node_of_rank, int cpus_of_my_node = 0) {
+    static void set(std::vector<int> node_of_rank, node_share my_node = {}) {
         storage() = std::move(node_of_rank);
-        my_node_cpus() = cpus_of_my_node;
+        my_share() = my_node;
     }
     [[nodiscard]] static const std::vector<int>& get() noexcept { return storage(); }
-    // CPUs in the union of the affinity masks of this node's processes (share_of_node); 0 if
-    // unknown.
-    [[nodiscard]] static int cpus_of_my_node() noexcept { return my_node_cpus(); }
+    [[nodiscard]] static node_share my_node() noexcept { return my_share(); }
 
 private:
     static std::vector<int>& storage() noexcept {
         static std::vector<int> nodes;
         return nodes;
     }
-    static int& my_node_cpus() noexcept {
-        static int cpus = 0;
-        return cpus;
+    static node_share& my_share() noexcept {
+        static node_share share;
+        return share;
     }
 };
 

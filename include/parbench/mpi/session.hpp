@@ -48,7 +48,9 @@ public:
             std::find(order.begin(), order.end(), world_rank) - order.begin());
         const int q = layout_.processes;
         active_flag_ = q > 0 && position < layout_.groups * q;
-        if (active_flag_ && world_is_the_run) crowded_ = node_outnumbers_cpus(world_rank);
+        // The run's oversubscription, as warned: every process of the node counts, the idle
+        // ones too (they wake from quiet_barrier's sleeps every millisecond or less).
+        if (active_flag_ && world_is_the_run) crowded_ = world_nodes::my_node().oversubscribed();
         active_root_ = order.front();
         group_index_ = active_flag_ ? position / q : -1;
         active_ = world_.split(active_flag_ ? 0 : -1, position);
@@ -121,21 +123,6 @@ public:
     aligned_buffer& recv_pool() const noexcept { return recv_pool_; }
 
 private:
-    // Does this process's node run more of the run's processes than it has CPUs (the run's
-    // oversubscription warning)? All of them count, the idle ones too: they sleep between polls
-    // of quiet_barrier but wake every millisecond or less, each time taking a CPU from a
-    // spinning one. From the run's placement (world_nodes), without a collective: a session is
-    // made per process count and benchmark, and on a crowded node each collective costs time
-    // slices.
-    [[nodiscard]] static bool node_outnumbers_cpus(int world_rank) {
-        const std::vector<int>& nodes = world_nodes::get();
-        const int cpus = world_nodes::cpus_of_my_node();
-        if (cpus <= 0 || world_rank < 0 || static_cast<std::size_t>(world_rank) >= nodes.size())
-            return false;
-        const int mine = nodes[static_cast<std::size_t>(world_rank)];
-        return std::count(nodes.begin(), nodes.end(), mine) > cpus;
-    }
-
     bool rotate_root_ = true;
     mutable aligned_buffer send_pool_;
     mutable aligned_buffer recv_pool_;
