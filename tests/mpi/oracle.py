@@ -935,6 +935,31 @@ def case_imb2021_rma():
                f"{label}: Truly_passive_put (t_pure, t_ovrl) {passive}, want {want_t} us each")
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
+    # How often an aggregate sample is timed (methodology::aggregate_repeats_budget_s): IMB 2021
+    # times One_put_all's sample of P = 4 puts and one flush once per size; parbench times it
+    # six times for a confidence interval where the five repeats fit in 5 ms, once otherwise,
+    # and always six under -aggregate_ci always (4.0 completes every put: no such sample). An
+    # epoch is (P + 1) D: at D = 20 us 0.1 ms (five repeats 0.5 ms: six epochs, above), at
+    # D = 300 us 1.5 ms (five repeats 7.5 ms: one). The row's t is (P + 1) D / P either way.
+    slow = 300.0
+    for label, extra, epochs in (("2021", [], 1),
+                                 ("-aggregate_ci always", ["-aggregate_ci", "always"], 6)):
+        args = ["One_put_all", "-msglog", "3:3", "-zero_size", "off", "-iter", f"{p},40,{p}",
+                "-time", "10"] + extra
+        rc, doc, _, _, _ = run(2, args, delay=slow, methodology=None, suite="imb-rma")
+        one = rows(doc, "One_put_all") if rc == 0 else []
+        want_t = (p + 1) * slow / p
+        if not expect(len(one) == 1, f"epochs {label}: rc {rc}, rows {len(one)}"):
+            continue
+        row = one[0]
+        expect(row["samples"] == epochs and near(row["t_max_us"], want_t, 1e-6),
+               f"epochs {label} at D = {slow} us: {row['samples']} samples, t_max "
+               f"{row['t_max_us']} us; want {epochs} and {want_t}")
+        ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+        expect(ctx.get("aggregate_repeats_budget_s") == (0.005 if epochs == 1 else None),
+               f"epochs {label}: the context's repeats budget {ctx.get('aggregate_repeats_budget_s')}")
+        print(f"epochs {label} at D = {slow} us: {row['samples']} samples, t_max "
+              f"{row['t_max_us']:.2f} us")
     # Where an aggregate sample's transfers land: IMB 2021 puts every one at displacement
     # i % r_cache_iter * r_offs = 0 without -off_cache (IMB_init.c:312-313, IMB_ones_unidir.c:
     # 545-547; IMB_rma_put.c:112-114 alike); the 4.0 guide's M transfers go to M disjoint

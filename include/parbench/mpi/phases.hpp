@@ -43,6 +43,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <ctime>
 #include <new>
 #include <optional>
@@ -80,6 +81,10 @@ struct timing_plan {
     double mem_limit_bytes = 0.0;  // per process; 0: no cap
     bool check = false;
     batch_travel travel = batch_travel::gathered;
+    // An aggregate sample is timed min_ci_samples times (a confidence interval for its row);
+    // finite: the epochs after the first cost at most this together
+    // (policy::aggregation::epochs_within), as IMB 2021's one epoch per size.
+    double aggregate_repeats_budget_s = std::numeric_limits<double>::infinity();
 };
 
 // --- phase 1: prepare ------------------------------------------------------------------------
@@ -360,12 +365,20 @@ template <class Iterations, class Sync, class Aggregation>
         mine.window_s = window_rule.window_for(estimate_s);
     }
     // An aggregate epoch is one sample: it is timed min_ci_samples times, so that its row has a
-    // confidence interval like every other, and the -time cap counts every epoch.
-    const std::uint64_t epochs = one_sample ? min_ci_samples : 1;
+    // confidence interval like every other, and the -time cap counts every epoch. With a budget
+    // for the repeats, the -time cap counts one epoch (as IMB 2021's), and the repeats are as
+    // many as fit in the budget beside an epoch of the estimate's n iterations; the estimate is
+    // agreed, so every process times as many epochs.
+    const bool budgeted_repeats =
+        one_sample && plan.aggregate_repeats_budget_s < std::numeric_limits<double>::infinity();
+    std::uint64_t epochs = one_sample && !budgeted_repeats ? min_ci_samples : 1;
     // Under window sync one call costs a window: the -time cap counts windows.
     const double cost_s = windowed ? mine.window_s : estimate_s * static_cast<double>(epochs);
     const std::uint64_t n = std::max<std::uint64_t>(
         1, plan.iterations.decide(bytes, aggregate, cost_s, s.layout().processes, rooted));
+    if (budgeted_repeats)
+        epochs = policy::aggregation::epochs_within(min_ci_samples, plan.aggregate_repeats_budget_s,
+                                                    estimate_s * static_cast<double>(n));
     if (checking) loops.restart_check();
     // The batches: one sample for an aggregate completion; the policy's own repetitions
     // where it has them (PAW's NREPS loops of NLOOP); otherwise the batching rule.
@@ -688,9 +701,11 @@ template <pattern::descriptor Pattern>
     for (const rank_timing* f : ranks) n = std::max(n, f->iterations);
     // Aggregate epochs: the row's repetitions are one epoch's M (IMB's #repetitions); its times
     // are over every epoch's iterations.
-    const std::uint64_t epochs = ranks.empty() ? 1 : ranks.front()->epochs;
-    r.iterations = std::max<std::uint64_t>(1, n / epochs);
-    if (epochs > 1) r.epochs = epochs;
+    // One epoch is IMB 2021's single sample of an aggregate row (timing_plan::
+    // aggregate_repeats_budget_s); the record says so, and has no confidence interval by method.
+    const std::uint64_t epochs = ranks.empty() ? 0 : ranks.front()->epochs;
+    r.iterations = std::max<std::uint64_t>(1, n / std::max<std::uint64_t>(1, epochs));
+    if (epochs > 0) r.epochs = epochs;
     const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
     std::vector<double> rank_us;  // each process's time per iteration
     rank_us.reserve(ranks.size());

@@ -32,8 +32,9 @@ struct rank_timing {
     int ci_verdict = 0;             // policy::iterations::confidence_verdict
     int rounds = 1;
     // An aggregate completion: the epoch (M iterations, one completion) timed this many times,
-    // each a sample; `iterations` counts all of them, M is iterations / epochs.
-    std::uint64_t epochs = 1;
+    // each a sample; `iterations` counts all of them, M is iterations / epochs. 0: no epochs
+    // (the iterations complete one by one, or in batches).
+    std::uint64_t epochs = 0;
     // IMB 2021's block budget ran out before this timing (policy/imb_block_budget.hpp): nothing
     // was timed. Agreed by every active process, so it is not gathered.
     bool timed_out = false;
@@ -98,7 +99,7 @@ inline constexpr std::size_t rank_row_header = std::size(rank_timing_fields) + 1
     return row;
 }
 
-// The figures of one process read back from its row. An aggregate timing has at least one epoch.
+// The figures of one process read back from its row.
 [[nodiscard]] inline rank_timing from_rank_row(std::span<const double> row) {
     rank_timing t;
     std::size_t slot = 0;
@@ -106,7 +107,6 @@ inline constexpr std::size_t rank_row_header = std::size(rank_timing_fields) + 1
     const std::size_t batches = std::min(static_cast<std::size_t>(row[slot]),
                                          row.size() - rank_row_header);
     t.batch_s.assign(row.begin() + rank_row_header, row.begin() + rank_row_header + batches);
-    t.epochs = std::max<std::uint64_t>(1, t.epochs);
     return t;
 }
 

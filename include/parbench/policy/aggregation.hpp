@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,22 @@ struct non_aggregate {
     static constexpr bool is_aggregate = false;
     static constexpr std::string_view mode = "non_aggregate";
 };
+
+// How many times an aggregate sample (one epoch of M transfers and one completion) is timed:
+// `wanted` epochs (min_ci_samples, for a confidence interval), unless the epochs after the first
+// have a budget, `repeats_budget_s` seconds for all of them together: then `wanted` where they
+// fit in it beside an epoch of `epoch_s`, and one otherwise. IMB 2021 times one epoch per size;
+// the budget keeps parbench's repeats to the sizes where they cost little
+// (imb::methodology::aggregate_repeats_budget_s). All or one, so that a row has either a
+// confidence interval or the single sample of IMB's method, never a few samples without one.
+// An infinite budget or an unknown epoch time (0) gives `wanted`.
+[[nodiscard]] inline std::uint64_t epochs_within(std::uint64_t wanted, double repeats_budget_s,
+                                                 double epoch_s) noexcept {
+    if (wanted <= 1) return 1;
+    if (!(repeats_budget_s < std::numeric_limits<double>::infinity()) || !(epoch_s > 0.0))
+        return wanted;
+    return static_cast<double>(wanted - 1) * epoch_s <= repeats_budget_s ? wanted : 1;
+}
 
 struct batched {
     std::size_t max_batches = 64;

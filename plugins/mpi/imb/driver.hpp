@@ -481,7 +481,9 @@ struct family {
                                                                          o.confidence_futile_stop},
                                                       .sync = sync_for<Def>(o),
                                                       .mem_limit_bytes = run.mem_limit_bytes,
-                                                      .check = o.check},
+                                                      .check = o.check,
+                                                      .aggregate_repeats_budget_s =
+                                                          o.method.aggregate_repeats_budget_s()},
                 .check = types.check()},
             o.method);
         // Files: the measurement's were closed and deleted by its resource; every process

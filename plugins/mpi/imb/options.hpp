@@ -437,6 +437,15 @@ namespace detail {
                                   " has no aggregate mode (IMB 2021 has it in IMB-EXT, IMB-RMA "
                                   "and IMB-IO)");
             o.aggregate_mode = std::string(t);
+        } else if (name == "aggregate_ci") {
+            static constexpr std::string_view choices[] = {"affordable", "always"};
+            const std::string text = parbench::option_text(name, value);
+            if (!defaults.modes)
+                throw input_error("-aggregate_ci: suite " + std::string(suite) +
+                                  " has no aggregate sample (IMB-EXT, IMB-RMA and IMB-IO have)");
+            o.method.aggregate_ci_always =
+                parbench::parse_choice(name, parbench::trim(text), choices) == "always";
+            switches_2021.push_back(name);
         } else if (name == "list") {
             throw input_error("-list: parbench lists every suite's benchmarks and their "
                               "descriptions with `parbench list`; a run does not");

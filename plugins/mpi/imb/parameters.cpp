@@ -106,6 +106,11 @@ parameter_table::parameter_table(const suite_defaults& defaults)
         {"aggregate_mode", "multi|aggregate|non_aggregate",
          "which modes the benchmarks that have both run (IMB 2021; IMB-EXT, -RMA, -IO)", "multi",
          PARBENCH_ARITY_ONE},
+        {"aggregate_ci", "affordable|always",
+         "how often an aggregate sample is timed (IMB-EXT, -RMA, -IO; -methodology 2021): six "
+         "times for a confidence interval where the five repeats take at most 5 ms per size, "
+         "otherwise once, as IMB 2021 (affordable); six times at every size (always)",
+         "affordable", PARBENCH_ARITY_ONE},
         {"list", nullptr, "IMB 2021's -list: refused, `parbench list` shows the benchmarks",
          nullptr, PARBENCH_ARITY_FLAG},
         {"confidence", "PERCENT",

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <parbench/mpi/async_progress.hpp>
 #include <parbench/mpi/run_header.hpp>
 #include <parbench/mpi/runner.hpp>
@@ -101,6 +102,13 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
+        // How often an aggregate sample is timed (methodology::aggregate_repeats_budget_s).
+        {"aggregate_epochs", std::isfinite(m.aggregate_repeats_budget_s())
+                                 ? "6 where the 5 repeats fit in the budget, else 1"
+                                 : "6"},
+        {"aggregate_repeats_budget_s", std::isfinite(m.aggregate_repeats_budget_s())
+                                           ? nlohmann::json(m.aggregate_repeats_budget_s())
+                                           : nlohmann::json(nullptr)},
         {"non_aggregate_repetitions_under_iter_policy_off",
          m.off_policy_counts_msgs_per_sample() ? "msgs_per_sample" : "msgs_nonaggr"},
         {"non_aggregate_repetitions_under_iter_policy_dynamic",

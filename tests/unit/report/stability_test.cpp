@@ -131,6 +131,27 @@ TEST_CASE("fewer samples than a 95 % CI needs: no CI, never stable", "[stability
     CHECK_THAT(tally.summary_warning(), Catch::Contains("or time longer (-i, -x);"));
 }
 
+TEST_CASE("an aggregate row of one epoch has no CI by method, not for want of time",
+          "[stability]") {
+    // IMB 2021 times an aggregate sample once per size (mpi/phases.hpp's repeats budget): the
+    // record's epochs say 1; the ci95 cell reads no-CI, but the row is not flagged for it.
+    result_record once = imb_row(10, 10, 10, 10, 10);
+    once.distribution_us.samples = 1;
+    once.epochs = 1;
+    const auto s = assess_stability(once, {});
+    CHECK_FALSE(s.no_ci);
+    CHECK(s.stable());
+    CHECK_FALSE(report::has_ci(once.distribution_us));
+    // Its other verdicts still apply: a single epoch of short loops is flagged for them.
+    once.distribution_us.min = 1e-6;
+    const auto short_one = assess_stability(once, timer_limits{.resolution_s = 1e-6, .overhead_s = 0.0});
+    CHECK(short_one.short_loops);
+    CHECK_FALSE(short_one.no_ci);
+    // Without the record's epochs one sample is still no CI.
+    once.epochs.reset();
+    CHECK(assess_stability(once, {}).no_ci);
+}
+
 TEST_CASE("a record without samples is not judged", "[stability]") {
     const auto s = assess_stability(result_record{}, {});
     CHECK(s.stable());

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+
+#include <cmath>
 #include <parbench/policy/sync.hpp>
 #include <parbench/report/columns.hpp>
 #include <parbench/suites/imb/methodology.hpp>
@@ -78,6 +80,14 @@ TEST_CASE("IMB 2021's rules and IMB 4.0's", "[methodology]") {
     CHECK(old.window() == 64);
     CHECK(old.ack_bytes() == 0);
     CHECK(old.label() == "IMB 4.0");
+}
+
+TEST_CASE("an aggregate sample's repeats: 5 ms under 2021, unbounded under 4.0", "[methodology]") {
+    CHECK(imb2021.aggregate_repeats_budget_s() == 0.005);
+    constexpr methodology always{.aggregate_ci_always = true};
+    CHECK(std::isinf(always.aggregate_repeats_budget_s()));
+    constexpr methodology old{.name = methodology_name::imb40};
+    CHECK(std::isinf(old.aggregate_repeats_budget_s()));
 }
 
 TEST_CASE("-methodology parses 2021 and 4.0", "[methodology]") {
