@@ -3,7 +3,7 @@
 // counted with their operands; OSU's nonblocking collectives and MPI_Test; the neighbourhood
 // collectives, MPI_Dist_graph_create_adjacent and MPI_Cart_create, with their neighbours) takes a
 // fixed, known time, so that a real run under mpiexec has a known answer (tests/mpi/oracle.py,
-// tests/mpi/test_osu.py).
+// tests/suites/osu/test_osu.py).
 //
 // Each interposed MPI_X costs D, then calls PMPI_X. D is the delay of this process's MPI_COMM_WORLD
 // rank:

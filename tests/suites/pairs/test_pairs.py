@@ -29,7 +29,7 @@ BAD_INPUT = 2
 D_US = 100.0
 SLOW_US = 400.0
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
 from pbtest.run import MPIEXEC, driver, mpi_suite, parbench, run_command  # noqa: E402
 

@@ -48,7 +48,7 @@ import tempfile
 from collections import Counter
 
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
 from pbtest.run import mpi_suite, parbench, refused  # noqa: E402
 

@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import expect, finish  # noqa: E402
 from pbtest.run import MPIEXEC, mpiexec, plugin_host, process  # noqa: E402
 

@@ -24,7 +24,7 @@ import sys
 BAD_INPUT = 2
 D_US = 100.0
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
 from pbtest.run import MPIEXEC, driver, parbench, run_command  # noqa: E402
 

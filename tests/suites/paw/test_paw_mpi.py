@@ -45,7 +45,7 @@ P2P = {
 }
 COLLECTIVES = ["col_agtr", "col_ardc", "col_a2a", "col_bct", "col_gtr", "col_rdc", "col_sct"]
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import expect, finish  # noqa: E402

@@ -24,7 +24,7 @@ VARIANTS = ["Blocking", "NB_Wait", "NB_Sleep", "NB_active"]
 METHODS = ["allreduce", "barrier", "broadcast", "gather", "allgather", "scatter"]
 SMALL = ["-iterations", "20", "-time", "0.05"]
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import expect, finish  # noqa: E402

@@ -26,7 +26,7 @@ import tempfile
 
 BAD_INPUT = 2
 N_WARMUP = 10  # IMB_settings.h, IMB user guide "Warm-Up Phase"
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import expect, finish  # noqa: E402
 from pbtest.run import MPIEXEC, plugin_host, read_json  # noqa: E402
 

@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import expect, finish  # noqa: E402
 from pbtest.run import mpi_suite  # noqa: E402
 
