@@ -70,7 +70,8 @@ Cases:
              requests' root is 0 under both (test_imb_mpi4.py checks it)
   imb2021_io   imb-io under 2021 and 4.0 at -n 2, D = 20 us: the run order, Open_Close's process
              counts (-npmin 1), the I-flavours' aggregate mode, repetitions and t_pure/t_ovrl,
-             t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions, the context
+             t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions and where its
+             writes land (every aggregate epoch from the file's beginning under 2021), the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
@@ -1090,7 +1091,7 @@ def case_imb2021_io():
     if any(r[0] != 0 for pair in runs.values() for r in pair):
         expect(False, "every imb-io run exits 0")
         return
-    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, _)) in runs.items():
+    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, dreports)) in runs.items():
         is_2021 = label == "2021"
         shown = "S_Write_Indv" if is_2021 else "S_Write_indv"
         listed = "# " + shown + "\n" in dout
@@ -1146,6 +1147,39 @@ def case_imb2021_io():
                      {"aggregate": 50, "non_aggregate": 10})
         expect(reps == want_reps, f"{label}: S_Write_indv 64 KiB repetitions {reps} != "
                                   f"{want_reps}")
+        # Where the writes land: the oracle notes each MPI_File_write with the file pointer's
+        # position, here in portions of 64 KiB. IMB 2021 times its one sample of n writes from
+        # offset 0 of the file (opened for the size, IMB_init_transfer.c:183; rewound after each
+        # calibration run, helper_IMB_functions.h:613-618), so each of parbench's six aggregate
+        # epochs (min_ci_samples) starts there: the warm-up's max(ceil(640 / 20), 3) = 32 writes
+        # from 0, six epochs of 640 from 0, then the non-aggregate pass on a new file (5 warm-up
+        # writes and 100 timed from 0): 8 writes at 0, six at 639, none further, 3977 in all.
+        # The guide's rule lets the pointer run on: 3 warm-up writes, six epochs of 50 at 3 ..
+        # 302, the non-aggregate pass (3 + 10) from 0: 2 at 0, one at 302, 316 in all.
+        at = {}
+        for report in dreports:
+            for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+)", key)
+                portion = int(m.group(1)) // 65536 if m and int(m.group(1)) % 65536 == 0 else -1
+                at[portion] = at.get(portion, 0) + calls
+        want_at = ({0: 8, 639: 6, "last": 639, "all": 3977} if is_2021 else
+                   {0: 2, 302: 1, "last": 302, "all": 316})
+        got_at = {k: at.get(k, 0) for k in want_at if isinstance(k, int)}
+        got_at.update({"last": max(at, default=None), "all": sum(at.values())})
+        expect(-1 not in at and got_at == want_at,
+               f"{label}: S_Write_indv 64 KiB writes by portion {got_at} != {want_at}"
+               f"{' (an operand not a whole portion)' if -1 in at else ''}")
+        # The file each epoch finds: IMB 2021 makes it once per block, sparse
+        # (IMB_init_file.c:236), and keeps it across the sizes; at the block's only size it is
+        # empty, so under 2021 each aggregate epoch starts on a file cut back to 0 bytes (six
+        # MPI_File_set_size to 0), where the guide's rule preallocates and never cuts.
+        sizes = {}
+        for report in dreports:
+            for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
+                sizes[key] = sizes.get(key, 0) + calls
+        want_sizes = {"MPI_BYTE x 1 to 0": 6} if is_2021 else {}
+        expect(sizes == want_sizes, f"{label}: S_Write_indv 64 KiB file sizes set {sizes} != "
+                                    f"{want_sizes}")
         effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
         ctx = ddoc["context"]["parbench"]["plugin_context"].get("methodology", {}).get("io", {})
         want_io = ({"msglog_default": "0:22", "iter_default": "1000,40,100", "npmin_default": 1,

@@ -282,10 +282,14 @@ struct family {
         // the dynamic policy (methodology::chains_repetitions_across_sizes).
         std::array<policy::iterations::imb_repetition_chain, passes> repetitions{};
         // IMB 2021's -time budget of each pass (methodology::budgets_time_per_block), and whether
-        // a size ran out of it: that size's rows are time-out rows and the benchmark ends there
-        // (every process agrees: mpi::end_of_size).
+        // a size ran out of it, or was over -mem under it: that size's rows are time-out rows
+        // (out-of-mem. rows) and the benchmark ends there (every process agrees:
+        // mpi::end_of_size).
         std::array<policy::iterations::imb_block_budget, passes> budgets{};
         bool timed_out = false;
+        // IMB-IO under IMB 2021: the size this process's file of each pass was left at by the
+        // pass's earlier sizes (mpi::file_site::carried_file_bytes).
+        std::array<std::uint64_t, passes> io_file_bytes{};
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -394,6 +398,10 @@ struct family {
             c.budgets[P].start_size(MPI_Wtime());
             iterations.imb2021_budget = &c.budgets[P];
         }
+        // IMB-IO's aggregate writes under IMB 2021: the pass's file carried across its sizes
+        // (methodology::io_epochs_from_file_start).
+        std::uint64_t* const carried =
+            o.method.io_epochs_from_file_start() ? &c.io_file_bytes[P] : nullptr;
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -403,7 +411,8 @@ struct family {
                     o.method.completes_all_targets_once_per_sample()) {
                     policy::iterations::imb_volume per_sample = iterations;
                     per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
-                    return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample);
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample,
+                                                                      carried);
                 }
             }
             // IMB-IO's benchmarks with one mode (reads, nonblocking flavours) run in aggregate
@@ -411,16 +420,20 @@ struct family {
             if constexpr (passes == 1 && requires { Def::single_mode_follows_methodology; }) {
                 if (o.method.io_single_mode_is_aggregate())
                     return measure_as<policy::aggregation::aggregate>(c, x, "aggregate",
-                                                                      iterations);
+                                                                      iterations, carried);
             }
             if constexpr (passes == 2) {
                 if (aggregate_pass)
-                    return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
-                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations);
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations,
+                                                                      carried);
+                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
+                                                                      carried);
             } else if constexpr (traits.modes == mpi::run_modes::non_aggregate) {
-                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations);
+                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
+                                                                      carried);
             } else {
-                return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
+                return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations,
+                                                                  carried);
             }
         }();
         c.timed_out = m.timed_out;
@@ -433,11 +446,13 @@ struct family {
         return m;
     }
 
-    // One size under an aggregation policy and an IMB repetition rule.
+    // One size under an aggregation policy and an IMB repetition rule; `carried_file_bytes`:
+    // the pass's file size carried across its sizes (IMB-IO under IMB 2021), or nullptr.
     template <class Aggregation>
     [[nodiscard]] mpi::measurement measure_as(const count& c, std::uint64_t x,
                                               std::string_view mode,
-                                              const policy::iterations::imb_volume& iterations) const {
+                                              const policy::iterations::imb_volume& iterations,
+                                              std::uint64_t* carried_file_bytes = nullptr) const {
         const options& o = *run.opts;
         const mpi::session& session = c.session;
         const auto bytes = static_cast<std::size_t>(x);
@@ -452,11 +467,15 @@ struct family {
                     (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
                 ? aggregate_sections(iterations, x)
                 : 1;
-        // Files: room for the warm-up and the largest timed count, in tiles of X.
+        // Files: room for the warm-up and the largest timed count, in tiles of X; under IMB 2021
+        // every timed epoch writes from the file's beginning, and aggregate writes find the file
+        // as the pass's earlier sizes left it (methodology::io_epochs_from_file_start).
         const mpi::file_site site{
             .directory = run.io_directory,
             .group = selected.multiple && session.active() ? session.group_index() : -1,
-            .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate)};
+            .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate),
+            .epochs_from_file_start = o.method.io_epochs_from_file_start(),
+            .carried_file_bytes = Aggregation::is_aggregate ? carried_file_bytes : nullptr};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());

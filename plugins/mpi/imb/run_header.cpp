@@ -146,6 +146,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
             {"t_cpu", m.io_cpu_time_from_calibration() ? "the calibration run"
                                                        : "the work timed alone"},
             {"overlap_divisor", "min(t_pure, t_CPU)"},
+            {"aggregate_epoch_start", m.io_epochs_from_file_start()
+                                          ? "the file's beginning"
+                                          : "where the file pointers stand"},
         };
         rules.erase("overlap_divisor");
         rules.erase("overlap_t_cpu");

@@ -228,6 +228,14 @@ struct methodology {
         return is_2021();
     }
 
+    // Where the timed writes of an aggregate IMB-IO sample start: IMB 2021 times one sample of
+    // n writes from offset 0 of the file (opened for the size, IMB_init_transfer.c:183; rewound
+    // after each calibration run, helper_IMB_functions.h:613-618, 643-648; the writes,
+    // IMB_write.c:297-328), so parbench starts each of its timed epochs there. The rule as
+    // parbench had it (4.0): the file pointers run on from the warm-up through the epochs, past
+    // the file's preallocated room of 2n portions.
+    [[nodiscard]] constexpr bool io_epochs_from_file_start() const noexcept { return is_2021(); }
+
     // overlap[%] from the three times of the process with the largest t_ovrl.
     [[nodiscard]] double overlap_percent(double t_ovrl, double t_pure,
                                          double t_cpu) const noexcept {
