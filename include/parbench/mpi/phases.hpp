@@ -805,8 +805,9 @@ template <pattern::descriptor Pattern>
 // (the iteration policy's block_budget(), IMB 2021's -time) the same collective also tells every
 // process whether the size ran out — the active processes agreed on it before their timed run,
 // the idle ones learn it here, as IMB's MPI_MIN over MPI_COMM_WORLD tells every process
-// (helper_IMB_functions.h:784-787) — so that every process ends the benchmark together. Returns
-// that verdict (false without a budget).
+// (helper_IMB_functions.h:784-787) — so that every process ends the benchmark together; a size
+// over -mem ends it the same way (IMB's SAMPLE_FAILED_MEMORY goes through that MPI_MIN, :556-557).
+// Returns that verdict (false without a budget).
 template <class Iterations>
 [[nodiscard]] bool end_of_size(const session& s, const Iterations& iterations, bool timed_out) {
     if (policy::block_budget_of(iterations) == nullptr) {

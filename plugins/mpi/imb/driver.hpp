@@ -507,9 +507,13 @@ struct family {
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
         if constexpr (requires { Def::file(x, context, site); })
             stop_on_file_failure(session, name, x, path);
-        // A size past IMB 2021's -time budget: its rows say where it would have been.
-        if (m.timed_out)
+        // A size past IMB 2021's -time budget, or over -mem under it: its rows say where it
+        // would have been (and, over -mem, what it needed: IMB's "out-of-mem." row).
+        if (m.timed_out) {
             m.records = mpi::time_out_records(session, descriptor_under<Def>(o.method), labels, x);
+            if (m.skipped_need_bytes > 0)
+                for (result_record& r : m.records) r.over_memory_need_bytes = m.skipped_need_bytes;
+        }
         if (m.skipped_storage) warn_storage(run, name, c.processes, x, *m.skipped_storage);
         return m;
     }
@@ -539,7 +543,9 @@ struct family {
     [[nodiscard]] bool ended(const count& c) const { return c.timed_out; }
 
     void close(const count& c, const mpi::size_notes& notes) const {
-        if (notes.skipped_for_memory())
+        // Under IMB 2021 a size over -mem ended the benchmark with IMB's out-of-mem. row instead
+        // (measure_as): no warning of sizes skipped.
+        if (notes.skipped_for_memory() && !c.timed_out)
             warn_skipped_sizes(run, name, c.processes, notes.first_skipped_bytes,
                                notes.worst_need_bytes);
         if (notes.allocation_failed) warn_allocation_failed(run, name, c.processes);
