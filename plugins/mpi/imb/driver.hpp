@@ -386,6 +386,10 @@ struct family {
                 policy::iterations::imb_policy::dynamic &&
             o.msglen.empty() && o.method.dynamic_policy_caps_non_aggregate())
             iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
+        // IMB 2021's count under multiple_np (auto for a rooted benchmark): its hyperbola on
+        // the largest length of -msglog (methodology::multiple_np_follows_hyperbola).
+        if (o.method.multiple_np_follows_hyperbola())
+            iterations.imb2021_hyperbola_max_log = o.msglog.max_log;
         // IMB 2021's count under the dynamic policy follows the sizes before this one in the
         // pass (methodology::chains_repetitions_across_sizes).
         if (o.method.chains_repetitions_across_sizes()) {

@@ -124,6 +124,17 @@ struct methodology {
         return is_2021();
     }
 
+    // The count under -iter_policy multiple_np, and auto for a benchmark with a root (Bcast,
+    // Reduce, Gather, Scatter and their forms): IMB 2021's hyperbola in X on the run's largest
+    // length, max(tmp - tmp mod np, np) with tmp = (int)(msgspersample * 2^max_log /
+    // (np * max(X, 4) + 2^max_log) + 0.5), no volume rule and no -time cap
+    // (src_cpp/helpers/helper_IMB_functions.h:409-421; the dynamic code skipped, :590;
+    // imb_volume::imb2021_multiple_np_count). The 4.0 rule: the volume rule and the -time cap,
+    // rounded down to a multiple of np (at least np).
+    [[nodiscard]] constexpr bool multiple_np_follows_hyperbola() const noexcept {
+        return is_2021();
+    }
+
     // -time is also a wall-clock budget per block (one process count, one mode) of
     // max(max(n_lens, max_log - min_log) - 1, 1) * secs: a size whose probe ends past it is not
     // timed, prints "time-out." and ends its benchmark (helper_IMB_functions.h:755-789,
