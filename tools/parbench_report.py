@@ -5,8 +5,8 @@
         > REPORT.html
 
 The page holds a summary of every run (machine, MPI, processes, placement where recorded,
-parbench version and methodology, date; unstable rows, defects, skipped benchmarks and warnings
-up front), the comparison of every later run with the first (with several runs), and per suite
+parbench version and methodology, date; unstable rows, defects, skipped benchmarks, warnings
+and the sizes at which IMB 2021's time-out. or out-of-mem. rows ended a benchmark up front), the comparison of every later run with the first (with several runs), and per suite
 and benchmark its figures against size (parbench_figures.py, shared with `parbench plot`: one
 colour per run, one line style per series, the suite's console units) and the raw numbers of
 every row. The figures are matplotlib SVG, inline: the file needs no network and no other file.
@@ -109,6 +109,22 @@ class Part:
         w = self.parbench.get("warnings")
         return [f"{self.suite}: {x}" for x in w] if isinstance(w, list) else []
 
+    def time_outs(self):
+        """The sizes at which IMB 2021's rules ended a benchmark unmeasured (the JSON's
+        context.parbench.time_outs): its -time budget ran out ("time-out"; files that name no
+        reason) or its buffers would exceed -mem ("out-of-mem", with the bytes needed)."""
+        listed = self.parbench.get("time_outs")
+        out = []
+        for o in listed if isinstance(listed, list) else []:
+            if not isinstance(o, dict):
+                continue
+            reason = o.get("reason") if isinstance(o.get("reason"), str) else "time-out"
+            need = o.get("need_bytes")
+            needed = (f" ({size_text(need)} per process needed)"
+                      if is_number(need) and need >= 0 else "")
+            out.append(f"{o.get('name', '?')}: {reason}{needed}")
+        return out
+
 
 class Run:
     """One run: a file, or a directory of files (one per suite, as `parbench compare` reads)."""
@@ -129,6 +145,9 @@ class Run:
 
     def warnings(self):
         return [w for part in self.parts for w in part.warnings()]
+
+    def time_outs(self):
+        return [t for part in self.parts for t in part.time_outs()]
 
     def cell(self, text_of):
         """A summary cell: the value if every file of the run has the same, else one line per
@@ -285,6 +304,11 @@ def summary_section(runs, out):
         ("skipped benchmarks", lambda r: attention(len(r.skipped()), r.skipped())),
         ("warnings", lambda r: attention(len(r.warnings()), r.warnings())),
     ]
+    # IMB 2021's time-out. and out-of-mem. rows end a benchmark: a row of the summary only where
+    # some run has one.
+    if any(run.time_outs() for run in runs):
+        attention_fields.append(("benchmarks ended unmeasured (IMB 2021)",
+                                 lambda r: attention(len(r.time_outs()), r.time_outs())))
     out.append('<table class="summary"><thead><tr><th scope="col">run</th>')
     for run in runs:
         out.append(f'<th scope="col"><span class="swatch" style="background:{colour(run.index)}">'

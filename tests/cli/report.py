@@ -137,7 +137,8 @@ def case_report_comparison():
 
 def case_report_units():
     """Each suite's console unit, from the formulas: OSU MB/s = bytes / t[µs] (10^6 B/s), IMB
-    Mbytes/sec = bytes / 2^20 / t[s] (IMB 4.0) or the row's 10^6 figure (IMB 2021), PAW GFlop/s = 2 N^2 (N + 1) / t / 10^9 against N."""
+    Mbytes/sec = bytes / 2^20 / t[s] (IMB 4.0) or the row's 10^6 figure (IMB 2021), PAW GFlop/s = 2 N^2 (N + 1) / t / 10^9 against N;
+    and the summary's row of IMB 2021's unmeasured sizes (context.parbench.time_outs)."""
     need_matplotlib()
     with tempfile.TemporaryDirectory() as tmp:
         def row(suite, benchmark, size, median, **extra):
@@ -166,9 +167,21 @@ def case_report_units():
                     overlap={"t_ovrl_us": 5.0, "t_pure_us": 4.0, "t_cpu_us": 4.0,
                              "overlap_percent": 100 * (4.0 + 4.0 - 5.0) / 4.0})]
         path = os.path.join(tmp, "units.json")
+        # IMB 2021's unmeasured sizes (context.parbench.time_outs): a time-out without a reason
+        # (files before the reason was recorded) and an out-of-mem. row with its need.
+        time_outs = [{"name": "imb-mpi1/PingPong/np:2/bytes:8"},
+                     {"name": "imb-mpi1/Sendrecv/np:2/bytes:1025", "reason": "out-of-mem",
+                      "need_bytes": 2050}]
         with open(path, "w") as f:
-            json.dump({"context": {"parbench": {"schema_version": 1}}, "benchmarks": rows}, f)
+            json.dump({"context": {"parbench": {"schema_version": 1, "time_outs": time_outs}},
+                       "benchmarks": rows}, f)
         text = report([path], os.path.join(tmp, "units.html"))
+        ended = re.search(r"benchmarks ended unmeasured \(IMB 2021\)</th><td>(.*?)</td>", text, re.S)
+        items = re.findall(r"<li>(.*?)</li>", ended.group(1)) if ended else []
+        want = ["imb-mpi1/PingPong/np:2/bytes:8: time-out",
+                "imb-mpi1/Sendrecv/np:2/bytes:1025: out-of-mem (2050 B per process needed)"]
+        expect(ended is not None and "<strong class=\"bad\">2</strong>" in ended.group(1) and
+               items == want, f"the summary's unmeasured sizes: {items}, want {want}")
         for bench, heading, value in (
                 ("osu-bw", "bandwidth [MB/s (10^6 B/s, as OSU)] (median)", 1000000 / 4.0),
                 ("imb-mpi1-PingPong", "bandwidth [Mbytes/sec (2^20 B/s, as IMB)] (median)",

@@ -31,7 +31,8 @@ Cases:
              after it (sizes, the other mode, larger process counts), the next benchmark on a
              clock of its own
   off_cache  -off_cache really rotates the send buffer through 2 x cache size (seed A.4)
-  mem        the exact -mem boundary: buffers of exactly the limit run, one byte more is skipped
+  mem        the exact -mem boundary: buffers of exactly the limit run, one byte more is over;
+             under 2021 that size prints IMB's out-of-mem. row and ends the benchmark
   multi      -n 4 with slower ranks 2, 3: -multi 0 reports the worst group, -multi 1 each group
   imb2021    -methodology 2021 (the default) against 4.0 at -n 2, D = 20.32 us: Mbytes/sec in
              10^6 against 2^20 bytes (2048 B in 20.32 us: 100.79 against 96.12), a barrier after
@@ -70,7 +71,8 @@ Cases:
              requests' root is 0 under both (test_imb_mpi4.py checks it)
   imb2021_io   imb-io under 2021 and 4.0 at -n 2, D = 20 us: the run order, Open_Close's process
              counts (-npmin 1), the I-flavours' aggregate mode, repetitions and t_pure/t_ovrl,
-             t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions, the context
+             t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions and where its
+             writes land (every aggregate epoch from the file's beginning under 2021), the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
@@ -642,13 +644,21 @@ def case_off_cache():
 
 def case_mem():
     # -mem GB per process for the message buffers (seed A.4); Sendrecv holds X to send and X to
-    # receive, Exchange 2X and 2X. -mem 2^-19 GB = 2048 bytes exactly.
+    # receive, Exchange 2X and 2X. -mem 2^-19 GB = 2048 bytes exactly: Sendrecv runs up to 1024 B
+    # and Exchange up to 512 B, one byte more is over. Run under IMB 2021 (the 4.0 rule, the size
+    # skipped with a warning, is test_imb_mpi1.py's off_cache_and_mem): IMB 2021 ends a benchmark
+    # at its first size over -mem (SAMPLE_FAILED_MEMORY, helper_IMB_functions.h:556-557, agreed
+    # with the time-outs at :784-787; every later call returns at once,
+    # original_benchmark.h:140-141) and prints, after the size, "out-of-mem.; needed X=..." with
+    # X = (1000 GB + 1) / 1000 (IMB_output.c:366-370): Sendrecv's row at 1025 B (2050 B needed),
+    # Exchange's at 513 B (2052 B), neither 1024 nor 1025 B after it; X = 0.001 GB for both, and
+    # no warning of skipped sizes.
     with tempfile.TemporaryDirectory() as tmp:
         lengths = os.path.join(tmp, "lengths")
         with open(lengths, "w") as f:
             f.write("0\n511\n512\n513\n1024\n1025\n")
-        rc, doc, _, err, _ = run(2, ["Sendrecv", "Exchange", "-msglen", lengths, "-iter", "5",
-                                     "-mem", repr(2.0 ** -19)])
+        rc, doc, out, err, _ = run(2, ["Sendrecv", "Exchange", "-msglen", lengths, "-iter", "5",
+                                       "-mem", repr(2.0 ** -19)], methodology=None, console=True)
         if rc != 0:
             return
         got = {n: [r["bytes"] for r in rows(doc, n)] for n in ("Sendrecv", "Exchange")}
@@ -656,9 +666,19 @@ def case_mem():
                f"-mem 2048 B: Sendrecv (2X) runs up to 1024 B exactly: {got['Sendrecv']}")
         expect(got["Exchange"] == [0, 511, 512],
                f"-mem 2048 B: Exchange (4X) runs up to 512 B exactly: {got['Exchange']}")
+        outs = [(o.get("benchmark"), o.get("bytes"), o.get("reason"), o.get("need_bytes"))
+                for o in doc["context"]["parbench"].get("time_outs", [])]
+        text = (' out-of-mem.; needed X=   0.001 GB; use flag "-mem X" or MAX_MEM_USAGE>=X '
+                '(IMB_mem_info.h)')
+        expect(outs == [("Sendrecv", 1025, "out-of-mem", 2050),
+                        ("Exchange", 513, "out-of-mem", 2052)],
+               f"IMB 2021 -mem 2048 B: out-of-mem rows {outs}")
+        expect(f"{1025:13d}{text}\n" in out and f"{513:13d}{text}\n" in out and
+               f"{1024:13d}" not in out.split(f"{513:13d}")[-1],
+               f"IMB 2021 -mem: IMB's out-of-mem. rows and nothing after Exchange's:\n{out}")
         warnings = " ".join(w if isinstance(w, str) else json.dumps(w)
-                            for w in (doc or {}).get("context", {}).get("warnings", [])) + err
-        expect("-mem" in warnings, f"-mem warning: {warnings[-300:]}")
+                            for w in doc.get("context", {}).get("warnings", [])) + err
+        expect("-mem" not in warnings, f"IMB 2021 -mem: no warning of skipped sizes: {warnings}")
 
 
 def case_multi():
@@ -1115,7 +1135,7 @@ def case_imb2021_io():
     if any(r[0] != 0 for pair in runs.values() for r in pair):
         expect(False, "every imb-io run exits 0")
         return
-    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, _)) in runs.items():
+    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, dreports)) in runs.items():
         is_2021 = label == "2021"
         shown = "S_Write_Indv" if is_2021 else "S_Write_indv"
         listed = "# " + shown + "\n" in dout
@@ -1171,6 +1191,39 @@ def case_imb2021_io():
                      {"aggregate": 50, "non_aggregate": 10})
         expect(reps == want_reps, f"{label}: S_Write_indv 64 KiB repetitions {reps} != "
                                   f"{want_reps}")
+        # Where the writes land: the oracle notes each MPI_File_write with the file pointer's
+        # position, here in portions of 64 KiB. IMB 2021 times its one sample of n writes from
+        # offset 0 of the file (opened for the size, IMB_init_transfer.c:183; rewound after each
+        # calibration run, helper_IMB_functions.h:613-618), so each of parbench's six aggregate
+        # epochs (min_ci_samples) starts there: the warm-up's max(ceil(640 / 20), 3) = 32 writes
+        # from 0, six epochs of 640 from 0, then the non-aggregate pass on a new file (5 warm-up
+        # writes and 100 timed from 0): 8 writes at 0, six at 639, none further, 3977 in all.
+        # The guide's rule lets the pointer run on: 3 warm-up writes, six epochs of 50 at 3 ..
+        # 302, the non-aggregate pass (3 + 10) from 0: 2 at 0, one at 302, 316 in all.
+        at = {}
+        for report in dreports:
+            for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+)", key)
+                portion = int(m.group(1)) // 65536 if m and int(m.group(1)) % 65536 == 0 else -1
+                at[portion] = at.get(portion, 0) + calls
+        want_at = ({0: 8, 639: 6, "last": 639, "all": 3977} if is_2021 else
+                   {0: 2, 302: 1, "last": 302, "all": 316})
+        got_at = {k: at.get(k, 0) for k in want_at if isinstance(k, int)}
+        got_at.update({"last": max(at, default=None), "all": sum(at.values())})
+        expect(-1 not in at and got_at == want_at,
+               f"{label}: S_Write_indv 64 KiB writes by portion {got_at} != {want_at}"
+               f"{' (an operand not a whole portion)' if -1 in at else ''}")
+        # The file each epoch finds: IMB 2021 makes it once per block, sparse
+        # (IMB_init_file.c:236), and keeps it across the sizes; at the block's only size it is
+        # empty, so under 2021 each aggregate epoch starts on a file cut back to 0 bytes (six
+        # MPI_File_set_size to 0), where the guide's rule preallocates and never cuts.
+        sizes = {}
+        for report in dreports:
+            for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
+                sizes[key] = sizes.get(key, 0) + calls
+        want_sizes = {"MPI_BYTE x 1 to 0": 6} if is_2021 else {}
+        expect(sizes == want_sizes, f"{label}: S_Write_indv 64 KiB file sizes set {sizes} != "
+                                    f"{want_sizes}")
         effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
         ctx = ddoc["context"]["parbench"]["plugin_context"].get("methodology", {}).get("io", {})
         want_io = ({"msglog_default": "0:22", "iter_default": "1000,40,100", "npmin_default": 1,

@@ -7,8 +7,10 @@
 // common file owns one disjoint contiguous block (X/Q bytes, mpi/../pattern/io_action.hpp).
 // Iteration i addresses tile i mod tiles (explicit offsets), or the next tile (file pointers),
 // so the M transfers of an aggregate timing go to disjoint file sections. A file has room for
-// the warm-up and the largest timed count: file pointers are reset in begin_access() only when
-// -check needs to know where the timed iterations wrote.
+// the warm-up and the largest timed count. File pointers run on from the warm-up, except where
+// -check needs to know where the timed iterations wrote (prepare_check) and where the plan
+// starts every timed epoch at the file's beginning (begin_epoch: IMB 2021, whose timed sample
+// writes from offset 0 of a file just opened or rewound).
 //
 // Storage: check_storage() compares what the files of one size need on their file system with
 // what it has free, so the runner can skip the size with a warning instead of failing on ENOSPC.
@@ -41,6 +43,11 @@ struct file_site {
     std::string base_name = "IMB_out";  // IMB's FILENAME
     int group = -1;                     // multiple mode: the "_g<group>" suffix
     std::uint64_t tiles = 1;
+    bool epochs_from_file_start = false;  // file_plan::epochs_from_file_start for every file
+    // IMB 2021's file kept across the sizes of a block (file_plan::carried_file_bytes): this
+    // process's record of its file's size after the block's previous sizes, read before and
+    // written at teardown; nullptr: a fresh, preallocated file per size. Not owned.
+    std::uint64_t* carried_file_bytes = nullptr;
 };
 
 struct file_plan {
@@ -55,6 +62,16 @@ struct file_plan {
     std::size_t block_bytes = 0;    // this process's part of a tile
     std::size_t block_offset = 0;   // where it starts in the tile
     std::uint64_t tiles = 1;
+    // Every timed epoch of an aggregate completion starts with the file pointers at the first
+    // tile (begin_epoch), so that its writes land where the previous epoch's did instead of
+    // running on towards and past the end of the file's room.
+    bool epochs_from_file_start = false;
+    // Writes under IMB 2021 (with epochs_from_file_start): the file is not preallocated, and
+    // before each timed epoch it is cut back (MPI_File_set_size) to the size the block's earlier
+    // sizes left it (*carried_file_bytes, 0 at the block's first size), so that each epoch finds
+    // the file IMB 2021's one timed sample finds: the earlier sizes' data at its start, nothing
+    // (a hole, or the end of the file) after them. Its size after the size goes back there.
+    std::uint64_t* carried_file_bytes = nullptr;
 
     // This process's share of the disk the file needs.
     [[nodiscard]] std::uint64_t disk_bytes() const noexcept {
@@ -175,7 +192,7 @@ public:
                 v.note(MPI_File_write_at(fh_, v.offset(t), buffer_.data(), count(), MPI_BYTE,
                                          MPI_STATUS_IGNORE));
             sync_barrier_sync();
-        } else {
+        } else if (plan_.carried_file_bytes == nullptr) {
             v.note(MPI_File_preallocate(fh_, static_cast<MPI_Offset>(plan_.portion_bytes) *
                                                  static_cast<MPI_Offset>(plan_.tiles)));
         }
@@ -184,6 +201,25 @@ public:
     // Nothing holds around the iterations: file pointers simply run on (see the file comment).
     void begin_access() const noexcept {}
     void end_access() const noexcept {}
+
+    // Collective over the file's communicator where the pointer is shared; outside timing,
+    // before each timed epoch: with plan.epochs_from_file_start the individual (and shared)
+    // pointer back to the first tile, as IMB 2021 times a sample from offset 0 (the file opened
+    // for the size, IMB_init_transfer.c:183, or rewound after each calibration run,
+    // helper_IMB_functions.h:613-618, 643-648). Explicit offsets start at tile 0 anyway.
+    // With plan.carried_file_bytes the file is first cut back to the size the block's earlier
+    // sizes left it (collective: MPI_File_set_size): IMB 2021 makes the file once per block,
+    // sparse (IMB_init_file.c:236, 124-265, called when the process count or the mode changes,
+    // original_benchmark.h:163-175), and keeps it across the block's sizes, opening and closing
+    // it for each (IMB_init_transfer.c:183, 273-274).
+    void begin_epoch() {
+        if (!plan_.epochs_from_file_start || fh_ == MPI_FILE_NULL) return;
+        const file_view v = view();
+        if (plan_.carried_file_bytes != nullptr)
+            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(*plan_.carried_file_bytes)));
+        v.note(MPI_File_seek(fh_, 0, MPI_SEEK_SET));
+        if (plan_.shared_pointer) v.note(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET));
+    }
 
     // -check: the check prepares the buffer; the file pointers go back to the first tile so that
     // the timed iterations address tiles 0 .. n-1.
@@ -240,6 +276,9 @@ public:
         if (!set_up_ || finalised != 0) return;
         set_up_ = false;
         if (fh_ != MPI_FILE_NULL) {
+            MPI_Offset size = 0;
+            if (plan_.carried_file_bytes != nullptr && MPI_File_get_size(fh_, &size) == MPI_SUCCESS)
+                *plan_.carried_file_bytes = static_cast<std::uint64_t>(size);
             const int closed = MPI_File_close(&fh_);
             if (error_ == MPI_SUCCESS) error_ = closed;
         }

@@ -205,7 +205,7 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
             }
         }
     }  // the resource is torn down here, before the idle processes are released
-    out.timed_out = end_of_size(s, plan.iterations, timed_out);
+    out.timed_out = end_of_size(s, plan.iterations, timed_out || out.skipped_need_bytes > 0);
     return out;
 }
 

@@ -217,6 +217,9 @@ public:
                            int barriers_after, bool dissemination) = 0;
     // -check: clears what the warm-up delivered before the timed iterations.
     virtual void restart_check() = 0;
+    // Before each timed epoch of an aggregate completion: the resource's begin_epoch() where it
+    // has one (a file's pointers back to its beginning under IMB 2021, mpi/file_resource.hpp).
+    virtual void begin_epoch() = 0;
 
 protected:
     timed_loops() = default;
@@ -226,13 +229,13 @@ protected:
 };
 
 template <bool Aggregate, bool Windowed, class Kernel, class View, class Completion,
-          class Restart>
+          class Restart, class BeginEpoch>
 class loops_over final : public timed_loops {
 public:
     loops_over(Kernel& kernel, const kernel_context& context, const View& view,
-               Completion& completion, Restart& restart)
+               Completion& completion, Restart& restart, BeginEpoch& begin_epoch)
         : kernel_(kernel), context_(context), view_(view), completion_(completion),
-          restart_(restart) {}
+          restart_(restart), begin_epoch_(begin_epoch) {}
 
     // Each loop runs on a local copy of the view (a few pointers and sizes): this object's
     // address has escaped through the virtual call, so fields read through it would be reloaded
@@ -259,6 +262,7 @@ public:
                             dissemination);
     }
     void restart_check() override { restart_(); }
+    void begin_epoch() override { begin_epoch_(); }
 
 private:
     Kernel& kernel_;
@@ -266,6 +270,7 @@ private:
     const View& view_;
     Completion& completion_;
     Restart& restart_;
+    BeginEpoch& begin_epoch_;
 };
 
 // What one timing hands back to time_iterations(): the figures, and the iterations of the last
@@ -496,6 +501,7 @@ template <class Iterations, class Sync, class Aggregation>
             // -check reads the last epoch's data: each epoch starts from clean data (an
             // accumulate would otherwise add every epoch's contributions).
             if (checking && e > 0) loops.restart_check();
+            loops.begin_epoch();
             (void)time_round(ends.size(), /*align=*/true);
         }
         return out;
@@ -536,14 +542,17 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
         r.prepare_check(check, context);  // clears what the warm-up delivered
         r.begin_access();
     };
+    const auto begin_epoch = [&] {
+        if constexpr (requires { r.begin_epoch(); }) r.begin_epoch();
+    };
     detail::loop_timing timed;
     r.visit([&](const auto& view) {
         using view_type = std::remove_cvref_t<decltype(view)>;
         static_assert(completion_for<Completion, view_type>,
                       "this completion cannot complete operations on this resource");
         detail::loops_over<aggregate, may_window, Kernel, view_type, Completion,
-                           const decltype(restart)>
-            loops(kernel, context, view, completion, restart);
+                           const decltype(restart), const decltype(begin_epoch)>
+            loops(kernel, context, view, completion, restart, begin_epoch);
         timed = detail::time_loops(s, pattern.rooted, loops, plan, bytes, one_sample, checking);
     });
     r.end_access();
@@ -811,8 +820,9 @@ template <pattern::descriptor Pattern>
 // (the iteration policy's block_budget(), IMB 2021's -time) the same collective also tells every
 // process whether the size ran out — the active processes agreed on it before their timed run,
 // the idle ones learn it here, as IMB's MPI_MIN over MPI_COMM_WORLD tells every process
-// (helper_IMB_functions.h:784-787) — so that every process ends the benchmark together. Returns
-// that verdict (false without a budget).
+// (helper_IMB_functions.h:784-787) — so that every process ends the benchmark together; a size
+// over -mem ends it the same way (IMB's SAMPLE_FAILED_MEMORY goes through that MPI_MIN, :556-557).
+// Returns that verdict (false without a budget).
 template <class Iterations>
 [[nodiscard]] bool end_of_size(const session& s, const Iterations& iterations, bool timed_out) {
     if (policy::block_budget_of(iterations) == nullptr) {

@@ -60,8 +60,11 @@ struct measurement {
     // With the plan's check: what this process's own check found (on every active process;
     // the records' defects are the sum over them), for a suite's per-process log (OSU's -clog).
     std::uint64_t own_defects = 0;
-    // Not timed: IMB 2021's -time budget of the block ran out before this size's timed run
-    // (policy/imb_block_budget.hpp); every process of the world knows (mpi::end_of_size).
+    // Not timed, and the benchmark ends here: IMB 2021's -time budget of the block ran out
+    // before this size's timed run (policy/imb_block_budget.hpp), or, under that budget, the
+    // size was over the -mem cap (IMB 2021's SAMPLE_FAILED_MEMORY, which ends the benchmark as a
+    // time-out does: helper_IMB_functions.h:556-557, 784-787); every process of the world knows
+    // (mpi::end_of_size). skipped_need_bytes tells the two apart on the active processes.
     bool timed_out = false;
 };
 
@@ -146,7 +149,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
             out.own_defects = mine.defects;
         }
     }  // the resource is torn down here, before the idle processes are released
-    out.timed_out = end_of_size(s, config.plan.iterations, timed_out);
+    out.timed_out = end_of_size(s, config.plan.iterations, timed_out || out.skipped_need_bytes > 0);
     return out;
 }
 

@@ -151,8 +151,28 @@ struct imb_volume {
     // where set, the timing checks it after the size's probe and does not time a size that ran
     // out; not owned. nullptr: no budget (IMB 4.0: -time caps each size's repetitions only).
     imb_block_budget* imb2021_budget = nullptr;
+    // IMB 2021's count under multiple_np (and auto for a benchmark with a root): where >= 0, the
+    // binary log of the run's largest length (-msglog's max), and decide() takes IMB 2021's
+    // hyperbola (imb2021_multiple_np_count) instead of the rule below. < 0: the IMB 4.0 rule.
+    int imb2021_hyperbola_max_log = -1;
 
     [[nodiscard]] imb_block_budget* block_budget() const noexcept { return imb2021_budget; }
+
+    // IMB 2021's repetitions under multiple_np (src_cpp/helpers/helper_IMB_functions.h:409-421):
+    // tmp = (int)(msgs_per_sample * 2^max_log / (np * max(X, 4) + 2^max_log) + 0.5) and
+    // n = max(tmp - tmp mod np, np), np the group's processes: "a negative leg of hyperbola" in
+    // X, a multiple of np, with no volume rule and no -time cap (the dynamic code is skipped,
+    // :590). 4 is sizeof(assign_type) (IMB_settings.h:142-149), IMB's smallest length here.
+    [[nodiscard]] std::uint64_t imb2021_multiple_np_count(std::uint64_t bytes,
+                                                          int processes) const noexcept {
+        const double largest = std::ldexp(1.0, imb2021_hyperbola_max_log);
+        const auto np = static_cast<std::uint64_t>(std::max(processes, 1));
+        const double x = static_cast<double>(std::max<std::uint64_t>(bytes, 4));
+        const auto tmp = static_cast<std::uint64_t>(
+            static_cast<double>(msgs_per_sample) * largest / (static_cast<double>(np) * x + largest) +
+            0.5);
+        return std::max(tmp - tmp % np, np);
+    }
 
     // The volume rule alone (before the run-time cap).
     [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
@@ -190,6 +210,8 @@ struct imb_volume {
         const std::uint64_t base = n_sample(bytes, aggregate);
         const imb_policy p = effective_policy(rooted_collective);
         if (p == imb_policy::off) return base;
+        if (p == imb_policy::multiple_np && imb2021_hyperbola_max_log >= 0)
+            return imb2021_multiple_np_count(bytes, processes);
         if (p == imb_policy::dynamic && imb2021_chain != nullptr)
             return imb2021_chain->decide(base, estimate_s, secs_per_sample);
         std::uint64_t n = base;

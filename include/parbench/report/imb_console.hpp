@@ -41,6 +41,16 @@ inline constexpr const char* imb_time_out_text =
     " time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\" or "
     "SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.";
 
+// What IMB 2021.11 prints after a size's column where the size's buffers would exceed -mem
+// (IMB_output.c:366-370, SAMPLE_FAILED_MEMORY): "needed X" is the need in GB (2^30 bytes) plus
+// 0.001, as IMB writes (1000 * used_mem + 1) / 1000.
+[[nodiscard]] inline std::string imb_out_of_memory_text(std::uint64_t need_bytes) {
+    const double gb = static_cast<double>(need_bytes) / 1073741824.0;
+    return fmt::format(" out-of-mem.; needed X={:8.3f} GB; use flag \"-mem X\" or MAX_MEM_USAGE>=X "
+                       "(IMB_mem_info.h)",
+                       (1000.0 * gb + 1.0) / 1000.0);
+}
+
 // The table a record belongs to: its block, with the -multi 1 group index folded into a column.
 [[nodiscard]] inline block_info table_key(const result_record& r) {
     block_info key = r.block;
@@ -239,14 +249,18 @@ public:
         out_.flush();
     }
 
-    // A size that IMB 2021's -time budget ended: IMB's row, the size (after the group's column
-    // under -multi 1) and IMB's text instead of figures (IMB_output.c:354-386); the table's
-    // heading first where it is the block's first size, as IMB prints it (IMB_output.c:222-224).
+    // A size that ended its benchmark under IMB 2021 (the -time budget ran out, or its buffers
+    // would exceed -mem): IMB's row, the size (after the group's column under -multi 1) and
+    // IMB's text instead of figures (IMB_output.c:354-386); the table's heading first where it
+    // is the block's first size, as IMB prints it (IMB_output.c:222-224).
     void on_time_out(const result_record& r) override {
         open_table_for(r);
         const std::string group = group_cells(r);  // may end the previous line first
         out_ << group << fmt::format("{:>{}}", r.bytes, detail::imb_column_width)
-             << detail::imb_time_out_text << '\n';
+             << (r.over_memory_need_bytes
+                     ? detail::imb_out_of_memory_text(*r.over_memory_need_bytes)
+                     : std::string(detail::imb_time_out_text))
+             << '\n';
         out_.flush();
     }
 

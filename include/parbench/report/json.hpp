@@ -244,7 +244,10 @@ public:
              {"processes", r.block.processes},
              {"groups", r.block.groups},
              {"group", r.block.group},
-             {"mode", r.block.mode}});
+             {"mode", r.block.mode},
+             {"reason", r.over_memory_need_bytes ? "out-of-mem" : "time-out"},
+             {"need_bytes", r.over_memory_need_bytes ? nlohmann::json(*r.over_memory_need_bytes)
+                                                     : nlohmann::json(nullptr)}});
         write();
     }
 

@@ -195,6 +195,10 @@ struct result_record {
     std::optional<availability_figures> availability;  // the overlap suite's rows
     // Aggregate rows timed in epochs: every sample is one epoch of `iterations` calls.
     std::optional<std::uint64_t> epochs;
+    // A row of a size that ended its benchmark unmeasured under IMB 2021 (a `time_out` event)
+    // because its buffers would exceed -mem: the bytes per process they needed. Unset: the
+    // -time budget ran out.
+    std::optional<std::uint64_t> over_memory_need_bytes;
     std::optional<window_sync_figures> window_sync;            // -start_sync window rows
     std::optional<confidence_figures> confidence;              // -confidence rows
     std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
@@ -366,6 +370,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     if (r.availability) j["availability"] = *r.availability;
     if (r.unit != size_unit::bytes) j["size_unit"] = std::string(to_string(r.unit));
     if (r.epochs) j["epochs"] = *r.epochs;
+    if (r.over_memory_need_bytes) j["over_memory_need_bytes"] = *r.over_memory_need_bytes;
     if (r.window_sync) j["window_sync"] = *r.window_sync;
     if (r.confidence) j["confidence"] = *r.confidence;
     if (r.loop_calibration) j["loop_calibration"] = *r.loop_calibration;
@@ -404,6 +409,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         r.unit = size_unit_from_string(it->get<std::string>());
     if (auto it = j.find("epochs"); it != j.end() && !it->is_null())
         r.epochs = it->get<std::uint64_t>();
+    if (auto it = j.find("over_memory_need_bytes"); it != j.end() && !it->is_null())
+        r.over_memory_need_bytes = it->get<std::uint64_t>();
     if (auto it = j.find("window_sync"); it != j.end() && !it->is_null())
         r.window_sync = it->get<window_sync_figures>();
     if (auto it = j.find("confidence"); it != j.end() && !it->is_null())

@@ -282,10 +282,14 @@ struct family {
         // the dynamic policy (methodology::chains_repetitions_across_sizes).
         std::array<policy::iterations::imb_repetition_chain, passes> repetitions{};
         // IMB 2021's -time budget of each pass (methodology::budgets_time_per_block), and whether
-        // a size ran out of it: that size's rows are time-out rows and the benchmark ends there
-        // (every process agrees: mpi::end_of_size).
+        // a size ran out of it, or was over -mem under it: that size's rows are time-out rows
+        // (out-of-mem. rows) and the benchmark ends there (every process agrees:
+        // mpi::end_of_size).
         std::array<policy::iterations::imb_block_budget, passes> budgets{};
         bool timed_out = false;
+        // IMB-IO under IMB 2021: the size this process's file of each pass was left at by the
+        // pass's earlier sizes (mpi::file_site::carried_file_bytes).
+        std::array<std::uint64_t, passes> io_file_bytes{};
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -382,6 +386,10 @@ struct family {
                 policy::iterations::imb_policy::dynamic &&
             o.msglen.empty() && o.method.dynamic_policy_caps_non_aggregate())
             iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
+        // IMB 2021's count under multiple_np (auto for a rooted benchmark): its hyperbola on
+        // the largest length of -msglog (methodology::multiple_np_follows_hyperbola).
+        if (o.method.multiple_np_follows_hyperbola())
+            iterations.imb2021_hyperbola_max_log = o.msglog.max_log;
         // IMB 2021's count under the dynamic policy follows the sizes before this one in the
         // pass (methodology::chains_repetitions_across_sizes).
         if (o.method.chains_repetitions_across_sizes()) {
@@ -394,6 +402,10 @@ struct family {
             c.budgets[P].start_size(MPI_Wtime());
             iterations.imb2021_budget = &c.budgets[P];
         }
+        // IMB-IO's aggregate writes under IMB 2021: the pass's file carried across its sizes
+        // (methodology::io_epochs_from_file_start).
+        std::uint64_t* const carried =
+            o.method.io_epochs_from_file_start() ? &c.io_file_bytes[P] : nullptr;
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -403,7 +415,8 @@ struct family {
                     o.method.completes_all_targets_once_per_sample()) {
                     policy::iterations::imb_volume per_sample = iterations;
                     per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
-                    return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample);
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample,
+                                                                      carried);
                 }
             }
             // IMB-IO's benchmarks with one mode (reads, nonblocking flavours) run in aggregate
@@ -411,16 +424,20 @@ struct family {
             if constexpr (passes == 1 && requires { Def::single_mode_follows_methodology; }) {
                 if (o.method.io_single_mode_is_aggregate())
                     return measure_as<policy::aggregation::aggregate>(c, x, "aggregate",
-                                                                      iterations);
+                                                                      iterations, carried);
             }
             if constexpr (passes == 2) {
                 if (aggregate_pass)
-                    return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
-                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations);
+                    return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations,
+                                                                      carried);
+                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
+                                                                      carried);
             } else if constexpr (traits.modes == mpi::run_modes::non_aggregate) {
-                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations);
+                return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
+                                                                      carried);
             } else {
-                return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations);
+                return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations,
+                                                                  carried);
             }
         }();
         c.timed_out = m.timed_out;
@@ -433,11 +450,13 @@ struct family {
         return m;
     }
 
-    // One size under an aggregation policy and an IMB repetition rule.
+    // One size under an aggregation policy and an IMB repetition rule; `carried_file_bytes`:
+    // the pass's file size carried across its sizes (IMB-IO under IMB 2021), or nullptr.
     template <class Aggregation>
     [[nodiscard]] mpi::measurement measure_as(const count& c, std::uint64_t x,
                                               std::string_view mode,
-                                              const policy::iterations::imb_volume& iterations) const {
+                                              const policy::iterations::imb_volume& iterations,
+                                              std::uint64_t* carried_file_bytes = nullptr) const {
         const options& o = *run.opts;
         const mpi::session& session = c.session;
         const auto bytes = static_cast<std::size_t>(x);
@@ -452,11 +471,15 @@ struct family {
                     (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
                 ? aggregate_sections(iterations, x)
                 : 1;
-        // Files: room for the warm-up and the largest timed count, in tiles of X.
+        // Files: room for the warm-up and the largest timed count, in tiles of X; under IMB 2021
+        // every timed epoch writes from the file's beginning, and aggregate writes find the file
+        // as the pass's earlier sizes left it (methodology::io_epochs_from_file_start).
         const mpi::file_site site{
             .directory = run.io_directory,
             .group = selected.multiple && session.active() ? session.group_index() : -1,
-            .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate)};
+            .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate),
+            .epochs_from_file_start = o.method.io_epochs_from_file_start(),
+            .carried_file_bytes = Aggregation::is_aggregate ? carried_file_bytes : nullptr};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());
@@ -490,9 +513,13 @@ struct family {
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
         if constexpr (requires { Def::file(x, context, site); })
             stop_on_file_failure(session, name, x, path);
-        // A size past IMB 2021's -time budget: its rows say where it would have been.
-        if (m.timed_out)
+        // A size past IMB 2021's -time budget, or over -mem under it: its rows say where it
+        // would have been (and, over -mem, what it needed: IMB's "out-of-mem." row).
+        if (m.timed_out) {
             m.records = mpi::time_out_records(session, descriptor_under<Def>(o.method), labels, x);
+            if (m.skipped_need_bytes > 0)
+                for (result_record& r : m.records) r.over_memory_need_bytes = m.skipped_need_bytes;
+        }
         if (m.skipped_storage) warn_storage(run, name, c.processes, x, *m.skipped_storage);
         return m;
     }
@@ -522,7 +549,9 @@ struct family {
     [[nodiscard]] bool ended(const count& c) const { return c.timed_out; }
 
     void close(const count& c, const mpi::size_notes& notes) const {
-        if (notes.skipped_for_memory())
+        // Under IMB 2021 a size over -mem ended the benchmark with IMB's out-of-mem. row instead
+        // (measure_as): no warning of sizes skipped.
+        if (notes.skipped_for_memory() && !c.timed_out)
             warn_skipped_sizes(run, name, c.processes, notes.first_skipped_bytes,
                                notes.worst_need_bytes);
         if (notes.allocation_failed) warn_allocation_failed(run, name, c.processes);

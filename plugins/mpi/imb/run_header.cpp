@@ -122,6 +122,11 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"reduce_scatter_counts", m.reduce_scatter_whole_x_each()
                                       ? "X / size(type) to every process, np X reduced"
                                       : "X split over the processes"},
+        {"repetitions_under_iter_policy_multiple_np",
+         m.multiple_np_follows_hyperbola()
+             ? "max(tmp - tmp mod np, np), tmp = (int)(msgs_per_sample 2^max_log / (np max(X, 4) "
+               "+ 2^max_log) + 0.5)"
+             : "min(selected, floor(secs / t)) rounded down to a multiple of np, at least np"},
         {"repetitions_under_iter_policy_dynamic",
          m.chains_repetitions_across_sizes()
              ? "min(selected, int(1 + secs / t), the previous size's count; with a length list "
@@ -154,6 +159,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
             {"t_cpu", m.io_cpu_time_from_calibration() ? "the calibration run"
                                                        : "the work timed alone"},
             {"overlap_divisor", "min(t_pure, t_CPU)"},
+            {"aggregate_epoch_start", m.io_epochs_from_file_start()
+                                          ? "the file's beginning"
+                                          : "where the file pointers stand"},
         };
         rules.erase("overlap_divisor");
         rules.erase("overlap_t_cpu");

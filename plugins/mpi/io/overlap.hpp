@@ -96,7 +96,7 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
             }
         }
     }  // the file is closed and deleted here, before the idle processes are released
-    out.timed_out = mpi::end_of_size(s, plan.iterations, timed_out);
+    out.timed_out = mpi::end_of_size(s, plan.iterations, timed_out || out.skipped_need_bytes > 0);
     return out;
 }
 

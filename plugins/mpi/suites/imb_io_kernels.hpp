@@ -255,6 +255,8 @@ struct transfer_def : mpi::definition_defaults {
         p.block_offset = pattern::io_block_offset(A, x, c.rank, c.size);
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
+        p.epochs_from_file_start = site.epochs_from_file_start;
+        if (writes) p.carried_file_bytes = site.carried_file_bytes;
         return p;
     }
     static elementary_action<A> make_kernel(const kernel_context& /*c*/) { return {}; }

@@ -31,6 +31,9 @@
 // repeating, on either clock (times that differ between a test's iterations and between its
 // processes: OSU's -z percentiles, each iteration's mean over the processes, tests/mpi/
 // test_osu_options.py).
+// MPI-IO: MPI_File_write, free on either clock (no D), its operand noted with the file
+// pointer's position before the call ("MPI_BYTE x 8 at 16"): where imb-io's timed samples start;
+// MPI_File_set_size with the size ("MPI_BYTE x 1 to 65536"): the file they find.
 // One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
 // target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
 // completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
@@ -91,7 +94,7 @@ enum fn : int {
     f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
     f_psend_init, f_precv_init, f_pready, f_parrived, f_session_init,
     f_comm_create_from_group, f_session_finalize, f_accumulate, f_get_accumulate,
-    f_fetch_and_op, f_compare_and_swap, f_count
+    f_fetch_and_op, f_compare_and_swap, f_file_write, f_file_set_size, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -114,7 +117,8 @@ const char* const fn_names[f_count] = {
     "MPI_Put", "MPI_Get", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local",
     "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived",
     "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize", "MPI_Accumulate",
-    "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap"};
+    "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_File_write",
+    "MPI_File_set_size"};
 
 struct state {
     bool ready = false;
@@ -992,6 +996,35 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
     enter(f_iscatterv);
     note_operand(f_iscatterv, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
     return PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, request);
+}
+
+// MPI-IO's write through the individual file pointer (imb-io's S_Write_indv, P_Write_indv,
+// P_Write_priv): counted, its operand noted with the pointer's position before the call in
+// etypes of the view ("MPI_BYTE x 8 at 16": where IMB 2021 starts a timed sample), and free on
+// either clock like the MPI-IO calls that are not interposed (oracle.py imb2021_io).
+int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    MPI_Offset at = -1;
+    PMPI_File_get_position(fh, &at);
+    {
+        state& s = self();
+        const std::lock_guard<std::mutex> lock(guard());
+        if (!s.ready) setup(s);
+        ++s.calls[f_file_write];
+    }
+    note_operand(f_file_write, count, type, MPI_OP_NULL, " at " + std::to_string(at));
+    return PMPI_File_write(fh, buf, count, type, status);
+}
+
+// MPI_File_set_size: counted, its operand the size ("to 65536"), free on either clock.
+int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
+    {
+        state& s = self();
+        const std::lock_guard<std::mutex> lock(guard());
+        if (!s.ready) setup(s);
+        ++s.calls[f_file_set_size];
+    }
+    note_operand(f_file_set_size, 1, MPI_BYTE, MPI_OP_NULL, " to " + std::to_string(size));
+    return PMPI_File_set_size(fh, size);
 }
 
 // One-sided transfers and their flushes (IMB-RMA's aggregation: flushes per sample).

@@ -301,8 +301,9 @@ def names_of(events):
 
 
 def test_lists_and_options(args):
-    """IMB 2021's comma lists (positional, -include, -exclude), -msgsize, -aggregate_mode,
-    -msg_pause, -list; IMB-EXT's 4-byte lengths; Truly_passive_put's column order."""
+    """IMB 2021's comma lists (positional, -include, -exclude), -msgsize, -iter_policy auto's
+    repetitions, -aggregate_mode, -msg_pause, -list; IMB-EXT's 4-byte lengths;
+    Truly_passive_put's column order."""
     small = {"msglog": "0:0", "iter": "2"}
     # (with -msg_pause on, which runs and is recorded; its sleep is not timed here)
     proc, events = run(args, dict(small, include="Bcast,Barrier", exclude=["Allreduce"],
@@ -318,6 +319,18 @@ def test_lists_and_options(args):
            sizes_of(events, "Allreduce") == [4, 8, 1024],
            f"-msgsize 1,5,1024: PingPong {sizes_of(events, 'PingPong')}, Allreduce "
            f"{sizes_of(events, 'Allreduce')} rc {proc.returncode} {proc.stderr[-300:]}")
+    # -iter_policy auto: IMB 2021's hyperbola for a benchmark with a root (Bcast).
+    # helper_IMB_functions.h:409-421 at np = 2, msgspersample 100, 2^max_log = 16:
+    # tmp = (int)(100 * 16 / (2 * max(X, 4) + 16) + 0.5) = 67, 50, 33 for X <= 4, 8, 16, rounded
+    # down to multiples of 2: 66, 50, 32 (no volume rule, no -time cap; the 4.0 rule gives 100).
+    proc, events = run(args, {"msglog": "0:4", "iter": "100", "iter_policy": "auto",
+                              "time": "600"}, ["Bcast"])
+    reps = {n: [e["iterations"] for e in sorted(of(events, "result"), key=lambda e: e["bytes"])
+                if e["benchmark"] == n] for n in ("Bcast",)}
+    want = {"Bcast": [66, 66, 66, 66, 50, 32]}
+    expect(proc.returncode == 0 and reps == want,
+           f"-iter 100 -iter_policy auto -msglog 0:4: repetitions {reps}, want {want} "
+           f"rc {proc.returncode} {proc.stderr[-300:]}")
     # -aggregate_mode: one mode of the benchmarks that have both (IMB-RMA's Unidir_put); and
     # Truly_passive_put's columns: t_pure before t_ovrl under 2021 (IMB_output.c:423).
     for mode, method, want in (("aggregate", "2021", ["t_pure_us", "t_ovrl_us"]),

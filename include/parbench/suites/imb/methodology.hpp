@@ -140,6 +140,17 @@ struct methodology {
         return is_2021();
     }
 
+    // The count under -iter_policy multiple_np, and auto for a benchmark with a root (Bcast,
+    // Reduce, Gather, Scatter and their forms): IMB 2021's hyperbola in X on the run's largest
+    // length, max(tmp - tmp mod np, np) with tmp = (int)(msgspersample * 2^max_log /
+    // (np * max(X, 4) + 2^max_log) + 0.5), no volume rule and no -time cap
+    // (src_cpp/helpers/helper_IMB_functions.h:409-421; the dynamic code skipped, :590;
+    // imb_volume::imb2021_multiple_np_count). The 4.0 rule: the volume rule and the -time cap,
+    // rounded down to a multiple of np (at least np).
+    [[nodiscard]] constexpr bool multiple_np_follows_hyperbola() const noexcept {
+        return is_2021();
+    }
+
     // -time is also a wall-clock budget per block (one process count, one mode) of
     // max(max(n_lens, max_log - min_log) - 1, 1) * secs: a size whose probe ends past it is not
     // timed, prints "time-out." and ends its benchmark (helper_IMB_functions.h:755-789,
@@ -243,6 +254,14 @@ struct methodology {
     [[nodiscard]] constexpr bool io_cpu_time_from_calibration() const noexcept {
         return is_2021();
     }
+
+    // Where the timed writes of an aggregate IMB-IO sample start: IMB 2021 times one sample of
+    // n writes from offset 0 of the file (opened for the size, IMB_init_transfer.c:183; rewound
+    // after each calibration run, helper_IMB_functions.h:613-618, 643-648; the writes,
+    // IMB_write.c:297-328), so parbench starts each of its timed epochs there. The rule as
+    // parbench had it (4.0): the file pointers run on from the warm-up through the epochs, past
+    // the file's preallocated room of 2n portions.
+    [[nodiscard]] constexpr bool io_epochs_from_file_start() const noexcept { return is_2021(); }
 
     // overlap[%] from the three times of the process with the largest t_ovrl.
     [[nodiscard]] double overlap_percent(double t_ovrl, double t_pure,

@@ -197,7 +197,8 @@ struct truly_passive_put_def
                 }
             }
         }
-        out.timed_out = mpi::end_of_size(s, plan.iterations, timed_out);
+        out.timed_out =
+            mpi::end_of_size(s, plan.iterations, timed_out || out.skipped_need_bytes > 0);
         return out;
     }
 };
