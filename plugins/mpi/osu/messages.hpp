@@ -81,19 +81,24 @@ concept timed_per_call = requires {
 // Latency is the mean of the processes' times, Min and Max their extremes
 // (util/osu_util_mpi.c print_stats via osu_allreduce.c's three MPI_Reduce). -batched: parbench's
 // loop of calls timed as one batch, with no barrier between calls.
-template <class Def>
-    requires timed_per_call<Def>
-[[nodiscard]] collective_plan per_call_plan_of(const options& o, const message_plan& plan) {
+// `barriers_after` barriers after each timed call; the plan of `plan` otherwise.
+[[nodiscard]] inline collective_plan per_call_plan(const options& o, const message_plan& plan,
+                                                   int barriers_after) {
     policy::sync::chosen sync{.which = policy::sync::method::each_call,
                               .barriers = {.count = 1},
-                              .after_call = Def::barriers_after_call};
-    if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = {.count = 2}};
+                              .after_call = barriers_after};
+    if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = plan.sync};
     return {.iterations = plan.iterations,
             .sync = sync,
             .batching = plan.batching,
             .mem_limit_bytes = plan.mem_limit_bytes,
             .check = plan.check,
             .travel = plan.travel};
+}
+template <class Def>
+    requires timed_per_call<Def>
+[[nodiscard]] collective_plan per_call_plan_of(const options& o, const message_plan& plan) {
+    return per_call_plan(o, plan, Def::barriers_after_call);
 }
 
 // -z: OSU 7.5 takes its percentiles over the times of single iterations (omb_lat_arr[i -

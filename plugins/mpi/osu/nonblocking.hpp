@@ -324,6 +324,16 @@ void attach_nbc_figures(std::vector<result_record>& records, const mpi::gathered
 [[nodiscard]] std::vector<double> gather_splits(const mpi::session& s,
                                                 const std::array<double, 4>& mine);
 
+// The barriers after each call of OSU's first (pure) loop: the blocking test's (1; 0 for
+// ibarrier, whose blocking test is the barrier itself).
+template <class Def>
+[[nodiscard]] constexpr int barriers_after_pure() noexcept {
+    if constexpr (timed_per_call<Def>)
+        return Def::barriers_after_call;
+    else
+        return 1;
+}
+
 // OSU's measurement of one size of a nonblocking collective (see the top of this file), whose
 // call `make_start(context)` makes once the buffers are ready: a Start with begin(context, send,
 // recv) and the call operator of mpi/overlap.hpp's kernels (nbc_start).
@@ -348,8 +358,14 @@ template <class Def, class MakeStart>
             const auto start = make_start(context);
             using start_type = std::remove_cvref_t<decltype(start)>;
             mpi::wait_kernel<start_type> pure_kernel{start};
+            // OSU 7.5 times every call of both loops on its own, with an MPI_Barrier after it
+            // outside the timed part (osu_iallreduce.c:175-183 and :227-228, the other i* and
+            // ineighbor_* alike), but for osu_ibarrier's first loop, whose calls follow each
+            // other (osu_ibarrier.c:109-116): the blocking test's barriers after a call there.
+            // -batched: both loops batched, as before 7.5's method.
+            collective_plan pure_plan = per_call_plan(o, plan, barriers_after_pure<Def>());
             const mpi::rank_timing t_pure = mpi::time_iterations(
-                s, pattern, ready, context, pure_kernel, none, plan, x, check);
+                s, pattern, ready, context, pure_kernel, none, pure_plan, x, check);
             dummy_compute work;
             nbc_split split(t_pure.iterations);  // the overall loop's timed count too
             nbc_overall_kernel<start_type> overall_kernel{.start = &start,
@@ -357,8 +373,9 @@ template <class Def, class MakeStart>
                                                           .split = &split,
                                                           .target_s = mpi::per_iteration_s(t_pure),
                                                           .probes = o.test_calls};
+            collective_plan overall_plan = per_call_plan(o, plan, 1);
             const mpi::rank_timing t_overall = mpi::time_iterations(
-                s, pattern, ready, context, overall_kernel, none, plan, x, check);
+                s, pattern, ready, context, overall_kernel, none, overall_plan, x, check);
             const mpi::gathered overall =
                 mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
             const mpi::gathered pure = mpi::gather(s, t_pure, 0);

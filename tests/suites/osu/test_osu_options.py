@@ -106,6 +106,34 @@ def test_per_call_timing(args):
                        f"timed calls, expected {want}")
 
 
+def test_nbc_per_call_timing(args):
+    """OSU 7.5's nonblocking collectives time every call of both loops on its own with an
+    MPI_Barrier after it (osu_iallreduce.c:175-183, 227-228), but osu_ibarrier's first loop
+    (osu_ibarrier.c:109-116, its barrier after the second loop's calls only, :169): between -i 10
+    and -i 20 iallreduce makes 20 more MPI_Iallreduce (10 in each loop) and 20 more MPI_Barrier,
+    ibarrier 20 more MPI_Ibarrier and 10 more MPI_Barrier."""
+    for name, function, want_barriers in [("iallreduce", "MPI_Iallreduce", 20),
+                                          ("ibarrier", "MPI_Ibarrier", 10)]:
+        counts = {}
+        for iterations in (10, 20):
+            p, rows, reports = oracle_run(args, [name], ["-m", "8:8", "-i", str(iterations),
+                                                         "-x", "2"])
+            if p.returncode != 0 or len(rows) != 1 or len(reports) != args.np:
+                expect(False, f"{name} -i {iterations}: rows {rows}")
+                continue
+            counts[iterations] = {rank: (calls(rep, "MPI_Barrier"), calls(rep, function))
+                                  for rank, rep in reports.items()}
+        if len(counts) != 2:
+            continue
+        for rank in range(args.np):
+            barriers = counts[20][rank][0] - counts[10][rank][0]
+            started = counts[20][rank][1] - counts[10][rank][1]
+            expect(started == 20 and barriers == want_barriers,
+                   f"{name} rank {rank}: {started} more {function} and {barriers} more "
+                   f"MPI_Barrier for 10 more timed calls in each loop, expected 20 and "
+                   f"{want_barriers}")
+
+
 def test_layout(args):
     """OSU 7.5's preamble, exactly as its programs print it (osu_util_mpi.c print_preamble: an
     empty line, then "# BANNER v7.5"; osu_barrier: no datatype line; mbw_mr: banner first), the
@@ -823,6 +851,7 @@ def main():
     parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
     args = parser.parse_args()
     test_per_call_timing(args)
+    test_nbc_per_call_timing(args)
     test_layout(args)
     test_bw_reply(args)
     test_options(args)
