@@ -142,6 +142,15 @@ def test_bw_reply(args):
     got = operands(reports.get(0, {}), "MPI_Recv")
     expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
            f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
+    # OSU's MB/s is over process 0's own time (osu_bw.c:363-377): W X / ((W + 2) D0), its W
+    # MPI_Isend, MPI_Waitall and the reply's MPI_Recv, not over process 1's (W + 2) D1
+    want = 4 * 8 / (6 * D0_US)
+    got = [float(line.split()[1]) for line in p.stdout.splitlines() if line.startswith("8 ")]
+    metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
+    expect(got == [round(want, 2)] and close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
+           close(metrics.get("process0_time_us", -1), 6 * D0_US, 1e-6),
+           f"bw under the oracle: MB/s {got}, metrics {metrics}, expected {want} over "
+           f"process 0's {6 * D0_US} us")
     # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
     # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
     for b, want in [(None, 1), ("multiple", 4)]:
@@ -285,6 +294,14 @@ def test_point_to_point_datatypes(args):
     want_rows = [(b, name, x) for b in ("latency", "bw_persistent") for name, size in types
                  for x in sizes if x >= size]
     expect(got == want_rows, f"-T all records (benchmark, datatype, bytes): {got}")
+    # process 0's figures (osu_latency.c:277-278, osu_bw_persistent.c:368-382): latency's one
+    # way D0, bw_persistent's MB/s W X / (3 D0) (MPI_Startall, MPI_Waitall, the reply)
+    figures = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("process0_time_us"),
+                r.get("metrics", {}).get("bandwidth_mb_s")) for r in rows]
+    expect(all(close(t or -1, D0_US if b == "latency" else 3 * D0_US, 1e-6) and
+               (b == "latency" or close(mb or -1, 2 * x / (3 * D0_US), 1e-6))
+               for b, x, t, mb in figures),
+           f"-T all under the oracle (benchmark, bytes, process 0's time, MB/s): {figures}")
     expect("\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)"
            "\n2 " in p.stdout and p.stdout.count("# OSU MPI Latency Test") == 1 and
            "# Datatype: MPI_INT.\n# Size       Avg Latency(us)\n4 " in p.stdout and
@@ -328,6 +345,11 @@ def test_point_to_point_datatypes(args):
     expect([(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows] ==
            [(b, "MPI_INT", x) for b in ("latency_mt", "latency_mp") for x in (4, 8)],
            f"latency_mt latency_mp -T MPI_INT rows {rows}")
+    # both print process 0's one-way time, D0 (osu_latency_mt.c:488-489, osu_latency_mp.c:
+    # 293-294), where the slowest process's is D1
+    cells = [line.split()[1] for line in p.stdout.splitlines() if line[:2] in ("4 ", "8 ")]
+    expect(cells == [f"{D0_US:.2f}"] * 4,
+           f"latency_mt latency_mp under the oracle: Avg Latency {cells}, expected D0 {D0_US}")
     # bw_fan_in's leaves and bw_fan_out's root post W MPI_Isend of X / 4 floats per iteration
     # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them
     p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
@@ -459,6 +481,15 @@ def test_tail_latency(args):
     got = tail_columns(p.stdout, want)
     expected = [D0_US, D0_US, D0_US, D0_US + extra / 2]
     metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
+    # Avg Latency(us) is process 0's own time, as OSU prints it (osu_latency.c:277-278): its 130
+    # round trips of 2 D0, two of them L more, halved: D0 + L / 130; the slowest process's (the
+    # record's t_max_us) is process 1's D1
+    avg = D0_US + extra / 130
+    cells = [line.split()[1] for line in p.stdout.splitlines() if line.startswith("4 ")]
+    expect(cells == [f"{avg:.2f}"] and close(metrics.get("process0_time_us", -1), avg, 1e-6) and
+           close(rows[0].get("t_max_us", -1) if rows else -1, D1_US, 1e-6),
+           f"latency under the oracle: Avg Latency {cells}, process0_time_us "
+           f"{metrics.get('process0_time_us')}, expected {avg:.2f} (process 0's), t_max D1")
     expect(list(got) == [4] and all(close(v, e, 1e-4) for v, e in zip(got[4], expected)) and
            all(close(metrics.get(f"p{q}_latency_us", -1), e, 1e-4)
                for q, e in zip(want, expected)) and

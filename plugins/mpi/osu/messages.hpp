@@ -222,6 +222,10 @@ struct message_method {
             m = Def::measure_size(s, o, labels, x, plan);
         else
             m = measure_message_size<Def>(s, o, labels, x, plan);
+        // A pair test's figure is process 0's own time (osu/suite.hpp, process0_time_metric)
+        if constexpr (!Def::all_processes)
+            if (m.first_process_us)
+                for (auto& r : m.records) r.metrics[process0_time_metric] = *m.first_process_us;
         if constexpr (Def::text.latency)
             if (m.reduced)
                 for (auto& r : m.records)

@@ -136,7 +136,7 @@ private:
 
 // OSU's MB/s (10^6 bytes/s) of a record: the bytes of one iteration over its time.
 inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
-    const double t_us = r.headline_time_us();
+    const double t_us = figure_time_us(r);
     r.metrics["bandwidth_mb_s"] = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
 }
 

@@ -334,8 +334,9 @@ const forked_children* current_children = nullptr;
 
 struct latency_mp : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
+                                     // process 0's (osu_latency_mp.c:293-294)
                                      .figures = {{{.heading = avg_latency_figure.heading,
-                                                   .source = "t_max_us"}}},
+                                                   .source = process0_time_metric}}},
                                      .latency = true};
 
     static std::string refusal_with(const options& o, int /*world_size*/) {
