@@ -628,20 +628,63 @@ def test_sessions(args):
     refused_early(args, ["init", "-I"], "-I: not offered on init")
 
 
+def device_allocations(prefix, rank):
+    """The stand-in CUDA runtime's log of one process (tests/mpi/fake_cudart.cpp): (function,
+    first address, end address) per allocation."""
+    try:
+        with open(f"{prefix}.{rank}") as f:
+            lines = [line.split() for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+    return [(fn, int(address, 16), int(address, 16) + int(size)) for fn, size, address in lines]
+
+
 def test_device_buffers(args):
     """-d (OSU 7.5's accelerator and its SRC DST placements, osu_util.c:858-905, 1190-1252):
-    H H runs on host buffers as without -d; D D on an MPI that is not CUDA-aware (or, where it
-    is, on the osu suite, which has no device buffers) and -d managed are refused in one line
-    that names the -d given; bad forms name what is wrong."""
-    p, rows = run(["latency", "-m", "4:4", "-i", "1", "-x", "0", "-d", "cuda", "H", "H"],
-                  args.np, args.parbench)
-    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [4],
-           f"latency -d cuda H H: rc {p.returncode}, rows {rows}: {p.stderr[-300:]}")
-    for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: "),
+    process 0's send and receive buffers where SRC says, process 1's where DST says
+    (allocate_memory_pt2pt, osu_util_mpi.c:2690-2769; multi_lat and mbw_mr: the first n/2
+    processes SRC, the others DST, allocate_memory_pt2pt_mul, :2522-2603). Through a stand-in
+    CUDA runtime (fake_cudart.cpp: cudaMalloc and cudaMallocManaged in host memory, logged per
+    process, and MPICH's MPIX_GPU_query_support saying yes) under the oracle, whose report gives
+    every MPI_Send/MPI_Isend buffer's address: -d cuda D MH puts process 0's messages in its
+    cudaMalloc'd memory and process 1's in its cudaMallocManaged memory, -d cuda H D allocates
+    nothing on process 0. Without the stand-in (MPICH 4.0 is not CUDA-aware) D is refused with
+    the library's reason; -c, -d on a test that has no device buffers and bad forms in one
+    line."""
+    if args.fake_cudart:
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "cuda")
+            preload = [f"LD_PRELOAD={os.path.abspath(args.oracle)}:"
+                       f"{os.path.abspath(args.fake_cudart)}", f"PARBENCH_FAKE_CUDA_LOG={log}"]
+            for placement, want in [(["D", "MH"], ["cudaMalloc", "cudaMallocManaged"]),
+                                    (["H", "D"], [None, "cudaMalloc"])]:
+                names = ["latency", "mbw_mr"] if want[0] else ["latency"]
+                window = ["-W", "2"] if want[0] else []
+                p, rows, reports = oracle_run(args, names, ["-m", "8:8", "-i", "2", "-x", "0"] +
+                                              window + ["-d", "cuda"] + placement,
+                                              oracle_env=preload)
+                what = f"{' '.join(names)} -d cuda {' '.join(placement)}"
+                expect([(r["benchmark"], r["bytes"]) for r in rows] == [(n, 8) for n in names],
+                       f"{what}: rows {rows}")
+                for rank in (0, 1):
+                    made = device_allocations(log, rank)
+                    sent = reports.get(rank, {}).get("send_buffers", {}).get("8", {})
+                    inside = all(any(fn == want[rank] and low <= sent.get(k, -1) < high
+                                     for fn, low, high in made) for k in ("min", "max"))
+                    expect({fn for fn, _, _ in made} == ({want[rank]} if want[rank] else set())
+                           and (want[rank] is None or inside),
+                           f"{what}: process {rank}'s allocations {made}, its 8-byte messages "
+                           f"sent from {sent}, expected {want[rank] or 'no device memory'}")
+                    if os.path.exists(f"{log}.{rank}"):
+                        os.remove(f"{log}.{rank}")
+    for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: the MPI library"),
+                         (["-d", "cuda", "D", "H", "-c"], "-d cuda D H: not offered with -c"),
                          (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1"] + options, why)
+    refused_early(args, ["allreduce", "-m", "4:4", "-d", "cuda", "D", "D"],
+                  "-d: not offered on allreduce")
 
 
 def test_neighborhood_datatypes(args):
@@ -852,6 +895,7 @@ def main():
     parser.add_argument("--np", type=int, required=True)
     parser.add_argument("--parbench", required=True)
     parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
+    parser.add_argument("--fake-cudart", help="the stand-in CUDA runtime (fake_cudart.cpp)")
     args = parser.parse_args()
     test_per_call_timing(args)
     test_layout(args)

@@ -351,6 +351,11 @@ template <class Def>
             .reduction = [] {
                 if constexpr (requires { Def::sums_elements; }) return Def::sums_elements;
                 return false;
+            }(),
+            .takes_device_buffers = [] {
+                if constexpr (requires { Def::takes_device_buffers; })
+                    return Def::takes_device_buffers;
+                return false;
             }()};
 }
 

@@ -150,9 +150,12 @@ struct takes_message_datatype {
     static constexpr bool takes_ddt = true;
 };
 
-// What the point-to-point definitions share: byte messages, OSU's pt2pt MAX (4 MiB).
+// What the point-to-point definitions share: byte messages, OSU's pt2pt MAX (4 MiB), and -d's
+// device buffers (their message buffers are the session's pools; the bw reply stays a host
+// byte, where OSU's is one MPI_CHAR of the message buffers).
 struct point_to_point_def : mpi::definition_defaults {
     static constexpr std::uint64_t max_bytes = default_max_bytes;
+    static constexpr bool takes_device_buffers = true;
     static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
 };
 
