@@ -65,6 +65,7 @@ struct cuda_runtime {
     using set_fn = int (*)(int);
     using sync_fn = int (*)();
     using bus_id_fn = int (*)(char*, int, int);
+    using managed_fn = int (*)(void**, std::size_t, unsigned);
     malloc_fn malloc = nullptr;
     free_fn free = nullptr;
     memset_fn memset = nullptr;
@@ -72,6 +73,7 @@ struct cuda_runtime {
     set_fn set_device = nullptr;
     sync_fn synchronize = nullptr;
     bus_id_fn pci_bus_id = nullptr;  // optional: the placement names the device by it
+    managed_fn malloc_managed = nullptr;  // optional: managed (unified) memory, OSU's -d M
     std::string problem;  // why it could not be opened; empty when it could
 };
 
@@ -92,6 +94,8 @@ inline cuda_runtime& runtime() {
         c.set_device = reinterpret_cast<cuda_runtime::set_fn>(dlsym(lib, "cudaSetDevice"));
         c.synchronize = reinterpret_cast<cuda_runtime::sync_fn>(dlsym(lib, "cudaDeviceSynchronize"));
         c.pci_bus_id = reinterpret_cast<cuda_runtime::bus_id_fn>(dlsym(lib, "cudaDeviceGetPCIBusId"));
+        c.malloc_managed =
+            reinterpret_cast<cuda_runtime::managed_fn>(dlsym(lib, "cudaMallocManaged"));
         if (!c.malloc || !c.free || !c.memset || !c.device_count || !c.set_device || !c.synchronize)
             c.problem = "the CUDA runtime lacks cudaMalloc/cudaFree/cudaMemset/cudaSetDevice";
         return c;
@@ -104,6 +108,13 @@ inline void* device_allocate(std::size_t bytes) {
     return runtime().malloc(&p, bytes) == 0 ? p : nullptr;
 }
 inline void device_release(void* p) { (void)runtime().free(p); }
+// Managed memory visible to every device and the host (cudaMemAttachGlobal, as OSU 7.5's
+// allocate_managed_buffer asks it, osu_util_mpi.c:2437-2451); cudaFree releases it.
+inline void* managed_allocate(std::size_t bytes) {
+    constexpr unsigned attach_global = 1;  // cudaMemAttachGlobal
+    void* p = nullptr;
+    return runtime().malloc_managed(&p, bytes, attach_global) == 0 ? p : nullptr;
+}
 inline void device_zero(void* p, std::size_t bytes) {
     // cudaMemset is asynchronous to the host: the buffer must be zero before MPI reads it.
     (void)runtime().memset(p, 0, bytes);
@@ -158,6 +169,17 @@ inline cuda_device& selected_device() {
         chosen.pci_bus_id.assign(bus.data(), strnlen(bus.data(), bus.size()));
     static const memory_space space{"cuda", detail::device_allocate, detail::device_release,
                                     detail::device_zero};
+    return &space;
+}
+
+// Managed (unified) memory on the device cuda_memory_space() selected: call that first (it is
+// collective and says why there is no device); this one is not collective. Throws input_error
+// where the runtime has no cudaMallocManaged.
+[[nodiscard]] inline const memory_space* cuda_managed_memory_space() {
+    if (detail::runtime().malloc_managed == nullptr)
+        throw input_error("-accelerator cuda: the CUDA runtime lacks cudaMallocManaged");
+    static const memory_space space{"cuda-managed", detail::managed_allocate,
+                                    detail::device_release, detail::device_zero};
     return &space;
 }
 

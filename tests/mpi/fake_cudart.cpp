@@ -4,9 +4,13 @@
 // MPIX_GPU_query_support (yes), so the plugin's whole device path runs: device count, selection
 // by node-local rank, allocation (host memory, which MPI can send), PCI bus id.
 //   PARBENCH_FAKE_CUDA_DEVICES=N   devices on every node (default 2)
+//   PARBENCH_FAKE_CUDA_LOG=PREFIX  each allocation appends "cudaMalloc BYTES ADDRESS" (or
+//                                  cudaMallocManaged) to PREFIX.RANK, RANK the launcher's
+//                                  PMI_RANK: which process's buffers went to the device
 // Device D's PCI bus id is "0000:XX:00.0" with XX = 0x10 + D in hexadecimal.
 #include <mpi.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +22,19 @@ int device_count() {
 }
 int current_device = 0;
 constexpr int invalid_device = 101;  // cudaErrorInvalidDevice
+
+// the address as a number: GCC takes a `const void*` argument for a read of the new memory
+void log_allocation(const char* function, std::size_t bytes, std::uintptr_t address) {
+    const char* prefix = std::getenv("PARBENCH_FAKE_CUDA_LOG");
+    if (prefix == nullptr) return;
+    const char* rank = std::getenv("PMI_RANK");
+    char path[4096];
+    std::snprintf(path, sizeof path, "%s.%s", prefix, rank != nullptr ? rank : "0");
+    if (std::FILE* f = std::fopen(path, "a")) {
+        std::fprintf(f, "%s %zu 0x%jx\n", function, bytes, static_cast<std::uintmax_t>(address));
+        std::fclose(f);
+    }
+}
 }  // namespace
 
 extern "C" {
@@ -33,7 +50,13 @@ int cudaSetDevice(int device) {
 }
 int cudaMalloc(void** pointer, std::size_t bytes) {
     *pointer = std::malloc(bytes > 0 ? bytes : 1);
+    log_allocation("cudaMalloc", bytes, reinterpret_cast<std::uintptr_t>(*pointer));
     return *pointer != nullptr ? 0 : 2;  // cudaErrorMemoryAllocation
+}
+int cudaMallocManaged(void** pointer, std::size_t bytes, unsigned /*flags*/) {
+    *pointer = std::malloc(bytes > 0 ? bytes : 1);
+    log_allocation("cudaMallocManaged", bytes, reinterpret_cast<std::uintptr_t>(*pointer));
+    return *pointer != nullptr ? 0 : 2;
 }
 int cudaFree(void* pointer) {
     std::free(pointer);

@@ -679,6 +679,30 @@ template <class Partner>
     return p;
 }
 
+// What turns a process's loop total (seconds) into its time per iteration in µs: over the
+// iterations of the longest loop, divided by the pattern's time divisor (one way: half a round
+// trip).
+template <pattern::descriptor Pattern>
+[[nodiscard]] double per_iteration_us_of(const Pattern& pattern,
+                                         const std::vector<const rank_timing*>& ranks) {
+    std::uint64_t n = 1;
+    for (const rank_timing* f : ranks) n = std::max(n, f->iterations);
+    return 1e6 / (static_cast<double>(n) * pattern.time_divisor);
+}
+
+// The first active process's own time per iteration, µs, as reduce_ranks() counts each
+// process's (world rank 0 unless the order puts another first); none off the gather root. A
+// suite whose figure is one process's, not the slowest's, reads it here (OSU's pair tests print
+// process 0's: osu_latency.c:277-278, osu_bw.c:363-377).
+template <pattern::descriptor Pattern>
+[[nodiscard]] std::optional<double> first_process_us(const Pattern& pattern,
+                                                     const gathered& figures) {
+    if (!figures.root || figures.ranks.empty()) return std::nullopt;
+    std::vector<const rank_timing*> ranks;
+    for (const auto& f : figures.ranks) ranks.push_back(&f);
+    return figures.ranks.front().total_s * per_iteration_us_of(pattern, ranks);
+}
+
 // One record from the figures of `ranks` (IMB: t_max/t_min/t_avg across them, the distribution
 // of the slowest rank per batch, throughput by the pattern's rule from t_max). The batch times
 // are the slowest rank's of each batch, or, where they travelled reduced (batch_travel::reduced),
@@ -715,7 +739,7 @@ template <pattern::descriptor Pattern>
     const std::uint64_t epochs = ranks.empty() ? 0 : ranks.front()->epochs;
     r.iterations = std::max<std::uint64_t>(1, n / std::max<std::uint64_t>(1, epochs));
     if (epochs > 0) r.epochs = epochs;
-    const double per_iteration_us = 1e6 / (static_cast<double>(n) * pattern.time_divisor);
+    const double per_iteration_us = per_iteration_us_of(pattern, ranks);
     std::vector<double> rank_us;  // each process's time per iteration
     rank_us.reserve(ranks.size());
     double cpu_max = 0.0;

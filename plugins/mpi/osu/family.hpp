@@ -36,7 +36,10 @@ struct family {
 
     [[nodiscard]] std::array<int, 1> process_counts() const { return {Method::processes(run)}; }
     [[nodiscard]] std::vector<std::uint64_t> sizes() const { return Method::sizes(*run.opts); }
-    [[nodiscard]] count open(int q) const { return {mpi::session(run.comm, q)}; }
+    // the session's message buffers where -d puts this process's (run_state::buffers)
+    [[nodiscard]] count open(int q) const {
+        return {mpi::session(run.comm, q, false, {}, 0, run.buffers)};
+    }
     void progress(const count& c, std::uint64_t x) const {
         run.host->progress(name, x, c.session.layout().processes);
     }

@@ -227,6 +227,10 @@ struct message_method {
             m = Def::measure_size(s, o, labels, x, plan);
         else
             m = measure_message_size<Def>(s, o, labels, x, plan);
+        // A pair test's figure is process 0's own time (osu/suite.hpp, process0_time_metric)
+        if constexpr (!Def::all_processes)
+            if (m.first_process_us)
+                for (auto& r : m.records) r.metrics[process0_time_metric] = *m.first_process_us;
         if constexpr (Def::text.latency)
             if (m.reduced)
                 for (auto& r : m.records)
@@ -351,6 +355,11 @@ template <class Def>
             }(),
             .reduction = [] {
                 if constexpr (requires { Def::sums_elements; }) return Def::sums_elements;
+                return false;
+            }(),
+            .takes_device_buffers = [] {
+                if constexpr (requires { Def::takes_device_buffers; })
+                    return Def::takes_device_buffers;
                 return false;
             }()};
 }

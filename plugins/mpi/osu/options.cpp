@@ -369,8 +369,9 @@ constexpr parbench_parameter parameter_rows[] = {
      nullptr, PARBENCH_ARITY_FLAG},
     {"session", nullptr, "OSU's long form of -I", nullptr, PARBENCH_ARITY_FLAG},
     {"d", "cuda|managed [SRC DST]",
-     "OSU's device buffers (SRC, DST: H, D, MH, MD); refused unless H H: the osu suite has no "
-     "device buffers (imb-mpi1's -accelerator cuda has), and needs a CUDA-aware MPI (OSU -d)",
+     "OSU's device buffers of the point-to-point tests: process 0's where SRC says, process "
+     "1's where DST says (H host, D device, MH or MD managed); needs a CUDA-aware MPI, not "
+     "with -c (OSU -d)",
      nullptr, PARBENCH_ARITY_LIST},
     {"accelerator", "cuda|managed [SRC DST]", "OSU's long form of -d", nullptr,
      PARBENCH_ARITY_LIST},
@@ -620,5 +621,19 @@ std::vector<std::uint64_t> message_sizes(const options& o, std::uint64_t default
 }
 
 std::span<const parbench_parameter> parameters() noexcept { return options_impl::parameter_rows; }
+
+char buffer_placement(const options& o, bool halves, int world_rank, int world_size) noexcept {
+    if (o.accelerator.empty() || o.placements.size() != 2) return 'H';
+    const bool source_side = halves ? world_rank < world_size / 2 : world_rank == 0;
+    if (!halves && world_rank > 1) return 'H';  // idle beside the pair: no buffers used
+    // "M", "MH", "MD": managed (OSU reads the first letter, osu_util.c:1193, :1219)
+    return o.placements[source_side ? 0 : 1].front();
+}
+
+bool device_buffers_asked(const options& o) noexcept {
+    return !o.accelerator.empty() &&
+           std::any_of(o.placements.begin(), o.placements.end(),
+                       [](const std::string& p) { return p != "H"; });
+}
 
 }  // namespace parbench::osu

@@ -225,4 +225,15 @@ struct options {
 // The parameter rows of the osu suite (plugin/abi.h).
 [[nodiscard]] std::span<const parbench_parameter> parameters() noexcept;
 
+// Where -d puts one process's message buffers (its send and receive buffers alike): 'H' host,
+// 'D' device, 'M' managed. OSU 7.5's allocate_memory_pt2pt (osu_util_mpi.c:2690-2769): process
+// 0's where SRC says, process 1's where DST says; with `halves` (multi_lat, mbw_mr:
+// allocate_memory_pt2pt_mul, :2522-2603) the first n/2 processes' where SRC says, the others'
+// where DST says. Without SRC DST (or without -d) 'H', OSU's defaults (osu_util.c:645-646).
+[[nodiscard]] char buffer_placement(const options& o, bool halves, int world_rank,
+                                    int world_size) noexcept;
+
+// Whether -d puts any process's buffers off the host (a placement other than H).
+[[nodiscard]] bool device_buffers_asked(const options& o) noexcept;
+
 }  // namespace parbench::osu

@@ -141,8 +141,9 @@ struct window_requests {
 
 struct latency_persistent : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Latency Persistent Test",
+                                     // process 0's (osu_latency_persistent.c:290-291)
                                      .figures = {{{.heading = avg_latency_figure.heading,
-                                                   .source = "t_max_us"}}},
+                                                   .source = process0_time_metric}}},
                                      .latency = true};
     static ping_pong_requests request_maker(const mpi::kernel_context& c, const options& o) {
         return {.elements = message_elements::of(o, c.bytes)};

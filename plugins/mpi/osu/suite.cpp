@@ -189,9 +189,10 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.pairs_given && !b->text.pairs_line) option = "-p";
         else if (o.vary_window && !b->text.pairs_line) option = "-V";
         else if (o.ddt.given() && !b->takes_ddt) option = "-D";
+        else if (device_buffers_asked(o) && !b->takes_device_buffers) option = "-d";
         if (option.empty()) continue;
         // OSU takes -T and -D on some of these
-        if (!request.benchmarks.empty() && (option == "-T" || option == "-D"))
+        if (!request.benchmarks.empty() && (option == "-T" || option == "-D" || option == "-d"))
             throw input_error(option + ": not offered on " + std::string(b->info.name) +
                               " (docs/osu.md lists the tests that take it)");
         if (!request.benchmarks.empty())
@@ -203,32 +204,46 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                            : "osu: run without the options they do not take: " + ignored;
 }
 
-// -d (OSU 7.5's device buffers): H H is host memory on both sides, as without -d; anything else
-// is refused in one line. Where the MPI library is not CUDA-aware (asked as imb-mpi1's
-// -accelerator cuda asks it, cuda_buffers.hpp) that is the reason given; where it is, the osu
-// suite's tests have no device buffers yet. Collective over MPI_COMM_WORLD.
-void refuse_device_buffers(const options& o) {
-    if (o.accelerator.empty()) return;
+// -d (OSU 7.5's device buffers, osu_util.c:858-905, 1190-1252): the memory spaces its
+// placements need, asked of the MPI library and the CUDA runtime as imb-mpi1's -accelerator
+// cuda asks them (cuda_buffers.hpp); none where every placement is H (host memory, as without
+// -d). Refused in one line naming the -d given: an accelerator parbench has no buffers of, -c
+// (its check fills and reads the buffers on the host; imb-mpi1 refuses -check with -accelerator
+// too), an MPI library that is not CUDA-aware (its reason), no CUDA runtime or device.
+// Collective over MPI_COMM_WORLD.
+struct device_spaces {
+    const memory_space* device = nullptr;
+    const memory_space* managed = nullptr;
+    // the space of placement 'H', 'D' or 'M' (osu/options.hpp buffer_placement)
+    [[nodiscard]] const memory_space* of(char placement) const noexcept {
+        return placement == 'D' ? device : placement == 'M' ? managed : nullptr;
+    }
+};
+
+[[nodiscard]] device_spaces device_buffers(const options& o) {
+    if (o.accelerator.empty()) return {};
     std::string given = "-d " + o.accelerator;
     for (const auto& p : o.placements) given += " " + p;
-    if (o.placements == std::vector<std::string>{"H", "H"}) return;
-    const bool managed = o.accelerator == "managed" ||
-                         std::any_of(o.placements.begin(), o.placements.end(),
-                                     [](const std::string& p) { return p[0] == 'M'; });
     if (o.accelerator != "cuda" && o.accelerator != "managed")
         throw input_error(given + ": parbench has no " + o.accelerator +
-                          " buffers (only CUDA's, and those in imb-mpi1's -accelerator cuda)");
+                          " buffers (only CUDA's)");
+    if (!device_buffers_asked(o)) return {};
+    if (o.check)
+        throw input_error(given + ": not offered with -c (the check writes and reads the "
+                          "buffers on the host; imb-mpi1 refuses -check with -accelerator too)");
+    device_spaces spaces;
     try {
-        (void)mpi_plugin::cuda_memory_space();  // a CUDA-aware MPI and a device, or the reason
+        spaces.device = mpi_plugin::cuda_memory_space();  // a CUDA-aware MPI and a device
+        if (std::any_of(o.placements.begin(), o.placements.end(),
+                        [](const std::string& p) { return p.front() == 'M'; }))
+            spaces.managed = mpi_plugin::cuda_managed_memory_space();
     } catch (const input_error& e) {
         std::string why = e.what();
         if (const auto colon = why.find(": "); colon != std::string::npos)
             why = why.substr(colon + 2);
         throw input_error(given + ": " + why);
     }
-    throw input_error(given + ": the osu suite has no " +
-                      std::string(managed ? "managed" : "device") +
-                      " buffers yet (imb-mpi1's -accelerator cuda has device buffers)");
+    return spaces;
 }
 
 // -I (OSU 7.5's omb_mpi_init, osu_util_mpi.c:658-687): a communicator of the process set
@@ -420,7 +435,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         if (o.sessions && std::string_view(b->info.name) == "init")
             throw input_error("-I: not offered on init (its figure is the MPI plugin's "
                               "MPI_Init_thread, not an MPI_Session_init)");
-    suite_impl::refuse_device_buffers(o);
+    const suite_impl::device_spaces spaces = suite_impl::device_buffers(o);
     const suite_impl::session_world session(o.sessions);
     run_state st{&o, &host};
     st.comm = session.comm();
@@ -467,6 +482,10 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         const options mine = suite_impl::options_of(o, *b);
         st.text = &b->text;
         st.opts = &mine;
+        st.buffers = b->takes_device_buffers
+                         ? spaces.of(buffer_placement(o, b->all_processes, st.world_rank,
+                                                      st.world_size))
+                         : nullptr;
         const std::vector<datatype> tables = suite_impl::tables_of(o, *b);
         if (tables.empty()) {
             st.datatype_name = nullptr;

@@ -9,6 +9,7 @@
 #include "osu/options.hpp"
 #include "osu/table.hpp"
 
+#include <parbench/core/buffers.hpp>
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
@@ -39,6 +40,9 @@ struct run_state {
     const char* datatype_name = nullptr;
     // The communicator the tests run on: MPI_COMM_WORLD, or -I's of an MPI session
     MPI_Comm comm = MPI_COMM_WORLD;
+    // Where this process's message buffers of the test being run live (-d): nullptr, host
+    // memory; else CUDA's device or managed memory (cuda_buffers.hpp)
+    const memory_space* buffers = nullptr;
 };
 
 // Hands a record of the benchmark being run to the host, with the figures its table declares
@@ -102,6 +106,9 @@ struct benchmark {
     bool takes_buffers = false;  // -b single|multiple
     bool takes_ddt = false;      // -D (osu/options.hpp derived_datatype)
     bool reduction = false;
+    // -d's device or managed buffers (the point-to-point tests whose buffers are the session's
+    // pools; osu/options.hpp buffer_placement says whose go where)
+    bool takes_device_buffers = false;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0
@@ -136,7 +143,7 @@ private:
 
 // OSU's MB/s (10^6 bytes/s) of a record: the bytes of one iteration over its time.
 inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
-    const double t_us = r.headline_time_us();
+    const double t_us = figure_time_us(r);
     r.metrics["bandwidth_mb_s"] = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
 }
 

@@ -41,12 +41,14 @@ constexpr int defects_width = 10;
     return sorted[std::min(std::max<std::size_t>(index, 1), sorted.size()) - 1];
 }
 
-// The figure had an iteration taken `t_us` instead of the headline time (see table.hpp).
+// The figure had an iteration taken `t_us` instead of the headline time (see table.hpp): a
+// time keeps its ratio to the headline (the slowest process's), a rate is the same bytes or
+// messages over `t_us` (its value times the time it came from, figure_time_us, over `t_us`).
 [[nodiscard]] double figure_at(const result_record& r, const figure_text& f, double t_us) {
     const double value = report::column_value(r, column{f.source, {}}).value_or(0.0);
     const double headline = r.headline_time_us();
     if (headline <= 0.0) return 0.0;
-    if (f.rate) return t_us > 0.0 ? value * headline / t_us : 0.0;
+    if (f.rate) return t_us > 0.0 ? value * figure_time_us(r) / t_us : 0.0;
     return t_us * value / headline;
 }
 

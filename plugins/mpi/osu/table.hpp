@@ -88,6 +88,20 @@ struct block_text {
     std::span<const char* const> row_sources{};
 };
 
+// OSU's pair tests (latency, bw, bibw, their persistent forms, latency_mp) print process 0's
+// own time, t_end - t_start on process 0 (osu_latency.c:277-278, osu_bw.c:363-377,
+// osu_bibw.c:408-423, osu_latency_persistent.c:290-291, osu_bw_persistent.c:368-382,
+// osu_bibw_persistent.c:399-414, osu_latency_mp.c:293-294): the record's metric of that time
+// per iteration, µs (one way on the latency tests), beside the slowest process's t_max_us.
+inline constexpr const char* process0_time_metric = "process0_time_us";
+
+// The time a record's OSU figure comes from: process 0's on the pair tests, else the headline
+// (the slowest process's).
+[[nodiscard]] inline double figure_time_us(const result_record& r) {
+    const auto process0 = r.metrics.find(process0_time_metric);
+    return process0 != r.metrics.end() ? process0->second : r.headline_time_us();
+}
+
 // The columns of the benchmark's table with options `o`, in OSU's order, parbench's last.
 [[nodiscard]] std::vector<column> table_columns(const block_text& text, const options& o);
 

@@ -120,6 +120,8 @@ struct thread_pingpong {
 };
 
 struct latency_mt : latency_def<false>, takes_message_datatype {
+    // its threads' buffers are its own host vectors, not the session's pools
+    static constexpr bool takes_device_buffers = false;
     static constexpr block_text text{.banner = "OSU MPI Multi-threaded Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
@@ -334,8 +336,9 @@ const forked_children* current_children = nullptr;
 
 struct latency_mp : latency_def<false>, takes_message_datatype {
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
+                                     // process 0's (osu_latency_mp.c:293-294)
                                      .figures = {{{.heading = avg_latency_figure.heading,
-                                                   .source = "t_max_us"}}},
+                                                   .source = process0_time_metric}}},
                                      .latency = true};
 
     static std::string refusal_with(const options& o, int /*world_size*/) {
@@ -553,6 +556,7 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype {
     // elements (osu_partitioned_latency.c:166, 179-183, 204-217), q·⌊n/q⌋ times the message:
     // past the end of its buffers. parbench refuses -D here.
     static constexpr bool takes_ddt = false;
+    static constexpr bool takes_device_buffers = false;  // not offered yet (docs/osu.md, -d)
     static constexpr block_text text{
         .banner = "OSU MPI Partitioned Latency Test",
         .figures = {{{.heading = "Overall(us)", .source = "t_avg_us", .name = "overall_us"}}},

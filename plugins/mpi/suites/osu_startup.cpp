@@ -171,6 +171,7 @@ struct fan_check {
 template <bool FanIn>
 struct fan_def : point_to_point_def, takes_message_datatype {
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
+    static constexpr bool takes_device_buffers = false;  // not offered yet (docs/osu.md, -d)
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;  // CONG_BW
     // OSU 7.5 prints osu_bw's banner ("OSU MPI%s Bandwidth Test", line 1 of both files).

@@ -115,6 +115,15 @@ def table_rows(stdout):
     return blocks
 
 
+def osu_time(name, r):
+    """The time OSU's figure comes from: process 0's own on the pair tests (osu_latency.c:277-278,
+    osu_bw.c:363-377 and their persistent forms: process 0's t_end - t_start), the slowest
+    process's (t_max) on multi_lat's and mbw_mr's rows."""
+    if name in ("multi_lat", "mbw_mr"):
+        return r["t_max_us"]
+    return r["metrics"]["process0_time_us"]
+
+
 def moved_messages(name, window, pairs):
     """Messages of the message size that one iteration moves (OSU's MB/s numerator over X), or
     None for a latency test: bw W (osu_bw.c, osu_bw_persistent.c: size / 1e6 * iterations *
@@ -150,7 +159,7 @@ def check_point_to_point(rows, np, window, iterations, label):
     for name, rs in named.items():
         expect(sizes_of(rs) == [1, 2, 4], f"{label} {name}: sizes {sizes_of(rs)}")
         for r in rs:
-            t = r["t_max_us"]
+            t = osu_time(name, r)
             expect(r["iterations"] == iterations, f"{label} {name}: iterations {r['iterations']}")
             expect(r["defects"] == 0, f"{label} {name} {r['bytes']} B: defects {r['defects']}")
             expect(t > 0, f"{label} {name}: time {t}")
@@ -177,7 +186,7 @@ def check_console_figures(stdout, rows, label):
     def figure(name, r):
         if name == "multi_lat":
             return r["t_avg_us"]
-        return r["t_max_us"] if moved_messages(name, 1, 1) is None else \
+        return osu_time(name, r) if moved_messages(name, 1, 1) is None else \
             r["metrics"]["bandwidth_mb_s"]
     blocks = table_rows(stdout)
     for name, banner in P2P_BANNERS.items():
@@ -263,7 +272,8 @@ def check_declared_columns(p, rows, window, label):
         for line, r in zip(block[0]["rows"], rs):
             moved = moved_messages(name, window, pairs)
             if moved is None:  # a latency: each derived time keeps the figure's ratio
-                ratio = (r["t_avg_us"] if name == "multi_lat" else r["t_max_us"]) / r["t_max_us"]
+                ratio = (r["t_avg_us"] if name == "multi_lat" else osu_time(name, r)) / \
+                    r["t_max_us"]
                 at = lambda t: t * ratio  # noqa: E731
                 # OSU's series (process 0's times; multi_lat: each iteration's mean over the
                 # processes) is at most the slowest process's time of each iteration, the
@@ -494,9 +504,10 @@ def test_oracle(args, np):
         name, x = r["benchmark"], r["bytes"] or 0
         calls, per_pair = oracle_calls(name, window)
         t = calls * D_US
-        # OSU's figure: process 0's time (latency, bw, bibw: t_max), the average over the
-        # processes (multi_lat, collectives), the root's (bcast_ack: t_max)
-        figure = r["t_avg_us"] if name == "multi_lat" or name in COLLECTIVES else r["t_max_us"]
+        # OSU's figure: process 0's time (latency, bw, bibw and their persistent forms), the
+        # average over the processes (multi_lat, collectives), the root's (bcast_ack: t_max)
+        figure = r["t_avg_us"] if name == "multi_lat" or name in COLLECTIVES else \
+            r["t_max_us"] if name in ("mbw_mr", "bcast_ack") else osu_time(name, r)
         expect(close(figure, t, 1e-6), f"oracle -n {np} {name} {x} B: {figure} us, expected {t}")
         if per_pair is not None:
             moved = (pairs if name == "mbw_mr" else 1) * per_pair * x

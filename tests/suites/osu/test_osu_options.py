@@ -170,6 +170,15 @@ def test_bw_reply(args):
     got = operands(reports.get(0, {}), "MPI_Recv")
     expect(got.get("MPI_CHAR x 1") == 12 and "MPI_CHAR x 4" not in got,
            f"bw: process 0's receives {got}, expected 12 of MPI_CHAR x 1")
+    # OSU's MB/s is over process 0's own time (osu_bw.c:363-377): W X / ((W + 2) D0), its W
+    # MPI_Isend, MPI_Waitall and the reply's MPI_Recv, not over process 1's (W + 2) D1
+    want = 4 * 8 / (6 * D0_US)
+    got = [float(line.split()[1]) for line in p.stdout.splitlines() if line.startswith("8 ")]
+    metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
+    expect(got == [round(want, 2)] and close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
+           close(metrics.get("process0_time_us", -1), 6 * D0_US, 1e-6),
+           f"bw under the oracle: MB/s {got}, metrics {metrics}, expected {want} over "
+           f"process 0's {6 * D0_US} us")
     # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
     # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
     for b, want in [(None, 1), ("multiple", 4)]:
@@ -313,6 +322,14 @@ def test_point_to_point_datatypes(args):
     want_rows = [(b, name, x) for b in ("latency", "bw_persistent") for name, size in types
                  for x in sizes if x >= size]
     expect(got == want_rows, f"-T all records (benchmark, datatype, bytes): {got}")
+    # process 0's figures (osu_latency.c:277-278, osu_bw_persistent.c:368-382): latency's one
+    # way D0, bw_persistent's MB/s W X / (3 D0) (MPI_Startall, MPI_Waitall, the reply)
+    figures = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("process0_time_us"),
+                r.get("metrics", {}).get("bandwidth_mb_s")) for r in rows]
+    expect(all(close(t or -1, D0_US if b == "latency" else 3 * D0_US, 1e-6) and
+               (b == "latency" or close(mb or -1, 2 * x / (3 * D0_US), 1e-6))
+               for b, x, t, mb in figures),
+           f"-T all under the oracle (benchmark, bytes, process 0's time, MB/s): {figures}")
     expect("\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)"
            "\n2 " in p.stdout and p.stdout.count("# OSU MPI Latency Test") == 1 and
            "# Datatype: MPI_INT.\n# Size       Avg Latency(us)\n4 " in p.stdout and
@@ -356,6 +373,11 @@ def test_point_to_point_datatypes(args):
     expect([(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows] ==
            [(b, "MPI_INT", x) for b in ("latency_mt", "latency_mp") for x in (4, 8)],
            f"latency_mt latency_mp -T MPI_INT rows {rows}")
+    # both print process 0's one-way time, D0 (osu_latency_mt.c:488-489, osu_latency_mp.c:
+    # 293-294), where the slowest process's is D1
+    cells = [line.split()[1] for line in p.stdout.splitlines() if line[:2] in ("4 ", "8 ")]
+    expect(cells == [f"{D0_US:.2f}"] * 4,
+           f"latency_mt latency_mp under the oracle: Avg Latency {cells}, expected D0 {D0_US}")
     # bw_fan_in's leaves and bw_fan_out's root post W MPI_Isend of X / 4 floats per iteration
     # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them
     p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
@@ -487,6 +509,15 @@ def test_tail_latency(args):
     got = tail_columns(p.stdout, want)
     expected = [D0_US, D0_US, D0_US, D0_US + extra / 2]
     metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
+    # Avg Latency(us) is process 0's own time, as OSU prints it (osu_latency.c:277-278): its 130
+    # round trips of 2 D0, two of them L more, halved: D0 + L / 130; the slowest process's (the
+    # record's t_max_us) is process 1's D1
+    avg = D0_US + extra / 130
+    cells = [line.split()[1] for line in p.stdout.splitlines() if line.startswith("4 ")]
+    expect(cells == [f"{avg:.2f}"] and close(metrics.get("process0_time_us", -1), avg, 1e-6) and
+           close(rows[0].get("t_max_us", -1) if rows else -1, D1_US, 1e-6),
+           f"latency under the oracle: Avg Latency {cells}, process0_time_us "
+           f"{metrics.get('process0_time_us')}, expected {avg:.2f} (process 0's), t_max D1")
     expect(list(got) == [4] and all(close(v, e, 1e-4) for v, e in zip(got[4], expected)) and
            all(close(metrics.get(f"p{q}_latency_us", -1), e, 1e-4)
                for q, e in zip(want, expected)) and
@@ -625,20 +656,63 @@ def test_sessions(args):
     refused_early(args, ["init", "-I"], "-I: not offered on init")
 
 
+def device_allocations(prefix, rank):
+    """The stand-in CUDA runtime's log of one process (tests/mpi/fake_cudart.cpp): (function,
+    first address, end address) per allocation."""
+    try:
+        with open(f"{prefix}.{rank}") as f:
+            lines = [line.split() for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+    return [(fn, int(address, 16), int(address, 16) + int(size)) for fn, size, address in lines]
+
+
 def test_device_buffers(args):
     """-d (OSU 7.5's accelerator and its SRC DST placements, osu_util.c:858-905, 1190-1252):
-    H H runs on host buffers as without -d; D D on an MPI that is not CUDA-aware (or, where it
-    is, on the osu suite, which has no device buffers) and -d managed are refused in one line
-    that names the -d given; bad forms name what is wrong."""
-    p, rows = run(["latency", "-m", "4:4", "-i", "1", "-x", "0", "-d", "cuda", "H", "H"],
-                  args.np, args.parbench)
-    expect(p.returncode == 0 and [r["bytes"] for r in rows] == [4],
-           f"latency -d cuda H H: rc {p.returncode}, rows {rows}: {p.stderr[-300:]}")
-    for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: "),
+    process 0's send and receive buffers where SRC says, process 1's where DST says
+    (allocate_memory_pt2pt, osu_util_mpi.c:2690-2769; multi_lat and mbw_mr: the first n/2
+    processes SRC, the others DST, allocate_memory_pt2pt_mul, :2522-2603). Through a stand-in
+    CUDA runtime (fake_cudart.cpp: cudaMalloc and cudaMallocManaged in host memory, logged per
+    process, and MPICH's MPIX_GPU_query_support saying yes) under the oracle, whose report gives
+    every MPI_Send/MPI_Isend buffer's address: -d cuda D MH puts process 0's messages in its
+    cudaMalloc'd memory and process 1's in its cudaMallocManaged memory, -d cuda H D allocates
+    nothing on process 0. Without the stand-in (MPICH 4.0 is not CUDA-aware) D is refused with
+    the library's reason; -c, -d on a test that has no device buffers and bad forms in one
+    line."""
+    if args.fake_cudart:
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "cuda")
+            preload = [f"LD_PRELOAD={os.path.abspath(args.oracle)}:"
+                       f"{os.path.abspath(args.fake_cudart)}", f"PARBENCH_FAKE_CUDA_LOG={log}"]
+            for placement, want in [(["D", "MH"], ["cudaMalloc", "cudaMallocManaged"]),
+                                    (["H", "D"], [None, "cudaMalloc"])]:
+                names = ["latency", "mbw_mr"] if want[0] else ["latency"]
+                window = ["-W", "2"] if want[0] else []
+                p, rows, reports = oracle_run(args, names, ["-m", "8:8", "-i", "2", "-x", "0"] +
+                                              window + ["-d", "cuda"] + placement,
+                                              oracle_env=preload)
+                what = f"{' '.join(names)} -d cuda {' '.join(placement)}"
+                expect([(r["benchmark"], r["bytes"]) for r in rows] == [(n, 8) for n in names],
+                       f"{what}: rows {rows}")
+                for rank in (0, 1):
+                    made = device_allocations(log, rank)
+                    sent = reports.get(rank, {}).get("send_buffers", {}).get("8", {})
+                    inside = all(any(fn == want[rank] and low <= sent.get(k, -1) < high
+                                     for fn, low, high in made) for k in ("min", "max"))
+                    expect({fn for fn, _, _ in made} == ({want[rank]} if want[rank] else set())
+                           and (want[rank] is None or inside),
+                           f"{what}: process {rank}'s allocations {made}, its 8-byte messages "
+                           f"sent from {sent}, expected {want[rank] or 'no device memory'}")
+                    if os.path.exists(f"{log}.{rank}"):
+                        os.remove(f"{log}.{rank}")
+    for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: the MPI library"),
+                         (["-d", "cuda", "D", "H", "-c"], "-d cuda D H: not offered with -c"),
                          (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1"] + options, why)
+    refused_early(args, ["allreduce", "-m", "4:4", "-d", "cuda", "D", "D"],
+                  "-d: not offered on allreduce")
 
 
 def test_neighborhood_datatypes(args):
@@ -849,6 +923,7 @@ def main():
     parser.add_argument("--np", type=int, required=True)
     parser.add_argument("--parbench", required=True)
     parser.add_argument("--oracle", required=True, help="the PMPI oracle library")
+    parser.add_argument("--fake-cudart", help="the stand-in CUDA runtime (fake_cudart.cpp)")
     args = parser.parse_args()
     test_per_call_timing(args)
     test_nbc_per_call_timing(args)

@@ -1,9 +1,13 @@
-// plugin/parameter_type.hpp: ABI 1.1's typed parameters, as the host checks and converts them.
+// plugin/parameter_type.hpp: ABI 1.1's typed parameters, as the host checks and converts them;
+// and PARBENCH_ARITY_ATTACHED (abi.h), as the driver reads such a parameter
+// (driver/command_line.hpp).
+#include <parbench/driver/command_line.hpp>
 #include <parbench/plugin/parameter_type.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using parbench::input_error;
 using parbench::plugin::type_help;
@@ -94,4 +98,44 @@ TEST_CASE("the loader refuses a type row that cannot be used") {
     const parbench_parameter_type empty_range{"s", "n", PARBENCH_VALUE_COUNT, both, 5, 4, nullptr,
                                               0, {}};
     CHECK(type_problem(empty_range, one) == "parameter 'n' has bounds that admit no value");
+}
+
+namespace {
+
+// `words` after `parbench run SUITE`, parsed as the driver parses them for a suite whose
+// parameters are an attached "c" (OSU's -c[log[:DIR]], getopt's "c::") and a one-value "m":
+// the suite's options as given (driver::suite_options::values) and the words left as names.
+nlohmann::json attached_parse(const std::vector<std::string>& words) {
+    static const parbench_parameter parameters[] = {
+        {"c", "log[:DIR]", "validation", nullptr, PARBENCH_ARITY_ATTACHED},
+        {"m", "[MIN:]MAX", "sizes", nullptr, PARBENCH_ARITY_ONE}};
+    const parbench_suite suite{"s", "a suite", nullptr, 0, parameters, 2, 0};
+    CLI::App app;
+    std::vector<std::string> names;
+    app.add_option("names", names);
+    parbench::driver::suite_options options;
+    options.add_to(app, suite);
+    const std::vector<std::string> args = parbench::driver::rewrite_single_dash(
+        words, parbench::driver::single_dash_names(options.names()), options.attached_names());
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads from the back
+    app.parse(reversed);
+    nlohmann::json given(options.values(false));
+    given["names"] = names;
+    return given;
+}
+
+}  // namespace
+
+TEST_CASE("an attached parameter takes its value attached, never the next word") {
+    using nlohmann::json;
+    CHECK(attached_parse({"-clog:out", "latency"}) ==
+          json({{"c", "log:out"}, {"names", json::array({"latency"})}}));
+    CHECK(attached_parse({"--c=log", "-m", "4:8"}) ==
+          json({{"c", "log"}, {"m", "4:8"}, {"names", json::array()}}));
+    // bare, it is true, and the next word stays a name (OSU's getopt leaves "-c log" an argument)
+    CHECK(attached_parse({"-c", "log", "bw"}) ==
+          json({{"c", true}, {"names", json::array({"log", "bw"})}}));
+    CHECK(attached_parse({"latency", "-c"}) ==
+          json({{"c", true}, {"names", json::array({"latency"})}}));
+    CHECK(attached_parse({"latency"}) == json({{"names", json::array({"latency"})}}));
 }
