@@ -15,6 +15,13 @@
 //                         osu_allreduce_persistent.c:142-188: MPI_Allreduce_init (MPI_INT,
 //                         MPI_SUM), MPI_Barrier, then t_start, MPI_Start, MPI_Wait, t_stop,
 //                         MPI_Barrier per iteration; the figure the mean over the processes
+//   neighbor_allgather    osu/neighborhood.hpp through the same path as allreduce_persistent
+//                         (per call, MPI_Barrier after) on -N graph's edges 0,1 and 1,0 (OSU's
+//                         default cart:1:1 needs 3 processes: on 2 OSU stops and the suite
+//                         refuses it) beside osu_neighbor_allgather.c:103-189:
+//                         MPI_Dist_graph_create_adjacent once, then t_start,
+//                         MPI_Neighbor_allgather, t_stop, MPI_Barrier per iteration; the figure
+//                         the mean over the processes
 //   iallreduce (pure)     the pure-communication phase of osu/nonblocking.hpp's measure_nbc
 //                         (prepare, then mpi::time_iterations of mpi::wait_kernel on the suite's
 //                         nbc_start: MPI_Iallreduce + MPI_Wait, the message plan's batched loop)
@@ -23,9 +30,8 @@
 //                         the processes (Pure Comm.)
 //
 // Each alternation gives a ratio parbench / plain of the figure the suite prints and OSU prints.
-// The neighbourhood collectives, partitioned_latency and latency_mt are not here: their
-// definitions live inside the plugin's translation units (plugins/mpi/suites/osu_neighbor.cpp,
-// osu_latency_variants.cpp), which a bench cannot include.
+// partitioned_latency and latency_mt are not here: their definitions live inside the plugin's
+// translation unit plugins/mpi/suites/osu_latency_variants.cpp, which a bench cannot include.
 //
 // Long form (the benchmark() target): 8 B, 1 KiB and 64 KiB with OSU's counts (latency 10000
 // and 1000 above 8 KiB, collectives 1000 and 100); the median ratio per size must stay within
@@ -36,6 +42,7 @@
 //   mpiexec -n 2 ./osu_families_overhead [ALTERNATIONS] [--short]
 #include "osu/collectives.hpp"
 #include "osu/messages.hpp"
+#include "osu/neighborhood.hpp"
 #include "osu/nonblocking.hpp"
 #include "osu/persistent.hpp"
 #include "alternation.hpp"
@@ -60,6 +67,9 @@ constexpr char int_type[] = "MPI_INT";
 using allreduce = osu::collective_def<parbench::imb_mpi1::allreduce_def, allreduce_banner, int_type>;
 using allreduce_persistent =
     osu::persistent_collective<allreduce, osu::allreduce_requests, allreduce_p_banner>;
+constexpr char neighbor_allgather_banner[] = "OSU MPI Neighborhood Allgather Latency Test";
+using neighbor_allgather =
+    osu::neighbor_def<osu::neighbor_call::allgather, neighbor_allgather_banner>;
 
 constexpr std::uint64_t largest_bytes = 65536;
 
@@ -106,16 +116,15 @@ double plain_latency_persistent_us(buffers b, int rank, int bytes, std::uint64_t
     return rank == 0 ? total * 1e6 / (2.0 * static_cast<double>(n)) : 0.0;
 }
 
-// OSU 7.5's per-call collective loop (osu_allreduce_persistent.c, and osu_iallreduce.c's first
-// loop with `begin` an MPI_Iallreduce): t_start, the call and its MPI_Wait, t_stop, MPI_Barrier.
-template <class Begin>
-double plain_per_call_us(std::uint64_t n, std::uint64_t skip, Begin&& begin) {
+// OSU 7.5's per-call collective loop (osu_allreduce_persistent.c, osu_neighbor_allgather.c,
+// and osu_iallreduce.c's first loop): t_start, the call (with its MPI_Wait), t_stop, MPI_Barrier.
+template <class Call>
+double plain_per_call_us(std::uint64_t n, std::uint64_t skip, Call&& call) {
     MPI_Barrier(MPI_COMM_WORLD);
     double timer = 0.0;
     for (std::uint64_t i = 0; i < skip + n; ++i) {
         const double start = MPI_Wtime();
-        MPI_Request request = begin();
-        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        call();
         const double stop = MPI_Wtime();
         MPI_Barrier(MPI_COMM_WORLD);
         if (i >= skip) timer += stop - start;
@@ -183,6 +192,8 @@ int main(int argc, char** argv) {
     osu::options o;
     o.table_datatype = osu::datatype::mpi_int;  // the reductions' default (OSU 7.5: MPI_INT)
     osu::options chars;                         // latency_persistent: MPI_CHAR
+    osu::options pair_graph;                    // neighbor_allgather: MPI_CHAR, -N graph
+    pair_graph.topology = {.graph = true, .file = "0,1 1,0", .edges = {{0, 1}, {1, 0}}};
 
     if (rank == 0)
         std::printf("# OSU 7.5 families overhead (%s form): the suite's definitions vs OSU's "
@@ -225,9 +236,38 @@ int main(int argc, char** argv) {
                               collective_counts.n_sample(bytes), collective_counts.warmup(bytes),
                               [&] {
                                   MPI_Start(&request);
-                                  return request;
+                                  MPI_Wait(&request, MPI_STATUS_IGNORE);
                               });
                           MPI_Request_free(&request);
+                          return t;
+                      })
+                      ? 0
+                      : 1;
+
+        // OSU's default topology (cart:1:1) needs 3 processes (radius <= (2 - 1) / 2 = 0 on 2,
+        // where OSU stops and the suite refuses): on the pair, -N graph's two edges 0,1 and 1,0
+        failed += compare(
+                      "neighbor_allgather", rank, bytes, collective_counts.n_sample(bytes), args,
+                      [&] {
+                          return suite_message_us<neighbor_allgather>(pair, pair_graph, bytes,
+                                                                      collective_counts);
+                      },
+                      [&] {
+                          // MPI_Dist_graph_create_adjacent once per program, outside the timing
+                          // (osu_neighbor_allgather.c:103-108)
+                          const int peer = 1 - rank;
+                          const int weight = 1;
+                          MPI_Comm graph = MPI_COMM_NULL;
+                          MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &peer, &weight, 1,
+                                                         &peer, &weight, MPI_INFO_NULL, 0,
+                                                         &graph);
+                          const double t = plain_per_call_us(
+                              collective_counts.n_sample(bytes), collective_counts.warmup(bytes),
+                              [&] {
+                                  MPI_Neighbor_allgather(b.send, x, MPI_CHAR, b.recv, x, MPI_CHAR,
+                                                         graph);
+                              });
+                          MPI_Comm_free(&graph);
                           return t;
                       })
                       ? 0
@@ -264,7 +304,7 @@ int main(int argc, char** argv) {
                                   MPI_Request request = MPI_REQUEST_NULL;
                                   MPI_Iallreduce(b.send, b.recv, ints, MPI_INT, MPI_SUM,
                                                  MPI_COMM_WORLD, &request);
-                                  return request;
+                                  MPI_Wait(&request, MPI_STATUS_IGNORE);
                               });
                       })
                       ? 0
