@@ -29,9 +29,17 @@
 //                         MPI_Wait, t_stop, MPI_Barrier per iteration; the figure the mean over
 //                         the processes (Pure Comm.)
 //
+//   partitioned_latency   the pure loop of its measure_size (osu/partitioned.hpp: MPI_Psend_init
+//   (pure)                and MPI_Precv_init of -q 8 partitions made once per size, then
+//                         mpi::time_iterations of partitioned_pure_kernel, the batched loop)
+//                         beside osu_partitioned_latency.c:203-330's first loop: on each process
+//                         the clock read around each round trip (MPI_Start, MPI_Pready of every
+//                         partition, MPI_Wait; MPI_Start and MPI_Wait of the receive) and summed;
+//                         the figure t / (2 n), the mean over the processes (Pure Comm.)
+//
 // Each alternation gives a ratio parbench / plain of the figure the suite prints and OSU prints.
-// partitioned_latency and latency_mt are not here: their definitions live inside the plugin's
-// translation unit plugins/mpi/suites/osu_latency_variants.cpp, which a bench cannot include.
+// latency_mt is not here: its definition (threads sharing the ping-pongs) lives inside the
+// plugin's translation unit plugins/mpi/suites/osu_latency_variants.cpp.
 //
 // Long form (the benchmark() target): 8 B, 1 KiB and 64 KiB with OSU's counts (latency 10000
 // and 1000 above 8 KiB, collectives 1000 and 100); the median ratio per size must stay within
@@ -43,6 +51,7 @@
 #include "osu/collectives.hpp"
 #include "osu/messages.hpp"
 #include "osu/neighborhood.hpp"
+#include "osu/partitioned.hpp"
 #include "osu/nonblocking.hpp"
 #include "osu/persistent.hpp"
 #include "alternation.hpp"
@@ -130,6 +139,52 @@ double plain_per_call_us(std::uint64_t n, std::uint64_t skip, Call&& call) {
         if (i >= skip) timer += stop - start;
     }
     return mean_at_root(timer * 1e6 / static_cast<double>(n));
+}
+
+// osu_partitioned_latency.c's first loop (the pure communication time): each process's one-way
+// time, the mean over the two at rank 0.
+double plain_partitioned_us(buffers b, int rank, int bytes, int partitions, std::uint64_t n,
+                            std::uint64_t skip) {
+    const int peer = 1 - rank;
+    const MPI_Count per = bytes / partitions;
+    MPI_Request send = MPI_REQUEST_NULL;
+    MPI_Request recv = MPI_REQUEST_NULL;
+    if (rank == 0) {
+        MPI_Psend_init(b.send, partitions, per, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       &send);
+        MPI_Precv_init(b.recv, partitions, per, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       &recv);
+    } else {
+        MPI_Precv_init(b.recv, partitions, per, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       &recv);
+        MPI_Psend_init(b.send, partitions, per, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       &send);
+    }
+    const auto send_all = [&] {
+        MPI_Start(&send);
+        for (int p = 0; p < partitions; ++p) MPI_Pready(p, send);
+        MPI_Wait(&send, MPI_STATUS_IGNORE);
+    };
+    const auto receive = [&] {
+        MPI_Start(&recv);
+        MPI_Wait(&recv, MPI_STATUS_IGNORE);
+    };
+    MPI_Barrier(MPI_COMM_WORLD);
+    double timer = 0.0;
+    for (std::uint64_t i = 0; i < skip + n; ++i) {
+        const double start = MPI_Wtime();
+        if (rank == 0) {
+            send_all();
+            receive();
+        } else {
+            receive();
+            send_all();
+        }
+        if (i >= skip) timer += MPI_Wtime() - start;
+    }
+    MPI_Request_free(&send);
+    MPI_Request_free(&recv);
+    return mean_at_root(timer * 1e6 / (2.0 * static_cast<double>(n)));
 }
 
 // The figure the suite prints for a definition's record: its table's first column.
@@ -309,6 +364,43 @@ int main(int argc, char** argv) {
                       })
                       ? 0
                       : 1;
+
+        // partitioned_latency's pure loop, as its measure_size runs it: the requests made once
+        // on the session's buffers, then the batched loop of partitioned_pure_kernel
+        {
+            const int partitions = static_cast<int>(osu::default_partitions);
+            const auto p = osu::partitioned_latency::descriptor(chars);
+            const mpi::kernel_context pcontext =
+                pair.context(static_cast<std::size_t>(bytes), parbench::pattern::pairing_of(p));
+            auto pready = mpi::prepare(
+                pair,
+                mpi::persistent_requests(
+                    mpi::message_resource(
+                        osu::partitioned_latency::layout(static_cast<std::size_t>(bytes), 2), {},
+                        pair.send_pool(), pair.recv_pool()),
+                    pcontext,
+                    osu::partitioned_requests{.partitions = partitions,
+                                              .elements = osu::message_elements::of(chars, bytes)}),
+                0.0);
+            osu::partitioned_pure_kernel pure{.partitions = partitions};
+            const osu::partition_check pcheck{.partitions = osu::default_partitions};
+            failed += compare(
+                          "partitioned_pure", rank, bytes, latency_counts.n_sample(bytes), args,
+                          [&] {
+                              osu::message_plan plan{.iterations = latency_counts};
+                              mpi::no_completion none;
+                              const mpi::rank_timing t = mpi::time_iterations(
+                                  pair, p, pready, pcontext, pure, none, plan, bytes, pcheck);
+                              return mean_at_root(mpi::per_iteration_s(t) / 2 * 1e6);
+                          },
+                          [&] {
+                              return plain_partitioned_us(b, rank, x, partitions,
+                                                          latency_counts.n_sample(bytes),
+                                                          latency_counts.warmup(bytes));
+                          })
+                          ? 0
+                          : 1;
+        }
     }
     if (rank == 0) std::printf("# %s\n", failed == 0 ? "ok" : "FAILED");
     return failed == 0 ? 0 : 1;
