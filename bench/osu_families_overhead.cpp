@@ -24,7 +24,8 @@
 //                         the mean over the processes
 //   iallreduce (pure)     the pure-communication phase of osu/nonblocking.hpp's measure_nbc
 //                         (prepare, then mpi::time_iterations of mpi::wait_kernel on the suite's
-//                         nbc_start: MPI_Iallreduce + MPI_Wait, the message plan's batched loop)
+//                         nbc_start: MPI_Iallreduce + MPI_Wait, each call timed on its own
+//                         with an MPI_Barrier after it, osu::per_call_plan)
 //                         beside osu_iallreduce.c:150-199's first loop: t_start, MPI_Iallreduce,
 //                         MPI_Wait, t_stop, MPI_Barrier per iteration; the figure the mean over
 //                         the processes (Pure Comm.)
@@ -347,7 +348,11 @@ int main(int argc, char** argv) {
         failed += compare(
                       "iallreduce_pure", rank, bytes, collective_counts.n_sample(bytes), args,
                       [&] {
-                          osu::message_plan plan{.iterations = collective_counts};
+                          // measure_nbc's plan of the pure loop: every call timed on its own,
+                          // an MPI_Barrier after it (osu::per_call_plan)
+                          osu::collective_plan plan = osu::per_call_plan(
+                              o, osu::message_plan{.iterations = collective_counts},
+                              osu::barriers_after_pure<allreduce>());
                           mpi::no_completion none;
                           const mpi::rank_timing t = mpi::time_iterations(
                               pair, descriptor, ready, context, pure_kernel, none, plan, bytes,
