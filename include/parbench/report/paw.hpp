@@ -22,6 +22,7 @@
 // which carries PAW's concurrent-device suffix ("_dev0+1").
 #pragma once
 
+#include <parbench/report/console_run_context.hpp>
 #include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/report/reporter.hpp>
@@ -112,15 +113,16 @@ public:
         // A plugin may leave either block out, or any part of them; render what is there.
         const paw_context c = start.context.get<paw_context>();  // report/paw_context.hpp
         const paw_header h = start.header.get<paw_header>();     // report/paw_header.hpp
+        const console_run_context run = read_console_run_context(driver_context);
         timer_ = c.timer.value_or(timer_limits{});
         out_ << "#------------------------------------------------------------\n";
         out_ << "# " << (start.title.empty() ? std::string("PAW compatible tests") : start.title)
              << '\n';
         out_ << "#------------------------------------------------------------\n";
-        for (const char* key : {"date", "host", "calling_sequence"})
-            if (driver_context.is_object() && driver_context.contains(key) &&
-                driver_context[key].is_string())
-                out_ << fmt::format("# {:<18}: {}\n", key, driver_context[key].get<std::string>());
+        // The driver's lines, under their JSON keys' names.
+        if (run.date) out_ << fmt::format("# {:<18}: {}\n", "date", *run.date);
+        if (run.calling_sequence)
+            out_ << fmt::format("# {:<18}: {}\n", "calling_sequence", *run.calling_sequence);
         if (const auto& o = c.openblas) {
             out_ << fmt::format("# {:<18}: {}\n", "BLAS", o->config);
             out_ << fmt::format("# {:<18}: {} ({} threads by default)\n", "BLAS core",
