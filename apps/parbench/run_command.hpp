@@ -10,6 +10,7 @@
 #include <parbench/driver/startup.hpp>
 #include <parbench/host/host.hpp>
 #include <parbench/host/mpi_family.hpp>
+#include <parbench/report/console_layouts.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -80,7 +81,7 @@ inline int run_suite(parbench::host& pb, const run_options& o,
             .cannot_verify = plan.cannot_verify,
             .sweep_run_files = plan.comm_plugin != nullptr,
             .start_warnings = {},
-            .layouts = every_layout()});
+            .layouts = report::every_layout()});
 }
 
 }  // namespace parbench::app

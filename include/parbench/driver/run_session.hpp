@@ -1,7 +1,7 @@
 // Event routing of one `parbench run`: what the plugin emits goes to the console reporter of the
-// suite's layout (report/console_layouts.hpp), to the files that layout writes (PAW's .dat
-// files, also under --quiet) and to the JSON/CSV files, on rank 0; progress arms the time limit
-// and draws the progress line.
+// suite's layout (of the layouts the session is given: report/console.hpp), to the files that
+// layout writes (PAW's .dat files, also under --quiet) and to the JSON/CSV files, on rank 0;
+// progress arms the time limit and draws the progress line.
 //
 // A warning is printed once, in one stream: on rank 0 with a console (tables on stdout) as a
 // "# WARNING:" line among the tables, else (--quiet, another rank) as "parbench: warning:" on
@@ -16,7 +16,7 @@
 
 #include <parbench/host/event_sink.hpp>
 #include <parbench/host/run_verdict.hpp>
-#include <parbench/report/console_layouts.hpp>
+#include <parbench/report/console.hpp>
 #include <parbench/report/json.hpp>
 #include <parbench/report/output_file.hpp>
 #include <parbench/report/reporter.hpp>
@@ -47,29 +47,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// The console layouts a session renders, and the files a layout writes beside the console:
-// every one parbench knows (every_layout(), the driver's: report/console_layouts.hpp), or a
-// program's own few (parbench::mpi::main renders IMB's alone, and so compiles no other reporter).
-struct session_layouts {
-    // Throws report::unknown_layout unless the layout is one of them.
-    void (*require)(std::string_view layout, std::string_view suite) = nullptr;
-    std::unique_ptr<report::reporter> (*console)(std::string_view layout, std::string_view suite,
-                                                 const report::console_target& target) = nullptr;
-    // nullptr from it: the layout writes no files of its own.
-    std::unique_ptr<report::reporter> (*files)(std::string_view layout,
-                                               const report::layout_files_target& target) = nullptr;
-};
-
-[[nodiscard]] inline session_layouts every_layout() noexcept {
-    return {&report::require_layout, &report::make_console, &report::make_layout_files};
-}
+// The console layouts a session renders (report/console.hpp): every_layout() for the driver
+// (report/console_layouts.hpp), IMB's alone for parbench::mpi::main.
+using session_layouts = report::layout_set;
 
 class run_session final : public parbench::event_sink {
 public:
     // `outputs`: the run's files, which a layout's own files are claimed in (it outlives the
     // session).
     run_session(bool render, bool quiet, bool progress_line, std::filesystem::path dat_dir,
-                report::output_set& outputs, session_layouts layouts = every_layout())
+                report::output_set& outputs, session_layouts layouts)
         : render_(render), quiet_(quiet), progress_line_(progress_line),
           dat_dir_(std::move(dat_dir)), outputs_(outputs), layouts_(layouts) {}
 

@@ -85,7 +85,7 @@ struct run_steps {
     bool sweep_run_files = false;
     // Warnings to give once the run has started (the console's header first), on rank 0.
     std::vector<std::string> start_warnings;
-    // The console layouts the run may declare (every_layout(): all of them).
+    // The console layouts the run may declare (report::every_layout(): all of them).
     session_layouts layouts;
 };
 

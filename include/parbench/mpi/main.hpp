@@ -48,7 +48,7 @@
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/parameter_type.hpp>
-#include <parbench/report/console_layouts.hpp>
+#include <parbench/report/console.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/result.hpp>
 

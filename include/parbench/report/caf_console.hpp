@@ -12,6 +12,7 @@
 #pragma once
 
 #include <parbench/report/caf_header.hpp>
+#include <parbench/report/console_run_context.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -28,19 +29,20 @@ public:
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
         const auto header = start.header.get<caf_header>();  // report/caf_header.hpp
+        const console_run_context run = read_console_run_context(driver_context);
         const std::string rule(72, '-');
         check_ = header.check;
         timer_ = timer_limits::from_context(start.context);
         out_ << '#' << rule << '\n';
         out_ << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
         out_ << '#' << rule << '\n';
-        line("Date", text(driver_context, "date_text"));
-        line("Machine", text(driver_context, "machine"));
+        line("Date", run.date_text.value_or("-"));
+        line("Machine", run.uname ? run.uname->machine : "-");
         line("Images", std::to_string(header.images));
         line("Coarray runtime", header.coarray_runtime);
         line("Compiler", header.compiler);
         line("MPI Version", header.mpi_version);
-        out_ << "#\n# Calling sequence was:\n#\n# " << text(driver_context, "calling_sequence")
+        out_ << "#\n# Calling sequence was:\n#\n# " << run.calling_sequence.value_or("-")
              << "\n#\n# Benchmarks to run:\n#\n";
         for (const auto& name : start.benchmarks) out_ << "# " << name << '\n';
         out_.flush();
@@ -117,11 +119,6 @@ private:
     // Counts and sizes: whole numbers.
     [[nodiscard]] static long long metric(const result_record& r, const char* name) {
         return static_cast<long long>(value(r, name));
-    }
-    [[nodiscard]] static std::string text(const nlohmann::json& object, const char* key) {
-        if (!object.is_object() || !object.contains(key) || object[key].is_null()) return "-";
-        const auto& v = object[key];
-        return v.is_string() ? v.get<std::string>() : v.dump();
     }
     void line(const char* label, const std::string& value_text) {
         out_ << fmt::format("# {:<16}: {}\n", label, value_text);

@@ -3,13 +3,14 @@
 // line in console_layouts(); an undeclared or unknown layout is an error, never a fallback.
 //
 // Every console also shows the `note` events of a run (informational lines, "# text"), whatever
-// its layout: notes_on_console wraps the layout's reporter.
+// its layout: notes_on_console (report/console.hpp) wraps the layout's reporter.
 //
 // A layout may also write files of its own beside the console (PAW's .dat files): those are
 // file reporters (make_layout_files), made whether or not a console is shown.
 #pragma once
 
 #include <parbench/report/caf_console.hpp>
+#include <parbench/report/console.hpp>
 #include <parbench/report/imb_console.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
 #include <parbench/report/imb_p2p_console.hpp>
@@ -31,11 +32,6 @@
 #include <utility>
 
 namespace parbench::report {
-
-// Where a console reporter writes: the terminal stream.
-struct console_target {
-    std::ostream& out;
-};
 
 using console_factory = std::function<std::unique_ptr<reporter>(const console_target&)>;
 
@@ -61,13 +57,6 @@ template <class Reporter>
     return layouts;
 }
 
-// A suite declared a layout no reporter is registered for (a plugin newer than the host, or a
-// typing error in the plugin).
-class unknown_layout : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 // "caf, imb, osu, paw"
 [[nodiscard]] inline std::string known_layouts() {
     std::string text;
@@ -88,29 +77,6 @@ inline void require_layout(std::string_view layout, std::string_view suite) {
                          known_layouts() + ")");
 }
 
-// Shows note events as "# text" lines between the rows of any layout.
-class notes_on_console final : public reporter {
-public:
-    notes_on_console(std::ostream& out, std::unique_ptr<reporter> layout)
-        : out_(out), layout_(std::move(layout)) {}
-
-    void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
-        layout_->on_run_start(start, driver_context);
-    }
-    void on_result(const result_record& record) override { layout_->on_result(record); }
-    void on_warning(const std::string& message) override { layout_->on_warning(message); }
-    void on_time_out(const result_record& row) override { layout_->on_time_out(row); }
-    void on_note(const std::string& message) override {
-        layout_->close_table();
-        out_ << "# " << message << '\n';
-    }
-    void on_run_end(bool completed) override { layout_->on_run_end(completed); }
-
-private:
-    std::ostream& out_;
-    std::unique_ptr<reporter> layout_;
-};
-
 // The console reporter of `layout`; throws unknown_layout.
 [[nodiscard]] inline std::unique_ptr<reporter> make_console(std::string_view layout,
                                                             std::string_view suite,
@@ -120,18 +86,16 @@ private:
                                               console_layouts().find(layout)->second(target));
 }
 
-// Where a layout's own files go: their directory (--dat-dir) and the run's outputs, which they
-// are claimed in (output_file.hpp); nullptr: a set of the reporter's own.
-struct layout_files_target {
-    std::filesystem::path directory = ".";
-    output_set* outputs = nullptr;
-};
-
 // The reporter of the files `layout` writes beside the console, or nullptr when it writes none.
 [[nodiscard]] inline std::unique_ptr<reporter> make_layout_files(std::string_view layout,
                                                                  const layout_files_target& t) {
     if (layout == "paw") return std::make_unique<paw_dat_reporter>(t.directory, t.outputs);
     return nullptr;
+}
+
+// Every layout parbench knows, and their files: the driver's set.
+[[nodiscard]] inline layout_set every_layout() noexcept {
+    return {&require_layout, &make_console, &make_layout_files};
 }
 
 }  // namespace parbench::report

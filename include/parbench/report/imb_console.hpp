@@ -98,11 +98,14 @@ inline void imb_banner(std::ostream& out, const run_start& start, const imb_head
     out << '#' << rule << '\n';
     out << "#    " << (start.title.empty() ? start.suite : start.title) << '\n';
     out << '#' << rule << '\n';
-    imb_header_line(out, "Date", context.date_text);
-    imb_header_line(out, "Machine", context.machine);
-    imb_header_line(out, "System", context.system);
-    imb_header_line(out, "Release", context.release);
-    imb_header_line(out, "Version", context.version);
+    // A context of the caller's own may leave a line empty (report/console_run_context.hpp).
+    const console_run_context_uname uname =
+        context.run.uname.value_or(console_run_context_uname{});
+    imb_header_line(out, "Date", context.run.date_text.value_or(""));
+    imb_header_line(out, "Machine", uname.machine);
+    imb_header_line(out, "System", uname.system);
+    imb_header_line(out, "Release", uname.release);
+    imb_header_line(out, "Version", uname.version);
     imb_header_line(out, "MPI Version", header.mpi_version);
     if (context.mpi_library) imb_header_line(out, "MPI Library", *context.mpi_library);
 }
@@ -190,7 +193,7 @@ public:
     void configure(const run_start& start, const nlohmann::json& driver_context) {
         header_ = start.header.get<imb_header>();            // report/imb_header.hpp
         context_ = read_imb_context(start, driver_context);  // report/imb_context.hpp
-        check_ = header_.check.value_or(false) || context_.check;
+        check_ = header_.check.value_or(false) || context_.run.check;
         declared_ = start.columns;
         // IMB-P2P and IMB-MT exist in IMB 2021 only; the classic components follow the run's
         // methodology.
@@ -222,7 +225,7 @@ public:
                 "# is expected to be exceeded. The time limit per sample is set\n"
                 "# through the flag => -time\n\n";
         out_ << "# Calling sequence was:\n\n";
-        out_ << "# " << context_.calling_sequence << "\n\n";
+        out_ << "# " << context_.run.calling_sequence.value_or("") << "\n\n";
         if (h.lengths_user_defined.value_or(false)) {
             out_ << "# Message lengths were user defined\n";
         } else {
@@ -295,7 +298,7 @@ private:
         detail::imb_banner(out_, start, h, context_, 64);
         out_ << "# MPI Thread Environment: " << h.mpi_thread_environment << '\n';
         out_ << "\n\n# Calling sequence was: \n\n";
-        out_ << "# " << context_.calling_sequence << rules.calling_tail
+        out_ << "# " << context_.run.calling_sequence.value_or("") << rules.calling_tail
              << "\n\n";
         const bool io = start.suite == "imb-io";
         if (h.lengths_user_defined.value_or(false)) {

@@ -3,15 +3,16 @@
 // by read_imb_context, so that no console looks an option or a machine line up by its key.
 //
 // - The driver's context (report/run_context.hpp, the reporters' `driver_context`): the banner's
-//   date and uname lines, the calling sequence, --check.
+//   date and uname lines, the calling sequence, --check, as every console reads them
+//   (report/console_run_context.hpp, which says what is required of it).
 // - The suite's run_start.context: the MPI library's version text, the timer's limits
 //   (report/stability.hpp) and, of its effective options, IMB's -multi (imb-* suites) and
-//   IMB-MT's -window_size.
-//
-// Nothing here is required: a context without a key prints what the console printed before it
-// was typed (an empty value, no MPI Library line, no Group column, no window_size line).
+//   IMB-MT's -window_size. Nothing of it is required: a context without a key prints what the
+//   console printed before it was typed (no MPI Library line, no Group column, no window_size
+//   line).
 #pragma once
 
+#include <parbench/report/console_run_context.hpp>
 #include <parbench/report/result.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -25,14 +26,9 @@
 namespace parbench::report {
 
 struct imb_context {
-    // The driver's: "# Date", "# Machine", "# System", "# Release", "# Version" (uname).
-    std::string date_text;
-    std::string machine;
-    std::string system;
-    std::string release;
-    std::string version;
-    std::string calling_sequence;  // "# Calling sequence was:"
-    bool check = false;            // --check: the tables have a defects column
+    // The driver's: "# Date", "# Machine", "# System", "# Release", "# Version" (uname), the
+    // calling sequence and --check (the tables' defects column).
+    console_run_context run;
     // The suite's: the first line of MPI_Get_library_version, tabs as blanks ("# MPI Library");
     // none where the suite recorded no library.
     std::optional<std::string> mpi_library{};
@@ -57,13 +53,7 @@ namespace detail {
 [[nodiscard]] inline imb_context read_imb_context(const run_start& start,
                                                   const nlohmann::json& driver_context) {
     imb_context c;
-    c.date_text = detail::imb_context_text(driver_context, "date_text");
-    c.machine = detail::imb_context_text(driver_context, "machine");
-    c.system = detail::imb_context_text(driver_context, "system");
-    c.release = detail::imb_context_text(driver_context, "release");
-    c.version = detail::imb_context_text(driver_context, "version");
-    c.calling_sequence = detail::imb_context_text(driver_context, "calling_sequence");
-    c.check = driver_context.is_object() && driver_context.value("check", false);
+    c.run = read_console_run_context(driver_context);  // report/console_run_context.hpp
     const nlohmann::json& suite = start.context;
     if (suite.is_object() && suite.contains("mpi_library")) {
         std::string library = detail::imb_context_text(suite, "mpi_library");

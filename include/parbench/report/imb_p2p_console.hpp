@@ -31,7 +31,7 @@ public:
         detail::imb_banner(out_, start, h, context, start.suite == "imb-mt" ? 66 : 60);
         detail::imb_header_line(out_, "MPI Thread Environment", h.mpi_thread_environment);
         out_ << "#\n# Calling sequence was:\n#\n";
-        out_ << "# " << context.calling_sequence << "\n#\n";
+        out_ << "# " << context.run.calling_sequence.value_or("") << "\n#\n";
         out_ << "# List of Benchmarks to run:\n#\n";
         for (const auto& name : h.benchmark_list) out_ << "# " << name << '\n';
         out_ << "#\n";

@@ -13,6 +13,7 @@
 // (report/stability.hpp).
 #pragma once
 
+#include <parbench/report/console_run_context.hpp>
 #include <parbench/report/overlap_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
@@ -34,11 +35,12 @@ public:
         verbose_ = h.verbose;
         timer_ = timer_limits::from_context(start.context);
         if (!h.show) return;  // -nohdr 1
+        const console_run_context run = read_console_run_context(driver_context);
         const std::string rule(72, '-');
         out_ << '#' << rule << "\n#    " << (start.title.empty() ? start.suite : start.title)
              << "\n#" << rule << '\n';
-        line("Date", text(driver_context, "date_text"));
-        line("Machine", text(driver_context, "machine"));
+        line("Date", run.date_text.value_or("-"));
+        line("Machine", run.uname ? run.uname->machine : "-");
         const std::string library = text(start.context, "mpi_library");
         line("MPI library", library.substr(0, library.find('\n')));  // the first line only
         line("Processes", text(start.context, "processes"));
@@ -55,7 +57,7 @@ public:
                               number(h.threshold) + " * overhead)");
         line("Async progress", h.async_progress_text);
         line("Options file", h.options_file.empty() ? "none" : h.options_file);
-        out_ << "#\n# Calling sequence was:\n#\n# " << text(driver_context, "calling_sequence")
+        out_ << "#\n# Calling sequence was:\n#\n# " << run.calling_sequence.value_or("-")
              << "\n#\n# Times in usec per iteration, of the slowest process;"
                 " avail(%) = 100 * (1 - overhead / base_t)\n";
         out_.flush();

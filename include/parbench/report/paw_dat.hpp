@@ -1,4 +1,4 @@
-// PAW's .dat files (their names and rows: report/paw.hpp), written for every run of the "paw"
+// PAW's .dat files (their names and rows: report/paw_rows.hpp), written for every run of the "paw"
 // layout whatever the console shows (--quiet included): a reporter of files, like JSON and CSV.
 //
 // Their names are known only when a test's first size arrives, so the run reserves them before
@@ -9,7 +9,7 @@
 #pragma once
 
 #include <parbench/report/output_file.hpp>
-#include <parbench/report/paw.hpp>
+#include <parbench/report/paw_rows.hpp>
 #include <parbench/report/reporter.hpp>
 
 #include <fmt/format.h>

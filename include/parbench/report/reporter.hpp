@@ -14,7 +14,8 @@ class reporter {
 public:
     virtual ~reporter() = default;
     // `driver_context` holds what the driver knows (date, host, uname, calling sequence,
-    // parbench version, plugins); `start.context` what the plugin knows.
+    // parbench version, plugins: report/run_context.hpp; a console reads it through
+    // report/console_run_context.hpp); `start.context` what the plugin knows.
     virtual void on_run_start(const run_start& start, const nlohmann::json& driver_context) = 0;
     virtual void on_result(const result_record& record) = 0;
     virtual void on_warning(const std::string& /*message*/) {}

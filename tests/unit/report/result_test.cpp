@@ -3,7 +3,8 @@
 // report/osu_header.hpp: the IMB and OSU layouts' typed run headers, their JSON keys and what the
 // consoles print of them; report/imb_context.hpp: what the IMB consoles read of the contexts;
 // report/paw_header.hpp and report/paw_context.hpp: the PAW layout's typed run header and run
-// context, their keys and the console's lines.
+// context, their keys and the console's lines; report/console_run_context.hpp: what the consoles
+// read of the driver's run context (report/run_context.hpp).
 #include <parbench/report/columns.hpp>
 #include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
@@ -14,6 +15,7 @@
 #include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/report/result.hpp>
+#include <parbench/report/run_context.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -702,26 +704,26 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
                          {"version", "#1 SMP"}, {"calling_sequence", "parbench run imb-mpi1"},
                          {"check", true}};
     const parbench::report::imb_context c = parbench::report::read_imb_context(start, driver);
-    CHECK(c.date_text == "Sat Nov 28 2026");
-    CHECK(c.machine == "x86_64");
-    CHECK(c.system == "Linux");
-    CHECK(c.release == "6.1");
-    CHECK(c.version == "#1 SMP");
-    CHECK(c.calling_sequence == "parbench run imb-mpi1");
-    CHECK(c.check);
+    CHECK(c.run.date_text == "Sat Nov 28 2026");
+    CHECK(c.run.uname == parbench::report::console_run_context_uname{
+                             .machine = "x86_64", .system = "Linux", .release = "6.1",
+                             .version = "#1 SMP"});
+    CHECK(c.run.calling_sequence == "parbench run imb-mpi1");
+    CHECK(c.run.check);
     CHECK(c.mpi_library == "MPICH Version: 4.0.2");  // the first line, the tab a blank
     CHECK(c.timer.resolution_s == 1e-6);
     CHECK(c.timer.overhead_s == 2e-8);
     CHECK(c.group_mode);
     CHECK(c.window_size == 8);
-    // Nothing is required: empty contexts read as the consoles printed them before.
+    // Nothing is required of the suite's context, nor of a driver context of the caller's own
+    // (report/console_run_context.hpp): empty ones read as the consoles printed them before.
     parbench::run_start bare = start;
     bare.context = json::object();
     const parbench::report::imb_context none =
         parbench::report::read_imb_context(bare, json::object());
-    CHECK(none.date_text.empty());
-    CHECK(none.calling_sequence.empty());
-    CHECK_FALSE(none.check);
+    CHECK_FALSE(none.run.date_text.has_value());
+    CHECK_FALSE(none.run.calling_sequence.has_value());
+    CHECK_FALSE(none.run.check);
     CHECK_FALSE(none.mpi_library.has_value());
     CHECK_FALSE(none.group_mode);
     CHECK(none.window_size == 0);
@@ -770,6 +772,63 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
         "or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.\n";
     CHECK(out.str().find("\n\n            0           16" + time_out + "            1           16" +
                          time_out) != std::string::npos);
+}
+
+TEST_CASE("console run context: what run_context() writes, read back; its fields required",
+          "[result][console_run_context]") {
+    using parbench::report::console_run_context;
+    using parbench::report::read_console_run_context;
+    using Catch::Matchers::EndsWith;
+    const char* const argv[] = {"parbench", "run", "imb-mpi1"};
+    json made = parbench::report::run_context(3, argv);  // the writer: report/run_context.hpp
+    const console_run_context c = read_console_run_context(made);
+    CHECK(c.date == made.at("date").get<std::string>());
+    CHECK(c.date_text == made.at("date_text").get<std::string>());
+    CHECK(c.calling_sequence == "parbench run imb-mpi1");
+    REQUIRE(c.uname.has_value());
+    CHECK(c.uname->machine == made.at("machine").get<std::string>());
+    CHECK(c.uname->version == made.at("version").get<std::string>());
+    CHECK_FALSE(c.check);  // a program's own run context: no --check
+    made["check"] = true;  // the driver's (driver/run_options.hpp)
+    CHECK(read_console_run_context(made).check);
+    // A run context (it has a schema_version) without a field it always has is refused by name.
+    for (const char* key : {"date", "date_text", "calling_sequence"}) {
+        json missing = made;
+        missing.erase(key);
+        CHECK_THROWS_WITH(read_console_run_context(missing), EndsWith(std::string("has no ") + key));
+    }
+    json half = made;
+    half.erase("release");
+    CHECK_THROWS_WITH(read_console_run_context(half),
+                      "driver run context: the uname part needs all of machine, system, "
+                      "release, version");
+    json wrong = made;
+    wrong["calling_sequence"] = 3;
+    CHECK_THROWS_WITH(read_console_run_context(wrong),
+                      "driver run context: calling_sequence must be text, not number");
+    wrong = made;
+    wrong["check"] = "yes";
+    CHECK_THROWS_WITH(read_console_run_context(wrong),
+                      "driver run context: check must be true or false, not string");
+    // A context of the caller's own: each field optional; none at all where it is no object.
+    const console_run_context own = read_console_run_context({{"date", "today"}});
+    CHECK(own == console_run_context{.date = "today"});
+    CHECK(read_console_run_context(json()) == console_run_context{});
+    // The consoles refuse it too, before printing a line: PAW's prints the driver's lines only
+    // where present, IMB's every line.
+    parbench::run_start start;
+    start.suite = start.layout = "paw";
+    json no_sequence = made;
+    no_sequence.erase("calling_sequence");
+    std::ostringstream paw_out;
+    parbench::report::paw_reporter paw(paw_out);
+    CHECK_THROWS_AS(paw.on_run_start(start, no_sequence), std::invalid_argument);
+    CHECK(paw_out.str().empty());
+    parbench::report::paw_reporter paw_again(paw_out);
+    paw_again.on_run_start(start, made);
+    CHECK(paw_out.str().find("# date              : " + made.at("date").get<std::string>() +
+                             "\n# calling_sequence  : parbench run imb-mpi1\n") !=
+          std::string::npos);
 }
 
 namespace {
