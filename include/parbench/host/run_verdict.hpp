@@ -99,7 +99,13 @@ public:
                     not_verified_.push_back(name);
             }
         } else if (kind == "time_out") {
-            ++time_outs_;  // IMB 2021's time-out row: reported, not measured
+            // IMB 2021's time-out row: reported, not measured. Its out-of-mem. row (a size over
+            // -mem ended the benchmark) is neither: a run of nothing else measured nothing.
+            if (const auto need = event.find("over_memory_need_bytes");
+                need != event.end() && !need->is_null())
+                ++over_memory_;
+            else
+                ++time_outs_;
         } else if (kind == "warning" && event.contains("skipped")) {
             auto s = event.at("skipped").get<skipped_benchmark>();
             if (std::find(skipped_.begin(), skipped_.end(), s) == skipped_.end())
@@ -157,12 +163,16 @@ public:
     [[nodiscard]] std::string nothing_measured_message(std::string_view suite) const {
         std::string text = "nothing was measured in suite '" + std::string(suite) + "'";
         if (!skipped_.empty()) return text + ": every benchmark was skipped: " + skipped_text();
+        if (over_memory_ > 0)
+            return text + ": every benchmark ended at a size above the -mem limit (its "
+                          "out-of-mem. row says how much it needs)";
         return text + ": the plugin finished without a result";
     }
 
 private:
     std::size_t results_ = 0;
     std::size_t time_outs_ = 0;
+    std::size_t over_memory_ = 0;  // out-of-mem. rows (rank 0)
     std::vector<skipped_benchmark> skipped_;
     std::size_t skipped_count_ = 0;
     std::size_t defective_ = 0;
