@@ -690,17 +690,22 @@ template <pattern::descriptor Pattern>
     return 1e6 / (static_cast<double>(n) * pattern.time_divisor);
 }
 
-// The first active process's own time per iteration, µs, as reduce_ranks() counts each
-// process's (world rank 0 unless the order puts another first); none off the gather root. A
-// suite whose figure is one process's, not the slowest's, reads it here (OSU's pair tests print
-// process 0's: osu_latency.c:277-278, osu_bw.c:363-377).
+// Each active process's own time per iteration, µs, as reduce_ranks() counts each process's,
+// in the active set's order (world rank 0 first unless the order puts another first); empty off
+// the gather root. A suite whose figure is not the slowest process's reads it here: OSU's pair
+// tests print process 0's (osu_latency.c:277-278, osu_bw.c:363-377), osu_mbw_mr the mean of
+// the senders' (osu_mbw_mr.c:656-666).
 template <pattern::descriptor Pattern>
-[[nodiscard]] std::optional<double> first_process_us(const Pattern& pattern,
-                                                     const gathered& figures) {
-    if (!figures.root || figures.ranks.empty()) return std::nullopt;
+[[nodiscard]] std::vector<double> process_times_us(const Pattern& pattern,
+                                                   const gathered& figures) {
+    if (!figures.root || figures.ranks.empty()) return {};
     std::vector<const rank_timing*> ranks;
     for (const auto& f : figures.ranks) ranks.push_back(&f);
-    return figures.ranks.front().total_s * per_iteration_us_of(pattern, ranks);
+    const double per_iteration_us = per_iteration_us_of(pattern, ranks);
+    std::vector<double> us;
+    us.reserve(ranks.size());
+    for (const rank_timing* f : ranks) us.push_back(f->total_s * per_iteration_us);
+    return us;
 }
 
 // One record from the figures of `ranks` (IMB: t_max/t_min/t_avg across them, the distribution

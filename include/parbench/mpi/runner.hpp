@@ -57,9 +57,10 @@ struct measurement {
     // The plan's batch_travel::reduced: the batch times reduced across the processes, on the
     // records' process (a suite's own figure of them, OSU's -z percentiles: osu/messages.hpp).
     std::optional<reduced_batches> reduced;
-    // The active set's first process's own time per iteration, µs, on the records' process
-    // (phases.hpp's first_process_us: a suite whose figure is that process's, OSU's pair tests).
-    std::optional<double> first_process_us;
+    // Each active process's own time per iteration, µs, in the active set's order, on the
+    // records' process (phases.hpp's process_times_us: a suite whose figure is not the slowest
+    // process's, OSU's pair tests and mbw_mr).
+    std::vector<double> process_us;
     // With the plan's check: what this process's own check found (on every active process;
     // the records' defects are the sum over them), for a suite's per-process log (OSU's -clog).
     std::uint64_t own_defects = 0;
@@ -147,7 +148,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
                     gather(s, mine, config.plan.batching.max_batches, config.plan.travel);
                 out.records = reduce(config.pattern, config.labels, s.layout(), config.bytes,
                                      config.plan.check && checks_data<Check>, figures);
-                out.first_process_us = first_process_us(config.pattern, figures);
+                out.process_us = process_times_us(config.pattern, figures);
                 out.reduced = std::move(figures.reduced);
             }
             out.own_defects = mine.defects;

@@ -227,10 +227,19 @@ struct message_method {
             m = Def::measure_size(s, o, labels, x, plan);
         else
             m = measure_message_size<Def>(s, o, labels, x, plan);
-        // A pair test's figure is process 0's own time (osu/suite.hpp, process0_time_metric)
-        if constexpr (!Def::all_processes)
-            if (m.first_process_us)
-                for (auto& r : m.records) r.metrics[process0_time_metric] = *m.first_process_us;
+        // A pair test's figure is process 0's own time (osu/table.hpp, process0_time_metric);
+        // mbw_mr's the mean of its senders', the first half of the processes (senders_time_metric)
+        if (!m.process_us.empty()) {
+            if constexpr (!Def::all_processes) {
+                for (auto& r : m.records) r.metrics[process0_time_metric] = m.process_us.front();
+            } else if constexpr (requires { Def::windowed; }) {
+                const std::size_t senders = std::max<std::size_t>(1, m.process_us.size() / 2);
+                double sum = 0.0;
+                for (std::size_t k = 0; k < senders; ++k) sum += m.process_us[k];
+                for (auto& r : m.records)
+                    r.metrics[senders_time_metric] = sum / static_cast<double>(senders);
+            }
+        }
         if constexpr (Def::text.latency)
             if (m.reduced)
                 for (auto& r : m.records)
@@ -238,8 +247,10 @@ struct message_method {
                         r, tail_series_us<Def>(*m.reduced, Def::descriptor(o).time_divisor), o);
         if (const auto factor = pattern::throughput_factor(
                 Def::descriptor(o), s.layout().processes, s.layout().groups))
-            for (auto& r : m.records)
+            for (auto& r : m.records) {
                 add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
+                if (r.metrics.contains("messages_per_s")) add_message_rate(r, *factor);
+            }
         // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)
         // names each pair's nodes, as IMB-MT's and PAW's rows do (one group of every process
         // would call two intra-node pairs on two nodes inter-node).

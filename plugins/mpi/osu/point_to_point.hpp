@@ -8,8 +8,9 @@
 //   bw         the sender posts a window of -W MPI_Isend, waits for all, then receives a 4-byte
 //              reply; the receiver posts -W MPI_Irecv, waits, then replies. MB/s = W x / t
 //   bibw       both sides post -W MPI_Irecv and -W MPI_Isend and wait for all; MB/s = 2 W x / t
-//   mbw_mr     bw in every pair r <-> r + n/2 at once; MB/s = pairs W x / t and messages/s =
-//              pairs W / t, over the slowest pair
+//   mbw_mr     bw in every pair r <-> r + n/2 at once, a barrier before each window; MB/s =
+//              pairs W x / t and messages/s = pairs W / t, t the senders' mean time per window
+//              (osu_mbw_mr.c:656-666; osu/messages.hpp)
 //
 // Messages are X / size(type) elements of -T's datatype (MPI_CHAR by default), as OSU 7.5's
 // programs send them (osu_latency.c:125-147, osu_bw.c:148-168: num_elements = size /
@@ -261,6 +262,10 @@ using bibw = window_def<window_test::bibw>;
 // -V (OMBOP__MBW_MR, osu_util_options.h:137): OSU's windows in turn (osu/messages.hpp)
 struct mbw_mr : window_def<window_test::mbw_mr> {
     static constexpr bool varies_window = true;
+    // OSU 7.5 puts an MPI_Barrier of every process before each window and times the window on
+    // its own (osu_mbw_mr.c:512-516, 579-582; t_start after the barrier, t_end after the
+    // reply): one barrier between two timed windows, as osu/messages.hpp's per-call plan puts it.
+    static constexpr int barriers_after_call = 1;
 };
 
 }  // namespace parbench::osu

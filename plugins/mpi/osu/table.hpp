@@ -94,12 +94,17 @@ struct block_text {
 // osu_bibw_persistent.c:399-414, osu_latency_mp.c:293-294): the record's metric of that time
 // per iteration, µs (one way on the latency tests), beside the slowest process's t_max_us.
 inline constexpr const char* process0_time_metric = "process0_time_us";
+// osu_mbw_mr's time: the senders' (the first n/2 processes') own times per window summed, then
+// their mean (MPI_Reduce SUM over the senders' communicator / num_pairs, osu_mbw_mr.c:656-666),
+// from which its MB/s and messages/s follow; µs per iteration.
+inline constexpr const char* senders_time_metric = "senders_mean_time_us";
 
-// The time a record's OSU figure comes from: process 0's on the pair tests, else the headline
-// (the slowest process's).
+// The time a record's OSU figure comes from: process 0's on the pair tests, the senders' mean on
+// mbw_mr, else the headline (the slowest process's).
 [[nodiscard]] inline double figure_time_us(const result_record& r) {
-    const auto process0 = r.metrics.find(process0_time_metric);
-    return process0 != r.metrics.end() ? process0->second : r.headline_time_us();
+    for (const char* metric : {process0_time_metric, senders_time_metric})
+        if (const auto it = r.metrics.find(metric); it != r.metrics.end()) return it->second;
+    return r.headline_time_us();
 }
 
 // The columns of the benchmark's table with options `o`, in OSU's order, parbench's last.

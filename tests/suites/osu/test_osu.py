@@ -117,11 +117,42 @@ def table_rows(stdout):
 
 def osu_time(name, r):
     """The time OSU's figure comes from: process 0's own on the pair tests (osu_latency.c:277-278,
-    osu_bw.c:363-377 and their persistent forms: process 0's t_end - t_start), the slowest
-    process's (t_max) on multi_lat's and mbw_mr's rows."""
-    if name in ("multi_lat", "mbw_mr"):
+    osu_bw.c:363-377 and their persistent forms: process 0's t_end - t_start), the mean of the
+    senders' on mbw_mr's rows (osu_mbw_mr.c:656-666), the slowest process's (t_max) on
+    multi_lat's."""
+    if name == "multi_lat":
         return r["t_max_us"]
+    if name == "mbw_mr":
+        return r["metrics"]["senders_mean_time_us"]
     return r["metrics"]["process0_time_us"]
+
+
+def test_mbw_mr_senders(args, np):
+    """osu_mbw_mr's figures come from the mean of the senders' times (each sender sums its own
+    windows' times, then MPI_Reduce SUM over the senders / num_pairs, osu_mbw_mr.c:656-666), not
+    from the slowest process: under the oracle with per-process delays D_r a window costs
+    process r (W + 2) D_r (W MPI_Isend or MPI_Irecv, the MPI_Waitall, the reply), so at -n 4
+    with D = 100, 300, 500, 700 us and W = 4 the senders 0 and 1 average 6 x 200 = 1200 us where
+    the slowest takes 4200 us; MB/s = pairs W X / 1200 us, messages/s = pairs W / 1200 us."""
+    delays, window, x = [100.0, 300.0, 500.0, 700.0], 4, 8
+    oracle = with_oracle(args.oracle)
+    env_args = [a for a in oracle["env_args"] if not a.startswith("PARBENCH_ORACLE_DELAY_US=")]
+    env_args.append("PARBENCH_ORACLE_DELAY_US=" + ",".join(f"{d:g}" for d in delays[:np]))
+    p, rows = run(["mbw_mr", "-m", f"{x}:{x}", "-i", "2", "-x", "0", "-W", str(window)], np,
+                  args.parbench, timeout=200, env=oracle["env"], env_args=env_args)
+    pairs = np // 2
+    senders = (window + 2) * sum(delays[:pairs]) / pairs
+    slowest = (window + 2) * max(delays[:np])
+    if not expect(p.returncode == 0 and len(rows) == 1, f"mbw_mr senders: rc {p.returncode}, "
+                  f"rows {rows}: {p.stderr[-300:]}"):
+        return
+    r = rows[0]
+    expect(close(r["metrics"].get("senders_mean_time_us", 0), senders, 1e-6) and
+           close(r["t_max_us"], slowest, 1e-6) and
+           close(r["metrics"]["bandwidth_mb_s"], pairs * window * x / senders, 1e-6) and
+           close(r["metrics"]["messages_per_s"], pairs * window * 1e6 / senders, 1e-6),
+           f"mbw_mr -n {np} senders: {r['metrics']}, t_max {r['t_max_us']}; expected the "
+           f"senders' mean {senders} us (slowest {slowest}), MB/s {pairs * window * x / senders}")
 
 
 def moved_messages(name, window, pairs):
@@ -507,7 +538,7 @@ def test_oracle(args, np):
         # OSU's figure: process 0's time (latency, bw, bibw and their persistent forms), the
         # average over the processes (multi_lat, collectives), the root's (bcast_ack: t_max)
         figure = r["t_avg_us"] if name == "multi_lat" or name in COLLECTIVES else \
-            r["t_max_us"] if name in ("mbw_mr", "bcast_ack") else osu_time(name, r)
+            r["t_max_us"] if name == "bcast_ack" else osu_time(name, r)
         expect(close(figure, t, 1e-6), f"oracle -n {np} {name} {x} B: {figure} us, expected {t}")
         if per_pair is not None:
             moved = (pairs if name == "mbw_mr" else 1) * per_pair * x
@@ -1131,13 +1162,17 @@ def test_four(args):
                named.get("multi_lat", []) + named.get("mbw_mr", [])) and len(rows) == 9,
            f"-n 4: {[(r['benchmark'], r['processes'], r['defects']) for r in rows]}")
     for r in named.get("mbw_mr", []):
-        # two pairs, each moving W = 2 messages of x bytes per iteration
-        expect(close(r["metrics"]["bandwidth_mb_s"], 2 * 2 * r["bytes"] / r["t_max_us"]),
+        # two pairs, each moving W = 2 messages of x bytes per iteration, over the senders' mean
+        # time (osu_mbw_mr.c:656-666), which the slowest process's bounds
+        t = r["metrics"].get("senders_mean_time_us", 0)
+        expect(0 < t <= r["t_max_us"] * (1 + 1e-9) and
+               close(r["metrics"]["bandwidth_mb_s"], 2 * 2 * r["bytes"] / t),
                f"-n 4 mbw_mr: {r['metrics']}")
     expect("# [ pairs: 2 ] [ window size: 2 ]" in p.stdout, "-n 4 mbw_mr pairs line")
     expect("pair tests use processes 0 and 1; the other 2 wait" in p.stdout + p.stderr,
            "-n 4: the waiting processes are named")
     test_oracle(args, 4)
+    test_mbw_mr_senders(args, 4)
     test_osu75_calls(args, 4)
     test_persistent_collectives(args, 4)
     test_nbc(args, 4, probe_counts=(2,))  # -t 0 at -n 2 only: the same calls, fewer MPI_Test

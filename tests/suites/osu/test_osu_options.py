@@ -134,6 +134,32 @@ def test_nbc_per_call_timing(args):
                    f"{want_barriers}")
 
 
+def test_mbw_mr_barriers(args):
+    """osu_mbw_mr puts an MPI_Barrier of every process before each window (osu_mbw_mr.c:512-516,
+    579-582): between -i 10 and -i 20 each process makes 10 more MPI_Barrier, and the sender
+    10 W more MPI_Isend; -batched none."""
+    for batched in (False, True):
+        counts = {}
+        for iterations in (10, 20):
+            p, rows, reports = oracle_run(args, ["mbw_mr"], ["-m", "8:8", "-i", str(iterations),
+                                                            "-x", "2", "-W", "4"] +
+                                          (["-batched"] if batched else []))
+            if p.returncode != 0 or len(rows) != 1 or len(reports) != args.np:
+                expect(False, f"mbw_mr -i {iterations}: rows {rows}")
+                continue
+            counts[iterations] = {rank: (calls(rep, "MPI_Barrier"), calls(rep, "MPI_Isend"))
+                                  for rank, rep in reports.items()}
+        if len(counts) != 2:
+            continue
+        for rank in range(args.np):
+            barriers = counts[20][rank][0] - counts[10][rank][0]
+            sends = counts[20][rank][1] - counts[10][rank][1]
+            want = (0 if batched else 10, 40 if rank < args.np // 2 else 0)
+            expect((barriers, sends) == want,
+                   f"mbw_mr{' -batched' if batched else ''} rank {rank}: {barriers} more "
+                   f"MPI_Barrier and {sends} more MPI_Isend for 10 more windows, expected {want}")
+
+
 def test_layout(args):
     """OSU 7.5's preamble, exactly as its programs print it (osu_util_mpi.c print_preamble: an
     empty line, then "# BANNER v7.5"; osu_barrier: no datatype line; mbw_mr: banner first), the
@@ -927,6 +953,7 @@ def main():
     args = parser.parse_args()
     test_per_call_timing(args)
     test_nbc_per_call_timing(args)
+    test_mbw_mr_barriers(args)
     test_layout(args)
     test_bw_reply(args)
     test_options(args)
