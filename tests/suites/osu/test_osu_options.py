@@ -106,6 +106,23 @@ def test_per_call_timing(args):
                        f"timed calls, expected {want}")
 
 
+def calls_added(args, name, options, functions):
+    """What 10 more timed iterations add: `name` run under the oracle at -i 10 and -i 20 with
+    `options`, each rank's calls of each of `functions` in the second run less the first, as
+    {rank: (added, ...)}; None (and a failed expectation) when a run did not give one row."""
+    counts = {}
+    for iterations in (10, 20):
+        p, rows, reports = oracle_run(args, [name], ["-m", "8:8", "-i", str(iterations), "-x",
+                                                     "2"] + options)
+        if p.returncode != 0 or len(rows) != 1 or len(reports) != args.np:
+            expect(False, f"{name} {options} -i {iterations}: rows {rows}")
+            return None
+        counts[iterations] = {rank: [calls(rep, f) for f in functions]
+                              for rank, rep in reports.items()}
+    return {rank: tuple(more - fewer for more, fewer in zip(counts[20][rank], counts[10][rank]))
+            for rank in range(args.np)}
+
+
 def test_nbc_per_call_timing(args):
     """OSU 7.5's nonblocking collectives time every call of both loops on its own with an
     MPI_Barrier after it (osu_iallreduce.c:175-183, 227-228), but osu_ibarrier's first loop
@@ -114,20 +131,8 @@ def test_nbc_per_call_timing(args):
     ibarrier 20 more MPI_Ibarrier and 10 more MPI_Barrier."""
     for name, function, want_barriers in [("iallreduce", "MPI_Iallreduce", 20),
                                           ("ibarrier", "MPI_Ibarrier", 10)]:
-        counts = {}
-        for iterations in (10, 20):
-            p, rows, reports = oracle_run(args, [name], ["-m", "8:8", "-i", str(iterations),
-                                                         "-x", "2"])
-            if p.returncode != 0 or len(rows) != 1 or len(reports) != args.np:
-                expect(False, f"{name} -i {iterations}: rows {rows}")
-                continue
-            counts[iterations] = {rank: (calls(rep, "MPI_Barrier"), calls(rep, function))
-                                  for rank, rep in reports.items()}
-        if len(counts) != 2:
-            continue
-        for rank in range(args.np):
-            barriers = counts[20][rank][0] - counts[10][rank][0]
-            started = counts[20][rank][1] - counts[10][rank][1]
+        added = calls_added(args, name, [], ["MPI_Barrier", function])
+        for rank, (barriers, started) in (added or {}).items():
             expect(started == 20 and barriers == want_barriers,
                    f"{name} rank {rank}: {started} more {function} and {barriers} more "
                    f"MPI_Barrier for 10 more timed calls in each loop, expected 20 and "
@@ -139,21 +144,9 @@ def test_mbw_mr_barriers(args):
     579-582): between -i 10 and -i 20 each process makes 10 more MPI_Barrier, and the sender
     10 W more MPI_Isend; -batched none."""
     for batched in (False, True):
-        counts = {}
-        for iterations in (10, 20):
-            p, rows, reports = oracle_run(args, ["mbw_mr"], ["-m", "8:8", "-i", str(iterations),
-                                                            "-x", "2", "-W", "4"] +
-                                          (["-batched"] if batched else []))
-            if p.returncode != 0 or len(rows) != 1 or len(reports) != args.np:
-                expect(False, f"mbw_mr -i {iterations}: rows {rows}")
-                continue
-            counts[iterations] = {rank: (calls(rep, "MPI_Barrier"), calls(rep, "MPI_Isend"))
-                                  for rank, rep in reports.items()}
-        if len(counts) != 2:
-            continue
-        for rank in range(args.np):
-            barriers = counts[20][rank][0] - counts[10][rank][0]
-            sends = counts[20][rank][1] - counts[10][rank][1]
+        added = calls_added(args, "mbw_mr", ["-W", "4"] + (["-batched"] if batched else []),
+                            ["MPI_Barrier", "MPI_Isend"])
+        for rank, (barriers, sends) in (added or {}).items():
             want = (0 if batched else 10, 40 if rank < args.np // 2 else 0)
             expect((barriers, sends) == want,
                    f"mbw_mr{' -batched' if batched else ''} rank {rank}: {barriers} more "
