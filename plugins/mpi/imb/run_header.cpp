@@ -103,9 +103,11 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
         // How often an aggregate sample is timed (methodology::aggregate_repeats_budget_s).
-        {"aggregate_epochs", std::isfinite(m.aggregate_repeats_budget_s())
-                                 ? "6 where the 5 repeats fit in the budget, else 1"
-                                 : "6"},
+        {"aggregate_epochs",
+         std::isfinite(m.aggregate_repeats_budget_s())
+             ? std::to_string(min_ci_samples) + " where the " +
+                   std::to_string(min_ci_samples - 1) + " repeats fit in the budget, else 1"
+             : std::to_string(min_ci_samples)},
         {"aggregate_repeats_budget_s", std::isfinite(m.aggregate_repeats_budget_s())
                                            ? nlohmann::json(m.aggregate_repeats_budget_s())
                                            : nlohmann::json(nullptr)},
