@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <parbench/core/malloc_thresholds.hpp>
 #include <parbench/host/launcher.hpp>
 #include <parbench/host/mpi_family.hpp>
 #include <parbench/mpi/environment.hpp>
@@ -54,6 +55,7 @@ constexpr const hosted_suite* hosted_suites[] = {
 
 bool we_initialised = false;
 std::optional<double> init_ms;  // this process's MPI_Init_thread, where the plugin called it
+malloc_thresholds allocator;  // pinned before MPI_Init_thread (core/malloc_thresholds.hpp)
 
 // The mpi.h this file is compiled against (Open MPI's defines OMPI_MAJOR_VERSION, MPICH's and
 // its ABI relatives' MPICH_VERSION): the ABI of every MPI call here, fixed at build time.
@@ -120,6 +122,7 @@ parbench_status init(const parbench_init_args* args, char* error, size_t error_s
             args != nullptr && args->thread_level != nullptr ? args->thread_level : "single";
         const int required = mpi::parse_thread_level(level_text);
         mpi::check_progress_environment();  // MPICH would abort inside MPI_Init, wordlessly
+        allocator = pin_malloc_thresholds();  // before the library's first blocks
         int provided = 0;
         int* argc = args != nullptr ? args->argc : nullptr;
         char*** argv = args != nullptr ? args->argv : nullptr;
@@ -178,7 +181,9 @@ parbench_status run(const char* request_json, const parbench_host* host, char* e
     }
     return plugin::run_hosted_suite(hosted_suites, PARBENCH_MPI_PLUGIN_NAME, request_json, host,
                                     error, error_size,
-                                    {{"mpi_init_ms", init_summary()}, {"placement", placement}});
+                                    {{"mpi_init_ms", init_summary()},
+                                     {"placement", placement},
+                                     {"allocator", allocator_context(allocator)}});
 }
 
 // ABI 1.1: the parameters whose values the driver checks and hands over typed, with the words

@@ -642,6 +642,22 @@ def case_off_cache():
             expect(seen["distinct"] == 1, f"without -off_cache one send buffer: {seen}")
 
 
+def check_malloc_thresholds(doc, reports):
+    """The MPI plugin pins glibc's thresholds before MPI_Init (core/malloc_thresholds.hpp): the
+    context says so, and in every process a 16 MiB block then comes from the heap, where glibc's
+    default (128 KiB) maps it. Under a sanitizer its own allocator serves malloc: nothing to pin."""
+    allocator = doc["context"]["parbench"]["plugin_context"].get("allocator", {})
+    set_by = allocator.get("malloc_thresholds_set_by")
+    expect(set_by in ("parbench", "sanitizer"), f"context.allocator: {allocator}")
+    if set_by == "parbench":
+        expect(allocator.get("mmap_threshold_bytes") == 32 << 20 and
+               allocator.get("trim_threshold_bytes") == 64 << 20,
+               f"context.allocator: glibc's 32 MiB ceiling and twice it: {allocator}")
+        served = [r.get("heap_serves_16MiB") for r in reports]
+        expect(len(served) == 2 and all(v is True for v in served),
+               f"a 16 MiB block from the heap in every process: {served}")
+
+
 def case_mem():
     # -mem GB per process for the message buffers (seed A.4); Sendrecv holds X to send and X to
     # receive, Exchange 2X and 2X. -mem 2^-19 GB = 2048 bytes exactly: Sendrecv runs up to 1024 B
@@ -657,10 +673,12 @@ def case_mem():
         lengths = os.path.join(tmp, "lengths")
         with open(lengths, "w") as f:
             f.write("0\n511\n512\n513\n1024\n1025\n")
-        rc, doc, out, err, _ = run(2, ["Sendrecv", "Exchange", "-msglen", lengths, "-iter", "5",
-                                       "-mem", repr(2.0 ** -19)], methodology=None, console=True)
+        rc, doc, out, err, reports = run(2, ["Sendrecv", "Exchange", "-msglen", lengths, "-iter",
+                                             "5", "-mem", repr(2.0 ** -19)], methodology=None,
+                                       console=True)
         if rc != 0:
             return
+        check_malloc_thresholds(doc, reports)
         got = {n: [r["bytes"] for r in rows(doc, n)] for n in ("Sendrecv", "Exchange")}
         expect(got["Sendrecv"] == [0, 511, 512, 513, 1024],
                f"-mem 2048 B: Sendrecv (2X) runs up to 1024 B exactly: {got['Sendrecv']}")

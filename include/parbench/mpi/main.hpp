@@ -26,6 +26,7 @@
 #pragma once
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/malloc_thresholds.hpp>
 #include <parbench/core/sizes.hpp>
 #include <parbench/driver/command_line.hpp>
 #include <parbench/driver/exit_status.hpp>
@@ -354,6 +355,7 @@ template <class... Defs>
     if (!o.check) cannot_verify.clear();
 
     std::optional<environment> env;
+    malloc_thresholds allocator;
     driver::startup_clock startup;  // no plugin discovery: MPI_Init is its init
     const parbench_comm_service comm = world_comm_service(&processes_on_this_node);
     const int needed = std::max({1, pattern::min_processes(Defs::descriptor)...});
@@ -365,6 +367,7 @@ template <class... Defs>
              } catch (const input_error& e) {  // every process judges alike: rank 0 says it
                  throw driver::driver_exit{driver::exit_bad_input, e.what()};
              }
+             allocator = pin_malloc_thresholds();  // before the library's first blocks
              startup.init_started = std::chrono::steady_clock::now();
              env.emplace(argc, argv);
              startup.init_done = std::chrono::steady_clock::now();
@@ -384,6 +387,7 @@ template <class... Defs>
              // plugin here: "plugin" is null).
              const std::string full = library_version();
              context["mpi"] = mpi_context(full.substr(0, full.find('\n')), nullptr);
+             context["allocator"] = allocator_context(allocator);
              return context;
          },
          .execute = [&](driver::run_session& session) {

@@ -1,5 +1,6 @@
 // core/buffers.hpp: aligned buffers, -off_cache parsing and message rotation, -mem parsing.
 #include <parbench/core/buffers.hpp>
+#include <parbench/core/malloc_thresholds.hpp>
 #include <parbench/mpi/message_buffers.hpp>
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -227,4 +230,30 @@ TEST_CASE("buffers in another memory space are allocated, zeroed and freed throu
     parbench::aligned_buffer host(64);
     CHECK(host.space() == nullptr);
     CHECK(counted_space::allocations == 3);
+}
+
+// core/malloc_thresholds.hpp: a user's own glibc malloc setting is kept (nothing pinned).
+TEST_CASE("malloc thresholds are left to a user who sets glibc's malloc", "[buffers]") {
+    const auto setting = [](std::map<std::string, std::string> env) {
+        return parbench::malloc_setting_in_environment([&](const char* name) -> const char* {
+            const auto it = env.find(name);
+            return it == env.end() ? nullptr : it->second.c_str();
+        });
+    };
+    CHECK(setting({}).empty());
+    CHECK(setting({{"MALLOC_ARENA_MAX", "1"}, {"GLIBC_TUNABLES", "glibc.rtld.nns=2"}}).empty());
+    CHECK(setting({{"MALLOC_TRIM_THRESHOLD_", "0"}}) == "MALLOC_TRIM_THRESHOLD_");
+    CHECK(setting({{"MALLOC_MMAP_THRESHOLD_", "131072"}}) == "MALLOC_MMAP_THRESHOLD_");
+    CHECK(setting({{"MALLOC_TOP_PAD_", "1"}}) == "MALLOC_TOP_PAD_");
+    CHECK(setting({{"MALLOC_MMAP_MAX_", "0"}}) == "MALLOC_MMAP_MAX_");
+    CHECK(setting({{"GLIBC_TUNABLES", "glibc.malloc.check=0:glibc.malloc.trim_threshold=1"}}) ==
+          "GLIBC_TUNABLES");
+    CHECK(setting({{"GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=65536"}}) == "GLIBC_TUNABLES");
+    CHECK(parbench::allocator_context({.set_by = "environment", .variable = "MALLOC_TOP_PAD_"}) ==
+          nlohmann::json{{"malloc_thresholds_set_by", "environment"},
+                         {"variable", "MALLOC_TOP_PAD_"}});
+    CHECK(parbench::allocator_context({.set_by = "parbench", .variable = {}}) ==
+          nlohmann::json{{"malloc_thresholds_set_by", "parbench"},
+                         {"mmap_threshold_bytes", 32 << 20},
+                         {"trim_threshold_bytes", 64 << 20}});
 }
