@@ -197,10 +197,14 @@ case("in_run_empty_suite", ["run", ""], 2, r"unknown suite '' \(see parbench lis
 case("in_unknown_benchmark", FAKE_RUN + ["NoSuch"], 2, r"unknown benchmark 'NoSuch'.*parbench list")
 case("in_control_characters", FAKE_RUN + ["Ping\nPong\x1b[31m"], 2,
      r"unknown benchmark 'Ping\\nPong\\x1b\[31m'")
-case("in_timeout_empty", FAKE_RUN + ["--timeout", ""], 2, r"--timeout '': empty value")
-case("in_timeout_text", FAKE_RUN + ["--timeout", "soon"], 2, r"--timeout 'soon': not a number")
-case("in_timeout_negative", FAKE_RUN + ["--timeout", "-1"], 2, r"must be zero .* or positive")
-case("in_timeout_huge", FAKE_RUN + ["--timeout", "1e999"], 2, r"--timeout '1e999': out of range")
+case("in_timeout_empty", FAKE_RUN + ["--timeout", ""], 2,
+     r"--timeout '': expected a non-negative number of seconds \(0: no limit\)")
+case("in_timeout_text", FAKE_RUN + ["--timeout", "soon"], 2,
+     r"--timeout 'soon': expected a non-negative number of seconds")
+case("in_timeout_negative", FAKE_RUN + ["--timeout", "-1"], 2,
+     r"--timeout '-1': expected a non-negative number of seconds \(0: no limit\)")
+case("in_timeout_huge", FAKE_RUN + ["--timeout", "1e999"], 2,
+     r"--timeout '1e999': out of range \(at most 366 days\)")
 case("in_plugin_path_missing", FAKE_RUN + ["--plugin-path", "{tmp}/nope"], 2,
      r"--plugin-path '\S+/nope': no such directory")
 case("in_plugin_path_file", FAKE_RUN + ["--plugin-path", "{tmp}/f"], 2,
@@ -323,7 +327,8 @@ case("mpi_plugin_init_fails_once", FAKE_RUN + ["PingPong", "--mpi", "off"], 1,
      r"init failed: the fake backend's init failed as asked",
      env={"PARBENCH_FAKE_INIT_FAILS": "1"}, launcher="mpiexec2", bound=30)
 case("env_start_timeout_bad", FAKE_RUN + ["PingPong"], 2,
-     r"environment PARBENCH_START_TIMEOUT '-1': expected seconds \(0: no limit\)",
+     r"environment PARBENCH_START_TIMEOUT '-1': expected a non-negative number of seconds "
+     r"\(0: no limit\)",
      env={"PARBENCH_START_TIMEOUT": "-1"})
 case("mpi_thread_level_bogus", IMB + ["-thread_level", "bogus"], 2, r"-thread_level 'bogus'",
      launcher="mpiexec2", needs=("mpi",), bound=30)

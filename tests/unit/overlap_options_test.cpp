@@ -16,6 +16,7 @@ namespace overlap_options_test {
 
 using namespace parbench::overlap;
 using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
 
 namespace {
 
@@ -88,6 +89,9 @@ TEST_CASE("an unknown key or a malformed value in the file names the file and th
     CHECK_THROWS_WITH(parse("\n\nmethod=alltoall\n"), Contains("options.ini:3: method=alltoall"));
     CHECK_THROWS_WITH(parse("verbose=2\n"), Contains("expected 0 or 1"));
     CHECK_THROWS_WITH(parse("threshold=-1\n"), Contains("options.ini:1: threshold=-1"));
+    CHECK_THROWS_WITH(parse("time=0\n"),
+                      Equals("options.ini:1: time=0: expected a positive number of seconds"));
+    CHECK_THROWS_WITH(parse("time=2e6\n"), Contains("out of range (at most 1e6 seconds)"));
     CHECK_THROWS_WITH(parse("startSize=5\n"), Contains("at most 4"));  // world of 4
     CHECK_THROWS_WITH(parse("optionsFile=other.ini\n"), Contains("cannot name another"));
 }

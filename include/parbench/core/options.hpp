@@ -115,28 +115,48 @@ struct seconds_rule {
     double most_s = 1e9;       // the largest value accepted
     bool quote_value = false;  // the message shows the value in quotes ('1e999')
     const char* most_text = "1e9 seconds";  // most_s as the message says it
+    const char* zero_means = nullptr;       // with allow_zero: what 0 asks for ("no limit")
 };
 
-// A number of seconds for `option` (spelt as the message shows it, "-time" or PAW's
-// "NLOOP_MIN_TIME"): a finite decimal number, positive (or zero when the rule allows), at most
-// rule.most_s.
-[[nodiscard]] inline double parse_seconds(std::string_view option, std::string_view text,
-                                          seconds_rule rule = {}) {
+// A number of seconds read from text: the value, or why the text is not one ("expected a
+// positive number of seconds", "out of range (at most 1e9 seconds)"), for a caller that words the
+// rest of the message itself (an options file's "file:line: key=value: why").
+struct seconds_reading {
+    double value = 0.0;
+    std::string problem;  // empty: value is good
+};
+
+// A finite decimal number, positive (or zero when the rule allows), at most rule.most_s;
+// surrounding blanks are ignored.
+[[nodiscard]] inline seconds_reading read_seconds(std::string_view text, seconds_rule rule = {}) {
     const std::string copy(trim(text));
     char* end = nullptr;
     const double value = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
     const bool number = !copy.empty() && end == copy.c_str() + copy.size();
+    if (number && value > 0.0 && (!std::isfinite(value) || value > rule.most_s))
+        return {.value = 0.0, .problem = std::string("out of range (at most ") + rule.most_text + ")"};
+    if (!number || !std::isfinite(value) || (rule.allow_zero ? value < 0.0 : !(value > 0.0))) {
+        std::string problem = std::string("expected a ") +
+                              (rule.allow_zero ? "non-negative" : "positive") + " number of seconds";
+        if (rule.allow_zero && rule.zero_means != nullptr)
+            problem += std::string(" (0: ") + rule.zero_means + ")";
+        return {.value = 0.0, .problem = std::move(problem)};
+    }
+    return {.value = value, .problem = {}};
+}
+
+// A number of seconds for `option` (spelt as the message shows it, "-time", "--timeout" or PAW's
+// "NLOOP_MIN_TIME") by read_seconds' rule; input_error "OPTION VALUE: why" otherwise.
+[[nodiscard]] inline double parse_seconds(std::string_view option, std::string_view text,
+                                          seconds_rule rule = {}) {
+    seconds_reading reading = read_seconds(text, rule);
+    if (reading.problem.empty()) return reading.value;
     // Appended piece by piece: GCC 12 warns (-Wrestrict) about "'" + std::string(...) here.
     std::string shown(option);
     shown += rule.quote_value ? " '" : " ";
     shown += text;
     if (rule.quote_value) shown += '\'';
-    if (number && value > 0.0 && (!std::isfinite(value) || value > rule.most_s))
-        throw input_error(shown + ": out of range (at most " + rule.most_text + ")");
-    if (!number || !std::isfinite(value) || (rule.allow_zero ? value < 0.0 : !(value > 0.0)))
-        throw input_error(shown + ": expected a " +
-                          (rule.allow_zero ? "non-negative" : "positive") + " number of seconds");
-    return value;
+    throw input_error(shown + ": " + reading.problem);
 }
 
 }  // namespace parbench

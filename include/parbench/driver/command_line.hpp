@@ -8,13 +8,13 @@
 #include <parbench/driver/printable.hpp>
 
 #include <parbench/core/error.hpp>
+#include <parbench/core/options.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/parameter_type.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -292,22 +292,20 @@ private:
            " --help; suite options follow the suite's name)";
 }
 
-// --timeout SECONDS: a number, 0 (no limit) or positive, at most a year.
+// A time limit in seconds (--timeout, PARBENCH_START_TIMEOUT): 0 (no limit) or positive, at most
+// a year.
+inline constexpr seconds_rule time_limit_rule{.allow_zero = true,
+                                              .most_s = 366.0 * 24 * 3600,
+                                              .quote_value = true,
+                                              .most_text = "366 days",
+                                              .zero_means = "no limit"};
+
+// --timeout SECONDS by time_limit_rule.
 inline double parse_timeout(const std::string& text) {
-    const auto fail = [&](const std::string& why) {
-        return driver_exit{exit_bad_input, "--timeout " + quote_value(text) + ": " + why};
-    };
-    if (text.empty()) throw fail("empty value; expected seconds (0: no limit)");
-    errno = 0;
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || std::isnan(value))
-        throw fail("not a number of seconds (0: no limit)");
-    if (value < 0.0) throw fail("must be zero (no limit) or positive");
-    constexpr double longest_s = 366.0 * 24 * 3600;
-    if (errno == ERANGE || !std::isfinite(value) || value > longest_s)
-        throw fail(fmt::format("out of range (at most {:g} s)", longest_s));
-    return value;
+    const seconds_reading reading = read_seconds(text, time_limit_rule);
+    if (!reading.problem.empty())
+        throw driver_exit{exit_bad_input, "--timeout " + quote_value(text) + ": " + reading.problem};
+    return reading.value;
 }
 
 }  // namespace parbench::driver

@@ -5,6 +5,7 @@
 // clear line and exit status for whatever ends it.
 #pragma once
 
+#include <parbench/driver/command_line.hpp>
 #include <parbench/driver/exit_status.hpp>
 #include <parbench/driver/printable.hpp>
 #include <parbench/driver/run_files_sweeper.hpp>
@@ -94,16 +95,11 @@ struct run_steps {
 // seconds on a large job (1.3 s at -n 32 on 2 cores) and --timeout is chosen for one measurement.
 [[nodiscard]] inline double start_limit_s(double timeout_s) {
     if (const char* text = std::getenv("PARBENCH_START_TIMEOUT"); text != nullptr) {
-        char* end = nullptr;
-        const double value = std::strtod(text, &end);
-        constexpr double longest_s = 366.0 * 24 * 3600;  // as --timeout (command_line.hpp)
-        if (end == text || *end != '\0' || !std::isfinite(value) || value < 0.0 ||
-            value > longest_s)
-            throw driver_exit{exit_bad_input,
-                              fmt::format("environment PARBENCH_START_TIMEOUT '{}': expected "
-                                          "seconds (0: no limit), at most {:.0f}",
-                                          printable(text), longest_s)};
-        return value;
+        const seconds_reading reading = read_seconds(text, time_limit_rule);  // as --timeout
+        if (!reading.problem.empty())
+            throw driver_exit{exit_bad_input, "environment PARBENCH_START_TIMEOUT " +
+                                                  quote_value(text) + ": " + reading.problem};
+        return reading.value;
     }
     return timeout_s > 0.0 ? std::max(timeout_s, 60.0) : 0.0;
 }

@@ -387,7 +387,6 @@ template <class... Defs>
              // plugin here: "plugin" is null).
              const std::string full = library_version();
              context["mpi"] = mpi_context(full.substr(0, full.find('\n')), nullptr);
-             context["allocator"] = allocator_context(allocator);
              return context;
          },
          .execute = [&](driver::run_session& session) {
@@ -400,7 +399,10 @@ template <class... Defs>
              world_nodes::set(nodes_of_ranks(MPI_COMM_WORLD), mine);
              const bool rank_zero = comm.rank() == 0;
              if (rank_zero) {
-                 host.run_started(program_run_start(info, opts, names, share));
+                 run_start start = program_run_start(info, opts, names, share);
+                 // as the MPI plugin's run context has it (plugins/mpi/plugin.cpp)
+                 start.context["allocator"] = allocator_context(allocator);
+                 host.run_started(start);
                  if (share.oversubscribed()) host.warning(oversubscription_warning(share));
              }
              (run_definition<Defs>(benchmarks.name, info, opts, host, rank_zero), ...);

@@ -94,7 +94,9 @@ void apply(options& opts, const origin& o, int world, bool& all) {
     } else if (k == "count") {
         opts.count = positive(o, static_cast<std::uint64_t>(INT_MAX) / 8);
     } else if (k == "time") {
-        opts.time_s = positive_number(o, 1e6);
+        const seconds_reading time = read_seconds(o.value, {.most_s = 1e6, .most_text = "1e6 seconds"});
+        if (!time.problem.empty()) throw o.bad(time.problem);
+        opts.time_s = time.value;
     } else if (k == "thread_level") {
         // judged by the driver before MPI_Init_thread; nothing for the suite to do
     } else if (k == "optionsFile") {

@@ -71,6 +71,17 @@ TEST_CASE("seconds: one parser, the rule says what is allowed and how it is word
           "--min_loop_time '-1': expected a non-negative number of seconds");
     CHECK(message_of([&] { (void)parbench::parse_seconds("--time", "1e10", paw); }) ==
           "--time '1e10': out of range (at most 1e9 s)");
+    // What 0 means, where it means something (--timeout); the reading alone, for a caller that
+    // words the message itself (an options file's line).
+    const parbench::seconds_rule limit{.allow_zero = true, .zero_means = "no limit"};
+    CHECK(message_of([&] { (void)parbench::parse_seconds("--timeout", "soon", limit); }) ==
+          "--timeout soon: expected a non-negative number of seconds (0: no limit)");
+    CHECK(parbench::read_seconds("1.5").value == 1.5);
+    CHECK(parbench::read_seconds("1.5").problem.empty());
+    CHECK(parbench::read_seconds("-1", limit).problem ==
+          "expected a non-negative number of seconds (0: no limit)");
+    CHECK(parbench::read_seconds("2e6", {.most_s = 1e6, .most_text = "1e6 seconds"}).problem ==
+          "out of range (at most 1e6 seconds)");
 }
 
 TEST_CASE("whole numbers within bounds") {
