@@ -171,6 +171,9 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
     if d.returncode != 0 or d.document is None:
         expect(False, f"run {args} (delay {delay}): rc {d.returncode}, json "
                f"{d.document is not None}: {d.stderr[-600:]}")
+    dropped = [r.get("dropped_keys") for r in d.collected or []]
+    expect(not any(dropped), f"run {args}: the oracle's maps overflowed (keys left out per rank: "
+           f"{dropped}); its counts are not whole")
     return d.returncode, d.document, d.stdout, d.stderr, d.collected
 
 def rows(doc, name=None):

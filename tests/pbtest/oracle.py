@@ -18,7 +18,11 @@ _AGREEMENTS = {"MPI_Iallreduce": re.compile(r".* in place op MPI_MAX"),
 
 
 def benchmark_operands(report, function):
-    """The report's {operand: calls} of `function`, the agreements left out."""
+    """The report's {operand: calls} of `function`, the agreements left out. A report whose maps
+    overflowed their caps (dropped_keys) cannot answer: an AssertionError says so."""
+    if report.get("dropped_keys"):
+        raise AssertionError(f"the oracle left {report['dropped_keys']} keys out of rank "
+                             f"{report.get('rank')}'s full maps: its counts are not whole")
     pattern = _AGREEMENTS.get(function)
     got = report.get("operands", {}).get(function, {})
     return {k: v for k, v in got.items() if pattern is None or not pattern.fullmatch(k)}
