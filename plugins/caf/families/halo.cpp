@@ -116,10 +116,9 @@ struct halo_family {
         for (result_record& r : m.records) {
             r.block.mode =
                 fmt::format("grid {}x{}x{}", c.grid.dims[0], c.grid.dims[1], c.grid.dims[2]);
-            r.metrics = {{"halo_size", static_cast<double>(n)},
-                         {"grid_x", static_cast<double>(c.grid.dims[0])},
-                         {"grid_y", static_cast<double>(c.grid.dims[1])},
-                         {"grid_z", static_cast<double>(c.grid.dims[2])}};
+            r.caf = caf_figures{.table = caf_figures::kind::halo,
+                                .halo_size = n,
+                                .grid = c.grid.dims};
             const double median_us = r.distribution_us.median;
             r.throughput_mib_s =
                 median_us > 0.0 ? static_cast<double>(bytes(x)) / 1.048576 / median_us : 0.0;

@@ -39,11 +39,12 @@ void describe_transfer(result_record& r, std::string_view name, std::string_view
                        const data_geometry& g) {
     r.benchmark = r.block.title = std::string(name);
     r.block.mode = std::string(how);
-    r.metrics = {{"count", static_cast<double>(g.count)},
-                 {"blksize", static_cast<double>(g.blksize)},
-                 {"stride", static_cast<double>(g.stride)},
-                 {"ndata", static_cast<double>(g.ndata())},
-                 {"nextent", static_cast<double>(g.nextent())}};
+    r.caf = caf_figures{.table = caf_figures::kind::point_to_point,
+                        .count = g.count,
+                        .blksize = g.blksize,
+                        .stride = g.stride,
+                        .ndata = g.ndata(),
+                        .nextent = g.nextent()};
     const double median_us = r.distribution_us.median;
     r.throughput_mib_s = median_us > 0.0 ? static_cast<double>(r.bytes) / 1.048576 / median_us
                                          : 0.0;

@@ -65,13 +65,13 @@ void describe_overhead(result_record& with_sync, const result_record& delay_only
     with_sync.block.mode = fmt::format("delay loop {:g} usec", delay_us);
     with_sync.klass = benchmark_class::other;
     with_sync.throughput_mib_s.reset();
-    with_sync.metrics = {{"neighbours", static_cast<double>(neighbours)},
-                         {"t_delay_sync_us", w.median},
-                         {"t_delay_us", d.median},
-                         {"overhead_us", overhead},
-                         {"overhead_ci_low_us", low},
-                         {"overhead_ci_high_us", high},
-                         {"overhead_within_noise", low <= 0.0 ? 1.0 : 0.0}};
+    with_sync.caf = caf_figures{.table = caf_figures::kind::synchronisation,
+                                .neighbours = neighbours,
+                                .t_delay_sync_us = w.median,
+                                .t_delay_us = d.median,
+                                .overhead_us = overhead,
+                                .overhead_ci_low_us = low,
+                                .overhead_ci_high_us = high};
 }
 
 struct sync_row {
