@@ -168,6 +168,7 @@ def case_bad_input():
     cases = [
         (1, ["-count", "5:2"], r"-count 5:2: minimum 5 is larger than maximum 2"),
         (1, ["-mode", "sideways"], r"-mode sideways: expected single, multiple or crossing"),
+        (1, ["-delay", "0"], r"-delay 0: expected a positive number of microseconds"),
         (2, ["put", "-count", "2147483647", "-blksize", "134217728"],
          r"-count 2147483647 -blksize 134217728: an array of \d+ elements would exceed the "
          r"limit of 134217728 elements \(1 GiB\) per image"),

@@ -1,8 +1,9 @@
 // The values of suite options as the run request carries them, read the same way by every suite
 // and by the driver: an option's one value as text, its list of words, on/off switches, a word
-// from a fixed set, and numbers of seconds. Each reader throws input_error with one line that
-// names the option ("-NAME VALUE: why"); the suites and the driver's validators of typed
-// parameters (plugin/parameter_type.hpp) share these, so a value is judged once and worded once.
+// from a fixed set, and numbers of seconds (or microseconds). Each reader throws input_error with
+// one line that names the option ("-NAME VALUE: why"); the suites and the driver's validators of
+// typed parameters (plugin/parameter_type.hpp) share these, so a value is judged once and worded
+// once.
 #pragma once
 
 #include <parbench/core/error.hpp>
@@ -117,11 +118,13 @@ struct seconds_rule {
     const char* most_text = "1e9 seconds";  // most_s as the message says it
 };
 
-// A number of seconds for `option` (spelt as the message shows it, "-time" or PAW's
-// "NLOOP_MIN_TIME"): a finite decimal number, positive (or zero when the rule allows), at most
-// rule.most_s.
-[[nodiscard]] inline double parse_seconds(std::string_view option, std::string_view text,
-                                          seconds_rule rule = {}) {
+namespace detail {
+
+// The reader of parse_seconds and parse_microseconds: a finite decimal number of `unit` (the
+// word its messages use), positive (or zero when the rule allows), at most rule.most_s in that
+// unit.
+[[nodiscard]] inline double parse_time(std::string_view option, std::string_view text,
+                                       const seconds_rule& rule, std::string_view unit) {
     const std::string copy(trim(text));
     char* end = nullptr;
     const double value = copy.empty() ? -1.0 : std::strtod(copy.c_str(), &end);
@@ -135,8 +138,29 @@ struct seconds_rule {
         throw input_error(shown + ": out of range (at most " + rule.most_text + ")");
     if (!number || !std::isfinite(value) || (rule.allow_zero ? value < 0.0 : !(value > 0.0)))
         throw input_error(shown + ": expected a " +
-                          (rule.allow_zero ? "non-negative" : "positive") + " number of seconds");
+                          (rule.allow_zero ? "non-negative" : "positive") + " number of " +
+                          std::string(unit));
     return value;
+}
+
+}  // namespace detail
+
+// A number of seconds for `option` (spelt as the message shows it, "-time" or PAW's
+// "NLOOP_MIN_TIME"): a finite decimal number, positive (or zero when the rule allows), at most
+// rule.most_s.
+[[nodiscard]] inline double parse_seconds(std::string_view option, std::string_view text,
+                                          seconds_rule rule = {}) {
+    return detail::parse_time(option, text, rule, "seconds");
+}
+
+// A number of microseconds for `option` (the caf suite's "-delay"), read and worded as
+// parse_seconds reads seconds: positive, finite, at most `most_us` (`most_text` as the message
+// says it: "-delay 0: expected a positive number of microseconds", "-delay 2e6: out of range (at
+// most 1000000 microseconds)").
+[[nodiscard]] inline double parse_microseconds(std::string_view option, std::string_view text,
+                                               double most_us, const char* most_text) {
+    return detail::parse_time(option, text, {.most_s = most_us, .most_text = most_text},
+                              "microseconds");
 }
 
 }  // namespace parbench
