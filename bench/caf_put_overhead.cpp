@@ -80,10 +80,10 @@ int main(int argc, char** argv) {
         for (int a = 0; a < alternations; ++a) {
             double reference = reference_put_ping_pong(ndata, n, partner_image, initiator) * 1e6;
             MPI_Allreduce(MPI_IN_PLACE, &reference, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            const auto record = caf::time_on_all_images(
+            const mpi::measurement m = caf::measure_on_all_images(
                 images, caf::caf_step{.time_divisor = 2.0}, "put",
                 static_cast<std::uint64_t>(ndata) * 8, kernel, settings);
-            double ours = record ? record->t_max_us : 0.0;
+            double ours = m.records.empty() ? 0.0 : m.records.front().t_max_us;
             MPI_Bcast(&ours, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
             fortran_us.push_back(reference);
             parbench_us.push_back(ours);

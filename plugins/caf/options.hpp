@@ -10,8 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
-#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -135,12 +133,7 @@ inline constexpr parbench_parameter parameters[] = {
             o.seed = static_cast<std::uint64_t>(
                 parbench::parse_whole_number(name, text, 0, std::numeric_limits<std::int64_t>::max()));
         } else if (name == "delay") {
-            char* end = nullptr;
-            o.delay_us = std::strtod(text.c_str(), &end);
-            if (text.empty() || end != text.c_str() + text.size() || !(o.delay_us > 0.0) ||
-                o.delay_us > 1e6)
-                throw input_error("-delay " + text +
-                                  ": expected microseconds, more than 0 and at most 1000000");
+            o.delay_us = parbench::parse_microseconds("-delay", text, 1e6, "1000000 microseconds");
         } else if (name == "halosize") {
             o.halo_sizes.clear();
             for (const auto& word : parbench::option_words(name, value))

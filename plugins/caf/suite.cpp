@@ -1,7 +1,8 @@
 // The caf suite: EPCC's Fortran Coarray Micro-Benchmark Suite (CAF_BENCH v1.0) as one table of
 // benchmarks, each row naming the family that runs it (families/), the choice of what runs on
 // this many images, and the run header. The Fortran kernels (caf_kernels.f90) do one transfer or
-// one synchronisation; the loop around them is the runner's (timing.hpp).
+// one synchronisation; the loop around them is the runner's (timing.hpp), the tables and rows
+// of each benchmark mpi::sweep()'s, with each family's policy (families/families.hpp).
 #include "suite.hpp"
 
 #include "caf_kernels.h"
@@ -225,6 +226,8 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
     const mpi::session images(MPI_COMM_WORLD, size);
     parbench_caf_warm_up();
     const run_context c{o, host, images, rank, size, {o.iterations, o.check}};
+    // Calibrated once, before the first synchronisation benchmark: not a sweep of its own
+    // (calibrate_delay says why).
     std::optional<int> delay_loops;
     for (const entry* e : chosen) {
         switch (e->kind) {

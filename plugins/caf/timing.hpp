@@ -10,7 +10,6 @@
 #include <parbench/report/result.hpp>
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace parbench::caf {
@@ -32,14 +31,17 @@ struct timing_settings {
     bool check = false;
 };
 
-// Times `kernel` on every image of `images` (all of MPI_COMM_WORLD). Collective; the record
-// exists on rank 0 only. `check` follows the runner's data_check concept: fill before timing,
-// count defects after the last iteration.
+// Times `kernel` on every image of `images` (all of MPI_COMM_WORLD): one size of a family's
+// sweep (families/families.hpp). Collective; the record is on rank 0 only. `check` follows the
+// runner's data_check concept: fill before timing, count defects after the last iteration.
 template <class Kernel, class Check = mpi::no_check>
-[[nodiscard]] std::optional<result_record> time_on_all_images(
-    const mpi::session& images, const caf_step& step, const std::string& benchmark,
-    std::uint64_t bytes, Kernel kernel, const timing_settings& settings, const Check& check = {}) {
-    mpi::measurement m = mpi::measure(
+[[nodiscard]] mpi::measurement measure_on_all_images(const mpi::session& images,
+                                                     const caf_step& step,
+                                                     const std::string& benchmark,
+                                                     std::uint64_t bytes, Kernel kernel,
+                                                     const timing_settings& settings,
+                                                     const Check& check = {}) {
+    return mpi::measure(
         images, mpi::measure_config{
                     .pattern = step,
                     .labels = {.suite = "caf", .benchmark = benchmark, .has_bytes = bytes > 0},
@@ -49,8 +51,6 @@ template <class Kernel, class Check = mpi::no_check>
                     .plan = mpi::timing_plan<>{.iterations = settings.iterations,
                                                .check = settings.check},
                     .check = check});
-    if (m.records.empty()) return std::nullopt;
-    return std::move(m.records.front());
 }
 
 }  // namespace parbench::caf

@@ -15,11 +15,12 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import fail, require  # noqa: E402
-from pbtest.run import parbench  # noqa: E402
+from pbtest.run import iteration_rows, parbench  # noqa: E402
 
 CASE, PARBENCH, MPIEXEC, GOLDEN = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
@@ -77,6 +78,59 @@ def expect_one_error(rc, err, pattern, what):
         fail(f"{what}: want exit 2 and one error line matching /{pattern}/, got {rc}", err)
 
 
+def expect_figures_in_json(rows, found, what):
+    """Every row's caf figures in the JSON file under the metrics' keys they have always had, no
+    other table's: the geometry from EPCC's formulas (-blksize 2), the halo's cube and its
+    MPI_Dims_create grid at 2 images (x varies fastest: 1x1x2), each overhead the difference of
+    its two medians and within noise exactly where its interval reaches zero; and the console's
+    row shows the same figures."""
+    keys = {"point_to_point": {"count", "blksize", "stride", "ndata", "nextent"},
+            "sync": {"neighbours", "t_delay_sync_us", "t_delay_us", "overhead_us",
+                     "overhead_ci_low_us", "overhead_ci_high_us", "overhead_within_noise"},
+            "halo": {"halo_size", "grid_x", "grid_y", "grid_z"}}
+    taken = {}
+    for row in rows:
+        key, m = (row["benchmark"], row["mode"]), row["metrics"]
+        n = taken[key] = taken.get(key, -1) + 1
+        if n >= len(found.get(key, [])):
+            fail(f"{what}: JSON row {key} #{n + 1} has no console row", str(row))
+        shown = found[key][n]
+        table = ("point_to_point" if key[0] in PT2PT else "halo" if key[0] == "halo" else "sync")
+        if set(m) != keys[table]:
+            fail(f"{what}: {key} metrics {sorted(m)}, want {sorted(keys[table])}", str(row))
+        if table == "point_to_point":
+            stride = 2 if "strided" in key[0] else 1
+            count = m["count"]
+            want = {"blksize": 2, "stride": stride, "ndata": 2 * count,
+                    "nextent": ((count - 1) * stride + 1) * 2}
+            for name, value in want.items():
+                if m[name] != value:
+                    fail(f"{what}: {key} {name} {m[name]}, want {value}", str(m))
+            for name in keys[table]:
+                if shown[name] != str(int(m[name])):
+                    fail(f"{what}: {key} console {name} {shown[name]}, JSON {m[name]}", str(m))
+        elif table == "halo":
+            want = {"halo_size": 2, "grid_x": 1, "grid_y": 1, "grid_z": 2}
+            if m != want or shown["size"] != "2" or key[1] != "grid 1x1x2":
+                fail(f"{what}: halo {key[1]}, metrics {m} and size {shown['size']}, want {want}")
+        else:
+            if m["overhead_us"] != m["t_delay_sync_us"] - m["t_delay_us"]:
+                fail(f"{what}: {key} overhead is not t(delay + sync) - t(delay)", str(m))
+            if m["overhead_within_noise"] != (1.0 if m["overhead_ci_low_us"] <= 0 else 0.0):
+                fail(f"{what}: {key} within noise is not 'interval reaches zero'", str(m))
+            want = {"neighbours": str(int(m["neighbours"])),
+                    "t_delay+sync": f"{m['t_delay_sync_us']:.2f}",
+                    "t_delay": f"{m['t_delay_us']:.2f}",
+                    "overhead[usec]": f"{m['overhead_us']:.2f}",
+                    "CI95[usec]": f"{m['overhead_ci_low_us']:.2f}..{m['overhead_ci_high_us']:.2f}"}
+            for name, value in want.items():
+                if shown[name] != value:
+                    fail(f"{what}: {key} console {name} {shown[name]}, JSON says {value}", str(m))
+    if len(rows) != sum(len(rs) for rs in found.values()):
+        fail(f"{what}: the JSON file has {len(rows)} rows, the console "
+             f"{sum(len(rs) for rs in found.values())}")
+
+
 def case_n1():
     rc, out, err = run(np=1, args=TINY)
     expect_clean(rc, out, err, "-n 1 default run")
@@ -114,6 +168,7 @@ def case_bad_input():
     cases = [
         (1, ["-count", "5:2"], r"-count 5:2: minimum 5 is larger than maximum 2"),
         (1, ["-mode", "sideways"], r"-mode sideways: expected single, multiple or crossing"),
+        (1, ["-delay", "0"], r"-delay 0: expected a positive number of microseconds"),
         (2, ["put", "-count", "2147483647", "-blksize", "134217728"],
          r"-count 2147483647 -blksize 134217728: an array of \d+ elements would exceed the "
          r"limit of 134217728 elements \(1 GiB\) per image"),
@@ -124,10 +179,15 @@ def case_bad_input():
 
 
 def case_n2():
-    rc, out, err = run(np=2, args=TINY + ["-mode", "single", "multiple", "crossing"])
-    expect_clean(rc, out, err, "-n 2 run")
+    with tempfile.TemporaryDirectory() as scratch:
+        json_file = os.path.join(scratch, "caf.json")
+        rc, out, err = run(np=2, args=TINY + ["-mode", "single", "multiple", "crossing",
+                                              "--json", json_file])
+        expect_clean(rc, out, err, "-n 2 run")
+        rows = iteration_rows(json_file)
     found = tables(out)
     expect_no_defects(found, "-n 2")
+    expect_figures_in_json(rows, found, "-n 2")
     names = {k[0] for k in found}
     missing = set(PT2PT + SYNC + ["halo"]) - names
     if missing:

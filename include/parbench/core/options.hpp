@@ -1,8 +1,9 @@
 // The values of suite options as the run request carries them, read the same way by every suite
 // and by the driver: an option's one value as text, its list of words, on/off switches, a word
-// from a fixed set, and numbers of seconds. Each reader throws input_error with one line that
-// names the option ("-NAME VALUE: why"); the suites and the driver's validators of typed
-// parameters (plugin/parameter_type.hpp) share these, so a value is judged once and worded once.
+// from a fixed set, and numbers of seconds (or microseconds). Each reader throws input_error with
+// one line that names the option ("-NAME VALUE: why"); the suites and the driver's validators of
+// typed parameters (plugin/parameter_type.hpp) share these, so a value is judged once and worded
+// once.
 #pragma once
 
 #include <parbench/core/error.hpp>
@@ -116,6 +117,7 @@ struct seconds_rule {
     bool quote_value = false;  // the message shows the value in quotes ('1e999')
     const char* most_text = "1e9 seconds";  // most_s as the message says it
     const char* zero_means = nullptr;       // with allow_zero: what 0 asks for ("no limit")
+    const char* unit = "seconds";           // what the number counts, as the message says it
 };
 
 // A number of seconds read from text: the value, or why the text is not one ("expected a
@@ -126,8 +128,8 @@ struct seconds_reading {
     std::string problem;  // empty: value is good
 };
 
-// A finite decimal number, positive (or zero when the rule allows), at most rule.most_s;
-// surrounding blanks are ignored.
+// A finite decimal number, positive (or zero when the rule allows), at most rule.most_s (in
+// rule.unit); surrounding blanks are ignored.
 [[nodiscard]] inline seconds_reading read_seconds(std::string_view text, seconds_rule rule = {}) {
     const std::string copy(trim(text));
     char* end = nullptr;
@@ -137,7 +139,8 @@ struct seconds_reading {
         return {.value = 0.0, .problem = std::string("out of range (at most ") + rule.most_text + ")"};
     if (!number || !std::isfinite(value) || (rule.allow_zero ? value < 0.0 : !(value > 0.0))) {
         std::string problem = std::string("expected a ") +
-                              (rule.allow_zero ? "non-negative" : "positive") + " number of seconds";
+                              (rule.allow_zero ? "non-negative" : "positive") + " number of " +
+                              rule.unit;
         if (rule.allow_zero && rule.zero_means != nullptr)
             problem += std::string(" (0: ") + rule.zero_means + ")";
         return {.value = 0.0, .problem = std::move(problem)};
@@ -157,6 +160,16 @@ struct seconds_reading {
     shown += text;
     if (rule.quote_value) shown += '\'';
     throw input_error(shown + ": " + reading.problem);
+}
+
+// A number of microseconds for `option` (the caf suite's "-delay"), read and worded as
+// parse_seconds reads seconds: positive, finite, at most `most_us` (`most_text` as the message
+// says it: "-delay 0: expected a positive number of microseconds", "-delay 2e6: out of range (at
+// most 1000000 microseconds)").
+[[nodiscard]] inline double parse_microseconds(std::string_view option, std::string_view text,
+                                               double most_us, const char* most_text) {
+    return parse_seconds(option, text,
+                         {.most_s = most_us, .most_text = most_text, .unit = "microseconds"});
 }
 
 }  // namespace parbench

@@ -8,9 +8,13 @@
 //   halo            size #reps t_median[usec] CI95[usec] MiB/s
 //
 // Every row shows the median over the timed batches and its 95 % confidence interval, not only
-// a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp). The kind comes from the record's metrics (plugins/caf/families/ fill them).
+// a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp).
+// The table is the one of the record's typed caf figures (report/caf_figures.hpp, filled by
+// plugins/caf/families/); a record without them is refused (std::invalid_argument naming the
+// row), never printed as zeros.
 #pragma once
 
+#include <parbench/report/caf_figures.hpp>
 #include <parbench/report/caf_header.hpp>
 #include <parbench/report/console_run_context.hpp>
 #include <parbench/report/reporter.hpp>
@@ -19,6 +23,7 @@
 #include <fmt/format.h>
 
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace parbench::report {
@@ -49,7 +54,8 @@ public:
     }
 
     void on_result(const result_record& r) override {
-        const table_kind kind = kind_of(r);
+        const caf_figures& f = figures_of(r);
+        const table_kind kind = f.table;
         if (!open_ || !(r.block == block_) || r.benchmark != benchmark_) begin_table(r, kind);
         const summary& d = r.distribution_us;
         const std::string ci = d.samples > 0 && !has_ci(d)
@@ -60,25 +66,20 @@ public:
         switch (kind) {
             case table_kind::point_to_point:
                 row = fmt::format(" {:>8} {:>8} {:>7} {:>10} {:>10} {:>7} {:>14.2f} {:>19} {:>11.2f}",
-                                  metric(r, "count"), metric(r, "blksize"), metric(r, "stride"),
-                                  metric(r, "ndata"), metric(r, "nextent"), r.iterations,
+                                  f.count, f.blksize, f.stride, f.ndata, f.nextent, r.iterations,
                                   d.median, ci, r.throughput_mib_s.value_or(0.0));
                 break;
             case table_kind::synchronisation: {
-                const bool noise = r.metrics.count("overhead_within_noise") != 0 &&
-                                   r.metrics.at("overhead_within_noise") != 0.0;
                 const std::string overhead_ci =
-                    fmt::format("{:.2f}..{:.2f}", value(r, "overhead_ci_low_us"),
-                                value(r, "overhead_ci_high_us"));
+                    fmt::format("{:.2f}..{:.2f}", f.overhead_ci_low_us, f.overhead_ci_high_us);
                 row = fmt::format(" {:>10} {:>7} {:>14.2f} {:>11.2f} {:>15.2f} {:>19}",
-                                  metric(r, "neighbours"), r.iterations,
-                                  value(r, "t_delay_sync_us"), value(r, "t_delay_us"),
-                                  value(r, "overhead_us"), overhead_ci);
-                note = noise ? "  within noise" : "";
+                                  f.neighbours, r.iterations, f.t_delay_sync_us, f.t_delay_us,
+                                  f.overhead_us, overhead_ci);
+                note = f.overhead_within_noise() ? "  within noise" : "";
                 break;
             }
             case table_kind::halo:
-                row = fmt::format(" {:>8} {:>7} {:>14.2f} {:>19} {:>11.2f}", metric(r, "halo_size"),
+                row = fmt::format(" {:>8} {:>7} {:>14.2f} {:>19} {:>11.2f}", f.halo_size,
                                   r.iterations, d.median, ci, r.throughput_mib_s.value_or(0.0));
                 break;
         }
@@ -105,20 +106,15 @@ public:
     }
 
 private:
-    enum class table_kind { point_to_point, synchronisation, halo };
+    using table_kind = caf_figures::kind;
 
-    [[nodiscard]] static table_kind kind_of(const result_record& r) {
-        if (r.metrics.count("overhead_us") != 0) return table_kind::synchronisation;
-        if (r.metrics.count("halo_size") != 0) return table_kind::halo;
-        return table_kind::point_to_point;
-    }
-    [[nodiscard]] static double value(const result_record& r, const char* name) {
-        const auto it = r.metrics.find(name);
-        return it != r.metrics.end() ? it->second : 0.0;
-    }
-    // Counts and sizes: whole numbers.
-    [[nodiscard]] static long long metric(const result_record& r, const char* name) {
-        return static_cast<long long>(value(r, name));
+    [[nodiscard]] static const caf_figures& figures_of(const result_record& r) {
+        if (!r.caf)
+            throw std::invalid_argument(
+                "caf console: the row of " + r.benchmark + " (" + std::to_string(r.bytes) +
+                " bytes, " + r.block.mode + ") carries no caf figures (result_record::caf), "
+                "which every row of the caf layout has");
+        return *r.caf;
     }
     void line(const char* label, const std::string& value_text) {
         out_ << fmt::format("# {:<16}: {}\n", label, value_text);

@@ -6,6 +6,7 @@
 
 #include <parbench/core/benchmark_class.hpp>
 #include <parbench/core/statistics.hpp>
+#include <parbench/report/caf_figures.hpp>
 #include <parbench/report/overlap.hpp>
 
 #include <nlohmann/json.hpp>
@@ -203,6 +204,8 @@ struct result_record {
     std::optional<confidence_figures> confidence;              // -confidence rows
     std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
     std::optional<row_placement> placement;  // the nodes of the row's processes, where known
+    // The caf suite's rows (report/caf_figures.hpp): every record of its layout has one.
+    std::optional<caf_figures> caf;
 
     // The figure a table's "t[usec]" column and Google Benchmark's real_time show, decided by
     // what the times are over (never by suite or class): across ranks the slowest rank (t_max,
@@ -375,6 +378,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     if (r.confidence) j["confidence"] = *r.confidence;
     if (r.loop_calibration) j["loop_calibration"] = *r.loop_calibration;
     if (r.placement) j["placement"] = *r.placement;
+    if (r.caf) j["caf"] = *r.caf;
 }
 
 inline void from_json(const nlohmann::json& j, result_record& r) {
@@ -419,13 +423,15 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         r.loop_calibration = it->get<loop_calibration_figures>();
     if (auto it = j.find("placement"); it != j.end() && !it->is_null())
         r.placement = it->get<row_placement>();
+    if (auto it = j.find("caf"); it != j.end() && !it->is_null()) r.caf = it->get<caf_figures>();
 }
 
 // Every named figure of a record as the JSON and CSV files list them under "metrics": the
 // plugin's own `metrics` and the typed blocks under the names docs/methodology.md gives them
 // (epochs; valid_samples, invalid_samples, window_us; ci_target_percent, ci_achieved_percent,
 // ci_target_met and ci_futile as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
-// recalibrations). The overlap and availability blocks have columns of their own.
+// recalibrations; the caf figures of the row's table: report/caf_figures.hpp). The overlap and
+// availability blocks have columns of their own.
 [[nodiscard]] inline std::map<std::string, double> named_figures(const result_record& r) {
     std::map<std::string, double> out = r.metrics;
     if (r.epochs) out["epochs"] = static_cast<double>(*r.epochs);
@@ -447,6 +453,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         out["loop_target_us"] = l->loop_target_us;
         out["recalibrations"] = static_cast<double>(l->recalibrations);
     }
+    if (r.caf) add_named_figures(out, *r.caf);
     return out;
 }
 

@@ -3,6 +3,15 @@
 // (synchronisation.cpp) and the halo swap (halo.cpp). The suite (suite.cpp) chooses what runs
 // and calls each chosen row's family in catalogue order; every family call is collective over
 // all images and emits its own records.
+//
+// Each file runs its benchmark through mpi::sweep() (mpi/sweep.hpp) with a family policy of its
+// own, as every MPI-family suite does. Every image takes part in every measurement (EPCC's idle
+// images still join `sync all`), so where IMB sweeps process counts, a caf family's "process
+// counts" are its tables, each on all images: one per runnable ping-pong mode and step
+// synchronisation, in the options' order; one for the halo swap and for each synchronisation
+// benchmark. Its sizes are a table's rows: the -count list, the -halosize list, the neighbour
+// lists of a synchronisation. No size is skipped for memory (the coarray is the resource, the
+// runner's buffers are empty: timing.hpp), so close() has no notes to give.
 #pragma once
 
 #include "neighbours.hpp"
@@ -10,6 +19,7 @@
 #include "point_to_point.hpp"
 #include "timing.hpp"
 
+#include <parbench/mpi/sweep.hpp>
 #include <parbench/plugin/export.hpp>
 
 #include <mpi.h>

@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -75,37 +74,64 @@ struct halo_swap_kernel {
     }
 };
 
+// The halo swap's family for mpi::sweep(): one table, every image in it, on the MPI_Dims_create
+// grid of images (its neighbours found once, in open()); the -halosize list as its sizes, each
+// measured on a field allocated for it (outside timing) and checked with -check.
+struct halo_family {
+    const run_context& run;
+
+    struct count {
+        grid3 grid;
+        std::array<int, 6> around;       // ranks: x-, x+, y-, y+, z-, z+
+        std::vector<int> around_images;  // the same, as images (the kernels' neighbours)
+        std::vector<int> sync_images;    // the distinct other images among them
+    };
+
+    [[nodiscard]] std::array<int, 1> process_counts() const { return {run.size}; }
+    [[nodiscard]] std::vector<std::uint64_t> sizes() const {
+        return {run.opts.halo_sizes.begin(), run.opts.halo_sizes.end()};
+    }
+    [[nodiscard]] count open(int /*images*/) const {
+        const grid3 grid = image_grid(run.size);
+        const std::array<int, 6> around = grid.neighbours(run.rank);
+        return {grid, around, as_images(around), as_images(distinct_others(around, run.rank))};
+    }
+    // Six faces of n * n cells leave every image per swap.
+    [[nodiscard]] static std::uint64_t bytes(std::uint64_t n) {
+        return 6ull * n * n * sizeof(double);
+    }
+    void progress(const count& /*c*/, std::uint64_t n) const {
+        run.host.progress("halo", bytes(n), run.size);
+    }
+    [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x) const {
+        const int n = static_cast<int>(x);
+        auto* base = static_cast<double*>(parbench_caf_prepare_halo(n, c.around_images.data()));
+        const std::size_t cells = static_cast<std::size_t>(n + 2) * (n + 2) * (n + 2);
+        const halo_check check{{base, cells}, n, run.rank, c.around};
+        mpi::measurement m = measure_on_all_images(
+            run.images, caf_step{.klass = benchmark_class::parallel_transfer}, "halo", bytes(x),
+            halo_swap_kernel{c.sync_images.data(), static_cast<int>(c.sync_images.size())},
+            run.timing, check);
+        parbench_caf_release_halo();
+        for (result_record& r : m.records) {
+            r.block.mode =
+                fmt::format("grid {}x{}x{}", c.grid.dims[0], c.grid.dims[1], c.grid.dims[2]);
+            r.caf = caf_figures{.table = caf_figures::kind::halo,
+                                .halo_size = n,
+                                .grid = c.grid.dims};
+            const double median_us = r.distribution_us.median;
+            r.throughput_mib_s =
+                median_us > 0.0 ? static_cast<double>(bytes(x)) / 1.048576 / median_us : 0.0;
+        }
+        return m;
+    }
+    void publish(const count& /*c*/, const result_record& r) const { run.host.result(r); }
+    void close(const count& /*c*/, const mpi::size_notes& /*notes*/) const {}
+};
+
 }  // namespace
 
 }  // namespace halo_impl
-void run_halo(const run_context& c) {
-    const grid3 grid = image_grid(c.size);
-    const std::array<int, 6> around = grid.neighbours(c.rank);
-    const std::vector<int> around_images = as_images(around);
-    const std::vector<int> sync_images = as_images(distinct_others(around, c.rank));
-    for (const int n : c.opts.halo_sizes) {
-        // Six faces of n * n cells leave every image per swap.
-        const std::uint64_t bytes = 6ull * static_cast<std::uint64_t>(n) * n * sizeof(double);
-        c.host.progress("halo", bytes, c.size);
-        auto* base = static_cast<double*>(parbench_caf_prepare_halo(n, around_images.data()));
-        const std::size_t cells = static_cast<std::size_t>(n + 2) * (n + 2) * (n + 2);
-        const halo_impl::halo_check check{{base, cells}, n, c.rank, around};
-        std::optional<result_record> r = time_on_all_images(
-            c.images, caf_step{.klass = benchmark_class::parallel_transfer}, "halo", bytes,
-            halo_impl::halo_swap_kernel{sync_images.data(), static_cast<int>(sync_images.size())},
-            c.timing, check);
-        parbench_caf_release_halo();
-        if (!r) continue;
-        r->block.mode = fmt::format("grid {}x{}x{}", grid.dims[0], grid.dims[1], grid.dims[2]);
-        r->metrics = {{"halo_size", static_cast<double>(n)},
-                      {"grid_x", static_cast<double>(grid.dims[0])},
-                      {"grid_y", static_cast<double>(grid.dims[1])},
-                      {"grid_z", static_cast<double>(grid.dims[2])}};
-        const double median_us = r->distribution_us.median;
-        r->throughput_mib_s =
-            median_us > 0.0 ? static_cast<double>(bytes) / 1.048576 / median_us : 0.0;
-        c.host.result(*r);
-    }
-}
+void run_halo(const run_context& c) { mpi::sweep(halo_impl::halo_family{.run = c}); }
 
 }  // namespace parbench::caf

@@ -11,11 +11,14 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <numeric>
-#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parbench::caf {
@@ -62,13 +65,13 @@ void describe_overhead(result_record& with_sync, const result_record& delay_only
     with_sync.block.mode = fmt::format("delay loop {:g} usec", delay_us);
     with_sync.klass = benchmark_class::other;
     with_sync.throughput_mib_s.reset();
-    with_sync.metrics = {{"neighbours", static_cast<double>(neighbours)},
-                         {"t_delay_sync_us", w.median},
-                         {"t_delay_us", d.median},
-                         {"overhead_us", overhead},
-                         {"overhead_ci_low_us", low},
-                         {"overhead_ci_high_us", high},
-                         {"overhead_within_noise", low <= 0.0 ? 1.0 : 0.0}};
+    with_sync.caf = caf_figures{.table = caf_figures::kind::synchronisation,
+                                .neighbours = neighbours,
+                                .t_delay_sync_us = w.median,
+                                .t_delay_us = d.median,
+                                .overhead_us = overhead,
+                                .overhead_ci_low_us = low,
+                                .overhead_ci_high_us = high};
 }
 
 struct sync_row {
@@ -76,23 +79,6 @@ struct sync_row {
     std::vector<int> images;  // the sync images list of this image (1-based)
     int neighbours = 0;       // as reported (rank 0's count)
 };
-
-void run_sync_row(const run_context& c, std::string_view name, const sync_row& row,
-                  int delay_loops) {
-    c.host.progress(name, 0, c.size);
-    const caf_step step{.klass = benchmark_class::other, .nmsg = 0};
-    const delay_and_sync_kernel reference{delay_loops, no_sync, nullptr, 0};
-    const delay_and_sync_kernel with_sync{delay_loops, row.sync, row.images.data(),
-                                          static_cast<int>(row.images.size())};
-    // Alternated within one measurement pair: the reference first, then the same loop synced.
-    const std::optional<result_record> delay_only =
-        time_on_all_images(c.images, step, std::string(name), 0, reference, c.timing);
-    std::optional<result_record> r =
-        time_on_all_images(c.images, step, std::string(name), 0, with_sync, c.timing);
-    if (!r || !delay_only) return;
-    describe_overhead(*r, *delay_only, name, row.neighbours, c.opts.delay_us);
-    c.host.result(*r);
-}
 
 [[nodiscard]] std::vector<sync_row> sync_rows(const run_context& c, sync_kind kind) {
     const auto list = [&](std::span<const int> ranks, int reported) {
@@ -130,6 +116,58 @@ void run_sync_row(const run_context& c, std::string_view name, const sync_row& r
     return {};
 }
 
+// The family of one synchronisation benchmark for mpi::sweep(): one table, every image in it;
+// its sizes are the rows of the kind (sync_rows: one per neighbour count of the random and ring
+// lists, one row otherwise), each the overhead of two measurements: the delay loop alone, then
+// the same loop followed by the synchronisation. The lock variable lives for the whole table.
+struct sync_family {
+    const run_context& run;
+    std::string_view name;
+    sync_kind kind;
+    int delay_loops = 0;
+    std::vector<sync_row> rows;  // this image's
+
+    struct count {};
+
+    [[nodiscard]] std::array<int, 1> process_counts() const { return {run.size}; }
+    [[nodiscard]] std::vector<std::uint64_t> sizes() const {  // the rows' indices
+        std::vector<std::uint64_t> indices(rows.size());
+        std::iota(indices.begin(), indices.end(), std::uint64_t{0});
+        return indices;
+    }
+    [[nodiscard]] count open(int /*images*/) const {
+        if (kind == sync_kind::lock) parbench_caf_prepare_lock();
+        return {};
+    }
+    void progress(const count& /*c*/, std::uint64_t /*row*/) const {
+        run.host.progress(name, 0, run.size);
+    }
+    [[nodiscard]] mpi::measurement measure(const count& /*c*/, std::uint64_t x) const {
+        const sync_row& row = rows[static_cast<std::size_t>(x)];
+        const caf_step step{.klass = benchmark_class::other, .nmsg = 0};
+        const delay_and_sync_kernel reference{delay_loops, no_sync, nullptr, 0};
+        const delay_and_sync_kernel with_sync{delay_loops, row.sync, row.images.data(),
+                                              static_cast<int>(row.images.size())};
+        // Alternated within one measurement pair: the reference first, then the same loop
+        // synced.
+        const mpi::measurement delay_only =
+            measure_on_all_images(run.images, step, std::string(name), 0, reference, run.timing);
+        mpi::measurement m =
+            measure_on_all_images(run.images, step, std::string(name), 0, with_sync, run.timing);
+        if (m.records.empty() || delay_only.records.empty()) {
+            m.records.clear();  // a row needs both times (rank 0 has both)
+            return m;
+        }
+        describe_overhead(m.records.front(), delay_only.records.front(), name, row.neighbours,
+                          run.opts.delay_us);
+        return m;
+    }
+    void publish(const count& /*c*/, const result_record& r) const { run.host.result(r); }
+    void close(const count& /*c*/, const mpi::size_notes& /*notes*/) const {
+        if (kind == sync_kind::lock) parbench_caf_release_lock();
+    }
+};
+
 }  // namespace
 
 }  // namespace synchronisation_impl
@@ -160,7 +198,9 @@ std::string critical_section_problem() {
 
 // Delay-loop iterations that take `delay_us` on rank 0, the same count on every image. The
 // loop is timed at ~2 ms, five times, and the fastest run counts: a preempted run would make
-// the delay loop too short.
+// the delay loop too short. Not a sweep (mpi::sweep): a calibration on rank 0 alone, once per
+// run before the first synchronisation benchmark (suite.cpp), whose doubling search and
+// fastest-of-five have no sizes, no records and no warm-up; its one collective is the Bcast.
 int calibrate_delay(double delay_us) {
     const auto elapsed_us = [](int loops) {
         const double start = MPI_Wtime();
@@ -178,10 +218,11 @@ int calibrate_delay(double delay_us) {
 }
 
 void run_sync(const run_context& c, std::string_view name, sync_kind kind, int delay_loops) {
-    if (kind == sync_kind::lock) parbench_caf_prepare_lock();
-    for (const synchronisation_impl::sync_row& row : synchronisation_impl::sync_rows(c, kind))
-        run_sync_row(c, name, row, delay_loops);
-    if (kind == sync_kind::lock) parbench_caf_release_lock();
+    mpi::sweep(synchronisation_impl::sync_family{.run = c,
+                                                 .name = name,
+                                                 .kind = kind,
+                                                 .delay_loops = delay_loops,
+                                                 .rows = synchronisation_impl::sync_rows(c, kind)});
 }
 
 }  // namespace parbench::caf

@@ -84,6 +84,23 @@ TEST_CASE("seconds: one parser, the rule says what is allowed and how it is word
           "out of range (at most 1e6 seconds)");
 }
 
+TEST_CASE("microseconds: the seconds reader, worded in microseconds (caf's -delay)") {
+    const auto delay = [](std::string_view text) {
+        return parbench::parse_microseconds("-delay", text, 1e6, "1000000 microseconds");
+    };
+    CHECK(delay("2") == 2.0);
+    CHECK(delay(" 0.5 ") == 0.5);
+    CHECK(delay("1e6") == 1e6);
+    CHECK(message_of([&] { (void)delay("0"); }) ==
+          "-delay 0: expected a positive number of microseconds");
+    CHECK(message_of([&] { (void)delay("2x"); }) ==
+          "-delay 2x: expected a positive number of microseconds");
+    CHECK(message_of([&] { (void)delay("1000001"); }) ==
+          "-delay 1000001: out of range (at most 1000000 microseconds)");
+    CHECK(message_of([&] { (void)delay("inf"); }) ==
+          "-delay inf: out of range (at most 1000000 microseconds)");
+}
+
 TEST_CASE("whole numbers within bounds") {
     CHECK(parbench::parse_whole_number("blksize", "12", 1, 64) == 12);
     CHECK(message_of([] { (void)parbench::parse_whole_number("blksize", "0", 1, 64); }) ==
