@@ -134,6 +134,9 @@ struct one_sided_method {
                                                 .completion = completion(context),
                                                 .plan = plan,
                                                 .check = data_check<Def::op>{e}});
+        // OSU prints process 0's own time (osu/table.hpp, process0_time_metric), its MB/s over it
+        if (!m.process_us.empty())
+            for (auto& r : m.records) r.metrics[process0_time_metric] = m.process_us.front();
         if constexpr (Def::kind == measures::bandwidth)
             for (auto& r : m.records)
                 add_bandwidth(r, static_cast<double>(rma_pattern.nmsg) * static_cast<double>(x));
@@ -169,7 +172,9 @@ template <class Def>
             {.banner = Def::banner,
              .datatype = Def::datatype,
              .one_sided = true,
-             .figures = {Def::kind == measures::latency ? latency_figure : bandwidth_figure}},
+             // process 0's time, or MB/s over it (osu/table.hpp, process0_time_metric)
+             .figures = {Def::kind == measures::latency ? one_sided_latency_figure
+                                                        : bandwidth_figure}},
             Def::syncs,
             Def::default_sync,
             &run_one_sided<Def>,

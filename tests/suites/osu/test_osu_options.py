@@ -181,8 +181,25 @@ def test_layout(args):
 
 def test_bw_reply(args):
     """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
-    receives i + x of them per size; and -b's buffers."""
-    p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
+    receives i + x of them per size; and -b's buffers. The one-sided tests in the same run print
+    process 0's own time too (print_latency's and print_bw's rank 0 branch:
+    osu_put_latency.c:162-166, the pscw round trip halved at :703; osu_put_bibw.c:151-156, t
+    process 0's t_end - t_start): under -s pscw each process makes its own MPI_Put of a round
+    trip (put_latency) or its W MPI_Put per epoch (put_bibw), the epochs' calls free under the
+    oracle, so put_latency prints D0 / 2 and put_bibw 2 W X / (W D0) MB/s, where the slowest
+    process's time would give D1 / 2 and 2 W X / (W D1)."""
+    p, rows, reports = oracle_run(args, ["bw", "put_latency", "put_bibw"],
+                                  ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4", "-s", "pscw"])
+    one_sided = {r["benchmark"]: (r.get("metrics", {}).get("process0_time_us", -1),
+                                  r["t_max_us"]) for r in rows if r["benchmark"] != "bw"}
+    expect(set(one_sided) == {"put_latency", "put_bibw"} and
+           close(one_sided["put_latency"][0], D0_US / 2, 1e-6) and
+           close(one_sided["put_latency"][1], D1_US / 2, 1e-6) and
+           close(one_sided["put_bibw"][0], 4 * D0_US, 1e-6) and
+           close(one_sided["put_bibw"][1], 4 * D1_US, 1e-6),
+           f"put_latency put_bibw -s pscw under the oracle (process 0's time, the slowest's): "
+           f"{one_sided}, expected D0 / 2 = {D0_US / 2} and W D0 = {4 * D0_US}")
+    rows = [r for r in rows if r["benchmark"] == "bw"]
     # no MPI session without -I (test_sessions)
     expect(all(calls(rep, "MPI_Session_init") == 0 for rep in reports.values()),
            "bw without -I: MPI_Session_init called")
@@ -194,10 +211,13 @@ def test_bw_reply(args):
     want = 4 * 8 / (6 * D0_US)
     got = [float(line.split()[1]) for line in p.stdout.splitlines() if line.startswith("8 ")]
     metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
-    expect(got == [round(want, 2)] and close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
+    # the tables' cells in order: bw's, put_latency's (D0 / 2), put_bibw's (2 W X / (W D0))
+    expect(got == [round(want, 2), D0_US / 2, round(2 * 4 * 8 / (4 * D0_US), 2)] and
+           close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
            close(metrics.get("process0_time_us", -1), 6 * D0_US, 1e-6),
-           f"bw under the oracle: MB/s {got}, metrics {metrics}, expected {want} over "
-           f"process 0's {6 * D0_US} us")
+           f"bw put_latency put_bibw under the oracle: cells {got}, bw's metrics {metrics}, "
+           f"expected {want} over process 0's {6 * D0_US} us, then {D0_US / 2} and "
+           f"{2 * 4 * 8 / (4 * D0_US)}")
     # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
     # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
     for b, want in [(None, 1), ("multiple", 4)]:
