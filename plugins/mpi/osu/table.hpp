@@ -72,6 +72,10 @@ inline constexpr figure_text bandwidth_figure{.heading = "Bandwidth (MB/s)",
 struct block_text {
     const char* banner = nullptr;
     const char* datatype = "MPI_CHAR";  // nullptr: no datatype line (barrier, ibarrier)
+    // Under -d OSU 7.5 names the accelerator in the banner ("OSU MPI-CUDA Latency Test": each
+    // program's BENCHMARK "OSU MPI%s Latency Test"); false where its BENCHMARK has no %s
+    // (multi_lat, mbw_mr, get_acc_latency, init, hello)
+    bool names_accelerator = true;
     bool one_sided = false;
     bool pairs_line = false;
     std::array<figure_text, 2> figures{};
