@@ -61,6 +61,9 @@ struct window_plan {
     int origin_regions = 1;          // regions per window: 1, or the group size when several
                                      // origins write into one target
     std::size_t result_bytes = 0;    // result buffer (Get_accumulate, Fetch_and_op, CAS)
+    // Where this process's origin, result and window memory live (nullptr: host memory; a
+    // device space under OSU's -d). MPI_Win_allocate's memory is MPI's, on the host.
+    const memory_space* memory = nullptr;
 
     [[nodiscard]] std::size_t region_bytes() const noexcept {
         return bytes * static_cast<std::size_t>(sections);
@@ -132,10 +135,11 @@ public:
 
     // Local: the origin and result buffers and, except for MPI_Win_allocate, the window memory.
     void allocate() {
-        origin_ = aligned_buffer(std::max<std::size_t>(plan_.region_bytes(), 1));
-        result_ = aligned_buffer(std::max<std::size_t>(plan_.result_bytes, 1));
+        origin_ = aligned_buffer(std::max<std::size_t>(plan_.region_bytes(), 1), plan_.memory);
+        result_ = aligned_buffer(std::max<std::size_t>(plan_.result_bytes, 1), plan_.memory);
         if (plan_.creation != window_creation::allocate)
-            window_memory_ = aligned_buffer(std::max<std::size_t>(plan_.window_bytes(), 1));
+            window_memory_ =
+                aligned_buffer(std::max<std::size_t>(plan_.window_bytes(), 1), plan_.memory);
     }
 
     // Collective over the group (context.comm): creates the window.

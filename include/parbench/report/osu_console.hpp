@@ -14,7 +14,8 @@
 // (report/osu_header.hpp: '#' lines OSU prints before its banner, the empty line OSU's
 // print_preamble starts with, the banner, for one-sided tests window creation and
 // synchronisation, further '#' lines, the datatype unless it has none: osu_barrier prints
-// none). A table after another is separated from it by one empty line. The banner is OSU's
+// none, then the lines after the datatype: the one-sided tests' buffer placement under -d,
+// repeated above each datatype's table). A table after another is separated from it by one empty line. The banner is OSU's
 // exactly; parbench's identification (the run's title) is the '#' line that closes the run. The
 // columns after the size are the suite's declaration for the benchmark (run_start.columns, read
 // by report/columns.hpp): each with its heading, width and decimals, in the suite's order — so
@@ -205,6 +206,8 @@ private:
         finish_matrix();
         datatype_ = r.block.datatype;
         out_ << "# Datatype: " << datatype_ << ".\n";
+        for (const auto& line : header_.block_of(r.benchmark).lines_after_datatype)
+            out_ << line << '\n';
         if (!matrix_windows_.empty()) {
             print_matrix_heading();
             return;
@@ -227,12 +230,11 @@ private:
         }
         for (const auto& line : block.lines) out_ << line << '\n';
         if (!block.row_text.empty()) return;
-        if (!r.block.datatype.empty()) {
+        if (!r.block.datatype.empty())
             out_ << "# Datatype: " << r.block.datatype << ".\n";
-            return;
-        }
-        if (!block.datatype) return;
-        out_ << "# Datatype: " << *block.datatype << ".\n";
+        else if (block.datatype)
+            out_ << "# Datatype: " << *block.datatype << ".\n";
+        for (const auto& line : block.lines_after_datatype) out_ << line << '\n';
     }
 
     [[nodiscard]] int width(std::size_t k) const { return column_width(columns_[k], field_width); }

@@ -49,6 +49,9 @@ struct osu_header_block {
     // The datatype line's type until a record names its own (-T); none: no datatype line at all
     // (osu_barrier).
     std::optional<std::string> datatype = "MPI_CHAR";
+    // '#' lines after the datatype line, before the heading of each of its tables (the
+    // one-sided tests' buffer placement under -d: "# Rank 0 Memory on DEVICE (D) and ...")
+    std::vector<std::string> lines_after_datatype{};
     // OSU's start-up programs: each record one line, these pieces of text with the declared
     // columns between them; such a block has no datatype line and no heading.
     std::vector<std::string> row_text{};
@@ -79,6 +82,7 @@ inline void to_json(nlohmann::json& j, const osu_header_block& b) {
          {"empty_line_before", b.empty_line_before}};
     if (!b.lines_before.empty()) j["lines_before"] = b.lines_before;
     if (!b.lines.empty()) j["lines"] = b.lines;
+    if (!b.lines_after_datatype.empty()) j["lines_after_datatype"] = b.lines_after_datatype;
     if (!b.row_text.empty()) j["row_text"] = b.row_text;
     if (b.window) {
         j["window_creation"] = b.window->creation;
@@ -97,6 +101,7 @@ inline void from_json(const nlohmann::json& j, osu_header_block& b) {
     b.empty_line_before = j.value("empty_line_before", false);
     b.lines_before = j.value("lines_before", std::vector<std::string>{});
     b.lines = j.value("lines", std::vector<std::string>{});
+    b.lines_after_datatype = j.value("lines_after_datatype", std::vector<std::string>{});
     b.row_text = j.value("row_text", std::vector<std::string>{});
     if (j.contains("datatype"))
         b.datatype = j.at("datatype").is_null()

@@ -53,6 +53,9 @@ concept check_of_operands = requires(const imb_mpi1::sized_operands& o) { Check{
 template <class Imb, const char* Banner, const char* Datatype = nullptr, bool RootOption = false>
 struct collective_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
+    // -d: every process's buffers in the accelerator's memory (allocate_memory_coll,
+    // osu_util_mpi.c:2359-2400, with options.accel: osu_allreduce.c:87-107, osu_bcast.c:86-91)
+    static constexpr device_placement device_buffers = device_placement::every;
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
     // OSU 7.5 times each call with an MPI_Barrier after it; osu_barrier times the barrier alone
@@ -165,6 +168,7 @@ struct collective_def : mpi::definition_defaults {
 // datatype per process (osu_alltoallw.c:165-190). Its buffers, pattern and -c are IMB's
 // Alltoall's.
 struct alltoallw_def : mpi::definition_defaults {
+    static constexpr device_placement device_buffers = device_placement::every;
     using alltoall = imb_mpi1::alltoall_def<false>;
     static constexpr pattern::collective descriptor = alltoall::descriptor;
     static mpi::buffer_layout layout(std::size_t x, int np) { return alltoall::layout(x, np); }
@@ -195,6 +199,7 @@ inline constexpr in_place_use in_place_of<alltoallw_def> = in_place_use::send;
 // is not reduced, and where the elements are fewer than n the block is empty and OSU still times
 // the call. The receive buffer holds X, as -l's MPI_IN_PLACE reads the whole vector from it.
 struct reduce_scatter_block_def : mpi::definition_defaults {
+    static constexpr device_placement device_buffers = device_placement::every;
     static constexpr mpi::definition_traits traits{.unit = sizeof(float), .reduction = true};
     static constexpr pattern::collective descriptor = imb_mpi1::plain_collective;
     static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
@@ -261,6 +266,7 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
     static constexpr int barriers_after_call = only_batched;
     static constexpr bool takes_datatype = false;
     static constexpr bool takes_ddt = false;
+    static constexpr device_placement device_buffers = device_placement::none;  // not OSU 7.5's
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest

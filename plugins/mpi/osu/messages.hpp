@@ -368,10 +368,9 @@ template <class Def>
                 if constexpr (requires { Def::sums_elements; }) return Def::sums_elements;
                 return false;
             }(),
-            .takes_device_buffers = [] {
-                if constexpr (requires { Def::takes_device_buffers; })
-                    return Def::takes_device_buffers;
-                return false;
+            .device_buffers = [] {
+                if constexpr (requires { Def::device_buffers; }) return Def::device_buffers;
+                return device_placement::none;
             }()};
 }
 

@@ -271,6 +271,9 @@ struct neighbor_start {
 template <neighbor_call Call, const char* Banner>
 struct neighbor_def : mpi::definition_defaults {
     static constexpr bool all_processes = true;
+    // -d: as the collectives (osu_neighbor_allgather.c:87-98: allocate_memory_coll with
+    // options.accel), the nonblocking forms too
+    static constexpr device_placement device_buffers = device_placement::every;
     // -T (OSU 7.5's OMBOP__COLLECTIVE__NHBR_GATHER and __NBC_NHBR_GATHER have T:,
     // osu_util_options.h:85-89, :127-132): X / size(T) elements of T per neighbour, the v- and
     // w-displacements in elements and bytes of them (osu_neighbor_alltoallw.c:161-185). Without

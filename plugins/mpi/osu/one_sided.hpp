@@ -120,11 +120,20 @@ struct one_sided_method {
         const auto bytes = static_cast<std::size_t>(x);
         const kernel_context context = s.context(bytes, rma_pattern.pairs);
         const element e = element_of(o);
-        const mpi::window_plan window_plan{.creation = o.creation,
-                                           .epoch = epoch,
-                                           .bytes = bytes,
-                                           .sections = window,
-                                           .result_bytes = result_bytes(Def::op, bytes, window)};
+        // -d: this process's memory where SRC or DST says (the session's space, osu/family.hpp);
+        // with device memory on either side OSU 7.5 makes -w allocate's window with
+        // MPI_Win_create over memory it allocated (allocate_memory_one_sided,
+        // osu_util_mpi.c:2864-2866, :2936-2943), as most MPI libraries cannot allocate it there
+        const bool host_only = !device_buffers_asked(o);
+        const mpi::window_plan window_plan{
+            .creation = o.creation == mpi::window_creation::allocate && !host_only
+                            ? mpi::window_creation::create
+                            : o.creation,
+            .epoch = epoch,
+            .bytes = bytes,
+            .sections = window,
+            .result_bytes = result_bytes(Def::op, bytes, window),
+            .memory = s.send_pool().space()};
         mpi::measurement m =
             mpi::measure(s, mpi::measure_config{.pattern = rma_pattern,
                                                 .labels = {"osu", std::string(name)},
@@ -134,6 +143,9 @@ struct one_sided_method {
                                                 .completion = completion(context),
                                                 .plan = plan,
                                                 .check = data_check<Def::op>{e}});
+        // OSU prints process 0's own time (osu/table.hpp, process0_time_metric), its MB/s over it
+        if (!m.process_us.empty())
+            for (auto& r : m.records) r.metrics[process0_time_metric] = m.process_us.front();
         if constexpr (Def::kind == measures::bandwidth)
             for (auto& r : m.records)
                 add_bandwidth(r, static_cast<double>(rma_pattern.nmsg) * static_cast<double>(x));
@@ -168,8 +180,12 @@ template <class Def>
                                   flags),
             {.banner = Def::banner,
              .datatype = Def::datatype,
+             // osu_get_acc_latency.c's BENCHMARK has no %s for the accelerator
+             .names_accelerator = Def::op != rma_op::get_accumulate,
              .one_sided = true,
-             .figures = {Def::kind == measures::latency ? latency_figure : bandwidth_figure}},
+             // process 0's time, or MB/s over it (osu/table.hpp, process0_time_metric)
+             .figures = {Def::kind == measures::latency ? one_sided_latency_figure
+                                                        : bandwidth_figure}},
             Def::syncs,
             Def::default_sync,
             &run_one_sided<Def>,
@@ -190,6 +206,12 @@ template <class Def>
     }
     if constexpr (requires { Def::refusal_with(options{}, 0); })
         b.refusal_with = &Def::refusal_with;
+    // -d: process 0's origin, result and window memory where SRC says, process 1's where DST
+    // says (allocate_memory_one_sided, allocate_atomic_memory: osu_util_mpi.c:2854-2905);
+    // get_acc_latency takes -d and keeps its buffers on the host (posix_memalign,
+    // osu_get_acc_latency.c:98-104; its window over them, :695-720)
+    b.device_buffers = Def::op == rma_op::get_accumulate ? device_placement::host
+                                                          : device_placement::pair;
     return b;
 }
 

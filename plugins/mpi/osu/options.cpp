@@ -369,9 +369,9 @@ constexpr parbench_parameter parameter_rows[] = {
      nullptr, PARBENCH_ARITY_FLAG},
     {"session", nullptr, "OSU's long form of -I", nullptr, PARBENCH_ARITY_FLAG},
     {"d", "cuda|managed [SRC DST]",
-     "OSU's device buffers of the point-to-point tests: process 0's where SRC says, process "
-     "1's where DST says (H host, D device, MH or MD managed); needs a CUDA-aware MPI, not "
-     "with -c (OSU -d)",
+     "OSU's device buffers: on the point-to-point and one-sided tests process 0's where SRC "
+     "says, process 1's where DST says (H host, D device, MH or MD managed), on the "
+     "collectives every process's in -d's memory; needs a CUDA-aware MPI, not with -c (OSU -d)",
      nullptr, PARBENCH_ARITY_LIST},
     {"accelerator", "cuda|managed [SRC DST]", "OSU's long form of -d", nullptr,
      PARBENCH_ARITY_LIST},
@@ -622,12 +622,28 @@ std::vector<std::uint64_t> message_sizes(const options& o, std::uint64_t default
 
 std::span<const parbench_parameter> parameters() noexcept { return options_impl::parameter_rows; }
 
-char buffer_placement(const options& o, bool halves, int world_rank, int world_size) noexcept {
-    if (o.accelerator.empty() || o.placements.size() != 2) return 'H';
-    const bool source_side = halves ? world_rank < world_size / 2 : world_rank == 0;
-    if (!halves && world_rank > 1) return 'H';  // idle beside the pair: no buffers used
+char buffer_placement(const options& o, device_placement rule, int world_rank,
+                      int world_size) noexcept {
+    if (o.accelerator.empty()) return 'H';
+    switch (rule) {
+        case device_placement::none:
+        case device_placement::host: return 'H';
+        case device_placement::every: return o.accelerator == "managed" ? 'M' : 'D';
+        case device_placement::pair:
+            if (world_rank > 1) return 'H';  // idle beside the pair: no buffers used
+            break;
+        case device_placement::halves: break;
+    }
+    if (o.placements.size() != 2) return 'H';
+    const bool source_side =
+        rule == device_placement::halves ? world_rank < world_size / 2 : world_rank == 0;
     // "M", "MH", "MD": managed (OSU reads the first letter, osu_util.c:1193, :1219)
     return o.placements[source_side ? 0 : 1].front();
+}
+
+std::string_view effective_accelerator(const options& o, bool point_to_point) noexcept {
+    if (point_to_point && device_buffers_asked(o)) return "cuda";
+    return o.accelerator;
 }
 
 bool device_buffers_asked(const options& o) noexcept {

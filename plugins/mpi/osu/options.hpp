@@ -225,15 +225,34 @@ struct options {
 // The parameter rows of the osu suite (plugin/abi.h).
 [[nodiscard]] std::span<const parbench_parameter> parameters() noexcept;
 
-// Where -d puts one process's message buffers (its send and receive buffers alike): 'H' host,
-// 'D' device, 'M' managed. OSU 7.5's allocate_memory_pt2pt (osu_util_mpi.c:2690-2769): process
-// 0's where SRC says, process 1's where DST says; with `halves` (multi_lat, mbw_mr:
-// allocate_memory_pt2pt_mul, :2522-2603) the first n/2 processes' where SRC says, the others'
-// where DST says. Without SRC DST (or without -d) 'H', OSU's defaults (osu_util.c:645-646).
-[[nodiscard]] char buffer_placement(const options& o, bool halves, int world_rank,
+// Whose message buffers -d puts where, by OSU 7.5's allocator of the test:
+//   none    -d is not an option of the test (latency_mt, latency_mp: enable_accel_support,
+//           osu_util.c:409-414, leaves d: out of their option strings; parbench's own tests)
+//   host    -d is taken and changes nothing: the buffers stay on the host
+//           (osu_get_acc_latency.c:695-745 allocates its own, on the host)
+//   pair    process 0's where SRC says, process 1's where DST says (allocate_memory_pt2pt,
+//           osu_util_mpi.c:2690-2769; allocate_memory_one_sided and allocate_atomic_memory,
+//           :2854-2905; the others, idle beside the pair, use none)
+//   halves  the first n/2 processes' where SRC says, the others' where DST says (multi_lat,
+//           mbw_mr: allocate_memory_pt2pt_mul, :2522-2603)
+//   every   every process's in the accelerator's memory whatever SRC and DST say: cudaMalloc
+//           under -d cuda, cudaMallocManaged under -d managed (the collectives:
+//           allocate_memory_coll(..., options.accel), :2359-2400, osu_allreduce.c:87-107)
+enum class device_placement { none, host, pair, halves, every };
+
+// Where -d puts this process's message buffers (its send and receive buffers alike) in a test
+// of placement `rule`: 'H' host, 'D' device, 'M' managed. Without SRC DST SRC and DST are H,
+// OSU's defaults (osu_util.c:645-646); without -d 'H'.
+[[nodiscard]] char buffer_placement(const options& o, device_placement rule, int world_rank,
                                     int world_size) noexcept;
 
 // Whether -d puts any process's buffers off the host (a placement other than H).
 [[nodiscard]] bool device_buffers_asked(const options& o) noexcept;
+
+// The accelerator OSU 7.5 runs a test with under -d: "cuda", "managed", or "" (no -d). On a
+// point-to-point test a device or managed SRC or DST makes it "cuda" (setAccel, called for
+// PT2PT alone, turns MANAGED into CUDA: osu_util.c:1245-1249, :1361-1390); the others keep -d's.
+[[nodiscard]] std::string_view effective_accelerator(const options& o,
+                                                     bool point_to_point) noexcept;
 
 }  // namespace parbench::osu

@@ -156,13 +156,15 @@ struct takes_message_datatype {
 // byte, where OSU's is one MPI_CHAR of the message buffers).
 struct point_to_point_def : mpi::definition_defaults {
     static constexpr std::uint64_t max_bytes = default_max_bytes;
-    static constexpr bool takes_device_buffers = true;
+    static constexpr device_placement device_buffers = device_placement::pair;
     static mpi::buffer_layout layout(std::size_t x, int /*np*/) { return {x, x}; }
 };
 
 template <bool AllPairs>
 struct latency_def : point_to_point_def {
     static constexpr bool all_processes = AllPairs;
+    static constexpr device_placement device_buffers =
+        AllPairs ? device_placement::halves : device_placement::pair;
     // multi_lat: a process without a partner would wait for a message nobody sends (OSU 7.5's
     // osu_multi_lat pairs r with r + n/2 and r - n/2 alike, so its last process hangs).
     static constexpr bool even_processes = AllPairs;
@@ -171,6 +173,7 @@ struct latency_def : point_to_point_def {
     static constexpr policy::iterations::fixed_count counts = latency_counts;
     static constexpr block_text text{
         .banner = AllPairs ? "OSU MPI Multi Latency Test" : "OSU MPI Latency Test",
+        .names_accelerator = !AllPairs,  // osu_multi_lat.c's BENCHMARK has no %s
         // OSU: process 0's time (osu_latency.c:277-278); multi_lat: the average over the
         // processes
         .figures = {{{.heading = avg_latency_figure.heading,
@@ -198,11 +201,14 @@ struct window_def : point_to_point_def, takes_message_datatype {
     static constexpr bool both = T == window_test::bibw;
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
     static constexpr bool all_processes = T == window_test::mbw_mr;
+    static constexpr device_placement device_buffers =
+        all_processes ? device_placement::halves : device_placement::pair;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;
     static constexpr block_text text{
         .banner = T == window_test::bw     ? "OSU MPI Bandwidth Test"
                   : T == window_test::bibw ? "OSU MPI Bi-Directional Bandwidth Test"
                                            : "OSU MPI Multiple Bandwidth / Message Rate Test",
+        .names_accelerator = T != window_test::mbw_mr,  // osu_mbw_mr.c's BENCHMARK has no %s
         .pairs_line = T == window_test::mbw_mr,
         .figures = {{{.heading = T == window_test::mbw_mr ? "MB/s" : "Bandwidth (MB/s)",
                       .source = "bandwidth_mb_s",

@@ -189,7 +189,8 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         else if (o.pairs_given && !b->text.pairs_line) option = "-p";
         else if (o.vary_window && !b->text.pairs_line) option = "-V";
         else if (o.ddt.given() && !b->takes_ddt) option = "-D";
-        else if (device_buffers_asked(o) && !b->takes_device_buffers) option = "-d";
+        else if (!o.accelerator.empty() && b->device_buffers == device_placement::none)
+            option = "-d";
         if (option.empty()) continue;
         // OSU takes -T and -D on some of these
         if (!request.benchmarks.empty() && (option == "-T" || option == "-D" || option == "-d"))
@@ -204,13 +205,14 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                            : "osu: run without the options they do not take: " + ignored;
 }
 
-// -d (OSU 7.5's device buffers, osu_util.c:858-905, 1190-1252): the memory spaces its
-// placements need, asked of the MPI library and the CUDA runtime as imb-mpi1's -accelerator
-// cuda asks them (cuda_buffers.hpp); none where every placement is H (host memory, as without
-// -d). Refused in one line naming the -d given: an accelerator parbench has no buffers of, -c
-// (its check fills and reads the buffers on the host; imb-mpi1 refuses -check with -accelerator
-// too), an MPI library that is not CUDA-aware (its reason), no CUDA runtime or device.
-// Collective over MPI_COMM_WORLD.
+// -d (OSU 7.5's device buffers, osu_util.c:858-905, 1190-1252): the memory spaces the run's
+// tests place buffers in (osu/options.hpp device_placement: SRC and DST on the point-to-point
+// and one-sided tests, -d's accelerator on the collectives), asked of the MPI library and the
+// CUDA runtime as imb-mpi1's -accelerator cuda asks them (cuda_buffers.hpp); none where every
+// buffer stays on the host. Refused in one line naming the -d given: an accelerator parbench
+// has no buffers of, -c (its check fills and reads the buffers on the host; imb-mpi1 refuses
+// -check with -accelerator too), an MPI library that is not CUDA-aware (its reason), no CUDA
+// runtime or device. Collective over MPI_COMM_WORLD.
 struct device_spaces {
     const memory_space* device = nullptr;
     const memory_space* managed = nullptr;
@@ -220,23 +222,35 @@ struct device_spaces {
     }
 };
 
-[[nodiscard]] device_spaces device_buffers(const options& o) {
+[[nodiscard]] device_spaces device_buffers(const options& o,
+                                          const std::vector<const benchmark*>& run) {
     if (o.accelerator.empty()) return {};
     std::string given = "-d " + o.accelerator;
     for (const auto& p : o.placements) given += " " + p;
     if (o.accelerator != "cuda" && o.accelerator != "managed")
         throw input_error(given + ": parbench has no " + o.accelerator +
                           " buffers (only CUDA's)");
-    if (!device_buffers_asked(o)) return {};
+    bool device = false;
+    bool managed = false;
+    for (const benchmark* b : run) {
+        const bool every = b->device_buffers == device_placement::every;
+        const bool by_side = b->device_buffers == device_placement::pair ||
+                             b->device_buffers == device_placement::halves;
+        device |= every && o.accelerator == "cuda";
+        managed |= every && o.accelerator == "managed";
+        for (const auto& p : o.placements) {
+            device |= by_side && p.front() == 'D';
+            managed |= by_side && p.front() == 'M';
+        }
+    }
+    if (!device && !managed) return {};
     if (o.check)
         throw input_error(given + ": not offered with -c (the check writes and reads the "
                           "buffers on the host; imb-mpi1 refuses -check with -accelerator too)");
     device_spaces spaces;
     try {
         spaces.device = mpi_plugin::cuda_memory_space();  // a CUDA-aware MPI and a device
-        if (std::any_of(o.placements.begin(), o.placements.end(),
-                        [](const std::string& p) { return p.front() == 'M'; }))
-            spaces.managed = mpi_plugin::cuda_managed_memory_space();
+        if (managed) spaces.managed = mpi_plugin::cuda_managed_memory_space();
     } catch (const input_error& e) {
         std::string why = e.what();
         if (const auto colon = why.find(": "); colon != std::string::npos)
@@ -289,6 +303,42 @@ private:
 #endif
 };
 
+// OSU 7.5's banner under -d: the accelerator after the banner's second word, where the program's
+// BENCHMARK has a %s there ("OSU MPI%s Latency Test", "OSU MPI_Put%s Latency Test"). What
+// names it: print_preamble and print_header_one_sided CUDA alone (osu_util_mpi.c:348-372,
+// :561-586: MANAGED falls to their default, ""), print_preamble_nbc MANAGED too ("-MANAGED",
+// :456-483); a point-to-point test's device or managed SRC or DST makes the accelerator CUDA
+// (effective_accelerator).
+[[nodiscard]] std::string banner_under_accelerator(const benchmark& b, const options& o) {
+    std::string banner = b.text.banner;
+    if (b.device_buffers == device_placement::none || !b.text.names_accelerator) return banner;
+    const bool by_side = b.device_buffers == device_placement::pair ||
+                         b.device_buffers == device_placement::halves;
+    const std::string_view accelerator = effective_accelerator(o, by_side && !b.text.one_sided);
+    const bool nbc = b.text.nonblocking && b.device_buffers == device_placement::every;
+    const char* suffix = accelerator == "cuda"               ? "-CUDA"
+                         : accelerator == "managed" && nbc ? "-MANAGED"
+                                                           : nullptr;
+    const std::size_t second_word_end = banner.find(' ', banner.find(' ') + 1);
+    if (suffix != nullptr && second_word_end != std::string::npos)
+        banner.insert(second_word_end, suffix);
+    return banner;
+}
+
+// The one-sided tests' buffer placement line under -d cuda (print_header_one_sided,
+// osu_util_mpi.c:377-391: after the datatype line, only for CUDA, OpenACC, ROCm and SYCL).
+[[nodiscard]] std::vector<std::string> one_sided_memory_lines(const benchmark& b,
+                                                              const options& o) {
+    if (!b.text.one_sided || b.device_buffers != device_placement::pair ||
+        effective_accelerator(o, false) != "cuda")
+        return {};
+    const auto where = [&](std::size_t side) -> std::string {
+        const char p = side < o.placements.size() ? o.placements[side].front() : 'H';
+        return p == 'M' ? "MANAGED (M)" : p == 'D' ? "DEVICE (D)" : "HOST (H)";
+    };
+    return {"# Rank 0 Memory on " + where(0) + " and Rank 1 Memory on " + where(1)};
+}
+
 [[nodiscard]] run_start make_run_start(const options& o, const run_state& st,
                                        const std::vector<const benchmark*>& run) {
     const auto clock = measure_clock(mpi::wtime_clock{});
@@ -300,7 +350,7 @@ private:
     report::osu_header header{.osu_version = osu_version};
     for (const benchmark* b : run) {
         start.benchmarks.emplace_back(b->info.name);
-        report::osu_header_block block{.banner = b->text.banner};
+        report::osu_header_block block{.banner = banner_under_accelerator(*b, o)};
         block.datatype = b->text.datatype != nullptr ? std::optional<std::string>(b->text.datatype)
                                                      : std::nullopt;
         // -T: the first table's; each record names its own (block.datatype)
@@ -328,6 +378,7 @@ private:
             block.lines = {"# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait", ""};
         if (b->header_lines != nullptr)
             (b->header_lines_first ? block.lines_before : block.lines) = b->header_lines(o);
+        block.lines_after_datatype = one_sided_memory_lines(*b, o);
         if (b->text.one_sided)
             block.window = report::osu_header_window{
                 .creation = std::string(creation_call(o.creation)),
@@ -435,7 +486,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         if (o.sessions && std::string_view(b->info.name) == "init")
             throw input_error("-I: not offered on init (its figure is the MPI plugin's "
                               "MPI_Init_thread, not an MPI_Session_init)");
-    const suite_impl::device_spaces spaces = suite_impl::device_buffers(o);
+    const suite_impl::device_spaces spaces = suite_impl::device_buffers(o, run);
     const suite_impl::session_world session(o.sessions);
     run_state st{&o, &host};
     st.comm = session.comm();
@@ -482,10 +533,8 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         const options mine = suite_impl::options_of(o, *b);
         st.text = &b->text;
         st.opts = &mine;
-        st.buffers = b->takes_device_buffers
-                         ? spaces.of(buffer_placement(o, b->all_processes, st.world_rank,
-                                                      st.world_size))
-                         : nullptr;
+        st.buffers =
+            spaces.of(buffer_placement(o, b->device_buffers, st.world_rank, st.world_size));
         const std::vector<datatype> tables = suite_impl::tables_of(o, *b);
         if (tables.empty()) {
             st.datatype_name = nullptr;

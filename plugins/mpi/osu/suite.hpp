@@ -106,9 +106,9 @@ struct benchmark {
     bool takes_buffers = false;  // -b single|multiple
     bool takes_ddt = false;      // -D (osu/options.hpp derived_datatype)
     bool reduction = false;
-    // -d's device or managed buffers (the point-to-point tests whose buffers are the session's
-    // pools; osu/options.hpp buffer_placement says whose go where)
-    bool takes_device_buffers = false;
+    // -d's device or managed buffers: whose go where (osu/options.hpp device_placement; the
+    // session's pools, the one-sided tests' window and origin memory), or none: -d refused
+    device_placement device_buffers = device_placement::none;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0

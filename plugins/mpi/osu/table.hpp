@@ -72,6 +72,10 @@ inline constexpr figure_text bandwidth_figure{.heading = "Bandwidth (MB/s)",
 struct block_text {
     const char* banner = nullptr;
     const char* datatype = "MPI_CHAR";  // nullptr: no datatype line (barrier, ibarrier)
+    // Under -d OSU 7.5 names the accelerator in the banner ("OSU MPI-CUDA Latency Test": each
+    // program's BENCHMARK "OSU MPI%s Latency Test"); false where its BENCHMARK has no %s
+    // (multi_lat, mbw_mr, get_acc_latency, init, hello)
+    bool names_accelerator = true;
     bool one_sided = false;
     bool pairs_line = false;
     std::array<figure_text, 2> figures{};
@@ -94,6 +98,13 @@ struct block_text {
 // osu_bibw_persistent.c:399-414, osu_latency_mp.c:293-294): the record's metric of that time
 // per iteration, µs (one way on the latency tests), beside the slowest process's t_max_us.
 inline constexpr const char* process0_time_metric = "process0_time_us";
+// The one-sided tests' "Latency (us)": process 0's t_end - t_start over the iterations as well
+// (print_latency's rank 0 branch, osu_put_latency.c:162-166, :581-583 halving the fence and pscw
+// round trips; osu_get_latency.c:162-166, osu_acc_latency.c:183-199, osu_fop_latency.c:178-193,
+// osu_cas_latency.c:169-183, osu_get_acc_latency.c:750-754, :545-547); their MB/s too
+// (print_bw's t, process 0's: osu_put_bw.c:164-166, :245, osu_get_bw.c:163-165,
+// osu_put_bibw.c:151-156, :235).
+inline constexpr figure_text one_sided_latency_figure{.source = process0_time_metric};
 // osu_mbw_mr's time: the senders' (the first n/2 processes') own times per window summed, then
 // their mean (MPI_Reduce SUM over the senders' communicator / num_pairs, osu_mbw_mr.c:656-666),
 // from which its MB/s and messages/s follow; µs per iteration.

@@ -122,8 +122,9 @@ struct thread_pingpong {
 };
 
 struct latency_mt : latency_def<false>, takes_message_datatype {
-    // its threads' buffers are its own host vectors, not the session's pools
-    static constexpr bool takes_device_buffers = false;
+    // no -d: OSU 7.5 leaves it out of latency_mt's option string (enable_accel_support,
+    // osu_util.c:409-414)
+    static constexpr device_placement device_buffers = device_placement::none;
     static constexpr block_text text{.banner = "OSU MPI Multi-threaded Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},
@@ -337,6 +338,9 @@ private:
 const forked_children* current_children = nullptr;
 
 struct latency_mp : latency_def<false>, takes_message_datatype {
+    // no -d: OSU 7.5 leaves it out of latency_mp's option string, as latency_mt's
+    // (enable_accel_support, osu_util.c:409-414)
+    static constexpr device_placement device_buffers = device_placement::none;
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
                                      // process 0's (osu_latency_mp.c:293-294)
                                      .figures = {{{.heading = avg_latency_figure.heading,

@@ -171,7 +171,9 @@ struct fan_check {
 template <bool FanIn>
 struct fan_def : point_to_point_def, takes_message_datatype {
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
-    static constexpr bool takes_device_buffers = false;  // not offered yet (docs/osu.md, -d)
+    // not offered yet: OSU 7.5 places the buffers by node (allocate_memory_pt2pt with
+    // rank = is_parent, osu_bw_fan_in.c:130-136, set from node ids in osu_bw_fan_util.c:123-134)
+    static constexpr device_placement device_buffers = device_placement::none;
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;  // CONG_BW
     // OSU 7.5 prints osu_bw's banner ("OSU MPI%s Bandwidth Test", line 1 of both files).

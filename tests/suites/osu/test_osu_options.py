@@ -181,8 +181,25 @@ def test_layout(args):
 
 def test_bw_reply(args):
     """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
-    receives i + x of them per size; and -b's buffers."""
-    p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
+    receives i + x of them per size; and -b's buffers. The one-sided tests in the same run print
+    process 0's own time too (print_latency's and print_bw's rank 0 branch:
+    osu_put_latency.c:162-166, the pscw round trip halved at :703; osu_put_bibw.c:151-156, t
+    process 0's t_end - t_start): under -s pscw each process makes its own MPI_Put of a round
+    trip (put_latency) or its W MPI_Put per epoch (put_bibw), the epochs' calls free under the
+    oracle, so put_latency prints D0 / 2 and put_bibw 2 W X / (W D0) MB/s, where the slowest
+    process's time would give D1 / 2 and 2 W X / (W D1)."""
+    p, rows, reports = oracle_run(args, ["bw", "put_latency", "put_bibw"],
+                                  ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4", "-s", "pscw"])
+    one_sided = {r["benchmark"]: (r.get("metrics", {}).get("process0_time_us", -1),
+                                  r["t_max_us"]) for r in rows if r["benchmark"] != "bw"}
+    expect(set(one_sided) == {"put_latency", "put_bibw"} and
+           close(one_sided["put_latency"][0], D0_US / 2, 1e-6) and
+           close(one_sided["put_latency"][1], D1_US / 2, 1e-6) and
+           close(one_sided["put_bibw"][0], 4 * D0_US, 1e-6) and
+           close(one_sided["put_bibw"][1], 4 * D1_US, 1e-6),
+           f"put_latency put_bibw -s pscw under the oracle (process 0's time, the slowest's): "
+           f"{one_sided}, expected D0 / 2 = {D0_US / 2} and W D0 = {4 * D0_US}")
+    rows = [r for r in rows if r["benchmark"] == "bw"]
     # no MPI session without -I (test_sessions)
     expect(all(calls(rep, "MPI_Session_init") == 0 for rep in reports.values()),
            "bw without -I: MPI_Session_init called")
@@ -194,10 +211,13 @@ def test_bw_reply(args):
     want = 4 * 8 / (6 * D0_US)
     got = [float(line.split()[1]) for line in p.stdout.splitlines() if line.startswith("8 ")]
     metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
-    expect(got == [round(want, 2)] and close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
+    # the tables' cells in order: bw's, put_latency's (D0 / 2), put_bibw's (2 W X / (W D0))
+    expect(got == [round(want, 2), D0_US / 2, round(2 * 4 * 8 / (4 * D0_US), 2)] and
+           close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
            close(metrics.get("process0_time_us", -1), 6 * D0_US, 1e-6),
-           f"bw under the oracle: MB/s {got}, metrics {metrics}, expected {want} over "
-           f"process 0's {6 * D0_US} us")
+           f"bw put_latency put_bibw under the oracle: cells {got}, bw's metrics {metrics}, "
+           f"expected {want} over process 0's {6 * D0_US} us, then {D0_US / 2} and "
+           f"{2 * 4 * 8 / (4 * D0_US)}")
     # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
     # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
     for b, want in [(None, 1), ("multiple", 4)]:
@@ -690,38 +710,59 @@ def test_device_buffers(args):
     """-d (OSU 7.5's accelerator and its SRC DST placements, osu_util.c:858-905, 1190-1252):
     process 0's send and receive buffers where SRC says, process 1's where DST says
     (allocate_memory_pt2pt, osu_util_mpi.c:2690-2769; multi_lat and mbw_mr: the first n/2
-    processes SRC, the others DST, allocate_memory_pt2pt_mul, :2522-2603). Through a stand-in
-    CUDA runtime (fake_cudart.cpp: cudaMalloc and cudaMallocManaged in host memory, logged per
-    process, and MPICH's MPIX_GPU_query_support saying yes) under the oracle, whose report gives
-    every MPI_Send/MPI_Isend buffer's address: -d cuda D MH puts process 0's messages in its
-    cudaMalloc'd memory and process 1's in its cudaMallocManaged memory, -d cuda H D allocates
-    nothing on process 0. Without the stand-in (MPICH 4.0 is not CUDA-aware) D is refused with
-    the library's reason; -c, -d on a test that has no device buffers and bad forms in one
-    line."""
+    processes SRC, the others DST, allocate_memory_pt2pt_mul, :2522-2603; the one-sided tests'
+    origin and window memory: allocate_memory_one_sided, :2854-2905); the collectives' on every
+    process in -d's memory whatever SRC and DST (allocate_memory_coll(..., options.accel),
+    :2359-2400). Through a stand-in CUDA runtime (fake_cudart.cpp: cudaMalloc and
+    cudaMallocManaged in host memory, logged per process, and MPICH's MPIX_GPU_query_support
+    saying yes) under the oracle, whose report gives every MPI_Send/MPI_Isend buffer's address:
+    -d managed D MH puts process 0's messages in its cudaMalloc'd memory and process 1's in its
+    cudaMallocManaged memory, and gives allreduce and iallreduce cudaMallocManaged memory on
+    both; -d cuda H D allocates nothing on process 0 (latency, put_latency). The banners name
+    the accelerator as 7.5's print_preamble, print_preamble_nbc and print_header_one_sided do
+    (osu_util_mpi.c:348-391, :456-483, :561-586; a point-to-point test's D or M placement makes
+    it CUDA, setAccel, osu_util.c:1245-1249), the one-sided tests with their placement line.
+    Without the stand-in (MPICH 4.0 is not CUDA-aware) D is refused with the library's reason;
+    -c, -d on latency_mp (not in 7.5's option string) and bad forms in one line."""
     if args.fake_cudart:
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "cuda")
             preload = [f"LD_PRELOAD={os.path.abspath(args.oracle)}:"
                        f"{os.path.abspath(args.fake_cudart)}", f"PARBENCH_FAKE_CUDA_LOG={log}"]
-            for placement, want in [(["D", "MH"], ["cudaMalloc", "cudaMallocManaged"]),
-                                    (["H", "D"], [None, "cudaMalloc"])]:
-                names = ["latency", "mbw_mr"] if want[0] else ["latency"]
-                window = ["-W", "2"] if want[0] else []
+            cases = [(["latency", "mbw_mr", "allreduce", "iallreduce"], ["managed", "D", "MH"],
+                      [{"cudaMalloc", "cudaMallocManaged"}, {"cudaMallocManaged"}],
+                      ["cudaMalloc", "cudaMallocManaged"],
+                      # a D or M placement makes the point-to-point tests CUDA's (setAccel)
+                      ["\n# OSU MPI-CUDA Latency Test v7.5\n",
+                       "# OSU MPI Multiple Bandwidth / Message Rate Test v7.5\n",
+                       "\n# OSU MPI Allreduce Latency Test v7.5\n",
+                       "\n# OSU MPI-MANAGED Non-blocking Allreduce Latency Test v7.5\n"]),
+                     (["latency", "put_latency"], ["cuda", "H", "D"], [set(), {"cudaMalloc"}],
+                      [None, "cudaMalloc"],
+                      ["# OSU MPI_Put-CUDA Latency Test v7.5\n# Window creation: "
+                       "MPI_Win_allocate\n# Synchronization: MPI_Win_flush\n# Datatype: "
+                       "MPI_CHAR.\n# Rank 0 Memory on HOST (H) and Rank 1 Memory on DEVICE (D)"
+                       "\n# Size "])]
+            # (tests, -d words, the functions each process allocated with, the one its 8-byte
+            # messages must come from, lines the console must have)
+            for names, d, want, senders, lines in cases:
+                window = ["-W", "2"] if "mbw_mr" in names else []
                 p, rows, reports = oracle_run(args, names, ["-m", "8:8", "-i", "2", "-x", "0"] +
-                                              window + ["-d", "cuda"] + placement,
-                                              oracle_env=preload)
-                what = f"{' '.join(names)} -d cuda {' '.join(placement)}"
-                expect([(r["benchmark"], r["bytes"]) for r in rows] == [(n, 8) for n in names],
-                       f"{what}: rows {rows}")
+                                              window + ["-d"] + d, oracle_env=preload)
+                what = f"{' '.join(names)} -d {' '.join(d)}"
+                expect([(r["benchmark"], r["bytes"]) for r in rows] == [(n, 8) for n in names]
+                       and all(line in p.stdout for line in lines),
+                       f"{what}: rows {rows}, console {p.stdout!r}")
                 for rank in (0, 1):
                     made = device_allocations(log, rank)
                     sent = reports.get(rank, {}).get("send_buffers", {}).get("8", {})
-                    inside = all(any(fn == want[rank] and low <= sent.get(k, -1) < high
+                    inside = all(any(fn == senders[rank] and low <= sent.get(k, -1) < high
                                      for fn, low, high in made) for k in ("min", "max"))
-                    expect({fn for fn, _, _ in made} == ({want[rank]} if want[rank] else set())
-                           and (want[rank] is None or inside),
+                    expect({fn for fn, _, _ in made} == want[rank] and
+                           (senders[rank] is None or inside),
                            f"{what}: process {rank}'s allocations {made}, its 8-byte messages "
-                           f"sent from {sent}, expected {want[rank] or 'no device memory'}")
+                           f"sent from {sent}, expected {want[rank] or 'no device memory'}, "
+                           f"messages from {senders[rank]}")
                     if os.path.exists(f"{log}.{rank}"):
                         os.remove(f"{log}.{rank}")
     for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: the MPI library"),
@@ -730,8 +771,9 @@ def test_device_buffers(args):
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1"] + options, why)
-    refused_early(args, ["allreduce", "-m", "4:4", "-d", "cuda", "D", "D"],
-                  "-d: not offered on allreduce")
+    # OSU 7.5 has no -d for latency_mt and latency_mp (enable_accel_support, osu_util.c:409-414)
+    refused_early(args, ["latency_mp", "-m", "4:4", "-d", "cuda", "D", "D"],
+                  "-d: not offered on latency_mp")
 
 
 def test_neighborhood_datatypes(args):
