@@ -38,9 +38,16 @@
 //                         partition, MPI_Wait; MPI_Start and MPI_Wait of the receive) and summed;
 //                         the figure t / (2 n), the mean over the processes (Pure Comm.)
 //
+//   latency_mt            osu/latency_mt.hpp's measure_size (its own per-thread buffers, threads
+//                         made per size after an MPI_Barrier) with OSU's default -t 1:2 beside
+//                         osu_latency_mt.c:286-310, 431-479: one sender thread on process 0, two
+//                         receiver threads on process 1 sharing the iterations round-robin, tags
+//                         1 out and 2 back, each round trip timed on its own and summed; the
+//                         figure process 0's: t / (2 n). MPI is initialised at
+//                         MPI_THREAD_MULTIPLE for the whole bench (latency_mt needs it; every
+//                         row's two loops run under the same level).
+//
 // Each alternation gives a ratio parbench / plain of the figure the suite prints and OSU prints.
-// latency_mt is not here: its definition (threads sharing the ping-pongs) lives inside the
-// plugin's translation unit plugins/mpi/suites/osu_latency_variants.cpp.
 //
 // Long form (the benchmark() target): 8 B, 1 KiB and 64 KiB with OSU's counts (latency 10000
 // and 1000 above 8 KiB, collectives 1000 and 100); the median ratio per size must stay within
@@ -50,6 +57,7 @@
 //
 //   mpiexec -n 2 ./osu_families_overhead [ALTERNATIONS] [--short]
 #include "osu/collectives.hpp"
+#include "osu/latency_mt.hpp"
 #include "osu/messages.hpp"
 #include "osu/neighborhood.hpp"
 #include "osu/partitioned.hpp"
@@ -64,6 +72,8 @@
 
 #include <cstdio>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -124,6 +134,45 @@ double plain_latency_persistent_us(buffers b, int rank, int bytes, std::uint64_t
     MPI_Request_free(&recv);
     MPI_Barrier(MPI_COMM_WORLD);
     return rank == 0 ? total * 1e6 / (2.0 * static_cast<double>(n)) : 0.0;
+}
+
+// osu_latency_mt.c's loop with OSU's default threads (1 sender on process 0, `receivers` on
+// process 1): every thread its own two buffers; thread t of a side takes iterations t, t + T, ...;
+// the sender times each round trip and sums them. Process 0's one-way latency.
+double plain_latency_mt_us(int rank, int bytes, std::uint64_t receivers, std::uint64_t n,
+                           std::uint64_t skip) {
+    const int peer = 1 - rank;
+    const std::uint64_t threads = rank == 0 ? 1 : receivers;
+    std::vector<std::vector<std::byte>> send(threads), recv(threads);
+    for (std::uint64_t t = 0; t < threads; ++t) {
+        send[t].assign(static_cast<std::size_t>(bytes), std::byte{0});
+        recv[t].assign(static_cast<std::size_t>(bytes), std::byte{0});
+    }
+    std::vector<double> total(threads, 0.0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    {
+        std::vector<std::thread> pool;
+        for (std::uint64_t t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                for (std::uint64_t i = t; i < skip + n; i += threads) {
+                    if (rank != 0) {
+                        MPI_Recv(recv[t].data(), bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD,
+                                 MPI_STATUS_IGNORE);
+                        MPI_Send(send[t].data(), bytes, MPI_CHAR, peer, 2, MPI_COMM_WORLD);
+                        continue;
+                    }
+                    const double start = MPI_Wtime();
+                    MPI_Send(send[t].data(), bytes, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+                    MPI_Recv(recv[t].data(), bytes, MPI_CHAR, peer, 2, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+                    const double took = MPI_Wtime() - start;
+                    if (i >= skip) total[t] += took;
+                }
+            });
+        for (std::thread& worker : pool) worker.join();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return rank == 0 ? total[0] * 1e6 / (2.0 * static_cast<double>(n)) : 0.0;
 }
 
 // OSU 7.5's per-call collective loop (osu_allreduce_persistent.c, osu_neighbor_allgather.c,
@@ -197,13 +246,18 @@ double suite_figure_us(const parbench::result_record& r) {
 }
 
 // A definition of osu/messages.hpp at one size through the suite's own path.
+// ... of a measurement (rank 0 holds the records)
+template <class Def>
+double suite_figure_of(const mpi::measurement& m) {
+    return m.records.empty() ? 0.0 : suite_figure_us<Def>(m.records.front());  // rank 0 only
+}
+
 template <class Def>
 double suite_message_us(const mpi::session& pair, const osu::options& o, std::uint64_t bytes,
                         parbench::policy::iterations::fixed_count counts) {
     const mpi::record_labels labels{.suite = "osu", .benchmark = "bench"};
     const osu::message_plan plan{.iterations = counts};
-    const mpi::measurement m = osu::measure_message_size<Def>(pair, o, labels, bytes, plan);
-    return m.records.empty() ? 0.0 : suite_figure_us<Def>(m.records.front());  // rank 0 only
+    return suite_figure_of<Def>(osu::measure_message_size<Def>(pair, o, labels, bytes, plan));
 }
 
 // One family at one size, alternating; prints its row on rank 0; true when the size passes.
@@ -227,7 +281,17 @@ bool compare(const char* test, int rank, std::uint64_t bytes, std::uint64_t n,
 }  // namespace
 
 int main(int argc, char** argv) {
-    mpi::environment env(argc, argv);
+    // latency_mt's threads call MPI at once (the host asks the same for it)
+    mpi::environment env(argc, argv, MPI_THREAD_MULTIPLE);
+    if (env.thread_level() != MPI_THREAD_MULTIPLE) {
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0)
+            std::fprintf(stderr, "osu_families_overhead: MPI provides %s, not MPI_THREAD_MULTIPLE "
+                                 "(latency_mt needs it)\n",
+                         std::string(mpi::thread_level_name(env.thread_level())).c_str());
+        return 1;
+    }
     const auto started = bench::start_pair("osu_families_overhead", argc, argv, 20);
     if (!started) return 1;
     const int rank = started->rank;
@@ -368,6 +432,23 @@ int main(int argc, char** argv) {
                                                  MPI_COMM_WORLD, &request);
                                   MPI_Wait(&request, MPI_STATUS_IGNORE);
                               });
+                      })
+                      ? 0
+                      : 1;
+
+        // latency_mt with OSU's default -t 1:2, through its own measure_size
+        failed += compare(
+                      "latency_mt", rank, bytes, latency_counts.n_sample(bytes), args,
+                      [&] {
+                          const mpi::record_labels labels{.suite = "osu", .benchmark = "bench"};
+                          const osu::message_plan plan{.iterations = latency_counts};
+                          return suite_figure_of<osu::latency_mt>(
+                              osu::latency_mt::measure_size(pair, chars, labels, bytes, plan));
+                      },
+                      [&] {
+                          return plain_latency_mt_us(rank, x, chars.workers.receivers,
+                                                     latency_counts.n_sample(bytes),
+                                                     latency_counts.warmup(bytes));
                       })
                       ? 0
                       : 1;
