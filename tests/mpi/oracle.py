@@ -72,7 +72,9 @@ Cases:
   imb2021_io   imb-io under 2021 and 4.0 at -n 2, D = 20 us: the run order, Open_Close's process
              counts (-npmin 1), the I-flavours' aggregate mode, repetitions and t_pure/t_ovrl,
              t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions and where its
-             writes land (every aggregate epoch from the file's beginning under 2021), the context
+             writes land (every aggregate epoch and the non-aggregate timed run from the file's
+             beginning under 2021) and the size its file is made at (IMB 2021's for the block),
+             the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
@@ -1174,6 +1176,13 @@ def case_imb2021_io():
         expect(order == want_order, f"{label}: run order {order} != {want_order}")
         counts = sorted(r["processes"] for r in rows(doc, "Open_Close"))
         expect(counts == ([1, 2] if is_2021 else [2]), f"{label}: Open_Close at Q = {counts}")
+        # Open_Close has no file access in IMB's terms (access NO): IMB 2021 repeats it
+        # msgs_nonaggr times (helper_IMB_functions.h:393-398, 494-496); the guide's rule as
+        # parbench had it, msgspersample.
+        reps_oc = [r["iterations"] for r in rows(doc, "Open_Close")]
+        want_oc = nonaggr if is_2021 else msgs
+        expect(reps_oc and all(n == want_oc for n in reps_oc),
+               f"{label}: Open_Close repetitions {reps_oc}, want {want_oc}")
         for name in ("S_IWrite_indv", "S_IRead_indv"):
             for row in rows(doc, name):
                 o = row.get("overlap") or {}
@@ -1220,10 +1229,13 @@ def case_imb2021_io():
         # 12.8 ms, and five repeats of it do not fit in the methodology's 5 ms
         # (aggregate_repeats_budget_s); six (min_ci_samples) under 4.0. So: the warm-up's
         # max(ceil(640 / 20), 3) = 32 writes from 0, E epochs of 640 from 0, then the
-        # non-aggregate pass on a new file (5 warm-up writes and 100 timed from 0): 2 + E writes
-        # at 0, E at 639, none further, 137 + 640 E in all. The guide's rule lets the pointer run
-        # on: 3 warm-up writes, six epochs of 50 at 3 .. 302, the non-aggregate pass (3 + 10)
-        # from 0: 2 at 0, one at 302, 316 in all.
+        # non-aggregate pass on a file of its own: 5 warm-up writes from 0, and its 100 timed
+        # writes from 0 again, as IMB 2021 times its non-aggregate writes from offset 0 too
+        # (IMB_write.c:297-339 with i_sample n, after the calibration runs and their rewinds):
+        # 3 + E writes at 0, E at 104 (the timed run ends at 99, not 104), E at 639, none
+        # further, 137 + 640 E in all. The guide's rule lets the pointer run on: 3 warm-up
+        # writes, six epochs of 50 at 3 .. 302, the non-aggregate pass (3 + 10) from 0: 2 at 0,
+        # one at 302, 316 in all.
         at = {}
         for report in dreports:
             for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
@@ -1231,7 +1243,8 @@ def case_imb2021_io():
                 portion = int(m.group(1)) // 65536 if m and int(m.group(1)) % 65536 == 0 else -1
                 at[portion] = at.get(portion, 0) + calls
         epochs = 1 if 5 * 640 * d * 1e-6 > 0.005 else 6  # under 2021
-        want_at = ({0: 2 + epochs, 639: epochs, "last": 639, "all": 137 + 640 * epochs}
+        want_at = ({0: 3 + epochs, 104: epochs, 639: epochs, "last": 639,
+                    "all": 137 + 640 * epochs}
                    if is_2021 else
                    {0: 2, 302: 1, "last": 302, "all": 316})
         got_at = {k: at.get(k, 0) for k in want_at if isinstance(k, int)}
@@ -1239,15 +1252,18 @@ def case_imb2021_io():
         expect(-1 not in at and got_at == want_at,
                f"{label}: S_Write_indv 64 KiB writes by portion {got_at} != {want_at}"
                f"{' (an operand not a whole portion)' if -1 in at else ''}")
-        # The file each epoch finds: IMB 2021 makes it once per block, sparse
-        # (IMB_init_file.c:236), and keeps it across the sizes; at the block's only size it is
-        # empty, so under 2021 each aggregate epoch starts on a file cut back to 0 bytes (E
-        # MPI_File_set_size to 0), where the guide's rule preallocates and never cuts.
+        # The file each epoch finds: IMB 2021 makes it once per block (count and mode), sparse
+        # (IMB_init_file.c:236), kept across the sizes and never preallocated, of
+        # max(L, OVERALL_VOL) bytes, or 50 L where OVERALL_VOL / L > 50 (IMB_init_file.c:203-213,
+        # L the largest length, 50 IMB-IO's compiled MSGSPERSAMPLE): 40 MiB / 64 KiB = 640 > 50,
+        # so 50 x 65536 = 3276800 bytes. Under 2021 each pass's file is made at that size (one
+        # MPI_File_set_size in each of the two passes) and each aggregate epoch starts on it cut
+        # back to that size (E more), where the guide's rule preallocates and never cuts.
         sizes = {}
         for report in dreports:
             for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
                 sizes[key] = sizes.get(key, 0) + calls
-        want_sizes = {"MPI_BYTE x 1 to 0": epochs} if is_2021 else {}
+        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 2} if is_2021 else {}
         expect(sizes == want_sizes, f"{label}: S_Write_indv 64 KiB file sizes set {sizes} != "
                                     f"{want_sizes}")
         effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
@@ -1259,6 +1275,26 @@ def case_imb2021_io():
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
+    # -iter_policy multiple_np under 2021: IMB runs the whole count once, untimed and without a
+    # rewind (helper_IMB_functions.h:691-694), so the timed writes follow it. The hyperbola at
+    # np 1, msgspersample 4, 2^22 (the default -msglog) and X = 1 KiB: (int)(4 * 2^22 / (1024 +
+    # 2^22) + 0.5) = 4; so 4 untimed non-aggregate writes at portions 0-3 and 4 timed at 4-7.
+    # (The volume rule's warm-up of 2 and a rewind gave 2, 2, 1, 1 at portions 0-3.)
+    rc, doc, _, _, reports = run(2, ["S_Write_indv", "-msgsize", "1024", "-iter", "4,40,2",
+                                     "-iter_policy", "multiple_np", "-aggregate_mode",
+                                     "non_aggregate", "-time", "600"] + where,
+                                 delay=d, methodology="2021", suite="imb-io")
+    at = {}
+    for report in reports or []:
+        for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
+            m = re.fullmatch(r"MPI_BYTE x 1024 at (\d+)", key)
+            portion = int(m.group(1)) // 1024 if m and int(m.group(1)) % 1024 == 0 else -1
+            at[portion] = at.get(portion, 0) + calls
+    reps = [r["iterations"] for r in rows(doc, "S_Write_indv")]
+    want_at = {p: 1 for p in range(8)}
+    expect(rc == 0 and reps == [4] and at == want_at,
+           f"2021 -iter_policy multiple_np: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
+           f"writes by portion {at} != {want_at}")
 
 
 def main():

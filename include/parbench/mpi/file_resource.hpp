@@ -9,8 +9,8 @@
 // so the M transfers of an aggregate timing go to disjoint file sections. A file has room for
 // the warm-up and the largest timed count. File pointers run on from the warm-up, except where
 // -check needs to know where the timed iterations wrote (prepare_check) and where the plan
-// starts every timed epoch at the file's beginning (begin_epoch: IMB 2021, whose timed sample
-// writes from offset 0 of a file just opened or rewound).
+// starts every timed epoch at the file's beginning (begin_epoch: IMB 2021 under its dynamic
+// policy, whose timed sample writes from offset 0 of a file just opened or rewound).
 //
 // Storage: check_storage() compares what the files of one size need on their file system with
 // what it has free, so the runner can skip the size with a warning instead of failing on ENOSPC.
@@ -48,6 +48,11 @@ struct file_site {
     // process's record of its file's size after the block's previous sizes, read before and
     // written at teardown; nullptr: a fresh, preallocated file per size. Not owned.
     std::uint64_t* carried_file_bytes = nullptr;
+    bool cut_back_each_epoch = false;   // file_plan::cut_back_each_epoch (aggregate writes)
+    // What a definition sizes the block's file by (file_plan::block_file_bytes): the run's
+    // largest length and the volume rule's OVERALL_VOL, in bytes.
+    std::uint64_t largest_length = 0;
+    std::uint64_t overall_volume = 0;
 };
 
 struct file_plan {
@@ -62,16 +67,26 @@ struct file_plan {
     std::size_t block_bytes = 0;    // this process's part of a tile
     std::size_t block_offset = 0;   // where it starts in the tile
     std::uint64_t tiles = 1;
-    // Every timed epoch of an aggregate completion starts with the file pointers at the first
-    // tile (begin_epoch), so that its writes land where the previous epoch's did instead of
-    // running on towards and past the end of the file's room.
+    // Every timed epoch of an aggregate completion, and the timed iterations of a non-aggregate
+    // one, start with the file pointers at the first tile (begin_epoch), so that its writes land
+    // where the previous epoch's (the warm-up's) did instead of running on towards and past the
+    // end of the file's room.
     bool epochs_from_file_start = false;
-    // Writes under IMB 2021 (with epochs_from_file_start): the file is not preallocated, and
-    // before each timed epoch it is cut back (MPI_File_set_size) to the size the block's earlier
-    // sizes left it (*carried_file_bytes, 0 at the block's first size), so that each epoch finds
-    // the file IMB 2021's one timed sample finds: the earlier sizes' data at its start, nothing
-    // (a hole, or the end of the file) after them. Its size after the size goes back there.
+    // Writes under IMB 2021: the file is not preallocated but made (MPI_File_set_size, sparse)
+    // as large as the block's earlier sizes left it, *carried_file_bytes, or IMB's size for the
+    // block, block_file_bytes, where that is larger (the block's first size); its size after
+    // the size goes back to *carried_file_bytes. With cut_back_each_epoch (aggregate writes,
+    // with epochs_from_file_start) it is cut back to that size before each timed epoch, so that
+    // each epoch finds the file IMB 2021's one timed sample finds: nothing (a hole, or the end
+    // of the file) past what the earlier sizes wrote.
     std::uint64_t* carried_file_bytes = nullptr;
+    std::uint64_t block_file_bytes = 0;
+    bool cut_back_each_epoch = false;
+
+    // The size the file starts each size (and each cut-back epoch) at.
+    [[nodiscard]] std::uint64_t carried_size() const noexcept {
+        return carried_file_bytes == nullptr ? 0 : std::max(*carried_file_bytes, block_file_bytes);
+    }
 
     // This process's share of the disk the file needs.
     [[nodiscard]] std::uint64_t disk_bytes() const noexcept {
@@ -195,6 +210,8 @@ public:
         } else if (plan_.carried_file_bytes == nullptr) {
             v.note(MPI_File_preallocate(fh_, static_cast<MPI_Offset>(plan_.portion_bytes) *
                                                  static_cast<MPI_Offset>(plan_.tiles)));
+        } else {
+            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
         }
     }
 
@@ -203,20 +220,21 @@ public:
     void end_access() const noexcept {}
 
     // Collective over the file's communicator where the pointer is shared; outside timing,
-    // before each timed epoch: with plan.epochs_from_file_start the individual (and shared)
-    // pointer back to the first tile, as IMB 2021 times a sample from offset 0 (the file opened
-    // for the size, IMB_init_transfer.c:183, or rewound after each calibration run,
+    // before each timed epoch of an aggregate completion and before the timed iterations
+    // otherwise: with plan.epochs_from_file_start the individual (and shared) pointer back to
+    // the first tile, as IMB 2021 times a sample from offset 0 (the file opened for the size,
+    // IMB_init_transfer.c:183, and rewound after each calibration run,
     // helper_IMB_functions.h:613-618, 643-648). Explicit offsets start at tile 0 anyway.
-    // With plan.carried_file_bytes the file is first cut back to the size the block's earlier
-    // sizes left it (collective: MPI_File_set_size): IMB 2021 makes the file once per block,
-    // sparse (IMB_init_file.c:236, 124-265, called when the process count or the mode changes,
-    // original_benchmark.h:163-175), and keeps it across the block's sizes, opening and closing
-    // it for each (IMB_init_transfer.c:183, 273-274).
+    // With plan.cut_back_each_epoch the file is first cut back to plan.carried_size()
+    // (collective: MPI_File_set_size): IMB 2021 makes the file once per block (IMB_init_file.c:
+    // 124-265, called when the process count or the mode changes, original_benchmark.h:163-175)
+    // and keeps it across the block's sizes, opening and closing it for each
+    // (IMB_init_transfer.c:183, 273-274).
     void begin_epoch() {
         if (!plan_.epochs_from_file_start || fh_ == MPI_FILE_NULL) return;
         const file_view v = view();
-        if (plan_.carried_file_bytes != nullptr)
-            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(*plan_.carried_file_bytes)));
+        if (plan_.carried_file_bytes != nullptr && plan_.cut_back_each_epoch)
+            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
         v.note(MPI_File_seek(fh_, 0, MPI_SEEK_SET));
         if (plan_.shared_pointer) v.note(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET));
     }

@@ -217,8 +217,9 @@ public:
                            int barriers_after, bool dissemination) = 0;
     // -check: clears what the warm-up delivered before the timed iterations.
     virtual void restart_check() = 0;
-    // Before each timed epoch of an aggregate completion: the resource's begin_epoch() where it
-    // has one (a file's pointers back to its beginning under IMB 2021, mpi/file_resource.hpp).
+    // Before each timed epoch of an aggregate completion, and before the timed iterations
+    // otherwise: the resource's begin_epoch() where it has one (a file's pointers back to its
+    // beginning under IMB 2021, mpi/file_resource.hpp).
     virtual void begin_epoch() = 0;
 
 protected:
@@ -385,6 +386,7 @@ template <class Iterations, class Sync, class Aggregation>
         epochs = policy::aggregation::epochs_within(min_ci_samples, plan.aggregate_repeats_budget_s,
                                                     estimate_s * static_cast<double>(n));
     if (checking) loops.restart_check();
+    if (!one_sample) loops.begin_epoch();  // the epochs of a one-sample timing: below
     // The batches: one sample for an aggregate completion; the policy's own repetitions
     // where it has them (PAW's NREPS loops of NLOOP); otherwise the batching rule.
     std::vector<std::uint64_t> ends;

@@ -155,6 +155,13 @@ struct imb_volume {
     // binary log of the run's largest length (-msglog's max), and decide() takes IMB 2021's
     // hyperbola (imb2021_multiple_np_count) instead of the rule below. < 0: the IMB 4.0 rule.
     int imb2021_hyperbola_max_log = -1;
+    // IMB 2021's untimed run under multiple_np (and auto for a benchmark with a root): where > 0
+    // (the group's processes; with imb2021_hyperbola_max_log set), IMB_init_buffers_iter runs
+    // the benchmark once with the hyperbola's count before the timed run
+    // (src_cpp/helpers/helper_IMB_functions.h:691-694: the branch taken whenever the dynamic
+    // calibration is not), so the warm-up is that count, and so is the most a size times
+    // (n_sample: the room of files). 0: the volume rule's n and warm-up.
+    int imb2021_pre_run_processes = 0;
 
     [[nodiscard]] imb_block_budget* block_budget() const noexcept { return imb2021_budget; }
 
@@ -163,9 +170,10 @@ struct imb_volume {
     // n = max(tmp - tmp mod np, np), np the group's processes: "a negative leg of hyperbola" in
     // X, a multiple of np, with no volume rule and no -time cap (the dynamic code is skipped,
     // :590). 4 is sizeof(assign_type) (IMB_settings.h:142-149), IMB's smallest length here.
-    [[nodiscard]] std::uint64_t imb2021_multiple_np_count(std::uint64_t bytes,
-                                                          int processes) const noexcept {
-        const double largest = std::ldexp(1.0, imb2021_hyperbola_max_log);
+    [[nodiscard]] constexpr std::uint64_t imb2021_multiple_np_count(std::uint64_t bytes,
+                                                                    int processes) const noexcept {
+        const auto largest =
+            static_cast<double>(std::uint64_t{1} << std::clamp(imb2021_hyperbola_max_log, 0, 62));
         const auto np = static_cast<std::uint64_t>(std::max(processes, 1));
         const double x = static_cast<double>(std::max<std::uint64_t>(bytes, 4));
         const auto tmp = static_cast<std::uint64_t>(
@@ -174,9 +182,14 @@ struct imb_volume {
         return std::max(tmp - tmp % np, np);
     }
 
-    // The volume rule alone (before the run-time cap).
+    [[nodiscard]] constexpr bool imb2021_pre_runs() const noexcept {
+        return imb2021_pre_run_processes > 0 && imb2021_hyperbola_max_log >= 0;
+    }
+
+    // The volume rule alone (before the run-time cap); IMB 2021's hyperbola where it pre-runs.
     [[nodiscard]] constexpr std::uint64_t n_sample(std::uint64_t bytes,
                                                    bool aggregate = true) const noexcept {
+        if (imb2021_pre_runs()) return imb2021_multiple_np_count(bytes, imb2021_pre_run_processes);
         const std::uint64_t cap = aggregate ? msgs_per_sample : msgs_nonaggr;
         if (policy == imb_policy::off || bytes == 0) return std::max<std::uint64_t>(cap, 1);
         return std::max<std::uint64_t>(1, std::min(cap, overall_vol_bytes / bytes));
@@ -185,6 +198,7 @@ struct imb_volume {
     [[nodiscard]] constexpr std::uint64_t warmup(std::uint64_t bytes,
                                                  bool aggregate = true) const noexcept {
         const std::uint64_t n = n_sample(bytes, aggregate);
+        if (imb2021_pre_runs()) return n;  // IMB 2021's untimed run of the whole count
         const std::uint64_t divisor = std::max<std::uint64_t>(1, warmup_divisor);
         return std::clamp<std::uint64_t>(std::max((n + divisor - 1) / divisor, min_warmup), 1, n);
     }

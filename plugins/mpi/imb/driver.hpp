@@ -326,6 +326,15 @@ struct family {
                                       : std::vector<std::uint64_t>{0};
     }
 
+    // The largest length of the run, as IMB 2021 sizes its files by it (IMB_init_file.c:203-208:
+    // the largest -msglen length, or 2^max_log where there is none or it is 0).
+    [[nodiscard]] std::uint64_t largest_length() const {
+        std::uint64_t largest = 0;
+        for (const std::uint64_t x : sizes()) largest = std::max(largest, x);
+        if (largest > 0) return largest;
+        return std::uint64_t{1} << std::clamp(run.opts->msglog.max_log, 0, 62);
+    }
+
     [[nodiscard]] count open(int q) const {
         count c{.session = mpi::session(MPI_COMM_WORLD, q, selected.multiple, run.order,
                                         run.opts->map.columns, run.buffers),
@@ -388,8 +397,16 @@ struct family {
             iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
         // IMB 2021's count under multiple_np (auto for a rooted benchmark): its hyperbola on
         // the largest length of -msglog (methodology::multiple_np_follows_hyperbola).
-        if (o.method.multiple_np_follows_hyperbola())
+        const auto iter_policy =
+            iterations.effective_policy(descriptor_under<Def>(o.method).rooted);
+        if (o.method.multiple_np_follows_hyperbola()) {
             iterations.imb2021_hyperbola_max_log = o.msglog.max_log;
+            // Where the dynamic calibration is skipped, IMB 2021 runs the whole count once,
+            // untimed, before the timed run (policy::iterations::imb_volume::
+            // imb2021_pre_run_processes); under -iter_policy off parbench keeps its own warm-up.
+            if (iter_policy == policy::iterations::imb_policy::multiple_np)
+                iterations.imb2021_pre_run_processes = c.processes;
+        }
         // IMB 2021's count under the dynamic policy follows the sizes before this one in the
         // pass (methodology::chains_repetitions_across_sizes).
         if (o.method.chains_repetitions_across_sizes()) {
@@ -402,10 +419,10 @@ struct family {
             c.budgets[P].start_size(MPI_Wtime());
             iterations.imb2021_budget = &c.budgets[P];
         }
-        // IMB-IO's aggregate writes under IMB 2021: the pass's file carried across its sizes
-        // (methodology::io_epochs_from_file_start).
+        // IMB-IO's writes under IMB 2021: the pass's file carried across its sizes
+        // (methodology::io_file_per_block).
         std::uint64_t* const carried =
-            o.method.io_epochs_from_file_start() ? &c.io_file_bytes[P] : nullptr;
+            o.method.io_file_per_block() ? &c.io_file_bytes[P] : nullptr;
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -418,6 +435,13 @@ struct family {
                     return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample,
                                                                       carried);
                 }
+            }
+            // IMB-IO's Open_Close, which does no file access in IMB's terms, repeats
+            // msgs_nonaggr times under IMB 2021 (methodology::io_open_close_counts_msgs_nonaggr).
+            if constexpr (requires { Def::repeats_msgs_nonaggr_in_imb2021; }) {
+                if (o.method.io_open_close_counts_msgs_nonaggr())
+                    return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
+                                                                          carried);
             }
             // IMB-IO's benchmarks with one mode (reads, nonblocking flavours) run in aggregate
             // mode and say so under IMB 2021 (methodology::io_single_mode_is_aggregate).
@@ -471,15 +495,26 @@ struct family {
                     (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
                 ? aggregate_sections(iterations, x)
                 : 1;
-        // Files: room for the warm-up and the largest timed count, in tiles of X; under IMB 2021
-        // every timed epoch writes from the file's beginning, and aggregate writes find the file
-        // as the pass's earlier sizes left it (methodology::io_epochs_from_file_start).
+        // Files: room for the warm-up and the largest timed count, in tiles of X. Under IMB 2021
+        // writes find the file as IMB's block left it: made with IMB's size for the pass's
+        // largest length, kept across its sizes (methodology::io_file_per_block); under the
+        // dynamic policy every timed epoch (aggregate) or timed run (non-aggregate) starts at the
+        // file's beginning, as IMB rewinds after its calibration runs, and an aggregate epoch on
+        // the file cut back to what the pass's earlier sizes left
+        // (methodology::io_epochs_from_file_start); under multiple_np or off the pointers run on
+        // from the warm-up (IMB's untimed run), as IMB's do.
+        const bool rewinds = o.method.io_epochs_from_file_start() &&
+                             iterations.effective_policy(descriptor_under<Def>(o.method).rooted) ==
+                                 policy::iterations::imb_policy::dynamic;
         const mpi::file_site site{
             .directory = run.io_directory,
             .group = selected.multiple && session.active() ? session.group_index() : -1,
             .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate),
-            .epochs_from_file_start = o.method.io_epochs_from_file_start(),
-            .carried_file_bytes = Aggregation::is_aggregate ? carried_file_bytes : nullptr};
+            .epochs_from_file_start = rewinds,
+            .carried_file_bytes = carried_file_bytes,
+            .cut_back_each_epoch = Aggregation::is_aggregate,
+            .largest_length = largest_length(),
+            .overall_volume = iterations.overall_vol_bytes};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());

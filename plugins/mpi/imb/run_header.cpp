@@ -164,6 +164,18 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
             {"aggregate_epoch_start", m.io_epochs_from_file_start()
                                           ? "the file's beginning"
                                           : "where the file pointers stand"},
+            {"timed_writes_start", m.io_epochs_from_file_start()
+                                       ? "the file's beginning under the dynamic policy; "
+                                         "where the warm-up left the pointers under "
+                                         "multiple_np (IMB's untimed run) and off"
+                                       : "where the warm-up left the pointers"},
+            {"open_close_repetitions", m.io_open_close_counts_msgs_nonaggr()
+                                           ? "msgs_nonaggr"
+                                           : "msgspersample"},
+            {"write_file", m.io_file_per_block()
+                               ? "one per block (count, mode), made sparse at IMB 2021's size "
+                                 "and kept across the sizes"
+                               : "a fresh file per size, preallocated for 2n portions"},
         };
         rules.erase("overlap_divisor");
         rules.erase("overlap_t_cpu");

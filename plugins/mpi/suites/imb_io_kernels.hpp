@@ -213,6 +213,31 @@ struct file_contents {
 
 // --- definitions -------------------------------------------------------------------------------
 
+// IMB 2021's size of a block's file (IMB_init_file.c:203-225), made sparse with
+// MPI_File_set_size (:236): total = max(L, OVERALL_VOL), or L · MSGSPERSAMPLE where
+// OVERALL_VOL / L > MSGSPERSAMPLE, L the run's largest length; a file per process (`private_q`
+// processes, P_*_priv) holds ceil(total / Q), plus sizeof(int) · MSGSPERSAMPLE where Q does not
+// divide L. MSGSPERSAMPLE is IMB-IO's compiled 50 (IMB_settings_io.h:120), not -iter's value.
+[[nodiscard]] constexpr std::uint64_t imb2021_block_file_bytes(std::uint64_t largest,
+                                                               std::uint64_t overall_volume,
+                                                               int private_q = 0) noexcept {
+    constexpr std::uint64_t compiled_msgs_per_sample = 50;
+    constexpr std::uint64_t assign_bytes = 4;  // sizeof(assign_type), IMB_settings_io.h:142
+    if (largest == 0) return 0;
+    std::uint64_t total = std::max(largest, overall_volume);
+    if (overall_volume / largest > compiled_msgs_per_sample)
+        total = largest * compiled_msgs_per_sample;
+    if (private_q > 0) {
+        const auto q = static_cast<std::uint64_t>(private_q);
+        total = (total + q - 1) / q;
+        if (largest % q != 0) total += assign_bytes * compiled_msgs_per_sample;
+    }
+    return total;
+}
+static_assert(imb2021_block_file_bytes(65536, 40ull << 20) == 3276800);  // 640 > 50
+static_assert(imb2021_block_file_bytes(4ull << 20, 40ull << 20) == 40ull << 20);
+static_assert(imb2021_block_file_bytes(65536, 40ull << 20, 3) == 1092267 + 200);
+
 // The descriptor of an S_/P_/C_ benchmark from its parts.
 [[nodiscard]] constexpr io_action action(io_files files, io_access access, io_direction direction,
                                          bool collective = false) {
@@ -256,7 +281,13 @@ struct transfer_def : mpi::definition_defaults {
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
         p.epochs_from_file_start = site.epochs_from_file_start;
-        if (writes) p.carried_file_bytes = site.carried_file_bytes;
+        if (writes && site.carried_file_bytes != nullptr) {
+            p.carried_file_bytes = site.carried_file_bytes;
+            p.cut_back_each_epoch = site.cut_back_each_epoch;
+            p.block_file_bytes = imb2021_block_file_bytes(
+                site.largest_length, site.overall_volume,
+                A.files == io_files::each_private ? c.size : 0);
+        }
         return p;
     }
     static elementary_action<A> make_kernel(const kernel_context& /*c*/) { return {}; }
@@ -304,6 +335,8 @@ struct open_close_def : mpi::definition_defaults {
         return a;
     }();
     static constexpr mpi::definition_traits traits{.has_bytes = false, .warm_up = false};
+    // IMB 2021 counts it as non-aggregate (imb::methodology::io_open_close_counts_msgs_nonaggr).
+    static constexpr bool repeats_msgs_nonaggr_in_imb2021 = true;
     static mpi::file_plan file(std::size_t /*x*/, const kernel_context& /*c*/,
                                const mpi::file_site& site) {
         mpi::file_plan p;

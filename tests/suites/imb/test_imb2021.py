@@ -323,14 +323,25 @@ def test_lists_and_options(args):
     # helper_IMB_functions.h:409-421 at np = 2, msgspersample 100, 2^max_log = 16:
     # tmp = (int)(100 * 16 / (2 * max(X, 4) + 16) + 0.5) = 67, 50, 33 for X <= 4, 8, 16, rounded
     # down to multiples of 2: 66, 50, 32 (no volume rule, no -time cap; the 4.0 rule gives 100).
+    # Where the dynamic calibration is skipped IMB 2021 runs the whole count once, untimed,
+    # before the timed run (helper_IMB_functions.h:691-694), so each size makes 2 n MPI_Bcast
+    # calls (the oracle's count on rank 0, by operand), and 10 more at 4 B: the warm-up once per
+    # process count (N_WARMUP at 4 bytes). The volume rule's warm-up would give n + 5.
+    report = {}
     proc, events = run(args, {"msglog": "0:4", "iter": "100", "iter_policy": "auto",
-                              "time": "600"}, ["Bcast"])
+                              "time": "600"}, ["Bcast"], preload=args.oracle, report=report)
     reps = {n: [e["iterations"] for e in sorted(of(events, "result"), key=lambda e: e["bytes"])
                 if e["benchmark"] == n] for n in ("Bcast",)}
     want = {"Bcast": [66, 66, 66, 66, 50, 32]}
     expect(proc.returncode == 0 and reps == want,
            f"-iter 100 -iter_policy auto -msglog 0:4: repetitions {reps}, want {want} "
            f"rc {proc.returncode} {proc.stderr[-300:]}")
+    calls = {x: report.get("operands", {}).get("MPI_Bcast", {}).get(f"MPI_BYTE x {x}", 0)
+             for x in (0, 1, 2, 4, 8, 16)}
+    want_calls = {x: 2 * n + (N_WARMUP if x == 4 else 0)
+                  for x, n in zip((0, 1, 2, 4, 8, 16), want["Bcast"])}
+    expect(calls == want_calls, f"-iter_policy auto: MPI_Bcast calls by length {calls}, want "
+                                f"{want_calls} (IMB 2021's untimed run of n, then n timed)")
     # -aggregate_mode: one mode of the benchmarks that have both (IMB-RMA's Unidir_put); and
     # Truly_passive_put's columns: t_pure before t_ovrl under 2021 (IMB_output.c:423).
     for mode, method, want in (("aggregate", "2021", ["t_pure_us", "t_ovrl_us"]),

@@ -105,6 +105,23 @@ TEST_CASE("decide applies the -time cap and the policy", "[iterations]") {
         imb_volume d{};
         CHECK(d.effective_policy(true) == imb_policy::dynamic);
     }
+    SECTION("IMB 2021's untimed run under multiple_np: the hyperbola's count, and as warm-up") {
+        // helper_IMB_functions.h:409-421 at np = 2, msgspersample 100, 2^max_log = 16:
+        // (int)(100 * 16 / (2 * max(X, 4) + 16) + 0.5) = 67, 50, 33 -> 66, 50, 32; the whole
+        // count runs once untimed before the timed run (:691-694), in either mode.
+        imb_volume v{.msgs_per_sample = 100, .policy = imb_policy::multiple_np,
+                     .imb2021_hyperbola_max_log = 4, .imb2021_pre_run_processes = 2};
+        CHECK(v.n_sample(0) == 66);
+        CHECK(v.warmup(0) == 66);
+        CHECK(v.n_sample(8, false) == 50);
+        CHECK(v.warmup(8, false) == 50);
+        CHECK(v.n_sample(16) == 32);
+        CHECK(v.decide(16, true, 1.0, 2, true) == 32);
+        imb_volume volume = v;
+        volume.imb2021_pre_run_processes = 0;  // the volume rule's n and warm-up
+        CHECK(volume.n_sample(16) == 100);
+        CHECK(volume.warmup(16) == 5);
+    }
     SECTION("off: MSGSPERSAMPLE for every size, never cut by time") {
         imb_volume v{.policy = imb_policy::off, .secs_per_sample = 1.0};
         CHECK(v.n_sample(4194304) == 1000);

@@ -263,6 +263,25 @@ struct methodology {
     // the file's preallocated room of 2n portions.
     [[nodiscard]] constexpr bool io_epochs_from_file_start() const noexcept { return is_2021(); }
 
+    // The file IMB-IO's writes find, in both modes: IMB 2021 makes it once per block (process
+    // count and mode: IMB_init_file at original_benchmark.h:163-175), sparse, with
+    // MPI_File_set_size to max(L, OVERALL_VOL), or 50 L where OVERALL_VOL / L > 50 (L the largest
+    // length, 50 IMB-IO's compiled MSGSPERSAMPLE; a file per process: ceil of that / Q, plus 200
+    // bytes where Q does not divide L: IMB_init_file.c:203-236, IMB_settings_io.h:120), and keeps
+    // it across the block's sizes, opened and closed for each (IMB_init_transfer.c:183, 273-274):
+    // never preallocated. The rule as parbench had it (4.0): a fresh file per size, preallocated
+    // for 2n portions.
+    [[nodiscard]] constexpr bool io_file_per_block() const noexcept { return is_2021(); }
+
+    // IMB-IO's Open_Close repeats msgs_nonaggr times (the third -iter value): IMB 2021 takes
+    // MSGS_NONAGGR for a benchmark without file access (access NO,
+    // src_cpp/helpers/helper_IMB_functions.h:393-398) and sets n_sample to it for a Sync
+    // benchmark (:494-496; Open_Close's flags, src_cpp/IO/IO_benchmark.cpp). The rule as parbench
+    // had it (4.0): msgspersample, as for any benchmark with one mode.
+    [[nodiscard]] constexpr bool io_open_close_counts_msgs_nonaggr() const noexcept {
+        return is_2021();
+    }
+
     // overlap[%] from the three times of the process with the largest t_ovrl.
     [[nodiscard]] double overlap_percent(double t_ovrl, double t_pure,
                                          double t_cpu) const noexcept {

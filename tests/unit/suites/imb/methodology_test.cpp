@@ -160,4 +160,10 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     // Reduce_scatter: X / size(type) to every process (IMB_reduce_scatter.c:148-150), or X split.
     CHECK(imb2021.reduce_scatter_whole_x_each());
     CHECK_FALSE(imb40.reduce_scatter_whole_x_each());
+    // IMB-IO: one file per block, kept across its sizes (IMB_init_file.c:203-236), and
+    // Open_Close's msgs_nonaggr (helper_IMB_functions.h:393-398).
+    CHECK(imb2021.io_file_per_block());
+    CHECK_FALSE(imb40.io_file_per_block());
+    CHECK(imb2021.io_open_close_counts_msgs_nonaggr());
+    CHECK_FALSE(imb40.io_open_close_counts_msgs_nonaggr());
 }
