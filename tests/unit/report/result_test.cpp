@@ -71,6 +71,8 @@ parbench::result_record full_record() {
     r.loop_calibration = parbench::loop_calibration_figures{
         .nloop_calibrated = 640, .warmup_us = 12.5, .loop_target_us = 1000.0, .recalibrations = 2};
     r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}, 3};
+    r.repetitions = parbench::repetition_figures{
+        .nreps = 9, .bytes_per_iteration = 256.0, .messages_per_iteration = 4.0, .devices = 2};
     return r;
 }
 
@@ -111,6 +113,7 @@ void check_equal(const parbench::result_record& a, const parbench::result_record
     CHECK(a.confidence == b.confidence);
     CHECK(a.loop_calibration == b.loop_calibration);
     CHECK(a.placement == b.placement);
+    CHECK(a.repetitions == b.repetitions);
 }
 
 }  // namespace
@@ -217,6 +220,14 @@ TEST_CASE("malformed records are rejected, not misread", "[result]") {
     SECTION("wrong type") {
         j["bytes"] = "many";
         CHECK_THROWS_AS(j.get<parbench::result_record>(), json::exception);
+    }
+    SECTION("a repetition count that is no count") {
+        j["metrics"]["nreps"] = -1.0;
+        CHECK_THROWS_WITH(j.get<parbench::result_record>(),
+                          "metrics.nreps must be a count, not -1.000000");
+        j["metrics"]["nreps"] = 3.0;
+        j["metrics"]["devices"] = 1.5;
+        CHECK_THROWS_AS(j.get<parbench::result_record>(), std::invalid_argument);
     }
 }
 
@@ -353,7 +364,9 @@ TEST_CASE("typed blocks reach the outputs' metrics under their documented names"
         {"ci_target_percent", 5.0}, {"ci_achieved_percent", 4.25},
         {"ci_target_met", 1.0},     {"ci_futile", 0.0},          {"confidence_rounds", 3.0},
         {"nloop_calibrated", 640.0}, {"warmup_us", 12.5},        {"loop_target_us", 1000.0},
-        {"recalibrations", 2.0}};
+        {"recalibrations", 2.0},
+        {"nreps", 9.0}, {"bytes_per_iteration", 256.0}, {"messages_per_iteration", 4.0},
+        {"devices", 2.0}};                                       // repetition figures
     CHECK(figures == expected);
     // Blocks absent: the metrics alone; a target missed and no achieved width: 0 and no key.
     parbench::result_record plain;
@@ -387,6 +400,14 @@ TEST_CASE("typed blocks travel as their own objects in the event, absent when un
           json::parse(R"({"nloop_calibrated": 640, "warmup_us": 12.5, "loop_target_us": 1000.0,
                           "recalibrations": 2})"));
     CHECK_FALSE(j.at("metrics").contains("valid_samples"));  // one place for each figure
+    // The repetition figures travel under "metrics" by their names of old, and come back typed.
+    CHECK(j.at("metrics") == json::parse(
+        R"({"gflops": 12.5, "overhead_us": 0.02, "nreps": 9.0, "bytes_per_iteration": 256.0,
+            "messages_per_iteration": 4.0, "devices": 2.0})"));
+    CHECK_FALSE(j.contains("repetitions"));
+    const auto back = j.get<parbench::result_record>();
+    CHECK(back.repetitions == full_record().repetitions);
+    CHECK(back.metrics == full_record().metrics);  // taken out of the plugin's own
     const json none = parbench::result_record{};
     for (const char* key : {"epochs", "window_sync", "confidence", "loop_calibration"})
         CHECK_FALSE(none.contains(key));
@@ -1093,7 +1114,7 @@ TEST_CASE("the paw console prints the typed context's BLAS, CPU, peak, processes
     r.t_min_us = r.t_max_us = r.t_avg_us = 1.0;
     r.distribution_us = {.samples = 10, .min = 1.0, .max = 1.0, .mean = 1.0, .median = 1.0,
                          .ci_low = 1.0, .ci_high = 1.0};
-    r.metrics["nreps"] = 10;
+    r.repetitions = parbench::repetition_figures{.nreps = 10};
     console.on_result(r);
     CHECK(out.str().find("  ! ") == std::string::npos);
     context.timer->resolution_s = 1e-3;
