@@ -9,6 +9,7 @@
 #include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
+#include <parbench/report/imb_p2p_console.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/osu_header.hpp>
 #include <parbench/report/paw.hpp>
@@ -451,7 +452,7 @@ imb_header full_imb_header() {
             .datatypes = parbench::report::imb_header_datatypes{.datatype = "MPI_INT",
                                                                 .reduction_datatype = "MPI_DOUBLE",
                                                                 .reduction_op = "MPI_SUM"},
-            .part = "MPI-1 part",
+            .part = parbench::report::imb_part::mpi1,
             .methodology = "IMB 4.0",
             .io = parbench::report::imb_header_io{.length_name = "io portion",
                                                   .io_directory = "/tmp/io-dir"},
@@ -509,6 +510,20 @@ TEST_CASE("imb header: a missing required field or half a part is refused",
     json wrong = j;
     wrong["min_bytes"] = "small";
     CHECK_THROWS(wrong.get<imb_header>());
+    // A part of no IMB component (a test plugin's own name) reads as none: the console prints
+    // IMB 2021's common lines for it; a part that is no text is refused.
+    json unknown_part = j;
+    unknown_part["part"] = "fake part";
+    CHECK_FALSE(unknown_part.get<imb_header>().part.has_value());
+    unknown_part["part"] = 1;
+    CHECK_THROWS(unknown_part.get<imb_header>());
+    for (const auto part : {parbench::report::imb_part::ext, parbench::report::imb_part::rma,
+                            parbench::report::imb_part::nbc, parbench::report::imb_part::io,
+                            parbench::report::imb_part::mpi4}) {
+        imb_header h = full_imb_header();
+        h.part = part;
+        CHECK(json(h).get<imb_header>().part == part);
+    }
 }
 
 TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its overlap part",
@@ -548,6 +563,22 @@ TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its 
         parbench::run_start bad = start;
         bad.header = no_version;
         CHECK_THROWS(console.on_run_start(bad, context));
+    }
+    // The imb-p2p layout: IMB-MT's banner (66 dashes, MT_suite.cpp:180-182) where the header
+    // gives threads per process, IMB-P2P's (60, imb_p2p.c:140-142) where not, whatever the
+    // suite's name.
+    for (const std::optional<int> threads : {std::optional<int>{}, std::optional<int>{2}}) {
+        parbench::run_start p2p = start;
+        p2p.suite = "imb-p2p";
+        p2p.layout = "imb-p2p";
+        imb_header h = p2p.header.get<imb_header>();
+        h.threads = threads;
+        p2p.header = h;
+        std::ostringstream out;
+        parbench::report::imb_p2p_console_reporter console(out);
+        console.on_run_start(p2p, context);
+        INFO(out.str());
+        CHECK(out.str().starts_with('#' + std::string(threads ? 66 : 60, '-') + "\n#    title T\n"));
     }
     start.layout = "imb-nbc";
     {
@@ -715,6 +746,7 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
                               .min_bytes = 0,
                               .max_bytes = 8,
                               .benchmark_list = {"PingPong"},
+                              .part = parbench::report::imb_part::mpi1,
                               .methodology = "IMB 2021.11"};
     start.context = {{"mpi_library", "MPICH Version:\t4.0.2\nMPICH Release date: x"},
                      {"timer_resolution_s", 1e-6},
@@ -780,6 +812,23 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
                     "# MPI Version           : 4.0\n"
                     "# MPI Library           : MPICH Version: 4.0.2\n") != std::string::npos);
     CHECK(text.find("# parbench run imb-mpi1 \n") != std::string::npos);  // IMB 2021's blank
+    {
+        // IMB-MPI1's lines come from the header's part, whatever the suite is named; a header
+        // of no part (a program's) has IMB 2021's common ones (no blank).
+        parbench::run_start renamed = start;
+        renamed.suite = "renamed";
+        std::ostringstream renamed_out;
+        parbench::report::imb_console_reporter renamed_console(renamed_out);
+        renamed_console.on_run_start(renamed, driver);
+        CHECK(renamed_out.str().find("# parbench run imb-mpi1 \n") != std::string::npos);
+        imb_header no_part = start.header.get<imb_header>();
+        no_part.part.reset();
+        renamed.header = no_part;
+        std::ostringstream common_out;
+        parbench::report::imb_console_reporter common_console(common_out);
+        common_console.on_run_start(renamed, driver);
+        CHECK(common_out.str().find("# parbench run imb-mpi1\n") != std::string::npos);
+    }
     CHECK(text.find("        Group       #bytes #repetitions") != std::string::npos);
     CHECK(text.find("            0            8           10") != std::string::npos);
     // A size IMB 2021's -time budget ended, in each group: after an empty line, the group's
