@@ -510,7 +510,7 @@ const parbench_suite& info() {
     static const parbench_suite s = {
         "paw", "TACC PAW MPI tests: latency, p2p_*, col_* (run when named)",
         benchmark_rows.data(), benchmark_rows.size(), parameter_rows.data(), parameter_rows.size(),
-        PARBENCH_SUITE_NEEDS_MPI};
+        PARBENCH_SUITE_NEEDS_MPI | PARBENCH_SUITE_DAT_FILES};
     return s;
 }
 
