@@ -80,6 +80,7 @@ inline int run_suite(parbench::host& pb, const run_options& o,
             .finish = [&] { pb.finish(); },
             .cannot_verify = plan.cannot_verify,
             .sweep_run_files = plan.comm_plugin != nullptr,
+            .dat_files = plan.writes_dat_files(),
             .start_warnings = {},
             .layouts = report::every_layout()});
 }

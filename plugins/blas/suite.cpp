@@ -213,7 +213,8 @@ void run_paw(const run_request& request, const plugin::host_channel& channel) {
 const plugin::hosted_suite suites::paw = {
     {"paw", "TACC PAW BLAS tests: DGEMM, SGEMM, DGEMV, SGEMV on OpenBLAS (no MPI needed)",
      suite_impl::paw_benchmarks, std::size(suite_impl::paw_benchmarks),
-     suite_impl::paw_parameters.data(), suite_impl::paw_parameters.size(), 0u},
+     suite_impl::paw_parameters.data(), suite_impl::paw_parameters.size(),
+     PARBENCH_SUITE_DAT_FILES},
     &suite_impl::run_paw};
 
 }  // namespace parbench::blas

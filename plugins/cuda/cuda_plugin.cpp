@@ -79,7 +79,8 @@ constexpr auto gpu_parameters = paw::join(
 constexpr parbench_suite cuda_suites[] = {
     {"paw",
      "TACC PAW GPU tests: host-device transfers (pinned, pageable) and cuBLAS DGEMM/SGEMM",
-     gpu_benchmarks.data(), gpu_benchmarks.size(), gpu_parameters.data(), gpu_parameters.size(), 0u},
+     gpu_benchmarks.data(), gpu_benchmarks.size(), gpu_parameters.data(), gpu_parameters.size(),
+     PARBENCH_SUITE_DAT_FILES},
 };
 
 // PAW's GPU BLAS sizes (table 2.1); NLOOP_MAX as the transfer tests.

@@ -94,7 +94,8 @@ constexpr auto paw_parameters = paw::join(
 constexpr parbench_suite offload_suites[] = {
     {"paw",
      "TACC PAW Xeon Phi transfer tests on OpenMP target offload (phi_*; run when named)",
-     paw_benchmarks, std::size(paw_benchmarks), paw_parameters.data(), paw_parameters.size(), 0u},
+     paw_benchmarks, std::size(paw_benchmarks), paw_parameters.data(), paw_parameters.size(),
+     PARBENCH_SUITE_DAT_FILES},
 };
 
 nlohmann::json env_or_null(const char* name) {

@@ -82,16 +82,21 @@ TEST_CASE("The PAW reporter names files by what a record carries", "[paw]") {
     using report::paw_row;
     using report::paw_row_of;
     auto send = mpi_record(benchmark_class::parallel_transfer, "send", 4);
-    send.metrics["bytes_per_iteration"] = 2.0;
+    send.repetitions = repetition_figures{.nreps = 2, .bytes_per_iteration = 2.0};
     CHECK(paw_row_of(send) == paw_row::bandwidth);
     CHECK(paw_dat_names(send) == std::pair<std::string, std::string>{"send_time-np_4.dat",
                                                                      "send_bw-np_4.dat"});
     auto mrate = mpi_record(benchmark_class::parallel_transfer, "mrate_bidir", 2);
-    mrate.metrics["bytes_per_iteration"] = 256.0;
-    mrate.metrics["messages_per_iteration"] = 256.0;
+    mrate.repetitions = repetition_figures{
+        .nreps = 2, .bytes_per_iteration = 256.0, .messages_per_iteration = 256.0};
     CHECK(paw_row_of(mrate) == paw_row::message_rate);
     CHECK(paw_dat_names(mrate) == std::pair<std::string, std::string>{
                                       "mrate_bidir_time-np_2.dat", "mrate_bidir_rate-np_2.dat"});
+    // The row's kind is its typed figures', never a metric's of the same name.
+    auto named_only = send;
+    named_only.repetitions.reset();
+    named_only.metrics["bytes_per_iteration"] = 2.0;
+    CHECK(paw_row_of(named_only) == paw_row::time_only);
     const auto ardc = mpi_record(benchmark_class::collective, "col_ardc", 8);
     CHECK(paw_row_of(ardc) == paw_row::time_only);
     CHECK(paw_dat_names(ardc) ==

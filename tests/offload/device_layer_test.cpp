@@ -209,7 +209,7 @@ TEST_CASE("per-transfer allocation allocates in every iteration, keep once per s
             CHECK(l.copies_by_device.size() == 1);
             CHECK(l.copies_by_device.count(0) == 1);
             for (const auto& r : records)
-                CHECK(r.metrics.at("bytes_per_iteration") ==
+                CHECK(r.repetitions.value().bytes_per_iteration ==
                       static_cast<double>(per_iteration * r.bytes));
         }
     }
@@ -231,8 +231,9 @@ TEST_CASE("the concurrent form drives both devices, titled _dev0+1", "[offload][
     for (const auto& r : records) {
         CHECK(r.block.title == "phi_keep_al_inout_dev0+1");
         CHECK(r.benchmark == "phi_keep_al_inout");
-        CHECK(r.metrics.at("devices") == 2.0);
-        CHECK(r.metrics.at("bytes_per_iteration") == 2.0 * 2.0 * static_cast<double>(r.bytes));
+        CHECK(r.repetitions.value().devices == 2u);
+        CHECK(r.repetitions.value().bytes_per_iteration ==
+              2.0 * 2.0 * static_cast<double>(r.bytes));
     }
     REQUIRE(l.copies_by_device.size() == 2);
     CHECK(l.copies_by_device[0] == l.copies_by_device[1]);

@@ -84,6 +84,9 @@ struct run_steps {
     // Rank 0 forks the process that removes the run's file directory should it be killed
     // (run_files_sweeper.hpp): before anything starts threads, for runs that use MPI.
     bool sweep_run_files = false;
+    // The suite writes files into --dat-dir (PAW's .dat files: PARBENCH_SUITE_DAT_FILES), so
+    // that directory is checked and their names reserved even where --dat-dir is not given.
+    bool dat_files = false;
     // Warnings to give once the run has started (the console's header first), on rank 0.
     std::vector<std::string> start_warnings;
     // The console layouts the run may declare (report::every_layout(): all of them).
@@ -189,7 +192,7 @@ inline int run_in_session(const run_options& o, const run_steps& steps) {
         if (o.csv_given) outputs.claim(check_output_file("--csv", o.csv_file), "--csv");
         // PAW writes .dat files into --dat-dir ("." unless given), under names known only as
         // its tests run: the directory is checked and their names reserved when it will be used.
-        if (o.dat_dir_given || o.suite == "paw")
+        if (o.dat_dir_given || steps.dat_files)
             reserve_paw_dat_files(outputs, check_output_directory("--dat-dir", o.dat_dir));
         if (o.json_given) {
             auto json = std::make_unique<json_reporter>(o.json_file, std::chrono::seconds(1),

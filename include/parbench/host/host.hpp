@@ -74,6 +74,11 @@ struct run_plan {
     // when others have one (all of them: plan() refuses the request). Their rows say
     // "not verified"; cannot_verify_warning() is the one line that names them.
     std::vector<std::string> cannot_verify;
+
+    // Whether the suite writes files into --dat-dir (PARBENCH_SUITE_DAT_FILES).
+    [[nodiscard]] bool writes_dat_files() const noexcept {
+        return suite != nullptr && (suite->flags & PARBENCH_SUITE_DAT_FILES) != 0u;
+    }
 };
 
 class host {

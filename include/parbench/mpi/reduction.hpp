@@ -70,7 +70,7 @@ template <pattern::descriptor Pattern>
     r.t_avg_us = s.mean;
     r.distribution_us = s;
     r.samples_us = best_us;
-    r.metrics["nreps"] = static_cast<double>(reps);
+    r.repetitions = repetition_figures{.nreps = reps};
     if (check) r.defects = defects;
     records.push_back(std::move(r));
     return records;

@@ -10,6 +10,7 @@
 #include <parbench/mpi/node.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/report/imb_header.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -64,9 +65,9 @@ struct imb_header_facts {
     int processes = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &processes);
     const auto clock = measure_clock(wtime_clock{});
-    return {
-        {"mpi_library", library_version()},
-        {"processes", processes},
+    nlohmann::json context =
+        report::mpi_suite_context{.mpi_library = library_version(), .processes = processes};
+    context.update({
         {"processes_per_node", share.processes},
         {"cpus_per_node", share.cpus},
         {"oversubscribed", share.oversubscribed()},
@@ -75,7 +76,8 @@ struct imb_header_facts {
         {"message_buffers", message_buffers},
         {"timer_resolution_s", clock.resolution_s},
         {"timer_overhead_s", clock.overhead_s},
-    };
+    });
+    return context;
 }
 
 // Said once per run: figures from a node with more processes than CPUs measure the scheduler.

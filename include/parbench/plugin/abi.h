@@ -110,6 +110,10 @@ enum {
     PARBENCH_SUITE_MULTI_NAMES = 1u << 1,  /* a benchmark name may carry IMB's "Multi-" prefix
                                               (multiple mode), e.g. Multi-PingPong, and names
                                               may come as IMB 2021's comma list, A,B */
+    PARBENCH_SUITE_DAT_FILES = 1u << 2,    /* its console layout writes files of its own into
+                                              --dat-dir (PAW's .dat files): the driver checks
+                                              that directory and reserves their names before
+                                              the run, --dat-dir given or not */
 };
 
 typedef struct parbench_suite {

@@ -129,14 +129,24 @@ struct imb2021_header_rules {
     bool comments = true;            // the benchmarks' comments under the list (not MPI1)
 };
 
-[[nodiscard]] inline imb2021_header_rules imb2021_header_of(const std::string& suite) {
-    if (suite == "imb-mpi1")  // MPI1_suite.cpp:790-811
-        return {.calling_tail = " ", .float_tail = " ", .closing = "# \n# \n", .comments = false};
-    if (suite == "imb-rma")  // RMA_suite.cpp:547-572
-        return {.calling_tail = " ", .closing = "# \n# \n"};
-    if (suite == "imb-mpi4") return {.closing = "# \n# \n"};      // MPI4_suite.cpp:545-570
-    if (suite == "imb-io") return {.datatypes = false};  // IO_suite.cpp:503-524
-    return {};  // EXT_suite.cpp:500-525, NBC_suite.cpp:514-539
+// The component is the header's part (report/imb_header.hpp); a header without one (a program
+// built on parbench::mpi::main) prints the common lines.
+[[nodiscard]] inline imb2021_header_rules imb2021_header_of(const std::optional<imb_part>& part) {
+    if (!part) return {};
+    switch (*part) {
+        case imb_part::mpi1:  // MPI1_suite.cpp:790-811
+            return {.calling_tail = " ",
+                    .float_tail = " ",
+                    .closing = "# \n# \n",
+                    .comments = false};
+        case imb_part::rma:  // RMA_suite.cpp:547-572
+            return {.calling_tail = " ", .closing = "# \n# \n"};
+        case imb_part::mpi4: return {.closing = "# \n# \n"};  // MPI4_suite.cpp:545-570
+        case imb_part::io: return {.datatypes = false};       // IO_suite.cpp:503-524
+        case imb_part::ext:                                   // EXT_suite.cpp:500-525
+        case imb_part::nbc: break;                            // NBC_suite.cpp:514-539
+    }
+    return {};
 }
 
 // The comments IMB 2021.11 prints under a benchmark's name in the list (src_c/IMB_comments.h;
@@ -188,23 +198,23 @@ public:
 
     // What the tables need from the run's start (the typed header and context, the defects
     // column, the declared columns), without printing the header: for a layout that prints its
-    // own header before IMB's tables (imb_p2p_console.hpp). A header without the fields every
-    // IMB component gives is refused (report/imb_header.hpp).
-    void configure(const run_start& start, const nlohmann::json& driver_context) {
+    // own header before IMB's tables (imb_p2p_console.hpp, which says `p2p_layout`). A header
+    // without the fields every IMB component gives is refused (report/imb_header.hpp).
+    void configure(const run_start& start, const nlohmann::json& driver_context,
+                   bool p2p_layout = false) {
         header_ = start.header.get<imb_header>();            // report/imb_header.hpp
         context_ = read_imb_context(start, driver_context);  // report/imb_context.hpp
         check_ = header_.check.value_or(false) || context_.run.check;
         declared_ = start.columns;
-        // IMB-P2P and IMB-MT exist in IMB 2021 only; the classic components follow the run's
-        // methodology.
-        if (start.suite == "imb-p2p") {
-            tables_ = detail::imb2021_tables::p2p;
-        } else if (start.suite == "imb-mt") {
-            tables_ = detail::imb2021_tables::mt;
+        // IMB-P2P and IMB-MT (the imb-p2p layout; IMB-MT's header gives its threads per
+        // process) exist in IMB 2021 only; the classic components follow the run's methodology.
+        if (p2p_layout) {
+            tables_ = header_.threads ? detail::imb2021_tables::mt : detail::imb2021_tables::p2p;
         } else if (header_.methodology == "IMB 2021.11") {
             tables_ = detail::imb2021_tables::classic;
         }
-        io_names_2021_ = tables_ == detail::imb2021_tables::classic && start.suite == "imb-io";
+        io_names_2021_ =
+            tables_ == detail::imb2021_tables::classic && header_.part == imb_part::io;
     }
 
     // The run's header and context, as configure() read them.
@@ -294,13 +304,13 @@ private:
     // USE_MPI_INIT_THREAD (IMB_g_info.c:224-243).
     void imb2021_header(const run_start& start) {
         const imb_header& h = header_;
-        const detail::imb2021_header_rules rules = detail::imb2021_header_of(start.suite);
+        const detail::imb2021_header_rules rules = detail::imb2021_header_of(h.part);
         detail::imb_banner(out_, start, h, context_, 64);
         out_ << "# MPI Thread Environment: " << h.mpi_thread_environment << '\n';
         out_ << "\n\n# Calling sequence was: \n\n";
         out_ << "# " << context_.run.calling_sequence.value_or("") << rules.calling_tail
              << "\n\n";
-        const bool io = start.suite == "imb-io";
+        const bool io = h.part == imb_part::io;
         if (h.lengths_user_defined.value_or(false)) {
             out_ << (io ? "# IO lengths were user defined\n"
                         : "# Message lengths were user defined\n");

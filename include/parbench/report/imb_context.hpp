@@ -5,7 +5,8 @@
 // - The driver's context (report/run_context.hpp, the reporters' `driver_context`): the banner's
 //   date and uname lines, the calling sequence, --check, as every console reads them
 //   (report/console_run_context.hpp, which says what is required of it).
-// - The suite's run_start.context: the MPI library's version text, the timer's limits
+// - The suite's run_start.context: the MPI library's version text (report/mpi_suite_context.hpp),
+//   the timer's limits
 //   (report/stability.hpp) and, of its effective options, IMB's -multi (imb-* suites) and
 //   IMB-MT's -window_size. Nothing of it is required: a context without a key prints what the
 //   console printed before it was typed (no MPI Library line, no Group column, no window_size
@@ -13,6 +14,7 @@
 #pragma once
 
 #include <parbench/report/console_run_context.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/result.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -22,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace parbench::report {
 
@@ -37,29 +40,15 @@ struct imb_context {
     std::uint64_t window_size = 0;  // options.window_size (IMB-MT): "# window_size = N"; 0: none
 };
 
-namespace detail {
-
-// A key's value as text: a string as it is, another value as JSON, none or null as "".
-[[nodiscard]] inline std::string imb_context_text(const nlohmann::json& object, const char* key) {
-    if (!object.is_object()) return {};
-    const auto it = object.find(key);
-    if (it == object.end() || it->is_null()) return {};
-    if (it->is_string()) return it->get<std::string>();
-    return it->dump();
-}
-
-}  // namespace detail
-
 [[nodiscard]] inline imb_context read_imb_context(const run_start& start,
                                                   const nlohmann::json& driver_context) {
     imb_context c;
     c.run = read_console_run_context(driver_context);  // report/console_run_context.hpp
     const nlohmann::json& suite = start.context;
-    if (suite.is_object() && suite.contains("mpi_library")) {
-        std::string library = detail::imb_context_text(suite, "mpi_library");
-        library = library.substr(0, library.find('\n'));
-        std::replace(library.begin(), library.end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
-        c.mpi_library = library;
+    std::optional<std::string> library = suite.get<mpi_suite_context>().library_first_line();
+    if (library) {
+        std::replace(library->begin(), library->end(), '\t', ' ');  // "MPICH Version:\t4.0.2"
+        c.mpi_library = std::move(*library);
     }
     c.timer = timer_limits::from_context(suite);
     const auto options = suite.is_object() ? suite.find("options") : suite.end();

@@ -25,6 +25,33 @@
 
 namespace parbench::report {
 
+// The classic IMB component a header is of (IMB-MPI1 to IMB-MPI4, IMB-IO): what decides the
+// lines its IMB 2021.11 run header prints (report/imb_console.hpp) and its title's part. It
+// travels as IMB's name of the part, "MPI-1 part" (the JSON key "part"); IMB-P2P, IMB-MT, the
+// pair suites and programs have none. A part of a name of a plugin's own (the test plugin's
+// "fake part") is no IMB component: it reads as none, and the JSON file keeps its text.
+enum class imb_part { mpi1, ext, rma, nbc, io, mpi4 };
+
+[[nodiscard]] constexpr const char* to_string(imb_part p) noexcept {
+    switch (p) {
+        case imb_part::ext: return "MPI-2 part";
+        case imb_part::rma: return "RMA part";
+        case imb_part::nbc: return "NBC part";
+        case imb_part::io: return "MPI-IO part";
+        case imb_part::mpi4: return "MPI-4 part";
+        case imb_part::mpi1: break;
+    }
+    return "MPI-1 part";
+}
+
+// The component of one of IMB's six part names; none for another text.
+[[nodiscard]] inline std::optional<imb_part> imb_part_from_string(const std::string& text) {
+    for (const imb_part p : {imb_part::mpi1, imb_part::ext, imb_part::rma, imb_part::nbc,
+                             imb_part::io, imb_part::mpi4})
+        if (text == to_string(p)) return p;
+    return std::nullopt;
+}
+
 // IMB's datatype lines (IMB-MPI1 to IMB-MPI4 and programs; IMB-P2P, IMB-MT and the pair suites
 // print none, and the console then prints IMB's defaults).
 struct imb_header_datatypes {
@@ -65,13 +92,14 @@ struct imb_header {
     std::optional<bool> lengths_user_defined{};  // -msglen: "# Message lengths were user defined"
     std::optional<bool> check{};                 // -check: the tables have a defects column
     std::optional<imb_header_datatypes> datatypes{};
-    // The imb-* suites of the MPI plugin: the catalogue's part ("MPI-1 part") and the
-    // methodology's label ("IMB 2021.11" lays the console out as IMB 2021.11 prints it).
-    std::optional<std::string> part{};
+    // The imb-* suites of the MPI plugin: the catalogue's part (imb_part: "MPI-1 part") and
+    // the methodology's label ("IMB 2021.11" lays the console out as IMB 2021.11 prints it).
+    std::optional<imb_part> part{};
     std::optional<std::string> methodology{};
     std::optional<imb_header_io> io{};            // imb-io
     std::optional<imb_header_overlap> overlap{};  // the imb-nbc layout
-    std::optional<int> threads{};                 // imb-mt: threads per process
+    std::optional<int> threads{};                 // imb-mt: threads per process (its tables'
+                                                  // "(threads: T)" and 66-dash banner)
 
     friend bool operator==(const imb_header&, const imb_header&) = default;
 };
@@ -89,7 +117,7 @@ inline void to_json(nlohmann::json& j, const imb_header& h) {
         j["reduction_datatype"] = h.datatypes->reduction_datatype;
         j["reduction_op"] = h.datatypes->reduction_op;
     }
-    if (h.part) j["part"] = *h.part;
+    if (h.part) j["part"] = to_string(*h.part);
     if (h.methodology) j["methodology"] = *h.methodology;
     if (h.io) {
         j["length_name"] = h.io->length_name;
@@ -120,7 +148,9 @@ inline void from_json(const nlohmann::json& j, imb_header& h) {
             .datatype = j.at("datatype").get<std::string>(),
             .reduction_datatype = j.at("reduction_datatype").get<std::string>(),
             .reduction_op = j.at("reduction_op").get<std::string>()};
-    h.part = header_fields::optional<std::string>(j, "part");
+    h.part.reset();
+    if (const auto part = header_fields::optional<std::string>(j, "part"))
+        h.part = imb_part_from_string(*part);  // none for a part of no IMB component
     h.methodology = header_fields::optional<std::string>(j, "methodology");
     h.io.reset();
     if (header_fields::has_part(j, "IMB", "IMB-IO", {"length_name", "io_directory"}))

@@ -24,11 +24,12 @@ public:
     explicit imb_p2p_console_reporter(std::ostream& out) : out_(out), imb_(out) {}
 
     void on_run_start(const run_start& start, const nlohmann::json& driver_context) override {
-        imb_.configure(start, driver_context);
+        imb_.configure(start, driver_context, /*p2p_layout=*/true);
         const imb_header& h = imb_.header();
-        // IMB-P2P's rules are 60 dashes (imb_p2p.c:140-142), IMB-MT's 66 (MT_suite.cpp:180-182).
+        // IMB-P2P's rules are 60 dashes (imb_p2p.c:140-142), IMB-MT's 66 (MT_suite.cpp:180-182):
+        // IMB-MT's header is the one with threads per process.
         const imb_context& context = imb_.context();
-        detail::imb_banner(out_, start, h, context, start.suite == "imb-mt" ? 66 : 60);
+        detail::imb_banner(out_, start, h, context, h.threads ? 66 : 60);
         detail::imb_header_line(out_, "MPI Thread Environment", h.mpi_thread_environment);
         out_ << "#\n# Calling sequence was:\n#\n";
         out_ << "# " << context.run.calling_sequence.value_or("") << "\n#\n";

@@ -206,9 +206,9 @@ public:
         // "mixed"}: whether the row's messages crossed a node
         if (r.placement) b["placement"] = *r.placement;
         if (!r.block.timing.empty()) b["timing"] = r.block.timing;  // a non-default timing method
-        if (r.over_repetitions() && r.metrics.count("bytes_per_iteration"))
+        if (r.over_repetitions() && r.repetitions && r.repetitions->bytes_per_iteration)
             // Google Benchmark's rate field, from PAW's mean time (as real_time)
-            b["bytes_per_second"] = r.metrics.at("bytes_per_iteration") / (r.t_avg_us * 1e-6);
+            b["bytes_per_second"] = *r.repetitions->bytes_per_iteration / (r.t_avg_us * 1e-6);
         document_["benchmarks"].push_back(std::move(b));
         for (auto& aggregate : detail::gbench_aggregates(name, r))
             document_["benchmarks"].push_back(std::move(aggregate));

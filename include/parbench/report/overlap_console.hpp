@@ -14,6 +14,7 @@
 #pragma once
 
 #include <parbench/report/console_run_context.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/overlap_header.hpp>
 #include <parbench/report/reporter.hpp>
 #include <parbench/report/stability.hpp>
@@ -36,14 +37,14 @@ public:
         timer_ = timer_limits::from_context(start.context);
         if (!h.show) return;  // -nohdr 1
         const console_run_context run = read_console_run_context(driver_context);
+        const auto mpi = start.context.get<mpi_suite_context>();  // report/mpi_suite_context.hpp
         const std::string rule(72, '-');
         out_ << '#' << rule << "\n#    " << (start.title.empty() ? start.suite : start.title)
              << "\n#" << rule << '\n';
         line("Date", run.date_text.value_or("-"));
         line("Machine", run.uname ? run.uname->machine : "-");
-        const std::string library = text(start.context, "mpi_library");
-        line("MPI library", library.substr(0, library.find('\n')));  // the first line only
-        line("Processes", text(start.context, "processes"));
+        line("MPI library", mpi.library_first_line().value_or("-"));
+        line("Processes", mpi.processes ? std::to_string(*mpi.processes) : "-");
         line("Methods", list(h.methods));
         line("Comm. sizes", list(h.communicator_sizes));
         // Numbers as the JSON header writes them (a threshold of 2 is "2.0").
@@ -103,11 +104,6 @@ public:
     }
 
 private:
-    [[nodiscard]] static std::string text(const nlohmann::json& object, const char* key) {
-        if (!object.is_object() || !object.contains(key) || object[key].is_null()) return "-";
-        const auto& v = object[key];
-        return v.is_string() ? v.get<std::string>() : v.dump();
-    }
     // The items separated by blanks.
     template <class T>
     [[nodiscard]] static std::string list(const std::vector<T>& items) {

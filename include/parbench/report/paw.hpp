@@ -113,8 +113,8 @@ public:
                                     time_name, rate_name.empty() ? "" : ", ", rate_name);
             else if (transfer)
                 out_ << fmt::format("\n# {}, {} device{}, timed with {}  (files {}, {})\n",
-                                    r.block.title, paw_metric(r, "devices"),
-                                    paw_metric(r, "devices") == 1.0 ? "" : "s",
+                                    r.block.title, paw_devices(r),
+                                    paw_devices(r) == 1 ? "" : "s",
                                     r.block.timing.empty() ? "the host clock" : r.block.timing,
                                     time_name, rate_name);
             else
@@ -143,7 +143,7 @@ public:
         const std::string ci =
             d.samples > 0 && !has_ci(d) ? std::string(no_ci_cell) : fmt::format("{:.2f}", ci_value);
         out_ << fmt::format("{:>{}} {:>7} {:>5} {:>12.5e} {:>12.5e} {:>12.5e} {:>12.5e} {:>7}",
-                            r.bytes, size_width, r.iterations, paw_metric(r, "nreps"),
+                            r.bytes, size_width, r.iterations, paw_nreps(r),
                             r.t_min_us * 1e-6, r.t_max_us * 1e-6, r.t_avg_us * 1e-6,
                             d.median * 1e-6, ci);
         switch (kind) {

@@ -141,10 +141,12 @@ private:
                                               t_max, t_mean));
         if (rate_name.empty()) return;
         // Work per call: PAW's flop count (GFlop/s), the bytes one transfer iteration moves
-        // (GB/s), or its messages (messages/s).
-        const double work = paw_metric(r, kind == paw_row::blas          ? "flops_paw"
-                                             : kind == paw_row::message_rate ? "messages_per_iteration"
-                                                                             : "bytes_per_iteration");
+        // (GB/s), or its messages (messages/s); the row's kind says which it has.
+        const repetition_figures per = r.repetitions.value_or(repetition_figures{});
+        const double work = kind == paw_row::blas ? paw_metric(r, "flops_paw")
+                            : kind == paw_row::message_rate
+                                ? per.messages_per_iteration.value_or(0.0)
+                                : per.bytes_per_iteration.value_or(0.0);
         const double unit = kind == paw_row::message_rate ? 1.0 : 1e9;
         const auto rate = [&](double t) { return t > 0.0 ? work / t / unit : 0.0; };
         it->second.rate.write(fmt::format("{:>8} {:.6e} {:.6e} {:.6e}\n", r.bytes, rate(t_max),

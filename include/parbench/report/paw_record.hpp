@@ -38,7 +38,7 @@ namespace parbench::report {
     r.t_avg_us = s.mean * 1e6;
     r.distribution_us = scaled(s, 1e6);
     for (const double seconds : timed) r.samples_us.push_back(seconds * 1e6);
-    r.metrics["nreps"] = static_cast<double>(m.seconds_per_call.size());
+    r.repetitions = repetition_figures{.nreps = m.seconds_per_call.size()};
     r.loop_calibration = loop_calibration_figures{.nloop_calibrated = m.nloop_calibrated,
                                                   .warmup_us = m.warmup_s * 1e6,
                                                   .loop_target_us = m.loop_target_s * 1e6,

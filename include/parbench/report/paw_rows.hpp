@@ -16,17 +16,19 @@
 //
 // What a row is follows from its record, never from its suite or test name (paw_row_of): the
 // class (compute: BLAS; host_device_transfer: GPU/offload) and, between MPI tasks, the work
-// the record says one iteration does (bytes_per_iteration: bandwidth; messages_per_iteration:
-// message rate; neither: time only). PAW does not give the column layout; parbench writes one
-// '#' comment line naming the columns and units, then one line per size. Rates come from times:
-// min rate = work / max time, mean rate = work / mean time. A test's <test> is the block title,
-// which carries PAW's concurrent-device suffix ("_dev0+1").
+// its typed repetition figures say one iteration does (result.hpp's repetition_figures:
+// bytes_per_iteration: bandwidth; messages_per_iteration: message rate; neither: time only).
+// PAW does not give the column layout; parbench writes one '#' comment line naming the columns
+// and units, then one line per size. Rates come from times: min rate = work / max time, mean
+// rate = work / mean time. A test's <test> is the block title, which carries PAW's
+// concurrent-device suffix ("_dev0+1").
 #pragma once
 
 #include <parbench/report/result.hpp>
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -54,8 +56,9 @@ enum class paw_row {
         case benchmark_class::parallel_transfer:
         case benchmark_class::multiple_transfer:
         case benchmark_class::collective:
-            if (r.metrics.contains("messages_per_iteration")) return paw_row::message_rate;
-            if (r.metrics.contains("bytes_per_iteration")) return paw_row::bandwidth;
+            if (!r.repetitions) return paw_row::time_only;
+            if (r.repetitions->messages_per_iteration) return paw_row::message_rate;
+            if (r.repetitions->bytes_per_iteration) return paw_row::bandwidth;
             return paw_row::time_only;
         case benchmark_class::compute:
         case benchmark_class::other: break;
@@ -67,6 +70,16 @@ enum class paw_row {
 [[nodiscard]] inline double paw_metric(const result_record& r, const char* name) {
     const auto it = r.metrics.find(name);
     return it != r.metrics.end() ? it->second : 0.0;
+}
+
+// The repetitions a row timed (PAW's NREPS column), 0 for a row without repetition figures.
+[[nodiscard]] inline std::uint64_t paw_nreps(const result_record& r) {
+    return r.repetitions ? r.repetitions->nreps : 0;
+}
+
+// The devices a host-device transfer row used at once, 0 where the row does not say.
+[[nodiscard]] inline std::uint64_t paw_devices(const result_record& r) {
+    return r.repetitions ? r.repetitions->devices.value_or(0) : 0;
 }
 
 // Transfer rows (bytes): every row but BLAS's.

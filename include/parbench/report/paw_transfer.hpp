@@ -37,9 +37,9 @@ namespace parbench::report {
                                                        const pattern::compute_measurement& m) {
     result_record r = paw_measurement_record(suite, benchmark, p.klass, title, m);
     const double mean_s = r.t_avg_us * 1e-6;
+    r.repetitions->devices = p.devices.size();  // paw_measurement_record gave the block
+    r.repetitions->bytes_per_iteration = pattern::bytes_per_iteration(p, m.size);
     auto& x = r.metrics;
-    x["devices"] = static_cast<double>(p.devices.size());
-    x["bytes_per_iteration"] = pattern::bytes_per_iteration(p, m.size);
     x["gb_per_s_mean"] = pattern::gb_per_s(p, m.size, mean_s);  // PAW: over the mean time
     x["gb_per_s_min"] = pattern::gb_per_s(p, m.size, r.t_max_us * 1e-6);
     x["gb_per_s_max"] = pattern::gb_per_s(p, m.size, r.t_min_us * 1e-6);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -102,6 +103,22 @@ struct loop_calibration_figures {
 
     friend bool operator==(const loop_calibration_figures&,
                            const loop_calibration_figures&) = default;
+};
+
+// A row timed over repetitions (PAW's method: report/paw_record.hpp, mpi/reduction.hpp's
+// per-repetition reduction): the repetitions timed, the work one iteration does, which decides
+// the row's kind and rate (report/paw_rows.hpp: bandwidth, message rate, or times only), and
+// the devices of a host-device transfer. They travel in the event, and the JSON and CSV files
+// list them, under "metrics" by the names they have always had there (nreps,
+// bytes_per_iteration, messages_per_iteration, devices: add_repetition_metrics and
+// take_repetition_metrics below).
+struct repetition_figures {
+    std::uint64_t nreps = 0;
+    std::optional<double> bytes_per_iteration{};     // what one iteration moves: a GB/s row
+    std::optional<double> messages_per_iteration{};  // messages one iteration sends: a rate row
+    std::optional<std::uint64_t> devices{};          // host-device transfers: devices at once
+
+    friend bool operator==(const repetition_figures&, const repetition_figures&) = default;
 };
 
 // Where a row's processes ran: the node of each process of each of its groups (mpi/node.hpp's
@@ -203,6 +220,7 @@ struct result_record {
     std::optional<window_sync_figures> window_sync;            // -start_sync window rows
     std::optional<confidence_figures> confidence;              // -confidence rows
     std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
+    std::optional<repetition_figures> repetitions;  // PAW's NREPS and work per iteration
     std::optional<row_placement> placement;  // the nodes of the row's processes, where known
     // The caf suite's rows (report/caf_figures.hpp): every record of its layout has one.
     std::optional<caf_figures> caf;
@@ -340,6 +358,41 @@ inline void from_json(const nlohmann::json& j, loop_calibration_figures& c) {
     c.recalibrations = j.at("recalibrations").get<int>();
 }
 
+// The repetition figures under their names in "metrics" (added to `metrics`).
+inline void add_repetition_metrics(const repetition_figures& f,
+                                   std::map<std::string, double>& metrics) {
+    metrics["nreps"] = static_cast<double>(f.nreps);
+    if (f.bytes_per_iteration) metrics["bytes_per_iteration"] = *f.bytes_per_iteration;
+    if (f.messages_per_iteration) metrics["messages_per_iteration"] = *f.messages_per_iteration;
+    if (f.devices) metrics["devices"] = static_cast<double>(*f.devices);
+}
+
+// The repetition figures of an event's "metrics", taken out of them: none without "nreps". A
+// count that is not a whole number from 0 to 2^53 is refused, naming it.
+[[nodiscard]] inline std::optional<repetition_figures> take_repetition_metrics(
+    std::map<std::string, double>& metrics) {
+    const auto take = [&](const char* name) -> std::optional<double> {
+        const auto it = metrics.find(name);
+        if (it == metrics.end()) return std::nullopt;
+        const double value = it->second;
+        metrics.erase(it);
+        return value;
+    };
+    const auto count = [](const char* name, double value) {
+        if (!(value >= 0.0 && value <= 9007199254740992.0) || value != std::floor(value))
+            throw std::invalid_argument(std::string("metrics.") + name + " must be a count, not " +
+                                        std::to_string(value));
+        return static_cast<std::uint64_t>(value);
+    };
+    const std::optional<double> nreps = take("nreps");
+    if (!nreps) return std::nullopt;
+    repetition_figures f{.nreps = count("nreps", *nreps)};
+    f.bytes_per_iteration = take("bytes_per_iteration");
+    f.messages_per_iteration = take("messages_per_iteration");
+    if (const auto devices = take("devices")) f.devices = count("devices", *devices);
+    return f;
+}
+
 inline void to_json(nlohmann::json& j, const row_placement& p) {
     j = {{"nodes", p.group_nodes}, {"span", std::string(p.span())}, {"run_nodes", p.run_nodes}};
 }
@@ -350,6 +403,8 @@ inline void from_json(const nlohmann::json& j, row_placement& p) {
 }
 
 inline void to_json(nlohmann::json& j, const result_record& r) {
+    std::map<std::string, double> metrics = r.metrics;
+    if (r.repetitions) add_repetition_metrics(*r.repetitions, metrics);  // their names of old
     j = {{"suite", r.suite},
          {"benchmark", r.benchmark},
          {"class", std::string(to_string(r.klass))},
@@ -363,7 +418,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
          {"cpu_time_us", r.cpu_time_us},
          {"distribution_us", r.distribution_us},
          {"samples_us", r.samples_us},
-         {"metrics", r.metrics},
+         {"metrics", metrics},
          {"warnings", r.warnings},
          {"statistics", std::string(to_string(r.statistics))}};
     j["throughput_mib_s"] = r.throughput_mib_s ? nlohmann::json(*r.throughput_mib_s) : nullptr;
@@ -403,6 +458,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     if (auto it = j.find("distribution_us"); it != j.end()) r.distribution_us = it->get<summary>();
     r.samples_us = j.value("samples_us", std::vector<double>{});
     r.metrics = j.value("metrics", std::map<std::string, double>{});
+    r.repetitions = take_repetition_metrics(r.metrics);
     r.warnings = j.value("warnings", std::vector<std::string>{});
     r.statistics = j.value("statistics", std::string{}) == "over_repetitions"
                        ? time_statistics::over_repetitions
@@ -430,7 +486,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 // plugin's own `metrics` and the typed blocks under the names docs/methodology.md gives them
 // (epochs; valid_samples, invalid_samples, window_us; ci_target_percent, ci_achieved_percent,
 // ci_target_met and ci_futile as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
-// recalibrations; the caf figures of the row's table: report/caf_figures.hpp). The overlap and
+// recalibrations; nreps, bytes_per_iteration, messages_per_iteration, devices; the caf figures
+// of the row's table: report/caf_figures.hpp). The overlap and
 // availability blocks have columns of their own.
 [[nodiscard]] inline std::map<std::string, double> named_figures(const result_record& r) {
     std::map<std::string, double> out = r.metrics;
@@ -453,6 +510,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         out["loop_target_us"] = l->loop_target_us;
         out["recalibrations"] = static_cast<double>(l->recalibrations);
     }
+    if (r.repetitions) add_repetition_metrics(*r.repetitions, out);
     if (r.caf) add_named_figures(out, *r.caf);
     return out;
 }

@@ -24,8 +24,10 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     start.suite = spec.name;
     start.layout = "imb";
     // IMB 2021.11 names two parts differently from IMB 4.0's (IMB_g_info.c:99, 104).
-    std::string part = spec.part;
-    if (o.method.is_2021() && (part == "NBC part" || part == "RMA part")) part = "MPI-" + part;
+    std::string part = report::to_string(spec.part);
+    if (o.method.is_2021() && (spec.part == report::imb_part::nbc ||
+                               spec.part == report::imb_part::rma))
+        part = "MPI-" + part;
     start.title = std::string("parbench " PARBENCH_PLUGIN_VERSION ", ") + spec.compatible_with +
                   " compatible (" + std::string(o.method.label()) + " methodology), " + part;
     start.benchmarks = listed;

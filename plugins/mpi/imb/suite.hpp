@@ -10,6 +10,7 @@
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/report/imb_header.hpp>
 
 #include <span>
 #include <vector>
@@ -20,7 +21,7 @@ struct suite_spec {
     const char* name = nullptr;             // "imb-mpi1"
     const char* description = nullptr;      // one line, for parbench list
     const char* compatible_with = nullptr;  // "IMB-MPI1", in the run title
-    const char* part = nullptr;             // "MPI-1 part" ("MPI-2 part", "RMA part", ...)
+    report::imb_part part = report::imb_part::mpi1;  // the header's part, "MPI-1 part" in titles
     suite_defaults defaults{};
     // IMB 2021's default benchmark list in its run order, where it differs from the catalogue's
     // flags and order (IMB-IO: imb::methodology::io_nonblocking_by_default); used under

@@ -35,7 +35,7 @@ const imb::suite& suite() {
         {.name = "imb-ext",
          .description = "Intel MPI Benchmarks IMB-EXT: MPI-2 one-sided communication (fence)",
          .compatible_with = "IMB-EXT",
-         .part = "MPI-2 part",
+         .part = report::imb_part::ext,
          .defaults = {.methodology_2021 = true, .modes = true, .ext_lengths = true}},
         catalogue);
     return s;

@@ -154,7 +154,7 @@ const imb::suite& suite() {
         {.name = "imb-io",
          .description = "Intel MPI Benchmarks IMB-IO: MPI-IO (files under --io-dir, removed)",
          .compatible_with = "IMB-IO",
-         .part = "MPI-IO part",
+         .part = report::imb_part::io,
          .defaults = {.msglog = {0, 24},
                       .iterations = {.msgs_per_sample = 50,
                                      .overall_vol_bytes = 16ull << 20,

@@ -66,7 +66,7 @@ const imb::suite& suite() {
          .description =
              "Intel MPI Benchmarks IMB-MPI1: point-to-point and collective MPI-1 benchmarks",
          .compatible_with = "IMB-MPI1",
-         .part = "MPI-1 part",
+         .part = report::imb_part::mpi1,
          .defaults = {.datatypes = true,
                       .methodology_2021 = true,
                       .collective_switches = true,

@@ -83,7 +83,7 @@ const imb::suite& suite() {
                                               "collectives overlapped with computation, and their "
                                               "_persist_pure timings",
                                .compatible_with = "IMB-MPI4",
-                               .part = "MPI-4 part",
+                               .part = report::imb_part::mpi4,
                                // IMB-MPI4 exists in IMB 2021 only: its methods by default
                                // (-sync, -root_shift, -imb_barrier as IMB-NBC's collectives)
                                .defaults = {.methodology_2021 = true, .collective_switches = true},

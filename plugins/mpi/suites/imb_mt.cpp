@@ -29,6 +29,7 @@
 #include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/policy/aggregation.hpp>
 #include <parbench/report/imb_header.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -931,25 +932,25 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
     }
     static constexpr const char* barrier_names[] = {"off", "on", "special"};
     static constexpr const char* malloc_names[] = {"serial", "continuous", "parallel"};
-    start.context = {{"mpi_library", mpi::library_version()},
-                     {"processes", world},
-                     {"threads", threads.threads},
-                     {"threads_from", threads.source},
-                     {"thread_mode", multiple ? "multiple" : "single"},
-                     {"thread_level", std::string(mpi::thread_level_name(thread_level))},
-                     {"timer", "MPI_Wtime"},
-                     {"timer_resolution_s", clock.resolution_s},
-                     {"timer_overhead_s", clock.overhead_s},
-                     {"options",
-                      {{"count", o.counts},
-                       {"repeat", o.repeat},
-                       {"warmup", o.warmup},
-                       {"window_size", o.window_size},
-                       {"barrier", barrier_names[static_cast<int>(o.barrier)]},
-                       {"malloc_align", o.malloc_align},
-                       {"malloc_algo", malloc_names[static_cast<int>(o.malloc_algo)]},
-                       {"datatype", o.int_type ? "int" : "char"},
-                       {"stride", o.stride}}}};
+    start.context =
+        report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = world};
+    start.context.update({{"threads", threads.threads},
+                          {"threads_from", threads.source},
+                          {"thread_mode", multiple ? "multiple" : "single"},
+                          {"thread_level", std::string(mpi::thread_level_name(thread_level))},
+                          {"timer", "MPI_Wtime"},
+                          {"timer_resolution_s", clock.resolution_s},
+                          {"timer_overhead_s", clock.overhead_s},
+                          {"options",
+                           {{"count", o.counts},
+                            {"repeat", o.repeat},
+                            {"warmup", o.warmup},
+                            {"window_size", o.window_size},
+                            {"barrier", barrier_names[static_cast<int>(o.barrier)]},
+                            {"malloc_align", o.malloc_align},
+                            {"malloc_algo", malloc_names[static_cast<int>(o.malloc_algo)]},
+                            {"datatype", o.int_type ? "int" : "char"},
+                            {"stride", o.stride}}}});
     return start;
 }
 

@@ -64,7 +64,7 @@ const imb::suite& suite() {
          .description = "Intel MPI Benchmarks IMB-NBC: overlap of nonblocking collectives with "
                         "computation, and their _pure timings",
          .compatible_with = "IMB-NBC",
-         .part = "NBC part",
+         .part = report::imb_part::nbc,
          .defaults = {.methodology_2021 = true, .collective_switches = true},
          .extend_run_start = &imb::add_overlap_header},
         catalogue, testing::imb_nbc_faults());

@@ -59,7 +59,7 @@ const imb::suite& suite() {
         {.name = "imb-rma",
          .description = "Intel MPI Benchmarks IMB-RMA: MPI-3 one-sided communication (passive)",
          .compatible_with = "IMB-RMA",
-         .part = "RMA part",
+         .part = report::imb_part::rma,
          .defaults = {.methodology_2021 = true, .modes = true, .rma_mode_order = true}},
         catalogue, testing::imb_rma_faults());
     return s;

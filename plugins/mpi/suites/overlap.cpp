@@ -20,6 +20,7 @@
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/pattern/collective.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/overlap_header.hpp>
 
 #include <fmt/format.h>
@@ -255,14 +256,14 @@ run_start make_run_start(const options& o, const std::vector<int>& sizes, int wo
                                           .options_file = o.file,
                                           .async_progress = async,
                                           .async_progress_text = mpi::describe(progress)};
-    start.context = {{"mpi_library", mpi::library_version()},
-                     {"processes", world},
-                     {"timer", "MPI_Wtime"},
-                     {"timer_resolution_s", clock.resolution_s},
-                     {"timer_overhead_s", clock.overhead_s},
-                     {"thread_level", async["thread_level"]},
-                     {"async_progress", async},
-                     {"options", given}};
+    start.context =
+        report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = world};
+    start.context.update({{"timer", "MPI_Wtime"},
+                          {"timer_resolution_s", clock.resolution_s},
+                          {"timer_overhead_s", clock.overhead_s},
+                          {"thread_level", async["thread_level"]},
+                          {"async_progress", async},
+                          {"options", given}});
     return start;
 }
 

@@ -1,7 +1,9 @@
 // report/overlap_header.hpp: the overlap layout's header, one struct for the overlap suite and
 // the overlap console. Each field lands under its own key and is printed on its own line, as
 // the JSON header's numbers were ("2.0" for a threshold of 2); a header missing a field is refused.
+// report/mpi_suite_context.hpp: the MPI library and processes of the suite's context, typed.
 #include <parbench/report/overlap_console.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/overlap_header.hpp>
 
 #include <catch2/catch.hpp>
@@ -59,8 +61,15 @@ TEST_CASE("overlap console prints the typed header's fields on their lines", "[o
     parbench::run_start start;
     start.suite = start.layout = "overlap";
     start.header = distinct_header();
+    start.context = parbench::report::mpi_suite_context{
+        .mpi_library = "MPICH Version:\t4.0.2\nMPICH Release date: x", .processes = 6};
+    start.context["timer"] = "MPI_Wtime";  // the suite's other keys, beside them
+    CHECK(start.context == nlohmann::json::parse(R"({"mpi_library":
+        "MPICH Version:\t4.0.2\nMPICH Release date: x", "processes": 6, "timer": "MPI_Wtime"})"));
     console.on_run_start(start, nlohmann::json::object());
     const std::string text = out.str();
+    CHECK(text.find("# MPI library     : MPICH Version:\t4.0.2\n") != std::string::npos);
+    CHECK(text.find("# Processes       : 6\n") != std::string::npos);
     CHECK(text.find("# Methods         : allreduce gather\n") != std::string::npos);
     CHECK(text.find("# Comm. sizes     : 2 4\n") != std::string::npos);
     CHECK(text.find("# Iterations      : 300 per timing, at most 1.5 s per timing\n") !=
@@ -79,4 +88,14 @@ TEST_CASE("overlap console prints the typed header's fields on their lines", "[o
     start.header = hidden;
     silent.on_run_start(start, nlohmann::json::object());
     CHECK(quiet.str().empty());
+    // A context without them (a test's own) prints "-"; one of the wrong type is refused.
+    start.header = distinct_header();
+    start.context = {{"processes", nullptr}};
+    std::ostringstream bare;
+    parbench::report::overlap_console_reporter bare_console(bare);
+    bare_console.on_run_start(start, nlohmann::json::object());
+    CHECK(bare.str().find("# MPI library     : -\n# Processes       : -\n") != std::string::npos);
+    start.context = {{"processes", "six"}};
+    parbench::report::overlap_console_reporter refusing(bare);
+    CHECK_THROWS(refusing.on_run_start(start, nlohmann::json::object()));
 }

@@ -59,12 +59,14 @@ TEST_CASE("transfer record: PAW's statistics and GB/s from bytes moved", "[paw][
     CHECK(r.statistics == time_statistics::over_repetitions);  // said by the record itself
     CHECK(r.headline_time_us() == Approx(200.0));  // PAW reports the mean
     // inout moves 2 * 10^6 bytes per iteration
-    CHECK(r.metrics.at("bytes_per_iteration") == 2e6);
+    CHECK(r.repetitions.value().bytes_per_iteration == 2e6);
+    CHECK(r.repetitions.value().devices == 1u);
     CHECK(r.metrics.at("gb_per_s_mean") == Approx(10.0));    // 2e6 B / 200 us
     CHECK(r.metrics.at("gb_per_s_min") == Approx(6.666667));  // over the slowest repetition
     CHECK(r.metrics.at("gb_per_s_max") == Approx(20.0));
     CHECK(r.metrics.at("gb_per_s_median") == Approx(10.0));
-    CHECK(r.metrics.at("nreps") == 3.0);
+    CHECK(r.repetitions.value().nreps == 3u);
+    CHECK_FALSE(r.metrics.contains("nreps"));  // one place for each figure
 }
 
 TEST_CASE("PAW files of transfer tests: names by test, method and devices; GB/s columns",

@@ -9,6 +9,7 @@
 #include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/imb_nbc_console.hpp>
+#include <parbench/report/imb_p2p_console.hpp>
 #include <parbench/report/osu_console.hpp>
 #include <parbench/report/osu_header.hpp>
 #include <parbench/report/paw.hpp>
@@ -71,6 +72,8 @@ parbench::result_record full_record() {
     r.loop_calibration = parbench::loop_calibration_figures{
         .nloop_calibrated = 640, .warmup_us = 12.5, .loop_target_us = 1000.0, .recalibrations = 2};
     r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}, 3};
+    r.repetitions = parbench::repetition_figures{
+        .nreps = 9, .bytes_per_iteration = 256.0, .messages_per_iteration = 4.0, .devices = 2};
     return r;
 }
 
@@ -111,6 +114,7 @@ void check_equal(const parbench::result_record& a, const parbench::result_record
     CHECK(a.confidence == b.confidence);
     CHECK(a.loop_calibration == b.loop_calibration);
     CHECK(a.placement == b.placement);
+    CHECK(a.repetitions == b.repetitions);
 }
 
 }  // namespace
@@ -217,6 +221,14 @@ TEST_CASE("malformed records are rejected, not misread", "[result]") {
     SECTION("wrong type") {
         j["bytes"] = "many";
         CHECK_THROWS_AS(j.get<parbench::result_record>(), json::exception);
+    }
+    SECTION("a repetition count that is no count") {
+        j["metrics"]["nreps"] = -1.0;
+        CHECK_THROWS_WITH(j.get<parbench::result_record>(),
+                          "metrics.nreps must be a count, not -1.000000");
+        j["metrics"]["nreps"] = 3.0;
+        j["metrics"]["devices"] = 1.5;
+        CHECK_THROWS_AS(j.get<parbench::result_record>(), std::invalid_argument);
     }
 }
 
@@ -353,7 +365,9 @@ TEST_CASE("typed blocks reach the outputs' metrics under their documented names"
         {"ci_target_percent", 5.0}, {"ci_achieved_percent", 4.25},
         {"ci_target_met", 1.0},     {"ci_futile", 0.0},          {"confidence_rounds", 3.0},
         {"nloop_calibrated", 640.0}, {"warmup_us", 12.5},        {"loop_target_us", 1000.0},
-        {"recalibrations", 2.0}};
+        {"recalibrations", 2.0},
+        {"nreps", 9.0}, {"bytes_per_iteration", 256.0}, {"messages_per_iteration", 4.0},
+        {"devices", 2.0}};                                       // repetition figures
     CHECK(figures == expected);
     // Blocks absent: the metrics alone; a target missed and no achieved width: 0 and no key.
     parbench::result_record plain;
@@ -387,6 +401,14 @@ TEST_CASE("typed blocks travel as their own objects in the event, absent when un
           json::parse(R"({"nloop_calibrated": 640, "warmup_us": 12.5, "loop_target_us": 1000.0,
                           "recalibrations": 2})"));
     CHECK_FALSE(j.at("metrics").contains("valid_samples"));  // one place for each figure
+    // The repetition figures travel under "metrics" by their names of old, and come back typed.
+    CHECK(j.at("metrics") == json::parse(
+        R"({"gflops": 12.5, "overhead_us": 0.02, "nreps": 9.0, "bytes_per_iteration": 256.0,
+            "messages_per_iteration": 4.0, "devices": 2.0})"));
+    CHECK_FALSE(j.contains("repetitions"));
+    const auto back = j.get<parbench::result_record>();
+    CHECK(back.repetitions == full_record().repetitions);
+    CHECK(back.metrics == full_record().metrics);  // taken out of the plugin's own
     const json none = parbench::result_record{};
     for (const char* key : {"epochs", "window_sync", "confidence", "loop_calibration"})
         CHECK_FALSE(none.contains(key));
@@ -430,7 +452,7 @@ imb_header full_imb_header() {
             .datatypes = parbench::report::imb_header_datatypes{.datatype = "MPI_INT",
                                                                 .reduction_datatype = "MPI_DOUBLE",
                                                                 .reduction_op = "MPI_SUM"},
-            .part = "MPI-1 part",
+            .part = parbench::report::imb_part::mpi1,
             .methodology = "IMB 4.0",
             .io = parbench::report::imb_header_io{.length_name = "io portion",
                                                   .io_directory = "/tmp/io-dir"},
@@ -488,6 +510,20 @@ TEST_CASE("imb header: a missing required field or half a part is refused",
     json wrong = j;
     wrong["min_bytes"] = "small";
     CHECK_THROWS(wrong.get<imb_header>());
+    // A part of no IMB component (a test plugin's own name) reads as none: the console prints
+    // IMB 2021's common lines for it; a part that is no text is refused.
+    json unknown_part = j;
+    unknown_part["part"] = "fake part";
+    CHECK_FALSE(unknown_part.get<imb_header>().part.has_value());
+    unknown_part["part"] = 1;
+    CHECK_THROWS(unknown_part.get<imb_header>());
+    for (const auto part : {parbench::report::imb_part::ext, parbench::report::imb_part::rma,
+                            parbench::report::imb_part::nbc, parbench::report::imb_part::io,
+                            parbench::report::imb_part::mpi4}) {
+        imb_header h = full_imb_header();
+        h.part = part;
+        CHECK(json(h).get<imb_header>().part == part);
+    }
 }
 
 TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its overlap part",
@@ -527,6 +563,22 @@ TEST_CASE("imb consoles print the typed header; imb-nbc refuses one without its 
         parbench::run_start bad = start;
         bad.header = no_version;
         CHECK_THROWS(console.on_run_start(bad, context));
+    }
+    // The imb-p2p layout: IMB-MT's banner (66 dashes, MT_suite.cpp:180-182) where the header
+    // gives threads per process, IMB-P2P's (60, imb_p2p.c:140-142) where not, whatever the
+    // suite's name.
+    for (const std::optional<int> threads : {std::optional<int>{}, std::optional<int>{2}}) {
+        parbench::run_start p2p = start;
+        p2p.suite = "imb-p2p";
+        p2p.layout = "imb-p2p";
+        imb_header h = p2p.header.get<imb_header>();
+        h.threads = threads;
+        p2p.header = h;
+        std::ostringstream out;
+        parbench::report::imb_p2p_console_reporter console(out);
+        console.on_run_start(p2p, context);
+        INFO(out.str());
+        CHECK(out.str().starts_with('#' + std::string(threads ? 66 : 60, '-') + "\n#    title T\n"));
     }
     start.layout = "imb-nbc";
     {
@@ -694,6 +746,7 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
                               .min_bytes = 0,
                               .max_bytes = 8,
                               .benchmark_list = {"PingPong"},
+                              .part = parbench::report::imb_part::mpi1,
                               .methodology = "IMB 2021.11"};
     start.context = {{"mpi_library", "MPICH Version:\t4.0.2\nMPICH Release date: x"},
                      {"timer_resolution_s", 1e-6},
@@ -759,6 +812,23 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
                     "# MPI Version           : 4.0\n"
                     "# MPI Library           : MPICH Version: 4.0.2\n") != std::string::npos);
     CHECK(text.find("# parbench run imb-mpi1 \n") != std::string::npos);  // IMB 2021's blank
+    {
+        // IMB-MPI1's lines come from the header's part, whatever the suite is named; a header
+        // of no part (a program's) has IMB 2021's common ones (no blank).
+        parbench::run_start renamed = start;
+        renamed.suite = "renamed";
+        std::ostringstream renamed_out;
+        parbench::report::imb_console_reporter renamed_console(renamed_out);
+        renamed_console.on_run_start(renamed, driver);
+        CHECK(renamed_out.str().find("# parbench run imb-mpi1 \n") != std::string::npos);
+        imb_header no_part = start.header.get<imb_header>();
+        no_part.part.reset();
+        renamed.header = no_part;
+        std::ostringstream common_out;
+        parbench::report::imb_console_reporter common_console(common_out);
+        common_console.on_run_start(renamed, driver);
+        CHECK(common_out.str().find("# parbench run imb-mpi1\n") != std::string::npos);
+    }
     CHECK(text.find("        Group       #bytes #repetitions") != std::string::npos);
     CHECK(text.find("            0            8           10") != std::string::npos);
     // A size IMB 2021's -time budget ended, in each group: after an empty line, the group's
@@ -1093,7 +1163,7 @@ TEST_CASE("the paw console prints the typed context's BLAS, CPU, peak, processes
     r.t_min_us = r.t_max_us = r.t_avg_us = 1.0;
     r.distribution_us = {.samples = 10, .min = 1.0, .max = 1.0, .mean = 1.0, .median = 1.0,
                          .ci_low = 1.0, .ci_high = 1.0};
-    r.metrics["nreps"] = 10;
+    r.repetitions = parbench::repetition_figures{.nreps = 10};
     console.on_result(r);
     CHECK(out.str().find("  ! ") == std::string::npos);
     context.timer->resolution_s = 1e-3;
