@@ -70,10 +70,6 @@
 // plugin's MPI_Send resolves here; PMPI_Send resolves in libmpich. Built only for the tests.
 #include <mpi.h>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -83,6 +79,11 @@
 #include <set>
 #include <string>
 #include <vector>
+
+// after a C library header, which defines __GLIBC__ (Open MPI's mpi.h includes none)
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 
