@@ -11,6 +11,7 @@
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/mpi_suite_context.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -74,9 +75,8 @@ struct imb_header_facts {
         {"thread_level", provided_thread_level()},
         {"timer", "MPI_Wtime"},
         {"message_buffers", message_buffers},
-        {"timer_resolution_s", clock.resolution_s},
-        {"timer_overhead_s", clock.overhead_s},
     });
+    context.update(nlohmann::json(report::timer_limits::of(clock)));
     return context;
 }
 

@@ -11,6 +11,7 @@
 // reporter renders the same verdict for a row. docs/methodology.md §11 defines the rules.
 #pragma once
 
+#include <parbench/core/clock.hpp>
 #include <parbench/report/result.hpp>
 
 #include <nlohmann/json.hpp>
@@ -27,27 +28,45 @@
 namespace parbench::report {
 
 // The clock figures of a run context (core/clock.hpp's calibration, recorded by every plugin as
-// timer_resolution_s and timer_overhead_s). Zero when the context does not say.
+// timer_resolution_s and timer_overhead_s, through this struct's to_json). Zero when the context
+// does not say.
 struct timer_limits {
     double resolution_s = 0.0;
     double overhead_s = 0.0;
 
-    [[nodiscard]] static timer_limits from_context(const nlohmann::json& context) {
-        timer_limits t;
-        if (!context.is_object()) return t;
-        const auto number = [&](const char* key) {
-            const auto it = context.find(key);
-            return it != context.end() && it->is_number() ? it->get<double>() : 0.0;
-        };
-        t.resolution_s = number("timer_resolution_s");
-        t.overhead_s = number("timer_overhead_s");
-        return t;
+    // What a plugin records of its clock's calibration.
+    [[nodiscard]] static timer_limits of(const clock_characteristics& clock) noexcept {
+        return {.resolution_s = clock.resolution_s, .overhead_s = clock.overhead_s};
     }
+    [[nodiscard]] static timer_limits from_context(const nlohmann::json& context);
     // PAW's "timer threshold": the shortest interval the clock measures at all.
     [[nodiscard]] double threshold_s() const noexcept { return std::max(resolution_s, overhead_s); }
 
     friend bool operator==(const timer_limits&, const timer_limits&) = default;
 };
+
+// The context's two flat keys: a plugin merges them into its run context
+// (context.update(nlohmann::json(timer_limits::of(clock)))), every reporter reads them back with
+// from_json. A context that is no object, or a key that is absent or no number, reads as 0 (a
+// context of a test's own, or of a plugin that measured no clock).
+inline void to_json(nlohmann::json& j, const timer_limits& t) {
+    j = {{"timer_resolution_s", t.resolution_s}, {"timer_overhead_s", t.overhead_s}};
+}
+
+inline void from_json(const nlohmann::json& j, timer_limits& t) {
+    t = {};
+    if (!j.is_object()) return;
+    const auto number = [&](const char* key) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+    };
+    t.resolution_s = number("timer_resolution_s");
+    t.overhead_s = number("timer_overhead_s");
+}
+
+inline timer_limits timer_limits::from_context(const nlohmann::json& context) {
+    return context.get<timer_limits>();
+}
 
 struct stability_rules {
     double headline_to_median_limit = 1.5;  // flag headline/median above this or below 1/this

@@ -10,6 +10,7 @@
 #include <parbench/core/clock.hpp>
 #include <parbench/mpi/timed_loop.hpp>
 #include <parbench/report/osu_header.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <mpi.h>
 
@@ -395,8 +396,6 @@ private:
         {"thread_level", std::string(mpi::thread_level_name(thread_level))},
         {"processes", st.world_size},
         {"timer", "MPI_Wtime"},
-        {"timer_resolution_s", clock.resolution_s},
-        {"timer_overhead_s", clock.overhead_s},
         {"options",
          {{"m", (o.min_bytes ? std::to_string(*o.min_bytes) : std::string("default")) + ":" +
                     (o.max_bytes ? std::to_string(*o.max_bytes) : std::string("default"))},
@@ -438,6 +437,7 @@ private:
           {"check", o.check},
           {"extra", o.extra_columns}}},
     };
+    start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }
 

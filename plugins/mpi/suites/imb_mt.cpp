@@ -30,6 +30,7 @@
 #include <parbench/policy/aggregation.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/mpi_suite_context.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -939,8 +940,6 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
                           {"thread_mode", multiple ? "multiple" : "single"},
                           {"thread_level", std::string(mpi::thread_level_name(thread_level))},
                           {"timer", "MPI_Wtime"},
-                          {"timer_resolution_s", clock.resolution_s},
-                          {"timer_overhead_s", clock.overhead_s},
                           {"options",
                            {{"count", o.counts},
                             {"repeat", o.repeat},
@@ -951,6 +950,7 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
                             {"malloc_algo", malloc_names[static_cast<int>(o.malloc_algo)]},
                             {"datatype", o.int_type ? "int" : "char"},
                             {"stride", o.stride}}}});
+    start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }
 

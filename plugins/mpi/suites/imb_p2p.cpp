@@ -26,6 +26,7 @@
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/report/imb_header.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -704,8 +705,6 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
                      {"processes", world},
                      {"thread_level", std::string(mpi::thread_level_name(thread_level))},
                      {"timer", "MPI_Wtime"},
-                     {"timer_resolution_s", clock.resolution_s},
-                     {"timer_overhead_s", clock.overhead_s},
                      {"options",
                       {{"sizes", o.sizes},
                        {"iter_max", o.iterations.max},
@@ -713,6 +712,7 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
                        {"msgwr", o.write_send},
                        {"msgrd", o.read_recv},
                        {"pause_us", o.pause_us}}}};
+    start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }
 

@@ -22,6 +22,7 @@
 #include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/overlap_header.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -259,11 +260,10 @@ run_start make_run_start(const options& o, const std::vector<int>& sizes, int wo
     start.context =
         report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = world};
     start.context.update({{"timer", "MPI_Wtime"},
-                          {"timer_resolution_s", clock.resolution_s},
-                          {"timer_overhead_s", clock.overhead_s},
                           {"thread_level", async["thread_level"]},
                           {"async_progress", async},
                           {"options", given}});
+    start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }
 

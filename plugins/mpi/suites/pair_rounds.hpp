@@ -22,6 +22,7 @@
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/report/imb_header.hpp>
 #include <parbench/report/mpi_suite_context.hpp>
+#include <parbench/report/stability.hpp>
 #include <parbench/suites/imb/mpi1.hpp>
 
 #include "placement.hpp"
@@ -390,14 +391,13 @@ struct benchmark {
         report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = world};
     start.context.update({{"thread_level", std::string(mpi::thread_level_name(thread_level))},
                           {"timer", "MPI_Wtime"},
-                          {"timer_resolution_s", clock.resolution_s},
-                          {"timer_overhead_s", clock.overhead_s},
                           {"options",
                            {{"sizes", o.sizes},
                             {"msgs_per_sample", o.iterations.msgs_per_sample},
                             {"overall_vol_bytes", o.iterations.overall_vol_bytes},
                             {"time_s", o.iterations.secs_per_sample},
                             {"check", o.check}}}});
+    start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     start.context.update(context);
     return start;
 }

@@ -163,6 +163,10 @@ TEST_CASE("timer limits from a run context; the run's one warning", "[stability]
                                                {"timer_overhead_s", 2.5e-8}});
     CHECK(t.threshold_s() == 2.5e-8);
     CHECK(timer_limits::from_context(nlohmann::json::array()).threshold_s() == 0.0);
+    // A plugin writes the two keys through the typed struct; a reporter reads them back.
+    const nlohmann::json written = timer_limits::of({.resolution_s = 1e-9, .overhead_s = 2.5e-8});
+    CHECK(written == nlohmann::json{{"timer_resolution_s", 1e-9}, {"timer_overhead_s", 2.5e-8}});
+    CHECK(written.get<timer_limits>() == t);
 
     report::stability_tally tally;
     tally.add(assess_stability(imb_row(10, 10, 9.9, 10.1, 9), {}));
