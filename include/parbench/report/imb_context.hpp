@@ -28,6 +28,35 @@
 
 namespace parbench::report {
 
+// The options block of an IMB suite's context (context.options) as the IMB consoles read it:
+// IMB's -multi (the imb-* suites' plugins/mpi/imb/run_header.cpp writes it, null where not
+// given) and -window_size (IMB-MT's suites/imb_mt.cpp, and the imb-* suites under IMB 2021).
+// The block's other options travel beside them. to_json writes a field only where it is set.
+struct imb_options_context {
+    std::optional<int> multi{};                 // -multi 0|1; none where not given
+    std::optional<std::uint64_t> window_size{};  // -window_size; none where the suite has none
+
+    // IMB's -multi 1: every group reported, a Group column.
+    [[nodiscard]] bool group_mode() const noexcept { return multi == 1; }
+
+    friend bool operator==(const imb_options_context&, const imb_options_context&) = default;
+};
+
+inline void to_json(nlohmann::json& j, const imb_options_context& o) {
+    j = nlohmann::json::object();
+    if (o.multi) j["multi"] = *o.multi;
+    if (o.window_size) j["window_size"] = *o.window_size;
+}
+
+// A block that is no object has neither field; a -multi that is no integer (null) is none.
+inline void from_json(const nlohmann::json& j, imb_options_context& o) {
+    o = {};
+    if (!j.is_object()) return;
+    if (const auto multi = j.find("multi"); multi != j.end() && multi->is_number_integer())
+        o.multi = multi->get<int>();
+    if (j.contains("window_size")) o.window_size = j.at("window_size").get<std::uint64_t>();
+}
+
 struct imb_context {
     // The driver's: "# Date", "# Machine", "# System", "# Release", "# Version" (uname), the
     // calling sequence and --check (the tables' defects column).
@@ -52,11 +81,10 @@ struct imb_context {
     }
     c.timer = timer_limits::from_context(suite);
     const auto options = suite.is_object() ? suite.find("options") : suite.end();
-    if (options != suite.end() && options->is_object()) {
-        c.window_size = options->value("window_size", std::uint64_t{0});
-        const auto multi = options->find("multi");
-        c.group_mode = multi != options->end() && multi->is_number_integer() &&
-                       multi->get<int>() == 1;
+    if (options != suite.end()) {
+        const auto typed = options->get<imb_options_context>();
+        c.window_size = typed.window_size.value_or(0);
+        c.group_mode = typed.group_mode();
     }
     return c;
 }

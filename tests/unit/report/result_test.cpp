@@ -768,6 +768,11 @@ TEST_CASE("imb context: the driver's lines and the suite's options, typed once",
     CHECK(c.timer.overhead_s == 2e-8);
     CHECK(c.group_mode);
     CHECK(c.window_size == 8);
+    // The options block, typed: what the IMB plugins write is what the consoles read.
+    const parbench::report::imb_options_context options{.multi = 1, .window_size = 8};
+    CHECK(json(options) == json({{"multi", 1}, {"window_size", 8}}));
+    CHECK(json({{"multi", nullptr}}).get<parbench::report::imb_options_context>() ==
+          parbench::report::imb_options_context{});
     // Nothing is required of the suite's context, nor of a driver context of the caller's own
     // (report/console_run_context.hpp): empty ones read as the consoles printed them before.
     parbench::run_start bare = start;
