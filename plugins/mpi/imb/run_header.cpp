@@ -8,6 +8,7 @@
 #include <parbench/mpi/run_header.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/policy/cpu_load.hpp>
+#include <parbench/report/imb_context.hpp>
 #include <parbench/report/imb_header.hpp>
 
 #ifndef PARBENCH_PLUGIN_VERSION
@@ -50,7 +51,6 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     const policy::aggregation::batched batching_defaults{};
     nlohmann::json effective = {
         {"npmin", std::min(o.npmin, st.world_size)},
-        {"multi", o.multi ? nlohmann::json(*o.multi) : nlohmann::json(nullptr)},
         {"map", o.map.enabled() ? std::to_string(o.map.rows) + "x" + std::to_string(o.map.columns)
                                 : std::string()},
         {"off_cache", o.cache.enabled ? nlohmann::json{{"cache_mib", o.cache.cache_mib},
@@ -189,8 +189,13 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         effective["sync"] = m.sync;
         effective["root_shift"] = m.root_shift;
         effective["imb_barrier"] = m.imb_barrier;
-        effective["window_size"] = m.window_size;
     }
+    // -multi and -window_size as the IMB consoles read them (report/imb_context.hpp); -multi is
+    // null where it was not given.
+    effective["multi"] = nullptr;
+    effective.update(nlohmann::json(report::imb_options_context{
+        .multi = o.multi,
+        .window_size = m.is_2021() ? std::optional<std::uint64_t>(m.window_size) : std::nullopt}));
     start.context = mpi::mpi_run_context(
         share, st.buffers != nullptr ? std::string(st.buffers->name) + " device memory"
                                      : std::string("host memory"));
