@@ -14,6 +14,7 @@
 #include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/report/caf_header.hpp>
+#include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -204,8 +205,6 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
             {"compiler", PARBENCH_CAF_COMPILER},
             {"processes", size},
             {"timer", "MPI_Wtime"},
-            {"timer_resolution_s", clock.resolution_s},
-            {"timer_overhead_s", clock.overhead_s},
             {"options",
              {{"counts", o.counts},
               {"blksize", o.blksize},
@@ -219,6 +218,7 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
               {"msgs_per_sample", o.iterations.msgs_per_sample},
               {"time_s", o.iterations.secs_per_sample},
               {"check", o.check}}}};
+        start.context.update(nlohmann::json(report::timer_limits::of(clock)));
         host.run_started(start);
         for (const auto& message : skipped) host.warning(message);
     }
