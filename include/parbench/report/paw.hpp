@@ -138,7 +138,9 @@ public:
         const auto scaled_rate = [](const std::optional<double>& value, double factor) {
             return value ? fmt::format("{:.2f}", *value * factor) : std::string("-");
         };
-        const auto rate = [&](const std::optional<double>& value) { return scaled_rate(value, 1.0); };
+        const auto rate = [&](const std::optional<double>& value) {
+            return scaled_rate(value, 1.0);
+        };
         const auto& d = r.distribution_us;
         const double ci_value = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
         const std::string ci =
@@ -149,7 +151,8 @@ public:
                             d.median * 1e-6, ci);
         switch (kind) {
             case paw_row::blas:
-                out_ << fmt::format(" {:>10} {:>10}", rate(rates.gflops_paw), rate(rates.percent_of_peak));
+                out_ << fmt::format(" {:>10} {:>10}", rate(rates.gflops_paw),
+                                    rate(rates.percent_of_peak));
                 break;
             case paw_row::bandwidth:
                 out_ << fmt::format(" {:>10} {:>10}", rate(rates.gb_per_s_mean),

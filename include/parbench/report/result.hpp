@@ -432,7 +432,8 @@ inline constexpr std::pair<const char*, std::optional<double> paw_rate_figures::
 };
 
 // PAW's rate figures under their names in "metrics" (added to `metrics`): those it has.
-inline void add_paw_rate_metrics(const paw_rate_figures& f, std::map<std::string, double>& metrics) {
+inline void add_paw_rate_metrics(const paw_rate_figures& f,
+                                 std::map<std::string, double>& metrics) {
     for (const auto& [name, member] : paw_rate_metric_names)
         if (const auto& value = f.*member) metrics[name] = *value;
 }
