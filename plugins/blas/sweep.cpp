@@ -146,9 +146,10 @@ void sweep(kernel k, int threads, const blas_config& cfg, const environment& env
             const auto [lo, hi] = std::minmax_element(rank_means.begin(), rank_means.end());
             x["rank_mean_min_us"] = *lo * 1e6;
             x["rank_mean_max_us"] = *hi * 1e6;
-            x["rank_spread_percent"] = 100.0 * (*hi - *lo) / *lo;
+            // add_flop_rates gave the block
+            r.paw_rates.value().rank_spread_percent = 100.0 * (*hi - *lo) / *lo;
             const double p = static_cast<double>(env.processes);
-            x["aggregate_gflops_paw"] = p * work.flops_paw / *hi / 1e9;
+            r.paw_rates->aggregate_gflops_paw = p * work.flops_paw / *hi / 1e9;
             x["aggregate_gflops_conventional"] = p * work.flops_conventional / *hi / 1e9;
             if (const auto peak = rank_peak_gflops(env, threads, dp)) {
                 x["aggregate_peak_gflops"] = *peak * p;

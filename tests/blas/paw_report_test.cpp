@@ -42,7 +42,7 @@ parbench::result_record record(std::uint64_t n, int threads, double t_us) {
     r.distribution_us.ci_low = t_us;
     r.distribution_us.ci_high = 2 * t_us;
     const double d = static_cast<double>(n);
-    r.metrics = {{"flops_paw", 2 * d * d * (d + 1)}, {"gflops_paw", 1.0}};
+    r.paw_rates = parbench::paw_rate_figures{.flops_paw = 2 * d * d * (d + 1), .gflops_paw = 1.0};
     r.repetitions = parbench::repetition_figures{.nreps = 10};
     return r;
 }

@@ -133,11 +133,14 @@ public:
                 out_ << fmt::format(" {:>9} {:>11}", "spread[%]", "aggr_GF/s");
             out_ << '\n';
         }
-        const auto scaled_metric = [&](const char* name, double factor) -> std::string {
-            const auto it = r.metrics.find(name);
-            return it == r.metrics.end() ? std::string("-") : fmt::format("{:.2f}", it->second * factor);
+        // A figure of the row's PAW rates ("-" where it has none), times `factor`.
+        const paw_rate_figures rates = r.paw_rates.value_or(paw_rate_figures{});
+        const auto scaled_rate = [](const std::optional<double>& value, double factor) {
+            return value ? fmt::format("{:.2f}", *value * factor) : std::string("-");
         };
-        const auto metric = [&](const char* name) { return scaled_metric(name, 1.0); };
+        const auto rate = [&](const std::optional<double>& value) {
+            return scaled_rate(value, 1.0);
+        };
         const auto& d = r.distribution_us;
         const double ci_value = d.median > 0.0 ? 50.0 * (d.ci_high - d.ci_low) / d.median : 0.0;
         const std::string ci =
@@ -148,20 +151,22 @@ public:
                             d.median * 1e-6, ci);
         switch (kind) {
             case paw_row::blas:
-                out_ << fmt::format(" {:>10} {:>10}", metric("gflops_paw"), metric("percent_of_peak"));
+                out_ << fmt::format(" {:>10} {:>10}", rate(rates.gflops_paw),
+                                    rate(rates.percent_of_peak));
                 break;
             case paw_row::bandwidth:
-                out_ << fmt::format(" {:>10} {:>10}", metric("gb_per_s_mean"), metric("gb_per_s_median"));
+                out_ << fmt::format(" {:>10} {:>10}", rate(rates.gb_per_s_mean),
+                                    rate(rates.gb_per_s_median));
                 break;
             case paw_row::message_rate:
-                out_ << fmt::format(" {:>10} {:>10}", scaled_metric("messages_per_s_mean", 1e-6),
-                                    scaled_metric("messages_per_s_median", 1e-6));
+                out_ << fmt::format(" {:>10} {:>10}", scaled_rate(rates.messages_per_s_mean, 1e-6),
+                                    scaled_rate(rates.messages_per_s_median, 1e-6));
                 break;
             case paw_row::time_only: break;
         }
         if (!transfer && r.block.processes > 1)
-            out_ << fmt::format(" {:>9} {:>11}", metric("rank_spread_percent"),
-                                metric("aggregate_gflops_paw"));
+            out_ << fmt::format(" {:>9} {:>11}", rate(rates.rank_spread_percent),
+                                rate(rates.aggregate_gflops_paw));
         if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
             out_ << "  ! " << verdict.console_note();
         out_ << '\n';

@@ -143,7 +143,8 @@ private:
         // Work per call: PAW's flop count (GFlop/s), the bytes one transfer iteration moves
         // (GB/s), or its messages (messages/s); the row's kind says which it has.
         const repetition_figures per = r.repetitions.value_or(repetition_figures{});
-        const double work = kind == paw_row::blas ? paw_metric(r, "flops_paw")
+        const double work = kind == paw_row::blas
+                                ? r.paw_rates.value_or(paw_rate_figures{}).flops_paw.value_or(0.0)
                             : kind == paw_row::message_rate
                                 ? per.messages_per_iteration.value_or(0.0)
                                 : per.bytes_per_iteration.value_or(0.0);

@@ -66,12 +66,6 @@ enum class paw_row {
     return paw_row::blas;
 }
 
-// A metric of a record, 0 when it has none.
-[[nodiscard]] inline double paw_metric(const result_record& r, const char* name) {
-    const auto it = r.metrics.find(name);
-    return it != r.metrics.end() ? it->second : 0.0;
-}
-
 // The repetitions a row timed (PAW's NREPS column), 0 for a row without repetition figures.
 [[nodiscard]] inline std::uint64_t paw_nreps(const result_record& r) {
     return r.repetitions ? r.repetitions->nreps : 0;

@@ -121,6 +121,29 @@ struct repetition_figures {
     friend bool operator==(const repetition_figures&, const repetition_figures&) = default;
 };
 
+// The rate figures PAW's console and .dat files print (report/paw.hpp, report/paw_dat.hpp), set
+// where PAW's method fills them: the flop count and GFlop/s of a compute row and its share of a
+// peak (report/paw_record.hpp's add_flop_rates), the spread and aggregate rate of a row run on
+// several ranks (the blas plugin's sweep), the GB/s of a transfer row (report/paw_transfer.hpp,
+// the mpi plugin's paw suite) and the messages/s of a message-rate row, over the mean time
+// (PAW's) and the median (parbench's). They travel in the event, and the JSON and CSV files list
+// them, under "metrics" by the names they have always had there (add_paw_rate_metrics and
+// take_paw_rate_metrics below); the figures beside them (gflops_paw_min, gb_per_s_max...) stay
+// plain metrics, since nothing reads them back.
+struct paw_rate_figures {
+    std::optional<double> flops_paw{};              // PAW's flop count of one call
+    std::optional<double> gflops_paw{};             // PAW's count over the mean time
+    std::optional<double> percent_of_peak{};        // conventional GFlop/s over a known peak
+    std::optional<double> rank_spread_percent{};    // slowest over fastest rank's mean, - 1
+    std::optional<double> aggregate_gflops_paw{};   // every rank's flops over the slowest mean
+    std::optional<double> gb_per_s_mean{};          // 10^9 bytes/s over the mean time
+    std::optional<double> gb_per_s_median{};        // over the median time
+    std::optional<double> messages_per_s_mean{};    // messages/s over the mean time
+    std::optional<double> messages_per_s_median{};  // over the median time
+
+    friend bool operator==(const paw_rate_figures&, const paw_rate_figures&) = default;
+};
+
 // Where a row's processes ran: the node of each process of each of its groups (mpi/node.hpp's
 // numbering, the run's placement record's), so that a PingPong row says whether its pair crossed
 // a node. Set by the MPI runner where the run's nodes are known.
@@ -221,6 +244,7 @@ struct result_record {
     std::optional<confidence_figures> confidence;              // -confidence rows
     std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
     std::optional<repetition_figures> repetitions;  // PAW's NREPS and work per iteration
+    std::optional<paw_rate_figures> paw_rates;      // PAW's printed rates (report/paw.hpp)
     std::optional<row_placement> placement;  // the nodes of the row's processes, where known
     // The caf suite's rows (report/caf_figures.hpp): every record of its layout has one.
     std::optional<caf_figures> caf;
@@ -393,6 +417,43 @@ inline void add_repetition_metrics(const repetition_figures& f,
     return f;
 }
 
+// Each of the named figures of paw_rate_figures, by its name in "metrics".
+inline constexpr std::pair<const char*, std::optional<double> paw_rate_figures::*>
+    paw_rate_metric_names[] = {
+        {"flops_paw", &paw_rate_figures::flops_paw},
+        {"gflops_paw", &paw_rate_figures::gflops_paw},
+        {"percent_of_peak", &paw_rate_figures::percent_of_peak},
+        {"rank_spread_percent", &paw_rate_figures::rank_spread_percent},
+        {"aggregate_gflops_paw", &paw_rate_figures::aggregate_gflops_paw},
+        {"gb_per_s_mean", &paw_rate_figures::gb_per_s_mean},
+        {"gb_per_s_median", &paw_rate_figures::gb_per_s_median},
+        {"messages_per_s_mean", &paw_rate_figures::messages_per_s_mean},
+        {"messages_per_s_median", &paw_rate_figures::messages_per_s_median},
+};
+
+// PAW's rate figures under their names in "metrics" (added to `metrics`): those it has.
+inline void add_paw_rate_metrics(const paw_rate_figures& f,
+                                 std::map<std::string, double>& metrics) {
+    for (const auto& [name, member] : paw_rate_metric_names)
+        if (const auto& value = f.*member) metrics[name] = *value;
+}
+
+// PAW's rate figures of an event's "metrics", taken out of them: none when it has none of them.
+[[nodiscard]] inline std::optional<paw_rate_figures> take_paw_rate_metrics(
+    std::map<std::string, double>& metrics) {
+    paw_rate_figures f;
+    bool any = false;
+    for (const auto& [name, member] : paw_rate_metric_names) {
+        const auto it = metrics.find(name);
+        if (it == metrics.end()) continue;
+        f.*member = it->second;
+        metrics.erase(it);
+        any = true;
+    }
+    if (!any) return std::nullopt;
+    return f;
+}
+
 inline void to_json(nlohmann::json& j, const row_placement& p) {
     j = {{"nodes", p.group_nodes}, {"span", std::string(p.span())}, {"run_nodes", p.run_nodes}};
 }
@@ -405,6 +466,7 @@ inline void from_json(const nlohmann::json& j, row_placement& p) {
 inline void to_json(nlohmann::json& j, const result_record& r) {
     std::map<std::string, double> metrics = r.metrics;
     if (r.repetitions) add_repetition_metrics(*r.repetitions, metrics);  // their names of old
+    if (r.paw_rates) add_paw_rate_metrics(*r.paw_rates, metrics);
     j = {{"suite", r.suite},
          {"benchmark", r.benchmark},
          {"class", std::string(to_string(r.klass))},
@@ -459,6 +521,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     r.samples_us = j.value("samples_us", std::vector<double>{});
     r.metrics = j.value("metrics", std::map<std::string, double>{});
     r.repetitions = take_repetition_metrics(r.metrics);
+    r.paw_rates = take_paw_rate_metrics(r.metrics);
     r.warnings = j.value("warnings", std::vector<std::string>{});
     r.statistics = j.value("statistics", std::string{}) == "over_repetitions"
                        ? time_statistics::over_repetitions
@@ -486,7 +549,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 // plugin's own `metrics` and the typed blocks under the names docs/methodology.md gives them
 // (epochs; valid_samples, invalid_samples, window_us; ci_target_percent, ci_achieved_percent,
 // ci_target_met and ci_futile as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
-// recalibrations; nreps, bytes_per_iteration, messages_per_iteration, devices; the caf figures
+// recalibrations; nreps, bytes_per_iteration, messages_per_iteration, devices; PAW's rates,
+// gflops_paw...: paw_rate_figures; the caf figures
 // of the row's table: report/caf_figures.hpp). The overlap and
 // availability blocks have columns of their own.
 [[nodiscard]] inline std::map<std::string, double> named_figures(const result_record& r) {
@@ -511,6 +575,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
         out["recalibrations"] = static_cast<double>(l->recalibrations);
     }
     if (r.repetitions) add_repetition_metrics(*r.repetitions, out);
+    if (r.paw_rates) add_paw_rate_metrics(*r.paw_rates, out);
     if (r.caf) add_named_figures(out, *r.caf);
     return out;
 }

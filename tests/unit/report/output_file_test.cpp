@@ -223,7 +223,7 @@ parbench::result_record blas_record(std::uint64_t n) {
     r.block.threads = 1;
     r.block.processes = 1;
     r.t_min_us = r.t_max_us = r.t_avg_us = 1.0;
-    r.metrics["flops_paw"] = 1000.0;
+    r.paw_rates = parbench::paw_rate_figures{.flops_paw = 1000.0};
     return r;
 }
 
