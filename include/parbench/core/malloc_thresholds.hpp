@@ -19,6 +19,8 @@
 // A user who sets any of glibc's malloc variables keeps them: nothing is pinned then.
 #pragma once
 
+#include <parbench/core/buffers.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -65,13 +67,8 @@ template <class Lookup>
 // Pins the thresholds (above) unless the environment sets glibc's malloc already; once per
 // process, before MPI_Init, so that the library's first blocks follow them too.
 [[nodiscard]] inline malloc_thresholds pin_malloc_thresholds() {
-#if defined(__SANITIZE_ADDRESS__)
-    return {.set_by = "sanitizer", .variable = {}};
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return {.set_by = "sanitizer", .variable = {}};
-#endif
-#endif
+    // buffers_from_heap is core/buffers.hpp's one test for AddressSanitizer
+    if constexpr (buffers_from_heap) return {.set_by = "sanitizer", .variable = {}};
 #if defined(__GLIBC__)
     if (std::string variable = malloc_setting_in_environment(
             [](const char* name) { return std::getenv(name); });
