@@ -53,6 +53,8 @@ struct file_site {
     // largest length and the volume rule's OVERALL_VOL, in bytes.
     std::uint64_t largest_length = 0;
     std::uint64_t overall_volume = 0;
+    // The unit a portion is split among processes in (pattern::io_rank_block).
+    std::size_t split_unit = 1;
 };
 
 struct file_plan {
@@ -66,6 +68,7 @@ struct file_plan {
     std::size_t portion_bytes = 0;  // one tile: X on a common file, the block on a private one
     std::size_t block_bytes = 0;    // this process's part of a tile
     std::size_t block_offset = 0;   // where it starts in the tile
+    std::size_t split_unit = 1;     // the unit of the tile's split (pattern::io_rank_block)
     std::uint64_t tiles = 1;
     // Every timed epoch of an aggregate completion, and the timed iterations of a non-aggregate
     // one, start with the file pointers at the first tile (begin_epoch), so that its writes land
@@ -114,6 +117,7 @@ struct file_view {
     bool tiled = false;             // the view shows only this process's blocks
     const char* path = "";
     int* error = nullptr;           // the first failed call's code (file_errors.hpp)
+    std::size_t split_unit = 1;     // the unit of the tile's split among the processes
 
     // Keeps a failed call's code for the report after the measurement.
     void note(int code) const noexcept {
@@ -324,7 +328,8 @@ public:
                 std::max<std::uint64_t>(1, plan_.tiles),
                 plan_.tiled_view && plan_.block_bytes > 0,
                 plan_.path.c_str(),
-                &error_};
+                &error_,
+                plan_.split_unit};
     }
     [[nodiscard]] const file_plan& plan() const noexcept { return plan_; }
 

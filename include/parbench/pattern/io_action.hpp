@@ -7,6 +7,7 @@
 
 #include <parbench/pattern/pattern.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 
@@ -51,22 +52,32 @@ struct io_action {
 
 static_assert(io_descriptor<io_action>);
 
-// The bytes process `rank` of `processes` moves in one elementary action of a portion of
-// `bytes`, and where its block starts inside the portion: X/Q each, the first X mod Q
-// processes one byte more, blocks in rank order (IMB's disjoint contiguous blocks).
-[[nodiscard]] constexpr std::size_t io_block_bytes(const io_action& a, std::size_t bytes,
-                                                   int rank, int processes) noexcept {
-    if (a.files == io_files::one_process || processes <= 1) return bytes;
+// Process `rank`'s block of a portion of `bytes` split among `processes`: the bytes it moves in
+// one elementary action and where its block starts inside the portion. IMB's split
+// (IMB_get_rank_portion, IMB 2021.11 src_c/IMB_init.c:1030-1075): the portion counts
+// ceil(bytes / unit) units; each process takes units / Q of them in rank order, the first
+// units mod Q one more; the last block is cut at the portion's end, and a process past it has
+// none. IMB splits in units of sizeof(assign_type) = 4 bytes (IMB_init_transfer.c:109), so at
+// Q = 2 a portion of 4 bytes or less is rank 0's alone; with unit 1 (the guide's X/Q) each
+// process has X/Q bytes, the first X mod Q one more.
+struct io_block {
+    std::size_t offset = 0;
+    std::size_t bytes = 0;
+};
+[[nodiscard]] constexpr io_block io_rank_block(const io_action& a, std::size_t bytes, int rank,
+                                               int processes, std::size_t unit = 1) noexcept {
+    if (a.files == io_files::one_process || processes <= 1) return {0, bytes};
     const auto q = static_cast<std::size_t>(processes);
     const auto r = static_cast<std::size_t>(rank);
-    return bytes / q + (r < bytes % q ? 1 : 0);
-}
-[[nodiscard]] constexpr std::size_t io_block_offset(const io_action& a, std::size_t bytes,
-                                                    int rank, int processes) noexcept {
-    if (a.files != io_files::common || processes <= 1) return 0;
-    const auto q = static_cast<std::size_t>(processes);
-    const auto r = static_cast<std::size_t>(rank);
-    return r * (bytes / q) + (r < bytes % q ? r : bytes % q);
+    const std::size_t units = (bytes + unit - 1) / unit;
+    const std::size_t base = units / q;
+    const std::size_t extra = units % q;
+    const std::size_t first = (r * base + std::min(r, extra)) * unit;
+    const std::size_t length = (base + (r < extra ? 1 : 0)) * unit;
+    const std::size_t end = std::min(first + length, bytes);
+    // A file per process (P_*_priv) holds its block from offset 0.
+    const std::size_t offset = a.files == io_files::common ? std::min(first, bytes) : 0;
+    return {offset, end > first ? end - first : 0};
 }
 
 }  // namespace parbench::pattern

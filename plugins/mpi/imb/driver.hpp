@@ -514,7 +514,8 @@ struct family {
             .carried_file_bytes = carried_file_bytes,
             .cut_back_each_epoch = Aggregation::is_aggregate,
             .largest_length = largest_length(),
-            .overall_volume = iterations.overall_vol_bytes};
+            .overall_volume = iterations.overall_vol_bytes,
+            .split_unit = o.method.io_portion_unit()};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());

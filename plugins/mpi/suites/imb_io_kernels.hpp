@@ -147,9 +147,9 @@ struct overlapped_transfer {
 // block's owner. After n timed writes each process reads back its blocks of tiles 0 .. n-1 (the
 // file pointers were reset for the check) and counts the bytes that differ; after n reads, the
 // buffer must hold its block. With the shared pointer (P_*_shared) the calls of all processes
-// run through the file back to back in arrival order, each as long as its own block (X/Q, one
-// more for the first X mod Q processes), so a read starts wherever the pointer stood: at a block
-// boundary only when Q divides X. Its bytes must be consecutive bytes of the file from some
+// run through the file back to back in arrival order, each as long as its own block
+// (pattern::io_rank_block), so a read starts wherever the pointer stood: at a block boundary only
+// when the blocks are of one length. Its bytes must be consecutive bytes of the file from some
 // offset, and the file repeats with period X (every tile holds the same blocks). Written tiles
 // must hold no byte that was never written (the check's values are never zero, a preallocated
 // file is).
@@ -162,10 +162,10 @@ struct file_contents {
                                                               const file_view& v) {
         const auto x = static_cast<std::size_t>(v.portion);
         std::vector<std::byte> tile(x);
-        for (int r = 0; r < c.size; ++r)
-            check::fill_bytes(std::span(tile).subspan(pattern::io_block_offset(A, x, r, c.size),
-                                                      pattern::io_block_bytes(A, x, r, c.size)),
-                              r);
+        for (int r = 0; r < c.size; ++r) {
+            const auto block = pattern::io_rank_block(A, x, r, c.size, v.split_unit);
+            check::fill_bytes(std::span(tile).subspan(block.offset, block.bytes), r);
+        }
         return tile;
     }
 
@@ -238,6 +238,24 @@ static_assert(imb2021_block_file_bytes(65536, 40ull << 20) == 3276800);  // 640 
 static_assert(imb2021_block_file_bytes(4ull << 20, 40ull << 20) == 40ull << 20);
 static_assert(imb2021_block_file_bytes(65536, 40ull << 20, 3) == 1092267 + 200);
 
+// IMB_get_rank_portion's split, worked by hand (IMB_init.c:1061-1072, unit 4): at Q = 2 a
+// 2-byte portion is rank 0's, rank 1 has none; 10 bytes are 3 units, rank 0 takes 2 (8 bytes),
+// rank 1 the last, cut to 2 bytes at offset 8. With unit 1, 5 bytes are 3 + 2.
+namespace split_examples {
+inline constexpr io_action common_file = [] {
+    io_action a;
+    a.files = io_files::common;
+    return a;
+}();
+static_assert(pattern::io_rank_block(common_file, 2, 0, 2, 4).bytes == 2);
+static_assert(pattern::io_rank_block(common_file, 2, 1, 2, 4).bytes == 0);
+static_assert(pattern::io_rank_block(common_file, 10, 0, 2, 4).bytes == 8);
+static_assert(pattern::io_rank_block(common_file, 10, 1, 2, 4).offset == 8);
+static_assert(pattern::io_rank_block(common_file, 10, 1, 2, 4).bytes == 2);
+static_assert(pattern::io_rank_block(common_file, 5, 1, 2, 1).offset == 3);
+static_assert(pattern::io_rank_block(common_file, 5, 1, 2, 1).bytes == 2);
+}  // namespace split_examples
+
 // The descriptor of an S_/P_/C_ benchmark from its parts.
 [[nodiscard]] constexpr io_action action(io_files files, io_access access, io_direction direction,
                                          bool collective = false) {
@@ -276,8 +294,10 @@ struct transfer_def : mpi::definition_defaults {
         p.tiled_view = common && A.access == io_access::individual;
         p.prefill = !writes;
         p.shared_pointer = A.access == io_access::shared || A.access == io_access::ordered;
-        p.block_bytes = pattern::io_block_bytes(A, x, c.rank, c.size);
-        p.block_offset = pattern::io_block_offset(A, x, c.rank, c.size);
+        const auto block = pattern::io_rank_block(A, x, c.rank, c.size, site.split_unit);
+        p.block_bytes = block.bytes;
+        p.block_offset = block.offset;
+        p.split_unit = site.split_unit;
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
         p.epochs_from_file_start = site.epochs_from_file_start;

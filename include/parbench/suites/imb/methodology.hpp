@@ -236,6 +236,13 @@ struct methodology {
     // The CPU load of one iteration of a nonblocking IMB-IO benchmark: TARGET_CPU_SECS, 0.01 s
     // in IMB 2021 (IMB_settings_io.h:127-131), 0.1 s in the guide.
     [[nodiscard]] constexpr double io_cpu_load_s() const noexcept { return is_2021() ? 0.01 : 0.1; }
+    // How a portion is split among the processes of a common file or of private files
+    // (pattern::io_rank_block): in units of sizeof(assign_type) = 4 bytes in IMB 2021
+    // (IMB_init_transfer.c:109, IMB_get_rank_portion at IMB_init.c:1030-1075), so at Q = 2 a
+    // portion of up to 4 bytes is rank 0's alone; X/Q bytes each in the guide (catalogue A.3.3).
+    [[nodiscard]] constexpr std::size_t io_portion_unit() const noexcept {
+        return is_2021() ? 4 : 1;
+    }
     // The nonblocking flavours (S_IWrite_indv ... C_IRead_shared) in the default set (IMB 2021:
     // their DEFAULT flag, IO_benchmark.cpp:81-671), in IMB 2021's order (each blocking benchmark
     // followed by its I-flavour, the writes, then the reads, then Open_Close); under the guide
