@@ -1301,14 +1301,20 @@ def case_imb2021_io():
     expect(rc == 0 and reps == [4] and at == want_at,
            f"2021 -iter_policy multiple_np: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
            f"writes by portion {at} != {want_at}")
-    # How a portion is split among the processes of a common file: IMB 2021 splits it in units of
-    # sizeof(assign_type) = 4 bytes (IMB_get_rank_portion, IMB_init.c:1030-1075, called at
-    # IMB_init_transfer.c:109), the guide in X/Q bytes. P_Write_indv at Q = 2 (the bytes each
-    # rank's writes carry, 0-byte calls aside): 2 bytes are rank 0's alone and 10 bytes are 8 + 2
-    # under 2021; 1 + 1 and 5 + 5 under the guide.
-    for m, want in (("2021", {0: [2, 8], 1: [2]}), ("4.0", {0: [1, 5], 1: [1, 5]})):
-        rc, _, _, _, reports = run(2, ["P_Write_indv", "-msgsize", "2,10", "-zero_size", "off",
-                                       "-npmin", "2", "-iter", "2,40,1", "-time", "600"] + where,
+    # How a portion is split among the processes: IMB 2021 splits it in units of
+    # sizeof(assign_type) = 4 bytes by the rank in the file's communicator (IMB_get_rank_portion,
+    # IMB_init.c:1030-1075, called at IMB_init_transfer.c:109; File_rank 0 for every private file,
+    # IMB_init_file.c:147-156), the guide in X/Q bytes by world rank. At Q = 2, the bytes each
+    # rank's writes carry (0-byte calls aside): on the common file (P_Write_indv) 2 bytes are rank
+    # 0's alone and 10 bytes are 8 + 2 under 2021; each private file (P_Write_priv) takes rank 0's
+    # block, 2 and 8 bytes; 1 + 1 and 5 + 5 under the guide for both.
+    split_cases = (("2021", "P_Write_indv", {0: [2, 8], 1: [2]}),
+                   ("2021", "P_Write_priv", {0: [2, 8], 1: [2, 8]}),
+                   ("4.0", "P_Write_indv", {0: [1, 5], 1: [1, 5]}),
+                   ("4.0", "P_Write_priv", {0: [1, 5], 1: [1, 5]}))
+    for m, name, want in split_cases:
+        rc, _, _, _, reports = run(2, [name, "-msgsize", "2,10", "-zero_size", "off", "-npmin",
+                                       "2", "-iter", "2,40,1", "-time", "600"] + where,
                                    delay=d, methodology=m, suite="imb-io")
         moved = {}
         for report in reports or []:
@@ -1319,7 +1325,7 @@ def case_imb2021_io():
                     moved.setdefault(report["rank"], set()).add(count)
         got = {rank: sorted(counts) for rank, counts in moved.items()}
         expect(rc == 0 and got == want,
-               f"{m}: P_Write_indv at 2 and 10 bytes, bytes per write by rank {got} != {want}")
+               f"{m}: {name} at 2 and 10 bytes, bytes per write by rank {got} != {want}")
 
 
 def main():

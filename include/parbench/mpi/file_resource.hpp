@@ -22,6 +22,7 @@
 #include <parbench/mpi/file_errors.hpp>
 #include <parbench/mpi/resource.hpp>
 #include <parbench/mpi/timed_loop.hpp>
+#include <parbench/pattern/io_action.hpp>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -53,8 +54,8 @@ struct file_site {
     // largest length and the volume rule's OVERALL_VOL, in bytes.
     std::uint64_t largest_length = 0;
     std::uint64_t overall_volume = 0;
-    // The unit a portion is split among processes in (pattern::io_rank_block).
-    std::size_t split_unit = 1;
+    // How a portion is split among the processes (pattern::io_rank_block).
+    pattern::io_split split{};
 };
 
 struct file_plan {
@@ -68,7 +69,7 @@ struct file_plan {
     std::size_t portion_bytes = 0;  // one tile: X on a common file, the block on a private one
     std::size_t block_bytes = 0;    // this process's part of a tile
     std::size_t block_offset = 0;   // where it starts in the tile
-    std::size_t split_unit = 1;     // the unit of the tile's split (pattern::io_rank_block)
+    pattern::io_split split{};      // the tile's split among the processes
     std::uint64_t tiles = 1;
     // Every timed epoch of an aggregate completion, and the timed iterations of a non-aggregate
     // one, start with the file pointers at the first tile (begin_epoch), so that its writes land
@@ -117,7 +118,7 @@ struct file_view {
     bool tiled = false;             // the view shows only this process's blocks
     const char* path = "";
     int* error = nullptr;           // the first failed call's code (file_errors.hpp)
-    std::size_t split_unit = 1;     // the unit of the tile's split among the processes
+    pattern::io_split split{};      // the tile's split among the processes
 
     // Keeps a failed call's code for the report after the measurement.
     void note(int code) const noexcept {
@@ -329,7 +330,7 @@ public:
                 plan_.tiled_view && plan_.block_bytes > 0,
                 plan_.path.c_str(),
                 &error_,
-                plan_.split_unit};
+                plan_.split};
     }
     [[nodiscard]] const file_plan& plan() const noexcept { return plan_; }
 

@@ -58,17 +58,25 @@ static_assert(io_descriptor<io_action>);
 // ceil(bytes / unit) units; each process takes units / Q of them in rank order, the first
 // units mod Q one more; the last block is cut at the portion's end, and a process past it has
 // none. IMB splits in units of sizeof(assign_type) = 4 bytes (IMB_init_transfer.c:109), so at
-// Q = 2 a portion of 4 bytes or less is rank 0's alone; with unit 1 (the guide's X/Q) each
-// process has X/Q bytes, the first X mod Q one more.
+// Q = 2 a portion of 4 bytes or less is rank 0's alone, and by the process's rank in the file's
+// communicator (File_rank), which is 0 for every process of P_*_priv (a file on MPI_COMM_SELF,
+// IMB_init_file.c:147-156): each private file takes the first block. With unit 1 and the world
+// rank (the guide's X/Q) each process has X/Q bytes, the first X mod Q one more.
+struct io_split {
+    std::size_t unit = 1;
+    bool by_file_rank = false;
+};
 struct io_block {
     std::size_t offset = 0;
     std::size_t bytes = 0;
 };
 [[nodiscard]] constexpr io_block io_rank_block(const io_action& a, std::size_t bytes, int rank,
-                                               int processes, std::size_t unit = 1) noexcept {
+                                               int processes, io_split split = {}) noexcept {
     if (a.files == io_files::one_process || processes <= 1) return {0, bytes};
     const auto q = static_cast<std::size_t>(processes);
-    const auto r = static_cast<std::size_t>(rank);
+    const bool own_file = a.files != io_files::common;
+    const auto r = static_cast<std::size_t>(split.by_file_rank && own_file ? 0 : rank);
+    const std::size_t unit = split.unit;
     const std::size_t units = (bytes + unit - 1) / unit;
     const std::size_t base = units / q;
     const std::size_t extra = units % q;
@@ -76,7 +84,7 @@ struct io_block {
     const std::size_t length = (base + (r < extra ? 1 : 0)) * unit;
     const std::size_t end = std::min(first + length, bytes);
     // A file per process (P_*_priv) holds its block from offset 0.
-    const std::size_t offset = a.files == io_files::common ? std::min(first, bytes) : 0;
+    const std::size_t offset = own_file ? 0 : std::min(first, bytes);
     return {offset, end > first ? end - first : 0};
 }
 

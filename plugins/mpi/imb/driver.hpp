@@ -515,7 +515,7 @@ struct family {
             .cut_back_each_epoch = Aggregation::is_aggregate,
             .largest_length = largest_length(),
             .overall_volume = iterations.overall_vol_bytes,
-            .split_unit = o.method.io_portion_unit()};
+            .split = o.method.io_portion_split()};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());

@@ -163,7 +163,7 @@ struct file_contents {
         const auto x = static_cast<std::size_t>(v.portion);
         std::vector<std::byte> tile(x);
         for (int r = 0; r < c.size; ++r) {
-            const auto block = pattern::io_rank_block(A, x, r, c.size, v.split_unit);
+            const auto block = pattern::io_rank_block(A, x, r, c.size, v.split);
             check::fill_bytes(std::span(tile).subspan(block.offset, block.bytes), r);
         }
         return tile;
@@ -240,20 +240,30 @@ static_assert(imb2021_block_file_bytes(65536, 40ull << 20, 3) == 1092267 + 200);
 
 // IMB_get_rank_portion's split, worked by hand (IMB_init.c:1061-1072, unit 4): at Q = 2 a
 // 2-byte portion is rank 0's, rank 1 has none; 10 bytes are 3 units, rank 0 takes 2 (8 bytes),
-// rank 1 the last, cut to 2 bytes at offset 8. With unit 1, 5 bytes are 3 + 2.
+// rank 1 the last, cut to 2 bytes at offset 8; each private file takes rank 0's block (8 of 10
+// bytes). With unit 1 and world ranks, 5 bytes are 3 + 2.
 namespace split_examples {
 inline constexpr io_action common_file = [] {
     io_action a;
     a.files = io_files::common;
     return a;
 }();
-static_assert(pattern::io_rank_block(common_file, 2, 0, 2, 4).bytes == 2);
-static_assert(pattern::io_rank_block(common_file, 2, 1, 2, 4).bytes == 0);
-static_assert(pattern::io_rank_block(common_file, 10, 0, 2, 4).bytes == 8);
-static_assert(pattern::io_rank_block(common_file, 10, 1, 2, 4).offset == 8);
-static_assert(pattern::io_rank_block(common_file, 10, 1, 2, 4).bytes == 2);
-static_assert(pattern::io_rank_block(common_file, 5, 1, 2, 1).offset == 3);
-static_assert(pattern::io_rank_block(common_file, 5, 1, 2, 1).bytes == 2);
+inline constexpr io_action private_files = [] {
+    io_action a;
+    a.files = io_files::each_private;
+    return a;
+}();
+inline constexpr pattern::io_split imb2021{.unit = 4, .by_file_rank = true};
+static_assert(pattern::io_rank_block(common_file, 2, 0, 2, imb2021).bytes == 2);
+static_assert(pattern::io_rank_block(common_file, 2, 1, 2, imb2021).bytes == 0);
+static_assert(pattern::io_rank_block(common_file, 10, 0, 2, imb2021).bytes == 8);
+static_assert(pattern::io_rank_block(common_file, 10, 1, 2, imb2021).offset == 8);
+static_assert(pattern::io_rank_block(common_file, 10, 1, 2, imb2021).bytes == 2);
+static_assert(pattern::io_rank_block(private_files, 10, 1, 2, imb2021).bytes == 8);
+static_assert(pattern::io_rank_block(private_files, 10, 1, 2, imb2021).offset == 0);
+static_assert(pattern::io_rank_block(common_file, 5, 1, 2).offset == 3);
+static_assert(pattern::io_rank_block(common_file, 5, 1, 2).bytes == 2);
+static_assert(pattern::io_rank_block(private_files, 5, 1, 2).bytes == 2);
 }  // namespace split_examples
 
 // The descriptor of an S_/P_/C_ benchmark from its parts.
@@ -294,10 +304,10 @@ struct transfer_def : mpi::definition_defaults {
         p.tiled_view = common && A.access == io_access::individual;
         p.prefill = !writes;
         p.shared_pointer = A.access == io_access::shared || A.access == io_access::ordered;
-        const auto block = pattern::io_rank_block(A, x, c.rank, c.size, site.split_unit);
+        const auto block = pattern::io_rank_block(A, x, c.rank, c.size, site.split);
         p.block_bytes = block.bytes;
         p.block_offset = block.offset;
-        p.split_unit = site.split_unit;
+        p.split = site.split;
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
         p.epochs_from_file_start = site.epochs_from_file_start;

@@ -8,6 +8,7 @@
 
 #include <parbench/core/error.hpp>
 #include <parbench/core/text.hpp>
+#include <parbench/pattern/io_action.hpp>
 #include <parbench/report/overlap.hpp>
 
 #include <algorithm>
@@ -237,11 +238,12 @@ struct methodology {
     // in IMB 2021 (IMB_settings_io.h:127-131), 0.1 s in the guide.
     [[nodiscard]] constexpr double io_cpu_load_s() const noexcept { return is_2021() ? 0.01 : 0.1; }
     // How a portion is split among the processes of a common file or of private files
-    // (pattern::io_rank_block): in units of sizeof(assign_type) = 4 bytes in IMB 2021
-    // (IMB_init_transfer.c:109, IMB_get_rank_portion at IMB_init.c:1030-1075), so at Q = 2 a
-    // portion of up to 4 bytes is rank 0's alone; X/Q bytes each in the guide (catalogue A.3.3).
-    [[nodiscard]] constexpr std::size_t io_portion_unit() const noexcept {
-        return is_2021() ? 4 : 1;
+    // (pattern::io_rank_block): in units of sizeof(assign_type) = 4 bytes and by the rank in the
+    // file's communicator in IMB 2021 (IMB_init_transfer.c:109, IMB_get_rank_portion at
+    // IMB_init.c:1030-1075), so at Q = 2 a portion of up to 4 bytes is rank 0's alone on a common
+    // file and every private file takes rank 0's block; X/Q bytes each in the guide (A.3.3).
+    [[nodiscard]] constexpr pattern::io_split io_portion_split() const noexcept {
+        return is_2021() ? pattern::io_split{.unit = 4, .by_file_rank = true} : pattern::io_split{};
     }
     // The nonblocking flavours (S_IWrite_indv ... C_IRead_shared) in the default set (IMB 2021:
     // their DEFAULT flag, IO_benchmark.cpp:81-671), in IMB 2021's order (each blocking benchmark
