@@ -1275,9 +1275,12 @@ def case_imb2021_io():
         effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
         ctx = ddoc["context"]["parbench"]["plugin_context"].get("methodology", {}).get("io", {})
         want_io = ({"msglog_default": "0:22", "iter_default": "1000,40,100", "npmin_default": 1,
-                    "cpu_load_s": 0.01, "single_mode": "aggregate"} if is_2021 else
+                    "cpu_load_s": 0.01, "single_mode": "aggregate",
+                    "portion_split": "units of 4 bytes by the rank in the file's communicator"}
+                   if is_2021 else
                    {"msglog_default": "0:24", "iter_default": "50,16,10", "npmin_default": 2,
-                    "cpu_load_s": 0.1, "single_mode": "non_aggregate"})
+                    "cpu_load_s": 0.1, "single_mode": "non_aggregate",
+                    "portion_split": "X/Q bytes by world rank"})
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")

@@ -178,6 +178,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                ? "one per block (count, mode), made sparse at IMB 2021's size "
                                  "and kept across the sizes"
                                : "a fresh file per size, preallocated for 2n portions"},
+            {"portion_split", m.io_portion_split().by_file_rank
+                                  ? "units of 4 bytes by the rank in the file's communicator"
+                                  : "X/Q bytes by world rank"},
         };
         rules.erase("overlap_divisor");
         rules.erase("overlap_t_cpu");
