@@ -2,13 +2,17 @@
 // patterns. Each list must be symmetric (q syncs with p whenever p syncs with q, or the images
 // wait for ever), hold no duplicates and never the image itself (EPCC's random pattern produced
 // both once N/2 reached half the image count).
-#include "neighbours.hpp"
+#include "caf/neighbours.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <set>
 #include <vector>
+
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace caf_neighbours_test {
 
 using namespace parbench::caf;
 
@@ -41,7 +45,7 @@ void require_valid(const std::vector<std::vector<int>>& lists, int count) {
 
 }  // namespace
 
-TEST_CASE("neighbour counts are 2, 4, ... capped at images - 1 without repeats") {
+TEST_CASE("neighbour counts are 2, 4, ... capped at images - 1 without repeats", "[caf]") {
     CHECK(neighbour_counts(12, 1).empty());
     CHECK(neighbour_counts(12, 2) == std::vector<int>{1});
     CHECK(neighbour_counts(12, 4) == std::vector<int>{2, 3});
@@ -50,7 +54,7 @@ TEST_CASE("neighbour counts are 2, 4, ... capped at images - 1 without repeats")
     CHECK(neighbour_counts(5, 64) == std::vector<int>{2, 4});
 }
 
-TEST_CASE("random and ring neighbour lists are symmetric, without duplicates or self") {
+TEST_CASE("random and ring neighbour lists are symmetric, without duplicates or self", "[caf]") {
     for (int images = 2; images <= 33; ++images) {
         for (const int count : neighbour_counts(40, images)) {
             std::vector<int> identity(static_cast<std::size_t>(images));
@@ -62,7 +66,7 @@ TEST_CASE("random and ring neighbour lists are symmetric, without duplicates or 
     }
 }
 
-TEST_CASE("the random order is a permutation fixed by the seed") {
+TEST_CASE("the random order is a permutation fixed by the seed", "[caf]") {
     const auto a = random_order(20, 7);
     CHECK(a == random_order(20, 7));
     CHECK(a != random_order(20, 8));
@@ -71,19 +75,20 @@ TEST_CASE("the random order is a permutation fixed by the seed") {
     for (int r = 0; r < 20; ++r) CHECK(sorted[static_cast<std::size_t>(r)] == r);
 }
 
-TEST_CASE("the ring with 2 neighbours is rank - 1 and rank + 1, periodic") {
+TEST_CASE("the ring with 2 neighbours is rank - 1 and rank + 1, periodic", "[caf]") {
     std::vector<int> identity{0, 1, 2, 3, 4};
     CHECK(ring_neighbours(identity, 0, 2) == std::vector<int>{4, 1});
     CHECK(ring_neighbours(identity, 3, 4) == std::vector<int>{2, 4, 1, 0});
 }
 
-TEST_CASE("pairwise partners are i and i + n/2") {
+TEST_CASE("pairwise partners are i and i + n/2", "[caf]") {
     CHECK(pair_partner(0, 4) == 2);
     CHECK(pair_partner(3, 4) == 1);
     CHECK(pair_partner(1, 2) == 0);
 }
 
-TEST_CASE("3D grid neighbours are periodic and mutual; distinct_others drops self and repeats") {
+TEST_CASE("3D grid neighbours are periodic and mutual; distinct_others drops self and repeats",
+          "[caf]") {
     const grid3 grid{{2, 3, 1}};
     for (int r = 0; r < 6; ++r) {
         const auto n = grid.neighbours(r);
@@ -100,3 +105,5 @@ TEST_CASE("3D grid neighbours are periodic and mutual; distinct_others drops sel
     // 2 x 3 x 1: the x neighbour appears twice (up and down), each y neighbour once.
     CHECK(distinct_others(grid.neighbours(0), 0).size() == 3);
 }
+
+}  // namespace caf_neighbours_test
