@@ -1,6 +1,6 @@
 // Who synchronises with whom in the caf suite: pairs (i <-> i + n/2), rings of N neighbours in a
 // given or random order, and the periodic 3D grid. Pure functions of (rank, image count, ...):
-// every image computes the same answer alone, and tests/unit/caf_neighbours_test.cpp checks it.
+// every image computes the same answer alone, and tests/unit/caf/neighbours_test.cpp checks it.
 //
 // Ranks are 0-based here; the coarray kernels take images (rank + 1).
 //

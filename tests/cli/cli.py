@@ -315,6 +315,44 @@ def case_unknown_layout():
                  "unknown layout with --quiet")
 
 
+def case_refused_record():
+    # A record its layout refuses ends the run (docs/plugin-authors.md, "Events"): one error line
+    # naming the benchmark and the reason, status 1, and the files complete with the rows before
+    # it. The fake plugin's caf layout gives PingPong's rows their caf figures and Sendrecv's none.
+    # (Such a row used to be a warning, dropped from every output, in a run that exited 0.)
+    with tempfile.TemporaryDirectory() as tmp:
+        out_json, out_csv = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.csv")
+        rc, out, err = fake(["PingPong", "Sendrecv", "-layout", "caf", "-msglog", "0:1",
+                             "--json", out_json, "--csv", out_csv])
+        expect_error(rc, err, 1, r"parbench: error: the caf layout refuses a result of Sendrecv "
+                     r"\(0 bytes\): caf console: the row of Sendrecv \(0 bytes, \) carries no caf "
+                     r"figures \(result_record::caf\), which every row of the caf layout has; "
+                     r"stopped", "a row the caf layout refuses")
+        if "warning" in err:
+            fail("a refused row is an error, not a warning", err)
+        # PingPong's rows (0, 1 and 2 bytes) everywhere, Sendrecv's nowhere.
+        doc = json.load(open(out_json))
+        names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+        if len(names) != 3 or not all("/PingPong/" in n for n in names):
+            fail(f"out.json holds PingPong's 3 rows: {names}")
+        if doc["context"]["parbench"].get("completed") is not False:
+            fail("out.json marks the run incomplete")
+        rows = open(out_csv).read().splitlines()[1:]
+        if len(rows) != 3 or not all("PingPong" in r and "Sendrecv" not in r for r in rows):
+            fail("out.csv holds PingPong's 3 rows", rows)
+        table = [l for l in out.splitlines() if re.match(r"\s+\d+\s+1\s+1\s", l)]
+        if [l.split()[0] for l in table] != ["0", "1", "2"]:
+            fail("the console shows PingPong's 3 rows (count 0, 1, 2) and no other", out)
+        # A header the layout refuses (the fake's IMB header has no overlap part): the run stops
+        # before any row; the JSON file records the start.
+        rc, out, err = fake(["PingPong", "-layout", "overlap", "--json", out_json])
+        expect_error(rc, err, 1, r"parbench: error: the overlap layout refuses the run_start of "
+                     r"suite 'fake': .+; stopped", "a header the overlap layout refuses")
+        doc = json.load(open(out_json))
+        if doc["benchmarks"] or doc["context"]["parbench"].get("completed") is not False:
+            fail("out.json: no rows, the run incomplete", json.dumps(doc)[:2000])
+
+
 def case_note():
     # A note event reaches the console as a comment line after the row it follows; in the IMB
     # layout the table ends first with an empty line, as IMB's tables do (docs/imb-readers.md).

@@ -75,7 +75,8 @@ public:
         output_failed_ = std::move(handler);
     }
     // Called (with the message) when the plugin's events cannot be rendered at all (a layout
-    // this parbench does not know, a result before the run started); it ends the run.
+    // this parbench does not know, a result before the run started, a record the layout refuses
+    // or this parbench cannot read); it ends the run.
     void on_broken_events(std::function<void(const std::string&)> handler) {
         broken_events_ = std::move(handler);
     }
@@ -239,8 +240,10 @@ private:
         }
         if (rank_ != 0) return;
         if (kind == "run_start") {
-            const auto start = event.get<parbench::run_start>();
+            const auto start = readable<parbench::run_start>(
+                event, "a run_start of suite '" + text_of(event, "suite") + "'");
             layouts_.require(start.layout, start.suite);  // also when nothing is shown
+            layout_ = start.layout;
             timer_ = report::timer_limits::from_context(start.context);
             run_files_ = run_file_directory(start.header);
             if (sweeper_ != nullptr) sweeper_->track(run_files_);
@@ -249,31 +252,94 @@ private:
             layout_files_ =
                 layouts_.files(start.layout, {.directory = dat_dir_, .outputs = &outputs_});
             started_ = true;
-            for_each([&](auto& r) { r.on_run_start(start, driver_context_); });
+            try {
+                if (console_) console_->on_run_start(start, driver_context_);
+                if (layout_files_) layout_files_->on_run_start(start, driver_context_);
+            } catch (const report::output_error&) {
+                throw;
+            } catch (const std::exception& e) {
+                // The layout refuses the header (a part it requires is missing): the JSON and
+                // CSV files still record the run's start, and end as a run that did not
+                // complete; the layout's reporters, never started, are left out.
+                console_.reset();
+                layout_files_.reset();
+                for (auto& r : files_) r->on_run_start(start, driver_context_);
+                throw broken_event("the " + layout_ + " layout refuses the run_start of suite '" +
+                                   start.suite + "': " + e.what());
+            }
+            for (auto& r : files_) r->on_run_start(start, driver_context_);
             for (const auto& message : std::exchange(start_warnings_, {})) warn_everywhere(message);
         } else if (kind == "result") {
             if (!started_)
                 throw broken_event(
                     "the plugin sent a result before its run_start event (which declares the "
                     "console layout)");
-            const auto record = event.get<parbench::result_record>();
+            const std::string what = "a result of " + row_of(event);
+            const auto record = readable<parbench::result_record>(event, what);
             stability_.add(report::assess_stability(record, timer_));
             clear_progress_line();
-            if (console_) console_->on_result(record);
+            if (console_) refused_by_layout(what, [&] { console_->on_result(record); });
             if (json != nullptr) json->on_result(record);
             held_rows_.push_back(record);
             release_held_rows();
         } else if (kind == "time_out") {
             if (!started_)
                 throw broken_event("the plugin sent a time-out row before its run_start event");
-            const auto row = event.get<parbench::result_record>();
+            const std::string what = "a time-out row of " + row_of(event);
+            const auto row = readable<parbench::result_record>(event, what);
             clear_progress_line();
-            for_each([&](auto& r) { r.on_time_out(row); });
+            refused_by_layout(what, [&] {
+                if (console_) console_->on_time_out(row);
+                if (layout_files_) layout_files_->on_time_out(row);
+            });
+            for (auto& r : files_) r->on_time_out(row);
         } else if (kind == "note") {
             clear_progress_line();
             const std::string message = event.value("message", std::string{});
             for_each([&](auto& r) { r.on_note(message); });
         }
+    }
+
+    // A record the layout refuses (its console's exception: a caf row without its caf figures)
+    // or one this parbench cannot read ends the run (on_broken_events) with the benchmark and the
+    // reason: dropped with a warning, it would be missing from every output of a run that still
+    // succeeded. The rows before it are in the files, which end as a run that did not complete.
+    template <class Fn>
+    void refused_by_layout(const std::string& what, Fn&& show) {
+        try {
+            show();
+        } catch (const report::output_error&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw broken_event("the " + layout_ + " layout refuses " + what + ": " + e.what());
+        }
+    }
+
+    template <class T>
+    [[nodiscard]] static T readable(const nlohmann::json& event, const std::string& what) {
+        try {
+            return event.get<T>();
+        } catch (const std::exception& e) {
+            throw broken_event(what + " that this parbench cannot read: " + e.what());
+        }
+    }
+
+    // A text field of the event as sent, "?" when it has none: the messages above name what
+    // they refuse from the event itself, since the record may be the part that cannot be read.
+    [[nodiscard]] static std::string text_of(const nlohmann::json& event, const char* key) {
+        const auto it = event.find(key);
+        return it != event.end() && it->is_string() ? it->get<std::string>() : "?";
+    }
+
+    // "Sendrecv (8 bytes)", or "Barrier" for a row without a size.
+    [[nodiscard]] static std::string row_of(const nlohmann::json& event) {
+        std::string text = text_of(event, "benchmark");
+        const auto bytes = event.find("bytes");
+        const auto has_bytes = event.find("has_bytes");
+        const bool sized = has_bytes == event.end() || *has_bytes != false;
+        if (sized && bytes != event.end() && bytes->is_number_unsigned())
+            text += " (" + std::to_string(bytes->get<std::uint64_t>()) + " bytes)";
+        return text;
     }
 
     // Once, in one stream (see the top of this file): the console's own "# WARNING:" line where
@@ -317,6 +383,7 @@ private:
     std::filesystem::path dat_dir_;
     report::output_set& outputs_;
     session_layouts layouts_;
+    std::string layout_;  // the run_start's, for the messages of what it refuses
     int rank_ = 0;
     nlohmann::json driver_context_;
     std::unique_ptr<report::reporter> console_;

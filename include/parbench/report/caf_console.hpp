@@ -11,7 +11,7 @@
 // a mean, and ends with '!' and the reason where the row is unstable (report/stability.hpp).
 // The table is the one of the record's typed caf figures (report/caf_figures.hpp, filled by
 // plugins/caf/families/); a record without them is refused (std::invalid_argument naming the
-// row), never printed as zeros.
+// row), never printed as zeros, and the driver ends the run on it (driver/run_session.hpp).
 #pragma once
 
 #include <parbench/report/caf_figures.hpp>

@@ -5,7 +5,9 @@
 // Options: -msglog [MIN:]MAX (sizes 0, 2^MIN .. 2^MAX; default 0:3), -multi 0|1 (multiple mode
 // on 4 simulated ranks), -map PxQ (rank order matrix, 4 ranks), -fail bad_input|error,
 // -include A B (accepted and echoed in the header list), -layout NAME (the console layout it
-// declares; "osu" adds OSU's header and declared columns), -note TEXT. With
+// declares; "osu" adds OSU's header and declared columns; "caf" the caf header, and caf figures
+// on PingPong's rows alone, so that the other benchmarks' rows are ones the caf layout refuses),
+// -note TEXT. With
 // PARBENCH_FAKE_HANG_MARKER=PATH, Hang creates PATH once it has begun (an event for tests to
 // wait on). With PARBENCH_FAKE_INIT_FAILS set, init fails on every process (a plugin error
 // before any run: said once under a launcher, driver/exit_status.hpp). Outside the default set: Corrupt (under -check, `bytes` defects in each row: the
@@ -20,6 +22,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/plugin/export.hpp>
 #include <parbench/plugin/request.hpp>
+#include <parbench/report/caf_figures.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -215,6 +218,14 @@ void run_fake(const char* request_json, const parbench_host* host) {
         start.columns["Barrier"] = {{"t_avg_us", "Avg Latency(us)", 2, 18},
                                     {"t_max_us", "Max Latency(us)", 2, 18}};
     }
+    if (start.layout == "caf") {
+        start.title = "parbench fake suite, caf layout";
+        start.header = {{"images", 2},
+                        {"coarray_runtime", "fake runtime 1.0"},
+                        {"compiler", "fake compiler"},
+                        {"mpi_version", "4.0"},
+                        {"check", request.check}};
+    }
     channel.run_started(start);
 
     std::string note = option_text(request, "note");  // emitted once, after the first row
@@ -239,6 +250,12 @@ void run_fake(const char* request_json, const parbench_host* host) {
             r.has_bytes = !is_barrier;
             if (start.layout == "osu" && name == "Sendrecv")
                 r.metrics["messages_per_s"] = 1e6 / r.t_max_us;
+            if (start.layout == "caf" && name == "PingPong") {  // one double per byte count
+                parbench::caf_figures& f = r.caf.emplace();
+                f.count = static_cast<std::int64_t>(bytes);
+                f.blksize = f.stride = 1;
+                f.ndata = f.nextent = f.count;
+            }
             if (name == "Extra") {  // t_ovrl = 1.5 t_pure, t_CPU = t_pure: overlap 50 %
                 r.overlap = parbench::make_overlap_figures(1.5 * r.t_max_us, r.t_max_us, r.t_max_us);
                 r.metrics["work_us"] = 2.0 * r.t_max_us;

@@ -1,15 +1,19 @@
 // plugins/caf/point_to_point.hpp: EPCC's data geometry (ndata, nextent, which elements move),
 // who plays which part in each ping-pong mode, and the -check known answer — which must count
 // exactly the elements that a broken transfer got wrong.
-#include "point_to_point.hpp"
+#include "caf/point_to_point.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <vector>
 
+// A namespace of the file's own: the test program is a unity build (tests/unit/meson.build), and
+// its using-directives must not reach the files compiled after it.
+namespace caf_point_to_point_test {
+
 using namespace parbench::caf;
 
-TEST_CASE("geometry: ndata = count * blksize, nextent spans first to last element moved") {
+TEST_CASE("geometry: ndata = count * blksize, nextent spans first to last element moved", "[caf]") {
     const data_geometry contiguous{.count = 4, .blksize = 3, .stride = 1};
     CHECK(contiguous.ndata() == 12);
     CHECK(contiguous.nextent() == 12);
@@ -26,7 +30,8 @@ TEST_CASE("geometry: ndata = count * blksize, nextent spans first to last elemen
     CHECK(epcc.nextent() == 5);
 }
 
-TEST_CASE("roles: single is first and last image, multiple i <-> i + n/2, crossing alternates") {
+TEST_CASE("roles: single is first and last image, multiple i <-> i + n/2, crossing alternates",
+          "[caf]") {
     CHECK(role_of(ping_pong_mode::single, 0, 5).kind == ping_pong_role::initiator);
     CHECK(role_of(ping_pong_mode::single, 0, 5).partner == 4);
     CHECK(role_of(ping_pong_mode::single, 4, 5).kind == ping_pong_role::responder);
@@ -48,7 +53,7 @@ TEST_CASE("roles: single is first and last image, multiple i <-> i + n/2, crossi
     CHECK(refusal(ping_pong_mode::crossing, 4).empty());
 }
 
-TEST_CASE("the known answer counts exactly the elements a transfer got wrong") {
+TEST_CASE("the known answer counts exactly the elements a transfer got wrong", "[caf]") {
     const data_geometry g{.count = 2, .blksize = 2, .stride = 3};
     const auto n = static_cast<std::size_t>(g.nextent());
     std::vector<double> initiator(n), responder(n);
@@ -69,3 +74,5 @@ TEST_CASE("the known answer counts exactly the elements a transfer got wrong") {
     initiator[7] += 1.0;
     CHECK(count_defects(initiator, 0, first, g) == 1);
 }
+
+}  // namespace caf_point_to_point_test

@@ -27,7 +27,7 @@ options parse(const std::string& file_text, parbench::run_request request = {}, 
 
 }  // namespace
 
-TEST_CASE("options.ini: key=value lines, comments, blanks, spaces, optional dash") {
+TEST_CASE("options.ini: key=value lines, comments, blanks, spaces, optional dash", "[overlap]") {
     const auto s = parse_options_file(
         "# a comment\n\n; another\n  method = barrier \r\n-iterations=20\nthreshold=3.5", "f.ini");
     REQUIRE(s.size() == 3);
@@ -40,7 +40,7 @@ TEST_CASE("options.ini: key=value lines, comments, blanks, spaces, optional dash
     CHECK(parse_options_file("", "f.ini").empty());
 }
 
-TEST_CASE("options.ini: a bad line is an error naming the file and the line") {
+TEST_CASE("options.ini: a bad line is an error naming the file and the line", "[overlap]") {
     CHECK_THROWS_WITH(parse_options_file("method=allreduce\nverbose\n", "o.ini"),
                       Contains("o.ini:2: no '='"));
     CHECK_THROWS_WITH(parse_options_file("=1\n", "o.ini"), Contains("o.ini:1: no key"));
@@ -50,7 +50,8 @@ TEST_CASE("options.ini: a bad line is an error naming the file and the line") {
                       Contains("o.ini:2: 'verbose' is already set at o.ini:1"));
 }
 
-TEST_CASE("options.ini: a NUL byte in a line is shown, and the rest of the message kept") {
+TEST_CASE("options.ini: a NUL byte in a line is shown, and the rest of the message kept",
+          "[overlap]") {
     using namespace std::string_literals;
     // what() is a C string: a raw NUL would end the message there, reason and all.
     CHECK_THROWS_WITH(parse_options_file("a\0b\n"s, "o.ini"),
@@ -60,7 +61,8 @@ TEST_CASE("options.ini: a NUL byte in a line is shown, and the rest of the messa
                       "(e.g. method=allreduce)");
 }
 
-TEST_CASE("defaults: allreduce, 10000 iterations, threshold 2, whole communicator, header") {
+TEST_CASE("defaults: allreduce, 10000 iterations, threshold 2, whole communicator, header",
+          "[overlap]") {
     const options o = parse("");
     REQUIRE(o.methods.size() == 1);
     CHECK(o.methods[0] == method::allreduce);
@@ -72,7 +74,7 @@ TEST_CASE("defaults: allreduce, 10000 iterations, threshold 2, whole communicato
     CHECK(o.count == 1);
 }
 
-TEST_CASE("file values apply; the command line wins") {
+TEST_CASE("file values apply; the command line wins", "[overlap]") {
     parbench::run_request request;
     request.options["iterations"] = "7";
     const options o = parse("iterations=5\nmethod=gather\nnohdr=1\nstartSize=2\n", request);
@@ -82,7 +84,8 @@ TEST_CASE("file values apply; the command line wins") {
     CHECK(o.start_size == 2);
 }
 
-TEST_CASE("an unknown key or a malformed value in the file names the file and the line") {
+TEST_CASE("an unknown key or a malformed value in the file names the file and the line",
+          "[overlap]") {
     CHECK_THROWS_WITH(parse("verbose=1\nbogus=3\n"),
                       Contains("options.ini:2: 'bogus' is not an option of suite overlap"));
     CHECK_THROWS_WITH(parse("iterations=abc\n"), Contains("options.ini:1: iterations=abc"));
@@ -96,7 +99,7 @@ TEST_CASE("an unknown key or a malformed value in the file names the file and th
     CHECK_THROWS_WITH(parse("optionsFile=other.ini\n"), Contains("cannot name another"));
 }
 
-TEST_CASE("command-line errors name the option") {
+TEST_CASE("command-line errors name the option", "[overlap]") {
     parbench::run_request request;
     request.options["iterations"] = "0";
     CHECK_THROWS_WITH(parse("", request), Contains("-iterations 0: expected a positive integer"));
@@ -105,7 +108,7 @@ TEST_CASE("command-line errors name the option") {
     CHECK_THROWS_WITH(parse("", unknown), Contains("-msglog: not an option of suite overlap"));
 }
 
-TEST_CASE("-allMethods 1 runs every method; positional names replace -method") {
+TEST_CASE("-allMethods 1 runs every method; positional names replace -method", "[overlap]") {
     CHECK(parse("allMethods=1\n").methods.size() == 6);
     parbench::run_request request;
     request.benchmarks = {"Scatter", "barrier", "scatter"};

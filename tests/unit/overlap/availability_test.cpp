@@ -17,13 +17,13 @@ namespace overlap_availability_test {
 
 using namespace parbench::overlap;
 
-TEST_CASE("overhead is iter_t - work_t, never negative") {
+TEST_CASE("overhead is iter_t - work_t, never negative", "[overlap]") {
     CHECK(overhead_us(5.0, 3.0) == Approx(2.0));
     CHECK(overhead_us(3.0, 3.0) == 0.0);
     CHECK(overhead_us(2.9, 3.0) == 0.0);  // timing noise below the work: no negative cost
 }
 
-TEST_CASE("avail(%) = 100 (1 - overhead / base_t)") {
+TEST_CASE("avail(%) = 100 (1 - overhead / base_t)", "[overlap]") {
     CHECK(*availability_percent(0.5, 2.0) == Approx(75.0));
     CHECK(*availability_percent(0.0, 2.0) == Approx(100.0));
     CHECK(*availability_percent(2.0, 2.0) == Approx(0.0));
@@ -32,7 +32,7 @@ TEST_CASE("avail(%) = 100 (1 - overhead / base_t)") {
     CHECK_FALSE(availability_percent(1.0, -1.0).has_value());
 }
 
-TEST_CASE("work dominates once work_t >= base_t and work_t >= threshold * overhead") {
+TEST_CASE("work dominates once work_t >= base_t and work_t >= threshold * overhead", "[overlap]") {
     const ramp_rule rule{.threshold = 2.0};
     CHECK_FALSE(rule.work_dominates(1.0, 1.0, 2.0));  // overhead 1: 1 < 2
     CHECK(rule.work_dominates(1.0, 2.0, 3.0));        // overhead 1: 2 >= 2
@@ -42,7 +42,7 @@ TEST_CASE("work dominates once work_t >= base_t and work_t >= threshold * overhe
     CHECK_FALSE(strict.work_dominates(1.0, 2.0, 3.0));  // 2 < 10
 }
 
-TEST_CASE("the ramp starts at base_t (1 us at least), doubles, and gives up") {
+TEST_CASE("the ramp starts at base_t (1 us at least), doubles, and gives up", "[overlap]") {
     CHECK(ramp_rule::first_work_us(3.5) == 3.5);
     CHECK(ramp_rule::first_work_us(0.2) == 1.0);
     const ramp_rule rule{.threshold = 2.0, .max_steps = 3, .max_work_us = 100.0};
@@ -77,7 +77,7 @@ outcome ramp(const ramp_rule& rule, double base, const std::function<double(doub
 
 }  // namespace
 
-TEST_CASE("no overlap: the ramp ends at 2 base_t and avail is 0") {
+TEST_CASE("no overlap: the ramp ends at 2 base_t and avail is 0", "[overlap]") {
     // iter = base + work: work 1 (overhead 1 > 1/2), work 2 (2 >= 2 * 1) stops.
     const auto r = ramp(ramp_rule{}, 1.0, [](double w) { return 1.0 + w; });
     CHECK(r.dominated);
@@ -88,7 +88,8 @@ TEST_CASE("no overlap: the ramp ends at 2 base_t and avail is 0") {
     CHECK(*r.avail == Approx(0.0));
 }
 
-TEST_CASE("full overlap: the first step dominates and avail is 100 (1 - cost / base_t)") {
+TEST_CASE("full overlap: the first step dominates and avail is 100 (1 - cost / base_t)",
+          "[overlap]") {
     // iter = max(base, work) + 0.5 us of call and wait: overhead 0.5 at work = base = 10.
     const auto r = ramp(ramp_rule{}, 10.0, [](double w) { return std::max(10.0, w) + 0.5; });
     CHECK(r.dominated);
@@ -97,14 +98,14 @@ TEST_CASE("full overlap: the first step dominates and avail is 100 (1 - cost / b
     CHECK(*r.avail == Approx(95.0));
 }
 
-TEST_CASE("a higher threshold ramps further") {
+TEST_CASE("a higher threshold ramps further", "[overlap]") {
     // iter = work + 1 (overhead 1, base 1): threshold 5 needs work >= 5, i.e. 8 after 1, 2, 4.
     const auto r = ramp(ramp_rule{.threshold = 5.0}, 1.0, [](double w) { return w + 1.0; });
     CHECK(r.steps == 4);
     CHECK(r.work_t == 8.0);
 }
 
-TEST_CASE("an overhead that grows with the work never dominates: the ramp gives up") {
+TEST_CASE("an overhead that grows with the work never dominates: the ramp gives up", "[overlap]") {
     const ramp_rule rule{.threshold = 2.0, .max_steps = 5, .max_work_us = 1e6};
     const auto r = ramp(rule, 1.0, [](double w) { return 2.0 * w; });  // overhead = work
     CHECK_FALSE(r.dominated);
@@ -112,7 +113,8 @@ TEST_CASE("an overhead that grows with the work never dominates: the ramp gives 
     CHECK(r.work_t == 16.0);
 }
 
-TEST_CASE("the record's availability figures: JSON names with units, null avail, round trip") {
+TEST_CASE("the record's availability figures: JSON names with units, null avail, round trip",
+          "[overlap]") {
     parbench::result_record r;
     r.suite = "overlap";
     r.benchmark = "allreduce";
