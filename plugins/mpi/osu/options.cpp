@@ -606,6 +606,12 @@ options parse_options(const run_request& request) {
             throw input_error("-" + name + ": not an option of suite osu");
         }
     }
+    // a managed SRC or DST gives every message of a window its own buffer, as OSU 7.5's
+    // setAccel and its programs do (managed_placement)
+    if (managed_placement(o) && !o.multiple_buffers) {
+        o.multiple_buffers = true;
+        o.managed_made_multiple = true;
+    }
     return o;
 }
 
@@ -650,6 +656,12 @@ bool device_buffers_asked(const options& o) noexcept {
     return !o.accelerator.empty() &&
            std::any_of(o.placements.begin(), o.placements.end(),
                        [](const std::string& p) { return p != "H"; });
+}
+
+bool managed_placement(const options& o) noexcept {
+    return !o.accelerator.empty() &&
+           std::any_of(o.placements.begin(), o.placements.end(),
+                       [](const std::string& p) { return p.front() == 'M'; });
 }
 
 }  // namespace parbench::osu

@@ -198,6 +198,8 @@ struct options {
     std::optional<std::uint64_t> pairs_given;
     bool print_rate_given = false;
     bool buffers_given = false;  // -b was given (a test that takes none refuses it)
+    // an M placement of -d made -b single multiple (managed_placement): OSU 7.5's mbw_mr warns
+    bool managed_made_multiple = false;
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(
@@ -248,6 +250,15 @@ enum class device_placement { none, host, pair, halves, every };
 
 // Whether -d puts any process's buffers off the host (a placement other than H).
 [[nodiscard]] bool device_buffers_asked(const options& o) noexcept;
+
+// Whether SRC or DST is managed memory (M, MH or MD). OSU 7.5 then gives every message of a
+// window its own buffer, whatever -b says: setAccel turns buf_num to MULTIPLE on a point-to-point
+// program (osu_util.c:1366-1369, called for PT2PT under -d, :1245-1249), and osu_bw.c,
+// osu_bibw.c, osu_bw_persistent.c, osu_bibw_persistent.c, osu_mbw_mr.c and the two congestion
+// tests do it again in their own code (osu_mbw_mr.c:131-138, with a warning where -b single was
+// in effect: mbw_mr is MBW_MR, not PT2PT, so setAccel left it single). parse_options sets
+// multiple_buffers from it.
+[[nodiscard]] bool managed_placement(const options& o) noexcept;
 
 // The accelerator OSU 7.5 runs a test with under -d: "cuda", "managed", or "" (no -d). On a
 // point-to-point test a device or managed SRC or DST makes it "cuda" (setAccel, called for

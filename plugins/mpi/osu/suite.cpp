@@ -528,6 +528,13 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         if (st.world_size > 2 && pair_tests)
             host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
+        // OSU 7.5's mbw_mr says so where its -b single turns multiple (osu_mbw_mr.c:131-138);
+        // the point-to-point programs' setAccel turns it silently (options.hpp managed_placement)
+        if (o.managed_made_multiple &&
+            std::any_of(run.begin(), run.end(),
+                        [](const benchmark* b) { return b->text.pairs_line; }))  // mbw_mr's
+            host.warning("mbw_mr: Tests involving managed buffers will use multiple buffers by "
+                         "default");
     }
     for (const benchmark* b : run) {
         const options mine = suite_impl::options_of(o, *b);
