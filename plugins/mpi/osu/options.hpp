@@ -240,7 +240,22 @@ struct options {
 //   every   every process's in the accelerator's memory whatever SRC and DST say: cudaMalloc
 //           under -d cuda, cudaMallocManaged under -d managed (the collectives:
 //           allocate_memory_coll(..., options.accel), :2359-2400, osu_allreduce.c:87-107)
-enum class device_placement { none, host, pair, halves, every };
+//   fan_in  the senders' (every process but 0) where SRC says, the root's (process 0, which
+//           receives) where DST says (bw_fan_in: allocate_memory_pt2pt with rank
+//           !(0 == is_parent), osu_bw_fan_in.c:130-136, 164-168: a child node's processes take
+//           SRC, the parent node's DST)
+//   fan_out the root's (process 0, which sends) where SRC says, every other process's where DST
+//           says (bw_fan_out: rank !(1 == is_parent), osu_bw_fan_out.c:130-136, 164-168)
+// In both fan tests the side that sends takes SRC, as in the pair tests; parbench's root is
+// OSU's parent node at one process per node (docs/osu.md).
+enum class device_placement { none, host, pair, halves, every, fan_in, fan_out };
+
+// Whether a placement reads SRC and DST (the point-to-point and one-sided tests) rather than
+// -d's accelerator alone.
+[[nodiscard]] constexpr bool placed_by_side(device_placement rule) noexcept {
+    return rule == device_placement::pair || rule == device_placement::halves ||
+           rule == device_placement::fan_in || rule == device_placement::fan_out;
+}
 
 // Where -d puts this process's message buffers (its send and receive buffers alike) in a test
 // of placement `rule`: 'H' host, 'D' device, 'M' managed. Without SRC DST SRC and DST are H,

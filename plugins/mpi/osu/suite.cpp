@@ -235,8 +235,7 @@ struct device_spaces {
     bool managed = false;
     for (const benchmark* b : run) {
         const bool every = b->device_buffers == device_placement::every;
-        const bool by_side = b->device_buffers == device_placement::pair ||
-                             b->device_buffers == device_placement::halves;
+        const bool by_side = placed_by_side(b->device_buffers);
         device |= every && o.accelerator == "cuda";
         managed |= every && o.accelerator == "managed";
         for (const auto& p : o.placements) {
@@ -313,8 +312,7 @@ private:
 [[nodiscard]] std::string banner_under_accelerator(const benchmark& b, const options& o) {
     std::string banner = b.text.banner;
     if (b.device_buffers == device_placement::none || !b.text.names_accelerator) return banner;
-    const bool by_side = b.device_buffers == device_placement::pair ||
-                         b.device_buffers == device_placement::halves;
+    const bool by_side = placed_by_side(b.device_buffers);
     const std::string_view accelerator = effective_accelerator(o, by_side && !b.text.one_sided);
     const bool nbc = b.text.nonblocking && b.device_buffers == device_placement::every;
     const char* suffix = accelerator == "cuda"               ? "-CUDA"

@@ -336,7 +336,9 @@ def test_point_to_point_datatypes(args):
     datatype (osu_latency.c:125-147, osu_bw.c:148-168, osu_bw_persistent.c:159-203), a size
     without a whole element is skipped, the reply stays one MPI_CHAR (osu_bw_persistent.c), and
     ALL gives a datatype line and heading per type under one banner, as the 7.5-1 build prints
-    `osu_latency -T ALL -m 1:8`. Without -T the records name no datatype, as before."""
+    `osu_latency -T ALL -m 1:8`. Without -T the records name no datatype, as before. The fan
+    tests' run places their buffers by -d cuda D MH too (the senders' SRC, the receivers' DST)
+    through the stand-in CUDA runtime."""
     iterations = 2  # -i 2 -x 0
     types = [("MPI_CHAR", 1), ("MPI_INT", 4), ("MPI_FLOAT", 4)]
     sizes = [2, 4, 8]  # from 2: the reply's MPI_CHAR x 1 stands apart from the messages
@@ -418,10 +420,27 @@ def test_point_to_point_datatypes(args):
     expect(cells == [f"{D0_US:.2f}"] * 4,
            f"latency_mt latency_mp under the oracle: Avg Latency {cells}, expected D0 {D0_US}")
     # bw_fan_in's leaves and bw_fan_out's root post W MPI_Isend of X / 4 floats per iteration
-    # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them
-    p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
-                                  ["-T", "MPI_FLOAT", "-m", "2:8", "-i", "2", "-x", "0", "-W",
-                                   "2"])
+    # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them. Through the
+    # stand-in CUDA runtime the same run checks -d's placement (test_device_buffers): the
+    # senders' buffers where SRC says, the receivers' where DST says (osu_bw_fan_in.c:130-136,
+    # osu_bw_fan_out.c:130-136: fan_in's root receives, fan_out's sends), so -d cuda D MH gives
+    # each process memory of both kinds and sends every 8-byte message (2 floats: fan_in's leaf's,
+    # fan_out's root's; the replies are 1 MPI_CHAR) from cudaMalloc'd memory; the MH makes the
+    # window's buffers multiple (setAccel, osu_util.c:1366-1369): W = 2 addresses, 8 bytes apart;
+    # the banner names CUDA (print_preamble, osu_bw_fan_in.c:138)
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "cuda")
+        device = ["-d", "cuda", "D", "MH"] if args.fake_cudart else []
+        p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
+                                      ["-T", "MPI_FLOAT", "-m", "2:8", "-i", "2", "-x", "0",
+                                       "-W", "2"] + device,
+                                      oracle_env=stand_in_cuda(args, log) if device else ())
+        if device:
+            expect(p.stdout.count("\n# OSU MPI-CUDA Bandwidth Test v7.5\n") == 2,
+                   f"bw_fan_in bw_fan_out -d cuda D MH: console {p.stdout!r}")
+            check_placement("bw_fan_in bw_fan_out -d cuda D MH", log, reports,
+                            [{"cudaMalloc", "cudaMallocManaged"}] * 2, ["cudaMalloc"] * 2, [2, 2],
+                            count="2", apart=8)
     for rank, rep in reports.items():
         for function in ("MPI_Isend", "MPI_Irecv"):
             got = {k: v for k, v in operands(rep, function).items()
