@@ -8,7 +8,14 @@
 //                                  cudaMallocManaged) to PREFIX.RANK, RANK the launcher's
 //                                  PMI_RANK: which process's buffers went to the device
 // Device D's PCI bus id is "0000:XX:00.0" with XX = 0x10 + D in hexadecimal.
+// No address is handed out twice in a process: each allocation is pages of its own mapping, and
+// cudaFree gives their memory back but keeps the addresses (made inaccessible, never unmapped),
+// so a buffer's address names the one allocation it came from (a test can tell device from
+// managed memory by it) and a use after cudaFree faults.
 #include <mpi.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +29,27 @@ int device_count() {
 }
 int current_device = 0;
 constexpr int invalid_device = 101;  // cudaErrorInvalidDevice
+
+// Pages of their own for `bytes`, after a page holding their length (for cudaFree); nullptr
+// when the system has none.
+void* map_pages(std::size_t bytes) {
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t length = page + (bytes + page - 1) / page * page;
+    void* base = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return nullptr;
+    std::memcpy(base, &length, sizeof length);
+    return static_cast<char*>(base) + page;
+}
+
+// The pages' memory goes back to the system; their addresses stay taken, inaccessible.
+void retire_pages(void* pointer) {
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    char* base = static_cast<char*>(pointer) - page;
+    std::size_t length = 0;
+    std::memcpy(&length, base, sizeof length);
+    madvise(base, length, MADV_DONTNEED);
+    mprotect(base, length, PROT_NONE);
+}
 
 // the address as a number: GCC takes a `const void*` argument for a read of the new memory
 void log_allocation(const char* function, std::size_t bytes, std::uintptr_t address) {
@@ -49,17 +77,19 @@ int cudaSetDevice(int device) {
     return 0;
 }
 int cudaMalloc(void** pointer, std::size_t bytes) {
-    *pointer = std::malloc(bytes > 0 ? bytes : 1);
+    *pointer = map_pages(bytes > 0 ? bytes : 1);
+    if (*pointer == nullptr) return 2;  // cudaErrorMemoryAllocation
     log_allocation("cudaMalloc", bytes, reinterpret_cast<std::uintptr_t>(*pointer));
-    return *pointer != nullptr ? 0 : 2;  // cudaErrorMemoryAllocation
+    return 0;
 }
 int cudaMallocManaged(void** pointer, std::size_t bytes, unsigned /*flags*/) {
-    *pointer = std::malloc(bytes > 0 ? bytes : 1);
+    *pointer = map_pages(bytes > 0 ? bytes : 1);
+    if (*pointer == nullptr) return 2;
     log_allocation("cudaMallocManaged", bytes, reinterpret_cast<std::uintptr_t>(*pointer));
-    return *pointer != nullptr ? 0 : 2;
+    return 0;
 }
 int cudaFree(void* pointer) {
-    std::free(pointer);
+    if (pointer != nullptr) retire_pages(pointer);
     return 0;
 }
 int cudaMemset(void* pointer, int value, std::size_t bytes) {

@@ -370,7 +370,8 @@ constexpr parbench_parameter parameter_rows[] = {
     {"session", nullptr, "OSU's long form of -I", nullptr, PARBENCH_ARITY_FLAG},
     {"d", "cuda|managed [SRC DST]",
      "OSU's device buffers: on the point-to-point and one-sided tests process 0's where SRC "
-     "says, process 1's where DST says (H host, D device, MH or MD managed), on the "
+     "says, process 1's where DST says (H host, D device, MH or MD managed; bw_fan_in, "
+     "bw_fan_out: the senders' SRC, the receivers' DST; a managed one makes -b multiple), on the "
      "collectives every process's in -d's memory; needs a CUDA-aware MPI, not with -c (OSU -d)",
      nullptr, PARBENCH_ARITY_LIST},
     {"accelerator", "cuda|managed [SRC DST]", "OSU's long form of -d", nullptr,
@@ -387,7 +388,8 @@ constexpr parbench_parameter parameter_rows[] = {
      nullptr, PARBENCH_ARITY_FLAG},
     {"in-place", nullptr, "OSU's long form of -l", nullptr, PARBENCH_ARITY_FLAG},
     {"b", "single|multiple",
-     "bw, bibw, mbw_mr: every message of a window on one buffer, or each on its own (OSU -b)",
+     "bw, bibw, mbw_mr, bw_persistent, bibw_persistent, bw_fan_in, bw_fan_out: every message "
+     "of a window on one buffer, or each on its own (OSU -b)",
      "single", PARBENCH_ARITY_ONE},
     {"buffer-num", "single|multiple", "OSU's long form of -b", nullptr, PARBENCH_ARITY_ONE},
     {"message-size", "[MIN:]MAX", "OSU's long form of -m", nullptr, PARBENCH_ARITY_ONE},
@@ -606,6 +608,12 @@ options parse_options(const run_request& request) {
             throw input_error("-" + name + ": not an option of suite osu");
         }
     }
+    // a managed SRC or DST gives every message of a window its own buffer, as OSU 7.5's
+    // setAccel and its programs do (managed_placement)
+    if (managed_placement(o) && !o.multiple_buffers) {
+        o.multiple_buffers = true;
+        o.managed_made_multiple = true;
+    }
     return o;
 }
 
@@ -625,18 +633,20 @@ std::span<const parbench_parameter> parameters() noexcept { return options_impl:
 char buffer_placement(const options& o, device_placement rule, int world_rank,
                       int world_size) noexcept {
     if (o.accelerator.empty()) return 'H';
+    bool source_side = false;
     switch (rule) {
         case device_placement::none:
         case device_placement::host: return 'H';
         case device_placement::every: return o.accelerator == "managed" ? 'M' : 'D';
         case device_placement::pair:
             if (world_rank > 1) return 'H';  // idle beside the pair: no buffers used
+            source_side = world_rank == 0;
             break;
-        case device_placement::halves: break;
+        case device_placement::halves: source_side = world_rank < world_size / 2; break;
+        case device_placement::fan_in: source_side = world_rank != 0; break;
+        case device_placement::fan_out: source_side = world_rank == 0; break;
     }
     if (o.placements.size() != 2) return 'H';
-    const bool source_side =
-        rule == device_placement::halves ? world_rank < world_size / 2 : world_rank == 0;
     // "M", "MH", "MD": managed (OSU reads the first letter, osu_util.c:1193, :1219)
     return o.placements[source_side ? 0 : 1].front();
 }
@@ -650,6 +660,12 @@ bool device_buffers_asked(const options& o) noexcept {
     return !o.accelerator.empty() &&
            std::any_of(o.placements.begin(), o.placements.end(),
                        [](const std::string& p) { return p != "H"; });
+}
+
+bool managed_placement(const options& o) noexcept {
+    return !o.accelerator.empty() &&
+           std::any_of(o.placements.begin(), o.placements.end(),
+                       [](const std::string& p) { return p.front() == 'M'; });
 }
 
 }  // namespace parbench::osu

@@ -198,6 +198,8 @@ struct options {
     std::optional<std::uint64_t> pairs_given;
     bool print_rate_given = false;
     bool buffers_given = false;  // -b was given (a test that takes none refuses it)
+    // an M placement of -d made -b single multiple (managed_placement): OSU 7.5's mbw_mr warns
+    bool managed_made_multiple = false;
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(
@@ -238,7 +240,22 @@ struct options {
 //   every   every process's in the accelerator's memory whatever SRC and DST say: cudaMalloc
 //           under -d cuda, cudaMallocManaged under -d managed (the collectives:
 //           allocate_memory_coll(..., options.accel), :2359-2400, osu_allreduce.c:87-107)
-enum class device_placement { none, host, pair, halves, every };
+//   fan_in  the senders' (every process but 0) where SRC says, the root's (process 0, which
+//           receives) where DST says (bw_fan_in: allocate_memory_pt2pt with rank
+//           !(0 == is_parent), osu_bw_fan_in.c:130-136, 164-168: a child node's processes take
+//           SRC, the parent node's DST)
+//   fan_out the root's (process 0, which sends) where SRC says, every other process's where DST
+//           says (bw_fan_out: rank !(1 == is_parent), osu_bw_fan_out.c:130-136, 164-168)
+// In both fan tests the side that sends takes SRC, as in the pair tests; parbench's root is
+// OSU's parent node at one process per node (docs/osu.md).
+enum class device_placement { none, host, pair, halves, every, fan_in, fan_out };
+
+// Whether a placement reads SRC and DST (the point-to-point and one-sided tests) rather than
+// -d's accelerator alone.
+[[nodiscard]] constexpr bool placed_by_side(device_placement rule) noexcept {
+    return rule == device_placement::pair || rule == device_placement::halves ||
+           rule == device_placement::fan_in || rule == device_placement::fan_out;
+}
 
 // Where -d puts this process's message buffers (its send and receive buffers alike) in a test
 // of placement `rule`: 'H' host, 'D' device, 'M' managed. Without SRC DST SRC and DST are H,
@@ -248,6 +265,15 @@ enum class device_placement { none, host, pair, halves, every };
 
 // Whether -d puts any process's buffers off the host (a placement other than H).
 [[nodiscard]] bool device_buffers_asked(const options& o) noexcept;
+
+// Whether SRC or DST is managed memory (M, MH or MD). OSU 7.5 then gives every message of a
+// window its own buffer, whatever -b says: setAccel turns buf_num to MULTIPLE on a point-to-point
+// program (osu_util.c:1366-1369, called for PT2PT under -d, :1245-1249), and osu_bw.c,
+// osu_bibw.c, osu_bw_persistent.c, osu_bibw_persistent.c, osu_mbw_mr.c and the two congestion
+// tests do it again in their own code (osu_mbw_mr.c:131-138, with a warning where -b single was
+// in effect: mbw_mr is MBW_MR, not PT2PT, so setAccel left it single). parse_options sets
+// multiple_buffers from it.
+[[nodiscard]] bool managed_placement(const options& o) noexcept;
 
 // The accelerator OSU 7.5 runs a test with under -d: "cuda", "managed", or "" (no -d). On a
 // point-to-point test a device or managed SRC or DST makes it "cuda" (setAccel, called for

@@ -13,7 +13,8 @@
 //                       sends, then the receives. MB/s = 2 W x / t
 //
 // Messages are -T's elements (MPI_CHAR by default: osu/point_to_point.hpp); every request of a
-// window is on the same buffer (OSU's -b single) and
+// window is on the same buffer (OSU's -b single), or with -b multiple request w on slot w of
+// buffers of W slots (osu_bw_persistent.c:201-224, osu_bibw_persistent.c:201-236), and
 // the tags are OSU's. The figures, counts, sizes and checks are those of latency, bw and bibw
 // (osu/point_to_point.hpp), whose definitions these extend.
 //
@@ -113,6 +114,7 @@ struct ping_pong_requests {
 struct window_requests {
     bool both = false;
     int window = 64;
+    bool multiple = false;  // -b multiple (or a managed SRC or DST): request w on slot w
     message_elements elements;
     void operator()(const mpi::kernel_context& c, const persistent_buffers& b,
                     std::vector<MPI_Request>& requests) const {
@@ -127,13 +129,14 @@ struct window_requests {
         requests.assign(static_cast<std::size_t>(both ? 2 * w : w), MPI_REQUEST_NULL);
         MPI_Request* r = requests.data();
         for (int j = 0; j < w; ++j) {
+            const std::size_t slot = multiple ? static_cast<std::size_t>(j) * c.bytes : 0;
             if (both) {
-                MPI_Recv_init(b.recv(0), n, type, c.peer, in, c.comm, r + j);
-                MPI_Send_init(b.send(0), n, type, c.peer, out, c.comm, r + w + j);
+                MPI_Recv_init(b.recv(0) + slot, n, type, c.peer, in, c.comm, r + j);
+                MPI_Send_init(b.send(0) + slot, n, type, c.peer, out, c.comm, r + w + j);
             } else if (c.initiator) {
-                MPI_Send_init(b.send(0), n, type, c.peer, out, c.comm, r + j);
+                MPI_Send_init(b.send(0) + slot, n, type, c.peer, out, c.comm, r + j);
             } else {
-                MPI_Recv_init(b.recv(0), n, type, c.peer, in, c.comm, r + j);
+                MPI_Recv_init(b.recv(0) + slot, n, type, c.peer, in, c.comm, r + j);
             }
         }
     }
@@ -157,10 +160,7 @@ struct latency_persistent : latency_def<false>, takes_message_datatype {
 template <window_test T>
 struct window_persistent : window_def<T> {
     static constexpr bool both = window_def<T>::both;
-    // osu_bw_persistent.c and osu_bibw_persistent.c never read -b (their requests are made on
-    // one buffer): parbench refuses it there
-    static constexpr bool takes_buffers = false;
-    static mpi::buffer_layout layout(std::size_t x, int np) { return window_def<T>::layout(x, np); }
+    // -b as bw's and bibw's (OMBOP__PT2PT__BW, osu_util_options.h:66-67): window_def's W slots
     static constexpr block_text text{
         .banner = both ? "OSU MPI Bi-Directional Bandwidth Persistent Test"
                        : "OSU MPI Bandwidth Persistent Test",
@@ -168,6 +168,7 @@ struct window_persistent : window_def<T> {
     static window_requests request_maker(const mpi::kernel_context& c, const options& o) {
         return {.both = both,
                 .window = static_cast<int>(o.window_size),
+                .multiple = o.multiple_buffers,
                 .elements = message_elements::of(o, c.bytes)};
     }
     static persistent_window_kernel make_kernel(const mpi::kernel_context& /*c*/,

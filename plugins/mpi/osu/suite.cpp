@@ -235,8 +235,7 @@ struct device_spaces {
     bool managed = false;
     for (const benchmark* b : run) {
         const bool every = b->device_buffers == device_placement::every;
-        const bool by_side = b->device_buffers == device_placement::pair ||
-                             b->device_buffers == device_placement::halves;
+        const bool by_side = placed_by_side(b->device_buffers);
         device |= every && o.accelerator == "cuda";
         managed |= every && o.accelerator == "managed";
         for (const auto& p : o.placements) {
@@ -313,8 +312,7 @@ private:
 [[nodiscard]] std::string banner_under_accelerator(const benchmark& b, const options& o) {
     std::string banner = b.text.banner;
     if (b.device_buffers == device_placement::none || !b.text.names_accelerator) return banner;
-    const bool by_side = b.device_buffers == device_placement::pair ||
-                         b.device_buffers == device_placement::halves;
+    const bool by_side = placed_by_side(b.device_buffers);
     const std::string_view accelerator = effective_accelerator(o, by_side && !b.text.one_sided);
     const bool nbc = b.text.nonblocking && b.device_buffers == device_placement::every;
     const char* suffix = accelerator == "cuda"               ? "-CUDA"
@@ -528,6 +526,13 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         if (st.world_size > 2 && pair_tests)
             host.warning("osu: the pair tests use processes 0 and 1; the other " +
                          std::to_string(st.world_size - 2) + " wait");
+        // OSU 7.5's mbw_mr says so where its -b single turns multiple (osu_mbw_mr.c:131-138);
+        // the point-to-point programs' setAccel turns it silently (options.hpp managed_placement)
+        if (o.managed_made_multiple &&
+            std::any_of(run.begin(), run.end(),
+                        [](const benchmark* b) { return b->text.pairs_line; }))  // mbw_mr's
+            host.warning("mbw_mr: Tests involving managed buffers will use multiple buffers by "
+                         "default");
     }
     for (const benchmark* b : run) {
         const options mine = suite_impl::options_of(o, *b);

@@ -107,9 +107,13 @@ inline constexpr int reply_chars = 1;  // the reply: one MPI_CHAR (osu_bw_fan_in
 
 // One window per iteration between process 0 (the root) and every other process (a leaf), in
 // OSU's order: the root posts, for each of the W slots, one request per leaf in rank order.
+// With -b multiple message w of the window is in slot w of the buffers, on every process
+// (osu_bw_fan_in.c:229-240, 289-310: s_buf[j], r_buf[j]; fan_in's root receives every leaf's
+// slot-w message into its slot w).
 template <bool FanIn>
 struct fan_kernel {
     int window = 64;
+    bool multiple = false;      // -b multiple (or a managed SRC or DST)
     message_elements elements;  // -T's (osu_bw_fan_in.c:145-163: size / type size of them)
     std::vector<MPI_Request> requests;
     std::array<char, reply_chars> reply{};
@@ -118,15 +122,18 @@ struct fan_kernel {
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const Buffers& b) {
         const int n = elements.count(c.bytes);
         const MPI_Datatype type = elements.type;
+        const auto slot = [&](int w) {
+            return multiple ? static_cast<std::size_t>(w) * c.bytes : std::size_t{0};
+        };
         int posted = 0;
         if (c.rank == 0) {
             for (int w = 0; w < window; ++w)
                 for (int leaf = 1; leaf < c.size; ++leaf) {
                     MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
                     if constexpr (FanIn)
-                        MPI_Irecv(b.recv(i), n, type, leaf, tag_message, c.comm, r);
+                        MPI_Irecv(b.recv(i) + slot(w), n, type, leaf, tag_message, c.comm, r);
                     else
-                        MPI_Isend(b.send(i), n, type, leaf, tag_message, c.comm, r);
+                        MPI_Isend(b.send(i) + slot(w), n, type, leaf, tag_message, c.comm, r);
                 }
             MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
             for (int leaf = 1; leaf < c.size; ++leaf) {
@@ -141,9 +148,9 @@ struct fan_kernel {
         for (int w = 0; w < window; ++w) {
             MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
             if constexpr (FanIn)
-                MPI_Isend(b.send(i), n, type, 0, tag_message, c.comm, r);
+                MPI_Isend(b.send(i) + slot(w), n, type, 0, tag_message, c.comm, r);
             else
-                MPI_Irecv(b.recv(i), n, type, 0, tag_message, c.comm, r);
+                MPI_Irecv(b.recv(i) + slot(w), n, type, 0, tag_message, c.comm, r);
         }
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
         if constexpr (FanIn)
@@ -171,14 +178,24 @@ struct fan_check {
 template <bool FanIn>
 struct fan_def : point_to_point_def, takes_message_datatype {
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
-    // not offered yet: OSU 7.5 places the buffers by node (allocate_memory_pt2pt with
-    // rank = is_parent, osu_bw_fan_in.c:130-136, set from node ids in osu_bw_fan_util.c:123-134)
-    static constexpr device_placement device_buffers = device_placement::none;
+    // -d: the senders' buffers where SRC says, the receivers' where DST says (osu/options.hpp
+    // device_placement: OSU 7.5 places them by node, the parent node's and the others')
+    static constexpr device_placement device_buffers =
+        FanIn ? device_placement::fan_in : device_placement::fan_out;
     static constexpr bool all_processes = true;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;  // CONG_BW
-    // OSU 7.5 prints osu_bw's banner ("OSU MPI%s Bandwidth Test", line 1 of both files).
+    // OSU 7.5 prints osu_bw's banner ("OSU MPI%s Bandwidth Test", line 1 of both files; -CUDA
+    // under -d as print_preamble names it, :138).
     static constexpr block_text text{.banner = "OSU MPI Bandwidth Test",
                                      .figures = {{bandwidth_figure}}};
+    // -b (OMBOP__PT2PT__CONG_BW, osu_util_options.h:74-75): W slots of X bytes each side
+    static constexpr bool takes_buffers = true;
+    static mpi::buffer_layout layout(std::size_t x, int np, const options& o) {
+        if (!o.multiple_buffers) return layout(x, np);
+        const std::size_t slots = x * static_cast<std::size_t>(o.window_size);
+        return {slots, slots};
+    }
+    using point_to_point_def::layout;
     static constexpr pattern::exchange descriptor(const options& o) {
         return {.klass = benchmark_class::multiple_transfer,
                 .who = pattern::participants::origin_targets,
@@ -189,6 +206,7 @@ struct fan_def : point_to_point_def, takes_message_datatype {
     static fan_kernel<FanIn> make_kernel(const mpi::kernel_context& c, const options& o) {
         fan_kernel<FanIn> k;
         k.window = static_cast<int>(o.window_size);
+        k.multiple = o.multiple_buffers;
         k.elements = message_elements::of(o, c.bytes);
         const auto leaves = static_cast<std::size_t>(c.size > 1 ? c.size - 1 : 1);
         k.requests.resize(leaves * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
@@ -209,7 +227,7 @@ struct fan_def : point_to_point_def, takes_message_datatype {
         mpi::measurement out;
         {
             auto ready = mpi::prepare(
-                s, mpi::message_resource(layout(bytes, np), {}, s.send_pool(), s.recv_pool()),
+                s, mpi::message_resource(layout(bytes, np, o), {}, s.send_pool(), s.recv_pool()),
                 plan.mem_limit_bytes);
             if (ready.state() == mpi::preparation::over_memory_limit)
                 out.skipped_need_bytes = ready.need_bytes();

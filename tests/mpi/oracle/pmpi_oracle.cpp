@@ -46,10 +46,11 @@
 // test whose threads call MPI at once (osu latency_mt) counts every call; a thread's clock then
 // also advances by the other threads' calls.
 // PARBENCH_ORACLE_REPORT=PREFIX: at MPI_Finalize each rank writes PREFIX.RANK.json with the number
-// of calls per function and, per message count of MPI_Send/MPI_Isend, the distinct send-buffer
-// addresses (for -off_cache) — which also proves that the interposition happened — and, per
-// function, how often each operand was passed: "TYPE x COUNT" (" in place" where a collective's
-// send buffer, or scatter's receive buffer, is MPI_IN_PLACE; then the op of reductions), with
+// of calls per function and, per message count of MPI_Send/MPI_Isend/MPI_Send_init, the distinct
+// send-buffer addresses (for -off_cache, OSU's -b) — which also proves that the interposition
+// happened — and, per function, how often each operand was passed: "TYPE x COUNT" (" in place"
+// where a collective's send buffer, or scatter's receive buffer, is MPI_IN_PLACE; then the op of
+// reductions), with
 // derived datatypes spelled out from their envelopes ("vector(2,1,1,MPI_INT)",
 // "resized(MPI_INT,lb 4,extent 8)", "contiguous(8,MPI_CHAR)", "indexed(2,[10@2 3@20],MPI_CHAR)":
 // block length @ displacement) — IMB 2021's -data_type / -contig_type checks. With
@@ -138,7 +139,7 @@ struct state {
     double virtual_s = 0.0;        // virtual clock: delays so far
     std::uint64_t readings = 0;    // virtual clock: MPI_Wtime calls so far
     std::uint64_t calls[f_count] = {};
-    // Per count of MPI_Send / MPI_Isend: distinct buffer addresses (capped).
+    // Per count of MPI_Send / MPI_Isend / MPI_Send_init: distinct buffer addresses (capped).
     std::map<int, std::set<std::uintptr_t>> send_buffers;
     // Per function: "TYPE x COUNT[ op OP]" -> calls (capped).
     std::map<std::string, std::uint64_t> operands[f_count];
@@ -743,6 +744,7 @@ int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int t
                   MPI_Request* request) {
     enter(f_send_init);
     note_operand(f_send_init, count, type);
+    note_send_buffer(buf, count);
     return PMPI_Send_init(buf, count, type, dest, tag, comm, request);
 }
 

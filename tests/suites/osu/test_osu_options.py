@@ -336,7 +336,9 @@ def test_point_to_point_datatypes(args):
     datatype (osu_latency.c:125-147, osu_bw.c:148-168, osu_bw_persistent.c:159-203), a size
     without a whole element is skipped, the reply stays one MPI_CHAR (osu_bw_persistent.c), and
     ALL gives a datatype line and heading per type under one banner, as the 7.5-1 build prints
-    `osu_latency -T ALL -m 1:8`. Without -T the records name no datatype, as before."""
+    `osu_latency -T ALL -m 1:8`. Without -T the records name no datatype, as before. The fan
+    tests' run places their buffers by -d cuda D MH too (the senders' SRC, the receivers' DST)
+    through the stand-in CUDA runtime."""
     iterations = 2  # -i 2 -x 0
     types = [("MPI_CHAR", 1), ("MPI_INT", 4), ("MPI_FLOAT", 4)]
     sizes = [2, 4, 8]  # from 2: the reply's MPI_CHAR x 1 stands apart from the messages
@@ -418,10 +420,27 @@ def test_point_to_point_datatypes(args):
     expect(cells == [f"{D0_US:.2f}"] * 4,
            f"latency_mt latency_mp under the oracle: Avg Latency {cells}, expected D0 {D0_US}")
     # bw_fan_in's leaves and bw_fan_out's root post W MPI_Isend of X / 4 floats per iteration
-    # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them
-    p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
-                                  ["-T", "MPI_FLOAT", "-m", "2:8", "-i", "2", "-x", "0", "-W",
-                                   "2"])
+    # (osu_bw_fan_in.c:145-163, 229-245); the other side W MPI_Irecv of them. Through the
+    # stand-in CUDA runtime the same run checks -d's placement (test_device_buffers): the
+    # senders' buffers where SRC says, the receivers' where DST says (osu_bw_fan_in.c:130-136,
+    # osu_bw_fan_out.c:130-136: fan_in's root receives, fan_out's sends), so -d cuda D MH gives
+    # each process memory of both kinds and sends every 8-byte message (2 floats: fan_in's leaf's,
+    # fan_out's root's; the replies are 1 MPI_CHAR) from cudaMalloc'd memory; the MH makes the
+    # window's buffers multiple (setAccel, osu_util.c:1366-1369): W = 2 addresses, 8 bytes apart;
+    # the banner names CUDA (print_preamble, osu_bw_fan_in.c:138)
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "cuda")
+        device = ["-d", "cuda", "D", "MH"] if args.fake_cudart else []
+        p, rows, reports = oracle_run(args, ["bw_fan_in", "bw_fan_out"],
+                                      ["-T", "MPI_FLOAT", "-m", "2:8", "-i", "2", "-x", "0",
+                                       "-W", "2"] + device,
+                                      oracle_env=stand_in_cuda(args, log) if device else ())
+        if device:
+            expect(p.stdout.count("\n# OSU MPI-CUDA Bandwidth Test v7.5\n") == 2,
+                   f"bw_fan_in bw_fan_out -d cuda D MH: console {p.stdout!r}")
+            check_placement("bw_fan_in bw_fan_out -d cuda D MH", log, reports,
+                            [{"cudaMalloc", "cudaMallocManaged"}] * 2, ["cudaMalloc"] * 2, [2, 2],
+                            count="2", apart=8)
     for rank, rep in reports.items():
         for function in ("MPI_Isend", "MPI_Irecv"):
             got = {k: v for k, v in operands(rep, function).items()
@@ -496,8 +515,8 @@ def test_option_refusals(args):
     reads it; parbench refuses it there)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
                          (["gather_persistent", "-l"], "-l: not an option of gather_persistent"),
-                         (["bw_persistent", "-b", "multiple"],
-                          "-b: not an option of bw_persistent"),
+                         # no b: in 7.5's collective option strings (OMBOP__COLLECTIVE__*)
+                         (["allreduce", "-b", "multiple"], "-b: not an option of allreduce"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
@@ -697,13 +716,45 @@ def test_sessions(args):
 
 def device_allocations(prefix, rank):
     """The stand-in CUDA runtime's log of one process (tests/mpi/fake_cudart.cpp): (function,
-    first address, end address) per allocation."""
+    first address, end address) per allocation. The stand-in hands no address out twice in a
+    process, so an address lies in one allocation at most (check_placement checks it)."""
     try:
         with open(f"{prefix}.{rank}") as f:
             lines = [line.split() for line in f if line.strip()]
     except FileNotFoundError:
         return []
     return [(fn, int(address, 16), int(address, 16) + int(size)) for fn, size, address in lines]
+
+
+def stand_in_cuda(args, log):
+    """The oracle's further settings that preload the stand-in CUDA runtime after it, its log of
+    allocations at `log`.RANK."""
+    return [f"LD_PRELOAD={os.path.abspath(args.oracle)}:{os.path.abspath(args.fake_cudart)}",
+            f"PARBENCH_FAKE_CUDA_LOG={log}"]
+
+
+def check_placement(what, log, reports, want, senders, addresses, count="8", apart=None):
+    """Each process's allocations through the stand-in (then removed, for the next run): disjoint
+    (the stand-in hands no address out twice), of the kinds `want`[rank]; its `count`-element
+    messages (MPI_Send, MPI_Isend, MPI_Send_init) sent from inside allocations of kind
+    `senders`[rank] (None: not checked), from `addresses`[rank] distinct addresses, `apart` bytes
+    between the first and the last where given."""
+    for rank in (0, 1):
+        made = sorted(device_allocations(log, rank), key=lambda a: a[1])
+        disjoint = all(made[k][2] <= made[k + 1][1] for k in range(len(made) - 1))
+        sent = reports.get(rank, {}).get("send_buffers", {}).get(count, {})
+        inside = all(any(fn == senders[rank] and low <= sent.get(k, -1) < high
+                         for fn, low, high in made) for k in ("min", "max"))
+        spread = apart is None or sent.get("max", 0) - sent.get("min", 0) == apart
+        expect({fn for fn, _, _ in made} == want[rank] and disjoint and
+               (senders[rank] is None or inside) and sent.get("distinct") == addresses[rank] and
+               spread,
+               f"{what}: process {rank}'s allocations {made} (disjoint: {disjoint}), its "
+               f"{count}-element messages sent from {sent}, expected "
+               f"{want[rank] or 'no device memory'}, messages from {senders[rank]}, "
+               f"{addresses[rank]} addresses{'' if apart is None else f' {apart} bytes apart'}")
+        if os.path.exists(f"{log}.{rank}"):
+            os.remove(f"{log}.{rank}")
 
 
 def test_device_buffers(args):
@@ -715,11 +766,17 @@ def test_device_buffers(args):
     process in -d's memory whatever SRC and DST (allocate_memory_coll(..., options.accel),
     :2359-2400). Through a stand-in CUDA runtime (fake_cudart.cpp: cudaMalloc and
     cudaMallocManaged in host memory, logged per process, and MPICH's MPIX_GPU_query_support
-    saying yes) under the oracle, whose report gives every MPI_Send/MPI_Isend buffer's address:
+    saying yes) under the oracle, whose report gives every MPI_Send/MPI_Isend/MPI_Send_init
+    buffer's address:
     -d managed D MH puts process 0's messages in its cudaMalloc'd memory and process 1's in its
     cudaMallocManaged memory, and gives allreduce and iallreduce cudaMallocManaged memory on
-    both; -d cuda H D allocates nothing on process 0 (latency, put_latency). The banners name
-    the accelerator as 7.5's print_preamble, print_preamble_nbc and print_header_one_sided do
+    both; -d cuda H D allocates nothing on process 0 (latency, put_latency); bw_fan_in's and
+    bw_fan_out's placement is checked in test_point_to_point_datatypes's run of them. A managed
+    SRC or DST makes every message of a window its own buffer (setAccel, osu_util.c:1366-1369;
+    osu_mbw_mr.c:131-138 says so, parbench in a warning): mbw_mr's and bw_persistent's W = 2
+    messages leave from 2 addresses each beside latency's one, and the context's b reads
+    multiple. The stand-in never reuses an address, so each process's allocations are disjoint
+    and an address tells which one it is in. The banners name the accelerator as 7.5's print_preamble, print_preamble_nbc and print_header_one_sided do
     (osu_util_mpi.c:348-391, :456-483, :561-586; a point-to-point test's D or M placement makes
     it CUDA, setAccel, osu_util.c:1245-1249), the one-sided tests with their placement line.
     Without the stand-in (MPICH 4.0 is not CUDA-aware) D is refused with the library's reason;
@@ -727,44 +784,44 @@ def test_device_buffers(args):
     if args.fake_cudart:
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "cuda")
-            preload = [f"LD_PRELOAD={os.path.abspath(args.oracle)}:"
-                       f"{os.path.abspath(args.fake_cudart)}", f"PARBENCH_FAKE_CUDA_LOG={log}"]
-            cases = [(["latency", "mbw_mr", "allreduce", "iallreduce"], ["managed", "D", "MH"],
+            preload = stand_in_cuda(args, log)
+            cases = [(["latency", "mbw_mr", "bw_persistent", "allreduce", "iallreduce"],
+                      ["managed", "D", "MH"],
                       [{"cudaMalloc", "cudaMallocManaged"}, {"cudaMallocManaged"}],
-                      ["cudaMalloc", "cudaMallocManaged"],
+                      ["cudaMalloc", "cudaMallocManaged"], [5, 1],
                       # a D or M placement makes the point-to-point tests CUDA's (setAccel)
                       ["\n# OSU MPI-CUDA Latency Test v7.5\n",
+                       "\n# OSU MPI-CUDA Bandwidth Persistent Test v7.5\n",
                        "# OSU MPI Multiple Bandwidth / Message Rate Test v7.5\n",
                        "\n# OSU MPI Allreduce Latency Test v7.5\n",
                        "\n# OSU MPI-MANAGED Non-blocking Allreduce Latency Test v7.5\n"]),
                      (["latency", "put_latency"], ["cuda", "H", "D"], [set(), {"cudaMalloc"}],
-                      [None, "cudaMalloc"],
+                      [None, "cudaMalloc"], [1, 1],
                       ["# OSU MPI_Put-CUDA Latency Test v7.5\n# Window creation: "
                        "MPI_Win_allocate\n# Synchronization: MPI_Win_flush\n# Datatype: "
                        "MPI_CHAR.\n# Rank 0 Memory on HOST (H) and Rank 1 Memory on DEVICE (D)"
                        "\n# Size "])]
             # (tests, -d words, the functions each process allocated with, the one its 8-byte
-            # messages must come from, lines the console must have)
-            for names, d, want, senders, lines in cases:
+            # messages must come from, how many addresses they leave from, lines the console
+            # must have): process 0's 8-byte messages are latency's, mbw_mr's and bw_persistent's
+            # (its MPI_Send_init), process 1's latency's
+            for names, d, want, senders, addresses, lines in cases:
                 window = ["-W", "2"] if "mbw_mr" in names else []
                 p, rows, reports = oracle_run(args, names, ["-m", "8:8", "-i", "2", "-x", "0"] +
                                               window + ["-d"] + d, oracle_env=preload)
                 what = f"{' '.join(names)} -d {' '.join(d)}"
+                managed = any(word.startswith("M") for word in d[1:])
                 expect([(r["benchmark"], r["bytes"]) for r in rows] == [(n, 8) for n in names]
                        and all(line in p.stdout for line in lines),
                        f"{what}: rows {rows}, console {p.stdout!r}")
-                for rank in (0, 1):
-                    made = device_allocations(log, rank)
-                    sent = reports.get(rank, {}).get("send_buffers", {}).get("8", {})
-                    inside = all(any(fn == senders[rank] and low <= sent.get(k, -1) < high
-                                     for fn, low, high in made) for k in ("min", "max"))
-                    expect({fn for fn, _, _ in made} == want[rank] and
-                           (senders[rank] is None or inside),
-                           f"{what}: process {rank}'s allocations {made}, its 8-byte messages "
-                           f"sent from {sent}, expected {want[rank] or 'no device memory'}, "
-                           f"messages from {senders[rank]}")
-                    if os.path.exists(f"{log}.{rank}"):
-                        os.remove(f"{log}.{rank}")
+                # the buffers of a window: OSU 7.5's buf_num, MULTIPLE under a managed placement
+                b = p.plugin_context.get("options", {}).get("b")
+                warned = "# WARNING: mbw_mr: Tests involving managed buffers will use multiple " \
+                         "buffers by default\n" in p.stdout
+                expect(b == ("multiple" if managed else "single") and
+                       warned == (managed and "mbw_mr" in names),
+                       f"{what}: context b {b}, mbw_mr's warning {warned}: {p.stdout[:400]}")
+                check_placement(what, log, reports, want, senders, addresses)
     for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: the MPI library"),
                          (["-d", "cuda", "D", "H", "-c"], "-d cuda D H: not offered with -c"),
                          (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
