@@ -1158,14 +1158,33 @@ def case_imb2021_io():
     # and prints its own, S_Write_Indv (IO_benchmark.cpp:63); the 4.0 layout and the JSON keep
     # parbench's S_Write_indv.
     defaults = ["s_write_INDV", "-msgsize", "65536", "-zero_size", "off", "-time", "600"] + where
-    runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io"),
+    runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io", console=True),
                 run(2, defaults, delay=d, methodology=m, suite="imb-io", console=True))
             for m in ("2021", "4.0")}
     if any(r[0] != 0 for pair in runs.values() for r in pair):
         expect(False, "every imb-io run exits 0")
         return
-    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, dreports)) in runs.items():
+    for label, ((_, doc, out, _, _), (_, ddoc, dout, _, dreports)) in runs.items():
         is_2021 = label == "2021"
+        # IMB-IO 2021.11 prints three lines before the first table of a run that has nonblocking
+        # benchmarks, once, whichever benchmark comes first (original_benchmark.h:180-188; the
+        # 2021.11 build prints them above S_Write_Indv's table in `S_Write_indv S_IWrite_indv`):
+        # the CPU work's rate in MFlops = passes x flops per pass / 10^6 / seconds of its
+        # calibration probe (IMB_cpu_exploit.c:116). parbench's probe is in the context: passes
+        # of a 100x100 matrix-vector product, 2 x 100 x 100 flops each. None under the 4.0
+        # layout, none in a run without nonblocking benchmarks (the defaults run).
+        probe = doc["context"]["parbench"]["plugin_context"].get("cpu_exploit", {})
+        rate = (probe["passes"] * 2 * 100 * 100 * 1e-6 / probe["seconds"]
+                if probe.get("seconds", 0) > 0 else -1)
+        lines = ("\n\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an "
+                 f"undisturbed\n# performance of {rate:7.2f} MFlops\n\n#---")
+        want_lines = 1 if is_2021 else 0
+        expect(out.count("CPU_Exploit") == want_lines and out.count(lines) == want_lines and
+               (not is_2021 or 0 <= out.find(lines) < out.find("# Benchmarking")) and
+               "CPU_Exploit" not in dout and (probe != {}) == is_2021,
+               f"{label}: the CPU_Exploit lines {want_lines} time(s) before the first table, "
+               f"{rate:.2f} MFlops from the probe {probe}: "
+               f"{[ln for ln in out.splitlines() if 'MFlops' in ln or 'CPU_Exploit' in ln]}")
         shown = "S_Write_Indv" if is_2021 else "S_Write_indv"
         listed = "# " + shown + "\n" in dout
         titled = f"# Benchmarking {shown}{' ' if is_2021 else ''}\n" in dout
@@ -1281,26 +1300,72 @@ def case_imb2021_io():
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
-    # -iter_policy multiple_np under 2021: IMB runs the whole count once, untimed and without a
-    # rewind (helper_IMB_functions.h:691-694), so the timed writes follow it. The hyperbola at
-    # np 1, msgspersample 4, 2^22 (the default -msglog) and X = 1 KiB: (int)(4 * 2^22 / (1024 +
-    # 2^22) + 0.5) = 4; so 4 untimed non-aggregate writes at portions 0-3 and 4 timed at 4-7.
-    # (The volume rule's warm-up of 2 and a rewind gave 2, 2, 1, 1 at portions 0-3.)
-    rc, doc, _, _, reports = run(2, ["S_Write_indv", "-msgsize", "1024", "-iter", "4,40,2",
-                                     "-iter_policy", "multiple_np", "-aggregate_mode",
-                                     "non_aggregate", "-time", "600"] + where,
-                                 delay=d, methodology="2021", suite="imb-io")
-    at = {}
-    for report in reports or []:
-        for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
-            m = re.fullmatch(r"MPI_BYTE x 1024 at (\d+)", key)
-            portion = int(m.group(1)) // 1024 if m and int(m.group(1)) % 1024 == 0 else -1
-            at[portion] = at.get(portion, 0) + calls
-    reps = [r["iterations"] for r in rows(doc, "S_Write_indv")]
-    want_at = {p: 1 for p in range(8)}
-    expect(rc == 0 and reps == [4] and at == want_at,
-           f"2021 -iter_policy multiple_np: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
-           f"writes by portion {at} != {want_at}")
+    # -iter_policy multiple_np and off under 2021: IMB runs the whole count once, untimed and
+    # without a rewind (helper_IMB_functions.h:690-694, the branch taken wherever the dynamic
+    # calibration is not), so the timed writes follow it. multiple_np: the hyperbola at np 1,
+    # msgspersample 4, 2^22 (the default -msglog) and X = 1 KiB: (int)(4 * 2^22 / (1024 + 2^22)
+    # + 0.5) = 4; off: msgspersample, 4, in every mode (:407-408). So 4 untimed non-aggregate
+    # writes at portions 0-3 and 4 timed at 4-7. (The volume rule's warm-up of 2 and a rewind
+    # gave 2, 2, 1, 1 at portions 0-3 under multiple_np; parbench's warm-up of max(4 / 20, 3)
+    # gave one write at each of 0-6 under off.)
+    for policy in ("multiple_np", "off"):
+        rc, doc, _, _, reports = run(2, ["S_Write_indv", "-msgsize", "1024", "-iter", "4,40,2",
+                                         "-iter_policy", policy, "-aggregate_mode",
+                                         "non_aggregate", "-time", "600"] + where,
+                                     delay=d, methodology="2021", suite="imb-io")
+        at = {}
+        for report in reports or []:
+            for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 1024 at (\d+)", key)
+                portion = int(m.group(1)) // 1024 if m and int(m.group(1)) % 1024 == 0 else -1
+                at[portion] = at.get(portion, 0) + calls
+        reps = [r["iterations"] for r in rows(doc, "S_Write_indv")]
+        want_at = {p: 1 for p in range(8)}
+        expect(rc == 0 and reps == [4] and at == want_at,
+               f"2021 -iter_policy {policy}: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
+               f"writes by portion {at} != {want_at}")
+    # Reads. IMB 2021 writes the block's file once, total bytes from offset 0
+    # (IMB_init_file.c:203-261: 50 x 65536 = 3276800 B for -msgsize 65536, as for the writes
+    # above), and times n = 640 reads (40 MiB / 64 KiB) from offset 0 (rewound after the
+    # calibration, helper_IMB_functions.h:613-618): portions 0-49 read 65536 bytes, 50-639 read
+    # past the end and get 0. The oracle notes each MPI_File_read with the pointer's position
+    # and the bytes it got. parbench under 2021: the file made at that size (one
+    # MPI_File_set_size), the warm-up's max(ceil(640 / 20), 3) = 32 reads from 0, then the 640
+    # timed from 0 (S_Read_indv runs at one process count, one process).
+    # The guide's rule: a fresh file of 2n = 100 portions, n = 50 (16 MiB / 64 KiB capped at
+    # msgspersample 50), 3 warm-up reads and 50 timed ones running on, every one full. (The rule
+    # before: under 2021 every read got 65536 bytes.)
+    for label in ("2021", "4.0"):
+        rc, rdoc, _, _, rreports = run(2, ["S_Read_indv", "-msgsize", "65536", "-time", "600"]
+                                       + where, delay=d, methodology=label, suite="imb-io")
+        got, sizes = {}, {}
+        for report in rreports or []:
+            for key, calls in report.get("operands", {}).get("MPI_File_read", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+) got (-?\d+)", key)
+                where_ = ((int(m.group(1)) // 65536, int(m.group(2)))
+                          if m and int(m.group(1)) % 65536 == 0 else (-1, -1))
+                got[where_] = got.get(where_, 0) + calls
+            for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
+                sizes[key] = sizes.get(key, 0) + calls
+        if label == "2021":
+            # A read at the end of the file gets 0 bytes and leaves the pointer there (MPI-IO
+            # moves it by what was read): the 590 reads past the end all start at portion 50.
+            want = {(p, 65536): 2 if p < 32 else 1 for p in range(50)}
+            want[(50, 0)] = 640 - 50
+            want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": 1}
+            want_reps = [640]
+        else:
+            want = {(p, 65536): 1 for p in range(53)}
+            want_sizes = {}
+            want_reps = [50]
+        reps = [r["iterations"] for r in rows(rdoc, "S_Read_indv")]
+        empty = sorted(p for (p, g), _ in got.items() if g == 0)
+        expect(rc == 0 and got == want and sizes == want_sizes and reps == want_reps,
+               f"{label}: S_Read_indv 64 KiB repetitions {reps} (want {want_reps}); reads "
+               f"{sum(got.values())} (want {sum(want.values())}), empty at portions "
+               f"{empty[:3]}..{empty[-1:]} ({len(empty)}), {len(got)} (position, bytes) pairs, "
+               f"differing {sorted(set(got.items()) ^ set(want.items()))[:6]}; sizes set {sizes} "
+               f"!= {want_sizes}")
 
 
 def main():
