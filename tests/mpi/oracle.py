@@ -1157,7 +1157,9 @@ def case_imb2021_io():
     # The name typed in neither spelling: IMB matches names case-insensitively (imb.cpp:242-253)
     # and prints its own, S_Write_Indv (IO_benchmark.cpp:63); the 4.0 layout and the JSON keep
     # parbench's S_Write_indv.
-    defaults = ["s_write_INDV", "-msgsize", "65536", "-zero_size", "off", "-time", "600"] + where
+    # S_Read_indv rides along (its reads: below).
+    defaults = ["s_write_INDV", "S_Read_indv", "-msgsize", "65536", "-zero_size", "off", "-time",
+                "600"] + where
     runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io", console=True),
                 run(2, defaults, delay=d, methodology=m, suite="imb-io", console=True))
             for m in ("2021", "4.0")}
@@ -1189,7 +1191,8 @@ def case_imb2021_io():
         listed = "# " + shown + "\n" in dout
         titled = f"# Benchmarking {shown}{' ' if is_2021 else ''}\n" in dout
         other = ("S_Write_indv" if is_2021 else "S_Write_Indv") in dout
-        named = [b["name"] for b in ddoc.get("benchmarks", []) if b["run_type"] == "iteration"]
+        named = [b["name"] for b in ddoc.get("benchmarks", [])
+                 if b["run_type"] == "iteration" and "Write" in b["name"]]
         expect(listed and titled and not other and named and
                all(n.startswith("imb-io/S_Write_indv/") for n in named),
                f"{label}: the console spells {shown} (listed {listed}, titled {titled}, the other "
@@ -1283,14 +1286,47 @@ def case_imb2021_io():
         # L the largest length, 50 IMB-IO's compiled MSGSPERSAMPLE): 40 MiB / 64 KiB = 640 > 50,
         # so 50 x 65536 = 3276800 bytes. Under 2021 each pass's file is made at that size (one
         # MPI_File_set_size in each of the two passes) and each aggregate epoch starts on it cut
-        # back to that size (E more), where the guide's rule preallocates and never cuts.
+        # back to that size (E more), where the guide's rule preallocates and never cuts. The
+        # read file is cut there once more (below).
         sizes = {}
         for report in dreports:
             for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
                 sizes[key] = sizes.get(key, 0) + calls
-        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 2} if is_2021 else {}
+        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 3} if is_2021 else {}
         expect(sizes == want_sizes, f"{label}: S_Write_indv 64 KiB file sizes set {sizes} != "
                                     f"{want_sizes}")
+        # Reads (S_Read_indv in the same run). IMB 2021 writes the block's file once, total
+        # bytes from offset 0 (IMB_init_file.c:203-261: 50 x 65536 = 3276800 B, as for the
+        # writes), and times n = 640 reads (40 MiB / 64 KiB) from offset 0 (rewound after the
+        # calibration, helper_IMB_functions.h:613-618): portions 0-49 get 65536 bytes, the other
+        # 590 reach the end of the file and get 0. The oracle notes each MPI_File_read with the
+        # pointer's position and the bytes it got. parbench under 2021: the file made at that
+        # size (its MPI_File_set_size counted above), the warm-up's max(ceil(640 / 20), 3) = 32
+        # reads from 0, then the 640 timed from 0 (an S_ benchmark: one process count). A read
+        # at the end of the file gets 0 bytes and leaves the pointer there (MPI-IO moves it by
+        # what was read), so the 590 empty reads all start at portion 50. The guide's rule: a
+        # fresh file of 2n = 100 portions, n = 50 (16 MiB / 64 KiB, capped at msgspersample 50),
+        # 3 warm-up reads and 50 timed ones running on, every one full. (The rule before: under
+        # 2021 every read got 65536 bytes.)
+        got = {}
+        for report in dreports:
+            for key, calls in report.get("operands", {}).get("MPI_File_read", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+) got (-?\d+)", key)
+                place = ((int(m.group(1)) // 65536, int(m.group(2)))
+                         if m and int(m.group(1)) % 65536 == 0 else (-1, -1))
+                got[place] = got.get(place, 0) + calls
+        if is_2021:
+            want = {(p, 65536): 2 if p < 32 else 1 for p in range(50)}
+            want[(50, 0)] = 640 - 50
+        else:
+            want = {(p, 65536): 1 for p in range(53)}
+        reps = [r["iterations"] for r in rows(ddoc, "S_Read_indv")]
+        want_reps = [640] if is_2021 else [50]
+        empty = sum(c for (_, g), c in got.items() if g == 0)
+        expect(got == want and reps == want_reps,
+               f"{label}: S_Read_indv 64 KiB repetitions {reps} (want {want_reps}); reads "
+               f"{sum(got.values())} (want {sum(want.values())}), {empty} empty, differing "
+               f"{sorted(set(got.items()) ^ set(want.items()))[:6]}")
         effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
         ctx = ddoc["context"]["parbench"]["plugin_context"].get("methodology", {}).get("io", {})
         want_io = ({"msglog_default": "0:22", "iter_default": "1000,40,100", "npmin_default": 1,
@@ -1324,48 +1360,6 @@ def case_imb2021_io():
         expect(rc == 0 and reps == [4] and at == want_at,
                f"2021 -iter_policy {policy}: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
                f"writes by portion {at} != {want_at}")
-    # Reads. IMB 2021 writes the block's file once, total bytes from offset 0
-    # (IMB_init_file.c:203-261: 50 x 65536 = 3276800 B for -msgsize 65536, as for the writes
-    # above), and times n = 640 reads (40 MiB / 64 KiB) from offset 0 (rewound after the
-    # calibration, helper_IMB_functions.h:613-618): portions 0-49 read 65536 bytes, 50-639 read
-    # past the end and get 0. The oracle notes each MPI_File_read with the pointer's position
-    # and the bytes it got. parbench under 2021: the file made at that size (one
-    # MPI_File_set_size), the warm-up's max(ceil(640 / 20), 3) = 32 reads from 0, then the 640
-    # timed from 0 (S_Read_indv runs at one process count, one process).
-    # The guide's rule: a fresh file of 2n = 100 portions, n = 50 (16 MiB / 64 KiB capped at
-    # msgspersample 50), 3 warm-up reads and 50 timed ones running on, every one full. (The rule
-    # before: under 2021 every read got 65536 bytes.)
-    for label in ("2021", "4.0"):
-        rc, rdoc, _, _, rreports = run(2, ["S_Read_indv", "-msgsize", "65536", "-time", "600"]
-                                       + where, delay=d, methodology=label, suite="imb-io")
-        got, sizes = {}, {}
-        for report in rreports or []:
-            for key, calls in report.get("operands", {}).get("MPI_File_read", {}).items():
-                m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+) got (-?\d+)", key)
-                where_ = ((int(m.group(1)) // 65536, int(m.group(2)))
-                          if m and int(m.group(1)) % 65536 == 0 else (-1, -1))
-                got[where_] = got.get(where_, 0) + calls
-            for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
-                sizes[key] = sizes.get(key, 0) + calls
-        if label == "2021":
-            # A read at the end of the file gets 0 bytes and leaves the pointer there (MPI-IO
-            # moves it by what was read): the 590 reads past the end all start at portion 50.
-            want = {(p, 65536): 2 if p < 32 else 1 for p in range(50)}
-            want[(50, 0)] = 640 - 50
-            want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": 1}
-            want_reps = [640]
-        else:
-            want = {(p, 65536): 1 for p in range(53)}
-            want_sizes = {}
-            want_reps = [50]
-        reps = [r["iterations"] for r in rows(rdoc, "S_Read_indv")]
-        empty = sorted(p for (p, g), _ in got.items() if g == 0)
-        expect(rc == 0 and got == want and sizes == want_sizes and reps == want_reps,
-               f"{label}: S_Read_indv 64 KiB repetitions {reps} (want {want_reps}); reads "
-               f"{sum(got.values())} (want {sum(want.values())}), empty at portions "
-               f"{empty[:3]}..{empty[-1:]} ({len(empty)}), {len(got)} (position, bytes) pairs, "
-               f"differing {sorted(set(got.items()) ^ set(want.items()))[:6]}; sizes set {sizes} "
-               f"!= {want_sizes}")
 
 
 def main():
