@@ -1135,7 +1135,9 @@ def case_imb2021_mpi4():
 
 
 
-IMB2021_IO_ORDER = ["S_IWrite_indv", "S_IRead_indv", "Open_Close"]
+# IMB 2021.11 runs the names in the order given (`IMB-IO S_IRead_indv Open_Close S_IWrite_indv`
+# runs them so); its own order (writes, then reads, Open_Close last) is the default set's.
+IMB2021_IO_ORDER = ["S_IRead_indv", "Open_Close", "S_IWrite_indv"]
 CATALOGUE_IO_ORDER = ["Open_Close", "S_IWrite_indv", "S_IRead_indv"]
 
 
@@ -1146,8 +1148,8 @@ def case_imb2021_io():
     d, msgs, nonaggr = 20.0, 2, 1
     io_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     where = ["--io-dir", io_dir] if io_dir else []
-    # Named in neither order: the guide runs them in the catalogue's, IMB 2021 in its own
-    # (writes, each followed by its I-flavour, then reads, Open_Close last).
+    # Named in neither order: the guide runs them in the catalogue's, IMB 2021 in the order
+    # given (its own, writes before reads, is the default set's).
     names = ["S_IRead_indv", "Open_Close", "S_IWrite_indv"]
     base = names + ["-msgsize", "1", "-zero_size", "off", "-iter", f"{msgs},40,{nonaggr}",
                     "-time", "600"] + where
@@ -1157,20 +1159,42 @@ def case_imb2021_io():
     # The name typed in neither spelling: IMB matches names case-insensitively (imb.cpp:242-253)
     # and prints its own, S_Write_Indv (IO_benchmark.cpp:63); the 4.0 layout and the JSON keep
     # parbench's S_Write_indv.
-    defaults = ["s_write_INDV", "-msgsize", "65536", "-zero_size", "off", "-time", "600"] + where
-    runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io"),
+    # S_Read_indv rides along (its reads: below).
+    defaults = ["s_write_INDV", "S_Read_indv", "-msgsize", "65536", "-zero_size", "off", "-time",
+                "600"] + where
+    runs = {m: (run(2, base, delay=d, methodology=m, suite="imb-io", console=True),
                 run(2, defaults, delay=d, methodology=m, suite="imb-io", console=True))
             for m in ("2021", "4.0")}
     if any(r[0] != 0 for pair in runs.values() for r in pair):
         expect(False, "every imb-io run exits 0")
         return
-    for label, ((_, doc, _, _, _), (_, ddoc, dout, _, dreports)) in runs.items():
+    for label, ((_, doc, out, _, _), (_, ddoc, dout, _, dreports)) in runs.items():
         is_2021 = label == "2021"
+        # IMB-IO 2021.11 prints three lines before the first table of a run that has nonblocking
+        # benchmarks, once, whichever benchmark comes first (original_benchmark.h:180-188; the
+        # 2021.11 build prints them above S_Write_Indv's table in `S_Write_indv S_IWrite_indv`):
+        # the CPU work's rate in MFlops = passes x flops per pass / 10^6 / seconds of its
+        # calibration probe (IMB_cpu_exploit.c:116). parbench's probe is in the context: passes
+        # of a 100x100 matrix-vector product, 2 x 100 x 100 flops each. None under the 4.0
+        # layout, none in a run without nonblocking benchmarks (the defaults run).
+        probe = doc["context"]["parbench"]["plugin_context"].get("cpu_exploit", {})
+        rate = (probe["passes"] * 2 * 100 * 100 * 1e-6 / probe["seconds"]
+                if probe.get("seconds", 0) > 0 else -1)
+        lines = ("\n\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an "
+                 f"undisturbed\n# performance of {rate:7.2f} MFlops\n\n#---")
+        want_lines = 1 if is_2021 else 0
+        expect(out.count("CPU_Exploit") == want_lines and out.count(lines) == want_lines and
+               (not is_2021 or 0 <= out.find(lines) < out.find("# Benchmarking")) and
+               "CPU_Exploit" not in dout and (probe != {}) == is_2021,
+               f"{label}: the CPU_Exploit lines {want_lines} time(s) before the first table, "
+               f"{rate:.2f} MFlops from the probe {probe}: "
+               f"{[ln for ln in out.splitlines() if 'MFlops' in ln or 'CPU_Exploit' in ln]}")
         shown = "S_Write_Indv" if is_2021 else "S_Write_indv"
         listed = "# " + shown + "\n" in dout
         titled = f"# Benchmarking {shown}{' ' if is_2021 else ''}\n" in dout
         other = ("S_Write_indv" if is_2021 else "S_Write_Indv") in dout
-        named = [b["name"] for b in ddoc.get("benchmarks", []) if b["run_type"] == "iteration"]
+        named = [b["name"] for b in ddoc.get("benchmarks", [])
+                 if b["run_type"] == "iteration" and "Write" in b["name"]]
         expect(listed and titled and not other and named and
                all(n.startswith("imb-io/S_Write_indv/") for n in named),
                f"{label}: the console spells {shown} (listed {listed}, titled {titled}, the other "
@@ -1264,14 +1288,47 @@ def case_imb2021_io():
         # L the largest length, 50 IMB-IO's compiled MSGSPERSAMPLE): 40 MiB / 64 KiB = 640 > 50,
         # so 50 x 65536 = 3276800 bytes. Under 2021 each pass's file is made at that size (one
         # MPI_File_set_size in each of the two passes) and each aggregate epoch starts on it cut
-        # back to that size (E more), where the guide's rule preallocates and never cuts.
+        # back to that size (E more), where the guide's rule preallocates and never cuts. The
+        # read file is cut there once more (below).
         sizes = {}
         for report in dreports:
             for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
                 sizes[key] = sizes.get(key, 0) + calls
-        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 2} if is_2021 else {}
+        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 3} if is_2021 else {}
         expect(sizes == want_sizes, f"{label}: S_Write_indv 64 KiB file sizes set {sizes} != "
                                     f"{want_sizes}")
+        # Reads (S_Read_indv in the same run). IMB 2021 writes the block's file once, total
+        # bytes from offset 0 (IMB_init_file.c:203-261: 50 x 65536 = 3276800 B, as for the
+        # writes), and times n = 640 reads (40 MiB / 64 KiB) from offset 0 (rewound after the
+        # calibration, helper_IMB_functions.h:613-618): portions 0-49 get 65536 bytes, the other
+        # 590 reach the end of the file and get 0. The oracle notes each MPI_File_read with the
+        # pointer's position and the bytes it got. parbench under 2021: the file made at that
+        # size (its MPI_File_set_size counted above), the warm-up's max(ceil(640 / 20), 3) = 32
+        # reads from 0, then the 640 timed from 0 (an S_ benchmark: one process count). A read
+        # at the end of the file gets 0 bytes and leaves the pointer there (MPI-IO moves it by
+        # what was read), so the 590 empty reads all start at portion 50. The guide's rule: a
+        # fresh file of 2n = 100 portions, n = 50 (16 MiB / 64 KiB, capped at msgspersample 50),
+        # 3 warm-up reads and 50 timed ones running on, every one full. (The rule before: under
+        # 2021 every read got 65536 bytes.)
+        got = {}
+        for report in dreports:
+            for key, calls in report.get("operands", {}).get("MPI_File_read", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+) got (-?\d+)", key)
+                place = ((int(m.group(1)) // 65536, int(m.group(2)))
+                         if m and int(m.group(1)) % 65536 == 0 else (-1, -1))
+                got[place] = got.get(place, 0) + calls
+        if is_2021:
+            want = {(p, 65536): 2 if p < 32 else 1 for p in range(50)}
+            want[(50, 0)] = 640 - 50
+        else:
+            want = {(p, 65536): 1 for p in range(53)}
+        reps = [r["iterations"] for r in rows(ddoc, "S_Read_indv")]
+        want_reps = [640] if is_2021 else [50]
+        empty = sum(c for (_, g), c in got.items() if g == 0)
+        expect(got == want and reps == want_reps,
+               f"{label}: S_Read_indv 64 KiB repetitions {reps} (want {want_reps}); reads "
+               f"{sum(got.values())} (want {sum(want.values())}), {empty} empty, differing "
+               f"{sorted(set(got.items()) ^ set(want.items()))[:6]}")
         effective = ddoc["context"]["parbench"].get("effective_options", {}) or {}
         ctx = ddoc["context"]["parbench"]["plugin_context"].get("methodology", {}).get("io", {})
         want_io = ({"msglog_default": "0:22", "iter_default": "1000,40,100", "npmin_default": 1,
@@ -1284,26 +1341,30 @@ def case_imb2021_io():
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
-    # -iter_policy multiple_np under 2021: IMB runs the whole count once, untimed and without a
-    # rewind (helper_IMB_functions.h:691-694), so the timed writes follow it. The hyperbola at
-    # np 1, msgspersample 4, 2^22 (the default -msglog) and X = 1 KiB: (int)(4 * 2^22 / (1024 +
-    # 2^22) + 0.5) = 4; so 4 untimed non-aggregate writes at portions 0-3 and 4 timed at 4-7.
-    # (The volume rule's warm-up of 2 and a rewind gave 2, 2, 1, 1 at portions 0-3.)
-    rc, doc, _, _, reports = run(2, ["S_Write_indv", "-msgsize", "1024", "-iter", "4,40,2",
-                                     "-iter_policy", "multiple_np", "-aggregate_mode",
-                                     "non_aggregate", "-time", "600"] + where,
-                                 delay=d, methodology="2021", suite="imb-io")
-    at = {}
-    for report in reports or []:
-        for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
-            m = re.fullmatch(r"MPI_BYTE x 1024 at (\d+)", key)
-            portion = int(m.group(1)) // 1024 if m and int(m.group(1)) % 1024 == 0 else -1
-            at[portion] = at.get(portion, 0) + calls
-    reps = [r["iterations"] for r in rows(doc, "S_Write_indv")]
-    want_at = {p: 1 for p in range(8)}
-    expect(rc == 0 and reps == [4] and at == want_at,
-           f"2021 -iter_policy multiple_np: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
-           f"writes by portion {at} != {want_at}")
+    # -iter_policy multiple_np and off under 2021: IMB runs the whole count once, untimed and
+    # without a rewind (helper_IMB_functions.h:690-694, the branch taken wherever the dynamic
+    # calibration is not), so the timed writes follow it. multiple_np: the hyperbola at np 1,
+    # msgspersample 4, 2^22 (the default -msglog) and X = 1 KiB: (int)(4 * 2^22 / (1024 + 2^22)
+    # + 0.5) = 4; off: msgspersample, 4, in every mode (:407-408). So 4 untimed non-aggregate
+    # writes at portions 0-3 and 4 timed at 4-7. (The volume rule's warm-up of 2 and a rewind
+    # gave 2, 2, 1, 1 at portions 0-3 under multiple_np; parbench's warm-up of max(4 / 20, 3)
+    # gave one write at each of 0-6 under off.)
+    for policy in ("multiple_np", "off"):
+        rc, doc, _, _, reports = run(2, ["S_Write_indv", "-msgsize", "1024", "-iter", "4,40,2",
+                                         "-iter_policy", policy, "-aggregate_mode",
+                                         "non_aggregate", "-time", "600"] + where,
+                                     delay=d, methodology="2021", suite="imb-io")
+        at = {}
+        for report in reports or []:
+            for key, calls in report.get("operands", {}).get("MPI_File_write", {}).items():
+                m = re.fullmatch(r"MPI_BYTE x 1024 at (\d+)", key)
+                portion = int(m.group(1)) // 1024 if m and int(m.group(1)) % 1024 == 0 else -1
+                at[portion] = at.get(portion, 0) + calls
+        reps = [r["iterations"] for r in rows(doc, "S_Write_indv")]
+        want_at = {p: 1 for p in range(8)}
+        expect(rc == 0 and reps == [4] and at == want_at,
+               f"2021 -iter_policy {policy}: S_Write_indv 1 KiB repetitions {reps} (want [4]), "
+               f"writes by portion {at} != {want_at}")
     # How a portion is split among the processes: IMB 2021 splits it in units of
     # sizeof(assign_type) = 4 bytes by the rank in the file's communicator (IMB_get_rank_portion,
     # IMB_init.c:1030-1075, called at IMB_init_transfer.c:109; File_rank 0 for every private file,

@@ -34,14 +34,18 @@ struct cpu_load_calibration {
 // Collective over `comm`. Sets load.passes() to the agreed work for `target_s` (each process may
 // pass its own target; the largest wins). A target of zero or less gives no load. Costs each
 // process at most ~60 ms of CPU time (policy::cpu_load::calibration_plan); never inside a timed
-// region.
+// region. `Clock`: the thread's CPU time (the default: a probe another job preempts is not
+// counted slow), or a wall clock (IMB's MPI_Wtime, IMB_cpu_exploit.c:106-134: the work then
+// takes the target in wall time on the machine as loaded as it is now).
+template <clock_source Clock = thread_cpu_clock>
 inline cpu_load_calibration calibrate(MPI_Comm comm, policy::matvec_load& load, double target_s,
-                                      const policy::cpu_load::calibration_plan& plan = {}) {
+                                      const policy::cpu_load::calibration_plan& plan = {},
+                                      Clock clock = {}) {
     int size = 1;
     MPI_Comm_size(comm, &size);
     double target = target_s;
     MPI_Allreduce(MPI_IN_PLACE, &target, 1, MPI_DOUBLE, MPI_MAX, comm);
-    const policy::matvec_calibration mine = policy::calibrate_matvec(load, target, plan);
+    const policy::matvec_calibration mine = policy::calibrate_matvec(load, target, plan, clock);
     double spp_sum = mine.seconds_per_pass;
     MPI_Allreduce(MPI_IN_PLACE, &spp_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     cpu_load_calibration agreed;
@@ -55,7 +59,7 @@ inline cpu_load_calibration calibrate(MPI_Comm comm, policy::matvec_load& load, 
     if (agreed.passes > 0 && plan.check_runs > 0) {
         const std::uint64_t checked =
             policy::cpu_load::check_passes(agreed.passes, agreed.seconds_per_pass, plan);
-        double measured_sum = policy::time_passes(load, checked, plan.check_runs);
+        double measured_sum = policy::time_passes(load, checked, plan.check_runs, clock);
         MPI_Allreduce(MPI_IN_PLACE, &measured_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
         const double measured = measured_sum / static_cast<double>(size);
         if (measured > 0.0) {

@@ -35,6 +35,7 @@
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace parbench::mpi {
 
@@ -56,6 +57,10 @@ struct file_site {
     std::uint64_t overall_volume = 0;
     // How a portion is split among the processes (pattern::io_rank_block).
     pattern::io_split split{};
+    // Reads under IMB 2021 (file_plan::content_bytes): the file holds what IMB's block file
+    // holds, so that reads past its end read nothing, as IMB's do. false: every tile prefilled
+    // (the 4.0 rule, and -check, which needs data wherever it reads).
+    bool reads_find_block_file = false;
 };
 
 struct file_plan {
@@ -86,6 +91,11 @@ struct file_plan {
     std::uint64_t* carried_file_bytes = nullptr;
     std::uint64_t block_file_bytes = 0;
     bool cut_back_each_epoch = false;
+    // Reads (prefill) under IMB 2021: the file holds exactly this many bytes, its tiles from
+    // offset 0 prefilled as far as they reach and the file cut there (MPI_File_set_size), as
+    // IMB 2021 writes its block's file once, `total` bytes from offset 0 (IMB_init_file.c:
+    // 236-261); a read past it returns fewer bytes or none. 0: every tile prefilled.
+    std::uint64_t content_bytes = 0;
 
     // The size the file starts each size (and each cut-back epoch) at.
     [[nodiscard]] std::uint64_t carried_size() const noexcept {
@@ -94,7 +104,11 @@ struct file_plan {
 
     // This process's share of the disk the file needs.
     [[nodiscard]] std::uint64_t disk_bytes() const noexcept {
-        return open_in_setup ? static_cast<std::uint64_t>(block_bytes) * tiles : 1;
+        if (!open_in_setup) return 1;
+        if (content_bytes > 0 && portion_bytes > 0)  // its blocks of the tiles the file holds
+            return static_cast<std::uint64_t>(block_bytes) *
+                   ((content_bytes + portion_bytes - 1) / portion_bytes);
+        return static_cast<std::uint64_t>(block_bytes) * tiles;
     }
 };
 
@@ -207,11 +221,7 @@ public:
         set_view();
         const file_view v = view();
         if (plan_.prefill) {
-            // Every block of every tile, written independently and made visible to all.
-            for (std::uint64_t t = 0; t < plan_.tiles; ++t)
-                v.note(MPI_File_write_at(fh_, v.offset(t), buffer_.data(), count(), MPI_BYTE,
-                                         MPI_STATUS_IGNORE));
-            sync_barrier_sync();
+            prefill();
         } else if (plan_.carried_file_bytes == nullptr) {
             v.note(MPI_File_preallocate(fh_, static_cast<MPI_Offset>(plan_.portion_bytes) *
                                                  static_cast<MPI_Offset>(plan_.tiles)));
@@ -337,20 +347,58 @@ public:
 private:
     [[nodiscard]] int count() const noexcept { return static_cast<int>(plan_.block_bytes); }
     void set_view() {
-        if (plan_.tiled_view && plan_.block_bytes > 0) {
-            // The block, then a hole to the same block of the next tile.
-            MPI_Datatype block = MPI_DATATYPE_NULL;
-            MPI_Datatype tile = MPI_DATATYPE_NULL;
-            MPI_Type_contiguous(count(), MPI_BYTE, &block);
-            MPI_Type_create_resized(block, 0, static_cast<MPI_Aint>(plan_.portion_bytes), &tile);
-            MPI_Type_commit(&tile);
-            MPI_File_set_view(fh_, static_cast<MPI_Offset>(plan_.block_offset), MPI_BYTE, tile,
-                              "native", MPI_INFO_NULL);
-            MPI_Type_free(&tile);
-            MPI_Type_free(&block);
+        if (plan_.tiled_view && plan_.block_bytes > 0)
+            set_block_view(plan_.portion_bytes);
+        else
+            MPI_File_set_view(fh_, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+    }
+    // This process's blocks only: the block, then a hole to the same block of the next tile
+    // (`tile_bytes` apart). Collective over the file's communicator; needs a block.
+    void set_block_view(std::size_t tile_bytes) {
+        MPI_Datatype block = MPI_DATATYPE_NULL;
+        MPI_Datatype tile = MPI_DATATYPE_NULL;
+        MPI_Type_contiguous(count(), MPI_BYTE, &block);
+        MPI_Type_create_resized(block, 0, static_cast<MPI_Aint>(tile_bytes), &tile);
+        MPI_Type_commit(&tile);
+        MPI_File_set_view(fh_, static_cast<MPI_Offset>(plan_.block_offset), MPI_BYTE, tile,
+                          "native", MPI_INFO_NULL);
+        MPI_Type_free(&tile);
+        MPI_Type_free(&block);
+    }
+
+    // Reads: this process's block of each tile the file holds (every tile, or the tiles up to
+    // plan.content_bytes), written independently through a view of its blocks in chunks of
+    // about prefill_chunk_bytes, made visible to all; the file then cut at content_bytes.
+    // Collective over the file's communicator (the views, the cut and the completion).
+    static constexpr std::size_t prefill_chunk_bytes = std::size_t{1} << 20;
+    void prefill() {
+        const file_view v = view();
+        std::uint64_t tiles = plan_.tiles;
+        if (plan_.content_bytes > 0)
+            tiles = plan_.portion_bytes == 0
+                        ? 0
+                        : (plan_.content_bytes + plan_.portion_bytes - 1) / plan_.portion_bytes;
+        const auto block = static_cast<std::size_t>(count());
+        if (block > 0 && tiles > 0) {
+            set_block_view(plan_.portion_bytes);  // tile t's block at view offset t * block
+            const std::uint64_t per_call =
+                std::clamp<std::uint64_t>(prefill_chunk_bytes / block, 1, tiles);
+            std::vector<std::byte> chunk(static_cast<std::size_t>(per_call) * block);
+            for (std::uint64_t k = 0; k < per_call; ++k)
+                std::memcpy(chunk.data() + k * block, buffer_.data(), block);
+            for (std::uint64_t t = 0; t < tiles; t += per_call) {
+                const std::uint64_t these = std::min(per_call, tiles - t);
+                v.note(MPI_File_write_at(fh_, static_cast<MPI_Offset>(t * block), chunk.data(),
+                                         static_cast<int>(these * block), MPI_BYTE,
+                                         MPI_STATUS_IGNORE));
+            }
         } else {
             MPI_File_set_view(fh_, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
         }
+        set_view();
+        if (plan_.content_bytes > 0)
+            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.content_bytes)));
+        sync_barrier_sync();
     }
 
     // IMB's assured completion, outside timing.

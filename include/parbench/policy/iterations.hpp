@@ -162,6 +162,12 @@ struct imb_volume {
     // calibration is not), so the warm-up is that count, and so is the most a size times
     // (n_sample: the room of files). 0: the volume rule's n and warm-up.
     int imb2021_pre_run_processes = 0;
+    // IMB 2021's untimed run under -iter_policy off: IMB_init_buffers_iter takes the same branch
+    // as under multiple_np (src_cpp/helpers/helper_IMB_functions.h:690-694, the `else` of the
+    // dynamic calibration at :590) and runs the benchmark once with the whole count
+    // (msgspersample, :407-408) before the timed run, so the warm-up is the whole count. false:
+    // parbench's warm-up of max(n / warmup_divisor, min_warmup).
+    bool imb2021_untimed_run = false;
 
     [[nodiscard]] imb_block_budget* block_budget() const noexcept { return imb2021_budget; }
 
@@ -198,7 +204,7 @@ struct imb_volume {
     [[nodiscard]] constexpr std::uint64_t warmup(std::uint64_t bytes,
                                                  bool aggregate = true) const noexcept {
         const std::uint64_t n = n_sample(bytes, aggregate);
-        if (imb2021_pre_runs()) return n;  // IMB 2021's untimed run of the whole count
+        if (imb2021_pre_runs() || imb2021_untimed_run) return n;  // IMB 2021's untimed run
         const std::uint64_t divisor = std::max<std::uint64_t>(1, warmup_divisor);
         return std::clamp<std::uint64_t>(std::max((n + divisor - 1) / divisor, min_warmup), 1, n);
     }

@@ -342,6 +342,17 @@ private:
         out_.flush();
     }
 
+    // IMB-IO 2021.11's three lines before the first table of a run with nonblocking
+    // benchmarks, once (original_benchmark.h:180-188): the CPU work's rate, which the header
+    // carries where the run prints them (plugins/mpi/imb/run_header.cpp).
+    void cpu_exploit_lines() {
+        if (cpu_exploit_shown_ || !header_.io || !header_.io->cpu_exploit_mflops) return;
+        out_ << "\n\n# For nonblocking benchmarks:\n\n";
+        out_ << "# Function CPU_Exploit obtains an undisturbed\n";
+        out_ << fmt::format("# performance of {:7.2f} MFlops\n", *header_.io->cpu_exploit_mflops);
+        cpu_exploit_shown_ = true;
+    }
+
     // The columns IMB prints for the table: its rule is 13 characters a column, less one
     // (IMB_make_line, IMB_output.c:986-1004, line_len from IMB_print_header).
     [[nodiscard]] std::size_t imb_columns(const result_record& r) const {
@@ -411,6 +422,7 @@ private:
     void begin_table(const result_record& r) {
         if (tables_ != detail::imb2021_tables::none) {
             figures_ = figure_columns(r);
+            if (io_names_2021_) cpu_exploit_lines();
             imb2021_title(r);
             headings(r);
             return;
@@ -559,6 +571,7 @@ private:
     bool check_ = false;
     detail::imb2021_tables tables_ = detail::imb2021_tables::none;
     bool io_names_2021_ = false;  // imb-io under the 2021 layout: IMB 2021's spelling of names
+    bool cpu_exploit_shown_ = false;  // imb-io under 2021: the CPU_Exploit lines printed
     std::map<std::string, std::vector<column>> declared_;
     std::vector<column> figures_;  // the current table's figure columns
     std::optional<block_info> current_;

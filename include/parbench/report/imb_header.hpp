@@ -67,6 +67,9 @@ struct imb_header_datatypes {
 struct imb_header_io {
     std::string length_name = "io portion";  // "# Minimum io portion in bytes"
     std::string io_directory;
+    // IMB 2021.11's "# performance of %7.2f MFlops" before the first table of a run with
+    // nonblocking benchmarks (original_benchmark.h:180-188): the CPU work's rate on rank 0.
+    std::optional<double> cpu_exploit_mflops{};
 
     friend bool operator==(const imb_header_io&, const imb_header_io&) = default;
 };
@@ -122,6 +125,7 @@ inline void to_json(nlohmann::json& j, const imb_header& h) {
     if (h.io) {
         j["length_name"] = h.io->length_name;
         j["io_directory"] = h.io->io_directory;
+        if (h.io->cpu_exploit_mflops) j["cpu_exploit_mflops"] = *h.io->cpu_exploit_mflops;
     }
     if (h.overlap) {
         j["cpu_load"] = {{"kernel", h.overlap->cpu_load_kernel},
@@ -154,8 +158,10 @@ inline void from_json(const nlohmann::json& j, imb_header& h) {
     h.methodology = header_fields::optional<std::string>(j, "methodology");
     h.io.reset();
     if (header_fields::has_part(j, "IMB", "IMB-IO", {"length_name", "io_directory"}))
-        h.io = imb_header_io{.length_name = j.at("length_name").get<std::string>(),
-                             .io_directory = j.at("io_directory").get<std::string>()};
+        h.io = imb_header_io{
+            .length_name = j.at("length_name").get<std::string>(),
+            .io_directory = j.at("io_directory").get<std::string>(),
+            .cpu_exploit_mflops = header_fields::optional<double>(j, "cpu_exploit_mflops")};
     h.overlap.reset();
     if (header_fields::has_part(j, "IMB", "imb-nbc", {"cpu_load", "async_progress"})) {
         const nlohmann::json& load = j.at("cpu_load");

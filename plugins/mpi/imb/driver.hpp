@@ -403,10 +403,15 @@ struct family {
             iterations.imb2021_hyperbola_max_log = o.msglog.max_log;
             // Where the dynamic calibration is skipped, IMB 2021 runs the whole count once,
             // untimed, before the timed run (policy::iterations::imb_volume::
-            // imb2021_pre_run_processes); under -iter_policy off parbench keeps its own warm-up.
+            // imb2021_pre_run_processes).
             if (iter_policy == policy::iterations::imb_policy::multiple_np)
                 iterations.imb2021_pre_run_processes = c.processes;
         }
+        // So it does under -iter_policy off, with msgspersample (methodology::
+        // off_policy_runs_count_untimed; imb_volume::imb2021_untimed_run).
+        if (iter_policy == policy::iterations::imb_policy::off &&
+            o.method.off_policy_runs_count_untimed())
+            iterations.imb2021_untimed_run = true;
         // IMB 2021's count under the dynamic policy follows the sizes before this one in the
         // pass (methodology::chains_repetitions_across_sizes).
         if (o.method.chains_repetitions_across_sizes()) {
@@ -515,7 +520,8 @@ struct family {
             .cut_back_each_epoch = Aggregation::is_aggregate,
             .largest_length = largest_length(),
             .overall_volume = iterations.overall_vol_bytes,
-            .split = o.method.io_portion_split()};
+            .split = o.method.io_portion_split(),
+            .reads_find_block_file = o.method.io_reads_find_block_file() && !o.check};
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());

@@ -115,6 +115,10 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                            : nlohmann::json(nullptr)},
         {"non_aggregate_repetitions_under_iter_policy_off",
          m.off_policy_counts_msgs_per_sample() ? "msgs_per_sample" : "msgs_nonaggr"},
+        {"warm_up_under_iter_policy_off", m.off_policy_runs_count_untimed()
+                                              ? "the whole count, untimed (IMB's run before "
+                                                "the timed run)"
+                                              : "max(n / 20, 3)"},
         {"non_aggregate_repetitions_under_iter_policy_dynamic",
          m.dynamic_policy_caps_non_aggregate() ? "msgs_nonaggr capped at msgs_per_sample"
                                                : "msgs_nonaggr"},
@@ -181,6 +185,14 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
             {"portion_split", m.io_portion_split().by_file_rank
                                   ? "units of 4 bytes by the rank in the file's communicator"
                                   : "X/Q bytes by world rank"},
+            {"cpu_exploit_lines", m.io_prints_cpu_exploit()
+                                      ? "before the first table of a run with nonblocking "
+                                        "benchmarks"
+                                      : "none"},
+            {"read_file", m.io_reads_find_block_file()
+                              ? "IMB 2021's block file: its total bytes from offset 0, reads "
+                                "past them read nothing (every tile under -check)"
+                              : "2n portions per size, every read finds data"},
         };
         rules.erase("overlap_divisor");
         rules.erase("overlap_t_cpu");
@@ -217,6 +229,28 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                  : "MPI_SUM"},
             {"buffer_bytes_per_data_byte", st.datatypes->spread()},
         };
+    }
+    // IMB-IO 2021.11 calibrates its CPU work before the first benchmark of a run with
+    // nonblocking benchmarks and prints its rate above the first table
+    // (original_benchmark.h:180-188; methodology::io_prints_cpu_exploit): IMB_cpu_exploit.c:116's
+    // MFlops = passes x flops per pass / 10^6 / seconds of one probe on the wall clock
+    // (MPI_Wtime). parbench's probe is its calibration's fastest (policy::calibrate_matvec with
+    // the wall clock, rank 0 alone), of its own pass (a 100x100 matrix-vector product where
+    // IMB's is 10x10); the figures it came from are in the context.
+    const bool nonblocking = std::any_of(listed.begin(), listed.end(), [](const std::string& n) {
+        return n.find("_IWrite_") != std::string::npos || n.find("_IRead_") != std::string::npos;
+    });
+    if (header.io && m.io_prints_cpu_exploit() && nonblocking) {
+        policy::matvec_load load;
+        const policy::matvec_calibration c =
+            policy::calibrate_matvec(load, 0.0, {}, monotonic_clock{});
+        const double mflops = policy::cpu_load::rate_mflops(c.probe_passes, c.probe_s);
+        header.io->cpu_exploit_mflops = mflops;
+        start.header = header;
+        start.context["cpu_exploit"] = {{"passes", c.probe_passes},
+                                        {"seconds", c.probe_s},
+                                        {"flops_per_pass", policy::cpu_load::flops_per_pass},
+                                        {"mflops", mflops}};
     }
     return start;
 }

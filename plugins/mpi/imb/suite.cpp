@@ -65,12 +65,16 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     const std::vector<selected> chosen =
         select(catalogue_, spec_.name, request, o, imb2021_list, &named);
     // The run order: IMB 2021 runs the names in the order given (-include's, positional,
-    // -input's; selection.hpp) where the suite has no order of its own (IMB-IO's
-    // imb2021_list); the IMB 4.0 guide's catalogue order otherwise.
+    // -input's; selection.hpp), then the default set in its order (IMB-IO's imb2021_list; the
+    // 2021.11 build runs `IMB-IO S_IRead_indv Open_Close S_IWrite_indv` in that order); the
+    // IMB 4.0 guide's catalogue order otherwise.
+    std::vector<std::size_t> first = named;
+    for (const std::size_t k : run_order(catalogue_, imb2021_list))
+        if (!imb2021_list.empty() && std::find(first.begin(), first.end(), k) == first.end())
+            first.push_back(k);
     const std::vector<std::size_t> order =
-        !imb2021_list.empty() ? run_order(catalogue_, imb2021_list)
-        : o.method.is_2021()  ? run_order(catalogue_, std::span<const std::size_t>(named))
-                              : run_order(catalogue_, std::span<const std::string_view>{});
+        o.method.is_2021() ? run_order(catalogue_, std::span<const std::size_t>(first))
+                           : run_order(catalogue_, std::span<const std::string_view>{});
     // Derived datatypes and the user-defined sum live as long as the run (freed before
     // MPI_Finalize).
     std::optional<imb_mpi1::message_datatypes> datatypes;

@@ -311,6 +311,12 @@ struct transfer_def : mpi::definition_defaults {
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
         p.epochs_from_file_start = site.epochs_from_file_start;
+        // Reads under IMB 2021: the block's file as IMB writes it, total bytes from offset 0
+        // (IMB_init_file.c:239-261), so a read past them reads nothing, as IMB's do.
+        if (!writes && site.reads_find_block_file)
+            p.content_bytes = imb2021_block_file_bytes(
+                site.largest_length, site.overall_volume,
+                A.files == io_files::each_private ? c.size : 0);
         if (writes && site.carried_file_bytes != nullptr) {
             p.carried_file_bytes = site.carried_file_bytes;
             p.cut_back_each_epoch = site.cut_back_each_epoch;

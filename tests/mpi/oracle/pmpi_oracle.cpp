@@ -34,6 +34,8 @@
 // MPI-IO: MPI_File_write, free on either clock (no D), its operand noted with the file
 // pointer's position before the call ("MPI_BYTE x 8 at 16"): where imb-io's timed samples start;
 // MPI_File_set_size with the size ("MPI_BYTE x 1 to 65536"): the file they find.
+// MPI_File_read, free likewise, noted with the pointer's position and the bytes it got
+// ("MPI_BYTE x 8 at 16 got 0": a read past the file's end).
 // One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
 // target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
 // completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
@@ -105,7 +107,7 @@ enum fn : int {
     f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
     f_psend_init, f_precv_init, f_pready, f_parrived, f_session_init,
     f_comm_create_from_group, f_session_finalize, f_accumulate, f_get_accumulate,
-    f_fetch_and_op, f_compare_and_swap, f_file_write, f_file_set_size, f_count
+    f_fetch_and_op, f_compare_and_swap, f_file_write, f_file_set_size, f_file_read, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -129,7 +131,7 @@ const char* const fn_names[f_count] = {
     "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived",
     "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize", "MPI_Accumulate",
     "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_File_write",
-    "MPI_File_set_size"};
+    "MPI_File_set_size", "MPI_File_read"};
 
 struct state {
     bool ready = false;
@@ -1055,6 +1057,28 @@ int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, M
     }
     note_operand(f_file_write, count, type, MPI_OP_NULL, " at " + std::to_string(at));
     return PMPI_File_write(fh, buf, count, type, status);
+}
+
+// MPI-IO's read through the individual file pointer (imb-io's S_Read_indv): counted, its operand
+// noted with the pointer's position before the call and the bytes it read ("MPI_BYTE x 8 at 16
+// got 0": IMB 2021 reads past its file's end), free on either clock (oracle.py imb2021_io).
+int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    MPI_Offset at = -1;
+    PMPI_File_get_position(fh, &at);
+    {
+        state& s = self();
+        const std::lock_guard<std::mutex> lock(guard());
+        if (!s.ready) setup(s);
+        ++s.calls[f_file_read];
+    }
+    MPI_Status mine{};
+    MPI_Status* const seen = status == MPI_STATUS_IGNORE ? &mine : status;
+    const int rc = PMPI_File_read(fh, buf, count, type, seen);
+    int got = -1;
+    if (rc == MPI_SUCCESS) PMPI_Get_count(seen, MPI_BYTE, &got);
+    note_operand(f_file_read, count, type, MPI_OP_NULL,
+                 " at " + std::to_string(at) + " got " + std::to_string(got));
+    return rc;
 }
 
 // MPI_File_set_size: counted, its operand the size ("to 65536"), free on either clock.

@@ -342,6 +342,19 @@ def test_lists_and_options(args):
                   for x, n in zip((0, 1, 2, 4, 8, 16), want["Bcast"])}
     expect(calls == want_calls, f"-iter_policy auto: MPI_Bcast calls by length {calls}, want "
                                 f"{want_calls} (IMB 2021's untimed run of n, then n timed)")
+    # -iter_policy off takes the same branch (helper_IMB_functions.h:690-694) with n =
+    # msgspersample (:407-408): 20 at every size, so 2 x 20 calls, 10 more at 4 B. parbench's
+    # warm-up of max(ceil(20 / 20), 3) gave n + 3.
+    report = {}
+    proc, events = run(args, {"msglog": "0:2", "iter": "20", "iter_policy": "off",
+                              "time": "600"}, ["Bcast"], preload=args.oracle, report=report)
+    calls = {x: report.get("operands", {}).get("MPI_Bcast", {}).get(f"MPI_BYTE x {x}", 0)
+             for x in (0, 1, 2, 4)}
+    want_calls = {x: 2 * 20 + (N_WARMUP if x == 4 else 0) for x in (0, 1, 2, 4)}
+    expect(proc.returncode == 0 and calls == want_calls,
+           f"-iter 20 -iter_policy off: MPI_Bcast calls by length {calls}, want {want_calls} "
+           f"(IMB 2021's untimed run of n, then n timed) rc {proc.returncode} "
+           f"{proc.stderr[-300:]}")
     # -aggregate_mode: one mode of the benchmarks that have both (IMB-RMA's Unidir_put); and
     # Truly_passive_put's columns: t_pure before t_ovrl under 2021 (IMB_output.c:423).
     for mode, method, want in (("aggregate", "2021", ["t_pure_us", "t_ovrl_us"]),

@@ -128,6 +128,12 @@ TEST_CASE("decide applies the -time cap and the policy", "[iterations]") {
         CHECK(v.n_sample(4194304, false) == 100);
         CHECK(v.decide(4194304, true, 5.0, 3, true) == 1000);
         CHECK(v.effective_policy(true) == imb_policy::off);
+        // IMB 2021's untimed run of the whole count before the timed run (:690-694).
+        CHECK(v.warmup(4194304) == 50);
+        v.imb2021_untimed_run = true;
+        CHECK(v.warmup(4194304) == 1000);
+        CHECK(v.warmup(4194304, false) == 100);
+        CHECK(v.n_sample(4194304) == 1000);
     }
 }
 

@@ -119,6 +119,15 @@ struct methodology {
         return is_2021();
     }
 
+    // The warm-up under -iter_policy off: IMB 2021 skips the dynamic calibration and runs the
+    // benchmark once with the whole count (msgspersample), untimed, before the timed run
+    // (src_cpp/helpers/helper_IMB_functions.h:690-694, the `else` of :590), without rewinding an
+    // IMB-IO file; the warm-up is that run (imb_volume::imb2021_untimed_run). The 4.0 rule:
+    // parbench's warm-up of max(n / 20, 3).
+    [[nodiscard]] constexpr bool off_policy_runs_count_untimed() const noexcept {
+        return is_2021();
+    }
+
     // The repetitions of a non-aggregate sample under the dynamic policy (`dynamic`, or `auto`
     // for a benchmark without a root): IMB 2021 starts every mode's chain of sizes at
     // `ITERATIONS->n_sample_prev = ITERATIONS->msgspersample` and takes
@@ -281,6 +290,24 @@ struct methodology {
     // never preallocated. The rule as parbench had it (4.0): a fresh file per size, preallocated
     // for 2n portions.
     [[nodiscard]] constexpr bool io_file_per_block() const noexcept { return is_2021(); }
+
+    // The file IMB-IO's reads find: IMB 2021 writes the block's file once, `total` bytes from
+    // offset 0 (the size as for writes, io_file_per_block; IMB_init_file.c:203-261), and its n
+    // reads of X from offset 0 (the file opened for the size, or rewound after the calibration,
+    // helper_IMB_functions.h:613-618; explicit offsets j X, IMB_read.c:257) run past it where
+    // n X > total (-msglog below 0:22, or -msgsize): those read nothing (MPI-IO returns 0 bytes
+    // at the end of a file). parbench reproduces that, so the same benchmark gives the same
+    // number: each size's file holds IMB's total bytes, no more. -check is the exception (it
+    // needs data wherever it reads; every tile is filled). The rule as parbench had it (4.0): a
+    // fresh file per size with 2n portions, every read finds data.
+    [[nodiscard]] constexpr bool io_reads_find_block_file() const noexcept { return is_2021(); }
+
+    // IMB-IO's three lines before the first table of a run that has nonblocking benchmarks:
+    // "# For nonblocking benchmarks:", "# Function CPU_Exploit obtains an undisturbed",
+    // "# performance of %7.2f MFlops" (original_benchmark.h:180-188: do_nonblocking_ is set
+    // while the benchmarks are made, helper_IMB_functions.h:231-235, and the lines come at the
+    // first benchmark's first size, whichever it is). The 4.0 layout has none.
+    [[nodiscard]] constexpr bool io_prints_cpu_exploit() const noexcept { return is_2021(); }
 
     // IMB-IO's Open_Close repeats msgs_nonaggr times (the third -iter value): IMB 2021 takes
     // MSGS_NONAGGR for a benchmark without file access (access NO,
