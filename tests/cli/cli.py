@@ -351,6 +351,15 @@ def case_refused_record():
         doc = json.load(open(out_json))
         if doc["benchmarks"] or doc["context"]["parbench"].get("completed") is not False:
             fail("out.json: no rows, the run incomplete", json.dumps(doc)[:2000])
+        # An event that is not JSON (a broken plugin): the run stops after the row before it.
+        rc, out, err = fake(["PingPong", "-raw_event", "{not json", "-msglog", "0:1", "--json",
+                             out_json])
+        expect_error(rc, err, 1, r"parbench: error: a plugin emitted an event that is not JSON; "
+                     r"stopped", "an event that is not JSON")
+        doc = json.load(open(out_json))
+        names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+        if len(names) != 1 or doc["context"]["parbench"].get("completed") is not False:
+            fail(f"out.json: the first row alone, the run incomplete: {names}")
 
 
 def case_note():

@@ -100,7 +100,18 @@ public:
         }
     }
 
-    void on_event_problem(const std::string& problem) override { print_warning(problem); }
+    // An event the plugin sent that is not JSON (a broken plugin): on rank 0, where the rows are
+    // rendered, it ends the run as a record its layout refuses does, since what it carried would
+    // be missing from every output; another rank says it and goes on (rank 0 decides the run).
+    void on_event_problem(const std::string& problem) override {
+        std::lock_guard lock(mutex_);
+        if (ended_) return;
+        if (rank_ == 0 && broken_events_) {
+            broken_events_(problem);
+            return;
+        }
+        print_warning(problem);
+    }
 
     void on_progress(std::string_view benchmark, std::uint64_t bytes, int processes) override {
         const measurement now{std::string(benchmark), bytes, processes};

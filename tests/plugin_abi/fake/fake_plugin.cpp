@@ -7,7 +7,7 @@
 // -include A B (accepted and echoed in the header list), -layout NAME (the console layout it
 // declares; "osu" adds OSU's header and declared columns; "caf" the caf header, and caf figures
 // on PingPong's rows alone, so that the other benchmarks' rows are ones the caf layout refuses),
-// -note TEXT. With
+// -note TEXT, -raw_event TEXT (emitted as it is: not an event unless it is one). With
 // PARBENCH_FAKE_HANG_MARKER=PATH, Hang creates PATH once it has begun (an event for tests to
 // wait on). With PARBENCH_FAKE_INIT_FAILS set, init fails on every process (a plugin error
 // before any run: said once under a launcher, driver/exit_status.hpp). Outside the default set: Corrupt (under -check, `bytes` defects in each row: the
@@ -59,6 +59,8 @@ const parbench_parameter fake_parameters[] = {
     {"layout", "NAME", "Console layout to declare (layout registry tests)", "imb",
      PARBENCH_ARITY_ONE},
     {"note", "TEXT", "A note event to emit after the first result", nullptr, PARBENCH_ARITY_ONE},
+    {"raw_event", "TEXT", "Text to emit as an event, as it is, after the first result", nullptr,
+     PARBENCH_ARITY_ONE},
     {"count", "N", "A typed count", nullptr, PARBENCH_ARITY_ONE},
     {"pause", "SECONDS", "A typed number of seconds", nullptr, PARBENCH_ARITY_ONE},
     {"order", "WORD", "A typed choice", nullptr, PARBENCH_ARITY_ONE},
@@ -229,6 +231,7 @@ void run_fake(const char* request_json, const parbench_host* host) {
     channel.run_started(start);
 
     std::string note = option_text(request, "note");  // emitted once, after the first row
+    std::string raw_event = option_text(request, "raw_event");  // likewise, not made an event
     for (const auto& name : names) {
         if (name == "Hang" || name == "hang") {
             channel.progress("Hang", 1024, 2);
@@ -290,6 +293,8 @@ void run_fake(const char* request_json, const parbench_host* host) {
             }
             channel.result(r);
             if (!note.empty()) channel.note(std::exchange(note, std::string{}));
+            if (!raw_event.empty() && host != nullptr && host->emit != nullptr)
+                host->emit(host->context, std::exchange(raw_event, std::string{}).c_str());
         }
     }
     channel.warning("fake plugin finished");
