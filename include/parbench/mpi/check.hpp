@@ -34,7 +34,7 @@ struct mismatch {
 struct findings {
     static constexpr std::size_t listed_at_most = 1000;
     std::uint64_t count = 0;
-    std::vector<mismatch> listed;
+    std::vector<mismatch> listed{};
     bool floating = false;  // the listed values are floating-point (OSU prints them with %f)
 
     void add(std::uint64_t position, double expected, double actual) {

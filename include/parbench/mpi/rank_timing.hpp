@@ -43,7 +43,7 @@ struct rank_timing {
     // -check: what this process's check found (its count is `defects`, the first mismatching
     // elements listed) and the timed iteration whose data it read (the last one, from 0). Not
     // gathered: they stay on the process that found them (OSU's -clog log).
-    check::findings found;
+    check::findings found{};
     std::uint64_t checked_iteration = 0;
 
     friend bool operator==(const rank_timing&, const rank_timing&) = default;

@@ -64,7 +64,7 @@ struct measurement {
     // With the plan's check: what this process's own check found (on every active process;
     // the records' defects are the sum of the counts), for a suite's per-process log (OSU's
     // -clog), and the timed iteration whose data it read.
-    check::findings own_check;
+    check::findings own_check{};
     std::uint64_t checked_iteration = 0;
     // Not timed, and the benchmark ends here: IMB 2021's -time budget of the block ran out
     // before this size's timed run (policy/imb_block_budget.hpp), or, under that budget, the
