@@ -66,6 +66,7 @@ struct cuda_runtime {
     using sync_fn = int (*)();
     using bus_id_fn = int (*)(char*, int, int);
     using managed_fn = int (*)(void**, std::size_t, unsigned);
+    using copy_fn = int (*)(void*, const void*, std::size_t, int);
     malloc_fn malloc = nullptr;
     free_fn free = nullptr;
     memset_fn memset = nullptr;
@@ -74,6 +75,7 @@ struct cuda_runtime {
     sync_fn synchronize = nullptr;
     bus_id_fn pci_bus_id = nullptr;  // optional: the placement names the device by it
     managed_fn malloc_managed = nullptr;  // optional: managed (unified) memory, OSU's -d M
+    copy_fn memcpy = nullptr;  // -check's copies in and out of device memory (OSU's -d with -c)
     std::string problem;  // why it could not be opened; empty when it could
 };
 
@@ -96,8 +98,11 @@ inline cuda_runtime& runtime() {
         c.pci_bus_id = reinterpret_cast<cuda_runtime::bus_id_fn>(dlsym(lib, "cudaDeviceGetPCIBusId"));
         c.malloc_managed =
             reinterpret_cast<cuda_runtime::managed_fn>(dlsym(lib, "cudaMallocManaged"));
-        if (!c.malloc || !c.free || !c.memset || !c.device_count || !c.set_device || !c.synchronize)
-            c.problem = "the CUDA runtime lacks cudaMalloc/cudaFree/cudaMemset/cudaSetDevice";
+        c.memcpy = reinterpret_cast<cuda_runtime::copy_fn>(dlsym(lib, "cudaMemcpy"));
+        if (!c.malloc || !c.free || !c.memset || !c.device_count || !c.set_device ||
+            !c.synchronize || !c.memcpy)
+            c.problem =
+                "the CUDA runtime lacks cudaMalloc/cudaFree/cudaMemset/cudaMemcpy/cudaSetDevice";
         return c;
     }();
     return r;
@@ -118,6 +123,20 @@ inline void* managed_allocate(std::size_t bytes) {
 inline void device_zero(void* p, std::size_t bytes) {
     // cudaMemset is asynchronous to the host: the buffer must be zero before MPI reads it.
     (void)runtime().memset(p, 0, bytes);
+    (void)runtime().synchronize();
+}
+
+// Into and out of device (or managed) memory, as OSU 7.5's validation copies them
+// (cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, then cudaDeviceSynchronize:
+// osu_util_mpi.c:1152-1157, :1734-1736).
+inline void device_copy_in(void* in_space, const void* host, std::size_t bytes) {
+    constexpr int host_to_device = 1;  // cudaMemcpyHostToDevice
+    (void)runtime().memcpy(in_space, host, bytes, host_to_device);
+    (void)runtime().synchronize();
+}
+inline void device_copy_out(void* host, const void* in_space, std::size_t bytes) {
+    constexpr int device_to_host = 2;  // cudaMemcpyDeviceToHost
+    (void)runtime().memcpy(host, in_space, bytes, device_to_host);
     (void)runtime().synchronize();
 }
 
@@ -168,7 +187,8 @@ inline cuda_device& selected_device() {
         cuda.pci_bus_id(bus.data(), static_cast<int>(bus.size()), chosen.index) == 0)
         chosen.pci_bus_id.assign(bus.data(), strnlen(bus.data(), bus.size()));
     static const memory_space space{"cuda", detail::device_allocate, detail::device_release,
-                                    detail::device_zero};
+                                    detail::device_zero, detail::device_copy_in,
+                                    detail::device_copy_out};
     return &space;
 }
 
@@ -179,7 +199,8 @@ inline cuda_device& selected_device() {
     if (detail::runtime().malloc_managed == nullptr)
         throw input_error("-accelerator cuda: the CUDA runtime lacks cudaMallocManaged");
     static const memory_space space{"cuda-managed", detail::managed_allocate,
-                                    detail::device_release, detail::device_zero};
+                                    detail::device_release, detail::device_zero,
+                                    detail::device_copy_in, detail::device_copy_out};
     return &space;
 }
 

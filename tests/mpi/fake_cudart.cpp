@@ -6,7 +6,12 @@
 //   PARBENCH_FAKE_CUDA_DEVICES=N   devices on every node (default 2)
 //   PARBENCH_FAKE_CUDA_LOG=PREFIX  each allocation appends "cudaMalloc BYTES ADDRESS" (or
 //                                  cudaMallocManaged) to PREFIX.RANK, RANK the launcher's
-//                                  PMI_RANK: which process's buffers went to the device
+//                                  PMI_RANK: which process's buffers went to the device; each
+//                                  cudaMemcpy "cudaMemcpy BYTES TO FROM KIND" (-c's copies)
+//   PARBENCH_FAKE_CUDA_ZERO_COPIED=1
+//                                  every copy into the device (cudaMemcpyHostToDevice) delivers
+//                                  its first byte as 0, every copy out of it its last: a check
+//                                  that fills and reads device memory through copies sees both
 // Device D's PCI bus id is "0000:XX:00.0" with XX = 0x10 + D in hexadecimal.
 // No address is handed out twice in a process: each allocation is pages of its own mapping, and
 // cudaFree gives their memory back but keeps the addresses (made inaccessible, never unmapped),
@@ -100,6 +105,30 @@ int cudaDeviceSynchronize() { return 0; }
 int cudaDeviceGetPCIBusId(char* id, int length, int device) {
     if (device < 0 || device >= device_count()) return invalid_device;
     std::snprintf(id, static_cast<std::size_t>(length), "0000:%02X:00.0", 0x10 + device);
+    return 0;
+}
+// Any way (every "device" address is host memory here); the kind only decides which byte
+// PARBENCH_FAKE_CUDA_ZERO_COPIED zeroes.
+int cudaMemcpy(void* to, const void* from, std::size_t bytes, int kind) {
+    constexpr int host_to_device = 1;
+    constexpr int device_to_host = 2;
+    std::memmove(to, from, bytes);
+    const char* zero = std::getenv("PARBENCH_FAKE_CUDA_ZERO_COPIED");
+    if (zero != nullptr && std::strcmp(zero, "1") == 0 && bytes > 0) {
+        if (kind == host_to_device) static_cast<unsigned char*>(to)[0] = 0;
+        if (kind == device_to_host) static_cast<unsigned char*>(to)[bytes - 1] = 0;
+    }
+    const char* prefix = std::getenv("PARBENCH_FAKE_CUDA_LOG");
+    if (prefix == nullptr) return 0;
+    const char* rank = std::getenv("PMI_RANK");
+    char path[4096];
+    std::snprintf(path, sizeof path, "%s.%s", prefix, rank != nullptr ? rank : "0");
+    if (std::FILE* f = std::fopen(path, "a")) {
+        std::fprintf(f, "cudaMemcpy %zu 0x%jx 0x%jx %d\n", bytes,
+                     static_cast<std::uintmax_t>(reinterpret_cast<std::uintptr_t>(to)),
+                     static_cast<std::uintmax_t>(reinterpret_cast<std::uintptr_t>(from)), kind);
+        std::fclose(f);
+    }
     return 0;
 }
 

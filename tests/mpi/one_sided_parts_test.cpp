@@ -57,21 +57,27 @@ TEST_CASE("a put's check counts every wrong byte at the target", "[check]") {
     const data_check<rma_op::put> check;
     for (int r = 0; r < 2; ++r) check.prepare(pair_memory::context(r, pattern::first_pair), m.view(r));
     m.window[1] = m.origin[0];  // rank 0 put both sections into rank 1
-    CHECK(check.verify(pair_memory::context(1, pattern::first_pair), 3, m.view(1)) == 0);
+    CHECK(check.verify(pair_memory::context(1, pattern::first_pair), 3, m.view(1)).count == 0);
     m.window[1][7] ^= std::byte{1};
     m.window[1][9] = std::byte{0};
-    CHECK(check.verify(pair_memory::context(1, pattern::first_pair), 3, m.view(1)) == 2);
+    const mpi::check::findings found =
+        check.verify(pair_memory::context(1, pattern::first_pair), 3, m.view(1));
+    CHECK(found.count == 2);
+    // each listed with OSU's -c log values: rank 0's byte k is (131 + 7k + k / 251) mod 256, as
+    // a char: k = 7 is 180 (-76), flipped 181 (-75); k = 9 is 194 (-62), found 0
+    CHECK(found.listed == std::vector<mpi::check::mismatch>{{7, -76, -75}, {9, -62, 0}});
     // rank 0's window is nobody's target: nothing to count
-    CHECK(check.verify(pair_memory::context(0, pattern::first_pair), 3, m.view(0)) == 0);
+    CHECK(check.verify(pair_memory::context(0, pattern::first_pair), 3, m.view(0)).count == 0);
 }
 
 TEST_CASE("a get's check reads the origin's slots", "[check]") {
     pair_memory m(4, 1);
     const data_check<rma_op::get> check;
     for (int r = 0; r < 2; ++r) check.prepare(pair_memory::context(r, pattern::first_pair), m.view(r));
-    CHECK(check.verify(pair_memory::context(0, pattern::first_pair), 1, m.view(0)) == 4);  // nothing came
+    // nothing came
+    CHECK(check.verify(pair_memory::context(0, pattern::first_pair), 1, m.view(0)).count == 4);
     m.origin[0] = m.window[1];
-    CHECK(check.verify(pair_memory::context(0, pattern::first_pair), 1, m.view(0)) == 0);
+    CHECK(check.verify(pair_memory::context(0, pattern::first_pair), 1, m.view(0)).count == 0);
 }
 
 TEST_CASE("accumulates count n per byte, fetches n - 1, CAS swaps once", "[check]") {
@@ -81,9 +87,9 @@ TEST_CASE("accumulates count n per byte, fetches n - 1, CAS swaps once", "[check
     // 300 accumulates of 1: each target byte 300 mod 256 = 44, the last fetch 299 mod 256 = 43
     for (auto& b : m.window[1]) b = std::byte{44};
     for (std::size_t k = 0; k < 3; ++k) m.result[0][k] = std::byte{43};
-    CHECK(acc.verify(pair_memory::context(1, pattern::first_pair), 300, m.view(1)) == 0);
-    CHECK(acc.verify(pair_memory::context(0, pattern::first_pair), 300, m.view(0)) == 0);
-    CHECK(acc.verify(pair_memory::context(1, pattern::first_pair), 301, m.view(1)) == 3);
+    CHECK(acc.verify(pair_memory::context(1, pattern::first_pair), 300, m.view(1)).count == 0);
+    CHECK(acc.verify(pair_memory::context(0, pattern::first_pair), 300, m.view(0)).count == 0);
+    CHECK(acc.verify(pair_memory::context(1, pattern::first_pair), 301, m.view(1)).count == 3);
 
     pair_memory c(atomic_bytes, 1);
     const data_check<rma_op::compare_and_swap> cas;
@@ -91,9 +97,10 @@ TEST_CASE("accumulates count n per byte, fetches n - 1, CAS swaps once", "[check
     const long long one = 1;
     std::memcpy(c.window[1].data(), &one, sizeof one);
     std::memcpy(c.result[0].data(), &one, sizeof one);  // from the second swap on, 1 comes back
-    CHECK(cas.verify(pair_memory::context(1, pattern::first_pair), 5, c.view(1)) == 0);
-    CHECK(cas.verify(pair_memory::context(0, pattern::first_pair), 5, c.view(0)) == 0);
-    CHECK(cas.verify(pair_memory::context(0, pattern::first_pair), 1, c.view(0)) == 1);  // first: 0
+    CHECK(cas.verify(pair_memory::context(1, pattern::first_pair), 5, c.view(1)).count == 0);
+    CHECK(cas.verify(pair_memory::context(0, pattern::first_pair), 5, c.view(0)).count == 0);
+    // the first swap fetches 0
+    CHECK(cas.verify(pair_memory::context(0, pattern::first_pair), 1, c.view(0)).count == 1);
 }
 
 TEST_CASE("PAW's repetitions: NREPS batches of NLOOP, NLOOP never grows", "[paw]") {

@@ -39,15 +39,26 @@ inline constexpr bool buffers_from_heap = false;
 #endif
 
 // Where a buffer's bytes live: page-aligned host memory unless a backend supplies another space
-// (CUDA device memory for a CUDA-aware MPI, plugins/mpi/cuda_buffers.hpp) as three functions.
-// Buffers are only ever allocated, zeroed and freed through a space; what reads or writes their
-// bytes on the host (-check) must not run with a device space.
+// (CUDA device memory for a CUDA-aware MPI, plugins/mpi/cuda_buffers.hpp) as its functions.
+// Buffers are only ever allocated, zeroed, freed and copied to or from the host through a space:
+// what reads or writes their bytes on the host (-check) works on host copies where the space
+// has copies (mpi/resource.hpp, mpi/rma_window.hpp).
 struct memory_space {
     std::string_view name = "host";
     void* (*allocate)(std::size_t bytes) = nullptr;  // the space's own alignment
     void (*release)(void* p) = nullptr;
     void (*zero)(void* p, std::size_t bytes) = nullptr;
+    // Copies `bytes` from host memory into the space, and out of it into host memory, complete
+    // on return (cudaMemcpy host to device, device to host); nullptr: the space is memory the
+    // host may touch.
+    void (*copy_in)(void* in_space, const void* host, std::size_t bytes) = nullptr;
+    void (*copy_out)(void* host, const void* in_space, std::size_t bytes) = nullptr;
 };
+
+// Whether the host must go through `space`'s copies to read or write its bytes.
+[[nodiscard]] constexpr bool needs_copies(const memory_space* space) noexcept {
+    return space != nullptr && space->copy_in != nullptr && space->copy_out != nullptr;
+}
 
 // Owning, zero-initialised byte buffer, page-aligned in host memory (or in a memory_space).
 // Never null: a zero-byte request still yields a valid pointer, because MPI implementations may

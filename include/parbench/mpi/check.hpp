@@ -9,8 +9,66 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace parbench::mpi::check {
+
+// --- what a check found ----------------------------------------------------------------------
+
+// One element a check found wrong: its position in the buffer checked (in elements of the
+// check's type: bytes for a check of bytes), and the value expected and the one found, each as
+// the element's type reads it (a byte as a `char`, as OSU 7.5's validation_log prints MPI_CHAR).
+struct mismatch {
+    std::uint64_t position = 0;
+    double expected = 0.0;
+    double actual = 0.0;
+    friend bool operator==(const mismatch&, const mismatch&) = default;
+};
+
+// What a check found: how many elements differ (the Defects figure) and the first of them,
+// listed (OSU 7.5's -c log lines; osu_util_mpi.c:2297-2348 lists them all, parbench keeps at
+// most `listed_at_most` per check, so a wholly wrong 4 MiB message does not write 4 M lines).
+// A check that counts without listing leaves `listed` empty.
+struct findings {
+    static constexpr std::size_t listed_at_most = 1000;
+    std::uint64_t count = 0;
+    std::vector<mismatch> listed{};
+    bool floating = false;  // the listed values are floating-point (OSU prints them with %f)
+
+    void add(std::uint64_t position, double expected, double actual) {
+        ++count;
+        if (listed.size() < listed_at_most) listed.push_back({position, expected, actual});
+    }
+    findings& operator+=(const findings& other) {
+        count += other.count;
+        floating = floating || other.floating;
+        for (const mismatch& m : other.listed) {
+            if (listed.size() == listed_at_most) break;
+            listed.push_back(m);
+        }
+        return *this;
+    }
+    friend findings operator+(findings a, const findings& b) {
+        a += b;
+        return a;
+    }
+    friend bool operator==(const findings&, const findings&) = default;
+};
+
+// A check's verify() returns a plain count or its findings; the runner takes either as findings.
+[[nodiscard]] inline findings as_findings(std::uint64_t count) {
+    findings found;
+    found.count = count;
+    return found;
+}
+[[nodiscard]] inline findings as_findings(findings found) { return found; }
+
+// A byte as OSU prints an MPI_CHAR element (`%d` of a `char`).
+[[nodiscard]] constexpr double char_value(std::byte b) noexcept {
+    return static_cast<double>(static_cast<char>(b));
+}
 
 // Byte `index` of the data rank `rank` sends (MPI_BYTE benchmarks); 1..251.
 [[nodiscard]] constexpr std::byte byte_value(int rank, std::uint64_t index) noexcept {
@@ -50,6 +108,20 @@ inline void fill_floats(std::span<std::byte> data, int rank, std::uint64_t first
     for (std::size_t j = 0; j < data.size(); ++j)
         defects += data[j] != byte_value(rank, first + j) ? 1 : 0;
     return defects;
+}
+
+// count_byte_defects with each mismatching byte listed (`position_base`: the position of
+// data[0] in the buffer the caller checks).
+[[nodiscard]] inline findings find_byte_defects(std::span<const std::byte> data, int rank,
+                                                std::uint64_t first = 0,
+                                                std::uint64_t position_base = 0) {
+    findings found;
+    for (std::size_t j = 0; j < data.size(); ++j) {
+        const std::byte expected = byte_value(rank, first + j);
+        if (data[j] != expected)
+            found.add(position_base + j, char_value(expected), char_value(data[j]));
+    }
+    return found;
 }
 
 // The fewest bytes of `data` that differ from `period`'s bytes read on from some start p
@@ -152,17 +224,30 @@ inline void fill_bytes(const element_layout& layout, std::span<std::byte> data, 
         data[j] = layout.is_data(j) ? byte_value(rank, first + layout.data_index(j)) : gap_marker;
 }
 
-// Data bytes that differ from rank's bytes from message byte `first`, and gap bytes written.
+// Data bytes that differ from rank's bytes from message byte `first`, and gap bytes written;
+// the data bytes listed at their message byte plus `position_base` (the gap bytes counted).
+[[nodiscard]] inline findings find_byte_defects(const element_layout& layout,
+                                                std::span<const std::byte> data, int rank,
+                                                std::uint64_t first = 0,
+                                                std::uint64_t position_base = 0) {
+    findings found;
+    for (std::size_t j = 0; j < data.size(); ++j) {
+        if (!layout.is_data(j)) {
+            found.count += data[j] != std::byte{0} ? 1 : 0;
+            continue;
+        }
+        const std::byte expected = byte_value(rank, first + layout.data_index(j));
+        if (data[j] != expected)
+            found.add(position_base + layout.data_index(j), char_value(expected),
+                      char_value(data[j]));
+    }
+    return found;
+}
+
 [[nodiscard]] inline std::uint64_t count_byte_defects(const element_layout& layout,
                                                       std::span<const std::byte> data, int rank,
-                                                      std::uint64_t first = 0) noexcept {
-    std::uint64_t defects = 0;
-    for (std::size_t j = 0; j < data.size(); ++j) {
-        const std::byte expected =
-            layout.is_data(j) ? byte_value(rank, first + layout.data_index(j)) : std::byte{0};
-        defects += data[j] != expected ? 1 : 0;
-    }
-    return defects;
+                                                      std::uint64_t first = 0) {
+    return find_byte_defects(layout, data, rank, first).count;
 }
 
 // Element `index` of what rank `rank` contributes to a typed reduction: float_value's small
@@ -209,23 +294,32 @@ inline void fill_reduction(const element_layout& layout, std::span<std::byte> da
 }
 
 // Elements that differ from the sum over `processes` ranks from element `first`, and gap bytes
-// written.
-[[nodiscard]] inline std::uint64_t count_reduction_defects(const element_layout& layout,
-                                                           std::span<const std::byte> data,
-                                                           int processes,
-                                                           std::uint64_t first = 0) noexcept {
+// written; the elements listed at their position in `data` (the gap bytes counted).
+[[nodiscard]] inline findings find_reduction_defects(const element_layout& layout,
+                                                     std::span<const std::byte> data,
+                                                     int processes, std::uint64_t first = 0) {
     return detail::with_element_type(layout.kind, [&]<class T>(T) {
-        std::uint64_t defects = 0;
+        findings found;
+        found.floating = std::is_floating_point_v<T>;
         std::size_t at = 0;
         for (std::uint64_t k = 0; at + sizeof(T) <= data.size(); at += layout.stride, ++k) {
             T v{};
             std::memcpy(&v, data.data() + at, sizeof(T));
-            defects += v != reduction_sum<T>(processes, first + k) ? 1 : 0;
+            const T expected = reduction_sum<T>(processes, first + k);
+            if (v != expected)
+                found.add(k, static_cast<double>(expected), static_cast<double>(v));
             for (std::size_t g = sizeof(T); g < layout.stride && at + g < data.size(); ++g)
-                defects += data[at + g] != std::byte{0} ? 1 : 0;
+                found.count += data[at + g] != std::byte{0} ? 1 : 0;
         }
-        return defects;
+        return found;
     });
+}
+
+[[nodiscard]] inline std::uint64_t count_reduction_defects(const element_layout& layout,
+                                                           std::span<const std::byte> data,
+                                                           int processes,
+                                                           std::uint64_t first = 0) {
+    return find_reduction_defects(layout, data, processes, first).count;
 }
 
 }  // namespace parbench::mpi::check

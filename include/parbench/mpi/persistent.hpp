@@ -86,8 +86,8 @@ public:
         buffers_.prepare_check(check, context);
     }
     template <class Check>
-    [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
-                                              std::uint64_t n) {
+    [[nodiscard]] check::findings count_defects(const Check& check, const kernel_context& context,
+                                                std::uint64_t n) {
         return buffers_.count_defects(check, context, n);
     }
 

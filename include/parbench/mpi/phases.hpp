@@ -558,7 +558,11 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
         timed = detail::time_loops(s, pattern.rooted, loops, plan, bytes, one_sample, checking);
     });
     r.end_access();
-    if (checking) timed.mine.defects = r.count_defects(check, context, timed.last_round);
+    if (checking) {
+        timed.mine.found = check::as_findings(r.count_defects(check, context, timed.last_round));
+        timed.mine.defects = timed.mine.found.count;
+        timed.mine.checked_iteration = timed.last_round > 0 ? timed.last_round - 1 : 0;
+    }
     return std::move(timed.mine);
 }
 

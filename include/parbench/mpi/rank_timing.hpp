@@ -5,6 +5,8 @@
 // twice. No MPI here: the row is plain data (tests/unit/mpi/rank_timing_test.cpp).
 #pragma once
 
+#include <parbench/mpi/check.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +40,11 @@ struct rank_timing {
     // IMB 2021's block budget ran out before this timing (policy/imb_block_budget.hpp): nothing
     // was timed. Agreed by every active process, so it is not gathered.
     bool timed_out = false;
+    // -check: what this process's check found (its count is `defects`, the first mismatching
+    // elements listed) and the timed iteration whose data it read (the last one, from 0). Not
+    // gathered: they stay on the process that found them (OSU's -clog log).
+    check::findings found{};
+    std::uint64_t checked_iteration = 0;
 
     friend bool operator==(const rank_timing&, const rank_timing&) = default;
 };

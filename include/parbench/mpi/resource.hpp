@@ -14,7 +14,8 @@
 //   visit(f)                    f(view): the per-iteration addressing kernels see — one type per
 //                               addressing, chosen once outside the timed loop
 //   count_defects(check, ctx, n)
-//                               -check after the n timed iterations
+//                               -check after the n timed iterations: a count, or the check's
+//                               findings (check.hpp) where it lists what it found
 //   teardown()                  collective; idempotent; also run by the owner's destructor
 //   check_storage(active)       optional, collective over the active processes: what the
 //                               resource needs on a file system against what it has free
@@ -25,6 +26,7 @@
 #pragma once
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/check.hpp>
 #include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/definition.hpp>
 #include <parbench/mpi/message_buffers.hpp>
@@ -36,6 +38,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace parbench::mpi {
 
@@ -60,12 +63,13 @@ concept resource = requires(R& r, const R& cr, const communicator& group) {
 };
 
 // A message-passing check fills every send slot and counts the defects in the receive slot of
-// the last timed iteration (the receive region is cleared to zero before timing).
+// the last timed iteration (the receive region is cleared to zero before timing), or lists
+// them (check::findings).
 template <class Check>
 concept message_check = requires(const Check& c, const kernel_context& k, std::span<std::byte> s,
                                  std::span<const std::byte> r, std::uint64_t i) {
     c.fill_send(k, s);
-    { c.verify(k, i, r) } -> std::convertible_to<std::uint64_t>;
+    { check::as_findings(c.verify(k, i, r)) } -> std::same_as<check::findings>;
 };
 
 // The send and receive regions of message-passing kernels, stored in pools the session keeps
@@ -91,23 +95,46 @@ public:
     void end_access() const noexcept {}
     void teardown() const noexcept {}  // the pools outlive the measurement
 
+    // In device memory (a space with copies: OSU's -d) each slot is filled on the host and
+    // copied in, as OSU 7.5's set_buffer_validation copies its host pattern in with cudaMemcpy.
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
         if constexpr (checks_data<Check>) {
-            for (std::uint64_t k = 0; k < send_.slot_count(); ++k)
-                check.fill_send(context, send_.slot(k));
-            std::memset(recv_.data(), 0, recv_.footprint());
+            const memory_space* send_space = send_pool_->space();
+            const memory_space* recv_space = recv_pool_->space();
+            std::vector<std::byte> staging(needs_copies(send_space) ? send_.message_bytes() : 0);
+            for (std::uint64_t k = 0; k < send_.slot_count(); ++k) {
+                if (!needs_copies(send_space)) {
+                    check.fill_send(context, send_.slot(k));
+                    continue;
+                }
+                const std::span<std::byte> slot = send_.slot(k);
+                check.fill_send(context, staging);
+                send_space->copy_in(slot.data(), staging.data(), slot.size());
+            }
+            if (needs_copies(recv_space))
+                recv_space->zero(recv_.data(), recv_.footprint());
+            else
+                std::memset(recv_.data(), 0, recv_.footprint());
         }
     }
-    // `n` iterations were timed: the check looks at the last one's receive slot.
+    // `n` iterations were timed: the check looks at the last one's receive slot (in device
+    // memory, at a host copy of it, as OSU 7.5's validate_data copies it out).
     template <class Check>
-    [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
-                                              std::uint64_t n) {
+    [[nodiscard]] check::findings count_defects(const Check& check, const kernel_context& context,
+                                                std::uint64_t n) {
         if constexpr (checks_data<Check>) {
             const std::uint64_t last = n > 0 ? n - 1 : 0;
-            return check.verify(context, last, recv_.slot(last));
+            const std::span<std::byte> slot = recv_.slot(last);
+            const memory_space* recv_space = recv_pool_->space();
+            if (!needs_copies(recv_space))
+                return check::as_findings(check.verify(context, last, slot));
+            std::vector<std::byte> staging(slot.size());
+            recv_space->copy_out(staging.data(), slot.data(), slot.size());
+            return check::as_findings(
+                check.verify(context, last, std::span<const std::byte>(staging)));
         }
-        return 0;
+        return {};
     }
 
     template <class F>

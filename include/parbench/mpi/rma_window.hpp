@@ -107,7 +107,7 @@ template <class Check>
 concept window_check = requires(const Check& c, const kernel_context& k, const window_view& v,
                                 std::uint64_t n) {
     c.prepare(k, v);
-    { c.verify(k, n, v) } -> std::convertible_to<std::uint64_t>;
+    { check::as_findings(c.verify(k, n, v)) } -> std::same_as<check::findings>;
 };
 
 class rma_window {
@@ -213,31 +213,46 @@ public:
     // Outside any epoch: the local copy of the window is updated under an exclusive lock on
     // this process (right in both memory models), then every process waits for every other,
     // so that no origin touches a window before its owner has prepared it.
+    // In device memory (plan.memory with copies: OSU's -d) the check fills host copies of the
+    // window, origin and result, copied in afterwards (host_mirror).
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
         if constexpr (checks_data<Check>) {
             end_access();
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, context.rank, 0, win_);
-            check.prepare(context, view());
+            if (needs_copies(plan_.memory)) {
+                host_mirror mirror(*this);
+                check.prepare(context, mirror.view);
+                mirror.copy_back(*this);
+            } else {
+                check.prepare(context, view());
+            }
             MPI_Win_unlock(context.rank, win_);
             MPI_Barrier(context.comm);
         }
     }
 
     // After the timed epochs are closed: every process waits until all transfers into its
-    // window are complete everywhere, then reads it under a local lock.
+    // window are complete everywhere, then reads it under a local lock (in device memory, host
+    // copies of it).
     template <class Check>
-    [[nodiscard]] std::uint64_t count_defects(const Check& check, const kernel_context& context,
-                                              std::uint64_t n) {
+    [[nodiscard]] check::findings count_defects(const Check& check, const kernel_context& context,
+                                                std::uint64_t n) {
         if constexpr (checks_data<Check>) {
             end_access();
             MPI_Barrier(context.comm);
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, context.rank, 0, win_);
-            const std::uint64_t defects = check.verify(context, n, view());
+            check::findings found;
+            if (needs_copies(plan_.memory)) {
+                const host_mirror mirror(*this);
+                found = check::as_findings(check.verify(context, n, mirror.view));
+            } else {
+                found = check::as_findings(check.verify(context, n, view()));
+            }
             MPI_Win_unlock(context.rank, win_);
-            return defects;
+            return found;
         }
-        return 0;
+        return {};
     }
 
     template <class F>
@@ -263,6 +278,35 @@ public:
     [[nodiscard]] const window_plan& plan() const noexcept { return plan_; }
 
 private:
+    // Host copies of the origin, result and window memory in plan.memory (MPI_Win_allocate's
+    // window is MPI's, on the host, and used as it is), and a view of them.
+    struct host_mirror {
+        std::vector<std::byte> origin;
+        std::vector<std::byte> result;
+        std::vector<std::byte> window;
+        window_view view;
+        explicit host_mirror(rma_window& w)
+            : origin(w.origin_.size()), result(w.result_.size()), view(w.view()) {
+            const memory_space& space = *w.plan_.memory;
+            space.copy_out(origin.data(), w.origin_.data(), origin.size());
+            space.copy_out(result.data(), w.result_.data(), result.size());
+            view.origin = origin.data();
+            view.result = result.data();
+            if (w.plan_.creation != window_creation::allocate) {
+                window.resize(w.window_memory_.size());
+                space.copy_out(window.data(), w.window_memory_.data(), window.size());
+                view.window = window.data();
+            }
+        }
+        void copy_back(rma_window& w) const {
+            const memory_space& space = *w.plan_.memory;
+            space.copy_in(w.origin_.data(), origin.data(), origin.size());
+            space.copy_in(w.result_.data(), result.data(), result.size());
+            if (!window.empty())
+                space.copy_in(w.window_memory_.data(), window.data(), window.size());
+        }
+    };
+
     window_plan plan_;
     kernel_context context_;
     MPI_Win win_ = MPI_WIN_NULL;

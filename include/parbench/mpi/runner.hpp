@@ -62,8 +62,10 @@ struct measurement {
     // process's, OSU's pair tests and mbw_mr).
     std::vector<double> process_us;
     // With the plan's check: what this process's own check found (on every active process;
-    // the records' defects are the sum over them), for a suite's per-process log (OSU's -clog).
-    std::uint64_t own_defects = 0;
+    // the records' defects are the sum of the counts), for a suite's per-process log (OSU's
+    // -clog), and the timed iteration whose data it read.
+    check::findings own_check{};
+    std::uint64_t checked_iteration = 0;
     // Not timed, and the benchmark ends here: IMB 2021's -time budget of the block ran out
     // before this size's timed run (policy/imb_block_budget.hpp), or, under that budget, the
     // size was over the -mem cap (IMB 2021's SAMPLE_FAILED_MEMORY, which ends the benchmark as a
@@ -139,7 +141,7 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
         if (ready.ready()) {
             const kernel_context context = s.context(static_cast<std::size_t>(config.bytes),
                                                      pattern::pairing_of(config.pattern));
-            const rank_timing mine =
+            rank_timing mine =
                 time_iterations(s, config.pattern, ready, context, config.kernel,
                                 config.completion, config.plan, config.bytes, config.check);
             timed_out = mine.timed_out;
@@ -151,7 +153,8 @@ template <pattern::descriptor Pattern, class Kernel, class Resource, class Compl
                 out.process_us = process_times_us(config.pattern, figures);
                 out.reduced = std::move(figures.reduced);
             }
-            out.own_defects = mine.defects;
+            out.own_check = std::move(mine.found);
+            out.checked_iteration = mine.checked_iteration;
         }
     }  // the resource is torn down here, before the idle processes are released
     out.timed_out = end_of_size(s, config.plan.iterations, timed_out || out.skipped_need_bytes > 0);

@@ -140,8 +140,8 @@ struct collective_def : mpi::definition_defaults {
     }
     struct verify_check : Imb::verify_check {
         root_pick root;
-        [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t last,
-                                           std::span<const std::byte> recv) const {
+        [[nodiscard]] auto verify(const mpi::kernel_context& c, std::uint64_t last,
+                                  std::span<const std::byte> recv) const {
             return Imb::verify_check::verify(c, root.iteration(last), recv);
         }
     };
@@ -217,8 +217,9 @@ struct reduce_scatter_block_def : mpi::definition_defaults {
         return {r};
     }
     struct verify_check : imb_mpi1::values_of_rank {
-        [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& c,
+                                                  std::uint64_t /*last*/,
+                                                  std::span<const std::byte> recv) const {
             const std::uint64_t n =
                 c.bytes / reduction.layout.size / static_cast<std::uint64_t>(c.size);
             return defects(recv, n * reduction.layout.size, c.size,

@@ -45,8 +45,8 @@ struct family {
     }
     [[nodiscard]] auto measure(const count& c, std::uint64_t x) const {
         auto m = Method::measure(c.session, *run.opts, name, x);
-        if (!run.opts->validation_log_dir.empty() && m.own_defects > 0)
-            log_validation(run, name, x, m.own_defects);
+        if (!run.opts->validation_log_dir.empty() && m.own_check.count > 0)
+            log_validation(run, x, m.checked_iteration, m.own_check);
         return m;
     }
     void publish(const count& /*c*/, result_record& r) const { osu::publish(run, r); }

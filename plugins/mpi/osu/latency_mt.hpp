@@ -208,14 +208,16 @@ struct latency_mt : latency_def<false>, takes_message_datatype {
                 }
                 for (std::uint64_t t = 0; t < threads; ++t) {
                     mine.total_s += shares[t].round_trips_s;
-                    // -c: a thread that received anything holds its partner's bytes
+                    // -c: a thread that received anything holds its partner's bytes (listed
+                    // thread after thread, each thread's buffer's positions)
                     const bool received = t < n + skip;
                     if (plan.check && received)
-                        mine.defects += mpi::check::count_byte_defects(recv[t], c.peer);
+                        out.own_check += mpi::check::find_byte_defects(recv[t], c.peer);
                 }
+                mine.defects = out.own_check.count;
+                out.checked_iteration = n > 0 ? n - 1 : 0;
                 mpi::gathered figures =
                     mpi::gather(s, mine, plan.batching.max_batches, plan.travel);
-                out.own_defects = mine.defects;
                 if (figures.root) {
                     // OSU's figure is the sending process's alone (lines 488-489), the first
                     const std::vector<const mpi::rank_timing*> timed = {&figures.ranks.front()};

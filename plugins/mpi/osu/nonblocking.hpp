@@ -385,7 +385,9 @@ template <class Def, class MakeStart>
                                        plan.check && mpi::checks_data<typename Def::verify_check>,
                                        overall);
             attach_nbc_figures(out.records, pure, splits);
-            out.own_defects = t_overall.defects;  // the records' defects are the overall loop's
+            // the records' defects are the overall loop's
+            out.own_check = t_overall.found;
+            out.checked_iteration = t_overall.checked_iteration;
         }
     }
     s.world().quiet_barrier();

@@ -41,13 +41,14 @@ struct partition_check {
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
     }
-    [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
-                                       std::span<const std::byte> recv) const noexcept {
-        if (c.peer == MPI_PROC_NULL) return 0;
+    [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& c,
+                                              std::uint64_t /*last*/,
+                                              std::span<const std::byte> recv) const {
+        if (c.peer == MPI_PROC_NULL) return {};
         const auto n = std::min<std::size_t>(
             recv.size(),
             static_cast<std::size_t>(delivered_bytes(c.bytes, partitions, element)));
-        return mpi::check::count_byte_defects(recv.first(n), c.peer);
+        return mpi::check::find_byte_defects(recv.first(n), c.peer);
     }
 };
 
@@ -234,6 +235,9 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype {
                 attach_nbc_figures(out.records, pure, splits);
                 for (result_record& r : out.records)
                     r.metrics["partitions"] = static_cast<double>(partitions);
+                // the records' defects are the overall loop's
+                out.own_check = t_overall.found;
+                out.checked_iteration = t_overall.checked_iteration;
             }
         }
         s.world().quiet_barrier();

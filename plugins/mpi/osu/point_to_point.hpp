@@ -51,10 +51,11 @@ struct bytes_of_partner {
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
     }
-    [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
-                                       std::span<const std::byte> recv) const noexcept {
-        if (c.peer == MPI_PROC_NULL || (!both_receive && c.initiator)) return 0;
-        return mpi::check::count_byte_defects(recv, c.peer);
+    [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& c,
+                                              std::uint64_t /*last*/,
+                                              std::span<const std::byte> recv) const {
+        if (c.peer == MPI_PROC_NULL || (!both_receive && c.initiator)) return {};
+        return mpi::check::find_byte_defects(recv, c.peer);
     }
 };
 

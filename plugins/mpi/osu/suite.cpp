@@ -16,8 +16,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <optional>
 #include <stdexcept>
@@ -210,10 +210,11 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
 // tests place buffers in (osu/options.hpp device_placement: SRC and DST on the point-to-point
 // and one-sided tests, -d's accelerator on the collectives), asked of the MPI library and the
 // CUDA runtime as imb-mpi1's -accelerator cuda asks them (cuda_buffers.hpp); none where every
-// buffer stays on the host. Refused in one line naming the -d given: an accelerator parbench
-// has no buffers of, -c (its check fills and reads the buffers on the host; imb-mpi1 refuses
-// -check with -accelerator too), an MPI library that is not CUDA-aware (its reason), no CUDA
-// runtime or device. Collective over MPI_COMM_WORLD.
+// buffer stays on the host. -c fills and reads them through the spaces' copies (as OSU 7.5's
+// set_buffer_validation and validate_data copy with cudaMemcpy; mpi/resource.hpp,
+// mpi/rma_window.hpp). Refused in one line naming the -d given: an accelerator parbench has no
+// buffers of, an MPI library that is not CUDA-aware (its reason), no CUDA runtime or device.
+// Collective over MPI_COMM_WORLD.
 struct device_spaces {
     const memory_space* device = nullptr;
     const memory_space* managed = nullptr;
@@ -244,9 +245,6 @@ struct device_spaces {
         }
     }
     if (!device && !managed) return {};
-    if (o.check)
-        throw input_error(given + ": not offered with -c (the check writes and reads the "
-                          "buffers on the host; imb-mpi1 refuses -check with -accelerator too)");
     device_spaces spaces;
     try {
         spaces.device = mpi_plugin::cuda_memory_space();  // a CUDA-aware MPI and a device
@@ -571,8 +569,8 @@ void report_skips(const run_state& st, std::string_view name, const mpi::size_no
         st.host->warning(std::string(name) + ": some sizes skipped, a process could not allocate");
 }
 
-void log_validation(const run_state& st, std::string_view name, std::uint64_t x,
-                    std::uint64_t defects) {
+void log_validation(const run_state& st, std::uint64_t x, std::uint64_t iteration,
+                    const mpi::check::findings& found) {
     const std::string& dir = st.opts->validation_log_dir;
     const std::string path = dir + "/log-" + std::to_string(st.world_rank) + ".log";
     // OSU's mode, 0744 (osu_util_mpi.c:2304); another process may have made it already
@@ -580,11 +578,37 @@ void log_validation(const run_state& st, std::string_view name, std::uint64_t x,
         st.host->warning("-clog: cannot make " + dir + ": " + std::strerror(errno));
         return;
     }
-    std::ofstream log(path, std::ios::app);
-    log << "Size: " << x << ", Test: " << name;
-    if (st.datatype_name != nullptr) log << ", Datatype: " << st.datatype_name;
-    log << ", Mismatching elements: " << defects << '\n';
-    if (!log) st.host->warning("-clog: cannot write " + path);
+    std::FILE* log = std::fopen(path.c_str(), "a");
+    if (log == nullptr) {
+        st.host->warning("-clog: cannot write " + path + ": " + std::strerror(errno));
+        return;
+    }
+    // OSU's lines (osu_util_mpi.c:2316-2345): positions 10 wide, values FIELD_WIDTH wide, 18 as
+    // OSU's build defines it (configure.ac:402), %f for floats and %d otherwise (the byte
+    // checks' bytes as chars)
+    constexpr int position_width = 10;
+    constexpr int value_width = 18;
+    std::fprintf(log, "Size: %llu, Iteration:%llu, Datatype: %s\n",
+                 static_cast<unsigned long long>(x), static_cast<unsigned long long>(iteration),
+                 datatype_name(st.opts->table_datatype, false));
+    std::fprintf(log, "%-*s%*s%*s\n", position_width, "Position", value_width, "Expected",
+                 value_width, "Actual");
+    for (const mpi::check::mismatch& m : found.listed) {
+        const auto position = static_cast<unsigned long long>(m.position);
+        if (found.floating)
+            std::fprintf(log, "%-*llu%*f%*f\n", position_width, position, value_width,
+                         m.expected, value_width, m.actual);
+        else
+            std::fprintf(log, "%-*llu%*lld%*lld\n", position_width, position, value_width,
+                         static_cast<long long>(m.expected), value_width,
+                         static_cast<long long>(m.actual));
+    }
+    // parbench's own line, where the check kept fewer than it found (check::findings)
+    if (found.listed.size() < found.count)
+        std::fprintf(log, "... %llu more mismatching elements, not listed\n",
+                     static_cast<unsigned long long>(found.count - found.listed.size()));
+    const bool written = std::ferror(log) == 0;
+    if (std::fclose(log) != 0 || !written) st.host->warning("-clog: cannot write " + path);
 }
 
 void publish(const run_state& st, result_record& r) {

@@ -10,6 +10,7 @@
 #include "osu/table.hpp"
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/check.hpp>
 #include <parbench/mpi/sweep.hpp>
 #include <parbench/plugin/abi.h>
 #include <parbench/plugin/export.hpp>
@@ -50,12 +51,13 @@ struct run_state {
 void publish(const run_state& st, result_record& r);
 
 // -clog[:DIR] (OSU 7.5's validation_log, osu_util_mpi.c:2297-2348): on the process whose check
-// found `defects` mismatching elements at size `x`, a line appended to DIR/log-RANK.log (the
-// directory made on the first one). One line per size, with the count: parbench's checks count
-// the mismatching elements, where OSU lists each one's position, expected and actual value. A
-// log that cannot be written is a warning.
-void log_validation(const run_state& st, std::string_view name, std::uint64_t x,
-                    std::uint64_t defects);
+// found mismatching elements at size `x`, reading the data of timed iteration `iteration`,
+// OSU's lines appended to DIR/log-RANK.log (the directory made on the first one): `Size: X,
+// Iteration:I, Datatype: T`, the Position / Expected / Actual heading and a line per listed
+// element; where the check listed fewer than it counted (check::findings), a line saying how
+// many more. A log that cannot be written is a warning.
+void log_validation(const run_state& st, std::uint64_t x, std::uint64_t iteration,
+                    const mpi::check::findings& found);
 
 using run_fn = void (*)(const run_state&, std::string_view name);
 

@@ -168,10 +168,11 @@ struct fan_check {
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
     }
-    [[nodiscard]] std::uint64_t verify(const mpi::kernel_context& c, std::uint64_t /*last*/,
-                                       std::span<const std::byte> recv) const noexcept {
-        if (FanIn || c.rank == 0) return 0;
-        return mpi::check::count_byte_defects(recv, 0);
+    [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& c,
+                                              std::uint64_t /*last*/,
+                                              std::span<const std::byte> recv) const {
+        if (FanIn || c.rank == 0) return {};
+        return mpi::check::find_byte_defects(recv, 0);
     }
 };
 

@@ -588,11 +588,29 @@ def test_tail_latency(args):
         refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
 
 
+def osu_log_block(x, iteration, datatype, mismatches):
+    """OSU 7.5's validation_log lines for one failed check (osu_util_mpi.c:2316-2345: positions
+    %-10d, MPI_CHAR values %d FIELD_WIDTH wide, 18 in OSU's build, configure.ac:402; as
+    osu_latency -clog writes them): mismatches are (position, expected, actual)."""
+    return ([f"Size: {x}, Iteration:{iteration}, Datatype: {datatype}",
+             f"{'Position':<10}{'Expected':>18}{'Actual':>18}"] +
+            [f"{k:<10}{e:>18}{a:>18}" for k, e, a in mismatches])
+
+
+def as_char(byte):
+    """A byte as OSU prints an MPI_CHAR element: %d of a (signed, on x86) char."""
+    return byte - 256 if byte > 127 else byte
+
+
 def test_validation_log(args):
     """-clog[:DIR] (OSU 7.5's "c::", osu_util.c:959-1008; its log, osu_util_mpi.c:2297-2348):
-    the testing module's put one byte off its section makes process 1's check find X
-    mismatching bytes at size X (test_osu_paw.py); -clog appends one line per such size to
-    validation_output/log-1.log (OSU's OMB_VALIDATION_LOG_DIR_PATH, osu_util.h:202), and nothing
+    the testing module's put one byte off its section (its X - 1 bytes from origin byte 0 land at
+    target byte 1; byte 0 stays the 0 the check cleared) makes process 1's check find X
+    mismatching bytes at size X (test_osu_paw.py); -clog appends OSU's lines per such size to
+    validation_output/log-1.log (OSU's OMB_VALIDATION_LOG_DIR_PATH, osu_util.h:202): `Size: X,
+    Iteration:3, Datatype: MPI_CHAR` (-i 4: the last timed iteration, from 0), the Position /
+    Expected / Actual heading and every byte k with the put's byte k, (131 + 7k) mod 256
+    (rma/kernels.hpp data_check::pattern of process 0), and the byte found, k - 1's or 0; nothing
     for latency, whose check passes. A DIR that exists is refused with OSU's words before the
     run; a value other than log[:DIR] is refused. The same run has bare -z's headings."""
     names = ["latency", "Test_Corrupt_put"]
@@ -617,8 +635,11 @@ def test_validation_log(args):
             for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
                 with open(os.path.join(log_dir, name)) as f:
                     logs[name] = f.read().splitlines()
-            want = {"log-1.log": [f"Size: {x}, Test: Test_Corrupt_put, Mismatching elements: {x}"
-                                  for x in (2, 4)]}
+            def sent(k):
+                return as_char((131 + 7 * k + k // 251) % 256)
+            want = {"log-1.log": [line for x in (2, 4) for line in osu_log_block(
+                x, 3, "MPI_CHAR", [(k, sent(k), sent(k - 1) if k > 0 else 0)
+                                   for k in range(x)])]}
             defects = {(r["benchmark"], r["bytes"]): r["defects"] for r in rows}
             expect(p.returncode == 5 and logs == want and
                    defects == {("latency", 2): 0, ("latency", 4): 0,
@@ -714,16 +735,81 @@ def test_sessions(args):
     refused_early(args, ["init", "-I"], "-I: not offered on init")
 
 
-def device_allocations(prefix, rank):
-    """The stand-in CUDA runtime's log of one process (tests/mpi/fake_cudart.cpp): (function,
-    first address, end address) per allocation. The stand-in hands no address out twice in a
-    process, so an address lies in one allocation at most (check_placement checks it)."""
+def device_log(prefix, rank):
+    """The stand-in CUDA runtime's log of one process (tests/mpi/fake_cudart.cpp), split."""
     try:
         with open(f"{prefix}.{rank}") as f:
-            lines = [line.split() for line in f if line.strip()]
+            return [line.split() for line in f if line.strip()]
     except FileNotFoundError:
         return []
-    return [(fn, int(address, 16), int(address, 16) + int(size)) for fn, size, address in lines]
+
+
+def device_allocations(prefix, rank):
+    """The stand-in CUDA runtime's allocations on one process: (function, first address, end
+    address) per allocation. The stand-in hands no address out twice in a process, so an address
+    lies in one allocation at most (check_placement checks it)."""
+    return [(fn, int(address, 16), int(address, 16) + int(size))
+            for fn, size, address, *_ in device_log(prefix, rank) if fn != "cudaMemcpy"]
+
+
+def device_copies(prefix, rank):
+    """The stand-in CUDA runtime's copies on one process: (kind, bytes, to, from) per
+    cudaMemcpy (kind 1 host to device, 2 device to host)."""
+    return [(int(kind), int(size), int(to, 16), int(source, 16))
+            for fn, size, to, source, kind in (line for line in device_log(prefix, rank)
+                                               if line[0] == "cudaMemcpy")]
+
+
+def check_through_copies(args, log, preload):
+    """-c with device buffers (OSU 7.5 fills and reads them with cudaMemcpy host to device and
+    device to host: set_buffer_validation, validate_data, osu_util_mpi.c:1152-1157, :1734-1735):
+    latency, put_latency and allreduce under -d cuda D D pass, each process's copies in going
+    to its cudaMalloc memory and its copies out coming from it, some of each. With the stand-in's
+    PARBENCH_FAKE_CUDA_ZERO_COPIED (a copy in delivers its first byte as 0, a copy out its last)
+    a check that filled through copies in and read through copies out finds, at 8 bytes,
+    positions 0 and 7 wrong, found 0, and -clog writes OSU's lines: process 0 expected process
+    1's bytes 0 and 7 from latency, 1 + 37 = 38 and 1 + 37 + 77 = 115 (check.hpp byte_value);
+    process 1 latency's 1 and 78 (process 0's), then put_latency's window bytes 0 and 7,
+    131 (-125 as a char) and 131 + 49 = 180 (-76) (rma/kernels.hpp pattern); -i 2: the last
+    timed iteration is 1. A fill or read that went around the copies loses one of the two."""
+    sized = ["-m", "8:8", "-i", "2", "-x", "0", "-c"]
+    names = ["latency", "put_latency", "allreduce"]
+    p, rows = run(names + sized + ["-d", "cuda", "D", "D"], args.np, args.parbench,
+                  timeout=60, env_args=preload)
+    expect(p.returncode == 0 and [(r["benchmark"], r["defects"]) for r in rows] ==
+           [(n, 0) for n in names], f"-c -d cuda D D: rc {p.returncode}, rows "
+           f"{[(r['benchmark'], r['defects']) for r in rows]}: {p.stderr[-300:]}")
+    for rank in (0, 1):
+        made = [(low, high) for fn, low, high in device_allocations(log, rank)
+                if fn == "cudaMalloc"]
+        copies = device_copies(log, rank)
+
+        def on_device(address, n):
+            return any(low <= address and address + n <= high for low, high in made)
+        expect({kind for kind, _, _, _ in copies} == {1, 2} and
+               all(on_device(to if kind == 1 else source, n) for kind, n, to, source in copies),
+               f"-c -d cuda D D: process {rank}'s copies {copies} against its device memory "
+               f"{made}: expected copies in to it and out of it, and no other")
+        os.remove(f"{log}.{rank}")
+    with tempfile.TemporaryDirectory() as tmp:
+        log_dir = os.path.join(tmp, "v")
+        p, rows = run(names[:2] + sized + [f"-clog:{log_dir}", "-d", "cuda", "D", "D"],
+                      args.np, args.parbench, timeout=60,
+                      env_args=preload + ["PARBENCH_FAKE_CUDA_ZERO_COPIED=1"])
+        logs = {}
+        for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
+            with open(os.path.join(log_dir, name)) as f:
+                logs[name] = f.read().splitlines()
+    want = {"log-0.log": osu_log_block(8, 1, "MPI_CHAR", [(0, 38, 0), (7, 115, 0)]),
+            "log-1.log": osu_log_block(8, 1, "MPI_CHAR", [(0, 1, 0), (7, 78, 0)]) +
+            osu_log_block(8, 1, "MPI_CHAR", [(0, -125, 0), (7, -76, 0)])}
+    defects = [(r["benchmark"], r["defects"]) for r in rows]
+    expect(p.returncode == 5 and defects == [("latency", 4), ("put_latency", 2)] and logs == want,
+           f"-c -d cuda D D, copies' first bytes 0: rc {p.returncode}, defects {defects}, logs "
+           f"{logs}, expected {want}: {p.stderr[-300:]}")
+    for rank in (0, 1):
+        if os.path.exists(f"{log}.{rank}"):
+            os.remove(f"{log}.{rank}")
 
 
 def stand_in_cuda(args, log):
@@ -822,8 +908,9 @@ def test_device_buffers(args):
                        warned == (managed and "mbw_mr" in names),
                        f"{what}: context b {b}, mbw_mr's warning {warned}: {p.stdout[:400]}")
                 check_placement(what, log, reports, want, senders, addresses)
+            check_through_copies(args, log, [f"LD_PRELOAD={os.path.abspath(args.fake_cudart)}",
+                                             f"PARBENCH_FAKE_CUDA_LOG={log}"])
     for options, why in [(["--accelerator", "cuda", "D", "D"], "-d cuda D D: the MPI library"),
-                         (["-d", "cuda", "D", "H", "-c"], "-d cuda D H: not offered with -c"),
                          (["-d", "managed", "MD", "X"], "buffer placement 'X'"),
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:

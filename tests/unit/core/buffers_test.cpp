@@ -195,7 +195,7 @@ struct counted_space {
     }
 };
 const parbench::memory_space counted{"counted", counted_space::allocate, counted_space::release,
-                                     counted_space::zero};
+                                     counted_space::zero, nullptr, nullptr};
 }  // namespace
 
 TEST_CASE("buffers in another memory space are allocated, zeroed and freed through it",

@@ -194,6 +194,47 @@ TEST_CASE("typed -check: elements where the layout puts them, gaps untouched, ty
     CHECK(mpi::check::count_reduction_defects(doubles, sums, 3, 7) == 1);
 }
 
+TEST_CASE("a check's findings: each mismatch's position, expected and actual value, capped",
+          "[check]") {
+    std::vector<std::byte> data(300);
+    mpi::check::fill_bytes(data, 3, 17);
+    data[7] ^= std::byte{1};
+    data[200] = std::byte{0};
+    // rank 3's byte i is 1 + (3·37 + 11 i + i / 256) mod 251: i = 24 is 125 (flipped, 124),
+    // i = 217 is 240, -16 as a char (OSU prints MPI_CHAR with %d), found 0; positions from 1000
+    const mpi::check::findings found = mpi::check::find_byte_defects(data, 3, 17, 1000);
+    CHECK(found.count == 2);
+    CHECK(found.listed == std::vector<mpi::check::mismatch>{{1007, 125, 124}, {1200, -16, 0}});
+    CHECK_FALSE(found.floating);
+    // at most listed_at_most kept, every one counted, in order; += keeps the cap
+    const std::vector<std::byte> zeros(1500);
+    mpi::check::findings all = mpi::check::find_byte_defects(zeros, 0);
+    CHECK(all.count == 1500);
+    REQUIRE(all.listed.size() == mpi::check::findings::listed_at_most);
+    CHECK(all.listed.back().position == mpi::check::findings::listed_at_most - 1);
+    all += found;
+    CHECK(all.count == 1502);
+    CHECK(all.listed.size() == mpi::check::findings::listed_at_most);
+    // a plain count is findings with nothing listed
+    CHECK(mpi::check::as_findings(std::uint64_t{4}).count == 4);
+    CHECK(mpi::check::as_findings(std::uint64_t{4}).listed.empty());
+    // typed sums list elements (floating for float and double); a written gap is counted only
+    const auto doubles = mpi::check::element_layout::of(mpi::check::element_kind::mpi_double, 2);
+    std::vector<std::byte> sums(3 * 16);
+    for (std::size_t j = 0; j < 3; ++j) {
+        const double v = mpi::check::reduction_sum<double>(2, j);
+        std::memcpy(sums.data() + j * 16, &v, sizeof v);
+    }
+    const double wrong = 7.5;
+    std::memcpy(sums.data() + 2 * 16, &wrong, sizeof wrong);
+    sums[8] = std::byte{1};
+    const mpi::check::findings typed = mpi::check::find_reduction_defects(doubles, sums, 2);
+    CHECK(typed.count == 2);
+    // element 2 of two processes: (1 + 2) + (2 + 2) = 7
+    CHECK(typed.listed == std::vector<mpi::check::mismatch>{{2, 7.0, 7.5}});
+    CHECK(typed.floating);
+}
+
 struct counting_comm {
     int barriers = 0;
     void barrier() { ++barriers; }

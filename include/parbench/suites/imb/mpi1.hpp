@@ -63,11 +63,11 @@ struct bytes_from_peer {
         check::fill_bytes(layout, slot, c.rank);
     }
     // The bytes from `rank`, message bytes [first, first + length) of its send buffer, found at
-    // message byte `at` of this receive buffer.
-    [[nodiscard]] std::uint64_t defects(std::span<const std::byte> recv, std::size_t at,
-                                        std::size_t length, int rank,
-                                        std::uint64_t first = 0) const noexcept {
-        return check::count_byte_defects(layout, layout.part(recv, at, length), rank, first);
+    // message byte `at` of this receive buffer (listed at their message byte there).
+    [[nodiscard]] check::findings defects(std::span<const std::byte> recv, std::size_t at,
+                                          std::size_t length, int rank,
+                                          std::uint64_t first = 0) const {
+        return check::find_byte_defects(layout, layout.part(recv, at, length), rank, first, at);
     }
 };
 
@@ -97,9 +97,9 @@ struct ping_pong_def : mpi::definition_defaults {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
-            return c.rank < 2 ? defects(recv, 0, c.bytes, 1 - c.rank) : 0;
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
+            return c.rank < 2 ? defects(recv, 0, c.bytes, 1 - c.rank) : check::findings{};
         }
     };
 };
@@ -124,9 +124,9 @@ struct ping_ping_def : mpi::definition_defaults {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
-            return c.peer >= 0 ? defects(recv, 0, c.bytes, c.peer) : 0;
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
+            return c.peer >= 0 ? defects(recv, 0, c.bytes, c.peer) : check::findings{};
         }
     };
 };
@@ -159,8 +159,8 @@ struct sendrecv_def : mpi::definition_defaults {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
             return defects(recv, 0, c.bytes, c.left);
         }
     };
@@ -191,8 +191,8 @@ struct exchange_def : mpi::definition_defaults {
         return {o.data, c.bytes * o.spread};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
             const std::size_t x = c.bytes;
             // From the left: what it sent to its right (second half); from the right: first half.
             return defects(recv, 0, x, c.left, x) + defects(recv, x, x, c.right, 0);
@@ -278,11 +278,11 @@ struct windowed_def : mpi::definition_defaults {
         return k;
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
             const int p = partner(c);
             const bool receives = Both || c.rank >= c.size / 2;
-            return p >= 0 && receives ? defects(recv, 0, c.bytes, p) : 0;
+            return p >= 0 && receives ? defects(recv, 0, c.bytes, p) : check::findings{};
         }
     };
 };
@@ -320,10 +320,10 @@ struct bcast_def : mpi::definition_defaults {
         return {o.data};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t last,
+                                             std::span<const std::byte> recv) const {
             const int root = c.root(last);
-            return c.rank == root ? 0 : defects(recv, 0, c.bytes, root);
+            return c.rank == root ? check::findings{} : defects(recv, 0, c.bytes, root);
         }
     };
 };
@@ -351,9 +351,9 @@ struct allgather_def : mpi::definition_defaults {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
-            std::uint64_t d = 0;
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
+            check::findings d;
             for (int k = 0; k < c.size; ++k)
                 d += defects(recv, static_cast<std::size_t>(k) * c.bytes, c.bytes, k);
             return d;
@@ -385,8 +385,8 @@ struct scatter_def : mpi::definition_defaults {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t last,
+                                             std::span<const std::byte> recv) const {
             return defects(recv, 0, c.bytes, c.root(last),
                            static_cast<std::uint64_t>(c.rank) * c.bytes);
         }
@@ -417,10 +417,10 @@ struct gather_def : mpi::definition_defaults {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
-                                           std::span<const std::byte> recv) const noexcept {
-            if (c.rank != c.root(last)) return 0;
-            std::uint64_t d = 0;
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t last,
+                                             std::span<const std::byte> recv) const {
+            if (c.rank != c.root(last)) return {};
+            check::findings d;
             for (int k = 0; k < c.size; ++k)
                 d += defects(recv, static_cast<std::size_t>(k) * c.bytes, c.bytes, k);
             return d;
@@ -451,9 +451,9 @@ struct alltoall_def : mpi::definition_defaults {
         return {o.data, v_counts(o.data.count, c.size)};
     }
     struct verify_check : bytes_from_peer {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
-            std::uint64_t d = 0;
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
+            check::findings d;
             for (int k = 0; k < c.size; ++k)
                 d += defects(recv, static_cast<std::size_t>(k) * c.bytes, c.bytes, k,
                              static_cast<std::uint64_t>(c.rank) * c.bytes);
@@ -472,12 +472,13 @@ struct values_of_rank {
     void fill_send(const kernel_context& c, std::span<std::byte> slot) const noexcept {
         check::fill_reduction(reduction.layout, slot, c.rank);
     }
-    // The sums of message bytes [0, length) of this receive buffer, elements from `first`.
-    [[nodiscard]] std::uint64_t defects(std::span<const std::byte> recv, std::size_t length,
-                                        int processes, std::uint64_t first = 0) const noexcept {
-        return check::count_reduction_defects(reduction.layout,
-                                              reduction.layout.part(recv, 0, length), processes,
-                                              first);
+    // The sums of message bytes [0, length) of this receive buffer, elements from `first`
+    // (listed at their element of this buffer).
+    [[nodiscard]] check::findings defects(std::span<const std::byte> recv, std::size_t length,
+                                          int processes, std::uint64_t first = 0) const {
+        return check::find_reduction_defects(reduction.layout,
+                                             reduction.layout.part(recv, 0, length), processes,
+                                             first);
     }
 };
 
@@ -507,9 +508,9 @@ struct reduce_def : mpi::definition_defaults {
         return {reduction_call::of(o)};
     }
     struct verify_check : values_of_rank {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t last,
-                                           std::span<const std::byte> recv) const noexcept {
-            return c.rank == c.root(last) ? defects(recv, c.bytes, c.size) : 0;
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t last,
+                                             std::span<const std::byte> recv) const {
+            return c.rank == c.root(last) ? defects(recv, c.bytes, c.size) : check::findings{};
         }
     };
 };
@@ -529,8 +530,8 @@ struct allreduce_def : mpi::definition_defaults {
         return {reduction_call::of(o)};
     }
     struct verify_check : values_of_rank {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
             return defects(recv, c.bytes, c.size);
         }
     };
@@ -608,8 +609,8 @@ struct reduce_scatter_def : mpi::definition_defaults {
         // Whose counts to expect: the split unless the imb family says otherwise (follow).
         imb::methodology method{.name = imb::methodology_name::imb40};
         void follow(const imb::methodology& m) noexcept { method = m; }
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
             // Items from the message length (a default-constructed check has no count).
             const auto items = static_cast<int>(c.bytes / reduction.layout.size /
                                                 static_cast<std::size_t>(reduction.elements_per_item));
@@ -642,8 +643,8 @@ struct reduce_scatter_block_def : mpi::definition_defaults {
         return {reduction_call::of(o)};
     }
     struct verify_check : values_of_rank {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const noexcept {
+        [[nodiscard]] check::findings verify(const kernel_context& c, std::uint64_t /*last*/,
+                                             std::span<const std::byte> recv) const {
             const std::uint64_t elements = c.bytes / reduction.layout.size;
             return defects(recv, c.bytes, c.size, static_cast<std::uint64_t>(c.rank) * elements);
         }

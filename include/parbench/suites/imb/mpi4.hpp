@@ -208,8 +208,8 @@ struct pure_def : Blocking {
     { return Request::refusal(processes); }
     // The blocking form's check at iteration 0's root: the request's.
     struct verify_check : Blocking::verify_check {
-        [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t /*last*/,
-                                           std::span<const std::byte> recv) const {
+        [[nodiscard]] auto verify(const kernel_context& c, std::uint64_t /*last*/,
+                                  std::span<const std::byte> recv) const {
             return Blocking::verify_check::verify(c, 0, recv);
         }
     };

@@ -227,18 +227,26 @@ struct data_check {
         }
     }
 
-    [[nodiscard]] std::uint64_t verify(const kernel_context& c, std::uint64_t n,
-                                       const window_view& v) const {
-        if (n == 0 || c.peer < 0) return 0;
+    // Puts and gets list each wrong byte (its offset in the window or origin region); the
+    // accumulates and atomics count theirs.
+    [[nodiscard]] mpi::check::findings verify(const kernel_context& c, std::uint64_t n,
+                                              const window_view& v) const {
+        if (n == 0 || c.peer < 0) return {};
         const bool written_by_peer = c.pairs.initiator(c.peer, c.size);
         const std::size_t region = v.bytes * static_cast<std::size_t>(v.sections);
+        const auto list_bytes = [&](const std::byte* data) {
+            mpi::check::findings found;
+            for (std::size_t k = 0; k < region; ++k)
+                if (data[k] != pattern(c.peer, k))
+                    found.add(k, mpi::check::char_value(pattern(c.peer, k)),
+                              mpi::check::char_value(data[k]));
+            return found;
+        };
         std::uint64_t defects = 0;
         if constexpr (Op == rma_op::put) {
-            if (written_by_peer)
-                for (std::size_t k = 0; k < region; ++k) defects += v.window[k] != pattern(c.peer, k);
+            if (written_by_peer) return list_bytes(v.window);
         } else if constexpr (Op == rma_op::get) {
-            if (c.initiator)
-                for (std::size_t k = 0; k < region; ++k) defects += v.origin[k] != pattern(c.peer, k);
+            if (c.initiator) return list_bytes(v.origin);
         } else if constexpr (Op == rma_op::fetch_and_op || Op == rma_op::compare_and_swap) {
             constexpr bool sum = Op == rma_op::fetch_and_op;
             const long long target_value = sum ? static_cast<long long>(n) : 1;
@@ -256,7 +264,7 @@ struct data_check {
                         defects += !holds(v.result + k, elem, count - 1);
             }
         }
-        return defects;
+        return mpi::check::as_findings(defects);
     }
 };
 
