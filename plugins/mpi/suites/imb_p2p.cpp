@@ -527,7 +527,7 @@ void pause_for(const options& o) {
 
 // The family for mpi::sweep(): one active set, every process; the run's sizes in their order;
 // per size IMB-P2P's pause, its iteration rule and the kernel; each record with IMB-P2P's
-// figures as metrics (t_usec, mbytes_per_s, messages_per_s).
+// figures: t_usec as a metric, Mbytes/sec and Msg/sec as its message_rates.
 template <class Kernel>
 struct p2p_family {
     const run_state& run;
@@ -579,9 +579,9 @@ struct p2p_family {
                                   : 0.0;
         r.block.title = title_of(name, spec.who, run.world);
         r.metrics["t_usec"] = r.t_avg_us;
-        r.metrics["mbytes_per_s"] = mbytes;
-        r.metrics["messages_per_s"] =
-            t_iteration_max_us > 0.0 ? scale * 1e6 / t_iteration_max_us : 0.0;
+        r.message_rates = message_rate_figures{
+            .mbytes_per_s = mbytes,
+            .messages_per_s = t_iteration_max_us > 0.0 ? scale * 1e6 / t_iteration_max_us : 0.0};
         r.throughput_mib_s = mbytes / 1.048576;
         run.host->result(r);
     }
