@@ -26,6 +26,7 @@
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/report/imb_header.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
@@ -701,17 +702,17 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
                                          {"mbytes_per_s", "Mbytes/sec"},
                                          {"messages_per_s", "Msg/sec", 0}};
     for (const std::string& n : names) start.columns[n] = columns;
-    start.context = {{"mpi_library", mpi::library_version()},
-                     {"processes", world},
-                     {"thread_level", std::string(mpi::thread_level_name(thread_level))},
-                     {"timer", "MPI_Wtime"},
-                     {"options",
-                      {{"sizes", o.sizes},
-                       {"iter_max", o.iterations.max},
-                       {"iter_numerator_bytes", o.iterations.numerator},
-                       {"msgwr", o.write_send},
-                       {"msgrd", o.read_recv},
-                       {"pause_us", o.pause_us}}}};
+    start.context =
+        report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = world};
+    start.context.update({{"thread_level", std::string(mpi::thread_level_name(thread_level))},
+                          {"timer", "MPI_Wtime"},
+                          {"options",
+                           {{"sizes", o.sizes},
+                            {"iter_max", o.iterations.max},
+                            {"iter_numerator_bytes", o.iterations.numerator},
+                            {"msgwr", o.write_send},
+                            {"msgrd", o.read_recv},
+                            {"pause_us", o.pause_us}}}});
     start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }
