@@ -190,7 +190,7 @@ def case_n2():
     context = document.get("context", {}).get("parbench", {}).get("plugin_context", {})
     if context.get("processes") != 2 or not str(context.get("mpi_library") or "").strip():
         fail(f"-n 2: context processes {context.get('processes')}, library "
-             f"{context.get('mpi_library')!r}", out)
+             f"{str(context.get('mpi_library'))[:40]!r}", out)
     found = tables(out)
     expect_no_defects(found, "-n 2")
     expect_figures_in_json(rows, found, "-n 2")

@@ -694,7 +694,7 @@ def test_persistent_collectives(args, np):
            f"{p.stderr[-400:]}")
     library = p.plugin_context.get("mpi_library", "")
     expect(library.strip() != "" and p.plugin_context.get("processes") == np,
-           f"{label}: context library {library!r}, processes "
+           f"{label}: context library {library[:40]!r}, processes "
            f"{p.plugin_context.get('processes')} (report::mpi_suite_context)")
     own_block_once = library.startswith("MPICH Version:\t4.0")
     defective = sorted({r["benchmark"] for r in rows if (r["defects"] or 0) > 0})
