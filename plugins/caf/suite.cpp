@@ -14,6 +14,7 @@
 #include <parbench/core/names.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/report/caf_header.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
@@ -199,11 +200,11 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
                                           .compiler = PARBENCH_CAF_COMPILER,
                                           .mpi_version = mpi::standard_version(),
                                           .check = o.check};
-        start.context = {
-            {"mpi_library", mpi::library_version()},
+        start.context =
+            report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = size};
+        start.context.update({
             {"coarray_runtime", PARBENCH_CAF_RUNTIME},
             {"compiler", PARBENCH_CAF_COMPILER},
-            {"processes", size},
             {"timer", "MPI_Wtime"},
             {"options",
              {{"counts", o.counts},
@@ -217,7 +218,7 @@ void run_suite(const run_request& request, const plugin::host_channel& host) {
               {"halo_sizes", o.halo_sizes},
               {"msgs_per_sample", o.iterations.msgs_per_sample},
               {"time_s", o.iterations.secs_per_sample},
-              {"check", o.check}}}};
+              {"check", o.check}}}});
         start.context.update(nlohmann::json(report::timer_limits::of(clock)));
         host.run_started(start);
         for (const auto& message : skipped) host.warning(message);

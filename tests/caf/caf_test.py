@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import fail, require  # noqa: E402
-from pbtest.run import iteration_rows, parbench  # noqa: E402
+from pbtest.run import iteration_rows, parbench, read_json  # noqa: E402
 
 CASE, PARBENCH, MPIEXEC, GOLDEN = sys.argv[1:5]
 PARBENCH = os.path.abspath(PARBENCH)
@@ -185,6 +185,12 @@ def case_n2():
                                               "--json", json_file])
         expect_clean(rc, out, err, "-n 2 run")
         rows = iteration_rows(json_file)
+        document = read_json(json_file) or {}
+    # The context's MPI part (report::mpi_suite_context): the library and the images' processes.
+    context = document.get("context", {}).get("parbench", {}).get("plugin_context", {})
+    if context.get("processes") != 2 or not str(context.get("mpi_library") or "").strip():
+        fail(f"-n 2: context processes {context.get('processes')}, library "
+             f"{str(context.get('mpi_library'))[:40]!r}", out)
     found = tables(out)
     expect_no_defects(found, "-n 2")
     expect_figures_in_json(rows, found, "-n 2")

@@ -779,7 +779,7 @@ template <pattern::descriptor Pattern>
         r.throughput_mib_s = t_max > 0.0 ? *factor * x / 1.048576 / t_max : 0.0;
         if constexpr (requires { pattern.message_rate; }) {
             if (pattern.message_rate)
-                r.metrics["messages_per_s"] = t_max > 0.0 ? *factor * 1e6 / t_max : 0.0;
+                message_rates_of(r).messages_per_s = t_max > 0.0 ? *factor * 1e6 / t_max : 0.0;
         }
     }
     if (check) r.defects = defects;

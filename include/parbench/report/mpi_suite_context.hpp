@@ -1,9 +1,11 @@
 // What an MPI suite's run context (run_start.context) says of the MPI library and of the run's
-// processes, typed once: the MPI plugin's suites fill it (mpi::mpi_run_context in
-// mpi/run_header.hpp for the imb-* suites and programs, suites/overlap.cpp, suites/imb_mt.cpp,
-// suites/pair_rounds.hpp) and the consoles print it (report/overlap_console.hpp, and the IMB
-// consoles through report/imb_context.hpp), so that no console looks these keys up by name. The
-// context's other keys (timer, thread level, options, ...) travel beside them.
+// processes, typed once: every MPI suite fills it (mpi::mpi_run_context in mpi/run_header.hpp
+// for the imb-* suites and programs, suites/overlap.cpp, suites/imb_mt.cpp, suites/imb_p2p.cpp,
+// suites/pair_rounds.hpp, osu/suite.cpp, the caf plugin's suite.cpp; suites/paw.cpp its
+// library, report::paw_context its processes), so that no suite writes these keys by hand, and
+// the consoles print it (report/overlap_console.hpp, and the IMB consoles through
+// report/imb_context.hpp), so that no console looks them up by name. The context's other keys
+// (timer, thread level, options, ...) travel beside them.
 //
 // Both fields are optional: a context of a test's own may leave them out (or null), and the
 // consoles then print "-" (overlap) or no "# MPI Library" line (IMB). A field of another type

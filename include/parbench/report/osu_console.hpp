@@ -35,7 +35,8 @@
 // A block with a window matrix (osu_mbw_mr -V: windows 1, ..., 128, and the rate profile)
 // prints OSU 7.5's matrix instead of columns (osu_mbw_mr.c:244-325): a heading "#      " and
 // "  %10d" per window, one row per size, "%-7d" and "  %10.2f" of each window's record's MB/s
-// (records come one per window, metric "window_size", in the heading's order), and with
+// (records come one per window, in the heading's order; each record's message_rates, result.hpp,
+// hold its MB/s, messages/s and window; a figure it lacks prints as 0), and with
 // rate_profile, after a datatype's rows, "# Message Rate Profile" with the same rows of
 // messages/s. An unstable cell's footnote follows its row and names its window.
 //
@@ -127,15 +128,12 @@ private:
             end_matrix_row();
             matrix_row_.bytes = r.bytes;
         }
-        const auto metric = [&](const char* name) {
-            const auto it = r.metrics.find(name);
-            return it == r.metrics.end() ? 0.0 : it->second;
-        };
-        matrix_row_.cells.push_back(metric("bandwidth_mb_s"));
-        matrix_row_.rates.push_back(metric("messages_per_s"));
+        const message_rate_figures rates = r.message_rates.value_or(message_rate_figures{});
+        matrix_row_.cells.push_back(rates.bandwidth_mb_s.value_or(0.0));
+        matrix_row_.rates.push_back(rates.messages_per_s.value_or(0.0));
         if (const stability verdict = assess_stability(r, timer_); !verdict.stable())
             matrix_row_.notes.push_back(fmt::format("# ! unstable: window {}: {}",
-                                                    metric("window_size"),
+                                                    rates.window_size.value_or(0),
                                                     verdict.console_note()));
     }
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -144,6 +145,24 @@ struct paw_rate_figures {
     friend bool operator==(const paw_rate_figures&, const paw_rate_figures&) = default;
 };
 
+// The bandwidth and message rate of a message row, each in the unit its tool prints it, and the
+// window it was measured at where the row is one of several windows: IMB 2021's Mbytes/sec
+// (10^6 bytes/s: the imb-* suites' driver, IMB-MT, IMB-P2P; an IMB 4.0 row has only its
+// throughput_mib_s, which report/columns.hpp shows then), OSU's MB/s (10^6 bytes/s over OSU's
+// figure time: osu/suite.hpp, the bw_fan tests), the messages/s of IMB's Uniband and Biband
+// (mpi/phases.hpp), IMB-MT, IMB-P2P and osu_mbw_mr, and osu_mbw_mr -V's window (one row per
+// window: report/osu_console.hpp's matrix). They travel in the event, and the JSON and CSV files
+// list them, under "metrics" by the names they have always had there (add_message_rate_metrics
+// and take_message_rate_metrics below); a declared column names them by those names.
+struct message_rate_figures {
+    std::optional<double> mbytes_per_s{};    // IMB 2021's Mbytes/sec
+    std::optional<double> bandwidth_mb_s{};  // OSU's MB/s
+    std::optional<double> messages_per_s{};
+    std::optional<std::uint64_t> window_size{};  // messages in flight per iteration (-V)
+
+    friend bool operator==(const message_rate_figures&, const message_rate_figures&) = default;
+};
+
 // Where a row's processes ran: the node of each process of each of its groups (mpi/node.hpp's
 // numbering, the run's placement record's), so that a PingPong row says whether its pair crossed
 // a node. Set by the MPI runner where the run's nodes are known.
@@ -245,6 +264,7 @@ struct result_record {
     std::optional<loop_calibration_figures> loop_calibration;  // PAW's NLOOP plan
     std::optional<repetition_figures> repetitions;  // PAW's NREPS and work per iteration
     std::optional<paw_rate_figures> paw_rates;      // PAW's printed rates (report/paw.hpp)
+    std::optional<message_rate_figures> message_rates;  // MB/s, messages/s of IMB and OSU rows
     std::optional<row_placement> placement;  // the nodes of the row's processes, where known
     // The caf suite's rows (report/caf_figures.hpp): every record of its layout has one.
     std::optional<caf_figures> caf;
@@ -261,6 +281,11 @@ struct result_record {
         return statistics == time_statistics::over_repetitions;
     }
 };
+
+// The record's message rates, an empty block made where it has none (for a plugin to fill).
+[[nodiscard]] inline message_rate_figures& message_rates_of(result_record& r) {
+    return r.message_rates ? *r.message_rates : r.message_rates.emplace();
+}
 
 // --- JSON (event schema PARBENCH_EVENT_SCHEMA) ---------------------------------------------
 
@@ -391,35 +416,67 @@ inline void add_repetition_metrics(const repetition_figures& f,
     if (f.devices) metrics["devices"] = static_cast<double>(*f.devices);
 }
 
-// The repetition figures of an event's "metrics", taken out of them: none without "nreps". A
-// count that is not a whole number from 0 to 2^53 is refused, naming it.
+// The figure `name` of an event's "metrics", taken out of them; none where they lack it.
+[[nodiscard]] inline std::optional<double> take_metric(std::map<std::string, double>& metrics,
+                                                      const char* name) {
+    const auto it = metrics.find(name);
+    if (it == metrics.end()) return std::nullopt;
+    const double value = it->second;
+    metrics.erase(it);
+    return value;
+}
+
+// A count among the metrics (nreps, devices, window_size): refused, naming it, unless a whole
+// number from 0 to 2^53.
+[[nodiscard]] inline std::uint64_t metric_count(const char* name, double value) {
+    if (!(value >= 0.0 && value <= 9007199254740992.0) || value != std::floor(value))
+        throw std::invalid_argument(std::string("metrics.") + name + " must be a count, not " +
+                                    std::to_string(value));
+    return static_cast<std::uint64_t>(value);
+}
+
+// The repetition figures of an event's "metrics", taken out of them: none without "nreps".
 [[nodiscard]] inline std::optional<repetition_figures> take_repetition_metrics(
     std::map<std::string, double>& metrics) {
-    const auto take = [&](const char* name) -> std::optional<double> {
-        const auto it = metrics.find(name);
-        if (it == metrics.end()) return std::nullopt;
-        const double value = it->second;
-        metrics.erase(it);
-        return value;
-    };
-    const auto count = [](const char* name, double value) {
-        if (!(value >= 0.0 && value <= 9007199254740992.0) || value != std::floor(value))
-            throw std::invalid_argument(std::string("metrics.") + name + " must be a count, not " +
-                                        std::to_string(value));
-        return static_cast<std::uint64_t>(value);
-    };
-    const std::optional<double> nreps = take("nreps");
+    const std::optional<double> nreps = take_metric(metrics, "nreps");
     if (!nreps) return std::nullopt;
-    repetition_figures f{.nreps = count("nreps", *nreps)};
-    f.bytes_per_iteration = take("bytes_per_iteration");
-    f.messages_per_iteration = take("messages_per_iteration");
-    if (const auto devices = take("devices")) f.devices = count("devices", *devices);
+    repetition_figures f{.nreps = metric_count("nreps", *nreps)};
+    f.bytes_per_iteration = take_metric(metrics, "bytes_per_iteration");
+    f.messages_per_iteration = take_metric(metrics, "messages_per_iteration");
+    if (const auto devices = take_metric(metrics, "devices"))
+        f.devices = metric_count("devices", *devices);
     return f;
 }
 
+// A block's optional figures, each by its name in "metrics" (paw_rate_figures,
+// message_rate_figures).
+template <class Figures>
+using metric_name = std::pair<const char*, std::optional<double> Figures::*>;
+
+// The figures of `f` that are set, under their names (added to `metrics`).
+template <class Figures, std::size_t N>
+void add_named_metrics(const Figures& f, const metric_name<Figures> (&names)[N],
+                       std::map<std::string, double>& metrics) {
+    for (const auto& [name, member] : names)
+        if (const auto& value = f.*member) metrics[name] = *value;
+}
+
+// Those of the figures of `names` that an event's "metrics" have, taken out of them into `f`;
+// whether there was one.
+template <class Figures, std::size_t N>
+bool take_named_metrics(Figures& f, const metric_name<Figures> (&names)[N],
+                        std::map<std::string, double>& metrics) {
+    bool any = false;
+    for (const auto& [name, member] : names)
+        if (const auto value = take_metric(metrics, name)) {
+            f.*member = value;
+            any = true;
+        }
+    return any;
+}
+
 // Each of the named figures of paw_rate_figures, by its name in "metrics".
-inline constexpr std::pair<const char*, std::optional<double> paw_rate_figures::*>
-    paw_rate_metric_names[] = {
+inline constexpr metric_name<paw_rate_figures> paw_rate_metric_names[] = {
         {"flops_paw", &paw_rate_figures::flops_paw},
         {"gflops_paw", &paw_rate_figures::gflops_paw},
         {"percent_of_peak", &paw_rate_figures::percent_of_peak},
@@ -434,20 +491,39 @@ inline constexpr std::pair<const char*, std::optional<double> paw_rate_figures::
 // PAW's rate figures under their names in "metrics" (added to `metrics`): those it has.
 inline void add_paw_rate_metrics(const paw_rate_figures& f,
                                  std::map<std::string, double>& metrics) {
-    for (const auto& [name, member] : paw_rate_metric_names)
-        if (const auto& value = f.*member) metrics[name] = *value;
+    add_named_metrics(f, paw_rate_metric_names, metrics);
 }
 
 // PAW's rate figures of an event's "metrics", taken out of them: none when it has none of them.
 [[nodiscard]] inline std::optional<paw_rate_figures> take_paw_rate_metrics(
     std::map<std::string, double>& metrics) {
     paw_rate_figures f;
-    bool any = false;
-    for (const auto& [name, member] : paw_rate_metric_names) {
-        const auto it = metrics.find(name);
-        if (it == metrics.end()) continue;
-        f.*member = it->second;
-        metrics.erase(it);
+    if (!take_named_metrics(f, paw_rate_metric_names, metrics)) return std::nullopt;
+    return f;
+}
+
+// The rates of message_rate_figures, by their names in "metrics".
+inline constexpr metric_name<message_rate_figures> message_rate_metric_names[] = {
+    {"mbytes_per_s", &message_rate_figures::mbytes_per_s},
+    {"bandwidth_mb_s", &message_rate_figures::bandwidth_mb_s},
+    {"messages_per_s", &message_rate_figures::messages_per_s},
+};
+
+// The message rates and window under their names in "metrics" (added to `metrics`): those set.
+inline void add_message_rate_metrics(const message_rate_figures& f,
+                                     std::map<std::string, double>& metrics) {
+    add_named_metrics(f, message_rate_metric_names, metrics);
+    if (f.window_size) metrics["window_size"] = static_cast<double>(*f.window_size);
+}
+
+// The message rates and window of an event's "metrics", taken out of them: none when it has
+// none of them; a window that is no count is refused, naming it.
+[[nodiscard]] inline std::optional<message_rate_figures> take_message_rate_metrics(
+    std::map<std::string, double>& metrics) {
+    message_rate_figures f;
+    bool any = take_named_metrics(f, message_rate_metric_names, metrics);
+    if (const auto window = take_metric(metrics, "window_size")) {
+        f.window_size = metric_count("window_size", *window);
         any = true;
     }
     if (!any) return std::nullopt;
@@ -467,6 +543,7 @@ inline void to_json(nlohmann::json& j, const result_record& r) {
     std::map<std::string, double> metrics = r.metrics;
     if (r.repetitions) add_repetition_metrics(*r.repetitions, metrics);  // their names of old
     if (r.paw_rates) add_paw_rate_metrics(*r.paw_rates, metrics);
+    if (r.message_rates) add_message_rate_metrics(*r.message_rates, metrics);
     j = {{"suite", r.suite},
          {"benchmark", r.benchmark},
          {"class", std::string(to_string(r.klass))},
@@ -522,6 +599,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     r.metrics = j.value("metrics", std::map<std::string, double>{});
     r.repetitions = take_repetition_metrics(r.metrics);
     r.paw_rates = take_paw_rate_metrics(r.metrics);
+    r.message_rates = take_message_rate_metrics(r.metrics);
     r.warnings = j.value("warnings", std::vector<std::string>{});
     r.statistics = j.value("statistics", std::string{}) == "over_repetitions"
                        ? time_statistics::over_repetitions
@@ -550,7 +628,8 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
 // (epochs; valid_samples, invalid_samples, window_us; ci_target_percent, ci_achieved_percent,
 // ci_target_met and ci_futile as 1 or 0, confidence_rounds; nloop_calibrated, warmup_us, loop_target_us,
 // recalibrations; nreps, bytes_per_iteration, messages_per_iteration, devices; PAW's rates,
-// gflops_paw...: paw_rate_figures; the caf figures
+// gflops_paw...: paw_rate_figures; mbytes_per_s, bandwidth_mb_s, messages_per_s, window_size:
+// message_rate_figures; the caf figures
 // of the row's table: report/caf_figures.hpp). The overlap and
 // availability blocks have columns of their own.
 [[nodiscard]] inline std::map<std::string, double> named_figures(const result_record& r) {
@@ -576,6 +655,7 @@ inline void from_json(const nlohmann::json& j, result_record& r) {
     }
     if (r.repetitions) add_repetition_metrics(*r.repetitions, out);
     if (r.paw_rates) add_paw_rate_metrics(*r.paw_rates, out);
+    if (r.message_rates) add_message_rate_metrics(*r.message_rates, out);
     if (r.caf) add_named_figures(out, *r.caf);
     return out;
 }

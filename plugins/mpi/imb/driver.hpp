@@ -578,7 +578,7 @@ struct family {
         // IMB 2021's Mbytes/sec (10^6 bytes); throughput_mib_s stays in MiB/s.
         if (run.opts->method.is_2021() && r.throughput_mib_s) {
             result_record with_unit = r;
-            with_unit.metrics["mbytes_per_s"] =
+            message_rates_of(with_unit).mbytes_per_s =
                 *r.throughput_mib_s * 1048576.0 / run.opts->method.mbyte_bytes();
             run.host->result(with_unit);
             return;

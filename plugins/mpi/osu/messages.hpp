@@ -249,7 +249,8 @@ struct message_method {
                 Def::descriptor(o), s.layout().processes, s.layout().groups))
             for (auto& r : m.records) {
                 add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
-                if (r.metrics.contains("messages_per_s")) add_message_rate(r, *factor);
+                if (r.message_rates && r.message_rates->messages_per_s)
+                    add_message_rate(r, *factor);
             }
         // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)
         // names each pair's nodes, as IMB-MT's and PAW's rows do (one group of every process
@@ -267,7 +268,8 @@ struct message_method {
 };
 
 // mbw_mr -V (osu_mbw_mr.c:215-330): per size, the test at each of OSU's WINDOW_SIZES in turn,
-// -W aside; each record is one cell of OSU's table, its window its metric "window_size" and its
+// -W aside; each record is one cell of OSU's table, its window its message_rates.window_size
+// (the metric "window_size" in JSON) and its
 // mode "window:W" (which keeps the records' JSON names apart). The console prints them as
 // OSU's matrix (report/osu_console.hpp, the block's "window_matrix").
 template <class Def>
@@ -280,7 +282,7 @@ struct varied_window_method : message_method<Def> {
             one.window_size = w;
             mpi::measurement m = message_method<Def>::measure(s, one, name, x);
             for (auto& r : m.records) {
-                r.metrics["window_size"] = static_cast<double>(w);
+                message_rates_of(r).window_size = w;
                 r.block.mode = "window:" + std::to_string(w);
                 all.records.push_back(std::move(r));
             }

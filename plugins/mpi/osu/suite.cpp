@@ -9,6 +9,7 @@
 #include <parbench/mpi/environment.hpp>
 #include <parbench/core/clock.hpp>
 #include <parbench/mpi/timed_loop.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/osu_header.hpp>
 #include <parbench/report/stability.hpp>
 
@@ -387,10 +388,10 @@ private:
     start.header = header;  // report/osu_header.hpp
     int thread_level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&thread_level);
-    start.context = {
-        {"mpi_library", mpi::library_version()},
+    start.context = report::mpi_suite_context{.mpi_library = mpi::library_version(),
+                                              .processes = st.world_size};
+    start.context.update({
         {"thread_level", std::string(mpi::thread_level_name(thread_level))},
-        {"processes", st.world_size},
         {"timer", "MPI_Wtime"},
         {"options",
          {{"m", (o.min_bytes ? std::to_string(*o.min_bytes) : std::string("default")) + ":" +
@@ -432,7 +433,7 @@ private:
            }()},
           {"check", o.check},
           {"extra", o.extra_columns}}},
-    };
+    });
     start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }

@@ -146,14 +146,14 @@ private:
 // OSU's MB/s (10^6 bytes/s) of a record: the bytes of one iteration over its time.
 inline void add_bandwidth(result_record& r, double bytes_per_iteration) {
     const double t_us = figure_time_us(r);
-    r.metrics["bandwidth_mb_s"] = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
+    message_rates_of(r).bandwidth_mb_s = t_us > 0.0 ? bytes_per_iteration / t_us : 0.0;
 }
 
 // OSU's messages/s of a record with a message rate (mbw_mr): the messages of one iteration over
 // its figure's time, as its MB/s (the runner's rate is over the slowest process's time).
 inline void add_message_rate(result_record& r, double messages_per_iteration) {
     const double t_us = figure_time_us(r);
-    r.metrics["messages_per_s"] = t_us > 0.0 ? messages_per_iteration * 1e6 / t_us : 0.0;
+    message_rates_of(r).messages_per_s = t_us > 0.0 ? messages_per_iteration * 1e6 / t_us : 0.0;
 }
 
 // The nonblocking collective tests (osu_iallgather ... osu_iscatterv), in OSU's order; their

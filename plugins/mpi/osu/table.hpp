@@ -16,7 +16,8 @@
 //   -extra                                    Median, CI95 low and CI95 high of the first figure
 //
 // OSU's columns come from record fields (t_min_us, t_max_us, iterations, defects) and the
-// figures the definitions add (bandwidth_mb_s, messages_per_s); the others are metrics that
+// message rates the definitions add (result_record::message_rates: bandwidth_mb_s,
+// messages_per_s, osu/suite.hpp's add_bandwidth and add_message_rate); the others are metrics that
 // add_table_figures() puts on each record — so JSON and CSV carry every figure the console shows:
 //
 //   p<P>_latency_us (one per -z percentile P)  OSU 7.5's tail latency of OSU's series of

@@ -843,16 +843,18 @@ struct mt_family {
         // from the mean, for nresults / 2 pairs in the window benchmarks.
         const double x_total = static_cast<double>(total_bytes(x));
         const double pairs = static_cast<double>(participants / 2);
+        std::optional<double> mbytes_per_s;
         if (def.out == figures::times_bandwidth && r.t_max_us > 0.0)
-            r.metrics["mbytes_per_s"] = x_total * def.bandwidth_factor / r.t_max_us;
+            mbytes_per_s = x_total * def.bandwidth_factor / r.t_max_us;
         if (def.out == figures::window_rates) {
-            if (r.t_max_us > 0.0)
-                r.metrics["mbytes_per_s"] = x_total / run.threads * pairs / r.t_max_us;
+            if (r.t_max_us > 0.0) mbytes_per_s = x_total / run.threads * pairs / r.t_max_us;
             if (r.t_avg_us > 0.0)
-                r.metrics["messages_per_s"] = std::floor(pairs * 1e6 / r.t_avg_us);
+                message_rates_of(r).messages_per_s = std::floor(pairs * 1e6 / r.t_avg_us);
         }
-        if (const auto it = r.metrics.find("mbytes_per_s"); it != r.metrics.end())
-            r.throughput_mib_s = it->second / 1.048576;
+        if (mbytes_per_s) {
+            message_rates_of(r).mbytes_per_s = mbytes_per_s;
+            r.throughput_mib_s = *mbytes_per_s / 1.048576;
+        }
         out.records.push_back(std::move(r));
         return out;
     }

@@ -26,6 +26,7 @@
 #include <parbench/pattern/exchange.hpp>
 #include <parbench/plugin/catalogue_row.hpp>
 #include <parbench/report/imb_header.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/stability.hpp>
 
 #include <fmt/format.h>
@@ -527,7 +528,7 @@ void pause_for(const options& o) {
 
 // The family for mpi::sweep(): one active set, every process; the run's sizes in their order;
 // per size IMB-P2P's pause, its iteration rule and the kernel; each record with IMB-P2P's
-// figures as metrics (t_usec, mbytes_per_s, messages_per_s).
+// figures: t_usec as a metric, Mbytes/sec and Msg/sec as its message_rates.
 template <class Kernel>
 struct p2p_family {
     const run_state& run;
@@ -579,9 +580,9 @@ struct p2p_family {
                                   : 0.0;
         r.block.title = title_of(name, spec.who, run.world);
         r.metrics["t_usec"] = r.t_avg_us;
-        r.metrics["mbytes_per_s"] = mbytes;
-        r.metrics["messages_per_s"] =
-            t_iteration_max_us > 0.0 ? scale * 1e6 / t_iteration_max_us : 0.0;
+        r.message_rates = message_rate_figures{
+            .mbytes_per_s = mbytes,
+            .messages_per_s = t_iteration_max_us > 0.0 ? scale * 1e6 / t_iteration_max_us : 0.0};
         r.throughput_mib_s = mbytes / 1.048576;
         run.host->result(r);
     }
@@ -701,17 +702,17 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
                                          {"mbytes_per_s", "Mbytes/sec"},
                                          {"messages_per_s", "Msg/sec", 0}};
     for (const std::string& n : names) start.columns[n] = columns;
-    start.context = {{"mpi_library", mpi::library_version()},
-                     {"processes", world},
-                     {"thread_level", std::string(mpi::thread_level_name(thread_level))},
-                     {"timer", "MPI_Wtime"},
-                     {"options",
-                      {{"sizes", o.sizes},
-                       {"iter_max", o.iterations.max},
-                       {"iter_numerator_bytes", o.iterations.numerator},
-                       {"msgwr", o.write_send},
-                       {"msgrd", o.read_recv},
-                       {"pause_us", o.pause_us}}}};
+    start.context =
+        report::mpi_suite_context{.mpi_library = mpi::library_version(), .processes = world};
+    start.context.update({{"thread_level", std::string(mpi::thread_level_name(thread_level))},
+                          {"timer", "MPI_Wtime"},
+                          {"options",
+                           {{"sizes", o.sizes},
+                            {"iter_max", o.iterations.max},
+                            {"iter_numerator_bytes", o.iterations.numerator},
+                            {"msgwr", o.write_send},
+                            {"msgrd", o.read_recv},
+                            {"pause_us", o.pause_us}}}});
     start.context.update(nlohmann::json(report::timer_limits::of(clock)));
     return start;
 }

@@ -253,7 +253,8 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                     const double moved = static_cast<double>(np - 1) *
                                          static_cast<double>(o.window_size) *
                                          static_cast<double>(payload_bytes(o, x));
-                    rec.metrics["bandwidth_mb_s"] = rec.t_avg_us > 0.0 ? moved / rec.t_avg_us : 0.0;
+                    message_rates_of(rec).bandwidth_mb_s =
+                        rec.t_avg_us > 0.0 ? moved / rec.t_avg_us : 0.0;
                     out.records.push_back(std::move(rec));
                 }
             }

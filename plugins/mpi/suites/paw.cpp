@@ -40,6 +40,7 @@
 #include <parbench/plugin/paw_run_header.hpp>
 #include <parbench/plugin/paw_transfer_settings.hpp>
 #include <parbench/policy/paw_repetitions.hpp>
+#include <parbench/report/mpi_suite_context.hpp>
 #include <parbench/report/paw_context.hpp>
 #include <parbench/report/paw_header.hpp>
 #include <parbench/suites/rma/kernels.hpp>
@@ -439,8 +440,9 @@ run_start make_run_start(const run_settings& run, const std::vector<const test*>
     start.context = report::paw_context{  // report/paw_context.hpp
         .processes = world,
         .timer = paw::context_timer(clock)};
-    start.context.update({{"mpi_library", mpi::library_version()},
-                          {"timer", "MPI_Wtime"},
+    start.context.update(
+        nlohmann::json(report::mpi_suite_context{.mpi_library = mpi::library_version()}));
+    start.context.update({{"timer", "MPI_Wtime"},
                           {"timer_threshold_s", run.timer_threshold_s},
                           {"options",
                            {{"sources", run.p2p.sources},

@@ -3,7 +3,8 @@
 
 Every benchmark runs at small sizes with -check; the figures must be plausible, the data
 correct, the process sets and groups as IMB defines them, and bad options must fail with
-BAD_INPUT and a message naming the problem.
+BAD_INPUT and a message naming the problem. -n 4: the context's options record -multi as given,
+null without it.
 
 usage: test_imb_mpi1.py --np N --host PLUGIN_HOST --plugin PARBENCH_MPI_SO
 """
@@ -293,6 +294,13 @@ def test_off_cache_and_mem(args, np):
     expect(any("-mem" in w["message"] for w in r.of("warning")), "-mem warning")
 
 
+def multi_recorded(r):
+    """The -multi of the run's context options ("absent" where the key is missing): IMB's
+    -multi as given, null where it was not (plugins/mpi/imb/run_header.cpp)."""
+    start = r.of("run_start")
+    return start[0]["context"].get("options", {}).get("multi", "absent") if start else "absent"
+
+
 def test_multi_and_map(args):
     r = run(args, 4, {"benchmarks": ["PingPong", "Allreduce"],
                       "options": {"multi": "0", "msglog": "0:2", "iter": "4", "time": "600"},
@@ -309,17 +317,23 @@ def test_multi_and_map(args):
     expect(r.of("run_start")[0]["header"]["benchmark_list"] == ["(Multi-)PingPong",
                                                                  "(Multi-)Allreduce"],
            "(Multi-) list")
+    multi = multi_recorded(r)
+    expect(type(multi) is int and multi == 0, f"-multi 0 in the context options: {multi!r}")
     r = run(args, 4, {"benchmarks": ["PingPong"],
                       "options": {"multi": "1", "msglog": "0:1", "iter": "4", "map": "2x2"},
                       "check": True})
     expect(r.rc == 0, f"-multi 1 -map 2x2: {r.stderr[-300:]}")
     pp = r.results("PingPong")
     expect([x["block"]["group"] for x in pp] == [0, 1] * 3, f"-multi 1 groups {pp[:1]}")
+    multi = multi_recorded(r)
+    expect(type(multi) is int and multi == 1, f"-multi 1 in the context options: {multi!r}")
     expect(all(x["block"]["group_ranks"] == [[0, 2], [1, 3]] and
                x["block"]["rank_order"] == [[0, 2], [1, 3]] for x in pp), "-map 2x2 groups")
     r = run(args, 4, {"benchmarks": ["Multi-Barrier", "Sendrecv"],
                       "options": {"map": "2x2", "iter": "4", "msglog": "0:0"}, "check": True})
     expect(r.rc == 0, f"Multi- name: {r.stderr[-300:]}")
+    multi = multi_recorded(r)
+    expect(multi is None, f"no -multi: the context options' multi is null, not {multi!r}")
     expect(r.of("run_start")[0]["header"]["benchmark_list"] == ["Sendrecv", "Multi-Barrier"],
            "Multi- in the list")
     sr = r.results("Sendrecv")

@@ -307,7 +307,12 @@ def main():
                             {"msgwr": False, "msgrd": False, "pause_us": -1})):
             d, rows = run(["SendRecv_Replace", "-msgsz", "8m", *args], np, exe)
             if expect(d.returncode == 0, f"{args}: rc {d.returncode}: {d.stderr[-800:]}"):
-                o = d.plugin_context.get("options", {})
+                ctx = d.plugin_context  # its MPI part: report::mpi_suite_context
+                expect(ctx.get("processes") == np and
+                       str(ctx.get("mpi_library") or "").strip() != "",
+                       f"imb-p2p context: processes {ctx.get('processes')}, library "
+                       f"{str(ctx.get('mpi_library'))[:40]!r}")
+                o = ctx.get("options", {})
                 got = {k: o.get(k) for k in want}
                 expect(got == want, f"{args}: options {got} != {want}")
                 if not args:

@@ -693,6 +693,9 @@ def test_persistent_collectives(args, np):
            f"{label}: rc {p.returncode}, ran {sorted(named)}, {len(reports)} reports: "
            f"{p.stderr[-400:]}")
     library = p.plugin_context.get("mpi_library", "")
+    expect(library.strip() != "" and p.plugin_context.get("processes") == np,
+           f"{label}: context library {library[:40]!r}, processes "
+           f"{p.plugin_context.get('processes')} (report::mpi_suite_context)")
     own_block_once = library.startswith("MPICH Version:\t4.0")
     defective = sorted({r["benchmark"] for r in rows if (r["defects"] or 0) > 0})
     expect((p.returncode == 5) == bool(defective) and

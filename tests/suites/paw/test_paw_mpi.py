@@ -130,6 +130,11 @@ def test_two(args):
         p, rows = run(names + ["--check", "--dat-dir", dat] + LOOP, 2, args.parbench, env=SIZES,
                       timeout=400)
         expect(p.returncode == 0, f"paw at -n 2: rc {p.returncode}: {p.stderr[-400:]}")
+        # The context's MPI part (report::mpi_suite_context, report::paw_context's processes).
+        ctx = p.plugin_context
+        expect(ctx.get("processes") == 2 and str(ctx.get("mpi_library") or "").strip() != "",
+               f"paw context: processes {ctx.get('processes')}, library "
+               f"{str(ctx.get('mpi_library'))[:40]!r}")
         for r in rows:
             check_statistics(r, f"{r['benchmark']} -n 2 {r['bytes']} B")
             expect(r["processes"] == 2, f"{r['benchmark']}: {r['processes']} processes")

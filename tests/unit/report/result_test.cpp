@@ -74,6 +74,8 @@ parbench::result_record full_record() {
     r.placement = parbench::row_placement{{{0, 1}, {1, 1}, {2, 0}}, 3};
     r.repetitions = parbench::repetition_figures{
         .nreps = 9, .bytes_per_iteration = 256.0, .messages_per_iteration = 4.0, .devices = 2};
+    r.message_rates = parbench::message_rate_figures{
+        .mbytes_per_s = 3225.75, .messages_per_s = 769.5, .window_size = 64};
     return r;
 }
 
@@ -115,6 +117,7 @@ void check_equal(const parbench::result_record& a, const parbench::result_record
     CHECK(a.loop_calibration == b.loop_calibration);
     CHECK(a.placement == b.placement);
     CHECK(a.repetitions == b.repetitions);
+    CHECK(a.message_rates == b.message_rates);
 }
 
 }  // namespace
@@ -229,6 +232,11 @@ TEST_CASE("malformed records are rejected, not misread", "[result]") {
         j["metrics"]["nreps"] = 3.0;
         j["metrics"]["devices"] = 1.5;
         CHECK_THROWS_AS(j.get<parbench::result_record>(), std::invalid_argument);
+    }
+    SECTION("a message window that is no count") {
+        j["metrics"]["window_size"] = 2.5;
+        CHECK_THROWS_WITH(j.get<parbench::result_record>(),
+                          "metrics.window_size must be a count, not 2.500000");
     }
 }
 
@@ -367,7 +375,8 @@ TEST_CASE("typed blocks reach the outputs' metrics under their documented names"
         {"nloop_calibrated", 640.0}, {"warmup_us", 12.5},        {"loop_target_us", 1000.0},
         {"recalibrations", 2.0},
         {"nreps", 9.0}, {"bytes_per_iteration", 256.0}, {"messages_per_iteration", 4.0},
-        {"devices", 2.0}};                                       // repetition figures
+        {"devices", 2.0},                                        // repetition figures
+        {"mbytes_per_s", 3225.75}, {"messages_per_s", 769.5}, {"window_size", 64.0}};  // rates
     CHECK(figures == expected);
     // Blocks absent: the metrics alone; a target missed and no achieved width: 0 and no key.
     parbench::result_record plain;
@@ -386,6 +395,12 @@ TEST_CASE("typed blocks reach the outputs' metrics under their documented names"
     using parbench::column;
     CHECK(parbench::report::column_value(r, column{"invalid_samples", "dropped"}) == 3.0);
     CHECK(parbench::report::column_value(r, column{"loop_target_us", "target"}) == 1000.0);
+    CHECK(parbench::report::column_value(r, column{"messages_per_s", "Msg/sec"}) == 769.5);
+    // IMB's Mbytes/sec: the record's 10^6-byte rate where it has one (IMB 2021), else its MiB/s.
+    CHECK(parbench::report::column_value(r, column{"mbytes_per_s", "Mbytes/sec"}) == 3225.75);
+    auto mib = r;
+    mib.message_rates.reset();
+    CHECK(parbench::report::column_value(mib, column{"mbytes_per_s", "Mbytes/sec"}) == 3076.3);
 }
 
 TEST_CASE("typed blocks travel as their own objects in the event, absent when unset",
@@ -401,13 +416,17 @@ TEST_CASE("typed blocks travel as their own objects in the event, absent when un
           json::parse(R"({"nloop_calibrated": 640, "warmup_us": 12.5, "loop_target_us": 1000.0,
                           "recalibrations": 2})"));
     CHECK_FALSE(j.at("metrics").contains("valid_samples"));  // one place for each figure
-    // The repetition figures travel under "metrics" by their names of old, and come back typed.
+    // The repetition figures and message rates travel under "metrics" by their names of old, and
+    // come back typed.
     CHECK(j.at("metrics") == json::parse(
         R"({"gflops": 12.5, "overhead_us": 0.02, "nreps": 9.0, "bytes_per_iteration": 256.0,
-            "messages_per_iteration": 4.0, "devices": 2.0})"));
+            "messages_per_iteration": 4.0, "devices": 2.0, "mbytes_per_s": 3225.75,
+            "messages_per_s": 769.5, "window_size": 64.0})"));
     CHECK_FALSE(j.contains("repetitions"));
+    CHECK_FALSE(j.contains("message_rates"));
     const auto back = j.get<parbench::result_record>();
     CHECK(back.repetitions == full_record().repetitions);
+    CHECK(back.message_rates == full_record().message_rates);
     CHECK(back.metrics == full_record().metrics);  // taken out of the plugin's own
     const json none = parbench::result_record{};
     for (const char* key : {"epochs", "window_sync", "confidence", "loop_calibration"})
@@ -733,6 +752,47 @@ TEST_CASE("the osu console prints each benchmark's typed block", "[result][osu_h
     std::ostringstream refused;
     parbench::report::osu_console_reporter again(refused);
     CHECK_THROWS(again.on_run_start(start, json::object()));
+}
+
+TEST_CASE("the osu console's -V matrix prints each record's typed rates and window",
+          "[result][osu_header]") {
+    parbench::run_start start;
+    start.suite = "osu";
+    start.layout = "osu";
+    start.title = "title T";
+    osu_header h{.osu_version = "7.5"};
+    h.blocks["mbw_mr"] = {.banner = "OSU MPI Multiple Bandwidth / Message Rate Test",
+                          .window_matrix = parbench::report::osu_header_window_matrix{
+                              .windows = {1, 2}, .rate_profile = true}};
+    start.header = h;
+    const auto cell = [](std::uint64_t window, double mb_s, double rate, int samples) {
+        parbench::result_record r;
+        r.suite = "osu";
+        r.benchmark = "mbw_mr";
+        r.bytes = 8;
+        r.t_max_us = 1.0;
+        r.distribution_us.samples = samples;  // one sample: no CI, a footnote naming the window
+        r.distribution_us.median = 1.0;
+        r.message_rates = parbench::message_rate_figures{
+            .bandwidth_mb_s = mb_s, .messages_per_s = rate, .window_size = window};
+        return r;
+    };
+    std::ostringstream out;
+    parbench::report::osu_console_reporter console(out);
+    console.on_run_start(start, json::object());
+    console.on_result(cell(1, 1.5, 10.0, 0));
+    console.on_result(cell(2, 2.25, 20.5, 1));
+    console.on_run_end(true);
+    CHECK(out.str() == "# OSU MPI Multiple Bandwidth / Message Rate Test v7.5\n"
+                       "# Datatype: MPI_CHAR.\n"
+                       "#                 1           2\n"
+                       "8              1.50        2.25\n"
+                       "# ! unstable: window 2: no CI (1 sample)\n"
+                       "\n"
+                       "# Message Rate Profile\n"
+                       "#                 1           2\n"
+                       "8             10.00       20.50\n"
+                       "# title T\n");
 }
 
 TEST_CASE("imb context: the driver's lines and the suite's options, typed once",

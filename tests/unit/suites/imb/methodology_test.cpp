@@ -45,10 +45,11 @@ TEST_CASE("the console's Mbytes/sec reads the methodology's figure", "[methodolo
     const parbench::column mbytes{"mbytes_per_s", "Mbytes/sec"};
     // IMB 4.0 (no 10^6 figure in the record): the MiB/s figure, as before.
     CHECK(parbench::report::column_cell(r, mbytes, 11) == "      96.12");
-    r.metrics["mbytes_per_s"] = 2048 / 20.32;
+    // IMB 2021: the record's typed 10^6-byte rate (result_record::message_rates).
+    r.message_rates = parbench::message_rate_figures{.mbytes_per_s = 2048 / 20.32};
     CHECK(parbench::report::column_cell(r, mbytes, 11) == "     100.79");
     r.throughput_mib_s.reset();
-    r.metrics.clear();
+    r.message_rates.reset();
     CHECK(parbench::report::column_cell(r, mbytes, 11) == "          -");
 }
 
