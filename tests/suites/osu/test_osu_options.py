@@ -633,6 +633,12 @@ def test_option_acceptance(args):
             expect(refused_names == want,
                    f"-{letter}{' under -d' if accel else ''}: refused on {refused_names}, OSU 7.5 "
                    f"refuses {want}: rc {rc}, stderr {err[-600:]!r}")
+    # hello takes and ignores them all (osu_hello.c reads no options): its one line, no device
+    rc, out, err = driver(["run", "osu", "hello", *[f"-{letter}" for letter in "lV"],
+                           *[arg for letter, value in CHECKED_OPTIONS.items() if letter not in "lV"
+                             for arg in (f"-{letter}", *value)]], np=1)
+    expect(rc == 0 and "This is a test with 1 processes\n" in out,
+           f"hello with every option: rc {rc}, {out!r}, {err[-300:]!r}")
 
 
 def tail_columns(out, want):
