@@ -362,6 +362,16 @@ template <class Def>
                 if constexpr (requires { Def::takes_buffers; }) return Def::takes_buffers;
                 return false;
             }(),
+            .takes_buffers_with_accelerator = [] {
+                if constexpr (requires { Def::takes_buffers_with_accelerator; })
+                    return Def::takes_buffers_with_accelerator;
+                return true;
+            }(),
+            .takes_pairs_options_with_accelerator = [] {
+                if constexpr (requires { Def::takes_pairs_options_with_accelerator; })
+                    return Def::takes_pairs_options_with_accelerator;
+                return false;
+            }(),
             .takes_ddt = [] {
                 if constexpr (requires { Def::takes_ddt; }) return Def::takes_ddt;
                 return false;

@@ -157,7 +157,8 @@ struct partitioned_overall_kernel {
     }
 };
 
-struct partitioned_latency : latency_def<false>, takes_message_datatype {
+struct partitioned_latency : latency_def<false>, takes_message_datatype,
+                             takes_latency_buffers {
     // OSU 7.5 reads -D here and then makes each partition ⌊n/q⌋ elements of a type of n
     // elements (osu_partitioned_latency.c:166, 179-183, 204-217), q·⌊n/q⌋ times the message:
     // past the end of its buffers. parbench refuses -D here.

@@ -142,7 +142,8 @@ struct window_requests {
     }
 };
 
-struct latency_persistent : latency_def<false>, takes_message_datatype {
+struct latency_persistent : latency_def<false>, takes_message_datatype,
+                            takes_latency_buffers {
     static constexpr block_text text{.banner = "OSU MPI Latency Persistent Test",
                                      // process 0's (osu_latency_persistent.c:290-291)
                                      .figures = {{{.heading = avg_latency_figure.heading,
@@ -390,13 +391,12 @@ struct persistent_collective : Blocking {
         return t;
     }();
     // OSU 7.5's persistent collectives take -T and -l (osu_util_options.h:144-164), no -k. -l
-    // where the program reads it (its request maker's `in_place`): osu_allreduce_persistent.c,
-    // osu_reduce_persistent.c, osu_gather_persistent.c and osu_gatherv_persistent.c never do.
-    static constexpr bool takes_in_place = [] {
-        if constexpr (requires { Requests::in_place; })
-            return Requests::in_place != in_place_use::none;
-        return false;
-    }();
+    // where the blocking test takes it (ALLTOALL_P, GATHER_P, SCATTER_P, ALL_REDUCE_P, REDUCE_P,
+    // REDUCE_SCATTER_P have l; BCAST_P and BARRIER_P none); the request is made in place where
+    // the program reads -l (its request maker's `in_place`): osu_allreduce_persistent.c,
+    // osu_reduce_persistent.c, osu_gather_persistent.c and osu_gatherv_persistent.c take it and
+    // never read it, and neither does parbench there.
+    static constexpr bool takes_in_place = Blocking::takes_in_place;
     static constexpr bool takes_root = false;
     static Requests request_maker(const mpi::kernel_context& c, const options& o) {
         return Requests(c, o);

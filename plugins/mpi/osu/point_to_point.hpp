@@ -257,13 +257,18 @@ struct window_def : point_to_point_def, takes_message_datatype {
     };
 };
 
-// osu_latency reads -b (osu_util_options.h:62; osu_latency.c:115, 144: its buffers per size with
-// multiple, as parbench makes them anyway); its variants (multi_lat, latency_mt, latency_mp,
-// partitioned_latency, latency_persistent) take none here.
-struct latency : latency_def<false>, takes_message_datatype {
+// -b on the tests of OSU 7.5's latency option strings (OMBOP__PT2PT__LAT and __PART_LAT,
+// osu_util_options.h:62-63): latency, multi_lat, latency_persistent, partitioned_latency. OSU
+// makes its buffers per size with multiple (osu_latency.c:115, 144; osu_latency_persistent.c:117,
+// 146; osu_partitioned_latency.c:132, 171), as parbench makes them anyway; osu_multi_lat.c never
+// reads it. The accelerator build has no b: there (:64-65): refused under -d. latency_mt and
+// latency_mp take none (OMBOP__PT2PT__LAT_MT, __LAT_MP, :68-71).
+struct takes_latency_buffers {
     static constexpr bool takes_buffers = true;
+    static constexpr bool takes_buffers_with_accelerator = false;
 };
-struct multi_lat : latency_def<true>, takes_message_datatype {};
+struct latency : latency_def<false>, takes_message_datatype, takes_latency_buffers {};
+struct multi_lat : latency_def<true>, takes_message_datatype, takes_latency_buffers {};
 using bw = window_def<window_test::bw>;
 using bibw = window_def<window_test::bibw>;
 // -V (OMBOP__MBW_MR, osu_util_options.h:137): OSU's windows in turn (osu/messages.hpp)

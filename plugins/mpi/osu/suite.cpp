@@ -160,11 +160,31 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                           "beyond, MPICH near 2^18)");
 }
 
-// -T, -l, -k and -b where a chosen test does not take them (OSU 7.5's option strings,
-// c/util/osu_util_options.h:62-164, end its getopt in "Invalid option"): a test named is refused
-// in one line; the default set runs such tests without the option and the returned warning says
-// which (empty: nothing to say). -l is not offered with -c (the check fills the send buffer that
-// MPI_IN_PLACE leaves unread).
+// The first of -T, -l, -k, -b, -R, -p, -V, -D and -d given that `b` does not take (OSU 7.5's
+// option strings, c/util/osu_util_options.h:62-164, and under -d its accelerator build's, end its
+// getopt in "Invalid option"), or empty.
+[[nodiscard]] std::string first_option_not_taken(const options& o, const benchmark& b) {
+    if (b.ignores_options) return {};
+    const bool accelerator = !o.accelerator.empty();
+    const bool buffers = b.takes_buffers && (!accelerator || b.takes_buffers_with_accelerator);
+    const bool pairs_options =
+        b.text.pairs_line || (accelerator && b.takes_pairs_options_with_accelerator);
+    if (!o.datatypes.empty() && !b.takes_datatype) return "-T";
+    if (o.in_place && !b.takes_in_place) return "-l";
+    if (o.root.given && !b.takes_root) return "-k";
+    if (o.buffers_given && !buffers) return "-b";
+    if (o.print_rate_given && !pairs_options) return "-R";  // mbw_mr's
+    if (o.pairs_given && !pairs_options) return "-p";
+    if (o.vary_window && !pairs_options) return "-V";
+    if (o.ddt.given() && !b.takes_ddt) return "-D";
+    if (accelerator && b.device_buffers == device_placement::none) return "-d";
+    return {};
+}
+
+// Options a chosen test does not take (first_option_not_taken): the tests named that do not take
+// the first such option are refused in one line naming them all; the default set runs such tests
+// without the option and the returned warning says which (empty: nothing to say). -l is not
+// offered with -c (the check fills the send buffer that MPI_IN_PLACE leaves unread).
 [[nodiscard]] std::string refuse_options_not_taken(const options& o,
                                                    const std::vector<const benchmark*>& run,
                                                    const run_request& request) {
@@ -181,28 +201,27 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         throw input_error(std::string("-V: not offered with ") + (o.check ? "-c" : "-z") +
                           " (OSU 7.5's varied-window table has no column for it)");
     std::string ignored;
+    std::string refused_option;
+    std::string refused_tests;
     for (const benchmark* b : run) {
-        std::string option;
-        if (!o.datatypes.empty() && !b->takes_datatype) option = "-T";
-        else if (o.in_place && !b->takes_in_place) option = "-l";
-        else if (o.root.given && !b->takes_root) option = "-k";
-        else if (o.buffers_given && !b->takes_buffers) option = "-b";
-        else if (o.print_rate_given && !b->text.pairs_line) option = "-R";  // mbw_mr's alone
-        else if (o.pairs_given && !b->text.pairs_line) option = "-p";
-        else if (o.vary_window && !b->text.pairs_line) option = "-V";
-        else if (o.ddt.given() && !b->takes_ddt) option = "-D";
-        else if (!o.accelerator.empty() && b->device_buffers == device_placement::none)
-            option = "-d";
+        const std::string option = first_option_not_taken(o, *b);
         if (option.empty()) continue;
-        // OSU takes -T and -D on some of these
-        if (!request.benchmarks.empty() && (option == "-T" || option == "-D" || option == "-d"))
-            throw input_error(option + ": not offered on " + std::string(b->info.name) +
-                              " (docs/osu.md lists the tests that take it)");
-        if (!request.benchmarks.empty())
-            throw input_error(option + ": not an option of " + b->info.name +
-                              " (OSU 7.5 does not take it there; see docs/osu.md)");
-        ignored += (ignored.empty() ? "" : ", ") + std::string(b->info.name) + " (" + option + ")";
+        if (request.benchmarks.empty()) {
+            ignored += (ignored.empty() ? "" : ", ") + std::string(b->info.name) + " (" +
+                       option + ")";
+            continue;
+        }
+        if (refused_option.empty()) refused_option = option;
+        if (option == refused_option)
+            refused_tests += (refused_tests.empty() ? "" : ", ") + std::string(b->info.name);
     }
+    // OSU takes -T and -D on some of these
+    if (refused_option == "-T" || refused_option == "-D" || refused_option == "-d")
+        throw input_error(refused_option + ": not offered on " + refused_tests +
+                          " (docs/osu.md lists the tests that take it)");
+    if (!refused_option.empty())
+        throw input_error(refused_option + ": not an option of " + refused_tests +
+                          " (OSU 7.5 does not take it there; see docs/osu.md)");
     return ignored.empty() ? std::string{}
                            : "osu: run without the options they do not take: " + ignored;
 }

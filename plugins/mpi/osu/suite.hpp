@@ -106,6 +106,15 @@ struct benchmark {
     bool takes_in_place = false;
     bool takes_root = false;
     bool takes_buffers = false;  // -b single|multiple
+    // -b under -d: OSU 7.5's accelerator build drops b: from the latency option strings
+    // (OMBOP__ACCEL__PT2PT__LAT and __PART_LAT, osu_util_options.h:64-65) and keeps it elsewhere
+    bool takes_buffers_with_accelerator = true;
+    // -p, -R and -V under -d where the test has no pairs line: OSU 7.5's accelerator build gives
+    // the congestion tests mbw_mr's letters (OMBOP__ACCEL__PT2PT__CONG_BW, osu_util_options.h:
+    // 75), which osu_bw_fan_in.c and osu_bw_fan_out.c never read: taken and ignored
+    bool takes_pairs_options_with_accelerator = false;
+    // Every option of the suite taken and ignored: osu_hello.c reads no options at all
+    bool ignores_options = false;
     bool takes_ddt = false;      // -D (osu/options.hpp derived_datatype)
     bool reduction = false;
     // -d's device or managed buffers: whose go where (osu/options.hpp device_placement; the

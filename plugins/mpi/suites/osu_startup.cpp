@@ -191,6 +191,8 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                                      .figures = {{bandwidth_figure}}};
     // -b (OMBOP__PT2PT__CONG_BW, osu_util_options.h:74-75): W slots of X bytes each side
     static constexpr bool takes_buffers = true;
+    // -p, -R and -V under -d (OMBOP__ACCEL__PT2PT__CONG_BW, :75), which OSU never reads here
+    static constexpr bool takes_pairs_options_with_accelerator = true;
     static mpi::buffer_layout layout(std::size_t x, int np, const options& o) {
         if (!o.multiple_buffers) return layout(x, np);
         const std::size_t slots = x * static_cast<std::size_t>(o.window_size);
@@ -278,7 +280,8 @@ constexpr benchmark catalogue[] = {
      .run = &run_hello,
      .all_processes = true,
      .sized = false,
-     .min_processes = 1},
+     .min_processes = 1,
+     .ignores_options = true},
     message_entry<fan_def<true>>(
         "bw_fan_in", "-W MPI_Isend from every process to process 0, then its reply: MB/s", 0),
     message_entry<fan_def<false>>(

@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import mpi_suite, refused  # noqa: E402
+from pbtest.run import mpi_suite, parbench, refused  # noqa: E402
 
 BAD_INPUT = 2
 D0_US, D1_US = 100.0, 300.0
@@ -508,17 +508,137 @@ def test_in_place(args):
 
 
 def test_option_refusals(args):
-    """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), and -T, -l or
-    -k named on a test whose OSU 7.5 option string has no such letter (osu_util_options.h:
-    osu_latency_mt's has -T, but the suite does not offer it there), and -l with -c:
-    one parbench: line, status 2 (osu_gather_persistent.c has l in its option string and never
-    reads it; parbench refuses it there)."""
+    """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it) and -l with -c:
+    one parbench: line, status 2 (an option a test does not take: test_option_acceptance)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
-                         (["gather_persistent", "-l"], "-l: not an option of gather_persistent"),
-                         # no b: in 7.5's collective option strings (OMBOP__COLLECTIVE__*)
-                         (["allreduce", "-b", "multiple"], "-b: not an option of allreduce"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+
+
+# OSU 7.5's option strings (c/util/osu_util_options.h, line of each: plain build, accelerator
+# build), by the name of OSU's macro; a program takes the letters of its string.
+OSU75_OPTION_STRINGS = {
+    "LAT": ("+:hvm:x:i:b:c::u:G:D:P:T:Iz::", "+:x:i:m:d:hvc::u:G:D:T:Iz::"),  # 62, 64
+    "PART_LAT": ("+:hvm:x:i:b:c::u:G:D:P:T:Iz::q:", "+:x:i:m:d:hvc::u:G:D:T:Iz::q:"),  # 63, 65
+    "BW": ("+:hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::", "+:x:i:t:m:d:W:hvb:c::u:G:D:T:Iz::"),  # 66, 67
+    # 68-71; no accelerator build for these (enable_accel_support, osu_util.c:409-414)
+    "LAT_MT": ("+:hvm:x:i:t:c::u:G:D:T:Iz::",) * 2,
+    "LAT_MP": ("+:hvm:x:i:t:c::u:G:D:P:T:Iz::",) * 2,
+    "CONG_BW": ("+:hvm:x:i:W:b:G:D:P:T:Iz::", "p:W:R:x:i:m:d:Vhvb:G:D:T:Iz::"),  # 74, 75
+    "MBW_MR": ("p:W:R:x:i:m:Vhvb:c::u:G:D:P:T:Iz::", "p:W:R:x:i:m:d:Vhvb:c::u:G:D:T:Iz::"),  # 137
+    # 72-73 (ALL_GATHER 78-79 is the same; GATHER 76-77 and SCATTER 80-81 add k:)
+    "ALLTOALL": ("+:hvfm:i:x:a:c::u:G:D:P:T:Ilz::", "+:d:hvfm:i:x:a:c::u:G:D:T:Ilz::"),
+    "GATHER": ("+:hvfm:i:x:a:c::u:G:D:P:T:Ilz::k:", "+:d:hvfm:i:x:a:c::u:G:D:T:Ilz::k:"),
+    "BCAST": ("+:hvfm:i:x:a:c::u:G:D:P:T:Iz::", "+:d:hvfm:i:x:a:c::u:G:D:T:Iz::"),  # 83-84
+    "NHBR": ("+:hvfm:i:x:a:c::u:N:G:D:P:T:Iz::", "+:d:hvfm:i:x:a:c::u:N:G:D:T:Iz::"),  # 85-88
+    "BARRIER": ("+:hvfm:i:x:a:u:G:P:Iz::", "+:d:hvfm:i:x:a:u:G:Iz::"),  # 90-91
+    # 94-95 (REDUCE_SCATTER 99-100 the same; REDUCE 96-97 adds k:)
+    "ALL_REDUCE": ("+:hvfm:i:x:a:c::u:G:P:T:Ilz::", "+:d:hvfm:i:x:a:c::u:G:T:Ilz::"),
+    "REDUCE": ("+:hvfm:i:x:a:c::u:G:P:T:Ilz::k:", "+:d:hvfm:i:x:a:c::u:G:T:Ilz::k:"),
+    "NBC_BARRIER": ("+:hvfm:i:x:t:a:G:P:Iz::", "+:d:hvfm:i:x:t:a:G:Iz::"),  # 102-103
+    # 104-105 (NBC_ALL_GATHER 110-111 the same; NBC_GATHER 107-108, NBC_SCATTER 113-114 add k:)
+    "NBC_ALLTOALL": ("+:hvfm:i:x:t:a:c::u:G:D:P:T:Ilz::", "+:d:hvfm:i:x:t:a:c::u:G:D:T:Ilz::"),
+    "NBC_GATHER": ("+:hvfm:i:x:t:a:c::u:G:D:P:T:Ilz::k:", "+:d:hvfm:i:x:t:a:c::u:G:D:T:Ilz::k:"),
+    "NBC_BCAST": ("+:hvfm:i:x:t:a:c::u:G:D:P:T:Iz::", "+:d:hvfm:i:x:t:a:c::u:G:D:T:Iz::"),  # 116
+    # 118-119 (NBC_REDUCE_SCATTER 124-125 the same; NBC_REDUCE 121-122 adds k:)
+    "NBC_ALL_REDUCE": ("+:hvfm:i:x:t:a:c::u:G:P:T:Ilz::", "+:d:hvfm:i:x:t:a:c::u:G:T:Ilz::"),
+    "NBC_REDUCE": ("+:hvfm:i:x:t:a:c::u:G:P:T:Ilz::k:", "+:d:hvfm:i:x:t:a:c::u:G:T:Ilz::k:"),
+    "NBC_NHBR": ("+:hvfm:i:x:t:a:c::u:N:G:D:P:T:Iz::", "+:d:hvfm:i:x:t:a:c::u:N:G:D:T:Iz::"),
+    # persistent 144-163: ALLTOALL_P (GATHER_P, ALL_GATHER_P, SCATTER_P: no k:), BCAST_P,
+    # BARRIER_P, ALL_REDUCE_P (REDUCE_P, REDUCE_SCATTER_P: no k:)
+    "ALLTOALL_P": ("+:hvfm:i:x:a:c::u:G:D:P:T:Ilz::", "+:d:hvfm:i:x:a:c::u:G:D:T:Ilz::"),
+    "BCAST_P": ("+:hvfm:i:x:a:c::u:G:D:P:T:Iz::", "+:d:hvfm:i:x:a:c::u:G:D:T:Iz::"),
+    "BARRIER_P": ("+:hvfm:i:x:a:u:G:P:Iz::", "+:d:hvfm:i:x:a:u:G:Iz::"),
+    "ALL_REDUCE_P": ("+:hvfm:i:x:a:c::u:G:P:T:Ilz::", "+:d:hvfm:i:x:a:c::u:G:T:Ilz::"),
+    # one-sided, built in osu_util.c:588-602: W: on BW, d: or P:, cT: (show_validation: all nine)
+    "ONE_SIDED_LAT": ("+:w:s:hvm:x:i:G:Iz::P:cT:", "+:w:s:hvm:x:i:G:Iz::d:cT:"),
+    "ONE_SIDED_BW": ("+:w:s:hvm:x:i:G:Iz::W:P:cT:", "+:w:s:hvm:x:i:G:Iz::W:d:cT:"),
+    "INIT": ("I", "I"),  # 142
+    "HELLO": (None, None),  # osu_hello.c reads no options: every one is taken and ignored
+}
+# Each program's option string (its options.bench and options.subtype, as its main sets them)
+OSU75_PROGRAMS = {
+    "LAT": "latency multi_lat latency_persistent",
+    "PART_LAT": "partitioned_latency",
+    "BW": "bw bibw bw_persistent bibw_persistent",
+    "LAT_MT": "latency_mt", "LAT_MP": "latency_mp", "CONG_BW": "bw_fan_in bw_fan_out",
+    "MBW_MR": "mbw_mr",
+    "ALLTOALL": "alltoall alltoallv alltoallw allgather allgatherv",
+    "GATHER": "gather gatherv scatter scatterv", "BCAST": "bcast", "BARRIER": "barrier",
+    "NHBR": "neighbor_allgather neighbor_allgatherv neighbor_alltoall neighbor_alltoallv "
+            "neighbor_alltoallw",
+    "ALL_REDUCE": "allreduce reduce_scatter reduce_scatter_block", "REDUCE": "reduce",
+    "NBC_BARRIER": "ibarrier",
+    "NBC_ALLTOALL": "ialltoall ialltoallv ialltoallw iallgather iallgatherv",
+    "NBC_GATHER": "igather igatherv iscatter iscatterv", "NBC_BCAST": "ibcast",
+    "NBC_ALL_REDUCE": "iallreduce ireduce_scatter ireduce_scatter_block", "NBC_REDUCE": "ireduce",
+    "NBC_NHBR": "ineighbor_allgather ineighbor_allgatherv ineighbor_alltoall ineighbor_alltoallv "
+                "ineighbor_alltoallw",
+    "ALLTOALL_P": "alltoall_persistent alltoallv_persistent alltoallw_persistent "
+                  "allgather_persistent allgatherv_persistent gather_persistent "
+                  "gatherv_persistent scatter_persistent scatterv_persistent",
+    "BCAST_P": "bcast_persistent", "BARRIER_P": "barrier_persistent",
+    "ALL_REDUCE_P": "allreduce_persistent reduce_persistent reduce_scatter_persistent",
+    "ONE_SIDED_LAT": "put_latency get_latency acc_latency get_acc_latency fop_latency cas_latency",
+    "ONE_SIDED_BW": "put_bw get_bw put_bibw",
+    "INIT": "init", "HELLO": "hello",
+}
+# The letters parbench decides per program (osu/suite.cpp first_option_not_taken), a value each
+CHECKED_OPTIONS = {"T": ["MPI_CHAR"], "l": [], "k": ["rotate"], "b": ["multiple"], "R": ["1"],
+                   "p": ["1"], "V": [], "D": ["cont"], "d": ["cuda", "D", "D"]}
+# Where parbench refuses what 7.5 takes, on purpose (docs/osu.md says why): (program, letter,
+# accelerator build)
+KEPT_DIFFERENCES = (
+    # osu_partitioned_latency.c:166, 179-183, 204-217 reads past its buffers under -D
+    [("partitioned_latency", "D", accel) for accel in (False, True)] +
+    # "Benchmark supports only MPI_CHAR. Continuing with MPI_CHAR." (osu_put_latency.c:70-73, ...)
+    [(name, "T", accel) for name in "put_latency get_latency get_acc_latency put_bw get_bw "
+     "put_bibw".split() for accel in (False, True)])
+
+
+def takes_letters(option_string):
+    """The option letters of a getopt string ("+:" and ":" marks dropped); None: every letter."""
+    return None if option_string is None else {c for c in option_string if c not in "+:"}
+
+
+def test_option_acceptance(args):
+    """Each of the 78 programs takes exactly OSU 7.5's letters of CHECKED_OPTIONS (its plain
+    build's option string; with -d, and for -d itself, its accelerator build's), but
+    KEPT_DIFFERENCES: one launch per letter and build names every program (under -d those whose
+    string has d:) and must be refused in one line naming exactly those that do not take it."""
+    names = {name: cls for cls, programs in OSU75_PROGRAMS.items() for name in programs.split()}
+    expect(len(names) == 78, f"OSU 7.5 has 78 MPI programs, the table {len(names)}")
+    driver = parbench(args.parbench)
+    for accel in (False, True):
+        for letter, value in CHECKED_OPTIONS.items():
+            if accel and letter == "d":
+                continue  # -d is asked of the accelerator build's strings once, below
+            build = int(accel or letter == "d")
+            takes = {name: takes_letters(OSU75_OPTION_STRINGS[cls][build])
+                     for name, cls in names.items()}
+            named = [name for name in names if not accel or takes[name] is None or
+                     "d" in takes[name]]
+            want = sorted(name for name in named if takes[name] is not None and
+                          (letter not in takes[name] or (name, letter, accel) in KEPT_DIFFERENCES))
+            device = ["-d", "cuda", "D", "D"] if accel else []
+            rc, _, err = driver(["run", "osu", *named, f"-{letter}", *value, *device, "-m", "4:4",
+                                 "-i", "1", "-x", "0", "--quiet"], np=1)
+            lines = [line for line in err.splitlines() if line.strip()]
+            refused_names = []
+            if (rc == BAD_INPUT and len(lines) == 1 and lines[0].startswith("parbench:") and
+                    f"-{letter}: not " in lines[0]):
+                listed = lines[0].split(": not ", 1)[1].split(" on " if " offered on " in lines[0]
+                                                              else " of ", 1)[1]
+                refused_names = sorted(listed.split(" (", 1)[0].split(", "))
+            expect(refused_names == want,
+                   f"-{letter}{' under -d' if accel else ''}: refused on {refused_names}, OSU 7.5 "
+                   f"refuses {want}: rc {rc}, stderr {err[-600:]!r}")
+    # hello takes and ignores them all (osu_hello.c reads no options): its one line, no device
+    rc, out, err = driver(["run", "osu", "hello", *[f"-{letter}" for letter in "lV"],
+                           *[arg for letter, value in CHECKED_OPTIONS.items() if letter not in "lV"
+                             for arg in (f"-{letter}", *value)]], np=1)
+    expect(rc == 0 and "This is a test with 1 processes\n" in out,
+           f"hello with every option: rc {rc}, {out!r}, {err[-300:]!r}")
 
 
 def tail_columns(out, want):
@@ -667,12 +787,8 @@ def test_mbw_mr_options(args):
            all(abs(float(f[1]) - r["metrics"]["bandwidth_mb_s"]) <= 0.0051
                for f, r in zip(sized, rows)),
            f"mbw_mr -R 0 -p 5: rc {p.returncode}, {p.stdout!r}")
-    for options, why in [(["mbw_mr", "-R", "2"], "-R 2: expected 0 or 1"),
-                         (["latency", "--print-rate", "1"], "-R: not an option of latency"),
-                         (["bw", "-p", "1"], "-p: not an option of bw"),
-                         # OSU 7.5's host build: no p, R or V in OMBOP__PT2PT__CONG_BW
-                         # (osu_util_options.h:74), and the programs never read them
-                         (["bw_fan_in", "-V"], "-V: not an option of bw_fan_in")]:
+    # -R, -p and -V on the tests that do not take them: test_option_acceptance
+    for options, why in [(["mbw_mr", "-R", "2"], "-R 2: expected 0 or 1")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
@@ -706,8 +822,7 @@ def test_varied_window(args):
     expect(p.returncode == 0 and "Message Rate Profile" not in p.stdout and
            [len(f) for f in sized] == [9, 9] and len(rows) == 16,
            f"mbw_mr --vary-window -R 0: rc {p.returncode}, {p.stdout!r}")
-    for options, why in [(["bw", "-V"], "-V: not an option of bw"),
-                         (["mbw_mr", "-V", "-c"], "-V: not offered with -c")]:
+    for options, why in [(["mbw_mr", "-V", "-c"], "-V: not offered with -c")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
@@ -915,9 +1030,8 @@ def test_device_buffers(args):
                          # OSU's validation warm-up (osu_util.c:1022-1037)
                          (["-c", "--validation-warmup", "3"], "-u 3: not offered")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1"] + options, why)
-    # OSU 7.5 has no -d for latency_mt and latency_mp (enable_accel_support, osu_util.c:409-414)
-    refused_early(args, ["latency_mp", "-m", "4:4", "-d", "cuda", "D", "D"],
-                  "-d: not offered on latency_mp")
+    # -d on latency_mt and latency_mp (no accelerator build, osu_util.c:409-414):
+    # test_option_acceptance
 
 
 def test_neighborhood_datatypes(args):
@@ -997,7 +1111,7 @@ def test_atomic_datatypes(args):
     refused(args.parbench, "osu", args.np, ["cas_latency", "-T", "all", "-m", "4:4", "-i", "1"],
             "MPI_Compare_and_swap takes integer types only")
     # -c with -T all on acc_latency and fop_latency: test_point_to_point_datatypes's -c run
-    refused_early(args, ["get_acc_latency", "-T", "MPI_INT"], "-T: not offered on get_acc_latency")
+    # -T on get_acc_latency: test_option_acceptance
 
 
 def test_derived_datatypes(args):
@@ -1115,11 +1229,8 @@ def test_derived_datatypes(args):
            f"-D vect:4:2 collectives' records (benchmark, bytes, Transmit Size): {got}")
     for options, why in [(["latency", "-D", "vect:8"], "vect takes STRIDE and BLOCK_LENGTH"),
                          (["latency", "-D", "vect:2:3"], "overlap"),
-                         (["latency", "-D", "cont", "-c"], "-D: not offered with -c"),
-                         (["allreduce", "-D", "cont"], "-D: not offered on allreduce"),
-                         (["ireduce", "-D", "cont"], "-D: not offered on ireduce"),
-                         (["partitioned_latency", "-D", "cont"],
-                          "-D: not offered on partitioned_latency")]:
+                         # -D on the tests that do not take it: test_option_acceptance
+                         (["latency", "-D", "cont", "-c"], "-D: not offered with -c")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
@@ -1141,6 +1252,7 @@ def main():
     test_point_to_point_datatypes(args)
     test_in_place(args)
     test_option_refusals(args)
+    test_option_acceptance(args)
     test_tail_latency(args)
     test_validation_log(args)
     test_mbw_mr_options(args)
