@@ -128,7 +128,7 @@ struct nonblocking_action {
 };
 
 // t_ovrl's iteration of a C_ flavour (catalogue A.6.10; IMB's collective branch,
-// IMB_write.c:386-435, IMB_read.c:415-478, in both modes): begin the split collective, exploit
+// IMB_write.c:386-435, IMB_read.c:415-476, in both modes): begin the split collective, exploit
 // the CPU, end it.
 template <io_action A, class Work>
 struct overlapped_transfer {
