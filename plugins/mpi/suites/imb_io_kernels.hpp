@@ -127,9 +127,10 @@ struct nonblocking_action {
     }
 };
 
-// t_ovrl's iteration of a C_ flavour (catalogue A.6.10; IMB's collective branch,
-// IMB_write.c:386-435, IMB_read.c:415-476, in both modes): begin the split collective, exploit
-// the CPU, end it.
+// t_ovrl's iteration that ends its own transfer: a C_ flavour's (catalogue A.6.10; IMB's
+// collective branch, IMB_write.c:386-435, IMB_read.c:415-476, in both modes): begin the split
+// collective, exploit the CPU, end it. (bench/io_overhead.cpp also times it for S_IWrite_indv
+// beside a plain loop of the same per-iteration shape.)
 template <io_action A, class Work>
 struct overlapped_transfer {
     Work* work;
