@@ -7,7 +7,14 @@
 //   calibrate          collective: the CPU load of every process set to the same work, as long
 //                      as IMB's TARGET_CPU_SECS (not t_pure: IMB-IO's rule, unlike IMB-NBC's;
 //                      0.01 s in IMB 2021, 0.1 s in the guide: imb::methodology::io_cpu_load_s)
-//   time  t_ovrl       transfer begun; the CPU load; transfer ended     (the overlapped kernel)
+//   time  t_ovrl       the transfers of one completion epoch begun, each with a request of
+//                      its own (the overlapped kernel, into an overlap_epoch); then, as the
+//                      epoch's completion (overlapped_completion), the CPU load once per begun
+//                      transfer, one MPI_Waitall (MPI_Wait for one) and the configuration's
+//                      completion (writes: the assured one) — IMB 2021's aggregate sample
+//                      (IMB_write.c:462-501, IMB_read.c:495-558), and per transfer in
+//                      non-aggregate mode the guide's begin; work; wait. A kernel that ends its
+//                      own transfer (the C_ flavours' split collectives) begins none here
 //   time  t_CPU        the CPU load alone (mpi::work_kernel; the guide), or the calibration's
 //                      time of the agreed work (IMB 2021's tCPU, IMB_cpu_exploit.c:117-129),
 //                      the calibration then on the wall clock as IMB's (MPI_Wtime,
@@ -26,10 +33,46 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace parbench::mpi_plugin::io {
+
+// The transfers begun since t_ovrl's completion last opened: one request each (IMB 2021's
+// REQUESTS[j], IMB_write.c:450-453), and the CPU work to run once per begun transfer.
+struct overlap_epoch {
+    policy::matvec_load* work = nullptr;
+    std::vector<MPI_Request> requests;  // reserved before timing: begun transfers never allocate
+};
+
+// t_ovrl's completion: the begun transfers' CPU work (IMB_write.c:489-491), then one MPI_Waitall
+// over their requests, MPI_Wait for a single one (:492-495), then the configuration's completion
+// (writes: the assured completion, :499-501). With nothing begun (the C_ flavours end each
+// transfer in the kernel) only the configuration's completion runs.
+template <class Completion>
+struct overlapped_completion {
+    overlap_epoch* epoch = nullptr;
+    Completion* inner = nullptr;
+    template <class View>
+    void open(const mpi::kernel_context& c, const View& v) {
+        epoch->requests.clear();
+        inner->open(c, v);
+    }
+    template <class View>
+    void close(const mpi::kernel_context& c, const View& v) {
+        std::vector<MPI_Request>& requests = epoch->requests;
+        for (std::size_t k = 0; k < requests.size(); ++k) epoch->work->run();
+        if (requests.size() == 1)
+            v.note(MPI_Wait(requests.data(), MPI_STATUS_IGNORE));
+        else if (!requests.empty())
+            v.note(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                               MPI_STATUSES_IGNORE));
+        inner->close(c, v);
+    }
+};
 
 // What the methodology decides in one nonblocking IMB-IO measurement
 // (imb::methodology::io_cpu_load_s, io_cpu_time_from_calibration).
@@ -41,9 +84,11 @@ struct overlap_rule {
     bool cpu_time_from_calibration = false;
 };
 
-// `make_overlapped(policy::matvec_load*)` gives t_ovrl's kernel over the same file view as the
-// configuration's (blocking) kernel; the completion (writes: the assured completion) follows
-// each transfer in both timings, so t_pure and t_ovrl time the same work.
+// `make_overlapped(overlap_epoch*)` gives t_ovrl's kernel over the same file view as the
+// configuration's (blocking) kernel: it begins iteration i's transfer into the epoch, or (a
+// collective split) begins it, runs epoch->work and ends it. The configuration's completion
+// (writes: the assured completion) closes each epoch in both timings, where the aggregation
+// policy puts it, so t_pure and t_ovrl time the same transfers.
 template <pattern::descriptor Pattern, class Kernel, class Completion, class Plan, class Check,
           class MakeOverlapped>
     requires mpi::is_timing_plan<Plan>
@@ -79,10 +124,16 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
                     rule.cpu_time_from_calibration
                         ? mpi::calibrate(active, load, rule.target_cpu_s, {}, monotonic_clock{})
                         : mpi::calibrate(active, load, rule.target_cpu_s);
-                auto overlapped = make_overlapped(&load);
+                overlap_epoch epoch{.work = &load, .requests = {}};
+                epoch.requests.reserve(static_cast<std::size_t>(
+                    plan.iterations.n_sample(
+                        bytes, std::remove_cvref_t<decltype(plan.aggregation)>::is_aggregate)));
+                auto overlapped = make_overlapped(&epoch);
+                overlapped_completion<std::remove_cvref_t<decltype(config.completion)>> ends{&epoch,
+                                                                        &config.completion};
                 const mpi::rank_timing t_ovrl =
-                    mpi::time_iterations(s, config.pattern, ready, context, overlapped,
-                                         config.completion, plan, bytes, config.check);
+                    mpi::time_iterations(s, config.pattern, ready, context, overlapped, ends,
+                                         plan, bytes, config.check);
                 mpi::rank_timing t_cpu;
                 if (rule.cpu_time_from_calibration) {
                     t_cpu.group = t_ovrl.group;

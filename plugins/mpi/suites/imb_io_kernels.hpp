@@ -127,8 +127,10 @@ struct nonblocking_action {
     }
 };
 
-// t_ovrl's iteration (catalogue A.6.10): initiate the transfer, exploit the CPU, wait for the
-// end of the transfer. The work is calibrated outside (io/overlap.hpp).
+// t_ovrl's iteration that ends its own transfer: a C_ flavour's (catalogue A.6.10; IMB's
+// collective branch, IMB_write.c:386-435, IMB_read.c:415-476, in both modes): begin the split
+// collective, exploit the CPU, end it. (bench/io_overhead.cpp also times it for S_IWrite_indv
+// beside a plain loop of the same per-iteration shape.)
 template <io_action A, class Work>
 struct overlapped_transfer {
     Work* work;
@@ -138,6 +140,20 @@ struct overlapped_transfer {
         io.begin(i, v, request);
         work->run();
         io.end(v, request);
+    }
+};
+
+// t_ovrl's iteration of an S_/P_ flavour: transfer i begun with a request of its own, at its own
+// place (the individual or shared pointer advanced by the one before it, or offset(i): IMB's
+// disjoint portions, IMB_write.c:474, IMB_read.c:517), from the view's one buffer as IMB's
+// s_buffer / r_buffer; the epoch's completion runs the work and waits for them all
+// (io::overlapped_completion).
+template <io_action A>
+struct begun_transfer {
+    mpi_plugin::io::overlap_epoch* epoch;
+    void operator()(const kernel_context& /*c*/, std::uint64_t i, const file_view& v) const {
+        MPI_Request& request = epoch->requests.emplace_back(MPI_REQUEST_NULL);
+        nonblocking_action<A>{}.begin(i, v, request);
     }
 };
 
@@ -341,7 +357,10 @@ inline constexpr mpi::table_column overlap_columns[] = {{"t_ovrl_us", "t_ovrl[us
 // (non-aggregate in the guide, catalogue A.3.3; aggregate in IMB 2021:
 // imb::methodology::io_single_mode_is_aggregate), its file, kernel for t_pure, completion and
 // -check those of the blocking form; measured by io::measure_overlap (t_pure, t_ovrl, t_CPU,
-// overlap[%]) with the methodology's CPU load and t_CPU.
+// overlap[%]) with the methodology's CPU load and t_CPU. An S_/P_ flavour's aggregate sample
+// begins its n transfers, runs the work n times and waits for them in one MPI_Waitall before
+// the assured completion, as IMB 2021 (IMB_write.c:462-501); in non-aggregate mode that is
+// begin; work; MPI_Wait; completion per transfer, the guide's sequence.
 template <io_action A>
 struct nonblocking_def : transfer_def<A> {
     static constexpr mpi::definition_traits traits{.modes = mpi::run_modes::non_aggregate,
@@ -353,8 +372,11 @@ struct nonblocking_def : transfer_def<A> {
                                     const imb::methodology& m) {
         return mpi_plugin::io::measure_overlap(
             s, std::forward<Config>(config),
-            [](policy::matvec_load* load) {
-                return overlapped_transfer<A, policy::matvec_load>{load};
+            [](mpi_plugin::io::overlap_epoch* epoch) {
+                if constexpr (A.collective)
+                    return overlapped_transfer<A, policy::matvec_load>{epoch->work};
+                else
+                    return begun_transfer<A>{epoch};
             },
             {.target_cpu_s = m.io_cpu_load_s(),
              .cpu_time_from_calibration = m.io_cpu_time_from_calibration()});

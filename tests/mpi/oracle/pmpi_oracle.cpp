@@ -36,6 +36,8 @@
 // MPI_File_set_size with the size ("MPI_BYTE x 1 to 65536"): the file they find.
 // MPI_File_read, free likewise, noted with the pointer's position and the bytes it got
 // ("MPI_BYTE x 8 at 16 got 0": a read past the file's end).
+// MPI_File_iwrite and MPI_File_iread, free likewise, noted with the pointer's position at the
+// begin ("MPI_BYTE x 1 at 1"): where each begun transfer of imb-io's I-flavours lands.
 // One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
 // target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
 // completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
@@ -107,7 +109,8 @@ enum fn : int {
     f_put, f_get, f_win_flush, f_win_flush_all, f_win_flush_local, f_win_flush_local_all,
     f_psend_init, f_precv_init, f_pready, f_parrived, f_session_init,
     f_comm_create_from_group, f_session_finalize, f_accumulate, f_get_accumulate,
-    f_fetch_and_op, f_compare_and_swap, f_file_write, f_file_set_size, f_file_read, f_count
+    f_fetch_and_op, f_compare_and_swap, f_file_write, f_file_set_size, f_file_read, f_file_iwrite,
+    f_file_iread, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -131,7 +134,7 @@ const char* const fn_names[f_count] = {
     "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived",
     "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize", "MPI_Accumulate",
     "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_File_write",
-    "MPI_File_set_size", "MPI_File_read"};
+    "MPI_File_set_size", "MPI_File_read", "MPI_File_iwrite", "MPI_File_iread"};
 
 struct state {
     bool ready = false;
@@ -1079,6 +1082,31 @@ int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Stat
     note_operand(f_file_read, count, type, MPI_OP_NULL,
                  " at " + std::to_string(at) + " got " + std::to_string(got));
     return rc;
+}
+
+// The nonblocking forms through the individual pointer (imb-io's S_IWrite_indv, S_IRead_indv):
+// counted, noted with the pointer's position at the begin, free on either clock.
+static void note_begun(fn f, MPI_File fh, int count, MPI_Datatype type) {
+    MPI_Offset at = -1;
+    PMPI_File_get_position(fh, &at);
+    {
+        state& s = self();
+        const std::lock_guard<std::mutex> lock(guard());
+        if (!s.ready) setup(s);
+        ++s.calls[f];
+    }
+    note_operand(f, count, type, MPI_OP_NULL, " at " + std::to_string(at));
+}
+
+int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype type,
+                    MPI_Request* request) {
+    note_begun(f_file_iwrite, fh, count, type);
+    return PMPI_File_iwrite(fh, buf, count, type, request);
+}
+
+int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    note_begun(f_file_iread, fh, count, type);
+    return PMPI_File_iread(fh, buf, count, type, request);
 }
 
 // MPI_File_set_size: counted, its operand the size ("to 65536"), free on either clock.
