@@ -35,22 +35,12 @@ namespace parbench::mpi_plugin {
 namespace plugin_impl {
 namespace {
 
-// The suites this plugin hosts, in the order `parbench list` shows them. A new suite is a file
-// in suites/ (declared in suites/suite.hpp, listed in meson.build) and one entry here.
+// The suites this plugin hosts, in the order `parbench list` shows them: plugins/mpi/meson.build's
+// mpi_plugin_suites (hosted_suites.h). A new suite is a file in suites/ and its name there.
 constexpr const hosted_suite* hosted_suites[] = {
-    &suites::imb_mpi1,
-    &suites::imb_ext,
-    &suites::imb_rma,
-    &suites::imb_nbc,
-    &suites::imb_mpi4,
-    &suites::imb_io,
-    &suites::osu,
-    &suites::paw,
-    &suites::overlap,
-    &suites::pairs,
-    &suites::links,
-    &suites::imb_p2p,
-    &suites::imb_mt,
+#define PARBENCH_HOSTED_SUITE(name) &suites::name,
+    PARBENCH_MPI_HOSTED_SUITES
+#undef PARBENCH_HOSTED_SUITE
 };
 
 bool we_initialised = false;

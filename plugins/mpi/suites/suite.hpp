@@ -1,29 +1,23 @@
 // A suite hosted by the MPI plugin: what `parbench list` shows of it, and its run. Each suite is
-// one file in this directory defining one hosted_suite, listed in plugin.cpp's hosted_suites.
+// one file in this directory defining one hosted_suite, named in plugins/mpi/meson.build's
+// mpi_plugin_suites, from which its declaration here and plugin.cpp's table are made.
 #pragma once
 
 #include <parbench/plugin/hosted_suite.hpp>
+
+#include "hosted_suites.h"
 
 namespace parbench::mpi_plugin {
 
 // Its run is collective over MPI_COMM_WORLD.
 using plugin::hosted_suite;
 
-// One line per file in suites/.
+// One per file in suites/, from plugins/mpi/meson.build's mpi_plugin_suites (hosted_suites.h,
+// made there: PARBENCH_MPI_HOSTED_SUITES lists PARBENCH_HOSTED_SUITE(<name>) for each).
 namespace suites {
-extern const hosted_suite imb_mpi1;
-extern const hosted_suite imb_ext;
-extern const hosted_suite imb_rma;
-extern const hosted_suite imb_nbc;
-extern const hosted_suite imb_mpi4;
-extern const hosted_suite imb_io;
-extern const hosted_suite osu;
-extern const hosted_suite paw;
-extern const hosted_suite overlap;
-extern const hosted_suite pairs;
-extern const hosted_suite links;
-extern const hosted_suite imb_p2p;
-extern const hosted_suite imb_mt;
+#define PARBENCH_HOSTED_SUITE(name) extern const hosted_suite name;
+PARBENCH_MPI_HOSTED_SUITES
+#undef PARBENCH_HOSTED_SUITE
 }  // namespace suites
 
 }  // namespace parbench::mpi_plugin
