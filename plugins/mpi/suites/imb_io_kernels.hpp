@@ -238,7 +238,6 @@ struct file_contents {
                                                                std::uint64_t overall_volume,
                                                                int private_q = 0) noexcept {
     constexpr std::uint64_t compiled_msgs_per_sample = 50;
-    constexpr std::uint64_t assign_bytes = 4;  // sizeof(assign_type), IMB_settings_io.h:142
     if (largest == 0) return 0;
     std::uint64_t total = std::max(largest, overall_volume);
     if (overall_volume / largest > compiled_msgs_per_sample)
@@ -246,41 +245,13 @@ struct file_contents {
     if (private_q > 0) {
         const auto q = static_cast<std::uint64_t>(private_q);
         total = (total + q - 1) / q;
-        if (largest % q != 0) total += assign_bytes * compiled_msgs_per_sample;
+        if (largest % q != 0) total += imb::io_assign_type_bytes * compiled_msgs_per_sample;
     }
     return total;
 }
 static_assert(imb2021_block_file_bytes(65536, 40ull << 20) == 3276800);  // 640 > 50
 static_assert(imb2021_block_file_bytes(4ull << 20, 40ull << 20) == 40ull << 20);
 static_assert(imb2021_block_file_bytes(65536, 40ull << 20, 3) == 1092267 + 200);
-
-// IMB_get_rank_portion's split, worked by hand (IMB_init.c:1061-1072, unit 4): at Q = 2 a
-// 2-byte portion is rank 0's, rank 1 has none; 10 bytes are 3 units, rank 0 takes 2 (8 bytes),
-// rank 1 the last, cut to 2 bytes at offset 8; each private file takes rank 0's block (8 of 10
-// bytes). With unit 1 and world ranks, 5 bytes are 3 + 2.
-namespace split_examples {
-inline constexpr io_action common_file = [] {
-    io_action a;
-    a.files = io_files::common;
-    return a;
-}();
-inline constexpr io_action private_files = [] {
-    io_action a;
-    a.files = io_files::each_private;
-    return a;
-}();
-inline constexpr pattern::io_split imb2021{.unit = 4, .by_file_rank = true};
-static_assert(pattern::io_rank_block(common_file, 2, 0, 2, imb2021).bytes == 2);
-static_assert(pattern::io_rank_block(common_file, 2, 1, 2, imb2021).bytes == 0);
-static_assert(pattern::io_rank_block(common_file, 10, 0, 2, imb2021).bytes == 8);
-static_assert(pattern::io_rank_block(common_file, 10, 1, 2, imb2021).offset == 8);
-static_assert(pattern::io_rank_block(common_file, 10, 1, 2, imb2021).bytes == 2);
-static_assert(pattern::io_rank_block(private_files, 10, 1, 2, imb2021).bytes == 8);
-static_assert(pattern::io_rank_block(private_files, 10, 1, 2, imb2021).offset == 0);
-static_assert(pattern::io_rank_block(common_file, 5, 1, 2).offset == 3);
-static_assert(pattern::io_rank_block(common_file, 5, 1, 2).bytes == 2);
-static_assert(pattern::io_rank_block(private_files, 5, 1, 2).bytes == 2);
-}  // namespace split_examples
 
 // The descriptor of an S_/P_/C_ benchmark from its parts.
 [[nodiscard]] constexpr io_action action(io_files files, io_access access, io_direction direction,
@@ -297,6 +268,28 @@ static_assert(pattern::io_rank_block(private_files, 5, 1, 2).bytes == 2);
                                                 : benchmark_class::parallel_transfer;
     return a;
 }
+
+// IMB_get_rank_portion's split, worked by hand (IMB_init.c:1061-1072, unit 4): at Q = 2 a
+// 2-byte portion is rank 0's, rank 1 has none; 10 bytes are 3 units, rank 0 takes 2 (8 bytes),
+// rank 1 the last, cut to 2 bytes at offset 8; each private file takes rank 0's block (8 of 10
+// bytes). With unit 1 and world ranks, 5 bytes are 3 + 2.
+namespace split_examples {
+inline constexpr io_action common_file =
+    action(io_files::common, io_access::individual, io_direction::write);
+inline constexpr io_action private_files =
+    action(io_files::each_private, io_access::individual, io_direction::write);
+inline constexpr pattern::io_split imb2021 = imb::methodology{}.io_portion_split();
+static_assert(pattern::io_rank_block(common_file, 2, 0, 2, imb2021).bytes == 2);
+static_assert(pattern::io_rank_block(common_file, 2, 1, 2, imb2021).bytes == 0);
+static_assert(pattern::io_rank_block(common_file, 10, 0, 2, imb2021).bytes == 8);
+static_assert(pattern::io_rank_block(common_file, 10, 1, 2, imb2021).offset == 8);
+static_assert(pattern::io_rank_block(common_file, 10, 1, 2, imb2021).bytes == 2);
+static_assert(pattern::io_rank_block(private_files, 10, 1, 2, imb2021).bytes == 8);
+static_assert(pattern::io_rank_block(private_files, 10, 1, 2, imb2021).offset == 0);
+static_assert(pattern::io_rank_block(common_file, 5, 1, 2).offset == 3);
+static_assert(pattern::io_rank_block(common_file, 5, 1, 2).bytes == 2);
+static_assert(pattern::io_rank_block(private_files, 5, 1, 2).bytes == 2);
+}  // namespace split_examples
 
 // A blocking transfer benchmark: writes in both of IMB's modes with the assured completion,
 // reads in one block without aggregation.

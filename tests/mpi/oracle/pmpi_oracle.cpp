@@ -267,6 +267,14 @@ void enter(fn f) {
     }
 }
 
+// Counts the call, free on either clock (the MPI-IO calls: no delay, no virtual time).
+void count_free(fn f) {
+    state& s = self();
+    const std::lock_guard<std::mutex> lock(guard());
+    if (!s.ready) setup(s);
+    ++s.calls[f];
+}
+
 // `peer`, a rank of `comm`, as a rank of MPI_COMM_WORLD.
 int world_rank_of(int peer, MPI_Comm comm) {
     MPI_Group group = MPI_GROUP_NULL;
@@ -1049,15 +1057,17 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
 // P_Write_priv): counted, its operand noted with the pointer's position before the call in
 // etypes of the view ("MPI_BYTE x 8 at 16": where IMB 2021 starts a timed sample), and free on
 // either clock like the MPI-IO calls that are not interposed (oracle.py imb2021_io).
-int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+// An MPI-IO call through the individual pointer counted; the pointer's position before it, in
+// etypes of the view (-1 where the library cannot tell).
+static MPI_Offset count_file_call(fn f, MPI_File fh) {
     MPI_Offset at = -1;
     PMPI_File_get_position(fh, &at);
-    {
-        state& s = self();
-        const std::lock_guard<std::mutex> lock(guard());
-        if (!s.ready) setup(s);
-        ++s.calls[f_file_write];
-    }
+    count_free(f);
+    return at;
+}
+
+int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    const MPI_Offset at = count_file_call(f_file_write, fh);
     note_operand(f_file_write, count, type, MPI_OP_NULL, " at " + std::to_string(at));
     return PMPI_File_write(fh, buf, count, type, status);
 }
@@ -1066,14 +1076,7 @@ int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, M
 // noted with the pointer's position before the call and the bytes it read ("MPI_BYTE x 8 at 16
 // got 0": IMB 2021 reads past its file's end), free on either clock (oracle.py imb2021_io).
 int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    MPI_Offset at = -1;
-    PMPI_File_get_position(fh, &at);
-    {
-        state& s = self();
-        const std::lock_guard<std::mutex> lock(guard());
-        if (!s.ready) setup(s);
-        ++s.calls[f_file_read];
-    }
+    const MPI_Offset at = count_file_call(f_file_read, fh);
     MPI_Status mine{};
     MPI_Status* const seen = status == MPI_STATUS_IGNORE ? &mine : status;
     const int rc = PMPI_File_read(fh, buf, count, type, seen);
@@ -1087,15 +1090,7 @@ int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Stat
 // The nonblocking forms through the individual pointer (imb-io's S_IWrite_indv, S_IRead_indv):
 // counted, noted with the pointer's position at the begin, free on either clock.
 static void note_begun(fn f, MPI_File fh, int count, MPI_Datatype type) {
-    MPI_Offset at = -1;
-    PMPI_File_get_position(fh, &at);
-    {
-        state& s = self();
-        const std::lock_guard<std::mutex> lock(guard());
-        if (!s.ready) setup(s);
-        ++s.calls[f];
-    }
-    note_operand(f, count, type, MPI_OP_NULL, " at " + std::to_string(at));
+    note_operand(f, count, type, MPI_OP_NULL, " at " + std::to_string(count_file_call(f, fh)));
 }
 
 int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype type,
@@ -1111,12 +1106,7 @@ int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Req
 
 // MPI_File_set_size: counted, its operand the size ("to 65536"), free on either clock.
 int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
-    {
-        state& s = self();
-        const std::lock_guard<std::mutex> lock(guard());
-        if (!s.ready) setup(s);
-        ++s.calls[f_file_set_size];
-    }
+    count_free(f_file_set_size);
     note_operand(f_file_set_size, 1, MPI_BYTE, MPI_OP_NULL, " to " + std::to_string(size));
     return PMPI_File_set_size(fh, size);
 }
