@@ -521,12 +521,16 @@ def test_in_place(args):
 def test_option_refusals(args):
     """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), -l with -c,
     and -a below 1 (OSU 7.5's "Invalid Device Array Size [-a 0]", set_device_array_size,
-    osu_util.c:383-391): one parbench: line, status 2 (an option a test does not take:
-    test_option_acceptance)."""
+    osu_util.c:383-391): one parbench: line, status 2. An option a test does not take:
+    test_option_acceptance; here its long forms, as 7.5's getopt_long maps them to the letters
+    (osu_util_options.h:28-57)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
                          (["allreduce", "-l", "-c"], "-l: not offered with -c"),
                          (["allreduce", "-a", "0"], "-a 0: Invalid Device Array Size"),
-                         (["ibcast", "--array-size", "-3"], "-a -3: Invalid Device Array Size")]:
+                         (["ibcast", "--array-size", "-3"], "-a -3: Invalid Device Array Size"),
+                         (["latency", "--window-size", "4"], "-W: not an option of latency ("),
+                         (["barrier", "allreduce", "ibarrier", "--validation"],
+                          "-c: not an option of barrier, ibarrier (")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
