@@ -129,7 +129,7 @@ expect_rows(rows_of(d, "osu latency on n1,n2"), [[0, 1]], "inter-node", "osu lat
 # OSU's tests of every pair at once (r <-> r + n/2) name each pair: at -n 4 on n1,n2 the pairs
 # 0-2 and 1-3 each stay within a node.
 d = driver(two_nodes + ["-n", "4", parbench, "run", "osu", "multi_lat", "mbw_mr", "-m", "1:1",
-                        "-i", "4", "-x", "1", "-W", "2"])
+                        "-i", "4", "-x", "1"])  # OSU's window: multi_lat takes no -W
 osu_pairs = rows_of(d, "osu multi_lat, mbw_mr -n 4 on n1,n2")
 expect(sorted(r["benchmark"] for r in osu_pairs) == ["mbw_mr", "multi_lat"],
        f"osu rows: {osu_pairs}")

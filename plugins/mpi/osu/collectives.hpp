@@ -77,6 +77,9 @@ struct collective_def : mpi::definition_defaults {
     // type of its X / size(T) elements (osu_alltoall.c:142-146, :169), counts 1 and the
     // v-displacements k of its extent (osu_alltoallv.c)
     static constexpr bool takes_ddt = Imb::traits.has_bytes && !Imb::traits.reduction;
+    // -c on every collective with data (the barrier's string has no c::, :90-91)
+    static constexpr const char* osu_letters =
+        Imb::traits.has_bytes ? letters::collective : letters::barrier;
     static constexpr block_text text{
         .banner = Banner,
         // osu_barrier prints no datatype line (nor does osu_ibarrier, which takes this text)
@@ -268,6 +271,7 @@ struct bcast_ack_def : collective_def<imb_mpi1::bcast_def, bcast_ack_banner> {
     static constexpr bool takes_datatype = false;
     static constexpr bool takes_ddt = false;
     static constexpr device_placement device_buffers = device_placement::none;  // not OSU 7.5's
+    static constexpr const char* osu_letters = nullptr;  // every letter, as before 7.5's strings
     static constexpr block_text text{
         .banner = bcast_ack_banner,
         // the root waits for the acknowledgement: its time is the slowest

@@ -98,6 +98,7 @@ struct latency_mt : latency_def<false>, takes_message_datatype {
     // no -d: OSU 7.5 leaves it out of latency_mt's option string (enable_accel_support,
     // osu_util.c:409-414)
     static constexpr device_placement device_buffers = device_placement::none;
+    static constexpr const char* osu_letters = letters::lat_mt;  // -t
     static constexpr block_text text{.banner = "OSU MPI Multi-threaded Latency Test",
                                      .figures = {{{.heading = avg_latency_figure.heading,
                                                    .source = "t_max_us"}}},

@@ -383,6 +383,10 @@ template <class Def>
             .device_buffers = [] {
                 if constexpr (requires { Def::device_buffers; }) return Def::device_buffers;
                 return device_placement::none;
+            }(),
+            .osu_letters = [] {
+                if constexpr (requires { Def::osu_letters; }) return Def::osu_letters;
+                return static_cast<const char*>(nullptr);
             }()};
 }
 

@@ -281,6 +281,7 @@ struct neighbor_def : mpi::definition_defaults {
     static constexpr bool takes_datatype = true;
     static constexpr bool names_default_datatype = false;
     static constexpr bool takes_ddt = true;  // -D (neighbor_start)
+    static constexpr const char* osu_letters = letters::nhbr;  // -N
     static constexpr policy::iterations::fixed_count counts = collective_counts;
     static constexpr std::uint64_t max_bytes = default_collective_max_bytes;
     // OSU 7.5 times each call with an MPI_Barrier after it (osu_neighbor_allgather.c 164-169).
@@ -314,6 +315,7 @@ struct neighbor_def : mpi::definition_defaults {
 // osu_ineighbor_*: the same call as MPI_Ineighbor_*, measured as OSU's nonblocking collectives.
 template <neighbor_call Call, const char* Banner>
 struct ineighbor_def : neighbor_def<Call, Banner> {
+    static constexpr const char* osu_letters = letters::nbc_nhbr;  // -N and -t
     static constexpr block_text text{
         .banner = Banner,
         .figures = {{{.heading = "Overall(us)", .source = "t_avg_us", .name = "overall_us"}}},

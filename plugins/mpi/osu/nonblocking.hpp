@@ -401,6 +401,9 @@ struct nbc_def : Blocking {
     // -D where the blocking test takes it (OMBOP__COLLECTIVE__NBC_ALLTOALL, __NBC_GATHER,
     // __NBC_SCATTER, __NBC_BCAST have D:, osu_util_options.h:104-117; the reductions' none)
     static constexpr bool takes_ddt = Blocking::takes_ddt;
+    // -t, and -c but on ibarrier (OMBOP__COLLECTIVE__NBC_BARRIER, :102-103)
+    static constexpr const char* osu_letters =
+        Call == nbc_call::barrier ? letters::nbc_barrier : letters::nbc;
     static constexpr block_text text{
         .banner = Banner,
         .datatype = Blocking::text.datatype,

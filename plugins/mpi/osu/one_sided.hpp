@@ -212,6 +212,8 @@ template <class Def>
     // osu_get_acc_latency.c:98-104; its window over them, :695-720)
     b.device_buffers = Def::op == rma_op::get_accumulate ? device_placement::host
                                                           : device_placement::pair;
+    b.osu_letters =
+        Def::kind == measures::bandwidth ? letters::one_sided_bw : letters::one_sided_lat;
     return b;
 }
 

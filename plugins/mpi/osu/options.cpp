@@ -280,7 +280,8 @@ constexpr std::pair<std::string_view, std::string_view> long_options[] = {
     {"sync-option", "s"},  {"win-options", "w"}, {"nhbr", "N"},           {"partitions", "q"},
     {"root-rank", "k"},    {"type", "T"},        {"in-place", "l"},      {"buffer-num", "b"},
     {"num-pairs", "p"},    {"print-rate", "R"},  {"vary-window", "V"},
-    {"session", "I"},      {"accelerator", "d"},  {"validation-warmup", "u"}, {"ddt", "D"}};
+    {"session", "I"},      {"accelerator", "d"},  {"validation-warmup", "u"}, {"ddt", "D"},
+    {"array-size", "a"}};
 
 [[nodiscard]] std::string short_name(const std::string& name) {
     for (const auto& [long_name, short_form] : long_options)
@@ -308,7 +309,8 @@ constexpr parbench_parameter parameter_rows[] = {
      "validate the data received (OSU -c; parbench's check); -clog[:DIR] also writes each "
      "process's count of mismatching elements per size to DIR/log-RANK.log",
      "DIR validation_output", PARBENCH_ARITY_ATTACHED},
-    {"f", nullptr, "full statistics: min and max latency and iterations columns (OSU -f)", nullptr,
+    {"f", nullptr,
+     "collectives: full statistics, min and max latency and iterations columns (OSU -f)", nullptr,
      PARBENCH_ARITY_FLAG},
     {"z", "[P,...]",
      "tail-latency columns, one per percentile P (0 to 100, at most 5) of OSU's times of single "
@@ -324,6 +326,11 @@ constexpr parbench_parameter parameter_rows[] = {
      "neighbourhood collectives' topology: periodic D-dimensional grid, neighbours within R "
      "steps, or the SRC,DEST edges of FILE (OSU -N)",
      "cart:1:1", PARBENCH_ARITY_ONE},
+    {"a", "N",
+     "collectives: the side of OSU's device compute kernel's arrays; parbench's compute runs on "
+     "the host, so it is recorded and changes nothing (OSU -a)",
+     "32", PARBENCH_ARITY_ONE},
+    {"array-size", "N", "OSU's long form of -a", nullptr, PARBENCH_ARITY_ONE},
     {"D", "cont|vect:STRIDE:BLOCK_LENGTH|indx:FILE",
      "point-to-point tests; blocking, nonblocking, persistent and neighbourhood collectives "
      "that move data: "
@@ -506,11 +513,13 @@ std::string_view creation_call(mpi::window_creation c) noexcept {
 
 options parse_options(const run_request& request) {
     options o;
-    o.check = request.check;
+    o.check = o.driver_check = request.check;
     for (const auto& [given_name, value] : request.options) {
         // OSU's long options are their short forms; a value's error names the short form
         const std::string name = options_impl::short_name(given_name);
         if (name == "check") continue;
+        if (name.size() == 1 && !(value.is_boolean() && !value.get<bool>()))
+            o.given_letters += name;
         if (name == "z") {
             o.percentiles = options_impl::parse_percentiles(value);
             continue;
@@ -560,6 +569,15 @@ options parse_options(const run_request& request) {
             options_impl::parse_t(text, o);
         } else if (name == "q") {
             o.partitions = options_impl::count_value(name, text, false);
+        } else if (name == "a") {
+            // OSU 7.5 refuses a value below 1: "Invalid Device Array Size" (osu_util.c:383-391,
+            // 823-830)
+            std::uint64_t size = 0;
+            if (!parbench::parse_unsigned(text, size) || size == 0 || size > INT_MAX)
+                throw input_error("-a " + text +
+                                  ": Invalid Device Array Size (expected a positive integer, "
+                                  "at most 2147483647)");
+            o.device_array_size = size;
         } else if (name == "b") {
             // OSU 7.5's spellings, any case (osu_util.c:1038-1049)
             std::string lower;

@@ -4,7 +4,8 @@
 // (parbench's check), -f full statistics (min, max, iterations), -z tail percentiles, -t MPI_Test
 // calls during the nonblocking collectives' compute or [SENDERS:]RECEIVERS, the threads of
 // latency_mt and the forked processes of latency_mp (OSU 7.5's three meanings of -t), -q the
-// partitions of partitioned_latency, -N the neighbourhood collectives' topology, -T the
+// partitions of partitioned_latency, -N the neighbourhood collectives' topology, -a the
+// collectives' device array size (taken, validated and recorded: no effect), -T the
 // collectives' and point-to-point tests' datatype, -l MPI_IN_PLACE, -k the root of the rooted
 // collectives, -M the memory limit per process, and for the one-sided tests -w window creation
 // (create, allocate, dynamic) and -s synchronisation (lock, flush, flush_local, lock_all, pscw,
@@ -62,6 +63,8 @@ inline constexpr std::uint64_t default_mem_limit = std::uint64_t{1} << 29;  // 5
 inline constexpr std::uint64_t default_workers = 2;
 inline constexpr std::uint64_t max_workers = 127;
 inline constexpr std::uint64_t default_partitions = 8;
+// -a: the collectives' device array size (osu_util.c:616, OSU 7.5's default 32)
+inline constexpr std::uint64_t default_device_array_size = 32;
 // mbw_mr -V's windows (osu_util.h:443-447, WINDOW_SIZES and WINDOW_SIZES_COUNT 8).
 inline constexpr std::uint64_t varied_windows[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
@@ -152,6 +155,9 @@ struct options {
     std::uint64_t window_size = default_window_size;  // -W
     std::uint64_t mem_limit_bytes = default_mem_limit;  // -mem-limit (OSU 7.3's -M), per process
     bool check = false;          // -c (or the driver's --check)
+    // The driver's --check: parbench's own, on every test that has a check (OSU's -c, a letter
+    // of given_letters, only where OSU 7.5 takes it)
+    bool driver_check = false;
     // -clog[:DIR]: where each process writes its validation log (DIR/log-RANK.log, OSU 7.5's
     // log_validation_dir_path); empty: no log
     std::string validation_log_dir;
@@ -168,6 +174,11 @@ struct options {
     std::uint64_t test_calls = 0;
     worker_counts workers;  // -t as latency_mt's threads and latency_mp's processes
     std::uint64_t partitions = default_partitions;  // -q (partitioned_latency)
+    // -a N (OSU 7.5's --array-size, set_device_array_size, osu_util.c:383-391, 823-830): the
+    // side of the arrays of OSU's device compute kernel, which its CUDA-kernel build alone runs
+    // (osu_util_mpi.c:3697-3740, do_compute_gpu :3403-3421); parbench's dummy compute runs on
+    // the host, so it is recorded and changes nothing
+    std::uint64_t device_array_size = default_device_array_size;
     neighborhood topology;  // -N
     root_option root;       // -k
     // -T as given, ALL as its three (MPI_CHAR, MPI_INT, MPI_FLOAT); empty: each collective's
@@ -200,6 +211,12 @@ struct options {
     bool buffers_given = false;  // -b was given (a test that takes none refuses it)
     // an M placement of -d made -b single multiple (managed_placement): OSU 7.5's mbw_mr warns
     bool managed_made_multiple = false;
+    // The one-letter options given, by their short form (OSU's long forms included; a flag given
+    // as false is not): which of them a test takes is its definition's (osu/suite.hpp letters)
+    std::string given_letters;
+    [[nodiscard]] bool given(char letter) const noexcept {
+        return given_letters.find(letter) != std::string::npos;
+    }
 
     // OSU's counts of a kind of test with -i/-x applied.
     [[nodiscard]] policy::iterations::fixed_count counts(

@@ -163,6 +163,7 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype,
     // elements (osu_partitioned_latency.c:166, 179-183, 204-217), q·⌊n/q⌋ times the message:
     // past the end of its buffers. parbench refuses -D here.
     static constexpr bool takes_ddt = false;
+    static constexpr const char* osu_letters = letters::part_lat;  // -q
     // -d: the session's pools, placed as latency's (allocate_memory_pt2pt(&s_buf, &r_buf,
     // myid), osu_partitioned_latency.c:133, :172) — latency_def's pair
     static constexpr block_text text{

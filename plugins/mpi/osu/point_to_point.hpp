@@ -169,6 +169,7 @@ struct latency_def : point_to_point_def {
     // multi_lat: a process without a partner would wait for a message nobody sends (OSU 7.5's
     // osu_multi_lat pairs r with r + n/2 and r - n/2 alike, so its last process hangs).
     static constexpr bool even_processes = AllPairs;
+    static constexpr const char* osu_letters = letters::lat;
     // OSU's point-to-point latency tests start at 0 bytes (osu_util.c: PT2PT and LAT).
     static constexpr std::uint64_t smallest_bytes = 0;
     static constexpr policy::iterations::fixed_count counts = latency_counts;
@@ -202,6 +203,8 @@ struct window_def : point_to_point_def, takes_message_datatype {
     static constexpr bool both = T == window_test::bibw;
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
     static constexpr bool all_processes = T == window_test::mbw_mr;
+    static constexpr const char* osu_letters =
+        T == window_test::mbw_mr ? letters::mbw_mr : letters::bw;
     static constexpr device_placement device_buffers =
         all_processes ? device_placement::halves : device_placement::pair;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;

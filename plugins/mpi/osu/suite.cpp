@@ -116,11 +116,22 @@ namespace {
            ")";
 }
 
-// The options `b` runs with: -D only where it takes it (the default set runs the others
-// without it, as refuse_options_not_taken's warning says).
+// Whether `b` takes OSU 7.5's letter `letter` of letters::suite_letters.
+[[nodiscard]] bool takes_letter(const benchmark& b, char letter) {
+    return b.ignores_options || b.osu_letters == nullptr ||
+           std::string_view(b.osu_letters).find(letter) != std::string_view::npos;
+}
+
+// The options `b` runs with: -D, -c, -f and -z only where it takes them (the default set runs
+// the others without them, as refuse_options_not_taken's warning says; the other letters change
+// nothing where they are not taken).
 [[nodiscard]] options options_of(const options& o, const benchmark& b) {
     options mine = o;
     if (!b.takes_ddt) mine.ddt = {};
+    if (!takes_letter(b, 'c') && !o.driver_check) mine.check = false;
+    if (!takes_letter(b, 'c')) mine.validation_log_dir.clear();
+    if (!takes_letter(b, 'f')) mine.full = false;
+    if (!takes_letter(b, 'z')) mine.percentiles.clear();
     return mine;
 }
 
@@ -160,30 +171,37 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                           "beyond, MPICH near 2^18)");
 }
 
-// The first of -T, -l, -k, -b, -R, -p, -V, -D and -d given that `b` does not take (OSU 7.5's
-// option strings, c/util/osu_util_options.h:62-164, and under -d its accelerator build's, end its
-// getopt in "Invalid option"), or empty.
-[[nodiscard]] std::string first_option_not_taken(const options& o, const benchmark& b) {
+// Those of -T, -l, -k, -b, -R, -p, -V, -D, the letters of letters::suite_letters (-W, -t, -q,
+// -N, -s, -w, -f, -z, -c, -I, -a: benchmark::osu_letters) and -d given that `b` does not take, in
+// that order (OSU 7.5's option strings, c/util/osu_util_options.h:62-164, and under -d its
+// accelerator build's, end its getopt in "Invalid option [-W]", status 1).
+[[nodiscard]] std::vector<std::string> options_not_taken(const options& o, const benchmark& b) {
     if (b.ignores_options) return {};
     const bool accelerator = !o.accelerator.empty();
     const bool buffers = b.takes_buffers && (!accelerator || b.takes_buffers_with_accelerator);
     const bool pairs_options =
         b.text.pairs_line || (accelerator && b.takes_pairs_options_with_accelerator);
-    if (!o.datatypes.empty() && !b.takes_datatype) return "-T";
-    if (o.in_place && !b.takes_in_place) return "-l";
-    if (o.root.given && !b.takes_root) return "-k";
-    if (o.buffers_given && !buffers) return "-b";
-    if (o.print_rate_given && !pairs_options) return "-R";  // mbw_mr's
-    if (o.pairs_given && !pairs_options) return "-p";
-    if (o.vary_window && !pairs_options) return "-V";
-    if (o.ddt.given() && !b.takes_ddt) return "-D";
-    if (accelerator && b.device_buffers == device_placement::none) return "-d";
-    return {};
+    std::vector<std::string> out;
+    const auto refuse = [&](bool given, bool taken, const char* option) {
+        if (given && !taken) out.emplace_back(option);
+    };
+    refuse(!o.datatypes.empty(), b.takes_datatype, "-T");
+    refuse(o.in_place, b.takes_in_place, "-l");
+    refuse(o.root.given, b.takes_root, "-k");
+    refuse(o.buffers_given, buffers, "-b");
+    refuse(o.print_rate_given, pairs_options, "-R");  // mbw_mr's
+    refuse(o.pairs_given.has_value(), pairs_options, "-p");
+    refuse(o.vary_window, pairs_options, "-V");
+    refuse(o.ddt.given(), b.takes_ddt, "-D");
+    for (const char letter : std::string_view(letters::suite_letters))
+        if (o.given(letter) && !takes_letter(b, letter)) out.push_back(std::string("-") + letter);
+    refuse(accelerator, b.device_buffers != device_placement::none, "-d");
+    return out;
 }
 
-// Options a chosen test does not take (first_option_not_taken): the tests named that do not take
-// the first such option are refused in one line naming them all; the default set runs such tests
-// without the option and the returned warning says which (empty: nothing to say). -l is not
+// Options a chosen test does not take (options_not_taken): the tests named whose first such
+// option is the first test's are refused in one line naming them all; the default set runs such
+// tests without the options and the returned warning says which (empty: nothing to say). -l is not
 // offered with -c (the check fills the send buffer that MPI_IN_PLACE leaves unread).
 [[nodiscard]] std::string refuse_options_not_taken(const options& o,
                                                    const std::vector<const benchmark*>& run,
@@ -204,13 +222,16 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     std::string refused_option;
     std::string refused_tests;
     for (const benchmark* b : run) {
-        const std::string option = first_option_not_taken(o, *b);
-        if (option.empty()) continue;
+        const std::vector<std::string> options = options_not_taken(o, *b);
+        if (options.empty()) continue;
         if (request.benchmarks.empty()) {
-            ignored += (ignored.empty() ? "" : ", ") + std::string(b->info.name) + " (" +
-                       option + ")";
+            std::string list;
+            for (const std::string& option : options) list += (list.empty() ? "" : " ") + option;
+            ignored += (ignored.empty() ? "" : ", ") + std::string(b->info.name) + " (" + list +
+                       ")";
             continue;
         }
+        const std::string& option = options.front();
         if (refused_option.empty()) refused_option = option;
         if (option == refused_option)
             refused_tests += (refused_tests.empty() ? "" : ", ") + std::string(b->info.name);
@@ -421,6 +442,7 @@ private:
                                                       std::to_string(o.workers.receivers))
                                      : nlohmann::json(o.test_calls)},
           {"q", o.partitions},
+          {"a", o.device_array_size},
           {"z", !o.percentiles.empty()},
           {"z_percentiles", o.percentiles},
           {"i", o.iterations ? nlohmann::json(*o.iterations) : nlohmann::json(nullptr)},
@@ -479,6 +501,8 @@ parbench_suite suite::info() const noexcept {
 void suite::run(const run_request& request, const plugin::host_channel& host) const {
     const options o = parse_options(request);
     std::vector<const benchmark*> run = suite_impl::chosen(catalogue_, request);
+    // an option a test does not take is refused (or, in the default set, left off) first
+    const std::string not_taken = suite_impl::refuse_options_not_taken(o, run, request);
     for (const benchmark* b : run) {
         if (!o.synchronization || !b->text.one_sided) continue;
         if (std::find(b->syncs.begin(), b->syncs.end(), *o.synchronization) == b->syncs.end())
@@ -493,7 +517,6 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
             throw input_error("-t " + std::to_string(*o.workers.senders) + ":" +
                               std::to_string(o.workers.receivers) + ": " + b->info.name +
                               " takes a count of MPI_Test calls, not SENDERS:RECEIVERS");
-    const std::string not_taken = suite_impl::refuse_options_not_taken(o, run, request);
     if (o.sessions && MPI_VERSION < 4)  // Open MPI 4.1: MPI-3.1, no MPI_Session_init
         throw input_error("-I: MPI sessions need MPI-4 (MPI_Session_init); this MPI library "
                           "implements MPI " +

@@ -61,6 +61,35 @@ void log_validation(const run_state& st, std::uint64_t x, std::uint64_t iteratio
 
 using run_fn = void (*)(const run_state&, std::string_view name);
 
+// OSU 7.5's letters among the options the suite reads for every test (suite_letters) that a
+// program's option string has (c/util/osu_util_options.h:62-164; the one-sided strings are
+// built at osu_util.c:588-602): -W window, -t MPI_Test calls, threads or processes, -q
+// partitions, -N topology, -s and -w one-sided synchronisation and window creation, -f full
+// statistics, -z tail latency, -c validation, -I sessions, -a device array size. The plain and
+// the accelerator build agree on these letters. A test given one of them that its string lacks
+// is refused, as OSU's getopt ends in "Invalid option [-W]" (suite.cpp options_not_taken).
+// By the name of OSU's macro (OMBOP__<bench>__<subtype>).
+namespace letters {
+inline constexpr char suite_letters[] = "WtqNswfzcIa";
+inline constexpr char lat[] = "czI";         // PT2PT__LAT: latency, multi_lat, latency_persistent
+inline constexpr char part_lat[] = "qczI";   // PT2PT__PART_LAT
+inline constexpr char bw[] = "tWczI";        // PT2PT__BW (its -t never read, osu_util.c:760-783)
+inline constexpr char lat_mt[] = "tczI";     // PT2PT__LAT_MT and __LAT_MP
+inline constexpr char cong_bw[] = "WzI";     // PT2PT__CONG_BW
+inline constexpr char mbw_mr[] = "WczI";     // MBW_MR
+// COLLECTIVE__ALLTOALL ... __REDUCE_SCATTER and their persistent forms (_P); -a sizes OSU's
+// device compute kernel (docs/osu.md)
+inline constexpr char collective[] = "fazcI";
+inline constexpr char barrier[] = "fazI";        // COLLECTIVE__BARRIER, __BARRIER_P
+inline constexpr char nbc[] = "ftazcI";          // COLLECTIVE__NBC_*
+inline constexpr char nbc_barrier[] = "ftazI";   // COLLECTIVE__NBC_BARRIER
+inline constexpr char nhbr[] = "fazcIN";         // COLLECTIVE__NHBR_*
+inline constexpr char nbc_nhbr[] = "ftazcIN";    // COLLECTIVE__NBC_NHBR_*
+inline constexpr char one_sided_lat[] = "swzcI";   // ONE_SIDED, LAT
+inline constexpr char one_sided_bw[] = "swzcIW";   // ONE_SIDED, BW
+inline constexpr char init[] = "I";                // STARTUP__INIT
+}  // namespace letters
+
 // What a window of -W transfers costs a process: nothing (the latency tests), two MPI requests
 // per transfer, all in flight at once (bw, bibw, mbw_mr), or a section of the window and of the
 // origin buffer per transfer (the one-sided bandwidth tests).
@@ -120,6 +149,9 @@ struct benchmark {
     // -d's device or managed buffers: whose go where (osu/options.hpp device_placement; the
     // session's pools, the one-sided tests' window and origin memory), or none: -d refused
     device_placement device_buffers = device_placement::none;
+    // Its letters of letters::suite_letters (OSU 7.5's option string's); nullptr: not an OSU 7.5
+    // program (bcast_ack, the testing module's), every letter taken
+    const char* osu_letters = nullptr;
 };
 
 // The sizes one benchmark's sweep skipped for -M or a failed allocation, said once by rank 0

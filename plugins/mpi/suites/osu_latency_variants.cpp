@@ -132,6 +132,7 @@ struct latency_mp : latency_def<false>, takes_message_datatype {
     // no -d: OSU 7.5 leaves it out of latency_mp's option string, as latency_mt's
     // (enable_accel_support, osu_util.c:409-414)
     static constexpr device_placement device_buffers = device_placement::none;
+    static constexpr const char* osu_letters = letters::lat_mt;  // -t (OMBOP__PT2PT__LAT_MP)
     static constexpr block_text text{.banner = "OSU MPI Multi-process Latency Test",
                                      // process 0's (osu_latency_mp.c:293-294)
                                      .figures = {{{.heading = avg_latency_figure.heading,

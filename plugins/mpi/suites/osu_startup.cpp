@@ -179,6 +179,7 @@ struct fan_check {
 template <bool FanIn>
 struct fan_def : point_to_point_def, takes_message_datatype {
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
+    static constexpr const char* osu_letters = letters::cong_bw;
     // -d: the senders' buffers where SRC says, the receivers' where DST says (osu/options.hpp
     // device_placement: OSU 7.5 places them by node, the parent node's and the others')
     static constexpr device_placement device_buffers =
@@ -273,7 +274,8 @@ constexpr benchmark catalogue[] = {
      .run = &run_init,
      .all_processes = true,
      .sized = false,
-     .min_processes = 1},
+     .min_processes = 1,
+     .osu_letters = letters::init},
     {.info = plugin::catalogue_row("hello", "\"This is a test with N processes\" after MPI init",
                                    benchmark_class::other, 0),
      .text = hello_block,

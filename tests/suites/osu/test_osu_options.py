@@ -181,25 +181,31 @@ def test_layout(args):
 
 def test_bw_reply(args):
     """osu_bw's reply after each window is one MPI_CHAR (osu_bw.c:249, 325): process 0
-    receives i + x of them per size; and -b's buffers. The one-sided tests in the same run print
-    process 0's own time too (print_latency's and print_bw's rank 0 branch:
-    osu_put_latency.c:162-166, the pscw round trip halved at :703; osu_put_bibw.c:151-156, t
-    process 0's t_end - t_start): under -s pscw each process makes its own MPI_Put of a round
-    trip (put_latency) or its W MPI_Put per epoch (put_bibw), the epochs' calls free under the
-    oracle, so put_latency prints D0 / 2 and put_bibw 2 W X / (W D0) MB/s, where the slowest
-    process's time would give D1 / 2 and 2 W X / (W D1)."""
-    p, rows, reports = oracle_run(args, ["bw", "put_latency", "put_bibw"],
-                                  ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4", "-s", "pscw"])
+    receives i + x of them per size; and -b's buffers. The one-sided tests (a run of their own:
+    -W is not an option of put_latency, nor -s of bw, in OSU 7.5) print process 0's own time
+    too (print_latency's and print_bw's rank 0 branch: osu_put_latency.c:162-166, the pscw round
+    trip halved at :703; osu_put_bibw.c:151-156, t process 0's t_end - t_start): under -s pscw
+    each process makes its own MPI_Put of a round trip (put_latency) or its W MPI_Put per epoch
+    (put_bibw), the epochs' calls free under the oracle, so put_latency prints D0 / 2 and
+    put_bibw 2 W X / (W D0) MB/s, where the slowest process's time would give D1 / 2 and
+    2 W X / (W D1), W OSU's default 64."""
+    p, rows, reports = oracle_run(args, ["put_latency", "put_bibw"],
+                                  ["-m", "8:8", "-i", "10", "-x", "2", "-s", "pscw"])
     one_sided = {r["benchmark"]: (r.get("metrics", {}).get("process0_time_us", -1),
-                                  r["t_max_us"]) for r in rows if r["benchmark"] != "bw"}
+                                  r["t_max_us"]) for r in rows}
     expect(set(one_sided) == {"put_latency", "put_bibw"} and
            close(one_sided["put_latency"][0], D0_US / 2, 1e-6) and
            close(one_sided["put_latency"][1], D1_US / 2, 1e-6) and
-           close(one_sided["put_bibw"][0], 4 * D0_US, 1e-6) and
-           close(one_sided["put_bibw"][1], 4 * D1_US, 1e-6),
+           close(one_sided["put_bibw"][0], 64 * D0_US, 1e-6) and
+           close(one_sided["put_bibw"][1], 64 * D1_US, 1e-6),
            f"put_latency put_bibw -s pscw under the oracle (process 0's time, the slowest's): "
-           f"{one_sided}, expected D0 / 2 = {D0_US / 2} and W D0 = {4 * D0_US}")
-    rows = [r for r in rows if r["benchmark"] == "bw"]
+           f"{one_sided}, expected D0 / 2 = {D0_US / 2} and W D0 = {64 * D0_US}")
+    # the tables' cells in order: put_latency's (D0 / 2), put_bibw's (2 W X / (W D0))
+    got = [float(line.split()[1]) for line in p.stdout.splitlines() if line.startswith("8 ")]
+    expect(got == [D0_US / 2, round(2 * 8 / D0_US, 2)],
+           f"put_latency put_bibw under the oracle: cells {got}, expected {D0_US / 2} and "
+           f"{2 * 8 / D0_US}")
+    p, rows, reports = oracle_run(args, ["bw"], ["-m", "8:8", "-i", "10", "-x", "2", "-W", "4"])
     # no MPI session without -I (test_sessions)
     expect(all(calls(rep, "MPI_Session_init") == 0 for rep in reports.values()),
            "bw without -I: MPI_Session_init called")
@@ -211,13 +217,11 @@ def test_bw_reply(args):
     want = 4 * 8 / (6 * D0_US)
     got = [float(line.split()[1]) for line in p.stdout.splitlines() if line.startswith("8 ")]
     metrics = rows[0].get("metrics", {}) if len(rows) == 1 else {}
-    # the tables' cells in order: bw's, put_latency's (D0 / 2), put_bibw's (2 W X / (W D0))
-    expect(got == [round(want, 2), D0_US / 2, round(2 * 4 * 8 / (4 * D0_US), 2)] and
+    expect(got == [round(want, 2)] and
            close(metrics.get("bandwidth_mb_s", -1), want, 1e-6) and
            close(metrics.get("process0_time_us", -1), 6 * D0_US, 1e-6),
-           f"bw put_latency put_bibw under the oracle: cells {got}, bw's metrics {metrics}, "
-           f"expected {want} over process 0's {6 * D0_US} us, then {D0_US / 2} and "
-           f"{2 * 4 * 8 / (4 * D0_US)}")
+           f"bw under the oracle: cells {got}, bw's metrics {metrics}, "
+           f"expected {want} over process 0's {6 * D0_US} us")
     # -b (osu_bw.c:56-58, 232-244): single, the default, sends every message of a window from
     # one buffer; multiple from W buffers, one per message (the oracle's distinct addresses)
     for b, want in [(None, 1), ("multiple", 4)]:
@@ -236,15 +240,20 @@ def test_options(args):
     is refused in one line with status 2."""
     p, rows = run(["bw", "-m", ":4", "-i", "2", "-x", "0", "-W", "2"], args.np, args.parbench)
     expect(p.returncode == 0 and [r["bytes"] for r in rows] == [1, 2, 4] and
-           not any("datatype" in r for r in rows),
+           not any("datatype" in r for r in rows) and
+           p.plugin_context.get("options", {}).get("a") == 32,
            f"bw -m :4: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}, datatypes "
-           f"{[r.get('datatype') for r in rows]} (none without -T): {p.stderr[-300:]}")
+           f"{[r.get('datatype') for r in rows]} (none without -T), context's a "
+           f"{p.plugin_context.get('options', {}).get('a')} (OSU's 32): {p.stderr[-300:]}")
+    # --array-size (-a, osu_util.c:383-391, 823-830): the collectives' device array size, recorded
+    # in the context and of no effect in parbench (docs/osu.md)
     p, rows = run(["allreduce", "--message-size", "4:8", "--iterations", "3", "--warmup", "0",
-                   "--full"], args.np, args.parbench)
+                   "--full", "--array-size", "7"], args.np, args.parbench)
     expect(p.returncode == 0 and [(r["bytes"], r["iterations"]) for r in rows] == [(4, 3), (8, 3)]
-           and "Min Latency(us)" in p.stdout,
+           and "Min Latency(us)" in p.stdout and
+           p.plugin_context.get("options", {}).get("a") == 7,
            f"long options: rc {p.returncode}, rows {[(r['bytes'], r['iterations']) for r in rows]}"
-           f": {p.stderr[-300:]}")
+           f", context's a {p.plugin_context.get('options', {}).get('a')}: {p.stderr[-300:]}")
     for bad, words in [(["latency", "-M", "64"], "-M 64: OSU 7.5 has no -M"),
                        (["latency", "--iterations", "0"], "-i 0"),
                        (["latency", "-m", ":x"], "-m :x")]:
@@ -340,10 +349,11 @@ def test_point_to_point_datatypes(args):
     tests' run places their buffers by -d cuda D MH too (the senders' SRC, the receivers' DST)
     through the stand-in CUDA runtime."""
     iterations = 2  # -i 2 -x 0
+    window = 64  # OSU's default: -W is not an option of latency (test_option_acceptance)
     types = [("MPI_CHAR", 1), ("MPI_INT", 4), ("MPI_FLOAT", 4)]
     sizes = [2, 4, 8]  # from 2: the reply's MPI_CHAR x 1 stands apart from the messages
     p, rows, reports = oracle_run(args, ["latency", "bw_persistent"],
-                                  ["-T", "all", "-m", "2:8", "-i", "2", "-x", "0", "-W", "2"])
+                                  ["-T", "all", "-m", "2:8", "-i", "2", "-x", "0"])
     messages = {f"{name} x {x // size}": iterations for name, size in types for x in sizes
                 if x >= size}
     tables = sum(1 for name, size in types for x in sizes if x >= size)
@@ -356,9 +366,10 @@ def test_point_to_point_datatypes(args):
             want["MPI_CHAR x 1"] = iterations * tables
         expect(sent == want, f"-T all rank {rank} MPI_Send: {sent}, expected {want}")
         made = operands(rep, "MPI_Send_init" if rank == 0 else "MPI_Recv_init")
-        want = {f"{name} x {x // size}": 2 for name, size in types for x in sizes if x >= size}
+        want = {f"{name} x {x // size}": window for name, size in types for x in sizes
+                if x >= size}
         expect(made == want, f"-T all rank {rank} bw_persistent's requests {made}, "
-               f"expected {want} (W = 2 per size)")
+               f"expected {want} (W = {window} per size)")
     got = [(r["benchmark"], r.get("datatype"), r["bytes"]) for r in rows]
     want_rows = [(b, name, x) for b in ("latency", "bw_persistent") for name, size in types
                  for x in sizes if x >= size]
@@ -368,7 +379,7 @@ def test_point_to_point_datatypes(args):
     figures = [(r["benchmark"], r["bytes"], r.get("metrics", {}).get("process0_time_us"),
                 r.get("metrics", {}).get("bandwidth_mb_s")) for r in rows]
     expect(all(close(t or -1, D0_US if b == "latency" else 3 * D0_US, 1e-6) and
-               (b == "latency" or close(mb or -1, 2 * x / (3 * D0_US), 1e-6))
+               (b == "latency" or close(mb or -1, window * x / (3 * D0_US), 1e-6))
                for b, x, t, mb in figures),
            f"-T all under the oracle (benchmark, bytes, process 0's time, MB/s): {figures}")
     expect("\n# OSU MPI Latency Test v7.5\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)"
@@ -393,7 +404,7 @@ def test_point_to_point_datatypes(args):
         log_dir = os.path.join(tmp, "log")
         p, rows = run(["bibw", "multi_lat", "latency_persistent", "acc_latency", "fop_latency",
                        "-T", "all", f"--validation=log:{log_dir}", "-m", "4:4", "-i", "2", "-x",
-                       "0", "-W", "2"], args.np, args.parbench)
+                       "0"], args.np, args.parbench)
         made = os.path.exists(log_dir)
     expect(p.returncode == 0 and len(rows) == 15 and
            all(r.get("defects") == 0 for r in rows) and "Fail" not in p.stdout and not made,
@@ -508,10 +519,18 @@ def test_in_place(args):
 
 
 def test_option_refusals(args):
-    """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it) and -l with -c:
-    one parbench: line, status 2 (an option a test does not take: test_option_acceptance)."""
+    """A bad -T value (OSU ignores it, osu_util.c:1096-1108; parbench refuses it), -l with -c,
+    and -a below 1 (OSU 7.5's "Invalid Device Array Size [-a 0]", set_device_array_size,
+    osu_util.c:383-391): one parbench: line, status 2. An option a test does not take:
+    test_option_acceptance; here its long forms, as 7.5's getopt_long maps them to the letters
+    (osu_util_options.h:28-57)."""
     for options, why in [(["allreduce", "-T", "foo"], "-T foo"),
-                         (["allreduce", "-l", "-c"], "-l: not offered with -c")]:
+                         (["allreduce", "-l", "-c"], "-l: not offered with -c"),
+                         (["allreduce", "-a", "0"], "-a 0: Invalid Device Array Size"),
+                         (["ibcast", "--array-size", "-3"], "-a -3: Invalid Device Array Size"),
+                         (["latency", "--window-size", "4"], "-W: not an option of latency ("),
+                         (["barrier", "allreduce", "ibarrier", "--validation"],
+                          "-c: not an option of barrier, ibarrier (")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
 
 
@@ -583,9 +602,12 @@ OSU75_PROGRAMS = {
     "ONE_SIDED_BW": "put_bw get_bw put_bibw",
     "INIT": "init", "HELLO": "hello",
 }
-# The letters parbench decides per program (osu/suite.cpp first_option_not_taken), a value each
+# The letters parbench decides per program (osu/suite.cpp options_not_taken), a value each
+# (-s fence: a synchronisation of all nine one-sided tests, put_bibw's too)
 CHECKED_OPTIONS = {"T": ["MPI_CHAR"], "l": [], "k": ["rotate"], "b": ["multiple"], "R": ["1"],
-                   "p": ["1"], "V": [], "D": ["cont"], "d": ["cuda", "D", "D"]}
+                   "p": ["1"], "V": [], "D": ["cont"], "d": ["cuda", "D", "D"],
+                   "W": ["2"], "t": ["1"], "q": ["2"], "N": ["cart:1:1"], "s": ["fence"],
+                   "w": ["create"], "f": [], "z": ["50"], "c": [], "I": [], "a": ["4"]}
 # Where parbench refuses what 7.5 takes, on purpose (docs/osu.md says why): (program, letter,
 # accelerator build)
 KEPT_DIFFERENCES = (
@@ -593,7 +615,10 @@ KEPT_DIFFERENCES = (
     [("partitioned_latency", "D", accel) for accel in (False, True)] +
     # "Benchmark supports only MPI_CHAR. Continuing with MPI_CHAR." (osu_put_latency.c:70-73, ...)
     [(name, "T", accel) for name in "put_latency get_latency get_acc_latency put_bw get_bw "
-     "put_bibw".split() for accel in (False, True)])
+     "put_bibw".split() for accel in (False, True)] +
+    # osu_init.c times omb_mpi_init (osu_init.c:36-38), MPI_Session_init under -I
+    # (osu_util_mpi.c:658-687); parbench's figure is the MPI plugin's MPI_Init_thread
+    [("init", "I", False)])
 
 
 def takes_letters(option_string):
@@ -633,12 +658,14 @@ def test_option_acceptance(args):
             expect(refused_names == want,
                    f"-{letter}{' under -d' if accel else ''}: refused on {refused_names}, OSU 7.5 "
                    f"refuses {want}: rc {rc}, stderr {err[-600:]!r}")
-    # hello takes and ignores them all (osu_hello.c reads no options): its one line, no device
-    rc, out, err = driver(["run", "osu", "hello", *[f"-{letter}" for letter in "lV"],
-                           *[arg for letter, value in CHECKED_OPTIONS.items() if letter not in "lV"
-                             for arg in (f"-{letter}", *value)]], np=1)
-    expect(rc == 0 and "This is a test with 1 processes\n" in out,
-           f"hello with every option: rc {rc}, {out!r}, {err[-300:]!r}")
+    # hello takes and ignores them all (osu_hello.c reads no options): its one line, no device;
+    # -c and -z apart (parbench refuses -l, -D and -V with them before it looks at the tests)
+    for apart in ("cz", "lDV"):
+        rc, out, err = driver(["run", "osu", "hello",
+                               *[arg for letter, value in CHECKED_OPTIONS.items()
+                                 if letter not in apart for arg in (f"-{letter}", *value)]], np=1)
+        expect(rc == 0 and "This is a test with 1 processes\n" in out,
+               f"hello with every option but -{' -'.join(apart)}: rc {rc}, {out!r}, {err[-300:]!r}")
 
 
 def tail_columns(out, want):
@@ -974,8 +1001,9 @@ def test_device_buffers(args):
     both; -d cuda H D allocates nothing on process 0 (latency, put_latency); bw_fan_in's and
     bw_fan_out's placement is checked in test_point_to_point_datatypes's run of them. A managed
     SRC or DST makes every message of a window its own buffer (setAccel, osu_util.c:1366-1369;
-    osu_mbw_mr.c:131-138 says so, parbench in a warning): mbw_mr's and bw_persistent's W = 2
-    messages leave from 2 addresses each beside latency's one, and the context's b reads
+    osu_mbw_mr.c:131-138 says so, parbench in a warning): mbw_mr's and bw_persistent's W = 64
+    messages (OSU's default: latency takes no -W) leave from 64 addresses each beside latency's
+    one, and the context's b reads
     multiple. The stand-in never reuses an address, so each process's allocations are disjoint
     and an address tells which one it is in. The banners name the accelerator as 7.5's print_preamble, print_preamble_nbc and print_header_one_sided do
     (osu_util_mpi.c:348-391, :456-483, :561-586; a point-to-point test's D or M placement makes
@@ -989,7 +1017,7 @@ def test_device_buffers(args):
             cases = [(["latency", "mbw_mr", "bw_persistent", "allreduce", "iallreduce"],
                       ["managed", "D", "MH"],
                       [{"cudaMalloc", "cudaMallocManaged"}, {"cudaMallocManaged"}],
-                      ["cudaMalloc", "cudaMallocManaged"], [5, 1],
+                      ["cudaMalloc", "cudaMallocManaged"], [1 + 2 * 64, 1],
                       # a D or M placement makes the point-to-point tests CUDA's (setAccel)
                       ["\n# OSU MPI-CUDA Latency Test v7.5\n",
                        "\n# OSU MPI-CUDA Bandwidth Persistent Test v7.5\n",
@@ -1007,9 +1035,8 @@ def test_device_buffers(args):
             # must have): process 0's 8-byte messages are latency's, mbw_mr's and bw_persistent's
             # (its MPI_Send_init), process 1's latency's
             for names, d, want, senders, addresses, lines in cases:
-                window = ["-W", "2"] if "mbw_mr" in names else []
                 p, rows, reports = oracle_run(args, names, ["-m", "8:8", "-i", "2", "-x", "0"] +
-                                              window + ["-d"] + d, oracle_env=preload)
+                                              ["-d"] + d, oracle_env=preload)
                 what = f"{' '.join(names)} -d {' '.join(d)}"
                 managed = any(word.startswith("M") for word in d[1:])
                 expect([(r["benchmark"], r["bytes"]) for r in rows] == [(n, 8) for n in names]
@@ -1124,7 +1151,9 @@ def test_derived_datatypes(args):
     osu_latency.c:291-293) is the bytes the type holds, and OSU's MB/s count those bytes
     (osu_bw.c:263-268): under the oracle's D per call, bw's W·T / ((W + 2)·D), mbw_mr's
     pairs·W·T / ((W + 2)·D). Bad values, -c, and tests that do not take it are refused."""
-    d_us, w, iterations = 100.0, 2, 2  # -i 2 -x 0
+    # -i 2 -x 0; W is OSU's default 64 (latency, latency_persistent and latency_mp, in the same
+    # runs as bw, mbw_mr and bw_fan_out, take no -W)
+    d_us, w, iterations = 100.0, 64, 2
 
     def vector(x, stride, block, base="MPI_CHAR"):
         return f"vector({x // stride},{block},{stride},{base}) x 1"
@@ -1134,8 +1163,8 @@ def test_derived_datatypes(args):
 
     sizes = [1, 2, 4, 8, 16]
     p, rows, reports = oracle_run(args, ["latency", "bw"],
-                                  ["-D", "vect:4:3", "-m", "1:16", "-i", "2", "-x", "0", "-W",
-                                   str(w)], delays=str(d_us))
+                                  ["-D", "vect:4:3", "-m", "1:16", "-i", "2", "-x", "0"],
+                                  delays=str(d_us))
     pingpong, window = {}, {}
     for x in sizes:  # latency: i + x sends per size each way; bw: W (i + x) on process 0
         pingpong[vector(x, 4, 3)] = pingpong.get(vector(x, 4, 3), 0) + iterations
@@ -1159,7 +1188,7 @@ def test_derived_datatypes(args):
                    f"{want} (T = {transmit[r['bytes']]} bytes carried, not {r['bytes']})")
     expect("# Size       Avg Latency(us)     Transmit Size\n" in p.stdout and
            "# Size      Bandwidth (MB/s)     Transmit Size\n" in p.stdout and
-           "\n16 " in p.stdout and f"0.06{12:>18}\n" in p.stdout,
+           "\n16 " in p.stdout and f"{w * 12 / ((w + 2) * d_us):.2f}{12:>18}\n" in p.stdout,
            f"-D: OSU's Transmit Size column: {p.stdout!r}")
     with tempfile.TemporaryDirectory() as tmp:
         blocks = os.path.join(tmp, "ddt.txt")
@@ -1167,7 +1196,7 @@ def test_derived_datatypes(args):
             f.write("#Displacement, Block Length\n20,3\n2, 10\n")
         p, rows, reports = oracle_run(args, ["latency_persistent", "mbw_mr"],
                                       ["-T", "MPI_INT", "-D", f"indx:{blocks}", "-m", "4:128",
-                                       "-i", "2", "-x", "0", "-W", str(w)], delays=str(d_us))
+                                       "-i", "2", "-x", "0"], delays=str(d_us))
         indexed = "indexed(2,[3@20 10@2],MPI_INT) x 1"
         for rank, rep in reports.items():
             want = {"MPI_Send_init": {indexed: 1}, "MPI_Recv_init": {indexed: 1},
@@ -1186,22 +1215,21 @@ def test_derived_datatypes(args):
     # cont on latency_mp, bw_fan_out and the neighbourhood collectives (NHBR option strings,
     # osu_util_options.h:85-89, :127-132): counts 1, allgatherv's displacements k extents of the
     # type, alltoallw's blocks X bytes apart; process 1 receives twice on the graph 0->1, 1->0,
-    # 0->1
-    with tempfile.TemporaryDirectory() as tmp:
-        edges = os.path.join(tmp, "graph.adj")
-        with open(edges, "w") as f:
-            f.write("0,1\n1,0\n0,1\n")
-        p, rows, reports = oracle_run(args, ["latency_mp", "bw_fan_out", "neighbor_alltoallw",
-                                             "ineighbor_allgatherv"],
-                                      ["-T", "MPI_FLOAT", "--ddt", "CONT", "-N", f"graph:{edges}",
-                                       "-m", "8:8", "-i", "2", "-x", "0", "-W", str(w)],
-                                      delays=str(d_us))
+    # 0->1 (-N in a run of its own: latency_mp and bw_fan_out take none)
+    cont = ["-T", "MPI_FLOAT", "--ddt", "CONT", "-m", "8:8", "-i", "2", "-x", "0"]
+    p, rows, reports = oracle_run(args, ["latency_mp", "bw_fan_out"], cont, delays=str(d_us))
     t = "contiguous(2,MPI_FLOAT)"
     for rank, rep in reports.items():
         got = {f: sent(rep, f) for f in ("MPI_Send", "MPI_Isend" if rank == 0 else "MPI_Irecv")}
         want = {"MPI_Send": {f"{t} x 1": iterations},
                 "MPI_Isend" if rank == 0 else "MPI_Irecv": {f"{t} x 1": w * iterations}}
         expect(got == want, f"-D cont rank {rank}: {got}, expected {want}")
+    with tempfile.TemporaryDirectory() as tmp:
+        edges = os.path.join(tmp, "graph.adj")
+        with open(edges, "w") as f:
+            f.write("0,1\n1,0\n0,1\n")
+        p, rows, reports = oracle_run(args, ["neighbor_alltoallw", "ineighbor_allgatherv"],
+                                      cont + ["-N", f"graph:{edges}"], delays=str(d_us))
     want = {"MPI_Neighbor_alltoallw": {f"{t} send 1 at 0 recv 1,1 at 0,8 in 0,0 out 0": 2},
             "MPI_Ineighbor_allgatherv": {f"{t} send 1 recv 1,1 at 0,1 in 0,0 out 0": 4}}
     got = {function: operands(reports.get(1, {}), function) for function in want}

@@ -73,28 +73,29 @@ def test_refusals(args):
 
 
 def test_osu_two(args):
-    small = ["-m", "1:4", "-i", "20", "-x", "2", "-W", "4", "--check"]
+    # OSU's window, 64: the one-sided latency tests take no -W (OSU 7.5's ONE_SIDED LAT string)
+    small = ["-m", "1:4", "-i", "20", "-x", "2", "--check"]
     one_sided = LATENCY + BANDWIDTH + ["put_bibw"]
     p, rows = run(["osu"] + one_sided + small, 2, args.parbench)
     expect(p.returncode == 0, f"osu one-sided run: rc {p.returncode}: {p.stderr[-400:]}")
     names = {r["benchmark"] for r in rows}
     expect(names == set(one_sided), f"osu one-sided run ran {sorted(names)}")
-    check_osu_rows(rows, "one-sided", 4, 20)
+    check_osu_rows(rows, "one-sided", 64, 20)
     for sync in EVERY_SYNC:
         p, rows = run(["osu", "put_latency", "get_latency", "put_bw", "get_bw", "acc_latency",
                        "get_acc_latency", "fop_latency", "cas_latency", "-s", sync] + small,
                       2, args.parbench)
         expect(p.returncode == 0 and len(rows) == 6 * 3 + 2,
                f"-s {sync}: rc {p.returncode}, {len(rows)} rows: {p.stderr[-300:]}")
-        check_osu_rows(rows, f"-s {sync}", 4, 20)
+        check_osu_rows(rows, f"-s {sync}", 64, 20)
     p, rows = run(["osu", "put_bibw", "-s", "fence"] + small, 2, args.parbench)
     expect(p.returncode == 0 and len(rows) == 3, f"put_bibw -s fence: rc {p.returncode}")
-    check_osu_rows(rows, "put_bibw fence", 4, 20)
+    check_osu_rows(rows, "put_bibw fence", 64, 20)
     for creation in ["create", "dynamic"]:
         p, rows = run(["osu", "put_latency", "get_bw", "acc_latency", "-w", creation] + small, 2,
                       args.parbench)
         expect(p.returncode == 0 and len(rows) == 9, f"-w {creation}: rc {p.returncode}")
-        check_osu_rows(rows, f"-w {creation}", 4, 20)
+        check_osu_rows(rows, f"-w {creation}", 64, 20)
     # A put one byte off its section (the testing module's kernel): -check counts every byte.
     p, rows = run(["osu", "Test_Corrupt_put", "-m", "1:8", "-i", "5", "-x", "1", "--check"], 2,
                   args.parbench)
@@ -113,7 +114,7 @@ def test_osu_two(args):
                f"deadlocked epoch: rc {p.returncode}, rows {[r['benchmark'] for r in rows]}, "
                f"stderr {p.stderr[-300:]!r}")
     # OSU's counts without -i/-x: 10000/100 for latency, 100/10 for bandwidth at <= 8 KiB.
-    p, rows = run(["osu", "put_latency", "put_bw", "-m", "8:8", "-W", "2"], 2, args.parbench)
+    p, rows = run(["osu", "put_latency", "put_bw", "-m", "8:8"], 2, args.parbench)
     counts = {r["benchmark"]: r["iterations"] for r in rows}
     expect(counts == {"put_latency": 10000, "put_bw": 100}, f"OSU's default counts: {counts}")
 
@@ -130,8 +131,7 @@ def test_osu_two(args):
 
     # The console layout, numbers masked.
     _, stdout, _ = run_command([MPIEXEC, "-n", "2", args.parbench, "run", "osu", "put_latency",
-                                "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1",
-                                "-W", "2"])
+                                "put_bw", "cas_latency", "-m", "1:4", "-i", "10", "-x", "1"])
     actual = mask.osu_one_sided_console(stdout)
     # -extra: parbench's median and CI trail OSU's two columns, which keep their layout
     _, stdout, _ = run_command([MPIEXEC, "-n", "2", args.parbench, "run", "osu", "put_bw",
@@ -176,11 +176,11 @@ def test_paw(args, np):
 
 
 def test_osu_four(args):
-    p, rows = run(["osu", "put_latency", "get_bw", "-m", "1:2", "-i", "4", "-x", "1", "-W", "2",
-                   "--check"], 4, args.parbench, timeout=400)
+    p, rows = run(["osu", "put_latency", "get_bw", "-m", "1:2", "-i", "4", "-x", "1", "--check"],
+                  4, args.parbench, timeout=400)
     expect(p.returncode == 0 and len(rows) == 4, f"osu at -n 4: rc {p.returncode}: {p.stderr[-300:]}")
     expect(all(r["processes"] == 2 for r in rows), "osu at -n 4 measures on 2 processes")
-    check_osu_rows(rows, "-n 4", 2, 4)
+    check_osu_rows(rows, "-n 4", 64, 4)  # OSU's window: put_latency takes no -W
 
 
 def test_osu_three(args):
@@ -192,7 +192,7 @@ def test_osu_three(args):
         names = one_sided if sync is None else \
             [n for n in one_sided if n not in ("fop_latency", "cas_latency")]
         extra = [] if sync is None else ["-s", sync]
-        small = ["-m", "1:2", "-i", "3", "-x", "1", "-W", "2", "-c"]
+        small = ["-m", "1:2", "-i", "3", "-x", "1", "-c"]  # W 64: the latency tests take no -W
         p, rows = run(["osu"] + names + extra + small, 3, args.parbench, timeout=400)
         label = f"osu -n 3 -s {sync or 'default'}"
         sized = [n for n in names if n not in ("fop_latency", "cas_latency")]
@@ -201,7 +201,7 @@ def test_osu_three(args):
                f"{label}: rc {p.returncode}, {len(rows)} rows, want {want}: {p.stderr[-400:]}")
         expect(all(r["processes"] == 2 for r in rows), f"{label}: measured on 2 processes")
         expect("parbench: error" not in p.stderr, f"{label}: {p.stderr[-300:]}")
-        check_osu_rows(rows, label, 2, 3)
+        check_osu_rows(rows, label, 64, 3)
 
 
 def main():

@@ -175,7 +175,7 @@ def test_partitioned(args, np):
         label = f"partitioned_latency -q {partitions} -n {np}"
         p, rows, reports = oracle_run(args, np, ["partitioned_latency"],
                                       ["-m", "0:32", "-i", str(iterations), "-x", str(skip),
-                                       "-q", str(partitions), "-c", "-f"])
+                                       "-q", str(partitions), "-c"])
         outputs.append(p.stdout)
         expect(p.returncode == 0 and [r["bytes"] for r in rows] == sizes and len(reports) == np,
                f"{label}: rc {p.returncode}, sizes {[r['bytes'] for r in rows]}: "
