@@ -353,9 +353,12 @@ constexpr benchmark catalogue[] = {
      .min_processes = 1,
      .ignores_options = true},
     message_entry<fan_def<true>>(
-        "bw_fan_in", "-W MPI_Isend from every process to process 0, then its reply: MB/s", 0),
+        "bw_fan_in",
+        "-W MPI_Isend from each child node's process to its parent node's, then its reply: MB/s",
+        0),
     message_entry<fan_def<false>>(
-        "bw_fan_out", "-W MPI_Isend from process 0 to every process, then their replies: MB/s",
+        "bw_fan_out",
+        "-W MPI_Isend from each parent node's process to its children, then their replies: MB/s",
         0),
 };
 
