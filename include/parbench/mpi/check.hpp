@@ -36,6 +36,10 @@ struct findings {
     std::uint64_t count = 0;
     std::vector<mismatch> listed{};
     bool floating = false;  // the listed values are floating-point (OSU prints them with %f)
+    // > 1: the listed positions count elements of this many bytes and the values are their
+    // bytes read as an unsigned little-endian number, for the log to read as the run's datatype
+    // (find_byte_defects of a typed message)
+    std::uint8_t element_size = 1;
 
     void add(std::uint64_t position, double expected, double actual) {
         ++count;
@@ -44,6 +48,7 @@ struct findings {
     findings& operator+=(const findings& other) {
         count += other.count;
         floating = floating || other.floating;
+        element_size = std::max(element_size, other.element_size);
         for (const mismatch& m : other.listed) {
             if (listed.size() == listed_at_most) break;
             listed.push_back(m);
@@ -111,12 +116,30 @@ inline void fill_floats(std::span<std::byte> data, int rank, std::uint64_t first
 }
 
 // count_byte_defects with each mismatching byte listed (`position_base`: the position of
-// data[0] in the buffer the caller checks).
+// data[0] in the buffer the caller checks). With `element` 2 to 4 (a message of -T MPI_INT
+// or MPI_FLOAT; a double holds such an element exactly) an element with a wrong byte counts
+// once and is listed at its position in elements, its bytes as findings::element_size says; a
+// last partial element as bytes.
 [[nodiscard]] inline findings find_byte_defects(std::span<const std::byte> data, int rank,
                                                 std::uint64_t first = 0,
-                                                std::uint64_t position_base = 0) {
+                                                std::uint64_t position_base = 0,
+                                                std::size_t element = 1) {
     findings found;
-    for (std::size_t j = 0; j < data.size(); ++j) {
+    const std::size_t whole = element > 1 && element <= 4 ? data.size() / element * element : 0;
+    if (whole > 0) found.element_size = static_cast<std::uint8_t>(element);
+    for (std::size_t at = 0; at < whole; at += element) {
+        std::uint64_t expected = 0;
+        std::uint64_t actual = 0;
+        for (std::size_t b = element; b-- > 0;) {
+            const std::byte want = byte_value(rank, first + at + b);
+            expected = expected << 8 | std::to_integer<std::uint64_t>(want);
+            actual = actual << 8 | std::to_integer<std::uint64_t>(data[at + b]);
+        }
+        if (expected != actual)
+            found.add(position_base / element + at / element, static_cast<double>(expected),
+                      static_cast<double>(actual));
+    }
+    for (std::size_t j = whole; j < data.size(); ++j) {
         const std::byte expected = byte_value(rank, first + j);
         if (data[j] != expected)
             found.add(position_base + j, char_value(expected), char_value(data[j]));

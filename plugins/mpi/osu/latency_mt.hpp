@@ -213,7 +213,8 @@ struct latency_mt : latency_def<false>, takes_message_datatype {
                     // thread after thread, each thread's buffer's positions)
                     const bool received = t < n + skip;
                     if (plan.check && received)
-                        out.own_check += mpi::check::find_byte_defects(recv[t], c.peer);
+                        out.own_check += mpi::check::find_byte_defects(
+                            recv[t], c.peer, 0, 0, element_bytes(o.table_datatype));
                 }
                 mine.defects = out.own_check.count;
                 out.checked_iteration = n > 0 ? n - 1 : 0;

@@ -138,12 +138,18 @@ template <class Def>
 }
 
 // The definition's -c check with the options it depends on (the root of -k), or its default.
+// A check of bytes (point_to_point.hpp bytes_of_partner) lists the elements of -T's datatype.
 template <class Def>
 [[nodiscard]] auto check_of(const options& o) {
-    if constexpr (requires { Def::make_check(o); })
-        return Def::make_check(o);
-    else
-        return typename Def::verify_check{};
+    auto check = [&] {
+        if constexpr (requires { Def::make_check(o); })
+            return Def::make_check(o);
+        else
+            return typename Def::verify_check{};
+    }();
+    if constexpr (requires { check.typed_by = std::size_t{1}; })
+        check.typed_by = element_bytes(o.table_datatype);
+    return check;
 }
 
 template <class Def>

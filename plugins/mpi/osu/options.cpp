@@ -3,6 +3,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/core/options.hpp>
 #include <parbench/core/sizes.hpp>
+#include <parbench/mpi/node.hpp>
 
 #include <algorithm>
 #include <climits>
@@ -661,12 +662,26 @@ char buffer_placement(const options& o, device_placement rule, int world_rank,
             source_side = world_rank == 0;
             break;
         case device_placement::halves: source_side = world_rank < world_size / 2; break;
-        case device_placement::fan_in: source_side = world_rank != 0; break;
-        case device_placement::fan_out: source_side = world_rank == 0; break;
+        case device_placement::fan_in:
+        case device_placement::fan_out: {
+            const std::vector<int> nodes = fan_nodes();
+            const bool parent = nodes.empty() ? world_rank == 0
+                                              : nodes.at(static_cast<std::size_t>(world_rank)) ==
+                                                    nodes.front();
+            source_side = parent == (rule == device_placement::fan_out);
+            break;
+        }
     }
     if (o.placements.size() != 2) return 'H';
     // "M", "MH", "MD": managed (OSU reads the first letter, osu_util.c:1193, :1219)
     return o.placements[source_side ? 0 : 1].front();
+}
+
+std::vector<int> fan_nodes() {
+    std::vector<int> nodes = mpi::world_nodes::get();
+    if (std::all_of(nodes.begin(), nodes.end(), [](int n) { return n == 0; }))
+        for (std::size_t r = 0; r < nodes.size(); ++r) nodes[r] = static_cast<int>(r);
+    return nodes;
 }
 
 std::string_view effective_accelerator(const options& o, bool point_to_point) noexcept {

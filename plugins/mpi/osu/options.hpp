@@ -257,15 +257,21 @@ struct options {
 //   every   every process's in the accelerator's memory whatever SRC and DST say: cudaMalloc
 //           under -d cuda, cudaMallocManaged under -d managed (the collectives:
 //           allocate_memory_coll(..., options.accel), :2359-2400, osu_allreduce.c:87-107)
-//   fan_in  the senders' (every process but 0) where SRC says, the root's (process 0, which
-//           receives) where DST says (bw_fan_in: allocate_memory_pt2pt with rank
-//           !(0 == is_parent), osu_bw_fan_in.c:130-136, 164-168: a child node's processes take
-//           SRC, the parent node's DST)
-//   fan_out the root's (process 0, which sends) where SRC says, every other process's where DST
-//           says (bw_fan_out: rank !(1 == is_parent), osu_bw_fan_out.c:130-136, 164-168)
-// In both fan tests the side that sends takes SRC, as in the pair tests; parbench's root is
-// OSU's parent node at one process per node (docs/osu.md).
+//   fan_in  the senders' (the child nodes' processes, fan_nodes) where SRC says, the
+//           receivers' (the parent node's) where DST says (bw_fan_in: allocate_memory_pt2pt
+//           with rank !(0 == is_parent), osu_bw_fan_in.c:130-136, 164-168: a child node's
+//           processes take SRC, the parent node's DST)
+//   fan_out the parent node's (which send) where SRC says, the child nodes' where DST says
+//           (bw_fan_out: rank !(1 == is_parent), osu_bw_fan_out.c:130-136, 164-168)
+// In both fan tests the side that sends takes SRC, as in the pair tests.
 enum class device_placement { none, host, pair, halves, every, fan_in, fan_out };
+
+// The node of every world rank as bw_fan_in and bw_fan_out see them (OSU 7.5's omb_fan_init,
+// osu_bw_fan_util.c:21-198): MPI's nodes (mpi/node.hpp world_nodes, numbered by their lowest
+// rank), the parent node the one of process 0; where the run is on one node, which OSU 7.5
+// refuses (:101-103), one node per process, process 0's the parent (docs/osu.md). Empty where
+// the plugin did not gather the nodes.
+[[nodiscard]] std::vector<int> fan_nodes();
 
 // Whether a placement reads SRC and DST (the point-to-point and one-sided tests) rather than
 // -d's accelerator alone.

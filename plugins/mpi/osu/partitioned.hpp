@@ -48,7 +48,8 @@ struct partition_check {
         const auto n = std::min<std::size_t>(
             recv.size(),
             static_cast<std::size_t>(delivered_bytes(c.bytes, partitions, element)));
-        return mpi::check::find_byte_defects(recv.first(n), c.peer);
+        return mpi::check::find_byte_defects(recv.first(n), c.peer, 0, 0,
+                                             static_cast<std::size_t>(element));
     }
 };
 

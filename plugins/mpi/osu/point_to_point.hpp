@@ -45,9 +45,11 @@ inline constexpr int tag_message = 100;  // OSU's tags
 inline constexpr int tag_reply = 101;
 inline constexpr int reply_bytes = 1;  // OSU 7.5's osu_bw reply: one MPI_CHAR (osu_bw.c:249, 325)
 
-// Every rank sends bytes that name it; a receiver expects its partner's.
+// Every rank sends bytes that name it; a receiver expects its partner's, and lists the wrong
+// elements of -T's datatype (check::find_byte_defects; messages.hpp check_of sets typed_by).
 struct bytes_of_partner {
     bool both_receive = true;  // false: only the side that does not initiate receives data
+    std::size_t typed_by = 1;  // bytes of one element of -T's datatype
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
     }
@@ -55,7 +57,7 @@ struct bytes_of_partner {
                                               std::uint64_t /*last*/,
                                               std::span<const std::byte> recv) const {
         if (c.peer == MPI_PROC_NULL || (!both_receive && c.initiator)) return {};
-        return mpi::check::find_byte_defects(recv, c.peer);
+        return mpi::check::find_byte_defects(recv, c.peer, 0, 0, typed_by);
     }
 };
 

@@ -16,7 +16,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -636,9 +638,21 @@ void log_validation(const run_state& st, std::uint64_t x, std::uint64_t iteratio
                  datatype_name(st.opts->table_datatype, false));
     std::fprintf(log, "%-*s%*s%*s\n", position_width, "Position", value_width, "Expected",
                  value_width, "Actual");
-    for (const mpi::check::mismatch& m : found.listed) {
+    // A byte check of a typed message listed its elements' bytes (check::findings
+    // element_size): OSU's lines read them as the run's datatype, an MPI_INT's %d, an
+    // MPI_FLOAT's %f (validation_log, osu_util_mpi.c:2326-2342)
+    const bool typed = found.element_size == sizeof(std::int32_t);
+    const bool floats = typed ? st.opts->table_datatype == datatype::mpi_float : found.floating;
+    const auto as_type = [&](double bits) -> double {
+        if (!typed) return bits;
+        const auto word = static_cast<std::uint32_t>(bits);
+        return floats ? static_cast<double>(std::bit_cast<float>(word))
+                      : static_cast<double>(std::bit_cast<std::int32_t>(word));
+    };
+    for (const mpi::check::mismatch& raw : found.listed) {
+        const mpi::check::mismatch m{raw.position, as_type(raw.expected), as_type(raw.actual)};
         const auto position = static_cast<unsigned long long>(m.position);
-        if (found.floating)
+        if (floats)
             std::fprintf(log, "%-*llu%*f%*f\n", position_width, position, value_width,
                          m.expected, value_width, m.actual);
         else

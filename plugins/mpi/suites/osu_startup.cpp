@@ -5,17 +5,22 @@
 //               (init_time.hpp); OSU's line "nprocs: N, min: X ms, max: Y ms, avg: Z ms"
 //               (c/mpi/startup/osu_init.c)
 //   hello       "This is a test with N processes" (c/mpi/startup/osu_hello.c)
-//   bw_fan_in   every process but 0 posts -W MPI_Isend to process 0 and waits for them, then
-//               receives a one-MPI_CHAR reply; process 0 posts -W MPI_Irecv from each of them,
-//               waits, then replies to each (c/mpi/pt2pt/congestion/osu_bw_fan_in.c). MB/s =
-//               (n - 1) W X / t, t the senders' mean time per iteration
-//   bw_fan_out  the reverse: process 0 posts -W MPI_Isend to each of the others, waits, then
-//               receives each one's reply (osu_bw_fan_out.c). MB/s = (n - 1) W X / t, t process
-//               0's time per iteration
+//   bw_fan_in   OSU 7.5's roles by node (osu/options.hpp fan_nodes; omb_fan_init,
+//               c/mpi/pt2pt/congestion/utils/osu_bw_fan_util.c): every process of a child
+//               node posts -W MPI_Isend to its parent (the process of the parent node with its
+//               own place on its node) and waits for them, then receives a one-MPI_CHAR reply;
+//               each parent posts -W MPI_Irecv from its child on every other node, waits, then
+//               replies to each (c/mpi/pt2pt/congestion/osu_bw_fan_in.c:215-329). MB/s =
+//               ppn (nodes - 1) W X / t, t the children's mean time per iteration (:355-371)
+//   bw_fan_out  the reverse: each parent posts -W MPI_Isend to its children, waits, then
+//               receives each one's reply (osu_bw_fan_out.c:210-323). MB/s = ppn (nodes - 1) W
+//               X / t, t the parents' mean time per iteration (:328-340)
+// On one node (which OSU 7.5 refuses) every process is a node of its own: process 0 the parent
+// of all the others, ppn 1.
 //
 // init and hello time nothing per size: they are sizeless entries whose run publishes one
 // record. The fan tests are definitions for osu/messages.hpp whose measure_size reduces the
-// figures of the processes OSU times (the senders of fan_in, the root of fan_out).
+// figures of the processes OSU times (fan_in's children, fan_out's parents).
 #include <mpi.h>
 
 #include <algorithm>
@@ -105,16 +110,65 @@ void run_hello(const run_state& st, std::string_view name) {
 
 inline constexpr int reply_chars = 1;  // the reply: one MPI_CHAR (osu_bw_fan_in.c line 243)
 
-// One window per iteration between process 0 (the root) and every other process (a leaf), in
-// OSU's order: the root posts, for each of the W slots, one request per leaf in rank order.
-// With -b multiple message w of the window is in slot w of the buffers, on every process
-// (osu_bw_fan_in.c:229-240, 289-310: s_buf[j], r_buf[j]; fan_in's root receives every leaf's
-// slot-w message into its slot w).
+// Who does what in a fan test, by rank: OSU 7.5 numbers the nodes and each process's place on
+// its node (omb_fan_init, osu_bw_fan_util.c:70-118: its qsort by processor name keeps rank order
+// on a node), needs the same number of processes on every node (:85-107), and pairs the parent
+// node's p-th process with the p-th process of every child node (:143-159): the child's queue
+// holds its parent, the parent's its children in node order.
+struct fan_roles {
+    int nodes = 1;  // total_nodes
+    int ppn = 1;    // processes per node
+    std::vector<bool> parent;             // by rank: on the parent node
+    std::vector<std::vector<int>> peers;  // by rank: the queue (ranks_queue)
+
+    // `node_of_rank`: osu/options.hpp fan_nodes(); taken as one node per process where it does
+    // not cover the `size` processes. Empty peers where the nodes' processes differ in number.
+    static fan_roles of(std::vector<int> node_of_rank, int size) {
+        if (node_of_rank.size() != static_cast<std::size_t>(size)) {
+            node_of_rank.resize(static_cast<std::size_t>(size));
+            for (int r = 0; r < size; ++r) node_of_rank[static_cast<std::size_t>(r)] = r;
+        }
+        fan_roles out;
+        out.nodes = 1 + *std::max_element(node_of_rank.begin(), node_of_rank.end());
+        std::vector<std::vector<int>> members(static_cast<std::size_t>(out.nodes));
+        for (int r = 0; r < size; ++r)
+            members[static_cast<std::size_t>(node_of_rank[static_cast<std::size_t>(r)])]
+                .push_back(r);
+        out.ppn = static_cast<int>(members.front().size());
+        out.parent.assign(static_cast<std::size_t>(size), false);
+        out.peers.resize(static_cast<std::size_t>(size));
+        if (std::any_of(members.begin(), members.end(),
+                        [&](const std::vector<int>& m) { return m.size() != members[0].size(); }))
+            return out;
+        for (int p = 0; p < out.ppn; ++p) {
+            const int parent = members[0][static_cast<std::size_t>(p)];
+            out.parent[static_cast<std::size_t>(parent)] = true;
+            for (std::size_t k = 1; k < members.size(); ++k) {
+                const int child = members[k][static_cast<std::size_t>(p)];
+                out.peers[static_cast<std::size_t>(parent)].push_back(child);
+                out.peers[static_cast<std::size_t>(child)].push_back(parent);
+            }
+        }
+        return out;
+    }
+    // Whether every node has ppn processes (peers are empty otherwise).
+    [[nodiscard]] bool same_per_node() const noexcept {
+        return std::any_of(peers.begin(), peers.end(), [](const auto& q) { return !q.empty(); });
+    }
+};
+
+// One window per iteration between each parent and its children, in OSU's order: a parent
+// posts, for each of the W slots, one request per child in node order; a child W to its
+// parent. With -b multiple message w of the window is in slot w of the buffers, on every
+// process (osu_bw_fan_in.c:229-240, 289-310: s_buf[j], r_buf[j]; a fan_in parent receives
+// every child's slot-w message into its slot w).
 template <bool FanIn>
 struct fan_kernel {
     int window = 64;
     bool multiple = false;      // -b multiple (or a managed SRC or DST)
     message_elements elements;  // -T's (osu_bw_fan_in.c:145-163: size / type size of them)
+    bool parent = true;
+    std::vector<int> peers;     // fan_roles::peers of this process
     std::vector<MPI_Request> requests;
     std::array<char, reply_chars> reply{};
 
@@ -125,54 +179,43 @@ struct fan_kernel {
         const auto slot = [&](int w) {
             return multiple ? static_cast<std::size_t>(w) * c.bytes : std::size_t{0};
         };
+        // the side that sends: fan_in's children, fan_out's parents
+        const bool sends = parent != FanIn;
         int posted = 0;
-        if (c.rank == 0) {
-            for (int w = 0; w < window; ++w)
-                for (int leaf = 1; leaf < c.size; ++leaf) {
-                    MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
-                    if constexpr (FanIn)
-                        MPI_Irecv(b.recv(i) + slot(w), n, type, leaf, tag_message, c.comm, r);
-                    else
-                        MPI_Isend(b.send(i) + slot(w), n, type, leaf, tag_message, c.comm, r);
-                }
-            MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
-            for (int leaf = 1; leaf < c.size; ++leaf) {
-                if constexpr (FanIn)
-                    MPI_Send(reply.data(), reply_chars, MPI_CHAR, leaf, tag_reply, c.comm);
+        for (int w = 0; w < window; ++w)
+            for (const int peer : peers) {
+                MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
+                if (sends)
+                    MPI_Isend(b.send(i) + slot(w), n, type, peer, tag_message, c.comm, r);
                 else
-                    MPI_Recv(reply.data(), reply_chars, MPI_CHAR, leaf, tag_reply, c.comm,
-                             MPI_STATUS_IGNORE);
+                    MPI_Irecv(b.recv(i) + slot(w), n, type, peer, tag_message, c.comm, r);
             }
-            return;
-        }
-        for (int w = 0; w < window; ++w) {
-            MPI_Request* r = &requests[static_cast<std::size_t>(posted++)];
-            if constexpr (FanIn)
-                MPI_Isend(b.send(i) + slot(w), n, type, 0, tag_message, c.comm, r);
-            else
-                MPI_Irecv(b.recv(i) + slot(w), n, type, 0, tag_message, c.comm, r);
-        }
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
-        if constexpr (FanIn)
-            MPI_Recv(reply.data(), reply_chars, MPI_CHAR, 0, tag_reply, c.comm, MPI_STATUS_IGNORE);
-        else
-            MPI_Send(reply.data(), reply_chars, MPI_CHAR, 0, tag_reply, c.comm);
+        for (const int peer : peers) {
+            if (sends)
+                MPI_Recv(reply.data(), reply_chars, MPI_CHAR, peer, tag_reply, c.comm,
+                         MPI_STATUS_IGNORE);
+            else
+                MPI_Send(reply.data(), reply_chars, MPI_CHAR, peer, tag_reply, c.comm);
+        }
     }
 };
 
-// -c: every process sends bytes that name it; fan_out's leaves expect the root's. fan_in's root
-// receives every leaf's messages into one buffer (OSU's single buffer), so which leaf's bytes it
-// holds last is not known and it checks nothing.
-template <bool FanIn>
+// -c: every process sends bytes that name it; a receiver with one peer (fan_out's children,
+// fan_in's parents on two nodes) expects its bytes. A fan_in parent of several children
+// receives all their messages into one buffer (OSU's single buffer), so whose bytes it holds
+// last is not known and it checks nothing.
 struct fan_check {
+    int source = -1;  // the peer whose bytes this process receives; -1: none, or not known
+    std::size_t typed_by = 1;  // bytes of one element of -T's datatype (listed as such)
     void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const noexcept {
         mpi::check::fill_bytes(slot, c.rank);
     }
-    [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& c,
+    [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& /*c*/,
                                               std::uint64_t /*last*/,
                                               std::span<const std::byte> recv) const {
-        if (FanIn || c.rank == 0) return {};
-        return mpi::check::find_byte_defects(recv, 0);
+        if (source < 0) return {};
+        return mpi::check::find_byte_defects(recv, source, 0, 0, typed_by);
     }
 };
 
@@ -207,20 +250,41 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                 .pairs = pattern::origin_to_all,
                 .throughput = pattern::throughput_rule::none};  // measure_size's MB/s
     }
-    static fan_kernel<FanIn> make_kernel(const mpi::kernel_context& c, const options& o) {
+    // OSU 7.5 exits where the nodes' processes differ in number: "Please run this benchmark
+    // with same ppn for all nodes" (osu_bw_fan_util.c:90-93, 104-107).
+    static std::string refusal(int world_size) {
+        const std::vector<int> nodes = fan_nodes();
+        if (fan_roles::of(nodes, world_size).same_per_node() || world_size < 2) return {};
+        std::vector<int> counts;
+        for (const int n : nodes) {
+            if (static_cast<std::size_t>(n) >= counts.size())
+                counts.resize(static_cast<std::size_t>(n) + 1, 0);
+            ++counts[static_cast<std::size_t>(n)];
+        }
+        std::string per_node;
+        for (const int k : counts) per_node += (per_node.empty() ? "" : ", ") + std::to_string(k);
+        return std::string(FanIn ? "bw_fan_in" : "bw_fan_out") +
+               " needs the same number of processes on every node, as OSU 7.5's (the run's " +
+               std::to_string(counts.size()) + " nodes have " + per_node + ")";
+    }
+    static fan_kernel<FanIn> make_kernel(const mpi::kernel_context& c, const options& o,
+                                         const fan_roles& roles) {
         fan_kernel<FanIn> k;
         k.window = static_cast<int>(o.window_size);
         k.multiple = o.multiple_buffers;
         k.elements = message_elements::of(o, c.bytes);
-        const auto leaves = static_cast<std::size_t>(c.size > 1 ? c.size - 1 : 1);
-        k.requests.resize(leaves * static_cast<std::size_t>(o.window_size), MPI_REQUEST_NULL);
+        k.parent = roles.parent[static_cast<std::size_t>(c.rank)];
+        k.peers = roles.peers[static_cast<std::size_t>(c.rank)];
+        k.requests.resize(k.peers.size() * static_cast<std::size_t>(o.window_size),
+                          MPI_REQUEST_NULL);
         return k;
     }
-    using verify_check = fan_check<FanIn>;
 
-    // The runner's phases with the reduction over the processes OSU times: fan_in's senders
-    // (their mean time, osu_bw_fan_in.c lines 355-361), fan_out's root (osu_bw_fan_out.c lines
-    // 328-330, one root per node pair); -c's defects over every process.
+    // The runner's phases with the reduction over the processes OSU times: fan_in's children
+    // (their mean time, osu_bw_fan_in.c lines 355-361: the sum over every process, the
+    // parents' zero, divided by ppn (nodes - 1)), fan_out's parents (osu_bw_fan_out.c lines
+    // 328-330: the sum over the parents' communicator divided by ppn); -c's defects over every
+    // process.
     [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
                                                        const mpi::record_labels& labels,
                                                        std::uint64_t x, const message_plan& plan) {
@@ -228,6 +292,7 @@ struct fan_def : point_to_point_def, takes_message_datatype {
         const auto bytes = static_cast<std::size_t>(x);
         const int np = s.layout().processes;
         const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(p));
+        const fan_roles roles = fan_roles::of(fan_nodes(), context.size);
         mpi::measurement out;
         {
             auto ready = mpi::prepare(
@@ -237,23 +302,28 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                 out.skipped_need_bytes = ready.need_bytes();
             if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
             if (ready.ready()) {
-                auto kernel = make_kernel(context, o);
+                auto kernel = make_kernel(context, o, roles);
                 mpi::no_completion completion;
                 message_plan timing = plan;
+                // a receiver of one peer's messages checks them (fan_check)
+                fan_check check{.typed_by = element_bytes(o.table_datatype)};
+                if (kernel.peers.size() == 1 && kernel.parent == FanIn)
+                    check.source = kernel.peers.front();
                 const mpi::rank_timing mine = mpi::time_iterations(
-                    s, p, ready, context, kernel, completion, timing, x, verify_check{});
+                    s, p, ready, context, kernel, completion, timing, x, check);
                 const mpi::gathered figures = mpi::gather(s, mine, plan.batching.max_batches);
                 if (figures.root) {
                     std::vector<const mpi::rank_timing*> timed;
                     std::uint64_t defects = 0;
                     for (std::size_t r = 0; r < figures.ranks.size(); ++r) {
                         defects += figures.ranks[r].defects;
-                        if ((r == 0) != FanIn) timed.push_back(&figures.ranks[r]);
+                        if (roles.parent[r] != FanIn) timed.push_back(&figures.ranks[r]);
                     }
                     result_record rec =
                         mpi::reduce_ranks(p, labels, s.layout(), x, plan.check, timed, -1);
                     if (plan.check) rec.defects = defects;
-                    const double moved = static_cast<double>(np - 1) *
+                    const double moved = static_cast<double>(roles.ppn) *
+                                         static_cast<double>(roles.nodes - 1) *
                                          static_cast<double>(o.window_size) *
                                          static_cast<double>(payload_bytes(o, x));
                     message_rates_of(rec).bandwidth_mb_s =
@@ -285,9 +355,12 @@ constexpr benchmark catalogue[] = {
      .min_processes = 1,
      .ignores_options = true},
     message_entry<fan_def<true>>(
-        "bw_fan_in", "-W MPI_Isend from every process to process 0, then its reply: MB/s", 0),
+        "bw_fan_in",
+        "-W MPI_Isend from each child node's process to its parent node's, then its reply: MB/s",
+        0),
     message_entry<fan_def<false>>(
-        "bw_fan_out", "-W MPI_Isend from process 0 to every process, then their replies: MB/s",
+        "bw_fan_out",
+        "-W MPI_Isend from each parent node's process to its children, then their replies: MB/s",
         0),
 };
 

@@ -16,6 +16,7 @@ usage: test_osu_options.py --np N --parbench PARBENCH --oracle LIB
 import argparse
 import json
 import os
+import struct
 import sys
 import tempfile
 
@@ -735,13 +736,14 @@ def test_tail_latency(args):
         refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
 
 
-def osu_log_block(x, iteration, datatype, mismatches):
+def osu_log_block(x, iteration, datatype, mismatches, kind="d"):
     """OSU 7.5's validation_log lines for one failed check (osu_util_mpi.c:2316-2345: positions
-    %-10d, MPI_CHAR values %d FIELD_WIDTH wide, 18 in OSU's build, configure.ac:402; as
-    osu_latency -clog writes them): mismatches are (position, expected, actual)."""
+    %-10d, values FIELD_WIDTH wide, 18 in OSU's build, configure.ac:402: MPI_CHAR's and MPI_INT's
+    %d, kind "d", MPI_FLOAT's %f, kind "f"; as osu_latency -clog writes them): mismatches are
+    (position, expected, actual)."""
     return ([f"Size: {x}, Iteration:{iteration}, Datatype: {datatype}",
              f"{'Position':<10}{'Expected':>18}{'Actual':>18}"] +
-            [f"{k:<10}{e:>18}{a:>18}" for k, e, a in mismatches])
+            [f"{k:<10}{e:>18{kind}}{a:>18{kind}}" for k, e, a in mismatches])
 
 
 def as_char(byte):
@@ -949,9 +951,70 @@ def check_through_copies(args, log, preload):
     expect(p.returncode == 5 and defects == [("latency", 4), ("put_latency", 2)] and logs == want,
            f"-c -d cuda D D, copies' first bytes 0: rc {p.returncode}, defects {defects}, logs "
            f"{logs}, expected {want}: {p.stderr[-300:]}")
+    check_typed_log(args, preload)
     for rank in (0, 1):
         if os.path.exists(f"{log}.{rank}"):
             os.remove(f"{log}.{rank}")
+
+
+def sent_byte(rank, j):
+    """Byte j of the message process `rank` sends under -c (check.hpp byte_value)."""
+    return 1 + (rank * 37 + j * 11 + (j >> 8)) % 251
+
+
+def check_typed_log(args, preload):
+    """-clog under -T lists elements of the datatype, as OSU 7.5's validation_log does
+    (osu_util_mpi.c:2326-2342: the position in elements, %d of an MPI_INT, %f of an MPI_FLOAT).
+    The stand-in's copies zero the first byte a copy in delivers and the last a copy out does
+    (check_through_copies), so at 8 bytes latency's receiver finds both elements wrong: element
+    0 with its byte 0 zero (the sender's fill), element 1 with its byte 3 zero (the receiver's
+    read), each 4 bytes of the peer's fill read as the type. The accumulates and atomics list
+    theirs too (OSU 7.5 prints its atomics' failures on stderr, osu_util_validation.c:478-500,
+    and logs none): after -i 2 timed operations of 1 the target's element should hold 2 and
+    the fetched value 1 (rma/kernels.hpp data_check); fop_latency's origin 1 arrives as 0 (its
+    low byte), so its window holds 0 and the fetched value is 0; acc_latency -T MPI_INT's
+    element 0 likewise (0 for 2), -T MPI_FLOAT's 1.0 keeps its zero low byte and its element 1,
+    2.0, loses its high byte on the way out (0.0 for 2.0)."""
+    def word(rank, first, zero):
+        data = bytes(0 if j == zero else sent_byte(rank, j) for j in range(first, first + 4))
+        return int.from_bytes(data, "little", signed=True)
+
+    def real(rank, first, zero):
+        data = bytes(0 if j == zero else sent_byte(rank, j) for j in range(first, first + 4))
+        return struct.unpack("<f", data)[0]
+
+    def latency(peer, convert):
+        return [(0, convert(peer, 0, None), convert(peer, 0, 0)),
+                (1, convert(peer, 4, None), convert(peer, 4, 7))]
+
+    sized = ["-m", "8:8", "-i", "2", "-x", "0", "-d", "cuda", "D", "D"]
+    runs = [(["latency", "fop_latency", "acc_latency"], "MPI_INT", word, {
+        "log-0.log": osu_log_block(8, 1, "MPI_INT", latency(1, word)) +
+        osu_log_block(4, 1, "MPI_INT", [(0, 1, 0)]),
+        "log-1.log": osu_log_block(8, 1, "MPI_INT", latency(0, word)) +
+        osu_log_block(4, 1, "MPI_INT", [(0, 2, 0)]) +
+        osu_log_block(8, 1, "MPI_INT", [(0, 2, 0)])}, [("latency", 4), ("fop_latency", 2),
+                                                        ("acc_latency", 1)]),
+            (["latency", "acc_latency"], "MPI_FLOAT", real, {
+        "log-0.log": osu_log_block(8, 1, "MPI_FLOAT", latency(1, real), "f"),
+        "log-1.log": osu_log_block(8, 1, "MPI_FLOAT", latency(0, real), "f") +
+        osu_log_block(8, 1, "MPI_FLOAT", [(1, 2.0, 0.0)], "f")},
+             [("latency", 4), ("acc_latency", 1)])]
+    for names, datatype, _, want, want_defects in runs:
+        with tempfile.TemporaryDirectory() as tmp:
+            log_dir = os.path.join(tmp, "v")
+            p, rows = run(names + sized + ["-T", datatype, f"-clog:{log_dir}"], args.np,
+                          args.parbench, timeout=60,
+                          env_args=preload + ["PARBENCH_FAKE_CUDA_ZERO_COPIED=1"])
+            logs = {}
+            for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
+                with open(os.path.join(log_dir, name)) as f:
+                    logs[name] = f.read().splitlines()
+        defects = [(r["benchmark"], r["defects"]) for r in rows]
+        expect(p.returncode == 5 and defects == want_defects and logs == want,
+               f"-c -T {datatype} -d cuda D D, copies' first bytes 0: rc {p.returncode}, "
+               f"defects {defects} (expected {want_defects}), logs {logs}, expected {want}: "
+               f"{p.stderr[-300:]}")
 
 
 def stand_in_cuda(args, log):

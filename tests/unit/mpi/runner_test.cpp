@@ -233,6 +233,15 @@ TEST_CASE("a check's findings: each mismatch's position, expected and actual val
     // element 2 of two processes: (1 + 2) + (2 + 2) = 7
     CHECK(typed.listed == std::vector<mpi::check::mismatch>{{2, 7.0, 7.5}});
     CHECK(typed.floating);
+    // a message of 4-byte elements (-T MPI_INT, MPI_FLOAT): each element with a wrong byte once,
+    // at its element position (1000 bytes on: 250), its four bytes as a little-endian number:
+    // bytes 21-24 of rank 3 are 92, 103, 114, 125 (0x7d72675c; byte 24 flipped 0x7c72675c),
+    // bytes 217-220 are 240, 251, 11, 22 (0x160bfbf0; byte 217 zeroed 0x160bfb00)
+    const mpi::check::findings words = mpi::check::find_byte_defects(data, 3, 17, 1000, 4);
+    CHECK(words.count == 2);
+    CHECK(words.element_size == 4);
+    CHECK(words.listed == std::vector<mpi::check::mismatch>{{251, 0x7d72675c, 0x7c72675c},
+                                                            {300, 0x160bfbf0, 0x160bfb00}});
 }
 
 struct counting_comm {

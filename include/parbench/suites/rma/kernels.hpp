@@ -71,6 +71,25 @@ struct element {
     return v;
 }
 
+// An element's value as the -c log lists it: a float's, a 1-byte integer's as a char (OSU's %d of
+// an MPI_CHAR), else the whole number.
+[[nodiscard]] inline double listed_value(const std::byte* p, const element& e) noexcept {
+    if (e.floating) {
+        float f = 0;
+        std::memcpy(&f, p, sizeof f);
+        return f;
+    }
+    if (e.size == 1) return mpi::check::char_value(p[0]);
+    return static_cast<double>(value_at(p, e));
+}
+
+// The whole number `want` as the -c log lists an element that should hold it.
+[[nodiscard]] inline double listed_value(long long want, const element& e) noexcept {
+    if (e.size == 1 && !e.floating)
+        return mpi::check::char_value(static_cast<std::byte>(want & 0xff));
+    return static_cast<double>(want);
+}
+
 // Whether the element at p holds `want` (modulo 256 for a 1-byte integer).
 [[nodiscard]] inline bool holds(const std::byte* p, const element& e, long long want) noexcept {
     return value_at(p, e) == (e.size == 1 && !e.floating ? want & 0xff : want);
@@ -228,7 +247,8 @@ struct data_check {
     }
 
     // Puts and gets list each wrong byte (its offset in the window or origin region); the
-    // accumulates and atomics count theirs.
+    // accumulates and atomics each wrong element (its index in the window, then in the result
+    // buffer), as its type reads it.
     [[nodiscard]] mpi::check::findings verify(const kernel_context& c, std::uint64_t n,
                                               const window_view& v) const {
         if (n == 0 || c.peer < 0) return {};
@@ -242,7 +262,12 @@ struct data_check {
                               mpi::check::char_value(data[k]));
             return found;
         };
-        std::uint64_t defects = 0;
+        mpi::check::findings found;
+        found.floating = elem.floating;
+        const auto expect = [&](const std::byte* p, std::uint64_t position, long long want) {
+            if (!holds(p, elem, want))
+                found.add(position, listed_value(want, elem), listed_value(p, elem));
+        };
         if constexpr (Op == rma_op::put) {
             if (written_by_peer) return list_bytes(v.window);
         } else if constexpr (Op == rma_op::get) {
@@ -251,20 +276,20 @@ struct data_check {
             constexpr bool sum = Op == rma_op::fetch_and_op;
             const long long target_value = sum ? static_cast<long long>(n) : 1;
             const long long fetched_value = sum ? static_cast<long long>(n) - 1 : (n > 1 ? 1 : 0);
-            if (written_by_peer) defects += !holds(v.window, elem, target_value);
-            if (c.initiator) defects += !holds(v.result, elem, fetched_value);
+            if (written_by_peer) expect(v.window, 0, target_value);
+            if (c.initiator) expect(v.result, 0, fetched_value);
         } else {
             const auto count = static_cast<long long>(n);
             if (written_by_peer)
                 for (std::size_t k = 0; k + elem.size <= region; k += elem.size)
-                    defects += !holds(v.window + k, elem, count);
+                    expect(v.window + k, k / elem.size, count);
             if constexpr (fetches(Op)) {
                 if (c.initiator)
                     for (std::size_t k = 0; k + elem.size <= region; k += elem.size)
-                        defects += !holds(v.result + k, elem, count - 1);
+                        expect(v.result + k, k / elem.size, count - 1);
             }
         }
-        return mpi::check::as_findings(defects);
+        return found;
     }
 };
 
