@@ -325,7 +325,26 @@ template <class Iterations, class Sync, class Aggregation>
         done += count;
     };
     double estimate_s = 0.0;
-    if (warmup > 0) {
+    // IMB 2021's probe where the policy has it (imb-io: policy::iterations::imb_volume::
+    // imb2021_probe_rest): one repetition, then, from its agreed time, the repetitions of IMB's
+    // second calibration run in one chunk, whose time is the estimate; no warm-up budget.
+    bool probed = false;
+    if constexpr (requires { plan.iterations.imb2021_probes(); }) {
+        if (plan.iterations.imb2021_probes()) {
+            run_chunk(1);
+            double first_s = chunk_s.front();
+            s.agree(&first_s, 1, MPI_DOUBLE, MPI_MAX);
+            const std::uint64_t rest =
+                plan.iterations.imb2021_probe_rest(bytes, aggregate, first_s);
+            if (rest > 0) {
+                chunk_s.clear();
+                run_chunk(rest);
+            }
+            estimate_s = chunk_s.back();
+            probed = true;
+        }
+    }
+    if (!probed && warmup > 0) {
         run_chunk(std::min<std::uint64_t>(warmup, std::max<std::uint64_t>(1, std::min<std::uint64_t>((warmup + 4) / 5, 3))));
         double probe_s = chunk_s.front();
         s.agree(&probe_s, 1, MPI_DOUBLE, MPI_MAX);

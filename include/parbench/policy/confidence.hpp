@@ -126,6 +126,12 @@ struct confidence {
         return base.decide(bytes, aggregate, estimate_s, processes, rooted);
     }
     [[nodiscard]] imb_block_budget* block_budget() const noexcept { return base.block_budget(); }
+    // IMB 2021's two-run probe where the volume rule has it (imb_volume::imb2021_probes).
+    [[nodiscard]] constexpr bool imb2021_probes() const noexcept { return base.imb2021_probes(); }
+    [[nodiscard]] std::uint64_t imb2021_probe_rest(std::uint64_t bytes, bool aggregate,
+                                                   double first_s) const {
+        return base.imb2021_probe_rest(bytes, aggregate, first_s);
+    }
 
     // Samples the next round takes after `taken` (0 before the first round).
     [[nodiscard]] constexpr std::uint64_t next_round(std::uint64_t taken) const noexcept {

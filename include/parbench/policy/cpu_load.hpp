@@ -1,10 +1,15 @@
 // The CPU work that overlap benchmarks put between starting a nonblocking operation and waiting
 // for it, without MPI (mpi/cpu_load.hpp adds the calibration collective and the MPI_Test flavour):
 //
-//   matvec_load     IMB's IMB_cpu_exploit: passes of a 100x100 single-precision matrix-vector
-//                   product, a fixed amount of work calibrated once to a target time; the same
-//                   number of passes everywhere it runs, so t_CPU is the same work with or
-//                   without communication in flight
+//   matvec_load     IMB's IMB_cpu_exploit: passes of an n x n single-precision matrix-vector
+//                   product (n = 100 unless told: IMB-NBC's as parbench has it; IMB 2021's SIZE
+//                   is 10, IMB_cpu_exploit.c:88, which imb-io takes under that methodology), a
+//                   fixed amount of work calibrated once to a target time; the same number of
+//                   passes everywhere it runs, so t_CPU is the same work with or without
+//                   communication in flight
+//   calibrate_like_imb  IMB 2021's own calibration (IMB_cpu_exploit.c:98-134): one probe of
+//                   5 x 10^7 flops on the wall clock, passes per second from it, the target's
+//                   passes, and one timed run of them: its time is IMB-IO's t_CPU
 //   busy_wait_for   COMB's NB_Sleep: spin on the clock for a time, no MPI call
 //
 // Calibration (calibrate_matvec, then time_passes for the check) on the thread's CPU clock:
@@ -17,7 +22,6 @@
 #include <parbench/core/clock.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,9 +32,15 @@ namespace parbench::policy {
 
 namespace cpu_load {
 
-inline constexpr std::size_t matrix_order = 100;  // IMB's SIZE
+inline constexpr std::size_t matrix_order = 100;  // IMB's SIZE as parbench had it (IMB-NBC)
+// IMB 2021.11's SIZE (IMB_cpu_exploit.c:88), imb-io's under that methodology
+// (imb::methodology::io_cpu_load_order).
+inline constexpr std::size_t imb2021_matrix_order = 10;
 // One pass: x += A·y, one multiply and one add per matrix element.
-inline constexpr double flops_per_pass = 2.0 * matrix_order * matrix_order;
+[[nodiscard]] constexpr double flops_per_pass_of(std::size_t order) noexcept {
+    return 2.0 * static_cast<double>(order) * static_cast<double>(order);
+}
+inline constexpr double flops_per_pass = flops_per_pass_of(matrix_order);
 
 // Passes that take `target_s` at `seconds_per_pass`: the nearest whole number, at least one for
 // any positive target (IMB never calibrates a positive target to no work), none for a target of
@@ -42,9 +52,35 @@ inline constexpr double flops_per_pass = 2.0 * matrix_order * matrix_order;
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(passes + 0.5));
 }
 
-// The rate IMB prints above an overlap table: Mflop/s of `passes` run in `seconds`.
-[[nodiscard]] constexpr double rate_mflops(std::uint64_t passes, double seconds) noexcept {
-    return seconds > 0.0 ? static_cast<double>(passes) * flops_per_pass / seconds * 1e-6 : 0.0;
+// The rate IMB prints above an overlap table: Mflop/s of `passes` (of an `order` matrix) run in
+// `seconds`.
+[[nodiscard]] constexpr double rate_mflops(std::uint64_t passes, double seconds,
+                                           std::size_t order = matrix_order) noexcept {
+    return seconds > 0.0
+               ? static_cast<double>(passes) * flops_per_pass_of(order) / seconds * 1e-6
+               : 0.0;
+}
+
+// IMB 2021's calibration arithmetic (IMB_cpu_exploit.c:105-122), on IMB's int:
+//   probe    Nrep = 50000000 / (2 SIZE^2) + 1 passes, timed once      (:105-114)
+//   rate     Nrep = (int)(1 / t_probe x Nrep): passes per second      (:117)
+//   target   target_reps = max(1, (int)(target_s x Nrep))             (:122)
+// A probe that read no time, or a rate past int, gives INT_MAX passes per second (IMB's
+// conversion would be undefined there).
+[[nodiscard]] constexpr std::uint64_t imb_probe_passes(std::size_t order) noexcept {
+    return 50000000 / (2 * static_cast<std::uint64_t>(order) * order) + 1;
+}
+[[nodiscard]] constexpr std::uint64_t imb_passes_per_second(std::uint64_t probe_passes,
+                                                            double probe_s) noexcept {
+    constexpr double int_max = 2147483647.0;
+    const double rate = probe_s > 0.0 ? static_cast<double>(probe_passes) / probe_s : int_max;
+    return static_cast<std::uint64_t>(std::min(rate, int_max));
+}
+[[nodiscard]] constexpr std::uint64_t imb_target_passes(double target_s,
+                                                        std::uint64_t per_second) noexcept {
+    if (!(target_s > 0.0)) return 0;  // IMB returns before any work (:94-96)
+    const double reps = std::min(target_s * static_cast<double>(per_second), 2147483647.0);
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(reps));
 }
 
 // The growth of the first probe, which finds the order of the rate: from `passes` that took
@@ -116,22 +152,25 @@ struct calibration_plan {
 
 // --- the kernels ---------------------------------------------------------------------------
 
-// IMB_cpu_exploit's kernel: `passes` repetitions of x += A·y with a 100x100 float matrix. A is
+// IMB_cpu_exploit's kernel: `passes` repetitions of x += A·y with an n x n float matrix (n
+// cpu_load::matrix_order unless given: IMB 2021's 10 for imb-io under that methodology). A is
 // stored by columns so that the inner loop runs over contiguous memory and vectorises without
 // reassociating sums. The memory barrier after each pass keeps the compiler from collapsing
 // passes (the values never change: y is zero, so x stays finite whatever the count).
 class matvec_load {
 public:
-    static constexpr std::size_t order = cpu_load::matrix_order;
+    matvec_load() : matvec_load(std::uint64_t{0}) {}
+    explicit matvec_load(std::uint64_t passes, std::size_t order = cpu_load::matrix_order)
+        : order_(std::max<std::size_t>(order, 1)), a_(order_ * order_, 1.0f), x_(order_, 0.0f),
+          y_(order_, 0.0f), passes_(passes) {}
 
-    matvec_load() : a_(order * order, 1.0f) { x_.fill(0.0f); y_.fill(0.0f); }
-    explicit matvec_load(std::uint64_t passes) : matvec_load() { passes_ = passes; }
+    [[nodiscard]] std::size_t order() const noexcept { return order_; }
 
     // The calibrated amount of work (0: no load).
     [[nodiscard]] std::uint64_t passes() const noexcept { return passes_; }
     void set_passes(std::uint64_t passes) noexcept { passes_ = passes; }
     [[nodiscard]] double flops() const noexcept {
-        return static_cast<double>(passes_) * cpu_load::flops_per_pass;
+        return static_cast<double>(passes_) * cpu_load::flops_per_pass_of(order_);
     }
 
     // The calibrated work.
@@ -145,20 +184,22 @@ public:
         float* x = x_.data();
         const float* y = y_.data();
         const float* a = a_.data();
+        const std::size_t n = order_;
         for (std::uint64_t p = 0; p < passes; ++p) {
-            for (std::size_t j = 0; j < order; ++j) {
+            for (std::size_t j = 0; j < n; ++j) {
                 const float yj = y[j];
-                const float* column = a + j * order;
-                for (std::size_t i = 0; i < order; ++i) x[i] += column[i] * yj;
+                const float* column = a + j * n;
+                for (std::size_t i = 0; i < n; ++i) x[i] += column[i] * yj;
             }
             asm volatile("" : : "r"(x) : "memory");
         }
     }
 
 private:
+    std::size_t order_;
     std::vector<float> a_;
-    std::array<float, order> x_{};
-    std::array<float, order> y_{};
+    std::vector<float> x_;
+    std::vector<float> y_;
     std::uint64_t passes_ = 0;
 };
 
@@ -220,6 +261,43 @@ template <clock_source Clock = thread_cpu_clock>
         if (k == 0 || took < fastest) fastest = took;
     }
     return fastest;
+}
+
+// IMB 2021's calibration of `load` (its order kept) for `target_s`, on this process alone
+// (IMB_cpu_exploit.c:98-134; no agreement between processes: each calibrates itself): the probe
+// of cpu_load::imb_probe_passes timed once, the target's passes set, then those passes run once
+// and timed: run_s is IMB's tCPU (:123-134), the t_CPU IMB-IO prints in every row
+// (IMB_output.c:337). `Clock`: IMB's MPI_Wtime is a wall clock.
+struct imb_calibration {
+    std::uint64_t probe_passes = 0;
+    double probe_s = 0.0;
+    std::uint64_t passes_per_second = 0;
+    std::uint64_t passes = 0;  // target_reps, set on the load
+    double run_s = 0.0;        // the one timed run of them
+    std::size_t order = cpu_load::matrix_order;
+    // IMB's MFlops (IMB_cpu_exploit.c:116), the rate of the "# performance of" line.
+    [[nodiscard]] double mflops() const noexcept {
+        return cpu_load::rate_mflops(probe_passes, probe_s, order);
+    }
+};
+
+template <clock_source Clock = monotonic_clock>
+[[nodiscard]] imb_calibration calibrate_like_imb(matvec_load& load, double target_s,
+                                                 Clock clock = {}) {
+    imb_calibration c;
+    c.order = load.order();
+    c.probe_passes = cpu_load::imb_probe_passes(c.order);
+    double start = clock.now();
+    load.run_passes(c.probe_passes);
+    c.probe_s = clock.now() - start;
+    c.passes_per_second = cpu_load::imb_passes_per_second(c.probe_passes, c.probe_s);
+    c.passes = cpu_load::imb_target_passes(target_s, c.passes_per_second);
+    load.set_passes(c.passes);
+    if (c.passes == 0) return c;
+    start = clock.now();
+    load.run();
+    c.run_s = clock.now() - start;
+    return c;
 }
 
 // NB_Sleep's work: spin on the clock until `seconds` have passed, calling nothing else. Returns

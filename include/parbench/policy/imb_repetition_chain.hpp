@@ -38,6 +38,24 @@ namespace parbench::policy::iterations {
     return static_cast<std::uint64_t>(static_cast<int>(val));
 }
 
+// IMB 2021's second probe run of a size (src_cpp/helpers/helper_IMB_functions.h:621-633): after
+// one repetition that took `first_s` (the maximum over the processes), rep_test =
+// `msgs_per_sample` (the compiled MSGSPERSAMPLE) where first_s < 1 / msgs_per_sample, else
+// (int)(1 / first_s + 0.5) where first_s < 1 s, else 1; the benchmark then runs again with
+// min(selected, rep_test) repetitions where that is more than one. Returns those repetitions,
+// 0 where IMB runs no second probe.
+[[nodiscard]] inline std::uint64_t imb2021_probe_repetitions(std::uint64_t selected,
+                                                             double first_s,
+                                                             std::uint64_t msgs_per_sample) noexcept {
+    std::uint64_t rep_test = 1;
+    if (first_s < 1.0 / static_cast<double>(std::max<std::uint64_t>(msgs_per_sample, 1)))
+        rep_test = msgs_per_sample;
+    else if (first_s < 1.0)
+        rep_test = static_cast<std::uint64_t>(static_cast<int>(1.0 / first_s + 0.5));
+    const std::uint64_t n = std::min(selected, rep_test);
+    return n > 1 ? n : 0;
+}
+
 class imb_repetition_chain {
 public:
     imb_repetition_chain() = default;
@@ -50,6 +68,15 @@ public:
     void start_size(std::uint64_t bytes) noexcept {
         bytes_ = bytes;
         decided_.reset();
+        probe_.reset();
+    }
+    // The current size's second probe run (imb2021_probe_repetitions); as for the count, the
+    // first answer of a size is kept: IMB probes once per size, and every timing of it (IMB-IO's
+    // t_pure and t_ovrl, one Benchmark call in IMB) runs that probe.
+    [[nodiscard]] std::uint64_t probe_rest(std::uint64_t selected, double first_s,
+                                           std::uint64_t msgs_per_sample) {
+        if (!probe_) probe_ = imb2021_probe_repetitions(selected, first_s, msgs_per_sample);
+        return *probe_;
     }
 
     // The count of the current size from the volume rule's `selected` and the time of one
@@ -77,6 +104,7 @@ private:
     bool length_list_ = false;
     std::uint64_t bytes_ = 0;        // the current size
     std::optional<std::uint64_t> decided_;
+    std::optional<std::uint64_t> probe_;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> earlier_;  // (bytes, n), list order
 };
 

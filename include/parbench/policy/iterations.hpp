@@ -168,8 +168,27 @@ struct imb_volume {
     // (msgspersample, :407-408) before the timed run, so the warm-up is the whole count. false:
     // parbench's warm-up of max(n / warmup_divisor, min_warmup).
     bool imb2021_untimed_run = false;
+    // IMB 2021's probe of each size under the dynamic policy (imb-io: methodology::io_probe_cap):
+    // where > 0 (IMB's compiled MSGSPERSAMPLE) and an imb2021_chain is set, the warm-up is one
+    // repetition, then imb2021_probe_rest's, in one run, its time the estimate (IMB's two
+    // calibration runs, helper_IMB_functions.h:602-653). 0: parbench's warm-up of
+    // max(n / warmup_divisor, min_warmup) in chunks.
+    std::uint64_t imb2021_probe_cap = 0;
 
     [[nodiscard]] imb_block_budget* block_budget() const noexcept { return imb2021_budget; }
+
+    // Whether a size's warm-up is IMB 2021's probe (imb2021_probe_cap with a chain; the cap is
+    // set only where the benchmark's effective policy is dynamic).
+    [[nodiscard]] constexpr bool imb2021_probes() const noexcept {
+        return imb2021_probe_cap > 0 && imb2021_chain != nullptr;
+    }
+    // IMB 2021's probe: after one repetition that took `first_s` (agreed), the repetitions of
+    // the second probe run (0: none); the first answer of a size is kept (the chain's).
+    [[nodiscard]] std::uint64_t imb2021_probe_rest(std::uint64_t bytes, bool aggregate,
+                                                   double first_s) const {
+        if (!imb2021_probes()) return 0;
+        return imb2021_chain->probe_rest(n_sample(bytes, aggregate), first_s, imb2021_probe_cap);
+    }
 
     // IMB 2021's repetitions under multiple_np (src_cpp/helpers/helper_IMB_functions.h:409-421):
     // tmp = (int)(msgs_per_sample * 2^max_log / (np * max(X, 4) + 2^max_log) + 0.5) and

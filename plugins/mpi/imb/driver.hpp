@@ -33,6 +33,10 @@
 
 #include "imb/options.hpp"
 
+namespace parbench::mpi_plugin::io {
+struct run_cpu_work;  // io/cpu_work.hpp
+}
+
 namespace parbench::imb {
 
 // What every benchmark of one run shares.
@@ -49,6 +53,9 @@ struct run_state {
     // imb-mpi1: the datatypes of -data_type, -red_data_type, -contig_type (nullptr: the fixed
     // MPI_BYTE / MPI_FLOAT of the other suites)
     const imb_mpi1::message_datatypes* datatypes = nullptr;
+    // imb-io under IMB 2021 with nonblocking benchmarks: the CPU work calibrated once for the
+    // run (io/cpu_work.hpp; methodology::io_calibrates_once_per_run), else nullptr.
+    mpi_plugin::io::run_cpu_work* io_cpu_work = nullptr;
 };
 
 template <class Check>
@@ -248,8 +255,12 @@ void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uin
 // the methodology's rules).
 template <class Def, class Config>
 [[nodiscard]] mpi::measurement measure_size(const mpi::session& s, Config&& config,
-                                            const methodology& m) {
-    if constexpr (requires { Def::measure(s, std::forward<Config>(config), m); })
+                                            const methodology& m,
+                                            mpi_plugin::io::run_cpu_work* cpu_work = nullptr) {
+    // IMB-IO's I-flavours also take the run's CPU work (IMB 2021: calibrated once per run).
+    if constexpr (requires { Def::measure(s, std::forward<Config>(config), m, cpu_work); })
+        return Def::measure(s, std::forward<Config>(config), m, cpu_work);
+    else if constexpr (requires { Def::measure(s, std::forward<Config>(config), m); })
         return Def::measure(s, std::forward<Config>(config), m);
     else if constexpr (requires { Def::measure(s, std::forward<Config>(config)); })
         return Def::measure(s, std::forward<Config>(config));
@@ -418,6 +429,14 @@ struct family {
             c.repetitions[P].start_size(x);
             iterations.imb2021_chain = &c.repetitions[P];
         }
+        // IMB-IO's probe of each size under IMB 2021's dynamic policy: one repetition, then
+        // min(n, rep_test <= 50) (methodology::io_probe_cap; it needs the chain above).
+        if constexpr (requires(const mpi::kernel_context& k, const mpi::file_site& f) {
+                          Def::file(std::size_t{}, k, f);
+                      }) {
+            if (iter_policy == policy::iterations::imb_policy::dynamic)
+                iterations.imb2021_probe_cap = o.method.io_probe_cap();
+        }
         // IMB 2021's -time budget of the pass: its clock starts at the pass's first size, and the
         // timing checks it after the size's probe (methodology::budgets_time_per_block).
         if (o.method.budgets_time_per_block()) {
@@ -550,7 +569,7 @@ struct family {
                                                       .aggregate_repeats_budget_s =
                                                           o.method.aggregate_repeats_budget_s()},
                 .check = types.check()},
-            o.method);
+            o.method, run.io_cpu_work);
         // Files: the measurement's were closed and deleted by its resource; every process
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
         if constexpr (requires { Def::file(x, context, site); })

@@ -1,4 +1,5 @@
 #include "imb/run_header.hpp"
+#include "io/cpu_work.hpp"
 
 #include <mpi.h>
 
@@ -164,8 +165,17 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
             {"cpu_load_s", m.io_cpu_load_s()},
             {"nonblocking_in_default_set", m.io_nonblocking_by_default()},
             {"single_mode", m.io_single_mode_is_aggregate() ? "aggregate" : "non_aggregate"},
-            {"t_cpu", m.io_cpu_time_from_calibration() ? "the calibration run"
-                                                       : "the work timed alone"},
+            {"t_cpu", m.io_cpu_time_from_calibration()
+                          ? "world rank 0's one timed run of the work at its calibration"
+                          : "the work timed alone"},
+            {"cpu_work", {{"matrix_order", m.io_cpu_load_order()},
+                          {"calibrated", m.io_calibrates_once_per_run()
+                                             ? "once per run, each process on its own"
+                                             : "collectively, once per size"}}},
+            {"probe", m.io_probe_cap() > 0
+                          ? "1 + min(n, rep_test <= " + std::to_string(m.io_probe_cap()) +
+                                ") repetitions under the dynamic policy"
+                          : std::string("max(n / 20, 3) repetitions")},
             {"overlap_divisor", "min(t_pure, t_CPU)"},
             {"aggregate_epoch_start", m.io_epochs_from_file_start()
                                           ? "the file's beginning"
@@ -233,26 +243,29 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     // IMB-IO 2021.11 calibrates its CPU work before the first benchmark of a run with
     // nonblocking benchmarks and prints its rate above the first table
     // (original_benchmark.h:180-188; methodology::io_prints_cpu_exploit): IMB_cpu_exploit.c:116's
-    // MFlops = passes x flops per pass / 10^6 / seconds of one probe on the wall clock
-    // (MPI_Wtime). parbench's probe is its calibration's fastest (policy::calibrate_matvec with
-    // the wall clock, rank 0 alone), of its own pass (a 100x100 matrix-vector product where
-    // IMB's is 10x10); the figures it came from are in the context.
-    const bool nonblocking = std::any_of(listed.begin(), listed.end(), [](const std::string& n) {
-        return n.find("_IWrite_") != std::string::npos || n.find("_IRead_") != std::string::npos;
-    });
-    if (header.io && m.io_prints_cpu_exploit() && nonblocking) {
-        policy::matvec_load load;
-        const policy::matvec_calibration c =
-            policy::calibrate_matvec(load, 0.0, {}, monotonic_clock{});
-        const double mflops = policy::cpu_load::rate_mflops(c.probe_passes, c.probe_s);
-        header.io->cpu_exploit_mflops = mflops;
+    // MFlops = passes x flops per pass / 10^6 / seconds of its one probe on the wall clock
+    // (MPI_Wtime). parbench's is that calibration, the run's (io/cpu_work.hpp), rank 0's; the
+    // figures it came from are in the context.
+    if (header.io && m.io_prints_cpu_exploit() && st.io_cpu_work != nullptr &&
+        lists_io_nonblocking(listed)) {
+        const policy::imb_calibration& c = st.io_cpu_work->mine;
+        header.io->cpu_exploit_mflops = c.mflops();
         start.header = header;
         start.context["cpu_exploit"] = {{"passes", c.probe_passes},
                                         {"seconds", c.probe_s},
-                                        {"flops_per_pass", policy::cpu_load::flops_per_pass},
-                                        {"mflops", mflops}};
+                                        {"order", c.order},
+                                        {"flops_per_pass", policy::cpu_load::flops_per_pass_of(c.order)},
+                                        {"mflops", c.mflops()},
+                                        {"work_passes", c.passes},
+                                        {"t_cpu_s", st.io_cpu_work->t_cpu_s}};
     }
     return start;
+}
+
+bool lists_io_nonblocking(const std::vector<std::string>& listed) {
+    return std::any_of(listed.begin(), listed.end(), [](const std::string& n) {
+        return n.find("_IWrite_") != std::string::npos || n.find("_IRead_") != std::string::npos;
+    });
 }
 
 void add_overlap_header(run_start& start) {

@@ -19,6 +19,9 @@ namespace parbench::imb {
                                        const std::vector<std::string>& listed,
                                        const mpi::node_share& share);
 
+// Whether a list of benchmarks has IMB-IO's nonblocking flavours (S_IWrite_indv ... C_IRead_shared).
+[[nodiscard]] bool lists_io_nonblocking(const std::vector<std::string>& listed);
+
 // Rank 0, for the suites with IMB-NBC's overlap benchmarks (imb-nbc, imb-mpi4): the imb-nbc
 // console layout, the CPU load's rate on this process (IMB prints it once, at the start) and the
 // asynchronous-progress setting, in the header and the context.

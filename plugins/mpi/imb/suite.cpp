@@ -3,6 +3,7 @@
 #include "cuda_buffers.hpp"
 #include "imb/run_header.hpp"
 #include "imb/selection.hpp"
+#include "io/cpu_work.hpp"
 #include "io/run_directory.hpp"
 
 #include <parbench/core/memory.hpp>
@@ -101,8 +102,18 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         st.io_directory = files->path();
     }
 
+    const std::vector<std::string> listed = listed_names(catalogue_, chosen, o, order);
+    // IMB-IO under IMB 2021: the I-flavours' CPU work calibrated once for the run, before the
+    // first benchmark, by every process (methodology::io_calibrates_once_per_run).
+    std::optional<mpi_plugin::io::run_cpu_work> cpu_work;
+    if (spec_.defaults.io_files && o.method.io_calibrates_once_per_run() &&
+        lists_io_nonblocking(listed)) {
+        cpu_work.emplace(MPI_COMM_WORLD, o.method.io_cpu_load_s(), o.method.io_cpu_load_order());
+        st.io_cpu_work = &*cpu_work;
+    }
+
     if (st.world_rank == 0) {
-        run_start start = make_run_start(spec_, st, listed_names(catalogue_, chosen, o, order), share);
+        run_start start = make_run_start(spec_, st, listed, share);
         for (std::size_t k = 0; k < catalogue_.size(); ++k) {
             std::span<const table_column> columns =
                 catalogue_[k].columns_under != nullptr ? catalogue_[k].columns_under(o.method)

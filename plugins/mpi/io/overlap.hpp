@@ -4,9 +4,12 @@
 //   prepare            the file, once for the three timings
 //   time  t_pure       the equivalent blocking benchmark (writes: each one completed)
 //   reopen             the file closed and opened again, the processes resynchronised
-//   calibrate          collective: the CPU load of every process set to the same work, as long
-//                      as IMB's TARGET_CPU_SECS (not t_pure: IMB-IO's rule, unlike IMB-NBC's;
-//                      0.01 s in IMB 2021, 0.1 s in the guide: imb::methodology::io_cpu_load_s)
+//   calibrate          the guide (4.0): collective, the CPU load of every process set to the
+//                      same work, as long as IMB's TARGET_CPU_SECS (not t_pure: IMB-IO's rule,
+//                      unlike IMB-NBC's; 0.1 s, imb::methodology::io_cpu_load_s), per size. IMB
+//                      2021: none here: the run's work, calibrated once before the first
+//                      benchmark (io/cpu_work.hpp: 0.01 s of IMB's 10x10 pass, each process
+//                      its own)
 //   time  t_ovrl       the transfers of one completion epoch begun, each with a request of
 //                      its own (the overlapped kernel, into an overlap_epoch); then, as the
 //                      epoch's completion (overlapped_completion), the CPU load once per begun
@@ -15,14 +18,15 @@
 //                      (IMB_write.c:462-501, IMB_read.c:495-558), and per transfer in
 //                      non-aggregate mode the guide's begin; work; wait. A kernel that ends its
 //                      own transfer (the C_ flavours' split collectives) begins none here
-//   time  t_CPU        the CPU load alone (mpi::work_kernel; the guide), or the calibration's
-//                      time of the agreed work (IMB 2021's tCPU, IMB_cpu_exploit.c:117-129),
-//                      the calibration then on the wall clock as IMB's (MPI_Wtime,
-//                      :106-114, 123-134): the work takes the target in the wall time t_ovrl
-//                      is timed in, however loaded the machine
+//   time  t_CPU        the CPU load alone (mpi::work_kernel; the guide), or, IMB 2021's tCPU,
+//                      world rank 0's one timed run of the run's work at its calibration
+//                      (IMB_cpu_exploit.c:121-134, printed for every row, IMB_output.c:337):
+//                      not timed here, the same for every size
 //   gather, reduce     t_ovrl's record, then mpi::attach_overlap: the three times of the process
 //                      with the largest t_ovrl and overlap[%] (report/overlap.hpp)
 #pragma once
+
+#include "io/cpu_work.hpp"
 
 #include <parbench/mpi/cpu_load.hpp>
 #include <parbench/mpi/file_resource.hpp>
@@ -33,6 +37,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -75,13 +80,13 @@ struct overlapped_completion {
 };
 
 // What the methodology decides in one nonblocking IMB-IO measurement
-// (imb::methodology::io_cpu_load_s, io_cpu_time_from_calibration).
+// (imb::methodology::io_cpu_load_s, io_calibrates_once_per_run, io_cpu_time_from_calibration).
 struct overlap_rule {
     double target_cpu_s = 0.1;  // TARGET_CPU_SECS: the CPU work of one iteration
-    // t_CPU is the calibration's time of the agreed work (no timing of its own), calibrated on
-    // the wall clock (IMB 2021's MPI_Wtime); false: on the thread's CPU clock (mpi::calibrate's
-    // default), t_CPU timed alone.
-    bool cpu_time_from_calibration = false;
+    // IMB 2021: the run's CPU work (calibrated once, io/cpu_work.hpp), and t_CPU its one timed
+    // run on world rank 0. nullptr: the guide's, calibrated collectively for this size on the
+    // thread's CPU clock (mpi::calibrate), t_CPU timed alone.
+    run_cpu_work* run_work = nullptr;
 };
 
 // `make_overlapped(overlap_epoch*)` gives t_ovrl's kernel over the same file view as the
@@ -118,12 +123,19 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
             if (!timed_out) {
                 ready.get().reopen();
                 MPI_Barrier(s.active_comm().get());
-                policy::matvec_load load;
-                const MPI_Comm active = s.active_comm().get();
+                policy::matvec_load own_load;
+                policy::matvec_load& load =
+                    rule.run_work != nullptr ? rule.run_work->load : own_load;
                 const mpi::cpu_load_calibration calibration =
-                    rule.cpu_time_from_calibration
-                        ? mpi::calibrate(active, load, rule.target_cpu_s, {}, monotonic_clock{})
-                        : mpi::calibrate(active, load, rule.target_cpu_s);
+                    rule.run_work != nullptr
+                        ? mpi::cpu_load_calibration{.passes = rule.run_work->mine.passes,
+                                                    .target_s = rule.target_cpu_s,
+                                                    .seconds_per_pass =
+                                                        rule.run_work->mine.probe_s /
+                                                        static_cast<double>(std::max<std::uint64_t>(
+                                                            1, rule.run_work->mine.probe_passes)),
+                                                    .rate_mflops = rule.run_work->mine.mflops()}
+                        : mpi::calibrate(s.active_comm().get(), load, rule.target_cpu_s);
                 overlap_epoch epoch{.work = &load, .requests = {}};
                 epoch.requests.reserve(static_cast<std::size_t>(
                     plan.iterations.n_sample(
@@ -135,10 +147,10 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
                     mpi::time_iterations(s, config.pattern, ready, context, overlapped, ends,
                                          plan, bytes, config.check);
                 mpi::rank_timing t_cpu;
-                if (rule.cpu_time_from_calibration) {
+                if (rule.run_work != nullptr) {
                     t_cpu.group = t_ovrl.group;
                     t_cpu.iterations = 1;
-                    t_cpu.total_s = calibration.expected_s();
+                    t_cpu.total_s = rule.run_work->t_cpu_s;
                 } else {
                     mpi::work_kernel<policy::matvec_load> work_alone{&load};
                     mpi::no_completion none;

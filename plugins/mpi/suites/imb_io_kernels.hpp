@@ -360,9 +360,12 @@ struct nonblocking_def : transfer_def<A> {
                                                   .warm_up = false,
                                                   .columns = overlap_columns};
 
+    // `cpu_work`: the run's CPU work where the methodology calibrates it once per run (IMB
+    // 2021; imb/driver.hpp's run_state), else nullptr.
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
-                                    const imb::methodology& m) {
+                                    const imb::methodology& m,
+                                    mpi_plugin::io::run_cpu_work* cpu_work) {
         return mpi_plugin::io::measure_overlap(
             s, std::forward<Config>(config),
             [](mpi_plugin::io::overlap_epoch* epoch) {
@@ -372,7 +375,7 @@ struct nonblocking_def : transfer_def<A> {
                     return begun_transfer<A>{epoch};
             },
             {.target_cpu_s = m.io_cpu_load_s(),
-             .cpu_time_from_calibration = m.io_cpu_time_from_calibration()});
+             .run_work = m.io_calibrates_once_per_run() ? cpu_work : nullptr});
     }
 };
 

@@ -212,3 +212,56 @@ TEST_CASE("busy_wait_for spins until the time has passed on the given clock") {
     CHECK(spent < 1.2e-3);
     CHECK(parbench::policy::busy_wait_for(0.0, step_per_reading_clock{&t, 1e-4}) < 2e-4);
 }
+
+// IMB 2021's calibration (IMB_cpu_exploit.c:98-134), worked by hand from the source: SIZE 10, so
+// the probe is 50000000 / (2 x 10 x 10) + 1 = 250001 passes; the passes per second
+// (int)(1 / t x 250001); the target's passes max(1, (int)(target x that)).
+TEST_CASE("IMB 2021's calibration arithmetic: its probe, its rate, its target's passes") {
+    CHECK(cpu_load::imb_probe_passes(10) == 250001);
+    CHECK(cpu_load::imb_probe_passes(100) == 2501);
+    CHECK(cpu_load::flops_per_pass_of(10) == 200.0);
+    // a probe of 250001 passes in 25 ms: 10000040 passes a second; 0.01 s -> 100000 passes
+    CHECK(cpu_load::imb_passes_per_second(250001, 0.025) == 10000040);
+    CHECK(cpu_load::imb_target_passes(0.01, 10000040) == 100000);
+    CHECK(cpu_load::imb_target_passes(1e-9, 10000040) == 1);  // max(1, 0)
+    CHECK(cpu_load::imb_target_passes(0.0, 10000040) == 0);   // IMB returns at once
+    // no time read: no division by zero, the rate stops at int's largest
+    CHECK(cpu_load::imb_passes_per_second(250001, 0.0) == 2147483647);
+    CHECK(cpu_load::imb_target_passes(2.0, 2147483647) == 2147483647);
+    // the rate line: 250001 passes of 200 flops in 25 ms = 2000.008 Mflop/s
+    CHECK(cpu_load::rate_mflops(250001, 0.025, 10) == Approx(2000.008));
+}
+
+TEST_CASE("calibrate_like_imb: one probe, the target's passes set, t_CPU the one timed run") {
+    parbench::policy::matvec_load load(0, cpu_load::imb2021_matrix_order);
+    // The probe reads 0 and 25 ms (250001 passes: 10000040 a second, 100000 passes for 10 ms);
+    // the one run of them reads 30 ms and 38.2 ms: IMB's tCPU is 8.2 ms, not the 10 ms aimed at.
+    const std::vector<double> readings{0.0, 25e-3, 30e-3, 38.2e-3};
+    std::size_t next = 0;
+    const auto c =
+        parbench::policy::calibrate_like_imb(load, 0.01, scripted_clock{&readings, &next});
+    CHECK(next == readings.size());  // two timings, nothing more
+    CHECK(c.order == 10);
+    CHECK(c.probe_passes == 250001);
+    CHECK(c.probe_s == Approx(25e-3));
+    CHECK(c.passes_per_second == 10000040);
+    CHECK(c.passes == 100000);
+    CHECK(load.passes() == 100000);
+    CHECK(c.run_s == Approx(8.2e-3));
+    CHECK(c.mflops() == Approx(2000.008));
+    // No target: no work and no run timed (IMB_cpu_exploit.c:94-96 returns before it).
+    std::size_t again = 0;
+    const auto none =
+        parbench::policy::calibrate_like_imb(load, 0.0, scripted_clock{&readings, &again});
+    CHECK(none.passes == 0);
+    CHECK(none.run_s == 0.0);
+    CHECK(again == 2);
+}
+
+TEST_CASE("the kernel takes any order: IMB 2021's 10x10 pass is 200 flops") {
+    parbench::policy::matvec_load load(5, 10);
+    CHECK(load.order() == 10);
+    CHECK(load.flops() == 1000.0);
+    load.run();
+    CHECK(parbench::policy::matvec_load{}.order() == 100);
+}

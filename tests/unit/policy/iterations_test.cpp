@@ -288,3 +288,36 @@ TEST_CASE("parse_seconds: -time takes a positive finite number", "[iterations]")
                                      ": out of range (at most 1e9 seconds)"));
     }
 }
+
+// IMB 2021's probe of a size (helper_IMB_functions.h:602-653), IMB-IO's compiled MSGSPERSAMPLE
+// 50: one repetition, then min(n, rep_test) where that is more than one, rep_test = 50 below
+// 1 / 50 s, (int)(1 / t + 0.5) below 1 s, else 1.
+TEST_CASE("IMB 2021's second probe run: 1 + min(n, 50) transfers for a fast size") {
+    using parbench::policy::iterations::imb2021_probe_repetitions;
+    CHECK(imb2021_probe_repetitions(640, 20e-6, 50) == 50);  // 1 + 50 in all, not 32
+    CHECK(imb2021_probe_repetitions(2, 20e-6, 50) == 2);
+    CHECK(imb2021_probe_repetitions(1, 20e-6, 50) == 0);     // min(1, 50) = 1: no second run
+    CHECK(imb2021_probe_repetitions(640, 0.04, 50) == 25);   // (int)(25 + 0.5)
+    CHECK(imb2021_probe_repetitions(640, 0.3, 50) == 3);     // (int)(3.33 + 0.5)
+    CHECK(imb2021_probe_repetitions(640, 0.7, 50) == 0);     // (int)(1.43 + 0.5) = 1
+    CHECK(imb2021_probe_repetitions(640, 1.5, 50) == 0);     // rep_test 1
+    CHECK(imb2021_probe_repetitions(640, 0.0, 50) == 50);
+}
+
+TEST_CASE("the probe is IMB 2021's only with a cap and a chain, and a size keeps its first") {
+    parbench::policy::iterations::imb_volume v;
+    v.msgs_per_sample = 640;
+    v.overall_vol_bytes = 40ull << 20;
+    CHECK_FALSE(v.imb2021_probes());
+    CHECK(v.imb2021_probe_rest(65536, true, 1e-5) == 0);
+    parbench::policy::iterations::imb_repetition_chain chain(640, false);
+    v.imb2021_chain = &chain;
+    CHECK_FALSE(v.imb2021_probes());  // no cap: parbench's warm-up
+    v.imb2021_probe_cap = 50;
+    CHECK(v.imb2021_probes());
+    chain.start_size(65536);
+    CHECK(v.imb2021_probe_rest(65536, true, 1e-5) == 50);  // n = 640 at 64 KiB
+    CHECK(v.imb2021_probe_rest(65536, true, 0.3) == 50);   // t_ovrl's probe: the size's first
+    chain.start_size(131072);
+    CHECK(v.imb2021_probe_rest(131072, true, 0.3) == 3);
+}

@@ -9,6 +9,7 @@
 #include <parbench/core/error.hpp>
 #include <parbench/core/text.hpp>
 #include <parbench/pattern/io_action.hpp>
+#include <parbench/policy/cpu_load.hpp>
 #include <parbench/report/overlap.hpp>
 
 #include <algorithm>
@@ -273,11 +274,39 @@ struct methodology {
     // i_sample 1, j_sample n). The guide runs the nonblocking flavours in non-aggregate mode and
     // prints no MODE line for either.
     [[nodiscard]] constexpr bool io_single_mode_is_aggregate() const noexcept { return is_2021(); }
-    // t_CPU of a nonblocking IMB-IO benchmark: the calibration run's time of the work (IMB 2021:
-    // `tCPU = 1000000. * (t2-t1)` around the calibrated repetitions, IMB_cpu_exploit.c:117-129,
-    // printed for every row, IMB_output.c:337) or a timing of the work alone (the guide).
+    // t_CPU of a nonblocking IMB-IO benchmark: IMB 2021's tCPU, `tCPU = 1000000. * (t2-t1)`
+    // around ONE run of the calibrated work on the wall clock (IMB_cpu_exploit.c:121-134), a
+    // global of each process that IMB_output.c:337 prints as every I-flavour row's t_CPU, world
+    // rank 0's (the process that prints); overlap[%] from it by the shorter time
+    // (IMB_output.c:338). So t_CPU reads 8.2 or 11.9 ms for a 10 ms target on a loaded machine
+    // and is the same in every row of the run (io_calibrates_once_per_run). The guide: a timing
+    // of the work alone, per size.
     [[nodiscard]] constexpr bool io_cpu_time_from_calibration() const noexcept {
         return is_2021();
+    }
+    // How often the CPU work of IMB-IO's I-flavours is calibrated: once per run, before the first
+    // benchmark (IMB 2021: IMB_cpu_exploit(TARGET_CPU_SECS, 1) at the first benchmark's first
+    // size of a run with nonblocking benchmarks, original_benchmark.h:180-188, its rate probe
+    // only while MFlops < 0, IMB_cpu_exploit.c:98; the work then fixed for every benchmark and
+    // size, :136-141), each process on its own (no agreement: IMB_cpu_exploit calls no MPI
+    // but MPI_Wtime); the guide as parbench had it: collectively, once per size
+    // (mpi::calibrate).
+    [[nodiscard]] constexpr bool io_calibrates_once_per_run() const noexcept { return is_2021(); }
+    // The order n of the n x n matrix-vector product of IMB-IO's CPU work: IMB 2021's SIZE 10
+    // (IMB_cpu_exploit.c:88); 100 as parbench had it (policy::cpu_load::matrix_order, which
+    // IMB-NBC keeps under both methodologies).
+    [[nodiscard]] constexpr std::size_t io_cpu_load_order() const noexcept {
+        return is_2021() ? policy::cpu_load::imb2021_matrix_order : policy::cpu_load::matrix_order;
+    }
+    // The probe of each size of an IMB-IO benchmark under the dynamic policy: IMB 2021's
+    // calibration runs the benchmark once with one repetition, then, where that took t < 1 s,
+    // once more with min(n, rep_test) repetitions, rep_test = MSGSPERSAMPLE where t <
+    // 1 / MSGSPERSAMPLE, else (int)(1 / t + 0.5) (src_cpp/helpers/helper_IMB_functions.h:
+    // 602-653; MSGSPERSAMPLE is IMB-IO's compiled 50, IMB_settings_io.h:120, not -iter's): 1 +
+    // min(n, 50) transfers; its estimate is the second run's time. The returned cap is that
+    // MSGSPERSAMPLE (0: parbench's warm-up of max(n / 20, 3) in chunks, as under 4.0).
+    [[nodiscard]] constexpr std::uint64_t io_probe_cap() const noexcept {
+        return is_2021() ? 50 : 0;
     }
 
     // Where the timed writes of an aggregate IMB-IO sample start: IMB 2021 times one sample of

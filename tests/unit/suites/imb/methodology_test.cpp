@@ -168,3 +168,18 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     CHECK(imb2021.io_open_close_counts_msgs_nonaggr());
     CHECK_FALSE(imb40.io_open_close_counts_msgs_nonaggr());
 }
+
+TEST_CASE("IMB-IO's CPU work, its calibration and the probe under each methodology",
+          "[methodology]") {
+    const parbench::imb::methodology imb2021{};
+    const parbench::imb::methodology imb40{.name = parbench::imb::methodology_name::imb40};
+    // IMB 2021: SIZE 10 (IMB_cpu_exploit.c:88), calibrated once per run, the probe capped by
+    // IMB-IO's compiled MSGSPERSAMPLE 50 (IMB_settings_io.h:120).
+    CHECK(imb2021.io_cpu_load_order() == 10);
+    CHECK(imb2021.io_calibrates_once_per_run());
+    CHECK(imb2021.io_probe_cap() == 50);
+    // 4.0: as parbench had it (IMB-NBC's 100x100, per size, parbench's warm-up).
+    CHECK(imb40.io_cpu_load_order() == 100);
+    CHECK_FALSE(imb40.io_calibrates_once_per_run());
+    CHECK(imb40.io_probe_cap() == 0);
+}
