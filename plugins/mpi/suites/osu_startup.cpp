@@ -223,6 +223,9 @@ template <bool FanIn>
 struct fan_def : point_to_point_def, takes_message_datatype {
     static constexpr bool windowed = true;  // -W requests in flight (osu/suite.hpp)
     static constexpr const char* osu_letters = letters::cong_bw;
+    // the driver's --check (OSU's fan tests take no -c): a receiver of one peer's messages checks
+    // them; the kernel sets its peer and datatype (fan_check)
+    using verify_check = fan_check;
     // -d: the senders' buffers where SRC says, the receivers' where DST says (osu/options.hpp
     // device_placement: OSU 7.5 places them by node, the parent node's and the others')
     static constexpr device_placement device_buffers =
