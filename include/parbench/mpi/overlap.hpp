@@ -13,13 +13,16 @@
 //
 // That is the IMB 4.0 guide's composition. An overlap_rule chooses IMB 2021's instead: t_CPU is
 // the CPU load timed around its call inside t_ovrl's loop (IMB_reduce.c:206-208; no loop of its
-// own), and overlap[%] its own formula (imb::methodology chooses).
+// own), overlap[%] its own formula, and the CPU load IMB's (mpi/imb_cpu_work.hpp: a 10x10 pass
+// whose rate each process probed once for the run, the work of the size from its own t_pure,
+// IMB_reduce.c:191) where the guide's is calibrated collectively (imb::methodology chooses).
 //
 // A "start" is a functor that begins one nonblocking operation of iteration i and returns its
 // request: start(context, i, buffers) -> MPI_Request. The three kernels wrap it.
 #pragma once
 
 #include <parbench/mpi/cpu_load.hpp>
+#include <parbench/mpi/imb_cpu_work.hpp>
 #include <parbench/mpi/phases.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/policy/cpu_load.hpp>
@@ -85,6 +88,9 @@ struct overlap_rule {
     // overlap[%] from (t_ovrl, t_pure, t_CPU): report/overlap.hpp's (the guide's, divided by
     // the shorter time) unless given.
     double (*percent)(double t_ovrl, double t_pure, double t_cpu) = nullptr;
+    // IMB 2021's CPU work of the run (its rate probed once): each size's work set by
+    // initialize(this process's t_pure), IMB_cpu_exploit(t_pure, 1), instead of calibrate().
+    imb_cpu_work* run_work = nullptr;
 };
 
 // t_CPU's iteration: the work alone.
@@ -167,9 +173,26 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
             // A size past IMB 2021's block budget is not timed further (mpi::end_of_size).
             timed_out = t_pure.timed_out;
             if (!timed_out) {
-                policy::matvec_load load;
-                const cpu_load_calibration calibration =
-                    calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
+                policy::matvec_load own_load;
+                cpu_load_calibration calibration;
+                if (rule.run_work != nullptr) {
+                    // IMB 2021: no agreement, each process its own t_pure's work at the run's
+                    // rate, run once here, untimed (IMB_reduce.c:191).
+                    rule.run_work->initialize(per_iteration_s(t_pure));
+                    const policy::imb_calibration& c = rule.run_work->mine;
+                    calibration = {.passes = c.passes,
+                                   .target_s = per_iteration_s(t_pure),
+                                   .seconds_per_pass =
+                                       c.passes_per_second > 0
+                                           ? 1.0 / static_cast<double>(c.passes_per_second)
+                                           : 0.0,
+                                   .rate_mflops = c.mflops()};
+                } else {
+                    calibration = calibrate(s.active_comm().get(), own_load,
+                                            per_iteration_s(t_pure));
+                }
+                policy::matvec_load& load =
+                    rule.run_work != nullptr ? rule.run_work->load : own_load;
                 rank_timing t_ovrl;
                 rank_timing t_cpu;
                 if (rule.cpu_inside_overlapped_loop) {

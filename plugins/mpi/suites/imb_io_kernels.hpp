@@ -365,7 +365,7 @@ struct nonblocking_def : transfer_def<A> {
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
                                     const imb::methodology& m,
-                                    mpi_plugin::io::run_cpu_work* cpu_work) {
+                                    mpi::imb_cpu_work* cpu_work) {
         return mpi_plugin::io::measure_overlap(
             s, std::forward<Config>(config),
             [](mpi_plugin::io::overlap_epoch* epoch) {
