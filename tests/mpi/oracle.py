@@ -1443,12 +1443,14 @@ def case_imb2021_io():
                     "cpu_load_s": 0.01, "single_mode": "aggregate",
                     "portion_split": "units of 4 bytes by the rank in the file's communicator",
                     "cpu_work": {"matrix_order": 10,
-                                 "calibrated": "once per run, each process on its own"}}
+                                 "calibrated": "once per run, each process on its own"},
+                    "overlap_times": "t_pure and t_ovrl each the largest over the processes"}
                    if is_2021 else
                    {"msglog_default": "0:24", "iter_default": "50,16,10", "npmin_default": 2,
                     "cpu_load_s": 0.1, "single_mode": "non_aggregate",
                     "portion_split": "X/Q bytes by world rank",
-                    "cpu_work": {"matrix_order": 100, "calibrated": "collectively, once per size"}})
+                    "cpu_work": {"matrix_order": 100, "calibrated": "collectively, once per size"},
+                    "overlap_times": "the process with the largest t_ovrl"})
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")

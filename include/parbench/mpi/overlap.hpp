@@ -88,6 +88,10 @@ struct overlap_rule {
     // overlap[%] from (t_ovrl, t_pure, t_CPU): report/overlap.hpp's (the guide's, divided by
     // the shorter time) unless given.
     double (*percent)(double t_ovrl, double t_pure, double t_cpu) = nullptr;
+    // t_pure and t_ovrl each the largest over the processes (IMB-IO 2021: IMB_output.c:335-336,
+    // timing[MAX] of each), t_CPU the slowest t_ovrl's process's, rather than all three from
+    // the process with the largest t_ovrl (IMB-NBC, IMB_output.c:313-318; the guide).
+    bool times_each_their_maximum = false;
     // IMB 2021's CPU work of the run (its rate probed once): each size's work set by
     // initialize(this process's t_pure), IMB_cpu_exploit(t_pure, 1), instead of calibrate().
     imb_cpu_work* run_work = nullptr;
@@ -110,7 +114,8 @@ struct work_kernel {
 
 // At world rank 0, after reduce(): for each record, the process of its group (every process
 // when the record's group is -1) with the largest t_ovrl gives all three times (IMB: "all timing
-// values are taken from the process with the biggest t_ovrl"), in µs per iteration of the
+// values are taken from the process with the biggest t_ovrl"; t_pure the largest of the group's
+// instead where rule.times_each_their_maximum), in µs per iteration of the
 // pattern (divided by its time_divisor). With -check, the defects of the t_pure timing are added
 // to those of t_ovrl. The CPU load's work and rate go into the metrics.
 inline void attach_overlap(std::vector<result_record>& records, const gathered& ovrl,
@@ -121,9 +126,13 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
     for (result_record& r : records) {
         std::size_t slowest = ovrl.ranks.size();
         std::uint64_t pure_defects = 0;
+        double pure_max_s = 0.0;
         for (std::size_t k = 0; k < ovrl.ranks.size(); ++k) {
             if (r.block.group >= 0 && ovrl.ranks[k].group != r.block.group) continue;
-            if (k < pure.ranks.size()) pure_defects += pure.ranks[k].defects;
+            if (k < pure.ranks.size()) {
+                pure_defects += pure.ranks[k].defects;
+                pure_max_s = std::max(pure_max_s, per_iteration_s(pure.ranks[k]));
+            }
             if (slowest == ovrl.ranks.size() ||
                 per_iteration_s(ovrl.ranks[k]) > per_iteration_s(ovrl.ranks[slowest]))
                 slowest = k;
@@ -132,7 +141,10 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
             slowest >= cpu.ranks.size())
             continue;
         r.overlap = make_overlap_figures(per_iteration_s(ovrl.ranks[slowest]) * to_us,
-                                         per_iteration_s(pure.ranks[slowest]) * to_us,
+                                         (rule.times_each_their_maximum
+                                              ? pure_max_s
+                                              : per_iteration_s(pure.ranks[slowest])) *
+                                             to_us,
                                          per_iteration_s(cpu.ranks[slowest]) * to_us);
         if (rule.percent != nullptr)
             r.overlap->overlap_percent =

@@ -183,6 +183,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                 ") repetitions under the dynamic policy"
                           : std::string("max(n / 20, 3) repetitions")},
             {"overlap_divisor", "min(t_pure, t_CPU)"},
+            {"overlap_times", m.io_times_each_their_maximum()
+                                  ? "t_pure and t_ovrl each the largest over the processes"
+                                  : "the process with the largest t_ovrl"},
             {"aggregate_epoch_start", m.io_epochs_from_file_start()
                                           ? "the file's beginning"
                                           : "where the file pointers stand"},

@@ -23,7 +23,9 @@
 //                      (IMB_cpu_exploit.c:121-134, printed for every row, IMB_output.c:337):
 //                      not timed here, the same for every size
 //   gather, reduce     t_ovrl's record, then mpi::attach_overlap: the three times of the process
-//                      with the largest t_ovrl and overlap[%] (report/overlap.hpp)
+//                      with the largest t_ovrl (the guide), or IMB 2021's t_pure and t_ovrl
+//                      each the largest over the processes (IMB_output.c:335-336), and
+//                      overlap[%] (report/overlap.hpp)
 #pragma once
 
 #include <parbench/mpi/imb_cpu_work.hpp>
@@ -87,6 +89,9 @@ struct overlap_rule {
     // run on world rank 0. nullptr: the guide's, calibrated collectively for this size on the
     // thread's CPU clock (mpi::calibrate), t_CPU timed alone.
     mpi::imb_cpu_work* run_work = nullptr;
+    // IMB 2021: t_pure and t_ovrl each the largest over the processes (IMB_output.c:335-336;
+    // imb::methodology::io_times_each_their_maximum), not the slowest t_ovrl's process's t_pure.
+    bool times_each_their_maximum = false;
 };
 
 // `make_overlapped(overlap_epoch*)` gives t_ovrl's kernel over the same file view as the
@@ -162,8 +167,9 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
                 const mpi::gathered cpu = mpi::gather(s, t_cpu, 0);
                 out.records = mpi::reduce(config.pattern, config.labels, s.layout(), bytes,
                                           plan.check && mpi::checks_data<Check>, ovrl);
-                mpi::attach_overlap(out.records, ovrl, pure, cpu, config.pattern.time_divisor,
-                                    calibration);
+                mpi::attach_overlap(
+                    out.records, ovrl, pure, cpu, config.pattern.time_divisor, calibration,
+                    mpi::overlap_rule{.times_each_their_maximum = rule.times_each_their_maximum});
             }
         }
     }  // the file is closed and deleted here, before the idle processes are released

@@ -375,7 +375,8 @@ struct nonblocking_def : transfer_def<A> {
                     return begun_transfer<A>{epoch};
             },
             {.target_cpu_s = m.io_cpu_load_s(),
-             .run_work = m.io_calibrates_once_per_run() ? cpu_work : nullptr});
+             .run_work = m.io_calibrates_once_per_run() ? cpu_work : nullptr,
+             .times_each_their_maximum = m.io_times_each_their_maximum()});
     }
 };
 

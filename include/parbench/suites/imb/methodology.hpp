@@ -306,6 +306,13 @@ struct methodology {
     // but MPI_Wtime); the guide as parbench had it: collectively, once per size
     // (mpi::calibrate).
     [[nodiscard]] constexpr bool io_calibrates_once_per_run() const noexcept { return is_2021(); }
+    // Which process's times an I-flavour row shows: IMB 2021 takes t_pure and t_ovrl each as
+    // the largest over the processes (IMB_output.c:335-336: timing[MAX].times[PURE] and
+    // [OVRLP], for MPIIO), t_CPU rank 0's tCPU; the guide (as IMB-NBC, IMB_output.c:313-318) all
+    // three from the process with the largest t_ovrl.
+    [[nodiscard]] constexpr bool io_times_each_their_maximum() const noexcept {
+        return is_2021();
+    }
     // The order n of the n x n matrix-vector product of IMB-IO's CPU work: IMB 2021's SIZE 10
     // (IMB_cpu_exploit.c:88); 100 as parbench had it (policy::cpu_load::matrix_order, IMB-NBC's
     // under the guide, nbc_cpu_load_order).

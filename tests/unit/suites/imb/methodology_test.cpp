@@ -182,6 +182,9 @@ TEST_CASE("IMB-IO's CPU work, its calibration and the probe under each methodolo
     CHECK(imb40.io_cpu_load_order() == 100);
     CHECK_FALSE(imb40.io_calibrates_once_per_run());
     CHECK(imb40.io_probe_cap() == 0);
+    // IMB 2021 takes t_pure and t_ovrl each as the largest (IMB_output.c:335-336).
+    CHECK(imb2021.io_times_each_their_maximum());
+    CHECK_FALSE(imb40.io_times_each_their_maximum());
 }
 
 TEST_CASE("IMB-NBC's CPU work under each methodology", "[methodology]") {
