@@ -148,7 +148,7 @@ REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
 def run(np, args, delay=None, clock="virtual", console=False, timeout=240, methodology="4.0",
-        peers=False, suite="imb-mpi1", count_delay=None):
+        peers=False, suite="imb-mpi1", count_delay=None, nth_delay=None):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
     reports). The table's figures are IMB 4.0's: -methodology 4.0 unless told otherwise (None:
     the suite's default, IMB 2021)."""
@@ -163,6 +163,8 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
             env_args.append("PARBENCH_ORACLE_PEERS=1")
         if count_delay:
             env_args.append(f"PARBENCH_ORACLE_COUNT_DELAY_US={count_delay}")
+        if nth_delay:
+            env_args.append(f"PARBENCH_ORACLE_NTH_DELAY_US={nth_delay}")
         return LAUNCHER(np) + ["env", *env_args] + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
@@ -1184,6 +1186,32 @@ def case_imb2021_mpi4():
 
 
 
+def check_io_times_each_their_maximum(where):
+    """IMB-IO 2021 takes t_pure and t_ovrl each as the largest over the processes
+    (IMB_output.c:335-336, timing[MAX] of each), where IMB-NBC takes all three from the process
+    with the largest t_ovrl. D = 40 us on rank 0, 20 on rank 1, and every MPI_Waitall of rank 1
+    200 us more: P_IWrite_indv's aggregate sample of n = 2 at Q = 2 (on each process the n begun,
+    one MPI_Waitall, one assured completion, as S_IWrite_indv's in case_imb2021_io; S_ runs on
+    one process) gives rank 0 t_pure 40 / 2 = 20 and t_ovrl
+    (40 + 40) / 2 = 40, rank 1 t_pure 20 / 2 = 10 and t_ovrl (220 + 20) / 2 = 120 us. IMB: t_pure
+    20 (rank 0's), t_ovrl 120 (rank 1's); the slowest t_ovrl's process alone would give t_pure
+    10."""
+    rc, doc, _, err, _ = run(2, ["P_IWrite_indv", "-msgsize", "1", "-zero_size", "off", "-iter",
+                                 "2,40,1", "-time", "600"] + where,
+                             delay="40,20", methodology=None, suite="imb-io",
+                             nth_delay="MPI_Waitall:1:0,200")
+    if not expect(rc == 0, f"times each their maximum: rc {rc}: {err[-300:]}"):
+        return
+    got = [(r.get("overlap") or {}) for r in rows(doc, "P_IWrite_indv") if r["processes"] == 2]
+    expect(len(got) == 1 and near(got[0].get("t_pure_us", -1), 20.0, 1e-6) and
+           near(got[0].get("t_ovrl_us", -1), 120.0, 1e-6),
+           f"2021 P_IWrite_indv Q=2, D 40/20 us, rank 1's MPI_Waitall 200 us more: t_pure "
+           f"{[o.get('t_pure_us') for o in got]} t_ovrl {[o.get('t_ovrl_us') for o in got]}, "
+           f"want each the largest over the processes: 20 and 120")
+    print(f"2021 P_IWrite_indv Q=2 each time its maximum: t_pure "
+          f"{[o.get('t_pure_us') for o in got]} t_ovrl {[o.get('t_ovrl_us') for o in got]}")
+
+
 # IMB 2021.11 runs the names in the order given (`IMB-IO S_IRead_indv Open_Close S_IWrite_indv`
 # runs them so); its own order (writes, then reads, Open_Close last) is the default set's.
 IMB2021_IO_ORDER = ["S_IRead_indv", "Open_Close", "S_IWrite_indv"]
@@ -1453,6 +1481,8 @@ def case_imb2021_io():
                     "overlap_times": "the process with the largest t_ovrl"})
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
+        if is_2021:
+            check_io_times_each_their_maximum(where)
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
     # -iter_policy multiple_np and off under 2021: IMB runs the whole count once, untimed and
     # without a rewind (helper_IMB_functions.h:690-694, the branch taken wherever the dynamic
