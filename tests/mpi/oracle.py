@@ -64,7 +64,9 @@ Cases:
              inside the overlapped loop under 2021 (one virtual clock tick per iteration) and
              by a loop of its own under 4.0, overlap[%] from the row's three times by
              max(t_pure, t_CPU) under 2021 and min under 4.0, Ireduce_scatter's counts as
-             imb2021's Reduce_scatter
+             imb2021's Reduce_scatter; the CPU work under 2021 IMB_cpu_exploit's (the context's
+             one probe of 250001 passes of a 10x10 pass, every row's work max(1, (int)(t_pure x
+             passes a second)) at that one rate), under 4.0 parbench's 100x100 per size
   imb2021_mpi4 the same rules for imb-mpi4's Bcast_persist, Allreduce_persist,
              Reduce_scatter_persist, Barrier_persist
              (IMB 2021 measures and prints IMB-MPI4 with IMB-NBC's code, IMB_output.c:313); the
@@ -146,7 +148,7 @@ REAL = dict(low=0.99, median=(1.05, 5.0),
             t_max=(1.25, 20.0) if os.environ.get("PARBENCH_ORACLE_STRICT") == "1" else None)
 
 def run(np, args, delay=None, clock="virtual", console=False, timeout=240, methodology="4.0",
-        peers=False, suite="imb-mpi1", count_delay=None):
+        peers=False, suite="imb-mpi1", count_delay=None, nth_delay=None):
     """Runs the driver under mpiexec with the oracle preloaded; returns (rc, json, stdout, err,
     reports). The table's figures are IMB 4.0's: -methodology 4.0 unless told otherwise (None:
     the suite's default, IMB 2021)."""
@@ -161,6 +163,8 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
             env_args.append("PARBENCH_ORACLE_PEERS=1")
         if count_delay:
             env_args.append(f"PARBENCH_ORACLE_COUNT_DELAY_US={count_delay}")
+        if nth_delay:
+            env_args.append(f"PARBENCH_ORACLE_NTH_DELAY_US={nth_delay}")
         return LAUNCHER(np) + ["env", *env_args] + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
@@ -1100,6 +1104,14 @@ def check_overlap_rules(suite, names, synced, rooted_call, reduce_scatter_call):
                (("inside the overlapped loop", "max(t_pure, t_CPU)") if is_2021 else
                 ("the work timed alone", "min(t_pure, t_CPU)")),
                f"{label}: the context records the overlap rules: {ctx}")
+        want_work = ({"matrix_order": 10,
+                      "calibrated": "rate once per run, each process on its own; work per size "
+                                    "from its own t_pure"}
+                     if is_2021 else
+                     {"matrix_order": 100, "calibrated": "collectively, once per size"})
+        expect(ctx.get("overlap_cpu_work") == want_work,
+               f"{label}: the context's CPU-work rule {ctx.get('overlap_cpu_work')}")
+        check_overlap_cpu_work(label, doc, names, is_2021)
         check_reduce_scatter_counts(label, reports, reduce_scatter_call, [4, 8], is_2021)
         for rank, rep_ in enumerate(reports):
             if rooted_call is None:
@@ -1121,6 +1133,45 @@ def check_overlap_rules(suite, names, synced, rooted_call, reduce_scatter_call):
 
 
 
+def check_overlap_cpu_work(label, doc, names, is_2021):
+    """The CPU work of the overlap rows. IMB 2021 (IMB-NBC and IMB-MPI4 alike: IMB_reduce.c:191,
+    207 and :317, :337, IMB_bcast.c:221, 409) runs IMB_cpu_exploit: a 10x10 pass
+    (IMB_cpu_exploit.c:88) whose rate each process probes once, at its first call, with
+    50000000 / (2 x 10 x 10) + 1 = 250001 passes (:98-118), Nrep = (int)(250001 / t_probe) passes
+    a second; each size's work max(1, (int)(t_pure x Nrep)) passes (:122) from the process's own
+    t_pure, here the oracle's 2 D for every process. parbench's probe is in the context
+    (cpu_exploit, rank 0's); every row's cpu_load_passes is rank 0's work of that size and its
+    cpu_load_rate_mflops the probe's, the same in every row (one probe per run, not per size).
+    Under 4.0 parbench's 100x100 pass, calibrated per size: no probe in the context."""
+    probe = doc["context"]["parbench"]["plugin_context"].get("cpu_exploit")
+    if not is_2021:
+        expect(probe is None, f"{label}: no IMB probe under 4.0: {probe}")
+        return
+    if not expect(isinstance(probe, dict) and probe.get("passes") == 250001 and
+                  probe.get("order") == 10 and probe.get("flops_per_pass") == 200 and
+                  probe.get("seconds", 0) > 0,
+                  f"{label}: IMB 2021's probe of 250001 passes of a 10x10 pass: {probe}"):
+        return
+    per_second = min(int(250001 / probe["seconds"]), 2**31 - 1)
+    rate = 250001 * 200 * 1e-6 / probe["seconds"]
+    expect(probe.get("passes_per_second") == per_second and near(probe.get("mflops", -1), rate, 1e-9),
+           f"{label}: the probe's rate {probe.get('passes_per_second')} passes/s "
+           f"{probe.get('mflops')} MFlops, want {per_second} and {rate}")
+    for name in names:
+        for r in rows(doc, name):
+            metrics = r.get("metrics", {})
+            x = (r.get("overlap") or {}).get("t_pure_us", 0) * 1e-6 * per_second
+            # (int) of t_pure x Nrep: either side of an integer the float may fall
+            want = {max(1, int(x + 1e-9)), max(1, int(x - 1e-9))}
+            expect(metrics.get("cpu_load_passes") in want and
+                   near(metrics.get("cpu_load_rate_mflops", -1), probe["mflops"], 1e-12),
+                   f"{label} {name}: the work {metrics.get('cpu_load_passes')} passes at "
+                   f"{metrics.get('cpu_load_rate_mflops')} MFlops, want max(1, (int)(t_pure x "
+                   f"{per_second})) = {sorted(want)} at the run's probe's {probe['mflops']}")
+    print(f"{label}: probe {probe['passes']} passes in {probe['seconds']:.6f} s, "
+          f"{per_second} passes/s, work at t_pure 2 D {max(1, int(2 * 20e-6 * per_second))}")
+
+
 def case_imb2021_nbc():
     check_overlap_rules("imb-nbc", ["Ibcast", "Iallreduce", "Ireduce_scatter", "Ibarrier"],
                         ("Ibcast", "Iallreduce", "Ireduce_scatter"), "MPI_Ibcast 8 ",
@@ -1133,6 +1184,32 @@ def case_imb2021_mpi4():
                         ("Bcast_persist", "Allreduce_persist", "Reduce_scatter_persist"), None,
                         "MPI_Reduce_scatter_init")
 
+
+
+def check_io_times_each_their_maximum(where):
+    """IMB-IO 2021 takes t_pure and t_ovrl each as the largest over the processes
+    (IMB_output.c:335-336, timing[MAX] of each), where IMB-NBC takes all three from the process
+    with the largest t_ovrl. D = 40 us on rank 0, 20 on rank 1, and every MPI_Waitall of rank 1
+    200 us more: P_IWrite_indv's aggregate sample of n = 2 at Q = 2 (on each process the n begun,
+    one MPI_Waitall, one assured completion, as S_IWrite_indv's in case_imb2021_io; S_ runs on
+    one process) gives rank 0 t_pure 40 / 2 = 20 and t_ovrl
+    (40 + 40) / 2 = 40, rank 1 t_pure 20 / 2 = 10 and t_ovrl (220 + 20) / 2 = 120 us. IMB: t_pure
+    20 (rank 0's), t_ovrl 120 (rank 1's); the slowest t_ovrl's process alone would give t_pure
+    10."""
+    rc, doc, _, err, _ = run(2, ["P_IWrite_indv", "-msgsize", "1", "-zero_size", "off", "-iter",
+                                 "2,40,1", "-time", "600"] + where,
+                             delay="40,20", methodology=None, suite="imb-io",
+                             nth_delay="MPI_Waitall:1:0,200")
+    if not expect(rc == 0, f"times each their maximum: rc {rc}: {err[-300:]}"):
+        return
+    got = [(r.get("overlap") or {}) for r in rows(doc, "P_IWrite_indv") if r["processes"] == 2]
+    expect(len(got) == 1 and near(got[0].get("t_pure_us", -1), 20.0, 1e-6) and
+           near(got[0].get("t_ovrl_us", -1), 120.0, 1e-6),
+           f"2021 P_IWrite_indv Q=2, D 40/20 us, rank 1's MPI_Waitall 200 us more: t_pure "
+           f"{[o.get('t_pure_us') for o in got]} t_ovrl {[o.get('t_ovrl_us') for o in got]}, "
+           f"want each the largest over the processes: 20 and 120")
+    print(f"2021 P_IWrite_indv Q=2 each time its maximum: t_pure "
+          f"{[o.get('t_pure_us') for o in got]} t_ovrl {[o.get('t_ovrl_us') for o in got]}")
 
 
 # IMB 2021.11 runs the names in the order given (`IMB-IO S_IRead_indv Open_Close S_IWrite_indv`
@@ -1175,7 +1252,7 @@ def case_imb2021_io():
         # 2021.11 build prints them above S_Write_Indv's table in `S_Write_indv S_IWrite_indv`):
         # the CPU work's rate in MFlops = passes x flops per pass / 10^6 / seconds of its
         # calibration probe (IMB_cpu_exploit.c:116). parbench's probe is the run's one
-        # calibration (io/cpu_work.hpp), in the context: IMB's 50000000 / (2 x 10 x 10) + 1 =
+        # calibration (mpi/imb_cpu_work.hpp), in the context: IMB's 50000000 / (2 x 10 x 10) + 1 =
         # 250001 passes of a 10x10 matrix-vector product (IMB_cpu_exploit.c:88, 105), 2 x 10 x 10
         # flops each. None under the 4.0 layout, none in a run without nonblocking benchmarks
         # (the defaults run).
@@ -1394,14 +1471,18 @@ def case_imb2021_io():
                     "cpu_load_s": 0.01, "single_mode": "aggregate",
                     "portion_split": "units of 4 bytes by the rank in the file's communicator",
                     "cpu_work": {"matrix_order": 10,
-                                 "calibrated": "once per run, each process on its own"}}
+                                 "calibrated": "once per run, each process on its own"},
+                    "overlap_times": "t_pure and t_ovrl each the largest over the processes"}
                    if is_2021 else
                    {"msglog_default": "0:24", "iter_default": "50,16,10", "npmin_default": 2,
                     "cpu_load_s": 0.1, "single_mode": "non_aggregate",
                     "portion_split": "X/Q bytes by world rank",
-                    "cpu_work": {"matrix_order": 100, "calibrated": "collectively, once per size"}})
+                    "cpu_work": {"matrix_order": 100, "calibrated": "collectively, once per size"},
+                    "overlap_times": "the process with the largest t_ovrl"})
         expect({k: ctx.get(k) for k in want_io} == want_io,
                f"{label}: the context's IMB-IO rules {ctx}")
+        if is_2021:
+            check_io_times_each_their_maximum(where)
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
     # -iter_policy multiple_np and off under 2021: IMB runs the whole count once, untimed and
     # without a rewind (helper_IMB_functions.h:690-694, the branch taken wherever the dynamic

@@ -13,13 +13,16 @@
 //
 // That is the IMB 4.0 guide's composition. An overlap_rule chooses IMB 2021's instead: t_CPU is
 // the CPU load timed around its call inside t_ovrl's loop (IMB_reduce.c:206-208; no loop of its
-// own), and overlap[%] its own formula (imb::methodology chooses).
+// own), overlap[%] its own formula, and the CPU load IMB's (mpi/imb_cpu_work.hpp: a 10x10 pass
+// whose rate each process probed once for the run, the work of the size from its own t_pure,
+// IMB_reduce.c:191) where the guide's is calibrated collectively (imb::methodology chooses).
 //
 // A "start" is a functor that begins one nonblocking operation of iteration i and returns its
 // request: start(context, i, buffers) -> MPI_Request. The three kernels wrap it.
 #pragma once
 
 #include <parbench/mpi/cpu_load.hpp>
+#include <parbench/mpi/imb_cpu_work.hpp>
 #include <parbench/mpi/phases.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/policy/cpu_load.hpp>
@@ -85,6 +88,13 @@ struct overlap_rule {
     // overlap[%] from (t_ovrl, t_pure, t_CPU): report/overlap.hpp's (the guide's, divided by
     // the shorter time) unless given.
     double (*percent)(double t_ovrl, double t_pure, double t_cpu) = nullptr;
+    // t_pure and t_ovrl each the largest over the processes (IMB-IO 2021: IMB_output.c:335-336,
+    // timing[MAX] of each), t_CPU the slowest t_ovrl's process's, rather than all three from
+    // the process with the largest t_ovrl (IMB-NBC, IMB_output.c:313-318; the guide).
+    bool times_each_their_maximum = false;
+    // IMB 2021's CPU work of the run (its rate probed once): each size's work set by
+    // initialize(this process's t_pure), IMB_cpu_exploit(t_pure, 1), instead of calibrate().
+    imb_cpu_work* run_work = nullptr;
 };
 
 // t_CPU's iteration: the work alone.
@@ -104,7 +114,8 @@ struct work_kernel {
 
 // At world rank 0, after reduce(): for each record, the process of its group (every process
 // when the record's group is -1) with the largest t_ovrl gives all three times (IMB: "all timing
-// values are taken from the process with the biggest t_ovrl"), in µs per iteration of the
+// values are taken from the process with the biggest t_ovrl"; t_pure the largest of the group's
+// instead where rule.times_each_their_maximum), in µs per iteration of the
 // pattern (divided by its time_divisor). With -check, the defects of the t_pure timing are added
 // to those of t_ovrl. The CPU load's work and rate go into the metrics.
 inline void attach_overlap(std::vector<result_record>& records, const gathered& ovrl,
@@ -115,9 +126,13 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
     for (result_record& r : records) {
         std::size_t slowest = ovrl.ranks.size();
         std::uint64_t pure_defects = 0;
+        double pure_max_s = 0.0;
         for (std::size_t k = 0; k < ovrl.ranks.size(); ++k) {
             if (r.block.group >= 0 && ovrl.ranks[k].group != r.block.group) continue;
-            if (k < pure.ranks.size()) pure_defects += pure.ranks[k].defects;
+            if (k < pure.ranks.size()) {
+                pure_defects += pure.ranks[k].defects;
+                pure_max_s = std::max(pure_max_s, per_iteration_s(pure.ranks[k]));
+            }
             if (slowest == ovrl.ranks.size() ||
                 per_iteration_s(ovrl.ranks[k]) > per_iteration_s(ovrl.ranks[slowest]))
                 slowest = k;
@@ -126,7 +141,10 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
             slowest >= cpu.ranks.size())
             continue;
         r.overlap = make_overlap_figures(per_iteration_s(ovrl.ranks[slowest]) * to_us,
-                                         per_iteration_s(pure.ranks[slowest]) * to_us,
+                                         (rule.times_each_their_maximum
+                                              ? pure_max_s
+                                              : per_iteration_s(pure.ranks[slowest])) *
+                                             to_us,
                                          per_iteration_s(cpu.ranks[slowest]) * to_us);
         if (rule.percent != nullptr)
             r.overlap->overlap_percent =
@@ -167,9 +185,26 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
             // A size past IMB 2021's block budget is not timed further (mpi::end_of_size).
             timed_out = t_pure.timed_out;
             if (!timed_out) {
-                policy::matvec_load load;
-                const cpu_load_calibration calibration =
-                    calibrate(s.active_comm().get(), load, per_iteration_s(t_pure));
+                policy::matvec_load own_load;
+                cpu_load_calibration calibration;
+                if (rule.run_work != nullptr) {
+                    // IMB 2021: no agreement, each process its own t_pure's work at the run's
+                    // rate, run once here, untimed (IMB_reduce.c:191).
+                    rule.run_work->initialize(per_iteration_s(t_pure));
+                    const policy::imb_calibration& c = rule.run_work->mine;
+                    calibration = {.passes = c.passes,
+                                   .target_s = per_iteration_s(t_pure),
+                                   .seconds_per_pass =
+                                       c.passes_per_second > 0
+                                           ? 1.0 / static_cast<double>(c.passes_per_second)
+                                           : 0.0,
+                                   .rate_mflops = c.mflops()};
+                } else {
+                    calibration = calibrate(s.active_comm().get(), own_load,
+                                            per_iteration_s(t_pure));
+                }
+                policy::matvec_load& load =
+                    rule.run_work != nullptr ? rule.run_work->load : own_load;
                 rank_timing t_ovrl;
                 rank_timing t_cpu;
                 if (rule.cpu_inside_overlapped_loop) {

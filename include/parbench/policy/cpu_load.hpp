@@ -281,22 +281,39 @@ struct imb_calibration {
     }
 };
 
+// The two halves of IMB_cpu_exploit, for a work whose rate is probed once and whose target
+// changes (IMB-NBC 2021: IMB_cpu_exploit(t_pure, 1) at every size, IMB_reduce.c:191, the probe
+// only at the first call, while MFlops < 0, IMB_cpu_exploit.c:98):
+//   probe_like_imb       the probe (:98-118): order, probe_passes, probe_s, passes_per_second
+//   initialize_like_imb  the target (:120-134, `initialize` 1): passes set on the load, then
+//                        run once and timed (run_s, IMB's tCPU); no work for a target <= 0
+template <clock_source Clock = monotonic_clock>
+void probe_like_imb(matvec_load& load, imb_calibration& c, Clock clock = {}) {
+    c.order = load.order();
+    c.probe_passes = cpu_load::imb_probe_passes(c.order);
+    const double start = clock.now();
+    load.run_passes(c.probe_passes);
+    c.probe_s = clock.now() - start;
+    c.passes_per_second = cpu_load::imb_passes_per_second(c.probe_passes, c.probe_s);
+}
+template <clock_source Clock = monotonic_clock>
+void initialize_like_imb(matvec_load& load, imb_calibration& c, double target_s,
+                         Clock clock = {}) {
+    c.passes = cpu_load::imb_target_passes(target_s, c.passes_per_second);
+    c.run_s = 0.0;
+    load.set_passes(c.passes);
+    if (c.passes == 0) return;
+    const double start = clock.now();
+    load.run();
+    c.run_s = clock.now() - start;
+}
+
 template <clock_source Clock = monotonic_clock>
 [[nodiscard]] imb_calibration calibrate_like_imb(matvec_load& load, double target_s,
                                                  Clock clock = {}) {
     imb_calibration c;
-    c.order = load.order();
-    c.probe_passes = cpu_load::imb_probe_passes(c.order);
-    double start = clock.now();
-    load.run_passes(c.probe_passes);
-    c.probe_s = clock.now() - start;
-    c.passes_per_second = cpu_load::imb_passes_per_second(c.probe_passes, c.probe_s);
-    c.passes = cpu_load::imb_target_passes(target_s, c.passes_per_second);
-    load.set_passes(c.passes);
-    if (c.passes == 0) return c;
-    start = clock.now();
-    load.run();
-    c.run_s = clock.now() - start;
+    probe_like_imb(load, c, clock);
+    initialize_like_imb(load, c, target_s, clock);
     return c;
 }
 

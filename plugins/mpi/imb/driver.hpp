@@ -33,8 +33,8 @@
 
 #include "imb/options.hpp"
 
-namespace parbench::mpi_plugin::io {
-struct run_cpu_work;  // io/cpu_work.hpp
+namespace parbench::mpi {
+struct imb_cpu_work;  // mpi/imb_cpu_work.hpp
 }
 
 namespace parbench::imb {
@@ -53,9 +53,11 @@ struct run_state {
     // imb-mpi1: the datatypes of -data_type, -red_data_type, -contig_type (nullptr: the fixed
     // MPI_BYTE / MPI_FLOAT of the other suites)
     const imb_mpi1::message_datatypes* datatypes = nullptr;
-    // imb-io under IMB 2021 with nonblocking benchmarks: the CPU work calibrated once for the
-    // run (io/cpu_work.hpp; methodology::io_calibrates_once_per_run), else nullptr.
-    mpi_plugin::io::run_cpu_work* io_cpu_work = nullptr;
+    // IMB 2021's CPU work of the run (mpi/imb_cpu_work.hpp), else nullptr: imb-io's with
+    // nonblocking benchmarks, set once for the run (methodology::io_calibrates_once_per_run);
+    // imb-nbc's and imb-mpi4's, its rate probed once for the run and its work set per size
+    // (methodology::nbc_calibrates_once_per_run).
+    mpi::imb_cpu_work* cpu_work = nullptr;
 };
 
 template <class Check>
@@ -256,8 +258,9 @@ void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uin
 template <class Def, class Config>
 [[nodiscard]] mpi::measurement measure_size(const mpi::session& s, Config&& config,
                                             const methodology& m,
-                                            mpi_plugin::io::run_cpu_work* cpu_work = nullptr) {
-    // IMB-IO's I-flavours also take the run's CPU work (IMB 2021: calibrated once per run).
+                                            mpi::imb_cpu_work* cpu_work = nullptr) {
+    // IMB-IO's I-flavours and IMB-NBC's/IMB-MPI4's overlap benchmarks also take the run's CPU
+    // work (IMB 2021: its rate probed once per run).
     if constexpr (requires { Def::measure(s, std::forward<Config>(config), m, cpu_work); })
         return Def::measure(s, std::forward<Config>(config), m, cpu_work);
     else if constexpr (requires { Def::measure(s, std::forward<Config>(config), m); })
@@ -569,7 +572,7 @@ struct family {
                                                       .aggregate_repeats_budget_s =
                                                           o.method.aggregate_repeats_budget_s()},
                 .check = types.check()},
-            o.method, run.io_cpu_work);
+            o.method, run.cpu_work);
         // Files: the measurement's were closed and deleted by its resource; every process
         // agrees on whether an MPI-IO call failed, and a failure ends the run.
         if constexpr (requires { Def::file(x, context, site); })

@@ -1,5 +1,5 @@
 #include "imb/run_header.hpp"
-#include "io/cpu_work.hpp"
+#include <parbench/mpi/imb_cpu_work.hpp>
 
 #include <mpi.h>
 
@@ -99,6 +99,12 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"overlap_t_cpu", m.times_cpu_inside_overlap() ? "inside the overlapped loop"
                                                        : "the work timed alone"},
         {"overlap_divisor", m.is_2021() ? "max(t_pure, t_CPU)" : "min(t_pure, t_CPU)"},
+        {"overlap_cpu_work",
+         {{"matrix_order", m.nbc_cpu_load_order()},
+          {"calibrated", m.nbc_calibrates_once_per_run()
+                             ? "rate once per run, each process on its own; work per size from "
+                               "its own t_pure"
+                             : "collectively, once per size"}}},
         {"truly_passive_put_iteration", m.passive_put_barrier_per_iteration()
                                             ? "put, flush, barrier (target: work, barrier)"
                                             : "put, flush (target: work)"},
@@ -177,6 +183,9 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                 ") repetitions under the dynamic policy"
                           : std::string("max(n / 20, 3) repetitions")},
             {"overlap_divisor", "min(t_pure, t_CPU)"},
+            {"overlap_times", m.io_times_each_their_maximum()
+                                  ? "t_pure and t_ovrl each the largest over the processes"
+                                  : "the process with the largest t_ovrl"},
             {"aggregate_epoch_start", m.io_epochs_from_file_start()
                                           ? "the file's beginning"
                                           : "where the file pointers stand"},
@@ -206,6 +215,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         };
         rules.erase("overlap_divisor");
         rules.erase("overlap_t_cpu");
+        rules.erase("overlap_cpu_work");
     }
     if (m.is_2021()) {
         rules["sync"] = m.sync;
@@ -244,11 +254,11 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
     // nonblocking benchmarks and prints its rate above the first table
     // (original_benchmark.h:180-188; methodology::io_prints_cpu_exploit): IMB_cpu_exploit.c:116's
     // MFlops = passes x flops per pass / 10^6 / seconds of its one probe on the wall clock
-    // (MPI_Wtime). parbench's is that calibration, the run's (io/cpu_work.hpp), rank 0's; the
+    // (MPI_Wtime). parbench's is that calibration, the run's (mpi/imb_cpu_work.hpp), rank 0's; the
     // figures it came from are in the context.
-    if (header.io && m.io_prints_cpu_exploit() && st.io_cpu_work != nullptr &&
+    if (header.io && m.io_prints_cpu_exploit() && st.cpu_work != nullptr &&
         lists_io_nonblocking(listed)) {
-        const policy::imb_calibration& c = st.io_cpu_work->mine;
+        const policy::imb_calibration& c = st.cpu_work->mine;
         header.io->cpu_exploit_mflops = c.mflops();
         start.header = header;
         start.context["cpu_exploit"] = {{"passes", c.probe_passes},
@@ -257,7 +267,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                         {"flops_per_pass", policy::cpu_load::flops_per_pass_of(c.order)},
                                         {"mflops", c.mflops()},
                                         {"work_passes", c.passes},
-                                        {"t_cpu_s", st.io_cpu_work->t_cpu_s}};
+                                        {"t_cpu_s", st.cpu_work->t_cpu_s}};
     }
     return start;
 }
@@ -268,15 +278,36 @@ bool lists_io_nonblocking(const std::vector<std::string>& listed) {
     });
 }
 
-void add_overlap_header(run_start& start) {
+void add_overlap_header(run_start& start, const run_state& st) {
     start.layout = "imb-nbc";
-    policy::matvec_load load;
-    const policy::matvec_calibration c = policy::calibrate_matvec(load, 0.0);
-    const double rate = policy::cpu_load::rate_mflops(1, c.seconds_per_pass);
+    // The CPU work's rate: under IMB 2021 the run's probe (mpi/imb_cpu_work.hpp, rank 0's; IMB
+    // prints none for IMB-NBC: do_nonblocking is set by IMB-IO's name parser only,
+    // IMB_parse_name_io.c:172), its figures in the context; under the guide parbench's
+    // calibration of its 100x100 pass.
+    double rate = 0.0;
+    std::string kernel;
+    if (st.cpu_work != nullptr) {
+        const policy::imb_calibration& c = st.cpu_work->mine;
+        rate = c.mflops();
+        kernel = std::to_string(c.order) + "x" + std::to_string(c.order) +
+                 " single-precision matrix-vector product";
+        start.context["cpu_exploit"] = {{"passes", c.probe_passes},
+                                        {"seconds", c.probe_s},
+                                        {"order", c.order},
+                                        {"flops_per_pass",
+                                         policy::cpu_load::flops_per_pass_of(c.order)},
+                                        {"passes_per_second", c.passes_per_second},
+                                        {"mflops", rate}};
+    } else {
+        policy::matvec_load load;
+        const policy::matvec_calibration c = policy::calibrate_matvec(load, 0.0);
+        rate = policy::cpu_load::rate_mflops(1, c.seconds_per_pass);
+        kernel = "100x100 single-precision matrix-vector product";
+    }
     const mpi::async_progress progress = mpi::detect_async_progress();
     auto header = start.header.get<report::imb_header>();
     header.overlap = report::imb_header_overlap{
-        .cpu_load_kernel = "100x100 single-precision matrix-vector product",
+        .cpu_load_kernel = kernel,
         .cpu_load_rate_mflops = rate,
         .async_progress = mpi::describe(progress)};
     start.header = header;

@@ -23,8 +23,8 @@ namespace parbench::imb {
 [[nodiscard]] bool lists_io_nonblocking(const std::vector<std::string>& listed);
 
 // Rank 0, for the suites with IMB-NBC's overlap benchmarks (imb-nbc, imb-mpi4): the imb-nbc
-// console layout, the CPU load's rate on this process (IMB prints it once, at the start) and the
+// console layout, the CPU load's rate on this process (the run's probe under IMB 2021) and the
 // asynchronous-progress setting, in the header and the context.
-void add_overlap_header(run_start& start);
+void add_overlap_header(run_start& start, const run_state& st);
 
 }  // namespace parbench::imb

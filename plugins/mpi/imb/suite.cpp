@@ -3,7 +3,7 @@
 #include "cuda_buffers.hpp"
 #include "imb/run_header.hpp"
 #include "imb/selection.hpp"
-#include "io/cpu_work.hpp"
+#include <parbench/mpi/imb_cpu_work.hpp>
 #include "io/run_directory.hpp"
 
 #include <parbench/core/memory.hpp>
@@ -105,11 +105,18 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     const std::vector<std::string> listed = listed_names(catalogue_, chosen, o, order);
     // IMB-IO under IMB 2021: the I-flavours' CPU work calibrated once for the run, before the
     // first benchmark, by every process (methodology::io_calibrates_once_per_run).
-    std::optional<mpi_plugin::io::run_cpu_work> cpu_work;
+    std::optional<mpi::imb_cpu_work> cpu_work;
     if (spec_.defaults.io_files && o.method.io_calibrates_once_per_run() &&
         lists_io_nonblocking(listed)) {
         cpu_work.emplace(MPI_COMM_WORLD, o.method.io_cpu_load_s(), o.method.io_cpu_load_order());
-        st.io_cpu_work = &*cpu_work;
+        st.cpu_work = &*cpu_work;
+    }
+    // IMB-NBC and IMB-MPI4 under IMB 2021: the overlap benchmarks' work, its rate probed once for
+    // the run by every process on its own, the work set per size (nbc_calibrates_once_per_run).
+    if ((spec_.part == report::imb_part::nbc || spec_.part == report::imb_part::mpi4) &&
+        o.method.nbc_calibrates_once_per_run()) {
+        cpu_work.emplace(o.method.nbc_cpu_load_order());
+        st.cpu_work = &*cpu_work;
     }
 
     if (st.world_rank == 0) {
@@ -127,7 +134,7 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
                 declared.push_back({c.source, c.heading, c.precision});
         }
         if (!gpus.is_null()) start.context["gpus"] = gpus;
-        if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start);
+        if (spec_.extend_run_start != nullptr) spec_.extend_run_start(start, st);
         host.run_started(start);
         if (share.oversubscribed()) host.warning(mpi::oversubscription_warning(share));
     }

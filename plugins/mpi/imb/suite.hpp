@@ -29,7 +29,7 @@ struct suite_spec {
     std::span<const std::string_view> imb2021_list{};
     // Rank 0, after IMB's run_start is built and before it is sent: what a suite adds to the
     // header and context, or another console layout (imb-nbc: the CPU-load rate, async progress).
-    void (*extend_run_start)(run_start& start) = nullptr;
+    void (*extend_run_start)(run_start& start, const run_state& st) = nullptr;
 };
 
 class suite {

@@ -8,7 +8,7 @@
 //                      same work, as long as IMB's TARGET_CPU_SECS (not t_pure: IMB-IO's rule,
 //                      unlike IMB-NBC's; 0.1 s, imb::methodology::io_cpu_load_s), per size. IMB
 //                      2021: none here: the run's work, calibrated once before the first
-//                      benchmark (io/cpu_work.hpp: 0.01 s of IMB's 10x10 pass, each process
+//                      benchmark (mpi/imb_cpu_work.hpp: 0.01 s of IMB's 10x10 pass, each process
 //                      its own)
 //   time  t_ovrl       the transfers of one completion epoch begun, each with a request of
 //                      its own (the overlapped kernel, into an overlap_epoch); then, as the
@@ -23,10 +23,12 @@
 //                      (IMB_cpu_exploit.c:121-134, printed for every row, IMB_output.c:337):
 //                      not timed here, the same for every size
 //   gather, reduce     t_ovrl's record, then mpi::attach_overlap: the three times of the process
-//                      with the largest t_ovrl and overlap[%] (report/overlap.hpp)
+//                      with the largest t_ovrl (the guide), or IMB 2021's t_pure and t_ovrl
+//                      each the largest over the processes (IMB_output.c:335-336), and
+//                      overlap[%] (report/overlap.hpp)
 #pragma once
 
-#include "io/cpu_work.hpp"
+#include <parbench/mpi/imb_cpu_work.hpp>
 
 #include <parbench/mpi/cpu_load.hpp>
 #include <parbench/mpi/file_resource.hpp>
@@ -83,10 +85,13 @@ struct overlapped_completion {
 // (imb::methodology::io_cpu_load_s, io_calibrates_once_per_run, io_cpu_time_from_calibration).
 struct overlap_rule {
     double target_cpu_s = 0.1;  // TARGET_CPU_SECS: the CPU work of one iteration
-    // IMB 2021: the run's CPU work (calibrated once, io/cpu_work.hpp), and t_CPU its one timed
+    // IMB 2021: the run's CPU work (calibrated once, mpi/imb_cpu_work.hpp), and t_CPU its one timed
     // run on world rank 0. nullptr: the guide's, calibrated collectively for this size on the
     // thread's CPU clock (mpi::calibrate), t_CPU timed alone.
-    run_cpu_work* run_work = nullptr;
+    mpi::imb_cpu_work* run_work = nullptr;
+    // IMB 2021: t_pure and t_ovrl each the largest over the processes (IMB_output.c:335-336;
+    // imb::methodology::io_times_each_their_maximum), not the slowest t_ovrl's process's t_pure.
+    bool times_each_their_maximum = false;
 };
 
 // `make_overlapped(overlap_epoch*)` gives t_ovrl's kernel over the same file view as the
@@ -162,8 +167,9 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
                 const mpi::gathered cpu = mpi::gather(s, t_cpu, 0);
                 out.records = mpi::reduce(config.pattern, config.labels, s.layout(), bytes,
                                           plan.check && mpi::checks_data<Check>, ovrl);
-                mpi::attach_overlap(out.records, ovrl, pure, cpu, config.pattern.time_divisor,
-                                    calibration);
+                mpi::attach_overlap(
+                    out.records, ovrl, pure, cpu, config.pattern.time_divisor, calibration,
+                    mpi::overlap_rule{.times_each_their_maximum = rule.times_each_their_maximum});
             }
         }
     }  // the file is closed and deleted here, before the idle processes are released

@@ -365,7 +365,7 @@ struct nonblocking_def : transfer_def<A> {
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
                                     const imb::methodology& m,
-                                    mpi_plugin::io::run_cpu_work* cpu_work) {
+                                    mpi::imb_cpu_work* cpu_work) {
         return mpi_plugin::io::measure_overlap(
             s, std::forward<Config>(config),
             [](mpi_plugin::io::overlap_epoch* epoch) {
@@ -375,7 +375,8 @@ struct nonblocking_def : transfer_def<A> {
                     return begun_transfer<A>{epoch};
             },
             {.target_cpu_s = m.io_cpu_load_s(),
-             .run_work = m.io_calibrates_once_per_run() ? cpu_work : nullptr});
+             .run_work = m.io_calibrates_once_per_run() ? cpu_work : nullptr,
+             .times_each_their_maximum = m.io_times_each_their_maximum()});
     }
 };
 

@@ -85,3 +85,25 @@ TEST_CASE("away from world rank 0, or without figures, nothing is attached") {
                                   {});
     CHECK_FALSE(records[0].overlap.has_value());
 }
+
+// IMB-IO 2021 (IMB_output.c:335-336): t_pure and t_ovrl each the largest over the processes,
+// not the slowest t_ovrl's process's t_pure; t_CPU that process's (IMB's tCPU, the same on all).
+TEST_CASE("times_each_their_maximum: t_pure the largest over the processes, as IMB-IO 2021") {
+    const gathered ovrl = at_root({timing(9.0), timing(12.0), timing(11.0)});
+    const gathered pure = at_root({timing(3.0), timing(10.0), timing(20.0)});
+    const gathered cpu = at_root({timing(4.0), timing(4.0), timing(4.0)});
+    std::vector<result_record> records(1);
+    parbench::mpi::attach_overlap(records, ovrl, pure, cpu, 1.0, {},
+                                  {.times_each_their_maximum = true});
+    REQUIRE(records[0].overlap.has_value());
+    CHECK(records[0].overlap->t_ovrl_us == Approx(12.0));
+    CHECK(records[0].overlap->t_pure_us == Approx(20.0));  // rank 2's, not rank 1's 10
+    CHECK(records[0].overlap->t_cpu_us == Approx(4.0));
+    // (20 + 4 - 12) / min(20, 4) -> clamped to 100 %
+    CHECK(records[0].overlap->overlap_percent == Approx(100.0));
+    // The guide's rule on the same figures: rank 1's t_pure 10, (10 + 4 - 12) / 4 = 50 %.
+    std::vector<result_record> guide(1);
+    parbench::mpi::attach_overlap(guide, ovrl, pure, cpu, 1.0, {});
+    CHECK(guide[0].overlap->t_pure_us == Approx(10.0));
+    CHECK(guide[0].overlap->overlap_percent == Approx(50.0));
+}

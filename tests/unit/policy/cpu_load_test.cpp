@@ -258,6 +258,39 @@ TEST_CASE("calibrate_like_imb: one probe, the target's passes set, t_CPU the one
     CHECK(again == 2);
 }
 
+// IMB-NBC 2021 (IMB_reduce.c:188-191): the rate probed at the first IMB_cpu_exploit call only
+// (MFlops < 0, IMB_cpu_exploit.c:98), then IMB_cpu_exploit(t_pure, 1) at every size: passes
+// max(1, (int)(t_pure x Nrep)) at the probed rate, run once and timed; no second probe.
+TEST_CASE("probe_like_imb once, then initialize_like_imb per size from t_pure") {
+    parbench::policy::matvec_load load(0, cpu_load::imb2021_matrix_order);
+    // The probe reads 0 and 25 ms: 10000040 passes a second.
+    const std::vector<double> readings{0.0, 25e-3, 1.0, 1.0004, 2.0, 2.0000001};
+    std::size_t next = 0;
+    parbench::policy::imb_calibration c;
+    parbench::policy::probe_like_imb(load, c, scripted_clock{&readings, &next});
+    CHECK(next == 2);
+    CHECK(c.passes_per_second == 10000040);
+    CHECK(c.passes == 0);
+    // A size whose t_pure is 40 us: (int)(40e-6 x 10000040) = 400 passes, one run timed.
+    parbench::policy::initialize_like_imb(load, c, 40e-6, scripted_clock{&readings, &next});
+    CHECK(next == 4);  // the run only: no second probe
+    CHECK(c.passes == 400);
+    CHECK(load.passes() == 400);
+    CHECK(c.run_s == Approx(0.4e-3));
+    CHECK(c.passes_per_second == 10000040);  // the run's rate kept
+    // t_pure 5 ns: (int)(0.05) = 0, at least one pass.
+    parbench::policy::initialize_like_imb(load, c, 5e-9, scripted_clock{&readings, &next});
+    CHECK(next == 6);
+    CHECK(c.passes == 1);
+    CHECK(load.passes() == 1);
+    // t_pure 0: IMB returns before any work (IMB_cpu_exploit.c:94-96); nothing timed.
+    parbench::policy::initialize_like_imb(load, c, 0.0, scripted_clock{&readings, &next});
+    CHECK(next == 6);
+    CHECK(c.passes == 0);
+    CHECK(load.passes() == 0);
+    CHECK(c.run_s == 0.0);
+}
+
 TEST_CASE("the kernel takes any order: IMB 2021's 10x10 pass is 200 flops") {
     parbench::policy::matvec_load load(5, 10);
     CHECK(load.order() == 10);

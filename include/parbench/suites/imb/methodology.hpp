@@ -234,6 +234,20 @@ struct methodology {
     // IMB_reduce.c:206-208, the same in every IMB-NBC kernel) or by a timing of the work alone
     // (IMB 4.0 guide, catalogue A.6.11).
     [[nodiscard]] constexpr bool times_cpu_inside_overlap() const noexcept { return is_2021(); }
+    // How the CPU work of IMB-NBC's overlap benchmarks (and IMB-MPI4's persistent forms, the
+    // same code) is set: IMB 2021's IMB_cpu_exploit, its rate probed once per run by each
+    // process on its own (only while MFlops < 0, IMB_cpu_exploit.c:98-118), the work of each
+    // size max(1, (int)(t_pure x passes a second)) passes from the process's own t_pure
+    // (IMB_cpu_exploit(t_pure, 1) after the t_pure loop, IMB_reduce.c:188-191, :314-317;
+    // IMB_cpu_exploit.c:120-122), run once untimed, then in each overlapped iteration
+    // (IMB_reduce.c:207, :337); or the guide as parbench has it: calibrated collectively per size
+    // to the largest t_pure, the same work on every process (mpi::calibrate).
+    [[nodiscard]] constexpr bool nbc_calibrates_once_per_run() const noexcept { return is_2021(); }
+    // The order n of that work's n x n matrix-vector pass: IMB 2021's SIZE 10
+    // (IMB_cpu_exploit.c:88); 100 under the guide as parbench has it.
+    [[nodiscard]] constexpr std::size_t nbc_cpu_load_order() const noexcept {
+        return is_2021() ? policy::cpu_load::imb2021_matrix_order : policy::cpu_load::matrix_order;
+    }
     // --- IMB-IO (IMB 2021.11: src_cpp/IO/IO_suite.cpp, src_c/IMB_write.c, IMB_read.c,
     // IMB_cpu_exploit.c; IMB 4.0: the guide, catalogue A.3.3, A.6.10) ---------------------------
     // Defaults where the user gave no option: -npmin 1 (IO_suite.cpp:145), -msglog 0:22 (:291),
@@ -292,9 +306,16 @@ struct methodology {
     // but MPI_Wtime); the guide as parbench had it: collectively, once per size
     // (mpi::calibrate).
     [[nodiscard]] constexpr bool io_calibrates_once_per_run() const noexcept { return is_2021(); }
+    // Which process's times an I-flavour row shows: IMB 2021 takes t_pure and t_ovrl each as
+    // the largest over the processes (IMB_output.c:335-336: timing[MAX].times[PURE] and
+    // [OVRLP], for MPIIO), t_CPU rank 0's tCPU; the guide (as IMB-NBC, IMB_output.c:313-318) all
+    // three from the process with the largest t_ovrl.
+    [[nodiscard]] constexpr bool io_times_each_their_maximum() const noexcept {
+        return is_2021();
+    }
     // The order n of the n x n matrix-vector product of IMB-IO's CPU work: IMB 2021's SIZE 10
-    // (IMB_cpu_exploit.c:88); 100 as parbench had it (policy::cpu_load::matrix_order, which
-    // IMB-NBC keeps under both methodologies).
+    // (IMB_cpu_exploit.c:88); 100 as parbench had it (policy::cpu_load::matrix_order, IMB-NBC's
+    // under the guide, nbc_cpu_load_order).
     [[nodiscard]] constexpr std::size_t io_cpu_load_order() const noexcept {
         return is_2021() ? policy::cpu_load::imb2021_matrix_order : policy::cpu_load::matrix_order;
     }

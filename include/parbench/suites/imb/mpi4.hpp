@@ -228,8 +228,9 @@ struct overlap_def : pure_def<Blocking, Request> {
     }();
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
-                                    const imb::methodology& m) {
-        return mpi::measure_overlap(s, std::forward<Config>(config), imb_nbc::overlap_rule_of(m));
+                                    const imb::methodology& m, mpi::imb_cpu_work* run_work) {
+        return mpi::measure_overlap(s, std::forward<Config>(config),
+                                    imb_nbc::overlap_rule_of(m, run_work));
     }
 };
 

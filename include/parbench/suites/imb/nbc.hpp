@@ -169,10 +169,13 @@ struct pure_def : Blocking {
     { return {Start::make(c, m)}; }
 };
 
-// The methodology's t_CPU and overlap[%] rules for mpi::measure_overlap.
-[[nodiscard]] inline mpi::overlap_rule overlap_rule_of(const imb::methodology& m) noexcept {
+// The methodology's t_CPU, overlap[%] and CPU-work rules for mpi::measure_overlap; `run_work`:
+// the run's IMB CPU work (mpi/imb_cpu_work.hpp), used where nbc_calibrates_once_per_run.
+[[nodiscard]] inline mpi::overlap_rule overlap_rule_of(const imb::methodology& m,
+                                                       mpi::imb_cpu_work* run_work) noexcept {
     return {.cpu_inside_overlapped_loop = m.times_cpu_inside_overlap(),
-            .percent = m.is_2021() ? &imb::overlap_percent_of_longer : nullptr};
+            .percent = m.is_2021() ? &imb::overlap_percent_of_longer : nullptr,
+            .run_work = m.nbc_calibrates_once_per_run() ? run_work : nullptr};
 }
 
 // IMB-NBC's overlap table (catalogue A.7.2): the record's typed overlap figures.
@@ -191,8 +194,8 @@ struct overlap_def : pure_def<Blocking, Start> {
     }();
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
-                                    const imb::methodology& m) {
-        return mpi::measure_overlap(s, std::forward<Config>(config), overlap_rule_of(m));
+                                    const imb::methodology& m, mpi::imb_cpu_work* run_work) {
+        return mpi::measure_overlap(s, std::forward<Config>(config), overlap_rule_of(m, run_work));
     }
 };
 

@@ -182,4 +182,19 @@ TEST_CASE("IMB-IO's CPU work, its calibration and the probe under each methodolo
     CHECK(imb40.io_cpu_load_order() == 100);
     CHECK_FALSE(imb40.io_calibrates_once_per_run());
     CHECK(imb40.io_probe_cap() == 0);
+    // IMB 2021 takes t_pure and t_ovrl each as the largest (IMB_output.c:335-336).
+    CHECK(imb2021.io_times_each_their_maximum());
+    CHECK_FALSE(imb40.io_times_each_their_maximum());
+}
+
+TEST_CASE("IMB-NBC's CPU work under each methodology", "[methodology]") {
+    const parbench::imb::methodology imb2021{};
+    const parbench::imb::methodology imb40{.name = parbench::imb::methodology_name::imb40};
+    // IMB 2021: IMB_cpu_exploit's SIZE 10 (IMB_cpu_exploit.c:88), its rate probed once per run,
+    // the work per size from t_pure (IMB_reduce.c:191).
+    CHECK(imb2021.nbc_cpu_load_order() == 10);
+    CHECK(imb2021.nbc_calibrates_once_per_run());
+    // 4.0: parbench's 100x100 pass calibrated collectively per size.
+    CHECK(imb40.nbc_cpu_load_order() == 100);
+    CHECK_FALSE(imb40.nbc_calibrates_once_per_run());
 }
