@@ -980,6 +980,24 @@ def case_imb2021_rma():
         expect(len(passive) == 1 and all(t is not None and near(t, want_t, 1e-6)
                                          for t in passive[0]),
                f"{label}: Truly_passive_put (t_pure, t_ovrl) {passive}, want {want_t} us each")
+        # The target's work in t_ovrl: under 2021 IMB_cpu_exploit(t_pure, 1) on the target
+        # (IMB_rma_put.c:470): max(1, (int)(t_pure x passes a second)) passes of the 10x10 pass,
+        # its rate the target's own probe of 250001 passes (IMB_cpu_exploit.c:98-122); t_pure
+        # the put's time on the virtual clock (3 D). Under 4.0 the clock spun: no passes.
+        work = [(r["metrics"].get("cpu_load_passes"), r["metrics"].get("cpu_passes_per_second"))
+                for r in rows(doc, "Truly_passive_put")]
+        rule = (doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+                .get("truly_passive_put_work", "") if doc else "")
+        if label == "2021":
+            rate = work[0][1] if len(work) == 1 and work[0][1] else 0
+            want_passes = max(1, int(want_t * 1e-6 * rate))
+            expect(len(work) == 1 and rate > 0 and work[0][0] == want_passes,
+                   f"2021: Truly_passive_put's target work {work}, want max(1, (int)(t_pure "
+                   f"{want_t} us x {rate} passes/s)) = {want_passes} passes")
+            expect(rule.startswith("IMB_cpu_exploit"), f"2021: the context's rule {rule!r}")
+        else:
+            expect(work == [(None, None)] and rule == "the clock spun for t_pure",
+                   f"4.0: Truly_passive_put records no work passes: {work}, rule {rule!r}")
         print(f"-iter_policy off {label}: One_put_all {[r['iterations'] for r in one]}, "
               f"Unidir_put {modes}")
     # How often an aggregate sample is timed (methodology::aggregate_repeats_budget_s): IMB 2021

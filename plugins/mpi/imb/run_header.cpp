@@ -108,6 +108,10 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"truly_passive_put_iteration", m.passive_put_barrier_per_iteration()
                                             ? "put, flush, barrier (target: work, barrier)"
                                             : "put, flush (target: work)"},
+        {"truly_passive_put_work", m.passive_put_work_like_imb()
+                                       ? "IMB_cpu_exploit: the 10x10 pass, the target's passes "
+                                         "for t_pure at its rate probed once per run"
+                                       : "the clock spun for t_pure"},
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},

@@ -118,6 +118,13 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
         cpu_work.emplace(o.method.nbc_cpu_load_order());
         st.cpu_work = &*cpu_work;
     }
+    // IMB-RMA under IMB 2021: Truly_passive_put's target runs the same work, its rate probed
+    // once for the run (methodology::passive_put_work_like_imb).
+    if (spec_.part == report::imb_part::rma && o.method.passive_put_work_like_imb() &&
+        std::find(listed.begin(), listed.end(), "Truly_passive_put") != listed.end()) {
+        cpu_work.emplace(o.method.nbc_cpu_load_order());
+        st.cpu_work = &*cpu_work;
+    }
 
     if (st.world_rank == 0) {
         run_start start = make_run_start(spec_, st, listed, share);

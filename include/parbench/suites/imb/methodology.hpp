@@ -221,6 +221,12 @@ struct methodology {
     [[nodiscard]] constexpr bool passive_put_barrier_per_iteration() const noexcept {
         return is_2021();
     }
+    // Truly_passive_put's target work in t_ovrl: IMB 2021's CPU work (mpi/imb_cpu_work.hpp), the
+    // target's own probe and IMB_cpu_exploit(t_pure, 1) with the origin's t_pure
+    // (IMB_rma_put.c:466-474): max(1, (int)(t_pure x its passes a second)) passes of the 10x10
+    // pass, run before each barrier (IMB_put_target, :388-399). The IMB 4.0 guide: the target
+    // computes for about t_pure, which parbench does by spinning on the clock for that time.
+    [[nodiscard]] constexpr bool passive_put_work_like_imb() const noexcept { return is_2021(); }
 
     // IMB-EXT's lengths are multiples of sizeof(MPI_FLOAT) for every benchmark (IMB 2021: the
     // unit is the size of red_data_type under EXT, helper_IMB_functions.h:743-744, applied at

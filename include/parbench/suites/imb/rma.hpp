@@ -4,6 +4,7 @@
 // blocks; the others complete every iteration (MSGS_NONAGGR repetitions, no MODE label).
 #pragma once
 
+#include <parbench/mpi/imb_cpu_work.hpp>
 #include <parbench/mpi/phases.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/suites/imb/methodology.hpp>
@@ -133,12 +134,17 @@ struct truly_passive_put_def
         }
     };
 
+    // The target's iteration in t_ovrl: IMB 2021's work where the run has it
+    // (methodology::passive_put_work_like_imb), else the clock spun for compute_s.
     struct target_computing {
         kernel put;
         double compute_s = 0.0;
+        mpi::imb_cpu_work* work = nullptr;
         void operator()(const kernel_context& c, std::uint64_t i, const window_view& v) const {
             if (c.initiator)
                 put(c, i, v);
+            else if (work != nullptr)
+                work->load.run();
             else
                 compute_for(compute_s);
         }
@@ -147,7 +153,7 @@ struct truly_passive_put_def
     template <class Pattern, class R, class Kernel, class Completion, class Plan, class Check>
     static mpi::measurement measure(
         const mpi::session& s, mpi::measure_config<Pattern, Kernel, R, Completion, Plan, Check> config,
-        const imb::methodology& m) {
+        const imb::methodology& m, mpi::imb_cpu_work* run_work = nullptr) {
         const Pattern& pattern = config.pattern;
         const mpi::record_labels& labels = config.labels;
         const std::uint64_t bytes = config.bytes;
@@ -187,11 +193,27 @@ struct truly_passive_put_def
                 };
                 const auto [pure, per_put_s] = timed(reference);
                 if (!timed_out) {
-                    target_computing computing{reference, per_put_s};
+                    // IMB_cpu_exploit(t_pure, 1) on the target (IMB_rma_put.c:470): its passes
+                    // for the agreed time of one put, run once
+                    mpi::imb_cpu_work* work = m.passive_put_work_like_imb() ? run_work : nullptr;
+                    const bool computes = work != nullptr && !context.initiator;
+                    if (computes) work->initialize(per_put_s);
+                    target_computing computing{reference, per_put_s, work};
                     std::vector<result_record> overlapped = timed(computing).first;
+                    // The target's passes and rate, for the record (process 0 is the origin)
+                    double target_work[2] = {
+                        computes ? static_cast<double>(work->mine.passes) : 0.0,
+                        computes ? static_cast<double>(work->mine.passes_per_second) : 0.0};
+                    if (work != nullptr)
+                        MPI_Allreduce(MPI_IN_PLACE, target_work, 2, MPI_DOUBLE, MPI_MAX,
+                                      s.active_comm().get());
                     for (std::size_t k = 0; k < overlapped.size(); ++k) {
                         overlapped[k].metrics["t_pure_us"] = pure[k].t_max_us;
                         overlapped[k].metrics["t_ovrl_us"] = overlapped[k].t_max_us;
+                        if (work != nullptr) {
+                            overlapped[k].metrics["cpu_load_passes"] = target_work[0];
+                            overlapped[k].metrics["cpu_passes_per_second"] = target_work[1];
+                        }
                     }
                     out.records = std::move(overlapped);
                 }
