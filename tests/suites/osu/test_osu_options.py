@@ -9,7 +9,9 @@ more calls; osu_barrier's 10 more MPI_Barrier are the timed calls alone (osu_bar
 lines 97-99); with -batched no barrier is added per call. Each process's time per call is its
 own D (the barrier is outside the timed part: 2 D if it were inside), so with per-rank delays
 D0, D1 the row reads Avg (D0 + D1) / 2, Min D0, Max D1 (osu_allreduce.c's MPI_Reduce of the
-processes' latencies: SUM / n, MIN, MAX).
+processes' latencies: SUM / n, MIN, MAX). The window tests (bw, bibw, mbw_mr, the persistent
+and fan forms) are timed window by window: 10 more windows make 20 more clock readings on the
+timed process, each window's calls alone between two of them (the oracle's between_readings).
 
 usage: test_osu_options.py --np N --parbench PARBENCH --oracle LIB
 """
