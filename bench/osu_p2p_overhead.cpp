@@ -2,11 +2,14 @@
 // (one send and one receive buffer from the session's pools, as the suite measures on), a plain
 // OSU-style loop between two MPI_Wtime calls runs alternately with the suite's definition
 // (osu/point_to_point.hpp: the same kernel and plan the suite uses) through parbench's phases
-// (prepare once, time_iterations per alternation: warm-up, barriers, batched timing):
+// (prepare once, time_iterations per alternation: warm-up, barriers, then latency's batched
+// timing, bw's window by window):
 //
-//   latency  n x {MPI_Send; MPI_Recv} on rank 0, {MPI_Recv; MPI_Send} on rank 1
-//   bw       n x {64 MPI_Isend; MPI_Waitall; 4-byte MPI_Recv} on rank 0, the matching
-//            {64 MPI_Irecv; MPI_Waitall; MPI_Send} on rank 1
+//   latency  n x {MPI_Send; MPI_Recv} on rank 0, {MPI_Recv; MPI_Send} on rank 1, the clock read
+//            around the whole loop (osu_latency.c)
+//   bw       n x {64 MPI_Isend; MPI_Waitall; MPI_Recv of one MPI_CHAR} on rank 0, the matching
+//            {64 MPI_Irecv; MPI_Waitall; MPI_Send} on rank 1, rank 0 reading the clock around
+//            each window and summing (osu_bw.c:224-262)
 //
 // Each alternation gives a ratio parbench / plain of rank 0's time per iteration.
 //
@@ -63,30 +66,32 @@ double plain_latency_us(buffers b, int rank, int bytes, std::uint64_t n, std::ui
     return rank == 0 ? t_us : 0.0;
 }
 
-// OSU's bandwidth loop (osu_bw.c), rank 0's time per window.
+// OSU 7.5's bandwidth loop (osu_bw.c:201-262), rank 0's time per window: each window timed on
+// its own, the times summed.
 double plain_bw_us(buffers b, int rank, int bytes, int window, std::uint64_t n,
                    std::uint64_t skip) {
     std::vector<MPI_Request> requests(static_cast<std::size_t>(window));
-    std::array<char, 4> reply{};
+    std::array<char, 1> reply{};
     MPI_Barrier(MPI_COMM_WORLD);
-    double start = 0.0;
+    double total = 0.0;
     for (std::uint64_t i = 0; i < skip + n; ++i) {
-        if (i == skip) start = MPI_Wtime();
         if (rank == 0) {
+            const double start = i >= skip ? MPI_Wtime() : 0.0;
             for (int w = 0; w < window; ++w)
                 MPI_Isend(b.send, bytes, MPI_CHAR, 1, 100, MPI_COMM_WORLD,
                           &requests[static_cast<std::size_t>(w)]);
             MPI_Waitall(window, requests.data(), MPI_STATUSES_IGNORE);
-            MPI_Recv(reply.data(), 4, MPI_CHAR, 1, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(reply.data(), 1, MPI_CHAR, 1, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (i >= skip) total += MPI_Wtime() - start;
         } else {
             for (int w = 0; w < window; ++w)
                 MPI_Irecv(b.recv, bytes, MPI_CHAR, 0, 100, MPI_COMM_WORLD,
                           &requests[static_cast<std::size_t>(w)]);
             MPI_Waitall(window, requests.data(), MPI_STATUSES_IGNORE);
-            MPI_Send(reply.data(), 4, MPI_CHAR, 0, 101, MPI_COMM_WORLD);
+            MPI_Send(reply.data(), 1, MPI_CHAR, 0, 101, MPI_COMM_WORLD);
         }
     }
-    const double t_us = (MPI_Wtime() - start) / static_cast<double>(n) * 1e6;
+    const double t_us = total / static_cast<double>(n) * 1e6;
     MPI_Barrier(MPI_COMM_WORLD);
     return rank == 0 ? t_us : 0.0;
 }
@@ -113,7 +118,14 @@ bool compare(const char* test, const mpi::session& pair, int rank, std::uint64_t
     });
     auto kernel = Def::make_kernel(context, o);
     mpi::no_completion completion;
-    osu::message_plan plan{.iterations = counts};
+    // the suite's plan of the definition: per window (bw), or batched (latency)
+    auto plan = [&] {
+        const osu::message_plan batched{.iterations = counts};
+        if constexpr (osu::timed_per_call<Def>)
+            return osu::per_call_plan_of<Def>(o, batched);
+        else
+            return batched;
+    }();
     const std::uint64_t n = counts.n_sample(bytes);
     const std::uint64_t skip = counts.warmup(bytes);
     const auto parbench_us = [&] {

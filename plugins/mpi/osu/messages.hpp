@@ -65,9 +65,11 @@ using collective_plan = mpi::timing_plan<policy::iterations::fixed_count, policy
                                          policy::aggregation::aggregate>;
 
 // A definition OSU 7.5 times call by call (its blocking, persistent and neighbourhood
-// collectives) says how many MPI_Barrier follow each timed call: 1 (osu_allreduce.c and the
-// others: t_start, the call, t_stop, MPI_Barrier), 0 for osu_barrier and osu_barrier_persistent
-// (the barrier is the call). A definition with OSU's method of an older release (bcast_ack)
+// collectives; the window tests, a window being one call) says how many MPI_Barrier follow each
+// timed call: 1 (osu_allreduce.c and the others: t_start, the call, t_stop, MPI_Barrier), 0 for
+// osu_barrier and osu_barrier_persistent (the barrier is the call) and for bw, bibw and their
+// persistent forms (osu_bw.c:224-262: the next window at once), 2 for mbw_mr
+// (osu/point_to_point.hpp). A definition with OSU's method of an older release (bcast_ack)
 // sets it to only_batched.
 inline constexpr int only_batched = -1;
 template <class Def>

@@ -415,8 +415,9 @@ constexpr parbench_parameter parameter_rows[] = {
     {"nhbr", "cart:D:R|graph:FILE", "OSU's long form of -N", nullptr, PARBENCH_ARITY_ONE},
     {"partitions", "PARTITIONS", "OSU's long form of -q", nullptr, PARBENCH_ARITY_ONE},
     {"batched", nullptr,
-     "collectives and mbw_mr: time the calls (windows) as one loop with no barrier between them "
-     "(parbench's method) instead of each on its own with an MPI_Barrier after it (OSU 7.5's)",
+     "collectives and window tests: time the calls (windows) as one loop with no barrier "
+     "between them (parbench's method) instead of each on its own, with an MPI_Barrier after "
+     "it (collectives, OSU 7.5's) or none (bw's windows)",
      nullptr, PARBENCH_ARITY_FLAG},
     {"extra", nullptr, "append parbench's median and its 95% CI as trailing columns", nullptr,
      PARBENCH_ARITY_FLAG},

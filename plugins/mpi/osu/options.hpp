@@ -166,8 +166,9 @@ struct options {
     // 50,90,99; at most OSU's OMB_STAT_MAX_NUM, 5); empty: no -z
     std::vector<int> percentiles;
     bool extra_columns = false;  // -extra: parbench's median and CI after OSU's columns
-    // -batched: the collectives' calls timed as one loop with no barrier between them
-    // (parbench's method); without it each call is timed on its own, as OSU 7.5 does
+    // -batched: the collectives' calls and the window tests' windows timed as one loop with
+    // no barrier between them (parbench's method); without it each call or window is timed on
+    // its own, as OSU 7.5 does
     bool batched = false;
     // -t: MPI_Test calls during the dummy compute of the nonblocking collectives (OSU's
     // num_probes; 0: the compute runs in one piece with no MPI_Test)

@@ -5,12 +5,19 @@
 //              half the round trip
 //   multi_lat  the same ping-pong in every pair r <-> r + n/2 at once; OSU's average over the
 //              processes
-//   bw         the sender posts a window of -W MPI_Isend, waits for all, then receives a 4-byte
-//              reply; the receiver posts -W MPI_Irecv, waits, then replies. MB/s = W x / t
+//   bw         the sender posts a window of -W MPI_Isend, waits for all, then receives a reply
+//              of one MPI_CHAR; the receiver posts -W MPI_Irecv, waits, then replies. MB/s =
+//              W x / t
 //   bibw       both sides post -W MPI_Irecv and -W MPI_Isend and wait for all; MB/s = 2 W x / t
-//   mbw_mr     bw in every pair r <-> r + n/2 at once, a barrier before each window; MB/s =
+//   mbw_mr     bw in every pair r <-> r + n/2 at once, two barriers before each window; MB/s =
 //              pairs W x / t and messages/s = pairs W / t, t the senders' mean time per window
 //              (osu_mbw_mr.c:656-666; osu/messages.hpp)
+//
+// The window tests are timed as OSU 7.5 times them, window by window (osu_bw.c:224-262): the
+// clock read before the window's first request and after its reply, the windows' times summed
+// (t_total += t_end - t_start), nothing between two windows (bw, bibw and their persistent
+// forms) or mbw_mr's barriers; t is that sum over the iterations. osu/messages.hpp's per-call
+// plan (barriers_after_call below); -batched: parbench's batched loop.
 //
 // Messages are X / size(type) elements of -T's datatype (MPI_CHAR by default), as OSU 7.5's
 // programs send them (osu_latency.c:125-147, osu_bw.c:148-168: num_elements = size /
@@ -105,7 +112,9 @@ struct ping_pong_kernel {
 };
 
 // One window per iteration: -W nonblocking messages from the initiator (both sides with
-// `both`), then the reply that closes a one-way window.
+// `both`), then the reply that closes a one-way window. bibw waits for its sends and its
+// receives apart, as OSU 7.5's: process 0 the sends first (osu_bibw.c:260-264), process 1 the
+// receives first (:352-363).
 struct window_kernel {
     bool both = false;
     int window = 64;
@@ -131,8 +140,14 @@ struct window_kernel {
             for (int w = 0; w < window; ++w)
                 MPI_Isend(b.send(i) + slot(w), n, type, c.peer, tag_message, c.comm,
                           &requests[static_cast<std::size_t>(posted++)]);
+        if (both) {
+            MPI_Request* const receives = requests.data();
+            MPI_Request* const sends = receives + window;
+            MPI_Waitall(window, c.initiator ? sends : receives, MPI_STATUSES_IGNORE);
+            MPI_Waitall(window, c.initiator ? receives : sends, MPI_STATUSES_IGNORE);
+            return;
+        }
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
-        if (both) return;
         if (c.initiator)
             MPI_Recv(reply.data(), reply_bytes, MPI_CHAR, c.peer, tag_reply, c.comm,
                      MPI_STATUS_IGNORE);
@@ -210,6 +225,14 @@ struct window_def : point_to_point_def, takes_message_datatype {
     static constexpr device_placement device_buffers =
         all_processes ? device_placement::halves : device_placement::pair;
     static constexpr policy::iterations::fixed_count counts = bandwidth_counts;
+    // OSU 7.5 times each window on its own and sums the windows' times: process 0 reads
+    // MPI_Wtime before the window's first MPI_Isend and after the reply's MPI_Recv (osu_bw.c:
+    // 224-227, 258-262: t_total += calculate_total(t_start, t_end, ...), which is t_end -
+    // t_start on host buffers, :439-451), bibw after both MPI_Waitall (osu_bibw.c:224-227,
+    // 273-277), the persistent forms around MPI_Startall ... the reply (osu_bw_persistent.c:
+    // 249-275, osu_bibw_persistent.c:261-290); the next window starts at once, no barrier
+    // between windows. So each window is one call of the per-call plan with no barrier after it.
+    static constexpr int barriers_after_call = 0;
     static constexpr block_text text{
         .banner = T == window_test::bw     ? "OSU MPI Bandwidth Test"
                   : T == window_test::bibw ? "OSU MPI Bi-Directional Bandwidth Test"
@@ -279,10 +302,12 @@ using bibw = window_def<window_test::bibw>;
 // -V (OMBOP__MBW_MR, osu_util_options.h:137): OSU's windows in turn (osu/messages.hpp)
 struct mbw_mr : window_def<window_test::mbw_mr> {
     static constexpr bool varies_window = true;
-    // OSU 7.5 puts an MPI_Barrier of every process before each window and times the window on
-    // its own (osu_mbw_mr.c:512-516, 579-582; t_start after the barrier, t_end after the
-    // reply): one barrier between two timed windows, as osu/messages.hpp's per-call plan puts it.
-    static constexpr int barriers_after_call = 1;
+    // OSU 7.5 puts two MPI_Barrier of every process before each window, one per iteration and
+    // one per validation pass (osu_mbw_mr.c:509 and 514 on the senders, 509 and 582 on the
+    // receivers; one pass without -c, osu_util.c:1172-1174), and times the window on its own
+    // (t_start after the second barrier, :515-517; t_end after the reply, :545-547): two
+    // barriers between two timed windows, as osu/messages.hpp's per-call plan puts them.
+    static constexpr int barriers_after_call = 2;
 };
 
 }  // namespace parbench::osu

@@ -69,6 +69,13 @@
 // than a mapping of its own (its default threshold is 128 KiB); null without glibc.
 // "init_roots" counts the rooted persistent collectives' _init calls by root
 // ({"MPI_Bcast_init": {"0": 5}}, the root as passed) — IMB-MPI4's requests.
+// "wtime_readings": the MPI_Wtime calls of the process, on either clock. With
+// PARBENCH_ORACLE_SEGMENTS set, "between_readings" counts what the process called between two
+// consecutive MPI_Wtime readings (from MPI_Init to the first, and between each two), the
+// interposed calls in order, a run of one function as "MPI_X*N": {"MPI_Isend*4 MPI_Waitall
+// MPI_Recv": 10, "": 10} — what a timed region holds and what lies between two (OSU 7.5's
+// window by window timing, osu_bw.c:224-262). A segment longer than 240 characters ends in
+// " ...".
 //
 // Load it with `mpiexec -n 2 env LD_PRELOAD=libparbench_pmpi_oracle.so parbench ...`: the
 // preloaded definitions come first in the global scope, ahead of libmpich's, so the dlopen'd MPI
@@ -142,7 +149,14 @@ struct state {
     int rank = -1;
     double delay_s = 0.0;
     double virtual_s = 0.0;        // virtual clock: delays so far
-    std::uint64_t readings = 0;    // virtual clock: MPI_Wtime calls so far
+    std::uint64_t readings = 0;    // MPI_Wtime calls so far
+    // PARBENCH_ORACLE_SEGMENTS: the calls since the last MPI_Wtime reading (the runs before the
+    // current one, then the current run's function and length), and the segments so far.
+    bool segments = false;
+    std::string segment;
+    int segment_fn = -1;
+    std::uint64_t segment_run = 0;
+    std::map<std::string, std::uint64_t> between_readings;
     std::uint64_t calls[f_count] = {};
     // Per count of MPI_Send / MPI_Isend / MPI_Send_init: distinct buffer addresses (capped).
     std::map<int, std::set<std::uintptr_t>> send_buffers;
@@ -238,6 +252,7 @@ void setup(state& s) {
     }
     if (const char* clock = std::getenv("PARBENCH_ORACLE_CLOCK"); clock != nullptr)
         s.spin = std::strcmp(clock, "spin") == 0;
+    s.segments = std::getenv("PARBENCH_ORACLE_SEGMENTS") != nullptr;
     if (!delays.empty()) {
         const auto i = static_cast<std::size_t>(s.rank) < delays.size()
                            ? static_cast<std::size_t>(s.rank)
@@ -245,6 +260,44 @@ void setup(state& s) {
         s.delay_s = delays[i] * 1e-6;
     }
     s.ready = true;
+}
+
+// The current run of the segment, appended to its text (PARBENCH_ORACLE_SEGMENTS). Under guard().
+constexpr std::size_t segment_chars = 240;
+void close_run(state& s) {
+    if (s.segment_fn < 0) return;
+    if (s.segment.size() <= segment_chars) {
+        if (!s.segment.empty()) s.segment += ' ';
+        s.segment += fn_names[s.segment_fn];
+        if (s.segment_run > 1) s.segment += '*' + std::to_string(s.segment_run);
+        if (s.segment.size() > segment_chars) s.segment += " ...";
+    }
+    s.segment_fn = -1;
+    s.segment_run = 0;
+}
+
+// One call of f in the current segment. Under guard().
+void note_in_segment(state& s, fn f) {
+    if (!s.segments) return;
+    if (s.segment_fn == f) {
+        ++s.segment_run;
+        return;
+    }
+    close_run(s);
+    s.segment_fn = f;
+    s.segment_run = 1;
+}
+
+void count_capped(std::map<std::string, std::uint64_t>& seen, const std::string& key,
+                  std::size_t cap);
+
+// An MPI_Wtime reading: counted, and the segment it ends noted. Under guard().
+void note_reading(state& s) {
+    ++s.readings;
+    if (!s.segments) return;
+    close_run(s);
+    count_capped(s.between_readings, s.segment, 1000);
+    s.segment.clear();
 }
 
 // Counts the call and spins until the fixed delay has passed since entry.
@@ -255,6 +308,7 @@ void enter(fn f) {
         const std::lock_guard<std::mutex> lock(guard());
         if (!s.ready) setup(s);
         ++s.calls[f];
+        note_in_segment(s, f);
         delay_s = s.delay_s;
         if (f == s.nth_function && s.nth_every > 0 && s.calls[f] % s.nth_every == 0)
             delay_s += s.nth_delay_s;
@@ -273,6 +327,7 @@ void count_free(fn f) {
     const std::lock_guard<std::mutex> lock(guard());
     if (!s.ready) setup(s);
     ++s.calls[f];
+    note_in_segment(s, f);
 }
 
 // `peer`, a rank of `comm`, as a rank of MPI_COMM_WORLD.
@@ -578,8 +633,10 @@ void write_report() {
         std::fprintf(f, "}");
         first = false;
     }
-    for (const auto& [name, map] : {std::pair{"peers", &s.peers}, std::pair{"roots", &s.roots},
-                                    std::pair{"any_source", &s.any_source}}) {
+    for (const auto& [name, map] :
+         {std::pair{"peers", &s.peers}, std::pair{"roots", &s.roots},
+          std::pair{"any_source", &s.any_source},
+          std::pair{"between_readings", &s.between_readings}}) {
         std::fprintf(f, "}, \"%s\": {", name);
         first = true;
         for (const auto& [key, calls] : *map) {
@@ -588,8 +645,10 @@ void write_report() {
             first = false;
         }
     }
-    std::fprintf(f, "}, \"heap_serves_16MiB\": %s, \"dropped_keys\": %llu}\n",
-                 heap_serves_16_mib(), static_cast<unsigned long long>(s.dropped_keys));
+    std::fprintf(f, "}, \"wtime_readings\": %llu, \"heap_serves_16MiB\": %s, "
+                 "\"dropped_keys\": %llu}\n",
+                 static_cast<unsigned long long>(s.readings), heap_serves_16_mib(),
+                 static_cast<unsigned long long>(s.dropped_keys));
     if (s.dropped_keys > 0)
         std::fprintf(stderr, "pmpi oracle: rank %d left %llu keys out of its full maps\n",
                      s.rank, static_cast<unsigned long long>(s.dropped_keys));
@@ -1353,8 +1412,10 @@ double MPI_Wtime() {
     state& s = self();
     const std::lock_guard<std::mutex> lock(guard());
     if (!s.ready) setup(s);
-    if (!s.ready || s.spin) return PMPI_Wtime();
-    return s.virtual_s + 1e-12 * static_cast<double>(++s.readings);
+    if (!s.ready) return PMPI_Wtime();
+    note_reading(s);
+    if (s.spin) return PMPI_Wtime();
+    return s.virtual_s + 1e-12 * static_cast<double>(s.readings);
 }
 
 int MPI_Finalize() {

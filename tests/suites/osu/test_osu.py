@@ -503,7 +503,8 @@ def oracle_calls(name, window):
     units of the message size (None: no bandwidth).
       latency, multi_lat: Send + Recv per round trip, halved            -> 1
       bw, mbw_mr: W Isend + Waitall + Recv (receiver: W Irecv + Waitall + Send) -> W + 2
-      bibw: W Irecv + W Isend + Waitall on both sides                   -> 2 W + 1
+      bibw: W Irecv + W Isend + Waitall (sends) + Waitall (receives) on 0, the receives'
+        first on 1 (osu_bibw.c:260-264, 352-363)                        -> 2 W + 2
       collectives: one call -> 1; bcast_ack: root Bcast + Recv, minus the ack's one-way
       Send + Recv halved -> 2 - 1 = 1
     OSU 7.5's persistent tests (c/mpi/pt2pt/persistent/):
@@ -513,7 +514,7 @@ def oracle_calls(name, window):
     if name == "bw" or name == "mbw_mr":
         return window + 2, window
     if name == "bibw":
-        return 2 * window + 1, 2 * window
+        return 2 * window + 2, 2 * window
     persistent = {"latency_persistent": 2, "bw_persistent": 3, "bibw_persistent": 4}
     if name in persistent:
         return persistent[name], moved_messages(name, window, 1)

@@ -9,7 +9,9 @@ more calls; osu_barrier's 10 more MPI_Barrier are the timed calls alone (osu_bar
 lines 97-99); with -batched no barrier is added per call. Each process's time per call is its
 own D (the barrier is outside the timed part: 2 D if it were inside), so with per-rank delays
 D0, D1 the row reads Avg (D0 + D1) / 2, Min D0, Max D1 (osu_allreduce.c's MPI_Reduce of the
-processes' latencies: SUM / n, MIN, MAX).
+processes' latencies: SUM / n, MIN, MAX). The window tests (bw, bibw, mbw_mr, the persistent
+and fan forms) are timed window by window: 10 more windows make 20 more clock readings on the
+timed process, each window's calls alone between two of them (the oracle's between_readings).
 
 usage: test_osu_options.py --np N --parbench PARBENCH --oracle LIB
 """
@@ -141,17 +143,73 @@ def test_nbc_per_call_timing(args):
 
 
 def test_mbw_mr_barriers(args):
-    """osu_mbw_mr puts an MPI_Barrier of every process before each window (osu_mbw_mr.c:512-516,
-    579-582): between -i 10 and -i 20 each process makes 10 more MPI_Barrier, and the sender
-    10 W more MPI_Isend; -batched none."""
+    """osu_mbw_mr puts two MPI_Barrier of every process before each window (osu_mbw_mr.c:509 and
+    514 on the senders, 509 and 582 on the receivers): between -i 10 and -i 20 each process makes
+    20 more MPI_Barrier, and the sender 10 W more MPI_Isend; -batched none."""
     for batched in (False, True):
         added = calls_added(args, "mbw_mr", ["-W", "4"] + (["-batched"] if batched else []),
                             ["MPI_Barrier", "MPI_Isend"])
         for rank, (barriers, sends) in (added or {}).items():
-            want = (0 if batched else 10, 40 if rank < args.np // 2 else 0)
+            want = (0 if batched else 20, 40 if rank < args.np // 2 else 0)
             expect((barriers, sends) == want,
                    f"mbw_mr{' -batched' if batched else ''} rank {rank}: {barriers} more "
                    f"MPI_Barrier and {sends} more MPI_Isend for 10 more windows, expected {want}")
+
+
+def window_segments(args, name, options):
+    """What 10 more windows add to the process OSU times, under the oracle's segments
+    (PARBENCH_ORACLE_SEGMENTS: the calls between two consecutive MPI_Wtime readings): `name` at
+    -W 4, -i 10 and -i 20, the timed process's (OSU's process 0; bw_fan_in's child, process 1 at
+    -n 2) added readings and added segments {calls: count}; None when a run failed. (The
+    agreements' polling, MPI_Iallreduce and MPI_Test*N, differs from run to run: the caller
+    reads the segments it expects.)"""
+    timed = 1 if name == "bw_fan_in" else 0
+    got = {}
+    for iterations in (10, 20):
+        p, rows, reports = oracle_run(args, [name], ["-m", "8:8", "-i", str(iterations), "-x",
+                                                     "2", "-W", "4"] + options,
+                                      oracle_env=["PARBENCH_ORACLE_SEGMENTS=1"])
+        if p.returncode != 0 or len(rows) != 1 or timed not in reports:
+            expect(False, f"{name} {options} -i {iterations}: rows {rows}")
+            return None
+        got[iterations] = reports[timed]
+    segments = {key: got[20]["between_readings"].get(key, 0) -
+                got[10]["between_readings"].get(key, 0)
+                for key in set(got[20]["between_readings"]) | set(got[10]["between_readings"])}
+    return (got[20]["wtime_readings"] - got[10]["wtime_readings"],
+            {key: added for key, added in segments.items() if added != 0})
+
+
+def test_window_timing(args):
+    """OSU 7.5 times each window on its own and sums the windows' times: process 0 reads
+    MPI_Wtime before the window's first request and after its reply (osu_bw.c:224-262,
+    osu_bibw.c:224-277, osu_bw_persistent.c:249-275, osu_bibw_persistent.c:261-290,
+    osu_bw_fan_in.c:217-256 on the children, osu_bw_fan_out.c:212-266 on the parents) and starts
+    the next window at once, or after mbw_mr's two MPI_Barrier (osu_mbw_mr.c:509, 514-516). So
+    10 more windows make 20 more readings on the timed process, 10 more segments of one
+    window's calls between two readings, and 10 more between a window's end and the next one's
+    start: nothing, or two MPI_Barrier. -batched (parbench's loop) reads the clock once per
+    batch: fewer readings, and no empty segment between two windows."""
+    window = "MPI_Isend*4 MPI_Waitall MPI_Recv"
+    for name, timed, between in [
+            ("bw", window, ""),
+            # the sends' MPI_Waitall, then the receives' (osu_bibw.c:260-264)
+            ("bibw", "MPI_Irecv*4 MPI_Isend*4 MPI_Waitall*2", ""),
+            ("mbw_mr", window, "MPI_Barrier*2"),
+            ("bw_persistent", "MPI_Startall MPI_Waitall MPI_Recv", ""),
+            ("bibw_persistent", "MPI_Startall*2 MPI_Waitall*2", ""),
+            ("bw_fan_in", window, ""),
+            ("bw_fan_out", window, "")]:
+        added = window_segments(args, name, [])
+        got = added and (added[0], {key: added[1].get(key, 0) for key in (timed, between)})
+        want = (20, {timed: 10, between: 10})
+        expect(got == want, f"{name}: 10 more windows add (readings, segments) {got} on the "
+               f"timed process, expected {want}; all added segments: {added}")
+    # -batched: one reading per batch, none between two windows
+    added = window_segments(args, "bw", ["-batched"])
+    expect(added is not None and added[0] < 20 and added[1].get("", 0) == 0,
+           f"bw -batched: 10 more windows add (readings, segments) {added}, expected fewer "
+           f"than 20 readings and no empty segment")
 
 
 def test_layout(args):
@@ -1335,6 +1393,7 @@ def main():
     test_per_call_timing(args)
     test_nbc_per_call_timing(args)
     test_mbw_mr_barriers(args)
+    test_window_timing(args)
     test_layout(args)
     test_bw_reply(args)
     test_options(args)
