@@ -141,19 +141,35 @@ private:
     std::optional<imb_mpi1::sized_datatypes> owned_;
 };
 
+// Whether a definition's calls can be timed each on its own under some methodology
+// (methodology::times_each_call: IMB 2021's collectives with a message size): the others' sync
+// policy leaves that method out, and their timings compile no loop for it.
+template <class Def>
+inline constexpr bool may_time_each_call =
+    pattern::collective_descriptor<std::remove_cvref_t<decltype(Def::descriptor)>> &&
+    Def::traits.has_bytes;
+static_assert(!methodology{}.times_each_call(false, true) &&
+                  !methodology{}.times_each_call(true, false),
+              "may_time_each_call must follow methodology::times_each_call");
+
 // The sync policy of one benchmark: -start_sync window as given; otherwise each call timed on
 // its own with the methodology's barriers where the methodology says so (IMB 2021's
-// collectives), else IMB's barriers before a batched loop.
+// collectives), else IMB's barriers before a batched loop. o.sync is barrier or window
+// (parse_sync).
 template <class Def>
-[[nodiscard]] policy::sync::chosen sync_for(const options& o) {
-    policy::sync::chosen sync = o.sync;
+[[nodiscard]] policy::sync::choice<true, may_time_each_call<Def>> sync_for(const options& o) {
+    policy::sync::choice<true, may_time_each_call<Def>> sync{.which = o.sync.which,
+                                                            .barriers = o.sync.barriers,
+                                                            .windows = o.sync.windows,
+                                                            .after_call = o.sync.after_call,
+                                                            .dissemination = o.sync.dissemination};
     if (sync.which == policy::sync::method::window) return sync;
-    constexpr bool collective =
-        pattern::collective_descriptor<std::remove_cvref_t<decltype(Def::descriptor)>>;
-    if (o.method.times_each_call(collective, Def::traits.has_bytes)) {
-        sync.which = policy::sync::method::each_call;
-        sync.after_call = o.method.barriers_after_call();
-        sync.dissemination = o.method.imb_barrier;
+    if constexpr (may_time_each_call<Def>) {
+        if (o.method.times_each_call(/*collective=*/true, Def::traits.has_bytes)) {
+            sync.which = policy::sync::method::each_call;
+            sync.after_call = o.method.barriers_after_call();
+            sync.dissemination = o.method.imb_barrier;
+        }
     }
     return sync;
 }
@@ -561,8 +577,8 @@ struct family {
                 .resource = std::move(resource),
                 .kernel = types.kernel(context),
                 .completion = make_completion<Def>(context),
-                .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
-                                         Aggregation>{.iterations = {.base = iterations,
+                .plan = mpi::timing_plan<policy::iterations::confidence,
+                                         decltype(sync_for<Def>(o)), Aggregation>{.iterations = {.base = iterations,
                                                                      .target = o.confidence,
                                                                      .stop_when_futile =
                                                                          o.confidence_futile_stop},

@@ -60,9 +60,11 @@ template <class Def>
 }
 
 // The plan of the collectives, whose calls OSU 7.5 times one by one: the same counts, limit and
-// -c, with a sync policy chosen per run (per_call_plan_of).
-using collective_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::sync::chosen,
-                                         policy::aggregation::aggregate>;
+// -c, with a sync policy chosen per run (per_call_plan_of); never window sync (OSU has no
+// -start_sync), so no windowed loop is compiled for them.
+using collective_plan =
+    mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier_or_each_call,
+                     policy::aggregation::aggregate>;
 
 // A definition OSU 7.5 times call by call (its blocking, persistent and neighbourhood
 // collectives) says how many MPI_Barrier follow each timed call: 1 (osu_allreduce.c and the
@@ -84,9 +86,9 @@ concept timed_per_call = requires {
 // `barriers_after` barriers after each timed call; the plan of `plan` otherwise.
 [[nodiscard]] inline collective_plan per_call_plan(const options& o, const message_plan& plan,
                                                    int barriers_after) {
-    policy::sync::chosen sync{.which = policy::sync::method::each_call,
-                              .barriers = {.count = 1},
-                              .after_call = barriers_after};
+    policy::sync::barrier_or_each_call sync{.which = policy::sync::method::each_call,
+                                            .barriers = {.count = 1},
+                                            .after_call = barriers_after};
     if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = plan.sync};
     return {.iterations = plan.iterations,
             .sync = sync,
