@@ -229,7 +229,10 @@ protected:
     ~timed_loops() = default;
 };
 
-template <bool Aggregate, bool Windowed, class Kernel, class View, class Completion,
+// Windowed, EachCall: whether the plan can ever run that loop shape (its sync policy can choose
+// it, and the timing is not one aggregate sample); the loop of a shape that cannot run is
+// compiled out, as a vtable instantiates every virtual.
+template <bool Aggregate, bool Windowed, bool EachCall, class Kernel, class View, class Completion,
           class Restart, class BeginEpoch>
 class loops_over final : public timed_loops {
 public:
@@ -258,9 +261,11 @@ public:
     }
     void each_call(std::span<const std::uint64_t> ends, std::span<double> sums, int barriers_after,
                    bool dissemination) override {
-        const View view = view_;
-        run_each_call_timed(kernel_, context_, view, completion_, ends, sums, barriers_after,
-                            dissemination);
+        if constexpr (EachCall) {
+            const View view = view_;
+            run_each_call_timed(kernel_, context_, view, completion_, ends, sums, barriers_after,
+                                dissemination);
+        }
     }
     void restart_check() override { restart_(); }
     void begin_epoch() override { begin_epoch_(); }
@@ -555,6 +560,7 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
     constexpr bool aggregate = Aggregation::is_aggregate;
     constexpr bool one_sample = aggregate && completes<Completion>;
     constexpr bool may_window = !one_sample && policy::per_call_sync<Sync>;
+    constexpr bool may_each_call = !one_sample && policy::each_call_sync<Sync>;
     R& r = ready.get();
     const bool checking = plan.check && checks_data<Check>;
     if (checking) r.prepare_check(check, context);
@@ -571,7 +577,7 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
         using view_type = std::remove_cvref_t<decltype(view)>;
         static_assert(completion_for<Completion, view_type>,
                       "this completion cannot complete operations on this resource");
-        detail::loops_over<aggregate, may_window, Kernel, view_type, Completion,
+        detail::loops_over<aggregate, may_window, may_each_call, Kernel, view_type, Completion,
                            const decltype(restart), const decltype(begin_epoch)>
             loops(kernel, context, view, completion, restart, begin_epoch);
         timed = detail::time_loops(s, pattern.rooted, loops, plan, bytes, one_sample, checking);

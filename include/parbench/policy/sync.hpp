@@ -12,7 +12,10 @@
 //              IMB's dissemination barrier (-imb_barrier).
 //  * chosen  — barrier, window or each call picked at run time (the driver's -start_sync and
 //              the IMB methodology), one type for the runner to instantiate; the choice is read
-//              once, outside the timed region.
+//              once, outside the timed region. choice<Window, EachCall> is the same with the
+//              methods a definition can never take left out at compile time (OSU's collectives
+//              never window, IMB's pair patterns never time each call): the runner then compiles
+//              no loop for them (mpi/phases.hpp).
 #pragma once
 
 #include <parbench/core/error.hpp>
@@ -48,8 +51,9 @@ enum class method { barrier, window, each_call };
     return m == method::window ? "window" : m == method::each_call ? "each_call" : "barrier";
 }
 
-struct chosen {
-    method which = method::barrier;
+template <bool Window = true, bool EachCall = true>
+struct choice {
+    method which = method::barrier;  // never one of the methods left out
     barrier barriers{};
     window windows{};
     int after_call = 1;          // each_call: barriers after every timed call (IMB 2021 -sync)
@@ -59,9 +63,9 @@ struct chosen {
     // aligns the warm-up only, the calls start on the schedule.
     template <has_barrier Comm>
     void before_timing(Comm& comm) const {
-        if (which == method::window)
+        if (Window && which == method::window)
             comm.barrier();
-        else if constexpr (requires { comm.dissemination_barrier(); }) {
+        else if constexpr (EachCall && requires { comm.dissemination_barrier(); }) {
             if (which == method::each_call && dissemination) {
                 for (int i = 0; i < barriers.count; ++i) comm.dissemination_barrier();
                 return;
@@ -70,10 +74,26 @@ struct chosen {
         } else
             barriers.before_timing(comm);
     }
-    [[nodiscard]] constexpr bool per_call() const noexcept { return which == method::window; }
-    [[nodiscard]] constexpr bool each_call() const noexcept { return which == method::each_call; }
-    [[nodiscard]] constexpr const window& window_parameters() const noexcept { return windows; }
+    // Absent where the method is left out: per_call_sync / each_call_sync (below) then fail.
+    [[nodiscard]] constexpr bool per_call() const noexcept
+        requires Window
+    {
+        return which == method::window;
+    }
+    [[nodiscard]] constexpr bool each_call() const noexcept
+        requires EachCall
+    {
+        return which == method::each_call;
+    }
+    [[nodiscard]] constexpr const window& window_parameters() const noexcept
+        requires Window
+    {
+        return windows;
+    }
 };
+
+using chosen = choice<>;
+using barrier_or_each_call = choice</*Window=*/false>;
 
 // "-start_sync barrier", "-start_sync window" or "-start_sync window:WINDOW_US" (a fixed window
 // in µs). parbench spelt it -sync before IMB 2021's -sync on|off took that name.

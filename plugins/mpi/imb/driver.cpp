@@ -3,7 +3,9 @@
 #include <parbench/core/error.hpp>
 #include <parbench/mpi/file_errors.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace parbench::imb {
 namespace driver_impl {
@@ -18,6 +20,137 @@ namespace {
 }  // namespace
 
 }  // namespace driver_impl
+policy::iterations::imb_volume size_iterations(const options& o, bool rooted, bool files,
+                                               int processes, std::uint64_t x,
+                                               policy::iterations::imb_repetition_chain& chain,
+                                               policy::iterations::imb_block_budget& budget) {
+    // The repetition rule of this run: under -iter_policy off IMB 2021 counts msgspersample
+    // in every mode (methodology::off_policy_counts_msgs_per_sample).
+    policy::iterations::imb_volume iterations = o.iterations;
+    if (iterations.policy == policy::iterations::imb_policy::off &&
+        o.method.off_policy_counts_msgs_per_sample())
+        iterations.msgs_nonaggr = iterations.msgs_per_sample;
+    // Under the dynamic policy and IMB's own length sequence IMB 2021 never repeats a
+    // non-aggregate sample more than msgspersample times
+    // (methodology::dynamic_policy_caps_non_aggregate).
+    if (iterations.effective_policy(rooted) == policy::iterations::imb_policy::dynamic &&
+        o.msglen.empty() && o.method.dynamic_policy_caps_non_aggregate())
+        iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
+    // IMB 2021's count under multiple_np (auto for a rooted benchmark): its hyperbola on
+    // the largest length of -msglog (methodology::multiple_np_follows_hyperbola).
+    const auto iter_policy = iterations.effective_policy(rooted);
+    if (o.method.multiple_np_follows_hyperbola()) {
+        iterations.imb2021_hyperbola_max_log = o.msglog.max_log;
+        // Where the dynamic calibration is skipped, IMB 2021 runs the whole count once,
+        // untimed, before the timed run (policy::iterations::imb_volume::
+        // imb2021_pre_run_processes).
+        if (iter_policy == policy::iterations::imb_policy::multiple_np)
+            iterations.imb2021_pre_run_processes = processes;
+    }
+    // So it does under -iter_policy off, with msgspersample (methodology::
+    // off_policy_runs_count_untimed; imb_volume::imb2021_untimed_run).
+    if (iter_policy == policy::iterations::imb_policy::off &&
+        o.method.off_policy_runs_count_untimed())
+        iterations.imb2021_untimed_run = true;
+    // IMB 2021's count under the dynamic policy follows the sizes before this one in the
+    // pass (methodology::chains_repetitions_across_sizes).
+    if (o.method.chains_repetitions_across_sizes()) {
+        chain.start_size(x);
+        iterations.imb2021_chain = &chain;
+    }
+    // IMB-IO's probe of each size under IMB 2021's dynamic policy: one repetition, then
+    // min(n, rep_test <= 50) (methodology::io_probe_cap; it needs the chain above).
+    if (files && iter_policy == policy::iterations::imb_policy::dynamic)
+        iterations.imb2021_probe_cap = o.method.io_probe_cap();
+    // IMB 2021's -time budget of the pass: its clock starts at the pass's first size, and the
+    // timing checks it after the size's probe (methodology::budgets_time_per_block).
+    if (o.method.budgets_time_per_block()) {
+        budget.start_size(MPI_Wtime());
+        iterations.imb2021_budget = &budget;
+    }
+    return iterations;
+}
+
+void pause_after_size(double start) {
+    const double took_s = MPI_Wtime() - start;
+    MPI_Barrier(MPI_COMM_WORLD);
+    std::this_thread::sleep_for(std::chrono::duration<double>(took_s));
+}
+
+mpi::session open_session(const run_state& run, const selection& selected, int q) {
+    mpi::session session(MPI_COMM_WORLD, q, selected.multiple, run.order, run.opts->map.columns,
+                         run.buffers);
+    session.rotate_root(run.opts->method.rotates_root());  // the methodology's root rule
+    return session;
+}
+
+mpi::record_labels labels_of(const run_state& run, const selection& selected,
+                             std::string_view name, bool has_bytes, std::string_view mode) {
+    return {std::string(run.suite), std::string(name), selected.multiple,
+            run.opts->multi.value_or(0) == 1, has_bytes, std::string(mode)};
+}
+
+mpi::file_site file_site_of(const run_state& run, const selection& selected,
+                            const mpi::session& session,
+                            const policy::iterations::imb_volume& iterations, std::uint64_t x,
+                            bool aggregate, bool rooted, std::uint64_t* carried_file_bytes,
+                            std::uint64_t largest_length) {
+    const options& o = *run.opts;
+    // Room for the warm-up and the largest timed count, in tiles of X. Under IMB 2021 writes
+    // find the file as IMB's block left it: made with IMB's size for the pass's largest length,
+    // kept across its sizes (methodology::io_file_per_block); under the dynamic policy every
+    // timed epoch (aggregate) or timed run (non-aggregate) starts at the file's beginning, as
+    // IMB rewinds after its calibration runs, and an aggregate epoch on the file cut back to what
+    // the pass's earlier sizes left (methodology::io_epochs_from_file_start); under multiple_np
+    // or off the pointers run on from the warm-up (IMB's untimed run), as IMB's do.
+    const bool rewinds = o.method.io_epochs_from_file_start() &&
+                         iterations.effective_policy(rooted) ==
+                             policy::iterations::imb_policy::dynamic;
+    return {.directory = run.io_directory,
+            .group = selected.multiple && session.active() ? session.group_index() : -1,
+            .tiles = 2 * iterations.n_sample(x, aggregate),
+            .epochs_from_file_start = rewinds,
+            .carried_file_bytes = carried_file_bytes,
+            .cut_back_each_epoch = aggregate,
+            .largest_length = largest_length,
+            .overall_volume = iterations.overall_vol_bytes,
+            .split = o.method.io_portion_split(),
+            .reads_find_block_file = o.method.io_reads_find_block_file() && !o.check};
+}
+
+void publish_record(const run_state& run, bool timed_out, std::uint64_t& dropped_calls,
+                    std::uint64_t& timed_calls, const result_record& r) {
+    if (timed_out) {  // IMB 2021's "time-out." row: no figures, not a measurement
+        run.host->time_out(r);
+        return;
+    }
+    if (const auto& window = r.window_sync) {
+        dropped_calls += window->invalid_samples;
+        timed_calls += window->invalid_samples + window->valid_samples;
+    }
+    // IMB 2021's Mbytes/sec (10^6 bytes); throughput_mib_s stays in MiB/s.
+    if (run.opts->method.is_2021() && r.throughput_mib_s) {
+        result_record with_unit = r;
+        message_rates_of(with_unit).mbytes_per_s =
+            *r.throughput_mib_s * 1048576.0 / run.opts->method.mbyte_bytes();
+        run.host->result(with_unit);
+        return;
+    }
+    run.host->result(r);
+}
+
+void close_count(const run_state& run, std::string_view name, int processes, bool timed_out,
+                 std::uint64_t dropped_calls, std::uint64_t timed_calls,
+                 const mpi::size_notes& notes) {
+    // Under IMB 2021 a size over -mem ended the benchmark with IMB's out-of-mem. row instead
+    // (family::measure_as): no warning of sizes skipped.
+    if (notes.skipped_for_memory() && !timed_out)
+        warn_skipped_sizes(run, name, processes, notes.first_skipped_bytes,
+                           notes.worst_need_bytes);
+    if (notes.allocation_failed) warn_allocation_failed(run, name, processes);
+    if (dropped_calls > 0) warn_dropped_calls(run, name, processes, dropped_calls, timed_calls);
+}
+
 std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iterations,
                                  std::uint64_t x) {
     const std::uint64_t n = iterations.n_sample(x, true);

@@ -9,8 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
-#include <thread>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -141,21 +139,42 @@ private:
     std::optional<imb_mpi1::sized_datatypes> owned_;
 };
 
+// Whether a definition's calls can be timed each on its own under some methodology
+// (methodology::times_each_call: IMB 2021's collectives with a message size): the others' sync
+// policy leaves that method out, and their timings compile no loop for it.
+template <class Def>
+inline constexpr bool may_time_each_call =
+    pattern::collective_descriptor<std::remove_cvref_t<decltype(Def::descriptor)>> &&
+    Def::traits.has_bytes;
+static_assert(!methodology{}.times_each_call(false, true) &&
+                  !methodology{}.times_each_call(true, false),
+              "may_time_each_call must follow methodology::times_each_call");
+
 // The sync policy of one benchmark: -start_sync window as given; otherwise each call timed on
 // its own with the methodology's barriers where the methodology says so (IMB 2021's
-// collectives), else IMB's barriers before a batched loop.
-template <class Def>
-[[nodiscard]] policy::sync::chosen sync_for(const options& o) {
-    policy::sync::chosen sync = o.sync;
+// collectives), else IMB's barriers before a batched loop. o.sync is barrier or window
+// (parse_sync).
+// (Once per EachCall, not per definition: sync_for.)
+template <bool EachCall>
+[[nodiscard]] policy::sync::choice<true, EachCall> sync_of(const options& o) {
+    policy::sync::choice<true, EachCall> sync{.which = o.sync.which,
+                                              .barriers = o.sync.barriers,
+                                              .windows = o.sync.windows,
+                                              .after_call = o.sync.after_call,
+                                              .dissemination = o.sync.dissemination};
     if (sync.which == policy::sync::method::window) return sync;
-    constexpr bool collective =
-        pattern::collective_descriptor<std::remove_cvref_t<decltype(Def::descriptor)>>;
-    if (o.method.times_each_call(collective, Def::traits.has_bytes)) {
-        sync.which = policy::sync::method::each_call;
-        sync.after_call = o.method.barriers_after_call();
-        sync.dissemination = o.method.imb_barrier;
+    if constexpr (EachCall) {
+        if (o.method.times_each_call(/*collective=*/true, /*has_bytes=*/true)) {
+            sync.which = policy::sync::method::each_call;
+            sync.after_call = o.method.barriers_after_call();
+            sync.dissemination = o.method.imb_barrier;
+        }
     }
     return sync;
+}
+template <class Def>
+[[nodiscard]] policy::sync::choice<true, may_time_each_call<Def>> sync_for(const options& o) {
+    return sync_of<may_time_each_call<Def>>(o);
 }
 
 // How one benchmark was selected.
@@ -251,6 +270,39 @@ void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uin
 // volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
 [[nodiscard]] std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iterations,
                                                std::uint64_t x);
+
+// What a definition's family does outside its timing, the same for every definition (compiled
+// once, in driver.cpp; family<Def> below passes what it knows of the definition):
+//
+// The repetition rule of one size of pass `pass_index`: the run's, under the methodology's rules
+// for a `rooted` pattern, on `files` or not, at `processes`; starts the pass's repetition chain
+// and block budget at this size where the methodology has them (c.repetitions[P], c.budgets[P]).
+[[nodiscard]] policy::iterations::imb_volume size_iterations(
+    const options& o, bool rooted, bool files, int processes, std::uint64_t x,
+    policy::iterations::imb_repetition_chain& chain, policy::iterations::imb_block_budget& budget);
+// IMB 2021's -msg_pause after a size that started at `start` (MPI_Wtime): a barrier, then as long
+// a sleep as the size took here.
+void pause_after_size(double start);
+// The session of a count, with the methodology's root rule.
+[[nodiscard]] mpi::session open_session(const run_state& run, const selection& selected, int q);
+// The labels of one size's records.
+[[nodiscard]] mpi::record_labels labels_of(const run_state& run, const selection& selected,
+                                           std::string_view name, bool has_bytes,
+                                           std::string_view mode);
+// Where one size's files go (make_resource's site): see family::measure_as.
+[[nodiscard]] mpi::file_site file_site_of(const run_state& run, const selection& selected,
+                                          const mpi::session& session,
+                                          const policy::iterations::imb_volume& iterations,
+                                          std::uint64_t x, bool aggregate, bool rooted,
+                                          std::uint64_t* carried_file_bytes,
+                                          std::uint64_t largest_length);
+// Hands one record to the host (family::publish); counts the calls window sync dropped.
+void publish_record(const run_state& run, bool timed_out, std::uint64_t& dropped_calls,
+                    std::uint64_t& timed_calls, const result_record& r);
+// Rank 0's warnings after one count (family::close).
+void close_count(const run_state& run, std::string_view name, int processes, bool timed_out,
+                 std::uint64_t dropped_calls, std::uint64_t timed_calls,
+                 const mpi::size_notes& notes);
 
 // One size: mpi::measure(), or the definition's own composition of the phases where it combines
 // several timings into one record (IMB-RMA's Truly_passive_put; IMB-NBC's overlap, which takes
@@ -350,10 +402,7 @@ struct family {
     }
 
     [[nodiscard]] count open(int q) const {
-        count c{.session = mpi::session(MPI_COMM_WORLD, q, selected.multiple, run.order,
-                                        run.opts->map.columns, run.buffers),
-                .processes = q};
-        c.session.rotate_root(run.opts->method.rotates_root());  // the methodology's root rule
+        count c{.session = open_session(run, selected, q), .processes = q};
         c.repetitions.fill(policy::iterations::imb_repetition_chain(
             run.opts->iterations.msgs_per_sample, !run.opts->msglen.empty()));
         if (run.opts->method.budgets_time_per_block())
@@ -396,56 +445,13 @@ struct family {
         if constexpr (passes == 2) {
             if (!runs_mode(o, aggregate_pass)) return {};  // -aggregate_mode: the other only
         }
-        // The repetition rule of this run: under -iter_policy off IMB 2021 counts msgspersample
-        // in every mode (methodology::off_policy_counts_msgs_per_sample).
-        policy::iterations::imb_volume iterations = o.iterations;
-        if (iterations.policy == policy::iterations::imb_policy::off &&
-            o.method.off_policy_counts_msgs_per_sample())
-            iterations.msgs_nonaggr = iterations.msgs_per_sample;
-        // Under the dynamic policy and IMB's own length sequence IMB 2021 never repeats a
-        // non-aggregate sample more than msgspersample times
-        // (methodology::dynamic_policy_caps_non_aggregate).
-        if (iterations.effective_policy(descriptor_under<Def>(o.method).rooted) ==
-                policy::iterations::imb_policy::dynamic &&
-            o.msglen.empty() && o.method.dynamic_policy_caps_non_aggregate())
-            iterations.msgs_nonaggr = std::min(iterations.msgs_nonaggr, iterations.msgs_per_sample);
-        // IMB 2021's count under multiple_np (auto for a rooted benchmark): its hyperbola on
-        // the largest length of -msglog (methodology::multiple_np_follows_hyperbola).
-        const auto iter_policy =
-            iterations.effective_policy(descriptor_under<Def>(o.method).rooted);
-        if (o.method.multiple_np_follows_hyperbola()) {
-            iterations.imb2021_hyperbola_max_log = o.msglog.max_log;
-            // Where the dynamic calibration is skipped, IMB 2021 runs the whole count once,
-            // untimed, before the timed run (policy::iterations::imb_volume::
-            // imb2021_pre_run_processes).
-            if (iter_policy == policy::iterations::imb_policy::multiple_np)
-                iterations.imb2021_pre_run_processes = c.processes;
-        }
-        // So it does under -iter_policy off, with msgspersample (methodology::
-        // off_policy_runs_count_untimed; imb_volume::imb2021_untimed_run).
-        if (iter_policy == policy::iterations::imb_policy::off &&
-            o.method.off_policy_runs_count_untimed())
-            iterations.imb2021_untimed_run = true;
-        // IMB 2021's count under the dynamic policy follows the sizes before this one in the
-        // pass (methodology::chains_repetitions_across_sizes).
-        if (o.method.chains_repetitions_across_sizes()) {
-            c.repetitions[P].start_size(x);
-            iterations.imb2021_chain = &c.repetitions[P];
-        }
-        // IMB-IO's probe of each size under IMB 2021's dynamic policy: one repetition, then
-        // min(n, rep_test <= 50) (methodology::io_probe_cap; it needs the chain above).
-        if constexpr (requires(const mpi::kernel_context& k, const mpi::file_site& f) {
-                          Def::file(std::size_t{}, k, f);
-                      }) {
-            if (iter_policy == policy::iterations::imb_policy::dynamic)
-                iterations.imb2021_probe_cap = o.method.io_probe_cap();
-        }
-        // IMB 2021's -time budget of the pass: its clock starts at the pass's first size, and the
-        // timing checks it after the size's probe (methodology::budgets_time_per_block).
-        if (o.method.budgets_time_per_block()) {
-            c.budgets[P].start_size(MPI_Wtime());
-            iterations.imb2021_budget = &c.budgets[P];
-        }
+        // The repetition rule of this size (size_iterations: the methodology's rules).
+        constexpr bool files = requires(const mpi::kernel_context& k, const mpi::file_site& f) {
+            Def::file(std::size_t{}, k, f);
+        };
+        const policy::iterations::imb_volume iterations =
+            size_iterations(o, descriptor_under<Def>(o.method).rooted, files, c.processes, x,
+                            c.repetitions[P], c.budgets[P]);
         // IMB-IO's writes under IMB 2021: the pass's file carried across its sizes
         // (methodology::io_file_per_block).
         std::uint64_t* const carried =
@@ -492,12 +498,7 @@ struct family {
             }
         }();
         c.timed_out = m.timed_out;
-        if (o.msg_pause && !m.timed_out) {
-            // IMB 2021's -msg_pause: a barrier, then as long a sleep as the size took here.
-            const double took_s = MPI_Wtime() - start;
-            MPI_Barrier(MPI_COMM_WORLD);
-            std::this_thread::sleep_for(std::chrono::duration<double>(took_s));
-        }
+        if (o.msg_pause && !m.timed_out) pause_after_size(start);  // IMB 2021's -msg_pause
         return m;
     }
 
@@ -522,36 +523,18 @@ struct family {
                     (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
                 ? aggregate_sections(iterations, x)
                 : 1;
-        // Files: room for the warm-up and the largest timed count, in tiles of X. Under IMB 2021
-        // writes find the file as IMB's block left it: made with IMB's size for the pass's
-        // largest length, kept across its sizes (methodology::io_file_per_block); under the
-        // dynamic policy every timed epoch (aggregate) or timed run (non-aggregate) starts at the
-        // file's beginning, as IMB rewinds after its calibration runs, and an aggregate epoch on
-        // the file cut back to what the pass's earlier sizes left
-        // (methodology::io_epochs_from_file_start); under multiple_np or off the pointers run on
-        // from the warm-up (IMB's untimed run), as IMB's do.
-        const bool rewinds = o.method.io_epochs_from_file_start() &&
-                             iterations.effective_policy(descriptor_under<Def>(o.method).rooted) ==
-                                 policy::iterations::imb_policy::dynamic;
-        const mpi::file_site site{
-            .directory = run.io_directory,
-            .group = selected.multiple && session.active() ? session.group_index() : -1,
-            .tiles = 2 * iterations.n_sample(x, Aggregation::is_aggregate),
-            .epochs_from_file_start = rewinds,
-            .carried_file_bytes = carried_file_bytes,
-            .cut_back_each_epoch = Aggregation::is_aggregate,
-            .largest_length = largest_length(),
-            .overall_volume = iterations.overall_vol_bytes,
-            .split = o.method.io_portion_split(),
-            .reads_find_block_file = o.method.io_reads_find_block_file() && !o.check};
+        // Files: where they go and how large (file_site_of); other resources take no site.
+        mpi::file_site site;
+        if constexpr (requires(const mpi::file_site& f) { Def::file(bytes, context, f); })
+            site = file_site_of(run, selected, session, iterations, x, Aggregation::is_aggregate,
+                                descriptor_under<Def>(o.method).rooted, carried_file_bytes,
+                                largest_length());
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
                                types.spread());
         std::string path;  // a file's, for the message of a failed MPI-IO call
         if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
-        const mpi::record_labels labels{std::string(run.suite), std::string(name),
-                                        selected.multiple, o.multi.value_or(0) == 1,
-                                        traits.has_bytes, std::string(mode)};
+        const mpi::record_labels labels = labels_of(run, selected, name, traits.has_bytes, mode);
         mpi::measurement m = measure_size<Def>(
             session,
             mpi::measure_config{
@@ -561,8 +544,8 @@ struct family {
                 .resource = std::move(resource),
                 .kernel = types.kernel(context),
                 .completion = make_completion<Def>(context),
-                .plan = mpi::timing_plan<policy::iterations::confidence, policy::sync::chosen,
-                                         Aggregation>{.iterations = {.base = iterations,
+                .plan = mpi::timing_plan<policy::iterations::confidence,
+                                         decltype(sync_for<Def>(o)), Aggregation>{.iterations = {.base = iterations,
                                                                      .target = o.confidence,
                                                                      .stop_when_futile =
                                                                          o.confidence_futile_stop},
@@ -589,23 +572,7 @@ struct family {
     }
 
     void publish(count& c, const result_record& r) const {
-        if (c.timed_out) {  // IMB 2021's "time-out." row: no figures, not a measurement
-            run.host->time_out(r);
-            return;
-        }
-        if (const auto& window = r.window_sync) {
-            c.dropped_calls += window->invalid_samples;
-            c.timed_calls += window->invalid_samples + window->valid_samples;
-        }
-        // IMB 2021's Mbytes/sec (10^6 bytes); throughput_mib_s stays in MiB/s.
-        if (run.opts->method.is_2021() && r.throughput_mib_s) {
-            result_record with_unit = r;
-            message_rates_of(with_unit).mbytes_per_s =
-                *r.throughput_mib_s * 1048576.0 / run.opts->method.mbyte_bytes();
-            run.host->result(with_unit);
-            return;
-        }
-        run.host->result(r);
+        publish_record(run, c.timed_out, c.dropped_calls, c.timed_calls, r);
     }
 
     // A size ran out of IMB 2021's -time budget: the benchmark ends there (its remaining sizes,
@@ -613,14 +580,7 @@ struct family {
     [[nodiscard]] bool ended(const count& c) const { return c.timed_out; }
 
     void close(const count& c, const mpi::size_notes& notes) const {
-        // Under IMB 2021 a size over -mem ended the benchmark with IMB's out-of-mem. row instead
-        // (measure_as): no warning of sizes skipped.
-        if (notes.skipped_for_memory() && !c.timed_out)
-            warn_skipped_sizes(run, name, c.processes, notes.first_skipped_bytes,
-                               notes.worst_need_bytes);
-        if (notes.allocation_failed) warn_allocation_failed(run, name, c.processes);
-        if (c.dropped_calls > 0)
-            warn_dropped_calls(run, name, c.processes, c.dropped_calls, c.timed_calls);
+        close_count(run, name, c.processes, c.timed_out, c.dropped_calls, c.timed_calls, notes);
     }
 };
 

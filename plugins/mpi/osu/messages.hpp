@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,9 +61,11 @@ template <class Def>
 }
 
 // The plan of the collectives, whose calls OSU 7.5 times one by one: the same counts, limit and
-// -c, with a sync policy chosen per run (per_call_plan_of).
-using collective_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::sync::chosen,
-                                         policy::aggregation::aggregate>;
+// -c, with a sync policy chosen per run (per_call_plan_of); never window sync (OSU has no
+// -start_sync), so no windowed loop is compiled for them.
+using collective_plan =
+    mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier_or_each_call,
+                     policy::aggregation::aggregate>;
 
 // A definition OSU 7.5 times call by call (its blocking, persistent and neighbourhood
 // collectives; the window tests, a window being one call) says how many MPI_Barrier follow each
@@ -86,9 +89,9 @@ concept timed_per_call = requires {
 // `barriers_after` barriers after each timed call; the plan of `plan` otherwise.
 [[nodiscard]] inline collective_plan per_call_plan(const options& o, const message_plan& plan,
                                                    int barriers_after) {
-    policy::sync::chosen sync{.which = policy::sync::method::each_call,
-                              .barriers = {.count = 1},
-                              .after_call = barriers_after};
+    policy::sync::barrier_or_each_call sync{.which = policy::sync::method::each_call,
+                                            .barriers = {.count = 1},
+                                            .after_call = barriers_after};
     if (o.batched) sync = {.which = policy::sync::method::barrier, .barriers = plan.sync};
     return {.iterations = plan.iterations,
             .sync = sync,
@@ -127,16 +130,46 @@ inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
 // process 0's own times (the pair tests: omb_calculate_tail_lat(omb_lat_arr, myid, 1) on process
 // 0 alone, osu_latency.c:288, osu_latency_persistent.c:301, osu_latency_mp.c:303,
 // osu_partitioned_latency.c:520).
-template <class Def>
-[[nodiscard]] std::vector<double> tail_series_us(const mpi::reduced_batches& b,
-                                                 double time_divisor) {
-    const bool mean = std::string_view(Def::text.figures[0].source) == "t_avg_us";
+// `mean`: the table's figure is the mean over the processes (its first column is t_avg_us).
+[[nodiscard]] inline std::vector<double> tail_series_us(const mpi::reduced_batches& b,
+                                                        double time_divisor, bool mean) {
     const std::vector<double>& seconds = mean ? b.sum_s : b.first_s;
     const double scale = 1e6 / time_divisor / (mean ? std::max(1, b.processes) : 1);
     std::vector<double> us;
     us.reserve(seconds.size());
     for (const double t : seconds) us.push_back(t * scale);
     return us;
+}
+
+// What OSU adds to one size's records, the same for every definition (compiled once;
+// message_method::measure says what it knows of the definition): a pair test's figure, process
+// 0's own time (osu/table.hpp, process0_time_metric), or mbw_mr's, the mean of its senders', the
+// first half of the processes (senders_time_metric); a latency test's -z tail latencies
+// (tail_series_us; `mean_tails`: over the processes' mean); MB/s and the message rate by the
+// pattern's throughput `factor`.
+enum class own_time { none, process0, senders };
+inline void add_size_figures(mpi::measurement& m, const options& o, std::uint64_t x, own_time own,
+                             bool tails, bool mean_tails, double time_divisor,
+                             std::optional<double> factor) {
+    if (!m.process_us.empty()) {
+        if (own == own_time::process0) {
+            for (auto& r : m.records) r.metrics[process0_time_metric] = m.process_us.front();
+        } else if (own == own_time::senders) {
+            const std::size_t senders = std::max<std::size_t>(1, m.process_us.size() / 2);
+            double sum = 0.0;
+            for (std::size_t k = 0; k < senders; ++k) sum += m.process_us[k];
+            for (auto& r : m.records)
+                r.metrics[senders_time_metric] = sum / static_cast<double>(senders);
+        }
+    }
+    if (tails && m.reduced)
+        for (auto& r : m.records)
+            add_tail_latencies(r, tail_series_us(*m.reduced, time_divisor, mean_tails), o);
+    if (factor)
+        for (auto& r : m.records) {
+            add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
+            if (r.message_rates && r.message_rates->messages_per_s) add_message_rate(r, *factor);
+        }
 }
 
 // The definition's -c check with the options it depends on (the root of -k), or its default.
@@ -235,31 +268,16 @@ struct message_method {
             m = Def::measure_size(s, o, labels, x, plan);
         else
             m = measure_message_size<Def>(s, o, labels, x, plan);
-        // A pair test's figure is process 0's own time (osu/table.hpp, process0_time_metric);
-        // mbw_mr's the mean of its senders', the first half of the processes (senders_time_metric)
-        if (!m.process_us.empty()) {
-            if constexpr (!Def::all_processes) {
-                for (auto& r : m.records) r.metrics[process0_time_metric] = m.process_us.front();
-            } else if constexpr (requires { Def::windowed; }) {
-                const std::size_t senders = std::max<std::size_t>(1, m.process_us.size() / 2);
-                double sum = 0.0;
-                for (std::size_t k = 0; k < senders; ++k) sum += m.process_us[k];
-                for (auto& r : m.records)
-                    r.metrics[senders_time_metric] = sum / static_cast<double>(senders);
-            }
-        }
+        constexpr own_time own = !Def::all_processes                       ? own_time::process0
+                                 : requires { Def::windowed; } ? own_time::senders
+                                                               : own_time::none;
+        bool mean_tails = false;
         if constexpr (Def::text.latency)
-            if (m.reduced)
-                for (auto& r : m.records)
-                    add_tail_latencies(
-                        r, tail_series_us<Def>(*m.reduced, Def::descriptor(o).time_divisor), o);
-        if (const auto factor = pattern::throughput_factor(
-                Def::descriptor(o), s.layout().processes, s.layout().groups))
-            for (auto& r : m.records) {
-                add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
-                if (r.message_rates && r.message_rates->messages_per_s)
-                    add_message_rate(r, *factor);
-            }
+            mean_tails = std::string_view(Def::text.figures[0].source) == "t_avg_us";
+        const auto descriptor = Def::descriptor(o);
+        add_size_figures(m, o, x, own, Def::text.latency, mean_tails, descriptor.time_divisor,
+                         pattern::throughput_factor(descriptor, s.layout().processes,
+                                                    s.layout().groups));
         // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)
         // names each pair's nodes, as IMB-MT's and PAW's rows do (one group of every process
         // would call two intra-node pairs on two nodes inter-node).

@@ -15,6 +15,12 @@ using namespace imb_mpi1;
 
 constexpr std::uint32_t dflt = PARBENCH_BENCH_DEFAULT;
 
+// IMB 2021 times each collective call on its own, never a pair's or Barrier's: only the former
+// compile that loop (imb::sync_for).
+static_assert(imb::may_time_each_call<allgather_def<false>> && imb::may_time_each_call<bcast_def>);
+static_assert(!imb::may_time_each_call<ping_pong_def<false>> &&
+              !imb::may_time_each_call<barrier_def>);
+
 constexpr imb::benchmark catalogue[] = {
     // PingPong/PingPing receive from the source the methodology names (IMB 2021: the partner,
     // IMB 4.0: MPI_ANY_SOURCE); the suffixed names fix it (IMB 2021's MPI1_benchmark.cpp).

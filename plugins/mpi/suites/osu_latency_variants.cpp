@@ -157,8 +157,9 @@ struct latency_mp : latency_def<false>, takes_message_datatype {
     // OSU's loop: an untimed MPI_Barrier before every ping-pong, each ping-pong timed on its
     // own (osu_latency_mp.c lines 229-243): the runner's each-call timing with one barrier after
     // every call.
-    using each_call_plan = mpi::timing_plan<policy::iterations::fixed_count, policy::sync::chosen,
-                                            policy::aggregation::aggregate>;
+    using each_call_plan =
+        mpi::timing_plan<policy::iterations::fixed_count, policy::sync::barrier_or_each_call,
+                         policy::aggregation::aggregate>;
 
     [[nodiscard]] static mpi::measurement measure_size(const mpi::session& s, const options& o,
                                                        const mpi::record_labels& labels,

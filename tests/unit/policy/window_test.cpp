@@ -156,6 +156,14 @@ TEST_CASE("chosen sync: IMB's two barriers, or one before a window timing", "[wi
     STATIC_REQUIRE_FALSE(parbench::policy::per_call_sync<barrier>);
     STATIC_REQUIRE(parbench::policy::sync_policy<chosen, counting_comm>);
     STATIC_REQUIRE(parbench::policy::sync_policy<window, counting_comm>);
+    // A choice without a method has no loop for it (mpi/phases.hpp compiles it out).
+    STATIC_REQUIRE_FALSE(parbench::policy::per_call_sync<barrier_or_each_call>);
+    STATIC_REQUIRE(parbench::policy::each_call_sync<barrier_or_each_call>);
+    STATIC_REQUIRE(parbench::policy::per_call_sync<choice<true, false>>);
+    STATIC_REQUIRE_FALSE(parbench::policy::each_call_sync<choice<true, false>>);
+    counting_comm b;
+    choice<true, false>{}.before_timing(b);
+    CHECK(b.barriers == 2);
 }
 
 }  // namespace window_test
