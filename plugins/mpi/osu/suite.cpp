@@ -173,10 +173,10 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                           "beyond, MPICH near 2^18)");
 }
 
-// Those of -T, -l, -k, -b, -R, -p, -V, -D, the letters of letters::suite_letters (-W, -t, -q,
-// -N, -s, -w, -f, -z, -c, -I, -a: benchmark::osu_letters) and -d given that `b` does not take, in
-// that order (OSU 7.5's option strings, c/util/osu_util_options.h:62-164, and under -d its
-// accelerator build's, end its getopt in "Invalid option [-W]", status 1).
+// Those of -T, -l, -k, -b, -R, -p, -V, -D, the letters of letters::suite_letters (-m, -i, -x,
+// -W, -t, -q, -N, -s, -w, -f, -z, -c, -u, -I, -a: benchmark::osu_letters) and -d given that `b`
+// does not take, in that order (OSU 7.5's option strings, c/util/osu_util_options.h:62-164,
+// and under -d its accelerator build's, end its getopt in "Invalid option [-W]", status 1).
 [[nodiscard]] std::vector<std::string> options_not_taken(const options& o, const benchmark& b) {
     if (b.ignores_options) return {};
     const bool accelerator = !o.accelerator.empty();
