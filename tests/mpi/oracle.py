@@ -1164,6 +1164,7 @@ def check_overlap_cpu_work(label, doc, names, is_2021):
     probe = doc["context"]["parbench"]["plugin_context"].get("cpu_exploit")
     if not is_2021:
         expect(probe is None, f"{label}: no IMB probe under 4.0: {probe}")
+        check_work_spread(label, [r for name in names for r in rows(doc, name)], False)
         return
     if not expect(isinstance(probe, dict) and probe.get("passes") == 250001 and
                   probe.get("order") == 10 and probe.get("flops_per_pass") == 200 and
@@ -1188,6 +1189,25 @@ def check_overlap_cpu_work(label, doc, names, is_2021):
                    f"{per_second})) = {sorted(want)} at the run's probe's {probe['mflops']}")
     print(f"{label}: probe {probe['passes']} passes in {probe['seconds']:.6f} s, "
           f"{per_second} passes/s, work at t_pure 2 D {max(1, int(2 * 20e-6 * per_second))}")
+    check_work_spread(label, [r for name in names for r in rows(doc, name)], True)
+
+
+def check_work_spread(label, records, each_its_own):
+    """Under IMB 2021 each process runs its own work (its own probe, IMB_cpu_exploit.c:98-122;
+    in IMB-NBC and IMB-MPI4 its own t_pure, IMB_reduce.c:191): a row's cpu_load_passes is rank
+    0's, and the fewest and the most passes over the processes go beside it
+    (cpu_load_passes_min, _max), rank 0's between them. Under 4.0 the work is agreed: neither."""
+    for r in records:
+        m = r.get("metrics", {})
+        low, mine, high = (m.get(k) for k in ("cpu_load_passes_min", "cpu_load_passes",
+                                                  "cpu_load_passes_max"))
+        if each_its_own:
+            expect(None not in (low, mine, high) and 1 <= low <= mine <= high,
+                   f"{label} {r['benchmark']} {r.get('bytes')} B: the processes' passes "
+                   f"min {low} <= rank 0's {mine} <= max {high}, each at least 1")
+        else:
+            expect(low is None and high is None,
+                   f"{label} {r['benchmark']}: the agreed work has no spread: {low}, {high}")
 
 
 def case_imb2021_nbc():
@@ -1297,6 +1317,8 @@ def case_imb2021_io():
                    f"{label}: the work {probe.get('work_passes')} passes (want {want_passes}) "
                    f"in every row, every row's t_CPU rank 0's run {t_cpu_us:.1f} us: "
                    f"{[((r.get('overlap') or {}).get('t_cpu_us'), r.get('metrics', {}).get('cpu_load_passes')) for r in cpu_rows]}")
+        check_work_spread(label, [r for n in ("S_IWrite_indv", "S_IRead_indv")
+                                  for r in rows(doc, n)], is_2021)
         lines = ("\n\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an "
                  f"undisturbed\n# performance of {rate:7.2f} MFlops\n\n#---")
         want_lines = 1 if is_2021 else 0

@@ -155,6 +155,23 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
     }
 }
 
+// IMB 2021's CPU work is each process's own (mpi/imb_cpu_work.hpp: its own probe and, in
+// IMB-NBC and IMB-MPI4, its own t_pure; IMB_cpu_exploit.c:98-122), so the passes differ between
+// the processes while a record's cpu_load_passes is world rank 0's: the fewest and the most over
+// the active processes go beside it, as metrics cpu_load_passes_min and cpu_load_passes_max.
+// Collective over the active processes (one agreement, between timings: never inside one);
+// `mine` this process's passes; the records are world rank 0's (empty elsewhere).
+inline void attach_work_spread(const session& s, std::vector<result_record>& records,
+                               std::uint64_t mine) {
+    // the largest of (p, -p) over the processes: the most passes and minus the fewest
+    long long spread[2] = {static_cast<long long>(mine), -static_cast<long long>(mine)};
+    s.agree(spread, 2, MPI_LONG_LONG, MPI_MAX);
+    for (result_record& r : records) {
+        r.metrics["cpu_load_passes_min"] = static_cast<double>(-spread[1]);
+        r.metrics["cpu_load_passes_max"] = static_cast<double>(spread[0]);
+    }
+}
+
 // The whole overlap measurement of one size. Collective over the session's world, like
 // measure(): every process calls it with the same configuration; the records are on world rank 0.
 // The configuration's kernel is t_pure's wait_kernel; its start is reused for t_ovrl. No
@@ -237,6 +254,8 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
                                      plan.check && checks_data<Check>, ovrl);
                 attach_overlap(out.records, ovrl, pure_figures, cpu_figures,
                                config.pattern.time_divisor, calibration, rule);
+                if (rule.run_work != nullptr)
+                    attach_work_spread(s, out.records, rule.run_work->mine.passes);
             }
         }
     }  // the resource is torn down here, before the idle processes are released

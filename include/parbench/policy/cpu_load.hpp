@@ -33,8 +33,8 @@ namespace parbench::policy {
 namespace cpu_load {
 
 inline constexpr std::size_t matrix_order = 100;  // IMB's SIZE as parbench had it (IMB-NBC)
-// IMB 2021.11's SIZE (IMB_cpu_exploit.c:88), imb-io's under that methodology
-// (imb::methodology::io_cpu_load_order).
+// IMB 2021.11's SIZE (IMB_cpu_exploit.c:88), IMB's CPU work's under that methodology
+// (imb::methodology::cpu_exploit_order).
 inline constexpr std::size_t imb2021_matrix_order = 10;
 // One pass: x += A·y, one multiply and one add per matrix element.
 [[nodiscard]] constexpr double flops_per_pass_of(std::size_t order) noexcept {

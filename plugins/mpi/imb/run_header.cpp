@@ -100,7 +100,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                                        : "the work timed alone"},
         {"overlap_divisor", m.is_2021() ? "max(t_pure, t_CPU)" : "min(t_pure, t_CPU)"},
         {"overlap_cpu_work",
-         {{"matrix_order", m.nbc_cpu_load_order()},
+         {{"matrix_order", m.cpu_exploit_order()},
           {"calibrated", m.nbc_calibrates_once_per_run()
                              ? "rate once per run, each process on its own; work per size from "
                                "its own t_pure"
@@ -178,7 +178,7 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
             {"t_cpu", m.io_cpu_time_from_calibration()
                           ? "world rank 0's one timed run of the work at its calibration"
                           : "the work timed alone"},
-            {"cpu_work", {{"matrix_order", m.io_cpu_load_order()},
+            {"cpu_work", {{"matrix_order", m.cpu_exploit_order()},
                           {"calibrated", m.io_calibrates_once_per_run()
                                              ? "once per run, each process on its own"
                                              : "collectively, once per size"}}},

@@ -108,21 +108,21 @@ void suite::run(const run_request& request, const plugin::host_channel& host) co
     std::optional<mpi::imb_cpu_work> cpu_work;
     if (spec_.defaults.io_files && o.method.io_calibrates_once_per_run() &&
         lists_io_nonblocking(listed)) {
-        cpu_work.emplace(MPI_COMM_WORLD, o.method.io_cpu_load_s(), o.method.io_cpu_load_order());
+        cpu_work.emplace(MPI_COMM_WORLD, o.method.io_cpu_load_s(), o.method.cpu_exploit_order());
         st.cpu_work = &*cpu_work;
     }
     // IMB-NBC and IMB-MPI4 under IMB 2021: the overlap benchmarks' work, its rate probed once for
     // the run by every process on its own, the work set per size (nbc_calibrates_once_per_run).
     if ((spec_.part == report::imb_part::nbc || spec_.part == report::imb_part::mpi4) &&
         o.method.nbc_calibrates_once_per_run()) {
-        cpu_work.emplace(o.method.nbc_cpu_load_order());
+        cpu_work.emplace(o.method.cpu_exploit_order());
         st.cpu_work = &*cpu_work;
     }
     // IMB-RMA under IMB 2021: Truly_passive_put's target runs the same work, its rate probed
     // once for the run (methodology::passive_put_work_like_imb).
     if (spec_.part == report::imb_part::rma && o.method.passive_put_work_like_imb() &&
         std::find(listed.begin(), listed.end(), "Truly_passive_put") != listed.end()) {
-        cpu_work.emplace(o.method.nbc_cpu_load_order());
+        cpu_work.emplace(o.method.cpu_exploit_order());
         st.cpu_work = &*cpu_work;
     }
 

@@ -170,6 +170,8 @@ template <pattern::descriptor Pattern, class Kernel, class Completion, class Pla
                 mpi::attach_overlap(
                     out.records, ovrl, pure, cpu, config.pattern.time_divisor, calibration,
                     mpi::overlap_rule{.times_each_their_maximum = rule.times_each_their_maximum});
+                if (rule.run_work != nullptr)
+                    mpi::attach_work_spread(s, out.records, rule.run_work->mine.passes);
             }
         }
     }  // the file is closed and deleted here, before the idle processes are released

@@ -158,6 +158,9 @@ struct options {
     // The driver's --check: parbench's own, on every test that has a check (OSU's -c, a letter
     // of given_letters, only where OSU 7.5 takes it)
     bool driver_check = false;
+    // -u N as given (OSU 7.5's validation warm-up, osu_util.c:1022-1037): never offered; a
+    // test whose 7.5 string has no u refuses it as a letter it lacks (osu/suite.cpp)
+    std::string validation_warmup;
     // -clog[:DIR]: where each process writes its validation log (DIR/log-RANK.log, OSU 7.5's
     // log_validation_dir_path); empty: no log
     std::string validation_log_dir;

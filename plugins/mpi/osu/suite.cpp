@@ -173,10 +173,10 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
                           "beyond, MPICH near 2^18)");
 }
 
-// Those of -T, -l, -k, -b, -R, -p, -V, -D, the letters of letters::suite_letters (-W, -t, -q,
-// -N, -s, -w, -f, -z, -c, -I, -a: benchmark::osu_letters) and -d given that `b` does not take, in
-// that order (OSU 7.5's option strings, c/util/osu_util_options.h:62-164, and under -d its
-// accelerator build's, end its getopt in "Invalid option [-W]", status 1).
+// Those of -T, -l, -k, -b, -R, -p, -V, -D, the letters of letters::suite_letters (-m, -i, -x,
+// -W, -t, -q, -N, -s, -w, -f, -z, -c, -u, -I, -a: benchmark::osu_letters) and -d given that `b`
+// does not take, in that order (OSU 7.5's option strings, c/util/osu_util_options.h:62-164,
+// and under -d its accelerator build's, end its getopt in "Invalid option [-W]", status 1).
 [[nodiscard]] std::vector<std::string> options_not_taken(const options& o, const benchmark& b) {
     if (b.ignores_options) return {};
     const bool accelerator = !o.accelerator.empty();
@@ -223,6 +223,7 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
     std::string ignored;
     std::string refused_option;
     std::string refused_tests;
+    bool init_alone = true;  // every test refused is init (OSU 7.5's osu_init)
     for (const benchmark* b : run) {
         const std::vector<std::string> options = options_not_taken(o, *b);
         if (options.empty()) continue;
@@ -235,16 +236,34 @@ void refuse_oversized_window(const options& o, const benchmark& b) {
         }
         const std::string& option = options.front();
         if (refused_option.empty()) refused_option = option;
-        if (option == refused_option)
+        if (option == refused_option) {
             refused_tests += (refused_tests.empty() ? "" : ", ") + std::string(b->info.name);
+            init_alone = init_alone && b->osu_letters == letters::init;
+        }
     }
     // OSU takes -T and -D on some of these
     if (refused_option == "-T" || refused_option == "-D" || refused_option == "-d")
         throw input_error(refused_option + ": not offered on " + refused_tests +
                           " (docs/osu.md lists the tests that take it)");
-    if (!refused_option.empty())
+    // OSU 7.5's words: its getopt's "Invalid option [-W]" (osu_util.c:1165-1168, printed by
+    // print_bad_usage_message, osu_util_mpi.c:245-262); osu_init's string "I" has no leading
+    // ':', so getopt itself says "invalid option -- 'm'" there (and osu_init.c:29-37 runs on)
+    if (!refused_option.empty()) {
         throw input_error(refused_option + ": not an option of " + refused_tests +
-                          " (OSU 7.5 does not take it there; see docs/osu.md)");
+                          " (OSU 7.5 does not take it there: " +
+                          (init_alone ? "osu_init: invalid option -- '" +
+                                            refused_option.substr(1) + "'"
+                                      : "Invalid option [" + refused_option + "]") +
+                          "; see docs/osu.md)");
+    }
+    // -u where every test named takes it (or in the default set): parbench has no validation
+    // warm-up to give it (hello ignores it, as osu_hello.c reads no options)
+    if (o.given('u') && std::any_of(run.begin(), run.end(), [](const benchmark* b) {
+            return !b->ignores_options && takes_letter(*b, 'u');
+        }))
+        throw input_error("-u " + o.validation_warmup +
+                          ": not offered: OSU repeats each validated exchange untimed first; "
+                          "parbench's -c checks once, after the timed iterations");
     return ignored.empty() ? std::string{}
                            : "osu: run without the options they do not take: " + ignored;
 }

@@ -63,31 +63,35 @@ using run_fn = void (*)(const run_state&, std::string_view name);
 
 // OSU 7.5's letters among the options the suite reads for every test (suite_letters) that a
 // program's option string has (c/util/osu_util_options.h:62-164; the one-sided strings are
-// built at osu_util.c:588-602): -W window, -t MPI_Test calls, threads or processes, -q
-// partitions, -N topology, -s and -w one-sided synchronisation and window creation, -f full
-// statistics, -z tail latency, -c validation, -I sessions, -a device array size. The plain and
-// the accelerator build agree on these letters. A test given one of them that its string lacks
-// is refused, as OSU's getopt ends in "Invalid option [-W]" (suite.cpp options_not_taken).
-// By the name of OSU's macro (OMBOP__<bench>__<subtype>).
+// built at osu_util.c:588-602): -m, -i, -x sizes, iterations, warm-up (every string's but
+// STARTUP__INIT's, which is "I" alone, :142), -W window, -t MPI_Test calls, threads or
+// processes, -q partitions, -N topology, -s and -w one-sided synchronisation and window
+// creation, -f full statistics, -z tail latency, -c validation, -u validation warm-up (which
+// parbench does not offer where it is taken: suite.cpp), -I sessions, -a device array size. The
+// plain and the accelerator build agree on these letters. A test given one of them that its
+// string lacks is refused, as OSU's getopt ends in "Invalid option [-W]" (suite.cpp
+// options_not_taken). By the name of OSU's macro (OMBOP__<bench>__<subtype>).
 namespace letters {
-inline constexpr char suite_letters[] = "WtqNswfzcIa";
-inline constexpr char lat[] = "czI";         // PT2PT__LAT: latency, multi_lat, latency_persistent
-inline constexpr char part_lat[] = "qczI";   // PT2PT__PART_LAT
-inline constexpr char bw[] = "tWczI";        // PT2PT__BW (its -t never read, osu_util.c:760-783)
-inline constexpr char lat_mt[] = "tczI";     // PT2PT__LAT_MT and __LAT_MP
-inline constexpr char cong_bw[] = "WzI";     // PT2PT__CONG_BW
-inline constexpr char mbw_mr[] = "WczI";     // MBW_MR
+inline constexpr char suite_letters[] = "mixWtqNswfzcuIa";
+// PT2PT__LAT: latency, multi_lat, latency_persistent
+inline constexpr char lat[] = "mixczuI";
+inline constexpr char part_lat[] = "mixqczuI";   // PT2PT__PART_LAT
+// PT2PT__BW (its -t never read, osu_util.c:760-783)
+inline constexpr char bw[] = "mixtWczuI";
+inline constexpr char lat_mt[] = "mixtczuI";     // PT2PT__LAT_MT and __LAT_MP
+inline constexpr char cong_bw[] = "mixWzI";      // PT2PT__CONG_BW: no c, no u
+inline constexpr char mbw_mr[] = "mixWczuI";     // MBW_MR
 // COLLECTIVE__ALLTOALL ... __REDUCE_SCATTER and their persistent forms (_P); -a sizes OSU's
 // device compute kernel (docs/osu.md)
-inline constexpr char collective[] = "fazcI";
-inline constexpr char barrier[] = "fazI";        // COLLECTIVE__BARRIER, __BARRIER_P
-inline constexpr char nbc[] = "ftazcI";          // COLLECTIVE__NBC_*
-inline constexpr char nbc_barrier[] = "ftazI";   // COLLECTIVE__NBC_BARRIER
-inline constexpr char nhbr[] = "fazcIN";         // COLLECTIVE__NHBR_*
-inline constexpr char nbc_nhbr[] = "ftazcIN";    // COLLECTIVE__NBC_NHBR_*
-inline constexpr char one_sided_lat[] = "swzcI";   // ONE_SIDED, LAT
-inline constexpr char one_sided_bw[] = "swzcIW";   // ONE_SIDED, BW
-inline constexpr char init[] = "I";                // STARTUP__INIT
+inline constexpr char collective[] = "mixfazcuI";
+inline constexpr char barrier[] = "mixfazuI";       // COLLECTIVE__BARRIER, __BARRIER_P: no c
+inline constexpr char nbc[] = "mixftazcuI";         // COLLECTIVE__NBC_*
+inline constexpr char nbc_barrier[] = "mixftazI";   // COLLECTIVE__NBC_BARRIER: no c, no u
+inline constexpr char nhbr[] = "mixfazcuIN";        // COLLECTIVE__NHBR_*
+inline constexpr char nbc_nhbr[] = "mixftazcuIN";   // COLLECTIVE__NBC_NHBR_*
+inline constexpr char one_sided_lat[] = "mixswzcI";   // ONE_SIDED, LAT: no u
+inline constexpr char one_sided_bw[] = "mixswzcIW";   // ONE_SIDED, BW: no u
+inline constexpr char init[] = "I";                   // STARTUP__INIT: not even -m -i -x
 }  // namespace letters
 
 // What a window of -W transfers costs a process: nothing (the latency tests), two MPI requests

@@ -589,8 +589,28 @@ def test_option_refusals(args):
                          (["ibcast", "--array-size", "-3"], "-a -3: Invalid Device Array Size"),
                          (["latency", "--window-size", "4"], "-W: not an option of latency ("),
                          (["barrier", "allreduce", "ibarrier", "--validation"],
-                          "-c: not an option of barrier, ibarrier (")]:
+                          "-c: not an option of barrier, ibarrier ("),
+                         # -u: a missing letter where 7.5's string lacks it (the one-sided
+                         # strings, osu_util.c:588-602; CONG_BW, NBC_BARRIER,
+                         # osu_util_options.h:74-75, 102-103), else not offered; in the default
+                         # set too (its one-sided and fan tests would run without it)
+                         (["put_latency", "latency", "bw_fan_in", "--validation-warmup", "3"],
+                          "-u: not an option of put_latency, bw_fan_in (OSU 7.5 does not take it "
+                          "there: Invalid option [-u]; see docs/osu.md)"),
+                         (["latency", "-u", "3"], "-u 3: not offered"),
+                         (["-u", "3"], "-u 3: not offered")]:
         refused_early(args, options + ["-m", "4:4", "-i", "1", "-x", "0"], why)
+    # init: OSU 7.5's string is "I" alone (osu_util_options.h:142): -m, -i, -x (long forms too)
+    # are letters it lacks; its getopt says "invalid option -- 'i'" (and osu_init runs on,
+    # osu_init.c:29-37: parbench refuses, docs/osu.md)
+    for options, why in [(["init", "--iterations", "5"],
+                          "-i: not an option of init (OSU 7.5 does not take it there: osu_init: "
+                          "invalid option -- 'i'; see docs/osu.md)"),
+                         (["init", "hello", "-x", "1", "-m", "8"], "-m: not an option of init ("),
+                         (["init", "put_latency", "-u", "2"],
+                          "-u: not an option of init, put_latency (OSU 7.5 does not take it "
+                          "there: Invalid option [-u]")]:
+        refused_early(args, options, why)
 
 
 # OSU 7.5's option strings (c/util/osu_util_options.h, line of each: plain build, accelerator
@@ -662,8 +682,11 @@ OSU75_PROGRAMS = {
     "INIT": "init", "HELLO": "hello",
 }
 # The letters parbench decides per program (osu/suite.cpp options_not_taken), a value each
-# (-s fence: a synchronisation of all nine one-sided tests, put_bibw's too)
-CHECKED_OPTIONS = {"T": ["MPI_CHAR"], "l": [], "k": ["rotate"], "b": ["multiple"], "R": ["1"],
+# (-s fence: a synchronisation of all nine one-sided tests, put_bibw's too). -m, -i and -x are
+# every string's but init's ("I"); -u is refused where taken too (docs/osu.md: not offered), so
+# where every program named takes it the refusal is that one, not a missing letter's.
+CHECKED_OPTIONS = {"m": ["4"], "i": ["1"], "x": ["0"], "u": ["3"],
+                   "T": ["MPI_CHAR"], "l": [], "k": ["rotate"], "b": ["multiple"], "R": ["1"],
                    "p": ["1"], "V": [], "D": ["cont"], "d": ["cuda", "D", "D"],
                    "W": ["2"], "t": ["1"], "q": ["2"], "N": ["cart:1:1"], "s": ["fence"],
                    "w": ["create"], "f": [], "z": ["50"], "c": [], "I": [], "a": ["4"]}
@@ -705,8 +728,13 @@ def test_option_acceptance(args):
             want = sorted(name for name in named if takes[name] is not None and
                           (letter not in takes[name] or (name, letter, accel) in KEPT_DIFFERENCES))
             device = ["-d", "cuda", "D", "D"] if accel else []
-            rc, _, err = driver(["run", "osu", *named, f"-{letter}", *value, *device, "-m", "4:4",
-                                 "-i", "1", "-x", "0", "--quiet"], np=1)
+            # short runs where a launch is not refused; init, named in every plain launch,
+            # refuses -m, -i and -x, so they are given there only as the letter checked
+            short = [] if "init" in named else \
+                [word for option, v in (("m", "4:4"), ("i", "1"), ("x", "0")) if option != letter
+                 for word in (f"-{option}", v)]
+            rc, _, err = driver(["run", "osu", *named, f"-{letter}", *value, *device, *short,
+                                 "--quiet"], np=1)
             lines = [line for line in err.splitlines() if line.strip()]
             refused_names = []
             if (rc == BAD_INPUT and len(lines) == 1 and lines[0].startswith("parbench:") and
@@ -717,6 +745,14 @@ def test_option_acceptance(args):
             expect(refused_names == want,
                    f"-{letter}{' under -d' if accel else ''}: refused on {refused_names}, OSU 7.5 "
                    f"refuses {want}: rc {rc}, stderr {err[-600:]!r}")
+            # in OSU 7.5's words: osu_init's getopt's where init alone is refused (its string "I"
+            # has no leading ':', osu_init.c:29-37), print_bad_usage_message's otherwise
+            words = (f"osu_init: invalid option -- '{letter}'" if want == ["init"] else
+                     f"Invalid option [-{letter}]")
+            expect(not refused_names or " of " not in lines[0] or
+                   f"(OSU 7.5 does not take it there: {words}; see docs/osu.md)" in lines[0],
+                   f"-{letter}{' under -d' if accel else ''}: OSU 7.5's words {words!r} not in "
+                   f"{lines[0]!r}")
     # hello takes and ignores them all (osu_hello.c reads no options): its one line, no device;
     # -c and -z apart (parbench refuses -l, -D and -V with them before it looks at the tests)
     for apart in ("cz", "lDV"):

@@ -221,6 +221,14 @@ struct methodology {
     [[nodiscard]] constexpr bool passive_put_barrier_per_iteration() const noexcept {
         return is_2021();
     }
+    // The order n of the n x n single-precision matrix-vector pass of IMB's CPU work, wherever
+    // it runs (IMB-NBC's and IMB-MPI4's overlap, IMB-IO's I-flavours, Truly_passive_put's
+    // target): IMB 2021 has one IMB_cpu_exploit for all of them, `#define SIZE 10`
+    // (IMB_cpu_exploit.c:88); under the guide parbench's 100 (policy::cpu_load::matrix_order),
+    // which only IMB-NBC, IMB-MPI4 and IMB-IO read there (Truly_passive_put spins on the clock).
+    [[nodiscard]] constexpr std::size_t cpu_exploit_order() const noexcept {
+        return is_2021() ? policy::cpu_load::imb2021_matrix_order : policy::cpu_load::matrix_order;
+    }
     // Truly_passive_put's target work in t_ovrl: IMB 2021's CPU work (mpi/imb_cpu_work.hpp), the
     // target's own probe and IMB_cpu_exploit(t_pure, 1) with the origin's t_pure
     // (IMB_rma_put.c:466-474): max(1, (int)(t_pure x its passes a second)) passes of the 10x10
@@ -249,11 +257,6 @@ struct methodology {
     // (IMB_reduce.c:207, :337); or the guide as parbench has it: calibrated collectively per size
     // to the largest t_pure, the same work on every process (mpi::calibrate).
     [[nodiscard]] constexpr bool nbc_calibrates_once_per_run() const noexcept { return is_2021(); }
-    // The order n of that work's n x n matrix-vector pass: IMB 2021's SIZE 10
-    // (IMB_cpu_exploit.c:88); 100 under the guide as parbench has it.
-    [[nodiscard]] constexpr std::size_t nbc_cpu_load_order() const noexcept {
-        return is_2021() ? policy::cpu_load::imb2021_matrix_order : policy::cpu_load::matrix_order;
-    }
     // --- IMB-IO (IMB 2021.11: src_cpp/IO/IO_suite.cpp, src_c/IMB_write.c, IMB_read.c,
     // IMB_cpu_exploit.c; IMB 4.0: the guide, catalogue A.3.3, A.6.10) ---------------------------
     // Defaults where the user gave no option: -npmin 1 (IO_suite.cpp:145), -msglog 0:22 (:291),
@@ -318,12 +321,6 @@ struct methodology {
     // three from the process with the largest t_ovrl.
     [[nodiscard]] constexpr bool io_times_each_their_maximum() const noexcept {
         return is_2021();
-    }
-    // The order n of the n x n matrix-vector product of IMB-IO's CPU work: IMB 2021's SIZE 10
-    // (IMB_cpu_exploit.c:88); 100 as parbench had it (policy::cpu_load::matrix_order, IMB-NBC's
-    // under the guide, nbc_cpu_load_order).
-    [[nodiscard]] constexpr std::size_t io_cpu_load_order() const noexcept {
-        return is_2021() ? policy::cpu_load::imb2021_matrix_order : policy::cpu_load::matrix_order;
     }
     // The probe of each size of an IMB-IO benchmark under the dynamic policy: IMB 2021's
     // calibration runs the benchmark once with one repetition, then, where that took t < 1 s,

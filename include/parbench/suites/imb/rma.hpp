@@ -150,6 +150,8 @@ struct truly_passive_put_def
         }
     };
 
+    // `run_work`: the run's IMB CPU work, which imb::suite::run makes for imb-rma under
+    // methodology::passive_put_work_like_imb alone; nullptr: the target spins on the clock.
     template <class Pattern, class R, class Kernel, class Completion, class Plan, class Check>
     static mpi::measurement measure(
         const mpi::session& s, mpi::measure_config<Pattern, Kernel, R, Completion, Plan, Check> config,
@@ -195,7 +197,7 @@ struct truly_passive_put_def
                 if (!timed_out) {
                     // IMB_cpu_exploit(t_pure, 1) on the target (IMB_rma_put.c:470): its passes
                     // for the agreed time of one put, run once
-                    mpi::imb_cpu_work* work = m.passive_put_work_like_imb() ? run_work : nullptr;
+                    mpi::imb_cpu_work* const work = run_work;
                     const bool computes = work != nullptr && !context.initiator;
                     if (computes) work->initialize(per_put_s);
                     target_computing computing{reference, per_put_s, work};

@@ -173,13 +173,11 @@ TEST_CASE("IMB-IO's CPU work, its calibration and the probe under each methodolo
           "[methodology]") {
     const parbench::imb::methodology imb2021{};
     const parbench::imb::methodology imb40{.name = parbench::imb::methodology_name::imb40};
-    // IMB 2021: SIZE 10 (IMB_cpu_exploit.c:88), calibrated once per run, the probe capped by
-    // IMB-IO's compiled MSGSPERSAMPLE 50 (IMB_settings_io.h:120).
-    CHECK(imb2021.io_cpu_load_order() == 10);
+    // IMB 2021: calibrated once per run, the probe capped by IMB-IO's compiled MSGSPERSAMPLE 50
+    // (IMB_settings_io.h:120).
     CHECK(imb2021.io_calibrates_once_per_run());
     CHECK(imb2021.io_probe_cap() == 50);
-    // 4.0: as parbench had it (IMB-NBC's 100x100, per size, parbench's warm-up).
-    CHECK(imb40.io_cpu_load_order() == 100);
+    // 4.0: as parbench had it (per size, parbench's warm-up).
     CHECK_FALSE(imb40.io_calibrates_once_per_run());
     CHECK(imb40.io_probe_cap() == 0);
     // IMB 2021 takes t_pure and t_ovrl each as the largest (IMB_output.c:335-336).
@@ -190,11 +188,21 @@ TEST_CASE("IMB-IO's CPU work, its calibration and the probe under each methodolo
 TEST_CASE("IMB-NBC's CPU work under each methodology", "[methodology]") {
     const parbench::imb::methodology imb2021{};
     const parbench::imb::methodology imb40{.name = parbench::imb::methodology_name::imb40};
-    // IMB 2021: IMB_cpu_exploit's SIZE 10 (IMB_cpu_exploit.c:88), its rate probed once per run,
-    // the work per size from t_pure (IMB_reduce.c:191).
-    CHECK(imb2021.nbc_cpu_load_order() == 10);
+    // IMB 2021: its rate probed once per run, the work per size from t_pure (IMB_reduce.c:191).
     CHECK(imb2021.nbc_calibrates_once_per_run());
-    // 4.0: parbench's 100x100 pass calibrated collectively per size.
-    CHECK(imb40.nbc_cpu_load_order() == 100);
+    // 4.0: parbench's pass calibrated collectively per size.
     CHECK_FALSE(imb40.nbc_calibrates_once_per_run());
+}
+
+TEST_CASE("IMB's one CPU work: the order of its pass under each methodology", "[methodology]") {
+    const parbench::imb::methodology imb2021{};
+    const parbench::imb::methodology imb40{.name = parbench::imb::methodology_name::imb40};
+    // IMB 2021 has one IMB_cpu_exploit for IMB-NBC, IMB-MPI4, IMB-IO and Truly_passive_put's
+    // target: `#define SIZE 10` (IMB_cpu_exploit.c:88), a 10x10 pass of 2 x 10 x 10 flops.
+    CHECK(imb2021.cpu_exploit_order() == 10);
+    CHECK(parbench::policy::cpu_load::flops_per_pass_of(imb2021.cpu_exploit_order()) == 200.0);
+    // 4.0: parbench's 100x100 pass (IMB-NBC's and IMB-IO's; Truly_passive_put spins instead).
+    CHECK(imb40.cpu_exploit_order() == 100);
+    CHECK(imb2021.passive_put_work_like_imb());
+    CHECK_FALSE(imb40.passive_put_work_like_imb());
 }
