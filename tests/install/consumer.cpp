@@ -1,8 +1,8 @@
-// The smallest user of the installed package, built by the install test with CMake's
-// find_package(parbench) and Meson's dependency('parbench-mpi'): it proves that each one's flags
-// find parbench's headers (and the generated version.hpp), MPI's mpi.h and library, and C++20,
-// without compiling a whole benchmark program again (check_install.py builds the first example
-// once, with pkg-config's flags, as the docs write it).
+// The smallest user of the installed package, built by the install test with pkg-config's
+// flags, CMake's find_package(parbench) and Meson's dependency('parbench-mpi'): it proves that
+// each one's flags find parbench's headers (and the generated version.hpp), MPI's mpi.h and
+// library, and C++20, without compiling a whole benchmark program (the build tree compiles and
+// runs the examples; check_install.py checks that every public header is installed).
 #include <parbench/mpi/environment.hpp>
 #include <parbench/version.hpp>
 
