@@ -95,6 +95,17 @@ struct choice {
 using chosen = choice<>;
 using barrier_or_each_call = choice</*Window=*/false>;
 
+// `c` with the methods a definition can never take left out (every field kept); `c` must not
+// have chosen one of them.
+template <bool Window, bool EachCall>
+[[nodiscard]] constexpr choice<Window, EachCall> narrowed(const chosen& c) noexcept {
+    return {.which = c.which,
+            .barriers = c.barriers,
+            .windows = c.windows,
+            .after_call = c.after_call,
+            .dissemination = c.dissemination};
+}
+
 // "-start_sync barrier", "-start_sync window" or "-start_sync window:WINDOW_US" (a fixed window
 // in µs). parbench spelt it -sync before IMB 2021's -sync on|off took that name.
 [[nodiscard]] inline chosen parse_sync(std::string_view text, chosen base = {}) {

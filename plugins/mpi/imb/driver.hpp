@@ -153,15 +153,10 @@ static_assert(!methodology{}.times_each_call(false, true) &&
 // The sync policy of one benchmark: -start_sync window as given; otherwise each call timed on
 // its own with the methodology's barriers where the methodology says so (IMB 2021's
 // collectives), else IMB's barriers before a batched loop. o.sync is barrier or window
-// (parse_sync).
-// (Once per EachCall, not per definition: sync_for.)
+// (parse_sync). Compiled once per EachCall, not per definition (sync_for).
 template <bool EachCall>
 [[nodiscard]] policy::sync::choice<true, EachCall> sync_of(const options& o) {
-    policy::sync::choice<true, EachCall> sync{.which = o.sync.which,
-                                              .barriers = o.sync.barriers,
-                                              .windows = o.sync.windows,
-                                              .after_call = o.sync.after_call,
-                                              .dissemination = o.sync.dissemination};
+    auto sync = policy::sync::narrowed<true, EachCall>(o.sync);
     if (sync.which == policy::sync::method::window) return sync;
     if constexpr (EachCall) {
         if (o.method.times_each_call(/*collective=*/true, /*has_bytes=*/true)) {
@@ -535,6 +530,8 @@ struct family {
         std::string path;  // a file's, for the message of a failed MPI-IO call
         if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
         const mpi::record_labels labels = labels_of(run, selected, name, traits.has_bytes, mode);
+        using size_plan = mpi::timing_plan<policy::iterations::confidence,
+                                           decltype(sync_for<Def>(o)), Aggregation>;
         mpi::measurement m = measure_size<Def>(
             session,
             mpi::measure_config{
@@ -544,16 +541,14 @@ struct family {
                 .resource = std::move(resource),
                 .kernel = types.kernel(context),
                 .completion = make_completion<Def>(context),
-                .plan = mpi::timing_plan<policy::iterations::confidence,
-                                         decltype(sync_for<Def>(o)), Aggregation>{.iterations = {.base = iterations,
-                                                                     .target = o.confidence,
-                                                                     .stop_when_futile =
-                                                                         o.confidence_futile_stop},
-                                                      .sync = sync_for<Def>(o),
-                                                      .mem_limit_bytes = run.mem_limit_bytes,
-                                                      .check = o.check,
-                                                      .aggregate_repeats_budget_s =
-                                                          o.method.aggregate_repeats_budget_s()},
+                .plan = size_plan{.iterations = {.base = iterations,
+                                                 .target = o.confidence,
+                                                 .stop_when_futile = o.confidence_futile_stop},
+                                  .sync = sync_for<Def>(o),
+                                  .mem_limit_bytes = run.mem_limit_bytes,
+                                  .check = o.check,
+                                  .aggregate_repeats_budget_s =
+                                      o.method.aggregate_repeats_budget_s()},
                 .check = types.check()},
             o.method, run.cpu_work);
         // Files: the measurement's were closed and deleted by its resource; every process

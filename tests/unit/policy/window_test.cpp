@@ -164,6 +164,18 @@ TEST_CASE("chosen sync: IMB's two barriers, or one before a window timing", "[wi
     counting_comm b;
     choice<true, false>{}.before_timing(b);
     CHECK(b.barriers == 2);
+    // narrowed keeps every field of the run's choice
+    constexpr chosen given{.which = parbench::policy::sync::method::window,
+                           .barriers = {.count = 3},
+                           .windows = {.exchanges = 7},
+                           .after_call = 2,
+                           .dissemination = true};
+    constexpr auto kept = parbench::policy::sync::narrowed<true, false>(given);
+    STATIC_REQUIRE(kept.which == given.which);
+    STATIC_REQUIRE(kept.barriers.count == 3);
+    STATIC_REQUIRE(kept.windows.exchanges == 7);
+    STATIC_REQUIRE(kept.after_call == 2);
+    STATIC_REQUIRE(kept.dissemination);
 }
 
 }  // namespace window_test
