@@ -91,7 +91,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import expect, finish  # noqa: E402
-from pbtest.run import driver, mpiexec, read_json  # noqa: E402
+from pbtest.run import driver, mpiexec, rank_env, read_json  # noqa: E402
 
 # What run() starts: the driver, the oracle library preloaded into every rank, the launcher
 # (np -> its command line up to the program) and the environment the launcher itself needs.
@@ -165,7 +165,7 @@ def run(np, args, delay=None, clock="virtual", console=False, timeout=240, metho
             env_args.append(f"PARBENCH_ORACLE_COUNT_DELAY_US={count_delay}")
         if nth_delay:
             env_args.append(f"PARBENCH_ORACLE_NTH_DELAY_US={nth_delay}")
-        return LAUNCHER(np) + ["env", *env_args] + [PARBENCH, "run", suite] + list(args)
+        return LAUNCHER(np) + rank_env(np, env_args) + [PARBENCH, "run", suite] + list(args)
 
     def reports(tmp):
         return [read_json(f) for f in sorted(glob.glob(os.path.join(tmp, "oracle.*.json")))]

@@ -24,11 +24,17 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from pbtest.expect import expect, finish, require  # noqa: E402
-from pbtest.run import PAW_BLAS, PLUGIN_PATH, driver  # noqa: E402
+from pbtest.run import PAW_BLAS, PLUGIN_PATH, driver, rank_env  # noqa: E402
 
 parbench, mpiexec = os.path.abspath(sys.argv[1]), sys.argv[2]
 fake_cudart = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
 two_nodes = [mpiexec, "-launcher", "fork", "-hosts", "n1,n2"]
+
+
+def on_two_nodes(np):
+    """The launcher of `np` processes on the two simulated nodes, with their ranks' environment
+    (pbtest.run.rank_env)."""
+    return two_nodes + ["-n", str(np), *rank_env(np)]
 
 
 def placement_of(d, what):
@@ -39,8 +45,8 @@ def placement_of(d, what):
 
 # 1. Two simulated nodes, one process each: two nodes, one process per node, rank r on node r.
 for np in (2, 4):
-    d = driver(two_nodes + ["-n", str(np), parbench, "run", "imb-mpi1", "PingPong", "-msglog",
-                            "0:0", "-iter", "10"])
+    d = driver(on_two_nodes(np) + [parbench, "run", "imb-mpi1", "PingPong", "-msglog", "0:0",
+                                   "-iter", "10"])
     p = placement_of(d, f"fork launcher, 2 hosts, -n {np}")
     nodes = [q["node"] for q in p["processes"]]
     expect(p["nodes"] == 2 and nodes == [r % 2 for r in range(np)] and
@@ -113,12 +119,12 @@ for r in rows_of(d, "PingPong on one node"):
 expect("-node: nodes" not in d.stdout and "on nodes" not in d.stdout,
        f"one node: no node line in the header: {d.stdout[:1500]}")
 # -map 2x2 at -n 4: the order is 0 2 1 3, so the pair is ranks 0 and 2, both on n1.
-d = driver(two_nodes + ["-n", "4", parbench] + pingpong + ["-map", "2x2"])
+d = driver(on_two_nodes(4) + [parbench] + pingpong + ["-map", "2x2"])
 expect_rows(rows_of(d, "-map 2x2"), [[0, 2]], "intra-node", "PingPong -map 2x2 -n 4")
 expect("# ( intra-node: nodes, rank order 0 0 )" in d.stdout,
        f"-map 2x2: the header names the pair's nodes: {d.stdout[:1500]}")
 # -multi 0 at -n 4: groups 0 1 and 2 3, each across the two nodes.
-d = driver(two_nodes + ["-n", "4", parbench] + pingpong + ["-multi", "0"])
+d = driver(on_two_nodes(4) + [parbench] + pingpong + ["-multi", "0"])
 expect_rows(rows_of(d, "-multi 0"), [[0, 1], [2, 3]], "inter-node", "PingPong -multi 0 -n 4")
 expect(re.search(r"^# Group  1:\s+2\s+3   on nodes 0 1$", d.stdout, re.M) is not None,
        f"-multi 0: each group line names its nodes: {d.stdout[:1500]}")
@@ -128,7 +134,7 @@ d = driver(two_nodes + ["-n", "2", parbench, "run", "osu", "latency", "-m", "1:2
 expect_rows(rows_of(d, "osu latency on n1,n2"), [[0, 1]], "inter-node", "osu latency on n1,n2")
 # OSU's tests of every pair at once (r <-> r + n/2) name each pair: at -n 4 on n1,n2 the pairs
 # 0-2 and 1-3 each stay within a node.
-d = driver(two_nodes + ["-n", "4", parbench, "run", "osu", "multi_lat", "mbw_mr", "-m", "1:1",
+d = driver(on_two_nodes(4) + [parbench, "run", "osu", "multi_lat", "mbw_mr", "-m", "1:1",
                         "-i", "4", "-x", "1"])  # OSU's window: multi_lat takes no -W
 osu_pairs = rows_of(d, "osu multi_lat, mbw_mr -n 4 on n1,n2")
 expect(sorted(r["benchmark"] for r in osu_pairs) == ["mbw_mr", "multi_lat"],
@@ -138,7 +144,7 @@ expect_rows(osu_pairs, [[0, 2], [1, 3]], "intra-node", "osu multi_lat, mbw_mr -n
 # 0 and 1, 3 on node 1. A test of pairs names each pair (IMB-MT's r <-> r + stride, stride P/2 by
 # default; PAW's i <-> i + n/2): pairs 0-2 and 1-3, both within a node (one group of all four
 # would say inter-node); a collective names every process.
-d = driver(two_nodes + ["-n", "4", parbench, "run", "imb-mt", "PingPongMT", "BcastMT", "-count",
+d = driver(on_two_nodes(4) + [parbench, "run", "imb-mt", "PingPongMT", "BcastMT", "-count",
                         "1", "-repeat", "10", "-warmup", "1"], env={"OMP_NUM_THREADS": "1"})
 mt = rows_of(d, "imb-mt -n 4 on n1,n2")
 expect_rows([r for r in mt if r["benchmark"] == "PingPongMT"], [[0, 2], [1, 3]], "intra-node",
@@ -148,7 +154,7 @@ expect_rows([r for r in mt if r["benchmark"] == "BcastMT"], [[0, 1, 2, 3]], "int
 expect(sorted({r["benchmark"] for r in mt}) == ["BcastMT", "PingPongMT"], f"imb-mt rows: {mt}")
 paw_sizes = {k: "1" for k in ("MIN_P2P_SIZE", "MED_P2P_SIZE", "MAX_P2P_SIZE", "MIN_COL_SIZE",
                               "MED_COL_SIZE", "MAX_COL_SIZE")}
-d = driver(two_nodes + ["-n", "4", parbench, "run", "paw", "p2p_send", "col_bct", "--nreps", "2",
+d = driver(on_two_nodes(4) + [parbench, "run", "paw", "p2p_send", "col_bct", "--nreps", "2",
                         "--nloop_max", "2", "--nloop_min", "2", "--min_loop_time", "0"],
            env=paw_sizes, drop=PAW_BLAS + PLUGIN_PATH, after=["--dat-dir", "."])
 paw = rows_of(d, "paw -n 4 on n1,n2")
@@ -169,8 +175,9 @@ if fake_cudart is not None:
                                        ([mpiexec], 2, [0, 0], 1)):
         what = f"-accelerator cuda -n {np} on {'n1,n2' if launch is two_nodes else 'one node'}, " \
                f"{count} device(s) a node"
-        d = driver(launch + ["-n", str(np), "env", f"LD_PRELOAD={fake_cudart}",
-                             f"PARBENCH_FAKE_CUDA_DEVICES={count}", parbench, "run", "imb-mpi1",
+        d = driver(launch + ["-n", str(np), *rank_env(np, [f"LD_PRELOAD={fake_cudart}",
+                                                           f"PARBENCH_FAKE_CUDA_DEVICES={count}"]),
+                             parbench, "run", "imb-mpi1",
                              "PingPong", "-accelerator", "cuda", "-msglog", "0:2", "-iter", "10"])
         require(d.returncode == 0 and d.document is not None, f"{what}: exit {d.returncode}",
                 d.stderr[-1500:])

@@ -76,8 +76,32 @@ def parbench(executable, prefix=(), timeout=120, launcher=MPIEXEC):
 
 
 def mpiexec(np, launcher=MPIEXEC, env_args=()):
-    """The launcher for `np` processes; `env_args` (NAME=value) reach every rank through env(1)."""
-    return [launcher, "-n", str(np)] + (["env", *env_args] if env_args else [])
+    """The launcher for `np` processes; `env_args` (NAME=value) reach every rank through env(1).
+    With more processes than this machine has CPUs, the ranks preload the test harness's
+    yield_when_idle library (tests/yield_when_idle.cpp), before any LD_PRELOAD of env_args."""
+    return [launcher, "-n", str(np)] + rank_env(np, env_args)
+
+
+def rank_env(np, env_args=()):
+    """`env NAME=value...` for the ranks of an `np`-process run, to follow the launcher's own
+    arguments: `env_args` and the yield_when_idle library where it applies; [] when neither."""
+    env_args = with_yield_when_idle(np, env_args)
+    return ["env", *env_args] if env_args else []
+
+
+def with_yield_when_idle(np, env_args=()):
+    """`env_args` with tests/yield_when_idle.cpp's library first in LD_PRELOAD where `np`
+    processes are more than this machine's CPUs and the build made the library (Meson's default
+    test setup names it in PARBENCH_TEST_YIELD_WHEN_IDLE; not in a sanitizer build)."""
+    library = os.environ.get("PARBENCH_TEST_YIELD_WHEN_IDLE")
+    if not library or int(np) <= len(os.sched_getaffinity(0)):
+        return list(env_args)
+    preload = [i for i, a in enumerate(env_args) if a.startswith("LD_PRELOAD=")]
+    if not preload:
+        return [f"LD_PRELOAD={library}", *env_args]
+    result = list(env_args)
+    result[preload[0]] = f"LD_PRELOAD={library}:" + result[preload[0]][len("LD_PRELOAD="):]
+    return result
 
 
 def read_json(path):

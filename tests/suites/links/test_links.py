@@ -26,7 +26,7 @@ D_US = 100.0
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import MPIEXEC, driver, parbench, run_command  # noqa: E402
+from pbtest.run import MPIEXEC, driver, mpiexec, parbench, rank_env, run_command  # noqa: E402
 
 
 def launch(parbench_exe, hosts, args, oracle=None, delays=None, links=None):
@@ -39,7 +39,7 @@ def launch(parbench_exe, hosts, args, oracle=None, delays=None, links=None):
             env.append("PARBENCH_ORACLE_LINK_DELAY_US=" +
                        ",".join(f"{i}-{j}:{v:g}" for (i, j), v in links.items()))
     command = [MPIEXEC, "-n", str(len(hosts)), "-launcher", "fork", "-hosts", ",".join(hosts)]
-    command += (["env", *env] if env else []) + [parbench_exe, "run", "links", *args]
+    command += rank_env(len(hosts), env) + [parbench_exe, "run", "links", *args]
     return driver(command, csv_file=True)
 
 
@@ -184,7 +184,7 @@ def main():
         expect("between processes" in d.stdout, "-per-rank: the matrix is not between processes")
     # An odd count: three processes on one node (links between processes, as -per-rank), three
     # rounds of one pair.
-    d = driver([MPIEXEC, "-n", "3", a.parbench, "run", "links", "-sizes", "0", "-iter", "10"])
+    d = driver(mpiexec(3) + [a.parbench, "run", "links", "-sizes", "0", "-iter", "10"])
     if expect(d.returncode == 0, f"-n 3: rc {d.returncode}: {d.stderr[-800:]}"):
         check_schedule(d.rows, [0, 1, 2], "-n 3")
         expect("# one node: the links are those between its processes" in d.stdout,

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from pbtest import mask  # noqa: E402
 from pbtest.approve import approve  # noqa: E402
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import MPIEXEC, driver, mpi_suite, run_command  # noqa: E402
+from pbtest.run import MPIEXEC, driver, mpi_suite, rank_env, run_command  # noqa: E402
 
 BAD_INPUT = 2
 D_US = 100.0  # the oracle's cost of one MPI call
@@ -133,8 +133,9 @@ def fan_nodes_run(args, hosts, names, options, report=None):
     virtual clock; with `report`, each rank's calls by peer at REPORT.RANK.json)."""
     env_args = with_oracle(args.oracle)["env_args"] + (
         ["PARBENCH_ORACLE_PEERS=1", f"PARBENCH_ORACLE_REPORT={report}"] if report else [])
-    return driver([MPIEXEC, "-n", str(len(hosts.split(","))), "-launcher", "fork", "-hosts",
-                   hosts, "env", *env_args, args.parbench, "run", "osu", *names, *options],
+    np = len(hosts.split(","))
+    return driver([MPIEXEC, "-n", str(np), "-launcher", "fork", "-hosts", hosts,
+                   *rank_env(np, env_args), args.parbench, "run", "osu", *names, *options],
                   env=with_oracle(args.oracle)["env"], timeout=300)
 
 

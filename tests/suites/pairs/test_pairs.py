@@ -31,7 +31,7 @@ SLOW_US = 400.0
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 from pbtest.expect import close, expect, finish  # noqa: E402
-from pbtest.run import MPIEXEC, driver, mpi_suite, parbench, run_command  # noqa: E402
+from pbtest.run import MPIEXEC, driver, mpi_suite, parbench, rank_env, run_command  # noqa: E402
 
 run = mpi_suite("pairs")
 
@@ -191,7 +191,7 @@ def main():
             print("NOTE: mpiexec is not MPICH's hydra: the two-node placement is not tried")
         else:
             d = driver([MPIEXEC, "-n", "4", "-launcher", "fork", "-hosts", "n1,n1,n2,n2",
-                        a.parbench, "run", "pairs", "-sizes", "0", "-iter", "5"])
+                        *rank_env(4), a.parbench, "run", "pairs", "-sizes", "0", "-iter", "5"])
             if expect(d.returncode == 0, f"two nodes: rc {d.returncode}: {d.stderr[-800:]}"):
                 nodes = {pair_of(r): (r["metrics"]["node_i"], r["metrics"]["node_j"])
                          for r in d.rows}
