@@ -1168,7 +1168,7 @@ def execute(name, c, tmp):
     # More processes than CPUs: the ranks yield while they wait (tests/yield_when_idle.cpp, as
     # pbtest.run.mpiexec does); mpiexec passes its environment on to them.
     yielding = env.get("PARBENCH_TEST_YIELD_WHEN_IDLE")
-    if c["launcher"] and yielding and \
+    if c["launcher"] and yielding and os.path.exists(yielding) and \
             int(c["launcher"].removeprefix("mpiexec")) > len(os.sched_getaffinity(0)):
         env["LD_PRELOAD"] = ":".join(filter(None, [yielding, env.get("LD_PRELOAD")]))
     start = time.monotonic()

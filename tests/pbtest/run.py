@@ -94,7 +94,7 @@ def with_yield_when_idle(np, env_args=()):
     processes are more than this machine's CPUs and the build made the library (Meson's default
     test setup names it in PARBENCH_TEST_YIELD_WHEN_IDLE; not in a sanitizer build)."""
     library = os.environ.get("PARBENCH_TEST_YIELD_WHEN_IDLE")
-    if not library or int(np) <= len(os.sched_getaffinity(0)):
+    if not library or not os.path.exists(library) or int(np) <= len(os.sched_getaffinity(0)):
         return list(env_args)
     preload = [i for i, a in enumerate(env_args) if a.startswith("LD_PRELOAD=")]
     if not preload:
