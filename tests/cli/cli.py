@@ -202,13 +202,14 @@ def case_mpi_timeout():
     need_mpi()
     with tempfile.TemporaryDirectory() as tmp:
         out_json = os.path.join(tmp, "out.json")
-        # -iter 20: PingPong must finish well within the 5 s limit on a loaded VM too.
+        # -iter 20: each PingPong size (its own limit) takes milliseconds, far within the 3 s
+        # limit on a loaded VM too.
         rc, out, err = mpi(2, ["PingPong", "Test_Deadlock", "-msglog", "0:2", "-iter", "20",
-                               "--timeout", "5", "--json", out_json],
+                               "--timeout", "3", "--json", out_json],
                            env={"PARBENCH_TEST_KERNELS": "1"}, timeout=90)
         expect_stopped(rc, err, out_json, "parbench: error: time limit:",
                        r"parbench: error: time limit: benchmark Test_Deadlock \(\d+ bytes, \d+ "
-                       r"processes\) did not finish within 5 s; stopped", "time limit")
+                       r"processes\) did not finish within 3 s; stopped", "time limit")
 
 
 def case_mpi_multi_name():

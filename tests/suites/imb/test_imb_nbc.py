@@ -108,12 +108,12 @@ def test_corrupt_and_deadlock(args):
     with tempfile.TemporaryDirectory() as tmp:
         out_json = os.path.join(tmp, "out.json")
         p = parbench(args, 2, ["imb-nbc", "Ibarrier", "Test_Ideadlock", "-iter", str(ITER),
-                               "-npmin", "2", "-methodology", "4.0", "--timeout", "6", "--json",
+                               "-npmin", "2", "-methodology", "4.0", "--timeout", "3", "--json",
                                out_json], env)
         lines = [l for l in p.stderr.splitlines() if l.startswith("parbench: error: time limit")]
         expect(p.returncode != 0 and len(lines) == 1 and re.fullmatch(
             r"parbench: error: time limit: benchmark Test_Ideadlock \(\d+ bytes, 2 "
-            r"processes\) did not finish within 6 s; stopped", lines[0]),
+            r"processes\) did not finish within 3 s; stopped", lines[0]),
             f"--timeout names Test_Ideadlock: rc {p.returncode} {p.stderr[-400:]}")
         doc = json.load(open(out_json))
         names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]

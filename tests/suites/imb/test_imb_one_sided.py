@@ -142,12 +142,12 @@ def test_corrupt_and_deadlock(args):
     with tempfile.TemporaryDirectory() as tmp:
         out_json = os.path.join(tmp, "out.json")
         p = parbench(args, 2, ["imb-rma", "Unidir_put", "Test_Rma_Deadlock", "-msglog", "0:2",
-                               "-iter", str(ITER), "-methodology", "4.0", "--timeout", "5",
+                               "-iter", str(ITER), "-methodology", "4.0", "--timeout", "3",
                                "--json", out_json], env)
         lines = [l for l in p.stderr.splitlines() if l.startswith("parbench: error: time limit")]
         expect(p.returncode != 0 and len(lines) == 1 and re.fullmatch(
             r"parbench: error: time limit: benchmark Test_Rma_Deadlock \(\d+ bytes, 2 "
-            r"processes\) did not finish within 5 s; stopped", lines[0]),
+            r"processes\) did not finish within 3 s; stopped", lines[0]),
             f"--timeout names Test_Rma_Deadlock: rc {p.returncode} {p.stderr[-400:]}")
         doc = json.load(open(out_json))
         names = [b["name"] for b in doc["benchmarks"] if b["run_type"] == "iteration"]
