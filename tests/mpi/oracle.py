@@ -1222,7 +1222,7 @@ def check_work_spread_per_group():
     group (reported as combined, group -1), spans both."""
     d0, d1 = 20.0, 400.0
     rc, doc, _, err, _ = run(4, ["Ibcast", "-msglog", "3:3", "-zero_size", "off", "-iter", "4",
-                                 "-time", "10", "-npmin", "2", "-multi", "1"],
+                                 "-time", "600", "-npmin", "2", "-multi", "1"],
                              delay=f"{d0},{d0},{d1},{d1}", methodology=None, suite="imb-nbc")
     if not expect(rc == 0, f"-multi 1 work spread: rc {rc}: {err[-300:]}"):
         return
@@ -1234,7 +1234,8 @@ def check_work_spread_per_group():
     print(f"-multi 1 work spread by (Q, group): {spread}, rank 0's rate {per_second} passes/s")
     if not expect(set(spread) == {(2, 0), (2, 1), (4, -1)} and
                   all(None not in v for v in spread.values()),
-                  f"-multi 1: rows by (Q, group) with their spread: {spread}"):
+                  f"-multi 1: rows by (Q, group) with their spread: {spread}; run types "
+                  f"{[(b.get('run_type'), b.get('benchmark')) for b in doc.get('benchmarks', [])]}"):
         return
     (lo0, mine0, hi0), (lo1, mine1, hi1), (lo4, _, hi4) = (spread[(2, 0)], spread[(2, 1)],
                                                            spread[(4, -1)])
