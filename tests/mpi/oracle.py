@@ -62,7 +62,8 @@ Cases:
              collectives with data in both the t_pure and the t_ovrl loop (-sync on minus off =
              2 x repetitions; none for Ibarrier, IMB_barrier.c), t_CPU read around the work
              inside the overlapped loop under 2021 (one virtual clock tick per iteration) and
-             by a loop of its own under 4.0, overlap[%] from the row's three times by
+             by a loop of its own under 4.0 (under -multi 1 at -n 4 each group's row its own
+             processes' fewest and most passes), overlap[%] from the row's three times by
              max(t_pure, t_CPU) under 2021 and min under 4.0, Ireduce_scatter's counts as
              imb2021's Reduce_scatter; the CPU work under 2021 IMB_cpu_exploit's (the context's
              one probe of 250001 passes of a 10x10 pass, every row's work max(1, (int)(t_pure x
@@ -76,7 +77,8 @@ Cases:
              t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions and where its
              writes land (every aggregate epoch and the non-aggregate timed run from the file's
              beginning under 2021) and the size its file is made at (IMB 2021's for the block),
-             the context
+             the read file made once per block under 2021 (the opens that remove a stale file,
+             the content written), at every size under 4.0, the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
