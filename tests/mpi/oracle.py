@@ -62,7 +62,8 @@ Cases:
              collectives with data in both the t_pure and the t_ovrl loop (-sync on minus off =
              2 x repetitions; none for Ibarrier, IMB_barrier.c), t_CPU read around the work
              inside the overlapped loop under 2021 (one virtual clock tick per iteration) and
-             by a loop of its own under 4.0, overlap[%] from the row's three times by
+             by a loop of its own under 4.0 (under -multi 1 at -n 4 each group's row its own
+             processes' fewest and most passes), overlap[%] from the row's three times by
              max(t_pure, t_CPU) under 2021 and min under 4.0, Ireduce_scatter's counts as
              imb2021's Reduce_scatter; the CPU work under 2021 IMB_cpu_exploit's (the context's
              one probe of 250001 passes of a 10x10 pass, every row's work max(1, (int)(t_pure x
@@ -76,7 +77,8 @@ Cases:
              t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions and where its
              writes land (every aggregate epoch and the non-aggregate timed run from the file's
              beginning under 2021) and the size its file is made at (IMB 2021's for the block),
-             the context
+             the read file made once per block under 2021 (the opens that remove a stale file,
+             the content written), at every size under 4.0, the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
@@ -1210,10 +1212,47 @@ def check_work_spread(label, records, each_its_own):
                    f"{label} {r['benchmark']}: the agreed work has no spread: {low}, {high}")
 
 
+def check_work_spread_per_group():
+    """-multi 1 under IMB 2021: each group's row takes the fewest and most passes of its own
+    processes, and its cpu_load_passes its first process's (mpi::attach_work_spread). -n 4,
+    Ibcast at Q = 2 (groups {0, 1} and {2, 3}) and Q = 4 (one group); D = 20 us on ranks 0 and 1,
+    400 on 2 and 3: each process's t_pure is its 2 D, its work max(1, (int)(2 D x Nrep)) passes at
+    its own probed rate Nrep (IMB_cpu_exploit.c:122), so group 1's processes run about 20 times
+    group 0's (their probes differ by far less on one machine). Known answers: group 0's row at
+    Q = 2 holds rank 0's work from the context's probe, and its passes lie wholly below group 1's
+    (over all processes, as before, both rows had the same min and max); the Q = 4 row, one
+    group (reported as combined, group -1), spans both."""
+    d0, d1 = 20.0, 400.0
+    rc, doc, _, err, _ = run(4, ["Ibcast", "-msglog", "3:3", "-zero_size", "off", "-iter", "4",
+                                 "-time", "600", "-npmin", "2", "-multi", "1"],
+                             delay=f"{d0},{d0},{d1},{d1}", methodology=None, suite="imb-nbc")
+    if not expect(rc == 0, f"-multi 1 work spread: rc {rc}: {err[-300:]}"):
+        return
+    probe = doc["context"]["parbench"]["plugin_context"].get("cpu_exploit", {})
+    per_second = min(int(250001 / probe["seconds"]), 2**31 - 1) if probe.get("seconds") else 0
+    x0 = 2 * d0 * 1e-6 * per_second
+    spread = {(r["processes"], r.get("group")): tuple(r.get("metrics", {}).get(k) for k in (
+        "cpu_load_passes_min", "cpu_load_passes", "cpu_load_passes_max")) for r in rows(doc)}
+    print(f"-multi 1 work spread by (Q, group): {spread}, rank 0's rate {per_second} passes/s")
+    if not expect(set(spread) == {(2, 0), (2, 1), (4, -1)} and
+                  all(None not in v for v in spread.values()),
+                  f"-multi 1: rows by (Q, group) with their spread: {spread}; run types "
+                  f"{[(b.get('run_type'), b.get('benchmark')) for b in doc.get('benchmarks', [])]}"):
+        return
+    (lo0, mine0, hi0), (lo1, mine1, hi1), (lo4, _, hi4) = (spread[(2, 0)], spread[(2, 1)],
+                                                           spread[(4, -1)])
+    expect(mine0 in {max(1, int(x0 + 1e-9)), max(1, int(x0 - 1e-9))} and
+           lo0 <= mine0 <= hi0 < lo1 <= mine1 <= hi1 and lo4 == lo0 and hi4 == hi1,
+           f"-multi 1: group 0's passes {lo0}..{hi0} (rank 0's {mine0}, want max(1, (int)(2 D x "
+           f"{per_second})) = {int(x0)}) wholly below group 1's {lo1}..{hi1} (its first "
+           f"process's {mine1}); the Q = 4 row {lo4}..{hi4} spans both")
+
+
 def case_imb2021_nbc():
     check_overlap_rules("imb-nbc", ["Ibcast", "Iallreduce", "Ireduce_scatter", "Ibarrier"],
                         ("Ibcast", "Iallreduce", "Ireduce_scatter"), "MPI_Ibcast 8 ",
                         "MPI_Ireduce_scatter")
+    check_work_spread_per_group()
 
 
 def case_imb2021_mpi4():
@@ -1248,6 +1287,49 @@ def check_io_times_each_their_maximum(where):
            f"want each the largest over the processes: 20 and 120")
     print(f"2021 P_IWrite_indv Q=2 each time its maximum: t_pure "
           f"{[o.get('t_pure_us') for o in got]} t_ovrl {[o.get('t_ovrl_us') for o in got]}")
+
+
+def check_io_read_file_per_block(where):
+    """IMB 2021 makes a read benchmark's file once per block (process count and mode:
+    IMB_init_file at original_benchmark.h:163-175; a stale one removed, IMB_del_file), written by
+    the file's first process from offset 0 as far as its total (IMB_init_file.c:203-261), and keeps
+    it across the block's sizes; parbench's kept file (mpi/file_resource.hpp) holds a value of the
+    offset alone, so -check still knows what every size reads. P_Read_indv and P_Read_shared at
+    -msgsize 2,10,64, -npmin 1 at -n 2 (blocks Q = 1 and Q = 2), -check: L = 64, OVERALL_VOL 40
+    MiB / 64 > 50, so total = 50 x 64 = 3200 B, more than the 2n = 4 tiles of 64 B -check needs. The
+    oracle counts the opens that remove a stale file (CREATE | DELETE_ON_CLOSE: a file made
+    afresh) and the explicit-offset writes (a read benchmark writes only its file's content). Under
+    2021: rank 0 two files per benchmark (Q = 1, 2), each one MPI_File_write_at of 3200 B at 0;
+    rank 1 one per benchmark and no write. Under 4.0 a fresh file at every size: 3 per block.
+    No defects in any row under either."""
+    names = ["P_Read_indv", "P_Read_shared"]
+    for m in ("2021", "4.0"):
+        rc, doc, _, err, reports = run(2, names + ["-msgsize", "2,10,64", "-zero_size", "off",
+                                                   "-npmin", "1", "-iter", "2,40,1", "-time",
+                                                   "600", "-check"] + where,
+                                       delay=20.0, methodology=m, suite="imb-io")
+        if not expect(rc == 0, f"{m}: read files per block: rc {rc}: {err[-300:]}"):
+            continue
+        made, written = {}, {}
+        for report in reports or []:
+            rank = report.get("rank")
+            opens = report.get("operands", {}).get("MPI_File_open", {})
+            made[rank] = opens.get("MPI_BYTE x 1 create delete_on_close", 0)
+            written[rank] = dict(report.get("operands", {}).get("MPI_File_write_at", {}))
+        blocks = {0: 2 * len(names), 1: len(names)}  # (benchmark, Q) blocks each rank is in
+        if m == "2021":
+            want_made = blocks
+            want_written = {0: {"MPI_BYTE x 3200 at 0": blocks[0]}, 1: {}}
+        else:
+            want_made = {rank: 3 * b for rank, b in blocks.items()}
+            want_written = {rank: written.get(rank) for rank in blocks}  # per size (not asserted)
+        defects = {(r["benchmark"], r["processes"], r["bytes"]): r.get("defects")
+                   for r in rows(doc)}
+        expect(made == want_made and written == want_written and len(defects) == 12 and
+               all(d == 0 for d in defects.values()),
+               f"{m}: read files made afresh by rank {made} (want {want_made}), content written "
+               f"{written} (want {want_written}), defects {defects}")
+        print(f"{m}: read files made afresh by rank {made}, content written {written}")
 
 
 # IMB 2021.11 runs the names in the order given (`IMB-IO S_IRead_indv Open_Close S_IWrite_indv`
@@ -1523,6 +1605,7 @@ def case_imb2021_io():
                f"{label}: the context's IMB-IO rules {ctx}")
         if is_2021:
             check_io_times_each_their_maximum(where)
+            check_io_read_file_per_block(where)
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
     # -iter_policy multiple_np and off under 2021: IMB runs the whole count once, untimed and
     # without a rewind (helper_IMB_functions.h:690-694, the branch taken wherever the dynamic

@@ -1,6 +1,7 @@
 // The file resource (mpi/resource.hpp's steps) of the MPI-IO benchmarks: a file opened
 // collectively outside the timed region, with its view and its content (preallocated for
-// writes, written for reads), closed and deleted when the measurement ends. Kernels address it
+// writes, written for reads), closed and deleted when the measurement ends (IMB 2021's read
+// file, kept_file, when its block ends: made once and kept across the sizes). Kernels address it
 // through a file_view: the handle, the process's buffer and the offset of iteration i.
 //
 // Tiles: the file is `tiles` portions of X bytes (IMB's I/O portion); in each, every process of a
@@ -39,6 +40,40 @@
 
 namespace parbench::mpi {
 
+// Byte `offset` of a file made once for its block (kept_file): a function of the position in the
+// file alone, so that one file holds what every size of the block reads and -check knows what a
+// read at any offset must deliver, as IMB 2021's read file holds a value of its position
+// (IMB_init_file_content, src_c/IMB_init_file.c:65-83, IMB_ass_buf's BUF_VALUE(0, i) of the
+// 4-byte unit i, IMB_mem_manager.c:304-311). Never zero (a read of nothing leaves zeros), and
+// without a short period (a read misplaced by any distance shows): a 64-bit mix of the offset.
+[[nodiscard]] constexpr std::byte block_file_byte(std::uint64_t offset) noexcept {
+    std::uint64_t z = offset * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    z = (z ^ (z >> 31)) * 0xd6e8feb86659fd93ull;
+    z ^= z >> 32;
+    return static_cast<std::byte>(1 + z % 255);
+}
+
+// IMB 2021's read file, made once per block (process count and mode: IMB_init_file at
+// original_benchmark.h:163-175) and kept across the block's sizes, each opening it
+// (IMB_init_transfer.c:183): what the block's sizes have made of it so far. One per pass in
+// imb::family, whose close() removes it (remove_kept_file) when the block ends.
+struct kept_file {
+    std::uint64_t content_bytes = 0;  // the bytes of block_file_byte it holds from offset 0;
+                                      // 0: not made yet (the block's next size makes it)
+    std::string path;                 // where it is, once made
+    bool remover = false;             // this process removes it (the file's first process)
+};
+
+// After the block: its kept file removed by the file's first process (every process of the file
+// closed it at its last size's teardown, which ends in a barrier of the file's processes).
+inline void remove_kept_file(kept_file& f) noexcept {
+    if (f.remover && !f.path.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove(f.path, ignored);
+    }
+    f = {};
+}
+
 // Where the files of one measurement go and how many tiles they hold.
 struct file_site {
     std::string directory;              // the run's own directory
@@ -61,6 +96,9 @@ struct file_site {
     // holds, so that reads past its end read nothing, as IMB's do. false: every tile prefilled
     // (the 4.0 rule, and -check, which needs data wherever it reads).
     bool reads_find_block_file = false;
+    // Reads under IMB 2021 (file_plan::kept): the pass's read file, made at its first size and
+    // kept across its sizes; nullptr: a fresh file per size. Not owned.
+    kept_file* kept_read_file = nullptr;
 };
 
 struct file_plan {
@@ -96,15 +134,37 @@ struct file_plan {
     // IMB 2021 writes its block's file once, `total` bytes from offset 0 (IMB_init_file.c:
     // 236-261); a read past it returns fewer bytes or none. 0: every tile prefilled.
     std::uint64_t content_bytes = 0;
+    // Reads (prefill) under IMB 2021: the block's file, made at the block's first size (the
+    // stale one removed, MPI_File_set_size to block_file_bytes, IMB's total) and kept across
+    // its sizes: its content is block_file_byte of the offset, written once from offset 0 by the
+    // file's first process (as IMB's File_rank 0, IMB_init_file.c:203-261) as far as
+    // kept_bytes() reaches, the bytes a later size needs beyond what it holds added then;
+    // teardown closes it without removing it. nullptr: a fresh file per size, each process's
+    // blocks holding check::fill_bytes of its rank (the 4.0 rule).
+    kept_file* kept = nullptr;
+
+    // The bytes the kept file must hold at this size: IMB's total (content_bytes, cut there),
+    // or under -check (content_bytes 0) every tile of this size, and IMB's total at least.
+    [[nodiscard]] std::uint64_t kept_bytes() const noexcept {
+        if (content_bytes > 0) return content_bytes;
+        return std::max<std::uint64_t>(block_file_bytes,
+                                       static_cast<std::uint64_t>(portion_bytes) * tiles);
+    }
 
     // The size the file starts each size (and each cut-back epoch) at.
     [[nodiscard]] std::uint64_t carried_size() const noexcept {
         return carried_file_bytes == nullptr ? 0 : std::max(*carried_file_bytes, block_file_bytes);
     }
 
-    // This process's share of the disk the file needs.
-    [[nodiscard]] std::uint64_t disk_bytes() const noexcept {
+    // This process's share of the disk the file needs (a kept file: what it still lacks, all of
+    // it the share of the file's first process, `first_process`).
+    [[nodiscard]] std::uint64_t disk_bytes(bool first_process = true) const noexcept {
         if (!open_in_setup) return 1;
+        if (kept != nullptr) {
+            const std::uint64_t held = kept->content_bytes;
+            return (private_file || first_process) && kept_bytes() > held ? kept_bytes() - held
+                                                                         : 0;
+        }
         if (content_bytes > 0 && portion_bytes > 0)  // its blocks of the tiles the file holds
             return static_cast<std::uint64_t>(block_bytes) *
                    ((content_bytes + portion_bytes - 1) / portion_bytes);
@@ -133,6 +193,7 @@ struct file_view {
     const char* path = "";
     int* error = nullptr;           // the first failed call's code (file_errors.hpp)
     pattern::io_split split{};      // the tile's split among the processes
+    bool content_by_offset = false;  // the file holds block_file_byte of each offset (kept)
 
     // Keeps a failed call's code for the report after the measurement.
     void note(int code) const noexcept {
@@ -186,7 +247,7 @@ public:
     [[nodiscard]] storage_need check_storage(const communicator& active) const {
         storage_need s;
         s.directory = std::filesystem::path(plan_.path).parent_path().string();
-        double mine = static_cast<double>(plan_.disk_bytes());
+        double mine = static_cast<double>(plan_.disk_bytes(context_.rank == 0));
         MPI_Allreduce(&mine, &s.need_bytes, 1, MPI_DOUBLE, MPI_SUM, active.get());
         if (active.rank() == 0) s.free_bytes = free_bytes_under(s.directory);
         MPI_Bcast(&s.free_bytes, 1, MPI_DOUBLE, 0, active.get());
@@ -205,10 +266,12 @@ public:
         comm_ = plan_.private_file ? MPI_COMM_SELF : context_.comm;
         set_up_ = true;
         if (!plan_.open_in_setup) return;
+        // A kept file is made at the block's first size only; later sizes open it as it is.
+        const bool fresh = plan_.kept == nullptr || plan_.kept->content_bytes == 0;
         MPI_File stale = MPI_FILE_NULL;
-        if (MPI_File_open(comm_, plan_.path.c_str(),
-                          MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                          MPI_INFO_NULL, &stale) == MPI_SUCCESS)
+        if (fresh && MPI_File_open(comm_, plan_.path.c_str(),
+                                   MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                                   MPI_INFO_NULL, &stale) == MPI_SUCCESS)
             MPI_File_close(&stale);
         const int opened = MPI_File_open(comm_, plan_.path.c_str(),
                                          MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh_);
@@ -216,6 +279,11 @@ public:
             // Kernels then fail at once on MPI_FILE_NULL (no collective waits for this file).
             error_ = opened;
             fh_ = MPI_FILE_NULL;
+            return;
+        }
+        if (plan_.kept != nullptr) {
+            complete_kept_file(fresh);
+            set_view();
             return;
         }
         set_view();
@@ -323,6 +391,7 @@ public:
             MPI_Barrier(comm_);
             MPI_Comm_rank(comm_, &rank);
         }
+        if (plan_.kept != nullptr) return;  // the block's: remove_kept_file when it ends
         if (rank == 0) {
             std::error_code ignored;
             std::filesystem::remove(plan_.path, ignored);
@@ -340,7 +409,8 @@ public:
                 plan_.tiled_view && plan_.block_bytes > 0,
                 plan_.path.c_str(),
                 &error_,
-                plan_.split};
+                plan_.split,
+                plan_.kept != nullptr};
     }
     [[nodiscard]] const file_plan& plan() const noexcept { return plan_; }
 
@@ -399,6 +469,40 @@ private:
         if (plan_.content_bytes > 0)
             v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.content_bytes)));
         sync_barrier_sync();
+    }
+
+    // A kept file, through the view a fresh open gives (bytes from offset 0): at the block's
+    // first size (`fresh`) made at IMB's size (MPI_File_set_size, sparse, IMB_init_file.c:236);
+    // then the content this size needs beyond what the file holds, block_file_byte of each
+    // offset, written by the file's first process in pieces of prefill_chunk_bytes (IMB's rank 0
+    // writes its file in 1 MiB pieces, :241-258) and made visible to all. Collective over the
+    // file's communicator. A size that needs nothing more writes nothing.
+    void complete_kept_file(bool fresh) {
+        const file_view v = view();
+        kept_file& kept = *plan_.kept;
+        if (fresh) v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.block_file_bytes)));
+        const std::uint64_t held = kept.content_bytes;
+        const std::uint64_t want = std::max(held, plan_.kept_bytes());
+        int rank = 0;
+        MPI_Comm_rank(comm_, &rank);
+        if (want > held) {
+            if (rank == 0) {
+                std::vector<std::byte> chunk(
+                    static_cast<std::size_t>(std::min<std::uint64_t>(prefill_chunk_bytes, want - held)));
+                for (std::uint64_t at = held; at < want; at += chunk.size()) {
+                    const auto these = static_cast<std::size_t>(
+                        std::min<std::uint64_t>(chunk.size(), want - at));
+                    for (std::size_t k = 0; k < these; ++k) chunk[k] = block_file_byte(at + k);
+                    v.note(MPI_File_write_at(fh_, static_cast<MPI_Offset>(at), chunk.data(),
+                                             static_cast<int>(these), MPI_BYTE,
+                                             MPI_STATUS_IGNORE));
+                }
+            }
+            sync_barrier_sync();
+        }
+        kept.content_bytes = want;
+        kept.path = plan_.path;
+        kept.remover = rank == 0;
     }
 
     // IMB's assured completion, outside timing.

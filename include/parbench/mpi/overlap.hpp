@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -158,17 +159,36 @@ inline void attach_overlap(std::vector<result_record>& records, const gathered& 
 // IMB 2021's CPU work is each process's own (mpi/imb_cpu_work.hpp: its own probe and, in
 // IMB-NBC and IMB-MPI4, its own t_pure; IMB_cpu_exploit.c:98-122), so the passes differ between
 // the processes while a record's cpu_load_passes is world rank 0's: the fewest and the most over
-// the active processes go beside it, as metrics cpu_load_passes_min and cpu_load_passes_max.
-// Collective over the active processes (one agreement, between timings: never inside one);
-// `mine` this process's passes; the records are world rank 0's (empty elsewhere).
+// the record's processes go beside it, as metrics cpu_load_passes_min and cpu_load_passes_max.
+// A record of one group (-multi 1: r.block.group >= 0) takes its group's fewest and most, and
+// its cpu_load_passes becomes its group's first process's; a combined record (-1) those over
+// every active process. Collective over the active processes (one agreement, between timings:
+// never inside one); `mine` this process's passes; the records are world rank 0's (empty
+// elsewhere).
 inline void attach_work_spread(const session& s, std::vector<result_record>& records,
                                std::uint64_t mine) {
-    // the largest of (p, -p) over the processes: the most passes and minus the fewest
-    long long spread[2] = {static_cast<long long>(mine), -static_cast<long long>(mine)};
-    s.agree(spread, 2, MPI_LONG_LONG, MPI_MAX);
+    // Per group g, then once over all of them at g = groups: the largest of (p, -p, the first
+    // process's p) over its processes, each slot of a process outside it the lowest value.
+    const int groups = std::max(1, s.layout().groups);
+    constexpr long long nobody = std::numeric_limits<long long>::min();
+    std::vector<long long> spread(3 * static_cast<std::size_t>(groups + 1), nobody);
+    const auto own = [&](int g, bool first) {
+        const auto at = 3 * static_cast<std::size_t>(g);
+        spread[at] = static_cast<long long>(mine);
+        spread[at + 1] = -static_cast<long long>(mine);
+        if (first) spread[at + 2] = static_cast<long long>(mine);
+    };
+    own(groups, false);
+    if (s.active() && s.group_index() >= 0 && s.group_index() < groups)
+        own(s.group_index(), s.group().rank() == 0);
+    s.agree(spread.data(), static_cast<int>(spread.size()), MPI_LONG_LONG, MPI_MAX);
     for (result_record& r : records) {
-        r.metrics["cpu_load_passes_min"] = static_cast<double>(-spread[1]);
-        r.metrics["cpu_load_passes_max"] = static_cast<double>(spread[0]);
+        const bool one_group = r.block.group >= 0 && r.block.group < groups;
+        const auto at = 3 * static_cast<std::size_t>(one_group ? r.block.group : groups);
+        r.metrics["cpu_load_passes_min"] = static_cast<double>(-spread[at + 1]);
+        r.metrics["cpu_load_passes_max"] = static_cast<double>(spread[at]);
+        if (one_group && spread[at + 2] != nobody)
+            r.metrics["cpu_load_passes"] = static_cast<double>(spread[at + 2]);
     }
 }
 

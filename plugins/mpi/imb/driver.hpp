@@ -284,12 +284,20 @@ void pause_after_size(double start);
 [[nodiscard]] mpi::record_labels labels_of(const run_state& run, const selection& selected,
                                            std::string_view name, bool has_bytes,
                                            std::string_view mode);
+// IMB-IO under IMB 2021: the files of one pass (a block: process count and mode) kept across its
+// sizes (methodology::io_file_per_block): the size a write's file was left at by the pass's
+// earlier sizes (mpi::file_site::carried_file_bytes), and the read file, made once for the pass
+// (mpi::file_site::kept_read_file).
+struct io_block_files {
+    std::uint64_t write_file_bytes = 0;
+    mpi::kept_file read_file;
+};
 // Where one size's files go (make_resource's site): see family::measure_as.
 [[nodiscard]] mpi::file_site file_site_of(const run_state& run, const selection& selected,
                                           const mpi::session& session,
                                           const policy::iterations::imb_volume& iterations,
                                           std::uint64_t x, bool aggregate, bool rooted,
-                                          std::uint64_t* carried_file_bytes,
+                                          io_block_files* block_files,
                                           std::uint64_t largest_length);
 // Hands one record to the host (family::publish); counts the calls window sync dropped.
 void publish_record(const run_state& run, bool timed_out, std::uint64_t& dropped_calls,
@@ -348,9 +356,8 @@ struct family {
         // mpi::end_of_size).
         std::array<policy::iterations::imb_block_budget, passes> budgets{};
         bool timed_out = false;
-        // IMB-IO under IMB 2021: the size this process's file of each pass was left at by the
-        // pass's earlier sizes (mpi::file_site::carried_file_bytes).
-        std::array<std::uint64_t, passes> io_file_bytes{};
+        // IMB-IO under IMB 2021: each pass's files kept across its sizes (io_block_files).
+        std::array<io_block_files, passes> io_files{};
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -449,8 +456,7 @@ struct family {
                             c.repetitions[P], c.budgets[P]);
         // IMB-IO's writes under IMB 2021: the pass's file carried across its sizes
         // (methodology::io_file_per_block).
-        std::uint64_t* const carried =
-            o.method.io_file_per_block() ? &c.io_file_bytes[P] : nullptr;
+        io_block_files* const carried = o.method.io_file_per_block() ? &c.io_files[P] : nullptr;
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -497,13 +503,13 @@ struct family {
         return m;
     }
 
-    // One size under an aggregation policy and an IMB repetition rule; `carried_file_bytes`:
-    // the pass's file size carried across its sizes (IMB-IO under IMB 2021), or nullptr.
+    // One size under an aggregation policy and an IMB repetition rule; `block_files`: the
+    // pass's files kept across its sizes (IMB-IO under IMB 2021), or nullptr.
     template <class Aggregation>
     [[nodiscard]] mpi::measurement measure_as(const count& c, std::uint64_t x,
                                               std::string_view mode,
                                               const policy::iterations::imb_volume& iterations,
-                                              std::uint64_t* carried_file_bytes = nullptr) const {
+                                              io_block_files* block_files = nullptr) const {
         const options& o = *run.opts;
         const mpi::session& session = c.session;
         const auto bytes = static_cast<std::size_t>(x);
@@ -522,7 +528,7 @@ struct family {
         mpi::file_site site;
         if constexpr (requires(const mpi::file_site& f) { Def::file(bytes, context, f); })
             site = file_site_of(run, selected, session, iterations, x, Aggregation::is_aggregate,
-                                descriptor_under<Def>(o.method).rooted, carried_file_bytes,
+                                descriptor_under<Def>(o.method).rooted, block_files,
                                 largest_length());
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
@@ -574,7 +580,9 @@ struct family {
     // its other mode, its larger process counts; original_benchmark.h:140-141).
     [[nodiscard]] bool ended(const count& c) const { return c.timed_out; }
 
-    void close(const count& c, const mpi::size_notes& notes) const {
+    void close(count& c, const mpi::size_notes& notes) const {
+        // IMB-IO under IMB 2021: each pass's read file goes with its block.
+        for (io_block_files& files : c.io_files) mpi::remove_kept_file(files.read_file);
         close_count(run, name, c.processes, c.timed_out, c.dropped_calls, c.timed_calls, notes);
     }
 };

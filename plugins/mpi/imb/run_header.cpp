@@ -213,8 +213,10 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
                                         "benchmarks"
                                       : "none"},
             {"read_file", m.io_reads_find_block_file()
-                              ? "IMB 2021's block file: its total bytes from offset 0, reads "
-                                "past them read nothing (every tile under -check)"
+                              ? "IMB 2021's block file, one per block (count), kept across "
+                                "the sizes, its bytes a function of the offset: its total bytes "
+                                "from offset 0, reads past them read nothing (every tile too "
+                                "under -check)"
                               : "2n portions per size, every read finds data"},
         };
         rules.erase("overlap_divisor");

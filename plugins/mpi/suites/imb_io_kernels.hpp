@@ -159,10 +159,14 @@ struct begun_transfer {
 
 // --- -check --------------------------------------------------------------------------------------
 
-// Every process writes (and a prefilled file holds, in every block) check::fill_bytes of the
-// block's owner. After n timed writes each process reads back its blocks of tiles 0 .. n-1 (the
-// file pointers were reset for the check) and counts the bytes that differ; after n reads, the
-// buffer must hold its block. With the shared pointer (P_*_shared) the calls of all processes
+// Every process writes (and a prefilled file holds, in every block, under 4.0) check::fill_bytes
+// of the block's owner. After n timed writes each process reads back its blocks of tiles
+// 0 .. n-1 (the file pointers were reset for the check) and counts the bytes that differ; after n
+// reads, the buffer must hold its block. A kept file (IMB 2021's reads: file_plan::kept) holds
+// mpi::block_file_byte of each offset instead, whatever the size: a read must deliver the bytes
+// at its block of some tile t < tiles (offset t X + the block's offset), the tile of the last
+// read not being known here (IMB compares a read with the content of its sample's portion,
+// IMB_chk_diff.c:588-600). With the shared pointer (P_*_shared) the calls of all processes
 // run through the file back to back in arrival order, each as long as its own block
 // (pattern::io_rank_block), so a read starts wherever the pointer stood: at a block boundary only
 // when the blocks are of one length. Its bytes must be consecutive bytes of the file from some
@@ -185,6 +189,29 @@ struct file_contents {
         return tile;
     }
 
+    // The fewest bytes of `data` that differ from mpi::block_file_byte read on from some offset
+    // first + k step, k < starts. The offsets tried are those where the first, middle or last
+    // byte of `data` fits, so the count is exact unless all three are defects; where none fits,
+    // every byte counts.
+    [[nodiscard]] static std::uint64_t defects_at_best_offset(std::span<const std::byte> data,
+                                                              std::uint64_t first,
+                                                              std::uint64_t step,
+                                                              std::uint64_t starts) {
+        const std::size_t n = data.size();
+        std::uint64_t best = n;
+        for (const std::size_t probe : {std::size_t{0}, n / 2, n - 1}) {
+            for (std::uint64_t k = 0; k < starts && best > 0; ++k) {
+                const std::uint64_t at = first + k * step;
+                if (mpi::block_file_byte(at + probe) != data[probe]) continue;
+                std::uint64_t defects = 0;
+                for (std::size_t j = 0; j < n && defects < best; ++j)
+                    defects += data[j] != mpi::block_file_byte(at + j) ? 1 : 0;
+                best = std::min(best, defects);
+            }
+        }
+        return best;
+    }
+
     void prepare(const kernel_context& c, const file_view& v) const {
         const std::span<std::byte> block(v.buffer, static_cast<std::size_t>(v.count));
         if constexpr (A.direction == io_direction::write)
@@ -199,6 +226,16 @@ struct file_contents {
         if (count == 0 || v.fh == MPI_FILE_NULL) return 0;
         if constexpr (A.direction == io_direction::read) {
             const std::span<const std::byte> block(v.buffer, count);
+            if (v.content_by_offset) {
+                // Through the shared pointer a read starts at any byte of the tiles, else at its
+                // block of a tile.
+                const auto portion = static_cast<std::uint64_t>(v.portion);
+                if constexpr (shared_order)
+                    return defects_at_best_offset(block, 0, 1, v.tiles * portion);
+                else
+                    return defects_at_best_offset(block, static_cast<std::uint64_t>(v.block_offset),
+                                                  portion, v.tiles);
+            }
             if constexpr (!shared_order) {
                 return check::count_byte_defects(block, c.rank);
             } else {
@@ -320,12 +357,17 @@ struct transfer_def : mpi::definition_defaults {
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
         p.epochs_from_file_start = site.epochs_from_file_start;
-        // Reads under IMB 2021: the block's file as IMB writes it, total bytes from offset 0
-        // (IMB_init_file.c:239-261), so a read past them reads nothing, as IMB's do.
-        if (!writes && site.reads_find_block_file)
-            p.content_bytes = imb2021_block_file_bytes(
+        // Reads under IMB 2021: the block's file as IMB writes it, made once for the block and
+        // kept across its sizes, its content a function of the offset alone (file_plan::kept),
+        // total bytes from offset 0 (IMB_init_file.c:239-261), so a read past them reads
+        // nothing, as IMB's do; under -check as many more as this size's tiles need.
+        if (!writes && site.kept_read_file != nullptr) {
+            p.kept = site.kept_read_file;
+            p.block_file_bytes = imb2021_block_file_bytes(
                 site.largest_length, site.overall_volume,
                 A.files == io_files::each_private ? c.size : 0);
+            if (site.reads_find_block_file) p.content_bytes = p.block_file_bytes;
+        }
         if (writes && site.carried_file_bytes != nullptr) {
             p.carried_file_bytes = site.carried_file_bytes;
             p.cut_back_each_epoch = site.cut_back_each_epoch;
@@ -360,8 +402,9 @@ struct nonblocking_def : transfer_def<A> {
                                                   .warm_up = false,
                                                   .columns = overlap_columns};
 
-    // `cpu_work`: the run's CPU work where the methodology calibrates it once per run (IMB
-    // 2021; imb/driver.hpp's run_state), else nullptr.
+    // `cpu_work`: the run's CPU work, made by imb::suite::run only where the methodology
+    // calibrates it once per run (IMB 2021: io_calibrates_once_per_run), else nullptr: the
+    // run's choice, not tested again here.
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
                                     const imb::methodology& m,
@@ -375,7 +418,7 @@ struct nonblocking_def : transfer_def<A> {
                     return begun_transfer<A>{epoch};
             },
             {.target_cpu_s = m.io_cpu_load_s(),
-             .run_work = m.io_calibrates_once_per_run() ? cpu_work : nullptr,
+             .run_work = cpu_work,
              .times_each_their_maximum = m.io_times_each_their_maximum()});
     }
 };

@@ -38,6 +38,10 @@
 // ("MPI_BYTE x 8 at 16 got 0": a read past the file's end).
 // MPI_File_iwrite and MPI_File_iread, free likewise, noted with the pointer's position at the
 // begin ("MPI_BYTE x 1 at 1"): where each begun transfer of imb-io's I-flavours lands.
+// MPI_File_open, free, noted with its mode's CREATE and DELETE_ON_CLOSE ("MPI_BYTE x 1 create
+// delete_on_close": imb-io's removal of a stale file, once per file made afresh), and
+// MPI_File_write_at, free, noted with its offset ("MPI_BYTE x 3200 at 0": what a read file is
+// made with).
 // One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
 // target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
 // completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
@@ -117,7 +121,7 @@ enum fn : int {
     f_psend_init, f_precv_init, f_pready, f_parrived, f_session_init,
     f_comm_create_from_group, f_session_finalize, f_accumulate, f_get_accumulate,
     f_fetch_and_op, f_compare_and_swap, f_file_write, f_file_set_size, f_file_read, f_file_iwrite,
-    f_file_iread, f_count
+    f_file_iread, f_file_open, f_file_write_at, f_count
 };
 const char* const fn_names[f_count] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Sendrecv",
@@ -141,7 +145,8 @@ const char* const fn_names[f_count] = {
     "MPI_Win_flush_local_all", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Parrived",
     "MPI_Session_init", "MPI_Comm_create_from_group", "MPI_Session_finalize", "MPI_Accumulate",
     "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_File_write",
-    "MPI_File_set_size", "MPI_File_read", "MPI_File_iwrite", "MPI_File_iread"};
+    "MPI_File_set_size", "MPI_File_read", "MPI_File_iwrite", "MPI_File_iread", "MPI_File_open",
+    "MPI_File_write_at"};
 
 struct state {
     bool ready = false;
@@ -1161,6 +1166,23 @@ int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype type,
 int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
     note_begun(f_file_iread, fh, count, type);
     return PMPI_File_iread(fh, buf, count, type, request);
+}
+
+// MPI_File_open: counted, its operand the mode's CREATE and DELETE_ON_CLOSE, free on either clock.
+int MPI_File_open(MPI_Comm comm, const char* path, int amode, MPI_Info info, MPI_File* fh) {
+    count_free(f_file_open);
+    note_operand(f_file_open, 1, MPI_BYTE, MPI_OP_NULL,
+                 std::string((amode & MPI_MODE_CREATE) != 0 ? " create" : "") +
+                     ((amode & MPI_MODE_DELETE_ON_CLOSE) != 0 ? " delete_on_close" : ""));
+    return PMPI_File_open(comm, path, amode, info, fh);
+}
+
+// MPI_File_write_at: counted, its operand noted with the explicit offset, free on either clock.
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count,
+                      MPI_Datatype type, MPI_Status* status) {
+    count_free(f_file_write_at);
+    note_operand(f_file_write_at, count, type, MPI_OP_NULL, " at " + std::to_string(offset));
+    return PMPI_File_write_at(fh, offset, buf, count, type, status);
 }
 
 // MPI_File_set_size: counted, its operand the size ("to 65536"), free on either clock.

@@ -256,51 +256,63 @@ def test_shared_pointer_uneven(args):
     """-n 3 (issue 27 §4): where 3 does not divide X the blocks are X/3 and X/3 + 1 bytes long, so
     the shared pointer's reads start off block boundaries. Known answers: no defect in any row
     of the shared-pointer reads, and exactly the one wrong byte of the corrupting P_Read_shared
-    (process 0's, wherever its read landed) in every row that reads a byte."""
+    (process 0's, wherever its read landed) in every row that reads a byte; under the guide's
+    file of each process's bytes and under IMB 2021's file of the block, made once, whose bytes
+    are a function of the offset (the blocks in units of 4 bytes there)."""
     sizes = [0, 1, 2, 4, 5, 10, 16]
     env = {"PARBENCH_TEST_KERNELS": "1"}
-    with tempfile.TemporaryDirectory() as tmp:
-        lengths = os.path.join(tmp, "lengths")
-        with open(lengths, "w") as f:
-            f.write("".join(f"{x}\n" for x in sizes))
-        out = os.path.join(tmp, "out.json")
-        names = ["P_Read_shared", "Test_IO_Corrupt_Shared"]
-        p = parbench(args, 3, ["imb-io"] + names + [
-            "-msglen", lengths, "-iter", "8,16,8", "-time", "600", "-check", "--io-dir", tmp,
-            "--json", out, "--quiet"], env)
-        # The corrupting read's defects fail the run (exit status 5); its files are whole.
-        if not expect(p.returncode == 5, f"shared pointer at -n 3: rc {p.returncode}, want 5 "
-                      f"{p.stderr[-600:]}"):
-            return
-        rows = rows_of(out)
-        for name in names:
-            got = [(r["processes"], r["bytes"], r["defects"]) for r in rows if r["benchmark"] == name]
-            bad = 1 if name.startswith("Test_") else 0
-            want = [(q, x, 0 if x == 0 else bad) for q in q_set(3) for x in sizes]
-            expect(got == want, f"{name} -n 3: (Q, bytes, defects) {got} != {want}")
+    for methodology in ("4.0", "2021"):
+        with tempfile.TemporaryDirectory() as tmp:
+            lengths = os.path.join(tmp, "lengths")
+            with open(lengths, "w") as f:
+                f.write("".join(f"{x}\n" for x in sizes))
+            out = os.path.join(tmp, "out.json")
+            names = ["P_Read_shared", "Test_IO_Corrupt_Shared"]
+            p = parbench(args, 3, ["imb-io"] + names + [
+                "-msglen", lengths, "-iter", "8,16,8", "-time", "600", "-check", "-npmin", "2",
+                "--io-dir", tmp, "--json", out, "--quiet", "-methodology", methodology], env)
+            label = f"shared pointer at -n 3, -methodology {methodology}"
+            # The corrupting read's defects fail the run (exit status 5); its files are whole.
+            if not expect(p.returncode == 5, f"{label}: rc {p.returncode}, want 5 "
+                          f"{p.stderr[-600:]}"):
+                continue
+            rows = rows_of(out)
+            for name in names:
+                got = [(r["processes"], r["bytes"], r["defects"]) for r in rows
+                       if r["benchmark"] == name]
+                bad = 1 if name.startswith("Test_") else 0
+                want = [(q, x, 0 if x == 0 else bad) for q in q_set(3) for x in sizes]
+                expect(got == want, f"{name} {label}: (Q, bytes, defects) {got} != {want}")
 
 
 def test_corrupt(args):
+    """Under both methodologies: the guide's file of the process's bytes per size, and IMB
+    2021's file made once for the block, its bytes a function of the offset (the same wrong byte
+    shows in every size's row)."""
     env = {"PARBENCH_TEST_KERNELS": "1"}
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out.json")
-        p = parbench(args, 2, ["imb-io", "Test_IO_Corrupt", "-msglog", "0:3", "-iter", "8",
-                               "-check", "--io-dir", tmp, "--json", out, "--quiet"], env)
-        # Defects fail the run (exit status 5) with one line naming the rows; the files are whole.
-        if not expect(p.returncode == 5, f"Test_IO_Corrupt: rc {p.returncode}, want 5 "
-                      f"{p.stderr[-300:]}"):
-            return
-        expect(any(re.fullmatch(r"parbench: error: --check found defects in 4 of 5 rows: " +
-                                ", ".join(rf"Test_IO_Corrupt {x} B \(\d+ process(es)?\)"
-                                          for x in (1, 2, 4, 8)), line)
-                   for line in p.stderr.splitlines()),
-               f"Test_IO_Corrupt: the defects line {p.stderr[-400:]}")
-        # One byte of the block read last is wrong: exactly one defect where a byte is read.
-        got = [(r["bytes"], r["defects"]) for r in rows_of(out)]
-        want = [(x, 0 if x == 0 else 1) for x in [0, 1, 2, 4, 8]]
-        expect(got == want, f"Test_IO_Corrupt: (bytes, defects) {got} != {want}")
-        expect(leftovers(tmp) == ["out.json"] or leftovers(tmp) == [out],
-               f"Test_IO_Corrupt left {leftovers(tmp)}")
+    for methodology in ("4.0", "2021"):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.json")
+            p = parbench(args, 2, ["imb-io", "Test_IO_Corrupt", "-msglog", "0:3", "-iter", "8",
+                                   "-check", "--io-dir", tmp, "--json", out, "--quiet",
+                                   "-methodology", methodology], env)
+            label = f"Test_IO_Corrupt -methodology {methodology}"
+            # Defects fail the run (exit status 5) with one line naming the rows; the files are
+            # whole.
+            if not expect(p.returncode == 5, f"{label}: rc {p.returncode}, want 5 "
+                          f"{p.stderr[-300:]}"):
+                continue
+            expect(any(re.fullmatch(r"parbench: error: --check found defects in 4 of 5 rows: " +
+                                    ", ".join(rf"Test_IO_Corrupt {x} B \(\d+ process(es)?\)"
+                                              for x in (1, 2, 4, 8)), line)
+                       for line in p.stderr.splitlines()),
+                   f"{label}: the defects line {p.stderr[-400:]}")
+            # One byte of the block read last is wrong: exactly one defect where a byte is read.
+            got = [(r["bytes"], r["defects"]) for r in rows_of(out)]
+            want = [(x, 0 if x == 0 else 1) for x in [0, 1, 2, 4, 8]]
+            expect(got == want, f"{label}: (bytes, defects) {got} != {want}")
+            expect(leftovers(tmp) == ["out.json"] or leftovers(tmp) == [out],
+                   f"{label} left {leftovers(tmp)}")
 
 
 def test_timeout(args):

@@ -170,12 +170,13 @@ struct pure_def : Blocking {
 };
 
 // The methodology's t_CPU, overlap[%] and CPU-work rules for mpi::measure_overlap; `run_work`:
-// the run's IMB CPU work (mpi/imb_cpu_work.hpp), used where nbc_calibrates_once_per_run.
+// the run's IMB CPU work (mpi/imb_cpu_work.hpp), which imb::suite::run makes only where
+// nbc_calibrates_once_per_run (nullptr otherwise): the run's choice, not tested again here.
 [[nodiscard]] inline mpi::overlap_rule overlap_rule_of(const imb::methodology& m,
                                                        mpi::imb_cpu_work* run_work) noexcept {
     return {.cpu_inside_overlapped_loop = m.times_cpu_inside_overlap(),
             .percent = m.is_2021() ? &imb::overlap_percent_of_longer : nullptr,
-            .run_work = m.nbc_calibrates_once_per_run() ? run_work : nullptr};
+            .run_work = run_work};
 }
 
 // IMB-NBC's overlap table (catalogue A.7.2): the record's typed overlap figures.
