@@ -145,11 +145,14 @@ inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
 // message_method::measure says what it knows of the definition): a pair test's figure, process
 // 0's own time (osu/table.hpp, process0_time_metric), or mbw_mr's, the mean of its senders', the
 // first half of the processes (senders_time_metric); a latency test's -z tail latencies
-// (tail_series_us; `mean_tails`: over the processes' mean); MB/s and the message rate by the
-// pattern's throughput `factor`.
+// (tail_series_us; `mean_tails`: over the processes' mean), a bandwidth test's -z MB/s of
+// process 0's single windows (osu_bw.c:269-274, osu_bibw.c:284-289, osu_bw_persistent.c:282-287,
+// osu_bibw_persistent.c:297-302, osu_mbw_mr.c:553-557: rank 0's window, tmp_total of every
+// pair; omb_calculate_tail_lat(omb_lat_arr, myid, 1) on process 0 alone, osu_bw.c:379-382,
+// osu_mbw_mr.c:647); MB/s and the message rate by the pattern's throughput `factor`.
 enum class own_time { none, process0, senders };
 inline void add_size_figures(mpi::measurement& m, const options& o, std::uint64_t x, own_time own,
-                             bool tails, bool mean_tails, double time_divisor,
+                             tail_figure tails, bool mean_tails, double time_divisor,
                              std::optional<double> factor) {
     if (!m.process_us.empty()) {
         if (own == own_time::process0) {
@@ -162,9 +165,14 @@ inline void add_size_figures(mpi::measurement& m, const options& o, std::uint64_
                 r.metrics[senders_time_metric] = sum / static_cast<double>(senders);
         }
     }
-    if (tails && m.reduced)
+    if (tails == tail_figure::latency && m.reduced)
         for (auto& r : m.records)
-            add_tail_latencies(r, tail_series_us(*m.reduced, time_divisor, mean_tails), o);
+            add_tail_figures(r, tail_series_us(*m.reduced, time_divisor, mean_tails), o, tails);
+    if (tails == tail_figure::bandwidth && m.reduced && factor) {
+        const double window_bytes = *factor * static_cast<double>(payload_bytes(o, x));
+        for (auto& r : m.records)
+            add_tail_figures(r, tail_bandwidths_mb_s(m.reduced->first_s, window_bytes), o, tails);
+    }
     if (factor)
         for (auto& r : m.records) {
             add_bandwidth(r, *factor * static_cast<double>(payload_bytes(o, x)));
@@ -275,7 +283,7 @@ struct message_method {
         if constexpr (Def::text.latency)
             mean_tails = std::string_view(Def::text.figures[0].source) == "t_avg_us";
         const auto descriptor = Def::descriptor(o);
-        add_size_figures(m, o, x, own, Def::text.latency, mean_tails, descriptor.time_divisor,
+        add_size_figures(m, o, x, own, tail_of(Def::text), mean_tails, descriptor.time_divisor,
                          pattern::throughput_factor(descriptor, s.layout().processes,
                                                     s.layout().groups));
         // Where the processes ran: a test of every pair at once (multi_lat, mbw_mr: r <-> r + n/2)

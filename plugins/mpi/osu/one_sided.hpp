@@ -17,6 +17,7 @@
 
 #include "osu/datatypes.hpp"
 #include "osu/family.hpp"
+#include "osu/messages.hpp"
 #include "osu/options.hpp"
 #include "osu/suite.hpp"
 
@@ -117,6 +118,9 @@ struct one_sided_method {
                                                                            : bandwidth_counts),
                  .check = o.check};
         plan.mem_limit_bytes = static_cast<double>(o.mem_limit_bytes);
+        // -z: one sample per iteration, reduced (osu/messages.hpp, batching_of and travel_of)
+        plan.batching = batching_of(o);
+        plan.travel = travel_of(o);
         const auto bytes = static_cast<std::size_t>(x);
         const kernel_context context = s.context(bytes, rma_pattern.pairs);
         const element e = element_of(o);
@@ -149,6 +153,24 @@ struct one_sided_method {
         if constexpr (Def::kind == measures::bandwidth)
             for (auto& r : m.records)
                 add_bandwidth(r, static_cast<double>(rma_pattern.nmsg) * static_cast<double>(x));
+        // -z: OSU 7.5's percentiles of process 0's single iterations (omb_calculate_tail_lat(
+        // omb_lat_arr, rank, 1), osu_put_latency.c:224-225, halved on the round trips :554-555,
+        // :666-667; osu_get_latency.c, osu_acc_latency.c:271-273, osu_fop_latency.c,
+        // osu_cas_latency.c, osu_get_acc_latency.c:190-191), MB/s of their W transfers
+        // (osu_put_bw.c:232-234, osu_get_bw.c:230-232; 2 W on put_bibw, osu_put_bibw.c:223-225)
+        if (m.reduced)
+            for (auto& r : m.records) {
+                if constexpr (Def::kind == measures::bandwidth)
+                    add_tail_figures(
+                        r,
+                        tail_bandwidths_mb_s(m.reduced->first_s,
+                                             static_cast<double>(rma_pattern.nmsg) *
+                                                 static_cast<double>(x)),
+                        o, tail_figure::bandwidth);
+                else
+                    add_tail_figures(r, tail_series_us(*m.reduced, rma_pattern.time_divisor, false),
+                                     o, tail_figure::latency);
+            }
         return m;
     }
 };

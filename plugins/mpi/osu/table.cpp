@@ -29,7 +29,23 @@ constexpr int defects_width = 10;
 }
 
 // fmt, not operator+: GCC 12 warns falsely (-Wrestrict) on "p" + std::string + "...".
-[[nodiscard]] std::string percentile_metric(int p) { return fmt::format("p{}_latency_us", p); }
+[[nodiscard]] std::string percentile_metric(int p, tail_figure kind) {
+    return kind == tail_figure::bandwidth ? fmt::format("p{}_bandwidth_mb_s", p)
+                                          : fmt::format("p{}_latency_us", p);
+}
+
+// OSU 7.5's heading of -z's column of P: FIELD_WIDTH - strlen("Px Tail Lat(us)") - (P > 9)
+// spaces, then "P<P> Tail Lat(us)" (or BW(MB/s)), osu_util_mpi.c:407-415: 18 wide, but 19 for
+// P100, whose padding assumes two digits; the column right-aligns a heading of 18 itself, so it
+// keeps OSU's spaces only where the heading is wider.
+[[nodiscard]] std::string tail_heading(int p, tail_figure kind) {
+    const std::string_view unit = kind == tail_figure::bandwidth ? "BW(MB/s)" : "Lat(us)";
+    const std::string text = fmt::format("P{} Tail {}", p, unit);
+    const int spaces = field_width - static_cast<int>(std::string_view("Px Tail ").size() +
+                                                      unit.size()) - (p > 9 ? 1 : 0);
+    const int osu_width = std::max(0, spaces) + static_cast<int>(text.size());
+    return osu_width > field_width ? fmt::format("{:>{}}", text, osu_width) : text;
+}
 
 // OSU 7.5's tail latency (omb_calculate_tail_lat, c/util/osu_util_mpi.c:742-750): the sorted
 // times' element round(n * p / 100) - 1, where n * p / 100 is C's integer division, so element
@@ -90,10 +106,11 @@ std::vector<column> table_columns(const block_text& text, const options& o) {
             table_impl::figure_column("iterations", "Iterations", table_impl::iterations_width, 0));
     }
     if (o.check) columns.push_back(table_impl::figure_column("validation", "Validation"));
-    if (text.latency)  // OSU 7.5's heading, osu_util_mpi.c:524-533
+    // OSU 7.5's headings, osu_util_mpi.c:524-533 and :633-647 (tail_of)
+    if (const tail_figure kind = tail_of(text); kind != tail_figure::none)
         for (const int p : o.percentiles)
-            columns.push_back(table_impl::figure_column(table_impl::percentile_metric(p),
-                                                        fmt::format("P{} Tail Lat(us)", p)));
+            columns.push_back(table_impl::figure_column(table_impl::percentile_metric(p, kind),
+                                                        table_impl::tail_heading(p, kind)));
     // -D: OSU 7.5's last column, the bytes one message carries (osu_latency.c:291-293; heading
     // print_only_header, osu_util_mpi.c:651-653, "%*zu" FIELD_WIDTH)
     if (o.ddt.given())
@@ -129,10 +146,18 @@ void add_table_figures(result_record& r, const block_text& text, const options& 
     }
 }
 
-void add_tail_latencies(result_record& r, std::vector<double> series_us, const options& o) {
-    std::sort(series_us.begin(), series_us.end());
+void add_tail_figures(result_record& r, std::vector<double> series, const options& o,
+                      tail_figure kind) {
+    std::sort(series.begin(), series.end());  // ascending, MB/s too (omb_ascending_cmp_double)
     for (const int p : o.percentiles)
-        r.metrics[table_impl::percentile_metric(p)] = table_impl::percentile(series_us, p);
+        r.metrics[table_impl::percentile_metric(p, kind)] = table_impl::percentile(series, p);
+}
+
+std::vector<double> tail_bandwidths_mb_s(std::span<const double> seconds, double bytes) {
+    std::vector<double> mb_s;
+    mb_s.reserve(seconds.size());
+    for (const double t : seconds) mb_s.push_back(t > 0.0 ? bytes / (t * 1e6) : 0.0);
+    return mb_s;
 }
 
 }  // namespace parbench::osu

@@ -11,6 +11,7 @@
 //                                             Comm.(us) Max Comm.(us)] Overlap(%)
 //   -c (or --check)                           Validation: Pass or Fail
 //   -z [P,...], latency tables                P<P> Tail Lat(us) per percentile (default 50,90,99)
+//   -z [P,...], bandwidth tables              P<P> Tail BW(MB/s) per percentile
 //   then parbench's own, never between OSU's:
 //   -c                                        Defects (10, the count)
 //   -extra                                    Median, CI95 low and CI95 high of the first figure
@@ -24,6 +25,8 @@
 //                                              single iterations (each one's mean over the
 //                                              processes, or process 0's; osu/messages.hpp):
 //                                              sorted element floor(n·P/100) - 1 of n
+//   p<P>_bandwidth_mb_s (bandwidth tables)     the same element of OSU's series of one
+//                                              process's MB/s of single windows (iterations)
 //   median_<figure>, ci95_low_<figure>, ci95_high_<figure>   parbench's median and its 95 % CI
 //                                                     (<figure>: latency_us, bandwidth_mb_s)
 //
@@ -125,8 +128,29 @@ inline constexpr const char* senders_time_metric = "senders_mean_time_us";
 // Adds the metrics behind the declared columns that are not record fields (-extra).
 void add_table_figures(result_record& r, const block_text& text, const options& o);
 
-// -z: the p<P>_latency_us metric of each of -z's percentiles P, OSU 7.5's tail latency of
-// `series_us`, the series of times OSU takes them from (osu/messages.hpp, tail_series_us).
-void add_tail_latencies(result_record& r, std::vector<double> series_us, const options& o);
+// -z's columns of a table: OSU 7.5 prints "P<P> Tail Lat(us)" on its latency tables (the
+// point-to-point and collective ones, osu_util_mpi.c:524-533; the one-sided latency tests,
+// print_header_one_sided, :402-416) and "P<P> Tail BW(MB/s)" on its bandwidth ones (bw, bibw,
+// their persistent forms and the fan tests: print_only_header, :633-647; mbw_mr:
+// osu_mbw_mr.c:195-205; put_bw, get_bw, put_bibw: :402-416).
+enum class tail_figure { none, latency, bandwidth };
+[[nodiscard]] constexpr tail_figure tail_of(const block_text& text) noexcept {
+    if (!text.row_text.empty() || text.nonblocking) return tail_figure::none;
+    if (text.latency) return tail_figure::latency;
+    if (text.figures[0].rate) return tail_figure::bandwidth;
+    return text.one_sided ? tail_figure::latency : tail_figure::none;
+}
+
+// -z: the metric of each of -z's percentiles P, p<P>_latency_us or p<P>_bandwidth_mb_s, OSU
+// 7.5's element of `series` (µs, or MB/s), the series OSU takes them from (osu/messages.hpp,
+// tail_series_us; tail_bandwidths_mb_s).
+void add_tail_figures(result_record& r, std::vector<double> series, const options& o,
+                      tail_figure kind);
+
+// OSU 7.5's series of MB/s for -z: `bytes` (of one iteration: W messages, 2 W on bibw, ...) over
+// each of one process's times of single iterations, `seconds` (omb_lat_arr[i - options.skip] =
+// tmp_total / (t_end - t_start), osu_bw.c:269-274; 0 for a time of 0).
+[[nodiscard]] std::vector<double> tail_bandwidths_mb_s(std::span<const double> seconds,
+                                                       double bytes);
 
 }  // namespace parbench::osu

@@ -336,6 +336,19 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                                          static_cast<double>(payload_bytes(o, x));
                     message_rates_of(rec).bandwidth_mb_s =
                         rec.t_avg_us > 0.0 ? moved / rec.t_avg_us : 0.0;
+                    // -z: MB/s of the single windows of one process, fan_out's process 0
+                    // (osu_bw_fan_out.c:277-281, 345-347), fan_in's first process of the second
+                    // node, the first child of process 0, whose series process 0 receives
+                    // (osu_bw_fan_in.c:267-271, 333-343: node_id 2, local_rank 0)
+                    const std::vector<int>& children = roles.peers.front();
+                    const std::size_t osu_timed =
+                        !FanIn             ? 0
+                        : children.empty() ? figures.ranks.size()
+                                           : static_cast<std::size_t>(children.front());
+                    if (!o.percentiles.empty() && osu_timed < figures.ranks.size())
+                        add_tail_figures(
+                            rec, tail_bandwidths_mb_s(figures.ranks[osu_timed].batch_s, moved),
+                            o, tail_figure::bandwidth);
                     out.records.push_back(std::move(rec));
                 }
             }

@@ -257,16 +257,17 @@ def csv_metrics(csv_text):
 
 def check_declared_columns(p, rows, window, label):
     """-c -z -extra: each table's header is OSU 7's columns in OSU's order (figures, Validation,
-    P50/P90/P99 Tail Lat(us) on latency tables), then parbench's Defects and the median and 95 %
-    CI of the first figure, each at its width; every cell is the figure worked out here from the
-    record's times and batch samples (a latency's derived figures keep the column's ratio to
-    the slowest process's time; a bandwidth is the bytes of one iteration over the time; the
-    tails, OSU's, are bounded by the samples'), and the JSON metrics and the CSV carry the same
-    figures."""
+    P50/P90/P99 Tail Lat(us) on latency tables, Tail BW(MB/s) on bandwidth tables), then
+    parbench's Defects and the median and 95 % CI of the first figure, each at its width; every
+    cell is the figure worked out here from the record's times and batch samples (a latency's
+    derived figures keep the column's ratio to the slowest process's time; a bandwidth is the
+    bytes of one iteration over the time; the tails, OSU's, are bounded by the samples'), and
+    the JSON metrics and the CSV carry the same figures."""
     pairs = 1
     named = by_name(rows)
     in_csv = csv_metrics(p.csv_text)
     tails = [("P50 Tail Lat(us)", FIELD), ("P90 Tail Lat(us)", FIELD), ("P99 Tail Lat(us)", FIELD)]
+    tails_mb = [(f"P{q} Tail BW(MB/s)", FIELD) for q in (50, 90, 99)]
     extra_us = [("Median(us)", FIELD), ("CI95 low(us)", FIELD), ("CI95 high(us)", FIELD)]
     extra_mb = [("Median(MB/s)", FIELD), ("CI95 low(MB/s)", FIELD), ("CI95 high(MB/s)", FIELD)]
     checked = [("Validation", FIELD)]
@@ -276,19 +277,22 @@ def check_declared_columns(p, rows, window, label):
                     defects + extra_us),
         "multi_lat": ("# OSU MPI Multi Latency Test v", [("Avg Latency(us)", FIELD)] + checked +
                       tails + defects + extra_us),
-        "bw": ("# OSU MPI Bandwidth Test v", [("Bandwidth (MB/s)", FIELD)] + checked + defects +
-               extra_mb),
+        "bw": ("# OSU MPI Bandwidth Test v", [("Bandwidth (MB/s)", FIELD)] + checked + tails_mb +
+               defects + extra_mb),
         "bibw": ("# OSU MPI Bi-Directional Bandwidth Test v",
-                 [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
+                 [("Bandwidth (MB/s)", FIELD)] + checked + tails_mb + defects + extra_mb),
         "mbw_mr": ("# OSU MPI Multiple Bandwidth / Message Rate Test v",
-                   [("MB/s", FIELD), ("Messages/s", FIELD)] + checked + defects + extra_mb),
+                   [("MB/s", FIELD), ("Messages/s", FIELD)] + checked + tails_mb + defects +
+                   extra_mb),
         "latency_persistent": ("# OSU MPI Latency Persistent Test v",
                                [("Avg Latency(us)", FIELD)] + checked + tails + defects +
                                extra_us),
         "bw_persistent": ("# OSU MPI Bandwidth Persistent Test v",
-                          [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
+                          [("Bandwidth (MB/s)", FIELD)] + checked + tails_mb + defects +
+                          extra_mb),
         "bibw_persistent": ("# OSU MPI Bi-Directional Bandwidth Persistent Test v",
-                            [("Bandwidth (MB/s)", FIELD)] + checked + defects + extra_mb),
+                            [("Bandwidth (MB/s)", FIELD)] + checked + tails_mb + defects +
+                            extra_mb),
     }
     blocks = table_rows(p.stdout)
     for name, (banner, columns) in tables.items():
@@ -318,7 +322,14 @@ def check_declared_columns(p, rows, window, label):
                 stem = "latency_us"
             else:  # MB/s = bytes of one iteration / t (10^6 bytes per second)
                 at = lambda t: moved * r["bytes"] / t  # noqa: E731
-                tail = []
+                # OSU's MB/s of process 0's single windows (its time at most the slowest
+                # process's of each window, the samples): each tail at least the samples'
+                tail = [r["metrics"].get(f"p{q}_bandwidth_mb_s", -1) for q in (50, 90, 99)]
+                bound = [osu_tail([at(t) for t in r["samples_us"]], q) for q in (50, 90, 99)]
+                expect(tail == sorted(tail) and
+                       all(t >= b * (1 - 1e-9) and t > 0 for t, b in zip(tail, bound)),
+                       f"{label} {name} {r['bytes']} B: tails {tail}, expected ascending, each "
+                       f"at least the slowest process's {bound}")
                 stem = "bandwidth_mb_s"
             lo, hi = sorted([at(r["ci_low_us"]), at(r["ci_high_us"])])
             derived = [at(r["median_us"]), lo, hi]
@@ -329,7 +340,7 @@ def check_declared_columns(p, rows, window, label):
             got = [float(f) for f in fields[k + 1:k + 1 + len(tail)] + fields[-3:]]
             expect(all(abs(a - b) <= 0.0051 for a, b in zip(got, tail + derived)),
                    f"{label} {name}: {line!r}, expected P50.. {tail} median/CI {derived}")
-            metrics = dict(zip([f"p{q}_latency_us" for q in (50, 90, 99)], tail))
+            metrics = dict(zip([f"p{q}_{stem}" for q in (50, 90, 99)], tail))
             metrics.update(zip([f"median_{stem}", f"ci95_low_{stem}", f"ci95_high_{stem}"],
                                derived))
             for key, value in metrics.items():

@@ -763,11 +763,17 @@ def test_option_acceptance(args):
                f"hello with every option but -{' -'.join(apart)}: rc {rc}, {out!r}, {err[-300:]!r}")
 
 
+def osu_tail_heading(want, unit="Lat(us)"):
+    """OSU 7.5's -z headings (osu_util_mpi.c:407-415, 524-533): before each 'P<p> Tail <unit>'
+    FIELD_WIDTH (18) - strlen('Px Tail <unit>') - (p > 9) spaces, so P100's is 19 wide."""
+    return "".join(" " * (18 - len(f"Px Tail {unit}") - (q > 9)) + f"P{q} Tail {unit}"
+                   for q in want)
+
+
 def tail_columns(out, want):
     """The -z columns of each size row of every table in `out` (the last len(want) fields), after
-    checking each table's heading ends in OSU 7.5's 'P<p> Tail Lat(us)', 18 wide
-    (osu_util_mpi.c:524-533)."""
-    heading = "".join(f"{f'P{q} Tail Lat(us)':>18}" for q in want)
+    checking each table's heading ends in OSU 7.5's 'P<p> Tail Lat(us)' (osu_tail_heading)."""
+    heading = osu_tail_heading(want)
     expect(all(line.endswith(heading) for line in out.splitlines() if line.startswith("# Size")),
            f"-z {want}: headings {[line for line in out.splitlines() if line.startswith('# Size')]}"
            f", expected each to end in {heading!r}")
@@ -824,10 +830,81 @@ def test_tail_latency(args):
            len(rows[0].get("samples_us", [])) == 130,
            f"latency --tail-lat 1,50,99,100 under the oracle: columns {got}, metrics {metrics}, "
            f"expected {expected}, 130 samples")
+    test_tail_bandwidth(args)
     for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
                        ("50,x", "-z 50,x:"),
                        ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
         refused_early(args, ["latency", "-m", "4:4", "-i", "1", "-z", value], why)
+
+
+def tail_tables(out, want):
+    """The tables of `out` in order, each its -z columns' unit and its rows' -z columns (the last
+    len(want) fields by size), after checking its heading ends in OSU 7.5's 'P<p> Tail Lat(us)'
+    or, on a bandwidth table, 'P<p> Tail BW(MB/s)' (osu_tail_heading; osu_util_mpi.c:402-416,
+    633-647)."""
+    tables = []
+    for line in out.splitlines():
+        if line.startswith("# Size"):
+            unit = "BW(MB/s)" if "MB/s" in line.split("Tail")[0] else "Lat(us)"
+            heading = osu_tail_heading(want, unit)
+            expect(line.endswith(heading),
+                   f"-z {want}: heading {line!r}, expected it to end in {heading!r}")
+            tables.append((unit, {}))
+        elif tables and line.split() and line.split()[0].isdigit():
+            tables[-1][1][int(line.split()[0])] = [float(v) for v in line.split()[-len(want):]]
+    return tables
+
+
+def test_tail_bandwidth(args):
+    """-z on the bandwidth tests (OSU 7.5's 'P<p> Tail BW(MB/s)'): the same element of the
+    sorted MB/s, ascending, of process 0's single windows (omb_lat_arr[i - options.skip] =
+    tmp_total / (t_end - t_start), osu_bw.c:269-274, osu_mbw_mr.c:553-557,
+    osu_bw_fan_out.c:277-281; bw_fan_in's first child's, sent to process 0,
+    osu_bw_fan_in.c:333-343), and on the one-sided tests process 0's times of single iterations
+    (osu_put_latency.c:224-225) or MB/s of their W MPI_Put (osu_put_bw.c:232-234). Under the
+    oracle every 10th MPI_Recv of a process costs L more: of 20 windows two take (W + 2) D + L,
+    18 (W + 2) D (process 0's W MPI_Isend, MPI_Waitall and the reply; bw_fan_in's child's, at
+    D1), so sorted ascending the MB/s are two slow and 18 fast: P5 and P10 (elements 0 and 1)
+    slow, P15 (element 2) fast. put_latency's iterations are an MPI_Put and an MPI_Win_flush
+    (2 D0), every 10th flush L more, so P90 is element 17 (2 D0) and P95 element 18; put_bw's
+    64 MPI_Put and a flush (65 D0)."""
+    extra, x, w = 600.0, 4096, 4
+    want = [5, 10, 15, 50, 100]
+    names = ["bw", "mbw_mr", "bw_fan_in", "bw_fan_out"]
+    p, rows, _ = oracle_run(args, names, ["-m", f"{x}:{x}", "-i", "20", "-x", "0", "-W", str(w),
+                                          "-z", ",".join(map(str, want))],
+                            oracle_env=[f"PARBENCH_ORACLE_NTH_DELAY_US=MPI_Recv:10:{extra}"])
+    tables = tail_tables(p.stdout, want)
+    metrics = {r["benchmark"]: r.get("metrics", {}) for r in rows}
+    expect(len(tables) == len(names) and list(metrics) == names,
+           f"{names} -z: {len(tables)} tables, records of {list(metrics)}: {p.stdout[-800:]!r}")
+    for name, d, (unit, cells) in zip(names, [D0_US, D0_US, D1_US, D0_US], tables):
+        fast, slow = w * x / ((w + 2) * d), w * x / ((w + 2) * d + extra)
+        expected = [slow, slow, fast, fast, fast]
+        expect(unit == "BW(MB/s)" and cells.get(x) == [round(e, 2) for e in expected] and
+               all(close(metrics[name].get(f"p{q}_bandwidth_mb_s", -1), e, 1e-6)
+                   for q, e in zip(want, expected)),
+               f"{name} -z {want} under the oracle: {unit} cells {cells}, metrics "
+               f"{metrics[name]}, expected {expected}")
+    want = [5, 10, 15, 90, 95]
+    names = ["put_latency", "put_bw"]
+    p, rows, _ = oracle_run(args, names, ["-m", f"{x}:{x}", "-i", "20", "-x", "0", "-z",
+                                          ",".join(map(str, want))],
+                            oracle_env=[f"PARBENCH_ORACLE_NTH_DELAY_US=MPI_Win_flush:10:{extra}"])
+    tables = tail_tables(p.stdout, want)
+    metrics = {r["benchmark"]: r.get("metrics", {}) for r in rows}
+    expect(len(tables) == len(names) and list(metrics) == names,
+           f"{names} -z: {len(tables)} tables, records of {list(metrics)}: {p.stdout[-800:]!r}")
+    fast, slow = 2 * D0_US, 2 * D0_US + extra
+    fast_mb, slow_mb = 64 * x / (65 * D0_US), 64 * x / (65 * D0_US + extra)
+    for name, (unit, cells), (want_unit, metric, expected) in zip(names, tables, [
+            ("Lat(us)", "latency_us", [fast, fast, fast, fast, slow]),
+            ("BW(MB/s)", "bandwidth_mb_s", [slow_mb, slow_mb, fast_mb, fast_mb, fast_mb])]):
+        expect(unit == want_unit and cells.get(x) == [round(e, 2) for e in expected] and
+               all(close(metrics[name].get(f"p{q}_{metric}", -1), e, 1e-6)
+                   for q, e in zip(want, expected)),
+               f"{name} -z {want} under the oracle: {unit} cells {cells}, metrics "
+               f"{metrics[name]}, expected {want_unit} {expected}")
 
 
 def osu_log_block(x, iteration, datatype, mismatches, kind="d"):
