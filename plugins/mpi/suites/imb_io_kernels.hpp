@@ -190,19 +190,28 @@ struct file_contents {
     }
 
     // The fewest bytes of `data` that differ from mpi::block_file_byte read on from some offset
-    // first + k step, k < starts. The offsets tried are those where the first, middle or last
-    // byte of `data` fits, so the count is exact unless all three are defects; where none fits,
-    // every byte counts.
+    // first + k step, k < starts. The offsets tried are those where a run of bytes at its start,
+    // middle or end fits (three disjoint runs of n / 4 bytes, 1 to 8), so the count is exact
+    // unless each run holds a defect; where none fits, every byte counts. Runs of 8 bytes on a
+    // long read, not one byte: a byte alone fits one offset in 255 by chance, and each such
+    // offset would cost a comparison of the whole read (through the shared pointer `starts` is
+    // every byte of the size's tiles).
     [[nodiscard]] static std::uint64_t defects_at_best_offset(std::span<const std::byte> data,
                                                               std::uint64_t first,
                                                               std::uint64_t step,
                                                               std::uint64_t starts) {
         const std::size_t n = data.size();
+        const std::size_t run = std::clamp<std::size_t>(n / 4, 1, 8);
+        const auto fits = [&](std::uint64_t at, std::size_t from) {
+            for (std::size_t j = from; j < from + run; ++j)
+                if (data[j] != mpi::block_file_byte(at + j)) return false;
+            return true;
+        };
         std::uint64_t best = n;
-        for (const std::size_t probe : {std::size_t{0}, n / 2, n - 1}) {
+        for (const std::size_t from : {std::size_t{0}, (n - run) / 2, n - run}) {
             for (std::uint64_t k = 0; k < starts && best > 0; ++k) {
                 const std::uint64_t at = first + k * step;
-                if (mpi::block_file_byte(at + probe) != data[probe]) continue;
+                if (!fits(at, from)) continue;
                 std::uint64_t defects = 0;
                 for (std::size_t j = 0; j < n && defects < best; ++j)
                     defects += data[j] != mpi::block_file_byte(at + j) ? 1 : 0;
