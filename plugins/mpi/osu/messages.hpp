@@ -141,6 +141,15 @@ inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
     return us;
 }
 
+// -z's series of one size: a latency table's times (tail_series_us), a bandwidth table's MB/s of
+// `iteration_bytes` over process 0's single iterations (tail_bandwidths_mb_s).
+[[nodiscard]] inline std::vector<double> tail_series(const mpi::reduced_batches& b,
+                                                     tail_figure kind, double time_divisor,
+                                                     bool mean, double iteration_bytes) {
+    return kind == tail_figure::bandwidth ? tail_bandwidths_mb_s(b.first_s, iteration_bytes)
+                                          : tail_series_us(b, time_divisor, mean);
+}
+
 // What OSU adds to one size's records, the same for every definition (compiled once;
 // message_method::measure says what it knows of the definition): a pair test's figure, process
 // 0's own time (osu/table.hpp, process0_time_metric), or mbw_mr's, the mean of its senders', the
@@ -165,13 +174,14 @@ inline void add_size_figures(mpi::measurement& m, const options& o, std::uint64_
                 r.metrics[senders_time_metric] = sum / static_cast<double>(senders);
         }
     }
-    if (tails == tail_figure::latency && m.reduced)
-        for (auto& r : m.records)
-            add_tail_figures(r, tail_series_us(*m.reduced, time_divisor, mean_tails), o, tails);
-    if (tails == tail_figure::bandwidth && m.reduced && factor) {
-        const double window_bytes = *factor * static_cast<double>(payload_bytes(o, x));
-        for (auto& r : m.records)
-            add_tail_figures(r, tail_bandwidths_mb_s(m.reduced->first_s, window_bytes), o, tails);
+    const bool has_tails =
+        tails == tail_figure::latency || (tails == tail_figure::bandwidth && factor);
+    if (m.reduced && has_tails) {
+        const double iteration_bytes =
+            factor.value_or(0.0) * static_cast<double>(payload_bytes(o, x));
+        add_tail_figures(m.records,
+                         tail_series(*m.reduced, tails, time_divisor, mean_tails, iteration_bytes),
+                         o, tails);
     }
     if (factor)
         for (auto& r : m.records) {

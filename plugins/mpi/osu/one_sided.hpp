@@ -158,19 +158,15 @@ struct one_sided_method {
         // :666-667; osu_get_latency.c, osu_acc_latency.c:271-273, osu_fop_latency.c,
         // osu_cas_latency.c, osu_get_acc_latency.c:190-191), MB/s of their W transfers
         // (osu_put_bw.c:232-234, osu_get_bw.c:230-232; 2 W on put_bibw, osu_put_bibw.c:223-225)
-        if (m.reduced)
-            for (auto& r : m.records) {
-                if constexpr (Def::kind == measures::bandwidth)
-                    add_tail_figures(
-                        r,
-                        tail_bandwidths_mb_s(m.reduced->first_s,
-                                             static_cast<double>(rma_pattern.nmsg) *
-                                                 static_cast<double>(x)),
-                        o, tail_figure::bandwidth);
-                else
-                    add_tail_figures(r, tail_series_us(*m.reduced, rma_pattern.time_divisor, false),
-                                     o, tail_figure::latency);
-            }
+        if (m.reduced) {
+            constexpr tail_figure tails =
+                Def::kind == measures::bandwidth ? tail_figure::bandwidth : tail_figure::latency;
+            add_tail_figures(m.records,
+                             tail_series(*m.reduced, tails, rma_pattern.time_divisor, false,
+                                         static_cast<double>(rma_pattern.nmsg) *
+                                             static_cast<double>(x)),
+                             o, tails);
+        }
         return m;
     }
 };

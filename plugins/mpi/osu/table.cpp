@@ -146,11 +146,13 @@ void add_table_figures(result_record& r, const block_text& text, const options& 
     }
 }
 
-void add_tail_figures(result_record& r, std::vector<double> series, const options& o,
-                      tail_figure kind) {
+void add_tail_figures(std::span<result_record> records, std::vector<double> series,
+                      const options& o, tail_figure kind) {
     std::sort(series.begin(), series.end());  // ascending, MB/s too (omb_ascending_cmp_double)
-    for (const int p : o.percentiles)
-        r.metrics[table_impl::percentile_metric(p, kind)] = table_impl::percentile(series, p);
+    for (const int p : o.percentiles) {
+        const double value = table_impl::percentile(series, p);
+        for (result_record& r : records) r.metrics[table_impl::percentile_metric(p, kind)] = value;
+    }
 }
 
 std::vector<double> tail_bandwidths_mb_s(std::span<const double> seconds, double bytes) {

@@ -143,9 +143,9 @@ enum class tail_figure { none, latency, bandwidth };
 
 // -z: the metric of each of -z's percentiles P, p<P>_latency_us or p<P>_bandwidth_mb_s, OSU
 // 7.5's element of `series` (µs, or MB/s), the series OSU takes them from (osu/messages.hpp,
-// tail_series_us; tail_bandwidths_mb_s).
-void add_tail_figures(result_record& r, std::vector<double> series, const options& o,
-                      tail_figure kind);
+// tail_series), on every record of one size (the series sorted once).
+void add_tail_figures(std::span<result_record> records, std::vector<double> series,
+                      const options& o, tail_figure kind);
 
 // OSU 7.5's series of MB/s for -z: `bytes` (of one iteration: W messages, 2 W on bibw, ...) over
 // each of one process's times of single iterations, `seconds` (omb_lat_arr[i - options.skip] =

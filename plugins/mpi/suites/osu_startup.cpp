@@ -347,8 +347,9 @@ struct fan_def : point_to_point_def, takes_message_datatype {
                                            : static_cast<std::size_t>(children.front());
                     if (!o.percentiles.empty() && osu_timed < figures.ranks.size())
                         add_tail_figures(
-                            rec, tail_bandwidths_mb_s(figures.ranks[osu_timed].batch_s, moved),
-                            o, tail_figure::bandwidth);
+                            std::span(&rec, 1),
+                            tail_bandwidths_mb_s(figures.ranks[osu_timed].batch_s, moved), o,
+                            tail_figure::bandwidth);
                     out.records.push_back(std::move(rec));
                 }
             }
