@@ -22,6 +22,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from pbtest.run import yield_when_idle_library  # noqa: E402
+
 PARBENCH, FAKE, MPIEXEC = (os.path.abspath(a) for a in sys.argv[1:4])
 BUILD = os.path.dirname(os.path.dirname(os.path.dirname(PARBENCH)))  # build/apps/parbench/x
 MPI_PLUGIN = os.path.join(BUILD, "plugins", "mpi", "parbench_mpi.so")
@@ -1167,9 +1170,9 @@ def execute(name, c, tmp):
     env.update(c["env"])
     # More processes than CPUs: the ranks yield while they wait (tests/yield_when_idle.cpp, as
     # pbtest.run.mpiexec does); mpiexec passes its environment on to them.
-    yielding = env.get("PARBENCH_TEST_YIELD_WHEN_IDLE")
-    if c["launcher"] and yielding and os.path.exists(yielding) and \
-            int(c["launcher"].removeprefix("mpiexec")) > len(os.sched_getaffinity(0)):
+    yielding = yield_when_idle_library(c["launcher"].removeprefix("mpiexec")) \
+        if c["launcher"] else None
+    if yielding:
         env["LD_PRELOAD"] = ":".join(filter(None, [yielding, env.get("LD_PRELOAD")]))
     start = time.monotonic()
     p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,

@@ -89,12 +89,20 @@ def rank_env(np, env_args=()):
     return ["env", *env_args] if env_args else []
 
 
-def with_yield_when_idle(np, env_args=()):
-    """`env_args` with tests/yield_when_idle.cpp's library first in LD_PRELOAD where `np`
-    processes are more than this machine's CPUs and the build made the library (Meson's default
-    test setup names it in PARBENCH_TEST_YIELD_WHEN_IDLE; not in a sanitizer build)."""
+def yield_when_idle_library(np):
+    """tests/yield_when_idle.cpp's library for the ranks of an `np`-process run: where they are
+    more than this machine's CPUs and the build made it (Meson's default test setup names it in
+    PARBENCH_TEST_YIELD_WHEN_IDLE; not in a sanitizer build); None otherwise."""
     library = os.environ.get("PARBENCH_TEST_YIELD_WHEN_IDLE")
     if not library or not os.path.exists(library) or int(np) <= len(os.sched_getaffinity(0)):
+        return None
+    return library
+
+
+def with_yield_when_idle(np, env_args=()):
+    """`env_args` with yield_when_idle_library(np) first in LD_PRELOAD, where there is one."""
+    library = yield_when_idle_library(np)
+    if library is None:
         return list(env_args)
     preload = [i for i, a in enumerate(env_args) if a.startswith("LD_PRELOAD=")]
     if not preload:

@@ -487,8 +487,8 @@ private:
         MPI_Comm_rank(comm_, &rank);
         if (want > held) {
             if (rank == 0) {
-                std::vector<std::byte> chunk(
-                    static_cast<std::size_t>(std::min<std::uint64_t>(prefill_chunk_bytes, want - held)));
+                std::vector<std::byte> chunk(static_cast<std::size_t>(
+                    std::min<std::uint64_t>(prefill_chunk_bytes, want - held)));
                 for (std::uint64_t at = held; at < want; at += chunk.size()) {
                     const auto these = static_cast<std::size_t>(
                         std::min<std::uint64_t>(chunk.size(), want - at));
