@@ -126,7 +126,8 @@ inline constexpr std::size_t max_tail_samples = std::size_t{1} << 16;
 // OSU 7.5's series of times for -z, µs per iteration: where the table's figure is a mean over
 // the processes (the collectives; multi_lat, which OSU gives no -z), each iteration's mean over
 // them (omb_get_stats: MPI_Reduce SUM, then / comm_size, osu_util_mpi.c:714-750, called by
-// osu_allreduce.c:196 and every blocking, persistent and neighbourhood collective); otherwise
+// osu_allreduce.c:196 and every blocking, persistent and neighbourhood collective; on the
+// nonblocking ones of the overall loop's iterations, osu_iallreduce.c:261-264, :278); otherwise
 // process 0's own times (the pair tests: omb_calculate_tail_lat(omb_lat_arr, myid, 1) on process
 // 0 alone, osu_latency.c:288, osu_latency_persistent.c:301, osu_latency_mp.c:303,
 // osu_partitioned_latency.c:520).
@@ -289,9 +290,13 @@ struct message_method {
         constexpr own_time own = !Def::all_processes                       ? own_time::process0
                                  : requires { Def::windowed; } ? own_time::senders
                                                                : own_time::none;
+        // -z's series: the mean over the processes where the figure is (t_avg_us), but on
+        // partitioned_latency (a nonblocking table of a pair) process 0's, as OSU's
+        // omb_calculate_tail_lat(omb_lat_arr, myid, 1), osu_partitioned_latency.c:520
         bool mean_tails = false;
-        if constexpr (Def::text.latency)
-            mean_tails = std::string_view(Def::text.figures[0].source) == "t_avg_us";
+        if constexpr (Def::text.latency || Def::text.nonblocking)
+            mean_tails = std::string_view(Def::text.figures[0].source) == "t_avg_us" &&
+                         Def::all_processes;
         const auto descriptor = Def::descriptor(o);
         add_size_figures(m, o, x, own, tail_of(Def::text), mean_tails, descriptor.time_divisor,
                          pattern::throughput_factor(descriptor, s.layout().processes,

@@ -17,7 +17,12 @@
 //                        (Pure Comm.), its min and max, and of the split times; Compute is the
 //                        compute minus its MPI_Test calls and
 //                        Overlap(%) = max(0, 100 - (Overall - Compute) / Pure * 100)
-//                        (osu_util_mpi.c, calculate_and_print_stats and print_stats_nbc)
+//                        (osu_util_mpi.c, calculate_and_print_stats and print_stats_nbc); with
+//                        -z the overall loop's times of single iterations (the plan's batches
+//                        of one iteration, osu/messages.hpp batching_of), reduced across the
+//                        processes for OSU's P<P> Tail Lat(us) (omb_lat_arr[i - options.skip] =
+//                        (t_stop - t_start) * 1e6 and omb_get_stats, osu_iallreduce.c:261-264,
+//                        :278: each iteration's mean over the processes)
 //
 // The nonblocking calls themselves are one type-erased `nbc_start` (a switch on the call), so
 // the fifteen tests share the kernels; only the -c check differs per test.
@@ -44,6 +49,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace parbench::osu {
@@ -376,7 +382,7 @@ template <class Def, class MakeStart>
             collective_plan overall_plan = per_call_plan(o, plan, 1);
             const mpi::rank_timing t_overall = mpi::time_iterations(
                 s, pattern, ready, context, overall_kernel, none, overall_plan, x, check);
-            const mpi::gathered overall =
+            mpi::gathered overall =
                 mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
             const mpi::gathered pure = mpi::gather(s, t_pure, 0);
             const std::vector<double> splits =
@@ -385,6 +391,8 @@ template <class Def, class MakeStart>
                                        plan.check && mpi::checks_data<typename Def::verify_check>,
                                        overall);
             attach_nbc_figures(out.records, pure, splits);
+            // -z: the overall loop's series of single iterations (osu/messages.hpp's tail_series)
+            out.reduced = std::move(overall.reduced);
             // the records' defects are the overall loop's
             out.own_check = t_overall.found;
             out.checked_iteration = t_overall.checked_iteration;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parbench::osu {
@@ -229,7 +230,8 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype,
                     .target_s = mpi::per_iteration_s(t_pure) / 2};
                 const mpi::rank_timing t_overall = mpi::time_iterations(
                     s, p, ready, context, overall_kernel, none, timing, x, check);
-                const mpi::gathered overall = mpi::gather(s, t_overall, plan.batching.max_batches);
+                mpi::gathered overall =
+                    mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
                 mpi::gathered pure = mpi::gather(s, t_pure, 0);
                 const std::vector<double> splits =
                     gather_splits(s, split.per_call(t_overall.iterations));
@@ -238,6 +240,9 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype,
                 attach_nbc_figures(out.records, pure, splits);
                 for (result_record& r : out.records)
                     r.metrics["partitions"] = static_cast<double>(partitions);
+                // -z: the overall loop's one-way times of single iterations, of which
+                // osu/messages.hpp takes process 0's (osu_partitioned_latency.c:393-397, :520)
+                out.reduced = std::move(overall.reduced);
                 // the records' defects are the overall loop's
                 out.own_check = t_overall.found;
                 out.checked_iteration = t_overall.checked_iteration;

@@ -10,7 +10,7 @@
 //                                             MPI_Test(us) MPI_Wait(us)] Pure Comm.(us) [-f: Min
 //                                             Comm.(us) Max Comm.(us)] Overlap(%)
 //   -c (or --check)                           Validation: Pass or Fail
-//   -z [P,...], latency tables                P<P> Tail Lat(us) per percentile (default 50,90,99)
+//   -z [P,...], latency, nonblocking tables   P<P> Tail Lat(us) per percentile (default 50,90,99)
 //   -z [P,...], bandwidth tables              P<P> Tail BW(MB/s) per percentile
 //   then parbench's own, never between OSU's:
 //   -c                                        Defects (10, the count)
@@ -129,14 +129,16 @@ inline constexpr const char* senders_time_metric = "senders_mean_time_us";
 void add_table_figures(result_record& r, const block_text& text, const options& o);
 
 // -z's columns of a table: OSU 7.5 prints "P<P> Tail Lat(us)" on its latency tables (the
-// point-to-point and collective ones, osu_util_mpi.c:524-533; the one-sided latency tests,
-// print_header_one_sided, :402-416) and "P<P> Tail BW(MB/s)" on its bandwidth ones (bw, bibw,
-// their persistent forms and the fan tests: print_only_header, :633-647; mbw_mr:
-// osu_mbw_mr.c:195-205; put_bw, get_bw, put_bibw: :402-416).
+// point-to-point and collective ones, print_only_header, osu_util_mpi.c:633-647; the nonblocking
+// ones and partitioned_latency after Overlap(%) and Validation, print_only_header_nbc, :524-533,
+// print_stats_nbc, :874-881; the one-sided latency tests, print_header_one_sided, :402-416)
+// and "P<P> Tail BW(MB/s)" on its bandwidth ones (bw, bibw, their persistent forms and the fan
+// tests: print_only_header, :633-647; mbw_mr: osu_mbw_mr.c:195-205; put_bw, get_bw, put_bibw:
+// :402-416).
 enum class tail_figure { none, latency, bandwidth };
 [[nodiscard]] constexpr tail_figure tail_of(const block_text& text) noexcept {
-    if (!text.row_text.empty() || text.nonblocking) return tail_figure::none;
-    if (text.latency) return tail_figure::latency;
+    if (!text.row_text.empty()) return tail_figure::none;
+    if (text.latency || text.nonblocking) return tail_figure::latency;
     if (text.figures[0].rate) return tail_figure::bandwidth;
     return text.one_sided ? tail_figure::latency : tail_figure::none;
 }

@@ -831,6 +831,7 @@ def test_tail_latency(args):
            f"latency --tail-lat 1,50,99,100 under the oracle: columns {got}, metrics {metrics}, "
            f"expected {expected}, 130 samples")
     test_tail_bandwidth(args)
+    test_tail_nonblocking(args)
     for value, why in [("101", "-z 101: each percentile must be an integer 0 to 100"),
                        ("50,x", "-z 50,x:"),
                        ("1,2,3,4,5,6", "-z 1,2,3,4,5,6: at most 5 percentiles")]:
@@ -905,6 +906,77 @@ def test_tail_bandwidth(args):
                    for q, e in zip(want, expected)),
                f"{name} -z {want} under the oracle: {unit} cells {cells}, metrics "
                f"{metrics[name]}, expected {want_unit} {expected}")
+
+
+def nbc_tables(out):
+    """The nonblocking tables of `out` in order, each its heading line (OSU's '# Size' one, or
+    ibarrier's '# Overall(us)' one) and its rows' fields."""
+    tables = []
+    for line in out.splitlines():
+        if line.startswith("# Size") or line.startswith("# Overall(us)"):
+            tables.append((line, []))
+        elif tables and line.strip() and not line.startswith("#"):
+            tables[-1][1].append(line.split())
+    return tables
+
+
+def test_tail_nonblocking(args):
+    """-z on the nonblocking tests: OSU 7.5's 'P<p> Tail Lat(us)' after Overlap(%)
+    (print_only_header_nbc, osu_util_mpi.c:491-533: '# Size' %-10s, then %18s each), of the
+    overall loop's single iterations (omb_lat_arr[i - options.skip] = (t_stop - t_start) * 1e6,
+    osu_ialltoall.c:274-275, osu_ibarrier.c:162, osu_ineighbor_alltoall.c:258-259), each
+    iteration's mean over the processes (omb_get_stats, osu_util_mpi.c:714-750). Under the
+    oracle an overall iteration is the call and MPI_Wait, 2 D (the compute moves no virtual
+    clock); every 4th MPI_Ialltoall (MPI_Ineighbor_alltoall, on the graph 0->1, 1->0) of process
+    0 costs L more: of -i 40 the pure loop makes calls 1-40, the overall loop 41-80, so 10 of its
+    iterations take 2 D0 + L there, 30 2 D0, process 1's 2 D1: OSU's means D0 + D1 (30) and
+    D0 + D1 + L / 2 (10); P76 is element floor(40 * 76 / 100) - 1 = 29 (the last of the 30;
+    nearest rank's would be the 31st), P78 element 30. ibarrier's every iteration: D0 + D1.
+    partitioned_latency (process 0's own one-way times, omb_calculate_tail_lat(omb_lat_arr,
+    myid, 1), osu_partitioned_latency.c:520; OSU 7.5 itself never allocates that array,
+    docs/osu.md): an overall round trip of process 0 is MPI_Start, q MPI_Pready, MPI_Wait,
+    MPI_Start, MPI_Wait, (4 + q) D0, with -q 2 every 4th MPI_Pready of process 0 L more: the
+    pure loop's -i 20 make Preadys 1-40, overall iteration k 40 + 2k - 1 and 40 + 2k, so the
+    even k (10 of 20) take (6 D0 + L) / 2 one way, the others 3 D0."""
+    extra = 600.0
+    nbc_columns = "".join(h.rjust(18) for h in ("Compute(us)", "Pure Comm.(us)", "Overlap(%)"))
+
+    def check(label, names, options, function, want, expected):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = os.path.join(tmp, "graph.adj")  # OSU's cart:1:1 needs 3 processes
+            with open(edges, "w") as f:
+                f.write("0,1\n1,0\n")
+            p, rows, _ = oracle_run(
+                args, names, [o.replace("GRAPH", edges) for o in options] +
+                ["-m", "8:8", "-x", "0", "-z", ",".join(map(str, want))],
+                oracle_env=[f"PARBENCH_ORACLE_NTH_DELAY_US={function}:4:{extra},0"])
+        tables = nbc_tables(p.stdout)
+        metrics = {r["benchmark"]: r.get("metrics", {}) for r in rows}
+        if not expect(len(tables) == len(names) and list(metrics) == names,
+                      f"{label}: {len(tables)} tables, records of {list(metrics)}: "
+                      f"{p.stdout[-800:]!r}"):
+            return
+        for name, (head, cells) in zip(names, tables):
+            want_head = ("# Overall(us)" if name == "ibarrier" else
+                         "# Size".ljust(10) + "Overall(us)".rjust(18)) + nbc_columns + \
+                osu_tail_heading(want)
+            got = [float(v) for v in cells[0][-len(want):]] if len(cells) == 1 else []
+            expect(head == want_head and got == [round(e, 2) for e in expected[name]] and
+                   all(close(metrics[name].get(f"p{q}_latency_us", -1), e, 1e-6)
+                       for q, e in zip(want, expected[name])),
+                   f"{name} -z {want} under the oracle: heading {head!r} (expected "
+                   f"{want_head!r}), cells {got}, metrics {metrics[name]}, expected "
+                   f"{expected[name]}")
+
+    fast, slow = D0_US + D1_US, D0_US + D1_US + extra / 2
+    want = [1, 75, 76, 78, 100]
+    check("ialltoall ibarrier -z", ["ialltoall", "ibarrier"], ["-i", "40"], "MPI_Ialltoall", want,
+          {"ialltoall": [fast, fast, fast, slow, slow], "ibarrier": [fast] * 5})
+    check("ineighbor_alltoall -z", ["ineighbor_alltoall"], ["-N", "graph:GRAPH", "-i", "40"],
+          "MPI_Ineighbor_alltoall", want, {"ineighbor_alltoall": [fast, fast, fast, slow, slow]})
+    fast, slow = 3 * D0_US, (6 * D0_US + extra) / 2
+    check("partitioned_latency -q 2 -z", ["partitioned_latency"], ["-q", "2", "-i", "20"],
+          "MPI_Pready", [5, 50, 55, 100], {"partitioned_latency": [fast, fast, slow, slow]})
 
 
 def osu_log_block(x, iteration, datatype, mismatches, kind="d"):
