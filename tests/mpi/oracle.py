@@ -77,8 +77,9 @@ Cases:
              t_CPU from the calibrated 0.01 s, S_Write_indv's default repetitions and where its
              writes land (every aggregate epoch and the non-aggregate timed run from the file's
              beginning under 2021) and the size its file is made at (IMB 2021's for the block),
-             the read file made once per block under 2021 (the opens that remove a stale file,
-             the content written), at every size under 4.0, the context
+             the read and the write benchmarks' files made once per block under 2021 (the
+             opens that remove a stale file, the read file's content written), at every size
+             under 4.0, the context
 
 usage: oracle.py CASE PARBENCH ORACLE_LIB MPIEXEC
 Imported (test_openmpi.py), it runs no case: use() points run() at another MPI's launcher and
@@ -1289,26 +1290,33 @@ def check_io_times_each_their_maximum(where):
           f"{[o.get('t_pure_us') for o in got]} t_ovrl {[o.get('t_ovrl_us') for o in got]}")
 
 
-def check_io_read_file_per_block(where):
-    """IMB 2021 makes a read benchmark's file once per block (process count and mode:
-    IMB_init_file at original_benchmark.h:163-175; a stale one removed, IMB_del_file), written by
-    the file's first process from offset 0 as far as its total (IMB_init_file.c:203-261), and keeps
-    it across the block's sizes; parbench's kept file (mpi/file_resource.hpp) holds a value of the
-    offset alone, so -check still knows what every size reads. P_Read_indv and P_Read_shared at
-    -msgsize 2,10,64, -npmin 1 at -n 2 (blocks Q = 1 and Q = 2), -check: L = 64, OVERALL_VOL 40
-    MiB / 64 > 50, so total = 50 x 64 = 3200 B, more than the 2n = 4 tiles of 64 B -check needs. The
-    oracle counts the opens that remove a stale file (CREATE | DELETE_ON_CLOSE: a file made
-    afresh) and the explicit-offset writes (a read benchmark writes only its file's content). Under
-    2021: rank 0 two files per benchmark (Q = 1, 2), each one MPI_File_write_at of 3200 B at 0;
-    rank 1 one per benchmark and no write. Under 4.0 a fresh file at every size: 3 per block.
-    No defects in any row under either."""
-    names = ["P_Read_indv", "P_Read_shared"]
+def check_io_file_per_block(where):
+    """IMB 2021 makes a benchmark's file once per block (process count and mode: IMB_init_file at
+    original_benchmark.h:163-175, where the count or the mode changes; a stale one removed first,
+    IMB_del_file, IMB_init_file.c:195, 298-328) and keeps it across the block's sizes, each
+    opening and closing it (IMB_init_transfer.c:183, 273-274); a read benchmark's written by the
+    file's first process from offset 0 as far as its total (IMB_init_file.c:203-261), a write
+    benchmark's made sparse at that size (:236) and written over by each size. parbench's kept
+    file (mpi/file_resource.hpp) does the same; a read file holds a value of the offset alone, so
+    -check still knows what every size reads, and a write file is emptied before -check's timed
+    writes, so a write that never lands still shows. P_Read_indv, P_Read_shared, P_Write_indv,
+    P_Write_shared and P_Write_priv at -msgsize 2,10,64, -npmin 1 at -n 2 (blocks Q = 1 and Q =
+    2; the writes in two modes each), -check: L = 64, OVERALL_VOL 40 MiB / 64 > 50, so total =
+    50 x 64 = 3200 B, more than the 2n = 4 tiles of 64 B -check needs. The oracle counts the opens
+    that remove a stale file (CREATE | DELETE_ON_CLOSE: a file made afresh) and the
+    explicit-offset writes (a read benchmark writes only its file's content; these write
+    benchmarks use the file pointers). Under 2021 one file per block: rank 0 two per read
+    benchmark (Q = 1, 2) and four per write benchmark (Q = 1, 2; two modes), each read file one
+    MPI_File_write_at of 3200 B at 0; rank 1 one per read benchmark, two per write benchmark
+    (its own file for P_Write_priv) and no write_at. Under 4.0 a fresh file at every size: 3
+    per block. No defects in any row under either."""
+    reads, writes = ["P_Read_indv", "P_Read_shared"], ["P_Write_indv", "P_Write_shared",
+                                                       "P_Write_priv"]
     for m in ("2021", "4.0"):
-        rc, doc, _, err, reports = run(2, names + ["-msgsize", "2,10,64", "-zero_size", "off",
-                                                   "-npmin", "1", "-iter", "2,40,1", "-time",
-                                                   "600", "-check"] + where,
-                                       delay=20.0, methodology=m, suite="imb-io")
-        if not expect(rc == 0, f"{m}: read files per block: rc {rc}: {err[-300:]}"):
+        rc, doc, _, err, reports = run(2, reads + writes + [
+            "-msgsize", "2,10,64", "-zero_size", "off", "-npmin", "1", "-iter", "2,40,1",
+            "-time", "600", "-check"] + where, delay=20.0, methodology=m, suite="imb-io")
+        if not expect(rc == 0, f"{m}: files per block: rc {rc}: {err[-300:]}"):
             continue
         made, written = {}, {}
         for report in reports or []:
@@ -1316,20 +1324,23 @@ def check_io_read_file_per_block(where):
             opens = report.get("operands", {}).get("MPI_File_open", {})
             made[rank] = opens.get("MPI_BYTE x 1 create delete_on_close", 0)
             written[rank] = dict(report.get("operands", {}).get("MPI_File_write_at", {}))
-        blocks = {0: 2 * len(names), 1: len(names)}  # (benchmark, Q) blocks each rank is in
+        # The (benchmark, Q, mode) blocks each rank is in.
+        blocks = {0: 2 * len(reads) + 2 * 2 * len(writes), 1: len(reads) + 2 * len(writes)}
         if m == "2021":
             want_made = blocks
-            want_written = {0: {"MPI_BYTE x 3200 at 0": blocks[0]}, 1: {}}
+            want_written = {0: {"MPI_BYTE x 3200 at 0": 2 * len(reads)}, 1: {}}
         else:
             want_made = {rank: 3 * b for rank, b in blocks.items()}
             want_written = {rank: written.get(rank) for rank in blocks}  # per size (not asserted)
-        defects = {(r["benchmark"], r["processes"], r["bytes"]): r.get("defects")
+        defects = {(r["benchmark"], r.get("mode"), r["processes"], r["bytes"]): r.get("defects")
                    for r in rows(doc)}
-        expect(made == want_made and written == want_written and len(defects) == 12 and
+        want_rows = (len(reads) + 2 * len(writes)) * 2 * 3
+        expect(made == want_made and written == want_written and len(defects) == want_rows and
                all(d == 0 for d in defects.values()),
-               f"{m}: read files made afresh by rank {made} (want {want_made}), content written "
-               f"{written} (want {want_written}), defects {defects}")
-        print(f"{m}: read files made afresh by rank {made}, content written {written}")
+               f"{m}: files made afresh by rank {made} (want {want_made}), content written "
+               f"{written} (want {want_written}), {len(defects)} rows (want {want_rows}), "
+               f"defects {[k for k, d in defects.items() if d != 0]}")
+        print(f"{m}: files made afresh by rank {made}, content written {written}")
 
 
 # IMB 2021.11 runs the names in the order given (`IMB-IO S_IRead_indv Open_Close S_IWrite_indv`
@@ -1605,7 +1616,7 @@ def case_imb2021_io():
                f"{label}: the context's IMB-IO rules {ctx}")
         if is_2021:
             check_io_times_each_their_maximum(where)
-            check_io_read_file_per_block(where)
+            check_io_file_per_block(where)
         print(f"{label}: S_Write_indv 64 KiB repetitions {reps}; context {ctx}")
     # -iter_policy multiple_np and off under 2021: IMB runs the whole count once, untimed and
     # without a rewind (helper_IMB_functions.h:690-694, the branch taken wherever the dynamic

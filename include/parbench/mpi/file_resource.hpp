@@ -1,7 +1,7 @@
 // The file resource (mpi/resource.hpp's steps) of the MPI-IO benchmarks: a file opened
 // collectively outside the timed region, with its view and its content (preallocated for
-// writes, written for reads), closed and deleted when the measurement ends (IMB 2021's read
-// file, kept_file, when its block ends: made once and kept across the sizes). Kernels address it
+// writes, written for reads), closed and deleted when the measurement ends (IMB 2021's file of a
+// block, kept_file, when its block ends: made once and kept across the sizes). Kernels address it
 // through a file_view: the handle, the process's buffer and the offset of iteration i.
 //
 // Tiles: the file is `tiles` portions of X bytes (IMB's I/O portion); in each, every process of a
@@ -53,15 +53,20 @@ namespace parbench::mpi {
     return static_cast<std::byte>(1 + z % 255);
 }
 
-// IMB 2021's read file, made once per block (process count and mode: IMB_init_file at
-// original_benchmark.h:163-175) and kept across the block's sizes, each opening it
-// (IMB_init_transfer.c:183): what the block's sizes have made of it so far. One per pass in
-// imb::family, whose close() removes it (remove_kept_file) when the block ends.
+// IMB 2021's file of a block, made once per block (process count and mode: IMB_init_file at
+// original_benchmark.h:163-175; a read benchmark's with its content, a write benchmark's sparse)
+// and kept across the block's sizes, each opening it (IMB_init_transfer.c:183) and closing it
+// (:273-274): what the block's sizes have made of it so far. One per pass in imb::family, whose
+// close() removes it (remove_kept_file) when the block ends.
 struct kept_file {
-    std::uint64_t content_bytes = 0;  // the bytes of block_file_byte it holds from offset 0;
-                                      // 0: not made yet (the block's next size makes it)
-    std::string path;                 // where it is, once made
+    std::string path;                 // where it is, once made; empty: not made yet (the
+                                      // block's next size makes it)
+    std::uint64_t content_bytes = 0;  // reads: the bytes of block_file_byte it holds from 0
+    std::uint64_t size_bytes = 0;     // writes: its size when the size now measured began
+                                      // (what the block's earlier sizes left it at)
     bool remover = false;             // this process removes it (the file's first process)
+
+    [[nodiscard]] bool made() const noexcept { return !path.empty(); }
 };
 
 // After the block: its kept file removed by the file's first process (every process of the file
@@ -81,10 +86,6 @@ struct file_site {
     int group = -1;                     // multiple mode: the "_g<group>" suffix
     std::uint64_t tiles = 1;
     bool epochs_from_file_start = false;  // file_plan::epochs_from_file_start for every file
-    // IMB 2021's file kept across the sizes of a block (file_plan::carried_file_bytes): this
-    // process's record of its file's size after the block's previous sizes, read before and
-    // written at teardown; nullptr: a fresh, preallocated file per size. Not owned.
-    std::uint64_t* carried_file_bytes = nullptr;
     bool cut_back_each_epoch = false;   // file_plan::cut_back_each_epoch (aggregate writes)
     // What a definition sizes the block's file by (file_plan::block_file_bytes): the run's
     // largest length and the volume rule's OVERALL_VOL, in bytes.
@@ -96,9 +97,9 @@ struct file_site {
     // holds, so that reads past its end read nothing, as IMB's do. false: every tile prefilled
     // (the 4.0 rule, and -check, which needs data wherever it reads).
     bool reads_find_block_file = false;
-    // Reads under IMB 2021 (file_plan::kept): the pass's read file, made at its first size and
-    // kept across its sizes; nullptr: a fresh file per size. Not owned.
-    kept_file* kept_read_file = nullptr;
+    // IMB 2021 (file_plan::kept): the pass's file, made at its first size and kept across its
+    // sizes, for reads and writes alike; nullptr: a fresh file per size. Not owned.
+    kept_file* kept = nullptr;
 };
 
 struct file_plan {
@@ -119,28 +120,28 @@ struct file_plan {
     // where the previous epoch's (the warm-up's) did instead of running on towards and past the
     // end of the file's room.
     bool epochs_from_file_start = false;
-    // Writes under IMB 2021: the file is not preallocated but made (MPI_File_set_size, sparse)
-    // as large as the block's earlier sizes left it, *carried_file_bytes, or IMB's size for the
-    // block, block_file_bytes, where that is larger (the block's first size); its size after
-    // the size goes back to *carried_file_bytes. With cut_back_each_epoch (aggregate writes,
-    // with epochs_from_file_start) it is cut back to that size before each timed epoch, so that
-    // each epoch finds the file IMB 2021's one timed sample finds: nothing (a hole, or the end
-    // of the file) past what the earlier sizes wrote.
-    std::uint64_t* carried_file_bytes = nullptr;
+    // IMB's size of the block's file (kept): what MPI_File_set_size makes it at the block's
+    // first size, sparse, never preallocated (IMB_init_file.c:203-236).
     std::uint64_t block_file_bytes = 0;
+    // Writes on a kept file (IMB 2021): with cut_back_each_epoch (aggregate writes, with
+    // epochs_from_file_start) the file is cut back before each timed epoch to the size it had
+    // when this size began (carried_size()), so that each epoch finds the file IMB 2021's one
+    // timed sample finds: the block's earlier sizes' data, nothing past the end they left.
     bool cut_back_each_epoch = false;
     // Reads (prefill) under IMB 2021: the file holds exactly this many bytes, its tiles from
     // offset 0 prefilled as far as they reach and the file cut there (MPI_File_set_size), as
     // IMB 2021 writes its block's file once, `total` bytes from offset 0 (IMB_init_file.c:
     // 236-261); a read past it returns fewer bytes or none. 0: every tile prefilled.
     std::uint64_t content_bytes = 0;
-    // Reads (prefill) under IMB 2021: the block's file, made at the block's first size (the
-    // stale one removed, MPI_File_set_size to block_file_bytes, IMB's total) and kept across
-    // its sizes: its content is block_file_byte of the offset, written once from offset 0 by the
-    // file's first process (as IMB's File_rank 0, IMB_init_file.c:203-261) as far as
-    // kept_bytes() reaches, the bytes a later size needs beyond what it holds added then;
-    // teardown closes it without removing it. nullptr: a fresh file per size, each process's
-    // blocks holding check::fill_bytes of its rank (the 4.0 rule).
+    // IMB 2021: the block's file, made at the block's first size (the stale one removed,
+    // MPI_File_set_size to block_file_bytes, IMB's total: IMB_init_file.c:195, 228-236) and kept
+    // across its sizes; teardown closes it without removing it. Reads (prefill): its content is
+    // block_file_byte of the offset, written once from offset 0 by the file's first process (as
+    // IMB's File_rank 0, IMB_init_file.c:239-261) as far as kept_bytes() reaches, the bytes a
+    // later size needs beyond what it holds added then. Writes: nothing written; each size
+    // writes over what the earlier ones left (IMB_init_transfer.c:183, 273-274). nullptr: a
+    // fresh file per size (the 4.0 rule): preallocated for writes, for reads each process's
+    // blocks holding check::fill_bytes of its rank.
     kept_file* kept = nullptr;
 
     // The bytes the kept file must hold at this size: IMB's total (content_bytes, cut there),
@@ -151,16 +152,20 @@ struct file_plan {
                                        static_cast<std::uint64_t>(portion_bytes) * tiles);
     }
 
-    // The size the file starts each size (and each cut-back epoch) at.
+    // A kept file written to (IMB 2021's writes).
+    [[nodiscard]] bool kept_for_writes() const noexcept { return kept != nullptr && !prefill; }
+
+    // The size a kept file written to had when this size began (each cut-back epoch starts
+    // there): IMB's size at the block's first size, then what the earlier sizes left.
     [[nodiscard]] std::uint64_t carried_size() const noexcept {
-        return carried_file_bytes == nullptr ? 0 : std::max(*carried_file_bytes, block_file_bytes);
+        return kept_for_writes() ? std::max(kept->size_bytes, block_file_bytes) : 0;
     }
 
     // This process's share of the disk the file needs (a kept file: what it still lacks, all of
     // it the share of the file's first process, `first_process`).
     [[nodiscard]] std::uint64_t disk_bytes(bool first_process = true) const noexcept {
         if (!open_in_setup) return 1;
-        if (kept != nullptr) {
+        if (kept != nullptr && prefill) {
             const std::uint64_t held = kept->content_bytes;
             return (private_file || first_process) && kept_bytes() > held ? kept_bytes() - held
                                                                          : 0;
@@ -267,7 +272,7 @@ public:
         set_up_ = true;
         if (!plan_.open_in_setup) return;
         // A kept file is made at the block's first size only; later sizes open it as it is.
-        const bool fresh = plan_.kept == nullptr || plan_.kept->content_bytes == 0;
+        const bool fresh = plan_.kept == nullptr || !plan_.kept->made();
         MPI_File stale = MPI_FILE_NULL;
         if (fresh && MPI_File_open(comm_, plan_.path.c_str(),
                                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
@@ -290,11 +295,9 @@ public:
         const file_view v = view();
         if (plan_.prefill) {
             prefill();
-        } else if (plan_.carried_file_bytes == nullptr) {
+        } else {
             v.note(MPI_File_preallocate(fh_, static_cast<MPI_Offset>(plan_.portion_bytes) *
                                                  static_cast<MPI_Offset>(plan_.tiles)));
-        } else {
-            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
         }
     }
 
@@ -308,27 +311,34 @@ public:
     // the first tile, as IMB 2021 times a sample from offset 0 (the file opened for the size,
     // IMB_init_transfer.c:183, and rewound after each calibration run,
     // helper_IMB_functions.h:613-618, 643-648). Explicit offsets start at tile 0 anyway.
-    // With plan.cut_back_each_epoch the file is first cut back to plan.carried_size()
-    // (collective: MPI_File_set_size): IMB 2021 makes the file once per block (IMB_init_file.c:
-    // 124-265, called when the process count or the mode changes, original_benchmark.h:163-175)
-    // and keeps it across the block's sizes, opening and closing it for each
-    // (IMB_init_transfer.c:183, 273-274).
+    // With plan.cut_back_each_epoch the file is first cut back to plan.carried_size(), the size
+    // this size found it at (collective: MPI_File_set_size): IMB 2021 makes the file once per
+    // block (IMB_init_file.c:124-265, called when the process count or the mode changes,
+    // original_benchmark.h:163-175) and keeps it across the block's sizes, opening and closing
+    // it for each (IMB_init_transfer.c:183, 273-274), and times one sample per size.
     void begin_epoch() {
         if (!plan_.epochs_from_file_start || fh_ == MPI_FILE_NULL) return;
         const file_view v = view();
-        if (plan_.carried_file_bytes != nullptr && plan_.cut_back_each_epoch)
+        if (plan_.kept_for_writes() && plan_.cut_back_each_epoch)
             v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
         v.note(MPI_File_seek(fh_, 0, MPI_SEEK_SET));
         if (plan_.shared_pointer) v.note(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET));
     }
 
     // -check: the check prepares the buffer; the file pointers go back to the first tile so that
-    // the timed iterations address tiles 0 .. n-1.
+    // the timed iterations address tiles 0 .. n-1. A kept file written to is emptied first (cut
+    // to 0 and made as large as before, collective), so that a write that never lands leaves a
+    // hole the check sees, not what the block's earlier sizes wrote there.
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
         if constexpr (checks_data<Check>) {
             check.prepare(context, view());
             if (fh_ != MPI_FILE_NULL) {
+                if (plan_.kept_for_writes()) {
+                    const file_view v = view();
+                    v.note(MPI_File_set_size(fh_, 0));
+                    v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
+                }
                 MPI_File_seek(fh_, 0, MPI_SEEK_SET);
                 if (plan_.shared_pointer) MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET);
             }
@@ -377,9 +387,6 @@ public:
         if (!set_up_ || finalised != 0) return;
         set_up_ = false;
         if (fh_ != MPI_FILE_NULL) {
-            MPI_Offset size = 0;
-            if (plan_.carried_file_bytes != nullptr && MPI_File_get_size(fh_, &size) == MPI_SUCCESS)
-                *plan_.carried_file_bytes = static_cast<std::uint64_t>(size);
             const int closed = MPI_File_close(&fh_);
             if (error_ == MPI_SUCCESS) error_ = closed;
         }
@@ -410,7 +417,7 @@ public:
                 plan_.path.c_str(),
                 &error_,
                 plan_.split,
-                plan_.kept != nullptr};
+                plan_.kept != nullptr && plan_.prefill};
     }
     [[nodiscard]] const file_plan& plan() const noexcept { return plan_; }
 
@@ -472,19 +479,28 @@ private:
     }
 
     // A kept file, through the view a fresh open gives (bytes from offset 0): at the block's
-    // first size (`fresh`) made at IMB's size (MPI_File_set_size, sparse, IMB_init_file.c:236);
-    // then the content this size needs beyond what the file holds, block_file_byte of each
-    // offset, written by the file's first process in pieces of prefill_chunk_bytes (IMB's rank 0
-    // writes its file in 1 MiB pieces, :241-258) and made visible to all. Collective over the
-    // file's communicator. A size that needs nothing more writes nothing.
+    // first size (`fresh`) made at IMB's size (MPI_File_set_size, sparse, IMB_init_file.c:236).
+    // Writes: nothing more; the size it has now noted (carried_size()). Reads: then the content
+    // this size needs beyond what the file holds, block_file_byte of each offset, written by the
+    // file's first process in pieces of prefill_chunk_bytes (IMB's rank 0 writes its file in
+    // 1 MiB pieces, :241-258) and made visible to all; a size that needs nothing more writes
+    // nothing. Collective over the file's communicator.
     void complete_kept_file(bool fresh) {
         const file_view v = view();
         kept_file& kept = *plan_.kept;
         if (fresh) v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.block_file_bytes)));
-        const std::uint64_t held = kept.content_bytes;
-        const std::uint64_t want = std::max(held, plan_.kept_bytes());
         int rank = 0;
         MPI_Comm_rank(comm_, &rank);
+        kept.path = plan_.path;
+        kept.remover = rank == 0;
+        if (plan_.kept_for_writes()) {
+            MPI_Offset size = 0;
+            v.note(MPI_File_get_size(fh_, &size));
+            kept.size_bytes = static_cast<std::uint64_t>(size);
+            return;
+        }
+        const std::uint64_t held = kept.content_bytes;
+        const std::uint64_t want = std::max(held, plan_.kept_bytes());
         if (want > held) {
             if (rank == 0) {
                 std::vector<std::byte> chunk(static_cast<std::size_t>(
@@ -501,8 +517,6 @@ private:
             sync_barrier_sync();
         }
         kept.content_bytes = want;
-        kept.path = plan_.path;
-        kept.remover = rank == 0;
     }
 
     // IMB's assured completion, outside timing.

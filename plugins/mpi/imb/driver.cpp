@@ -93,17 +93,17 @@ mpi::record_labels labels_of(const run_state& run, const selection& selected,
 mpi::file_site file_site_of(const run_state& run, const selection& selected,
                             const mpi::session& session,
                             const policy::iterations::imb_volume& iterations, std::uint64_t x,
-                            bool aggregate, bool rooted, io_block_files* block_files,
+                            bool aggregate, bool rooted, mpi::kept_file* block_file,
                             std::uint64_t largest_length) {
     const options& o = *run.opts;
-    // Room for the warm-up and the largest timed count, in tiles of X. Under IMB 2021 writes
-    // find the file as IMB's block left it: made with IMB's size for the pass's largest length,
-    // kept across its sizes (methodology::io_file_per_block); under the dynamic policy every
-    // timed epoch (aggregate) or timed run (non-aggregate) starts at the file's beginning, as
-    // IMB rewinds after its calibration runs, and an aggregate epoch on the file cut back to what
-    // the pass's earlier sizes left (methodology::io_epochs_from_file_start); under multiple_np
-    // or off the pointers run on from the warm-up (IMB's untimed run), as IMB's do. Reads find
-    // the pass's file, made at its first size and kept (methodology::io_file_per_block).
+    // Room for the warm-up and the largest timed count, in tiles of X. Under IMB 2021 the pass's
+    // file (`block_file`) is made at its first size with IMB's size for the pass's largest
+    // length and kept across its sizes (methodology::io_file_per_block): writes find it as the
+    // pass's earlier sizes left it; under the dynamic policy every timed epoch (aggregate) or
+    // timed run (non-aggregate) starts at the file's beginning, as IMB rewinds after its
+    // calibration runs, and an aggregate epoch on the file cut back to the size this size found
+    // it at (methodology::io_epochs_from_file_start); under multiple_np or off the pointers run
+    // on from the warm-up (IMB's untimed run), as IMB's do. Reads find its content.
     const bool rewinds = o.method.io_epochs_from_file_start() &&
                          iterations.effective_policy(rooted) ==
                              policy::iterations::imb_policy::dynamic;
@@ -111,13 +111,12 @@ mpi::file_site file_site_of(const run_state& run, const selection& selected,
             .group = selected.multiple && session.active() ? session.group_index() : -1,
             .tiles = 2 * iterations.n_sample(x, aggregate),
             .epochs_from_file_start = rewinds,
-            .carried_file_bytes = block_files != nullptr ? &block_files->write_file_bytes : nullptr,
             .cut_back_each_epoch = aggregate,
             .largest_length = largest_length,
             .overall_volume = iterations.overall_vol_bytes,
             .split = o.method.io_portion_split(),
             .reads_find_block_file = o.method.io_reads_find_block_file() && !o.check,
-            .kept_read_file = block_files != nullptr ? &block_files->read_file : nullptr};
+            .kept = block_file};
 }
 
 void publish_record(const run_state& run, bool timed_out, std::uint64_t& dropped_calls,

@@ -284,20 +284,13 @@ void pause_after_size(double start);
 [[nodiscard]] mpi::record_labels labels_of(const run_state& run, const selection& selected,
                                            std::string_view name, bool has_bytes,
                                            std::string_view mode);
-// IMB-IO under IMB 2021: the files of one pass (a block: process count and mode) kept across its
-// sizes (methodology::io_file_per_block): the size a write's file was left at by the pass's
-// earlier sizes (mpi::file_site::carried_file_bytes), and the read file, made once for the pass
-// (mpi::file_site::kept_read_file).
-struct io_block_files {
-    std::uint64_t write_file_bytes = 0;
-    mpi::kept_file read_file;
-};
-// Where one size's files go (make_resource's site): see family::measure_as.
+// Where one size's files go (make_resource's site): see family::measure_as. `block_file`: the
+// pass's file kept across its sizes (IMB-IO under IMB 2021), or nullptr.
 [[nodiscard]] mpi::file_site file_site_of(const run_state& run, const selection& selected,
                                           const mpi::session& session,
                                           const policy::iterations::imb_volume& iterations,
                                           std::uint64_t x, bool aggregate, bool rooted,
-                                          io_block_files* block_files,
+                                          mpi::kept_file* block_file,
                                           std::uint64_t largest_length);
 // Hands one record to the host (family::publish); counts the calls window sync dropped.
 void publish_record(const run_state& run, bool timed_out, std::uint64_t& dropped_calls,
@@ -356,8 +349,9 @@ struct family {
         // mpi::end_of_size).
         std::array<policy::iterations::imb_block_budget, passes> budgets{};
         bool timed_out = false;
-        // IMB-IO under IMB 2021: each pass's files kept across its sizes (io_block_files).
-        std::array<io_block_files, passes> io_files{};
+        // IMB-IO under IMB 2021: each pass's file (a block's: this count, one mode), made at
+        // the pass's first size and kept across its sizes (methodology::io_file_per_block).
+        std::array<mpi::kept_file, passes> io_files{};
     };
 
     [[nodiscard]] std::vector<int> process_counts() const {
@@ -454,9 +448,9 @@ struct family {
         const policy::iterations::imb_volume iterations =
             size_iterations(o, descriptor_under<Def>(o.method).rooted, files, c.processes, x,
                             c.repetitions[P], c.budgets[P]);
-        // IMB-IO's writes under IMB 2021: the pass's file carried across its sizes
+        // IMB-IO under IMB 2021: the pass's file, kept across its sizes
         // (methodology::io_file_per_block).
-        io_block_files* const carried = o.method.io_file_per_block() ? &c.io_files[P] : nullptr;
+        mpi::kept_file* const kept = o.method.io_file_per_block() ? &c.io_files[P] : nullptr;
         const double start = MPI_Wtime();
         mpi::measurement m = [&] {
             // IMB 2021's RMA transfers to every target: the non-aggregate count of transfers,
@@ -467,7 +461,7 @@ struct family {
                     policy::iterations::imb_volume per_sample = iterations;
                     per_sample.msgs_per_sample = per_sample.msgs_nonaggr;
                     return measure_as<policy::aggregation::aggregate>(c, x, mode, per_sample,
-                                                                      carried);
+                                                                      kept);
                 }
             }
             // IMB-IO's Open_Close, which does no file access in IMB's terms, repeats
@@ -475,27 +469,27 @@ struct family {
             if constexpr (requires { Def::repeats_msgs_nonaggr_in_imb2021; }) {
                 if (o.method.io_open_close_counts_msgs_nonaggr())
                     return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
-                                                                          carried);
+                                                                          kept);
             }
             // IMB-IO's benchmarks with one mode (reads, nonblocking flavours) run in aggregate
             // mode and say so under IMB 2021 (methodology::io_single_mode_is_aggregate).
             if constexpr (passes == 1 && requires { Def::single_mode_follows_methodology; }) {
                 if (o.method.io_single_mode_is_aggregate())
                     return measure_as<policy::aggregation::aggregate>(c, x, "aggregate",
-                                                                      iterations, carried);
+                                                                      iterations, kept);
             }
             if constexpr (passes == 2) {
                 if (aggregate_pass)
                     return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations,
-                                                                      carried);
+                                                                      kept);
                 return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
-                                                                      carried);
+                                                                      kept);
             } else if constexpr (traits.modes == mpi::run_modes::non_aggregate) {
                 return measure_as<policy::aggregation::non_aggregate>(c, x, mode, iterations,
-                                                                      carried);
+                                                                      kept);
             } else {
                 return measure_as<policy::aggregation::aggregate>(c, x, mode, iterations,
-                                                                  carried);
+                                                                  kept);
             }
         }();
         c.timed_out = m.timed_out;
@@ -503,13 +497,13 @@ struct family {
         return m;
     }
 
-    // One size under an aggregation policy and an IMB repetition rule; `block_files`: the
-    // pass's files kept across its sizes (IMB-IO under IMB 2021), or nullptr.
+    // One size under an aggregation policy and an IMB repetition rule; `block_file`: the
+    // pass's file kept across its sizes (IMB-IO under IMB 2021), or nullptr.
     template <class Aggregation>
     [[nodiscard]] mpi::measurement measure_as(const count& c, std::uint64_t x,
                                               std::string_view mode,
                                               const policy::iterations::imb_volume& iterations,
-                                              io_block_files* block_files = nullptr) const {
+                                              mpi::kept_file* block_file = nullptr) const {
         const options& o = *run.opts;
         const mpi::session& session = c.session;
         const auto bytes = static_cast<std::size_t>(x);
@@ -528,7 +522,7 @@ struct family {
         mpi::file_site site;
         if constexpr (requires(const mpi::file_site& f) { Def::file(bytes, context, f); })
             site = file_site_of(run, selected, session, iterations, x, Aggregation::is_aggregate,
-                                descriptor_under<Def>(o.method).rooted, block_files,
+                                descriptor_under<Def>(o.method).rooted, block_file,
                                 largest_length());
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
@@ -581,8 +575,10 @@ struct family {
     [[nodiscard]] bool ended(const count& c) const { return c.timed_out; }
 
     void close(count& c, const mpi::size_notes& notes) const {
-        // IMB-IO under IMB 2021: each pass's read file goes with its block.
-        for (io_block_files& files : c.io_files) mpi::remove_kept_file(files.read_file);
+        // IMB-IO under IMB 2021: each pass's file goes with its block. (A write benchmark's
+        // two passes use one path: the second pass's first size removed the first's file as a
+        // stale one, as IMB_init_file does at a block's start, IMB_init_file.c:195, 298-328.)
+        for (mpi::kept_file& file : c.io_files) mpi::remove_kept_file(file);
         close_count(run, name, c.processes, c.timed_out, c.dropped_calls, c.timed_calls, notes);
     }
 };

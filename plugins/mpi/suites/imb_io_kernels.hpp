@@ -366,23 +366,19 @@ struct transfer_def : mpi::definition_defaults {
         p.portion_bytes = common ? x : p.block_bytes;
         p.tiles = site.tiles;
         p.epochs_from_file_start = site.epochs_from_file_start;
-        // Reads under IMB 2021: the block's file as IMB writes it, made once for the block and
-        // kept across its sizes, its content a function of the offset alone (file_plan::kept),
-        // total bytes from offset 0 (IMB_init_file.c:239-261), so a read past them reads
-        // nothing, as IMB's do; under -check as many more as this size's tiles need.
-        if (!writes && site.kept_read_file != nullptr) {
-            p.kept = site.kept_read_file;
+        // IMB 2021: the block's file, made once for the block at IMB's size and kept across
+        // its sizes (file_plan::kept). Reads: its content a function of the offset alone, total
+        // bytes from offset 0 (IMB_init_file.c:239-261), so a read past them reads nothing, as
+        // IMB's do; under -check as many more as this size's tiles need. Writes: sparse, each
+        // size writing over what the earlier ones left, an aggregate epoch on the file cut back
+        // to the size this size found it at.
+        if (site.kept != nullptr) {
+            p.kept = site.kept;
             p.block_file_bytes = imb2021_block_file_bytes(
                 site.largest_length, site.overall_volume,
                 A.files == io_files::each_private ? c.size : 0);
-            if (site.reads_find_block_file) p.content_bytes = p.block_file_bytes;
-        }
-        if (writes && site.carried_file_bytes != nullptr) {
-            p.carried_file_bytes = site.carried_file_bytes;
-            p.cut_back_each_epoch = site.cut_back_each_epoch;
-            p.block_file_bytes = imb2021_block_file_bytes(
-                site.largest_length, site.overall_volume,
-                A.files == io_files::each_private ? c.size : 0);
+            if (!writes && site.reads_find_block_file) p.content_bytes = p.block_file_bytes;
+            if (writes) p.cut_back_each_epoch = site.cut_back_each_epoch;
         }
         return p;
     }
