@@ -37,7 +37,7 @@ struct pair_memory {
     }
     mpi::window_view view(int r) {
         return {MPI_WIN_NULL, window[r].data(), origin[r].data(), result[r].data(), bytes,
-                sections, 1, bases.data()};
+                sections, 1, bases.data(), 0};
     }
     static mpi::kernel_context context(int r, pattern::pairing pairs) {
         mpi::kernel_context c;

@@ -55,7 +55,10 @@ Cases:
              an aggregate sample's puts all at displacement 0 under 2021 (IMB_rma_put.c:112-114),
              at P disjoint sections under 4.0 (the oracle notes each MPI_Put's target and
              displacement); imb-ext's Window puts to its own window under 2021
-             (IMB_window.c:108-109), to the right neighbour's under 4.0
+             (IMB_window.c:108-109), to the right neighbour's under 4.0; imb-ext's lengths
+             under -msglog 3:3 (4 and 8 under 2021: the first capped at 4,
+             helper_IMB_functions.h:309-311); -off_cache's displacements (every mode at IMB's
+             cache offsets under 2021, IMB_ones_unidir.c:456-458, 545-547)
   imb2021_nbc  imb-nbc's Ibcast, Iallreduce, Ireduce_scatter, Ibarrier at -n 2, D = 20 us, under 2021 (with -sync
              on and off) and 4.0: t_pure and t_ovrl = 2 D (start + MPI_Wait), the root of every
              Ibcast (0 under 2021, 0 and 1 under 4.0), a barrier after every timed call of the
@@ -65,7 +68,11 @@ Cases:
              by a loop of its own under 4.0 (under -multi 1 at -n 4 each group's row its own
              processes' fewest and most passes), overlap[%] from the row's three times by
              max(t_pure, t_CPU) under 2021 and min under 4.0, Ireduce_scatter's counts as
-             imb2021's Reduce_scatter; the CPU work under 2021 IMB_cpu_exploit's (the context's
+             imb2021's Reduce_scatter; the root of every rooted call under -iter_policy off
+             (IMB's untimed run of the whole count, then the timed run): Ireduce's overlapped
+             loop at i % np under 2021 whatever -root_shift (IMB_reduce.c:202), its t_pure loop
+             and every other rooted collective's loops at 0 (both rotating with -root_shift on
+             and under 4.0); the CPU work under 2021 IMB_cpu_exploit's (the context's
              one probe of 250001 passes of a 10x10 pass, every row's work max(1, (int)(t_pure x
              passes a second)) at that one rate), under 4.0 parbench's 100x100 per size
   imb2021_mpi4 the same rules for imb-mpi4's Bcast_persist, Allreduce_persist,
@@ -1041,12 +1048,24 @@ def case_imb2021_rma():
     # byte into the caller's own window under 2021 (IMB_window.c:108-109), into the right
     # neighbour's under 4.0 (at -n 2: rank r puts to r, or to 1 - r).
     for label, methodology in (("2021", None), ("4.0", "4.0")):
-        rc, _, _, _, reports = run(2, ["Unidir_Put", "Window", "-msglog", "3:3", "-zero_size",
-                                       "off", "-iter", f"{p},40,{m}", "-aggregate_mode",
-                                       "aggregate", "-time", "10"], delay=d,
-                                   methodology=methodology, suite="imb-ext")
+        rc, doc, _, _, reports = run(2, ["Unidir_Put", "Window", "-msglog", "3:3", "-zero_size",
+                                         "off", "-iter", f"{p},40,{m}", "-aggregate_mode",
+                                         "aggregate", "-time", "10"], delay=d,
+                                     methodology=methodology, suite="imb-ext")
         if not expect(rc == 0 and len(reports or []) == 2, f"imb-ext {label}: rc {rc}"):
             continue
+        # IMB-EXT's lengths: under 2021 the first of -msglog's sequence is capped at
+        # sizeof(assign_type) = 4 (helper_IMB_functions.h:309-311), then doubled up to 2^MAX:
+        # -msglog 3:3 runs 4 and 8 (IMB-EXT 2021 prints both); the guide 2^3 = 8 only. Each
+        # row is a length (-msglog 10:12 and -msgsize lists: test_imb2021.py).
+        sizes = [r["bytes"] for r in rows(doc, "Unidir_Put")]
+        want = [4, 8] if label == "2021" else [8]
+        expect(sizes == want, f"Unidir_Put {label} -msglog 3:3: lengths {sizes}, want {want}")
+        ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+        expect(ctx.get("ext_first_length") == ("min(2^MIN, 4) with -msglog" if label == "2021"
+                                               else "2^MIN"),
+               f"imb-ext {label}: the context's first length {ctx.get('ext_first_length')!r}")
+        print(f"Unidir_Put {label} -msglog 3:3: lengths {sizes}")
         puts = reports[0]["operands"].get("MPI_Put", {})
         where = sorted({int(k.split(" at ")[1]) for k in puts if k.startswith("MPI_BYTE x 8 to ")})
         want = [0] if label == "2021" else [8 * k for k in range(p)]
@@ -1061,6 +1080,40 @@ def case_imb2021_rma():
             expect(targets == want, f"Window {label} rank {rank}: put targets {targets}, want "
                    f"{want} ({window_puts})")
             print(f"Window {label} rank {rank}: puts to {targets}")
+    check_one_sided_off_cache(d, p, m)
+
+
+def check_one_sided_off_cache(d, p, m):
+    """-off_cache on IMB-EXT's Unidir_Put (X = 8, -iter P,40,M: P = 4 puts an aggregate sample,
+    M = 10 non-aggregate repetitions), -off_cache 0.00015,64, with -check. IMB 2021 moves put i
+    of every mode to displacement i % count * offs (IMB_ones_unidir.c:456-458, 545-547), its
+    source likewise: offs = ((8 + 63) / 64 + 1) 64 = 128, count = min(n_sample, (int)((2 x
+    0.00015 x 2^20 + 127) / 128)) = min(n_sample, 3) = 3 in both modes
+    (helper_IMB_functions.h:500-506): the 8-byte puts at 0, 128 and 256. The guide: the
+    aggregate sample's P disjoint sections 0, 8, 16, 24, the non-aggregate puts at 0."""
+    for label, methodology in (("2021", None), ("4.0", "4.0")):
+        for mode in ("aggregate", "non_aggregate"):
+            rc, doc, _, err, reports = run(
+                2, ["Unidir_Put", "-msglog", "3:3", "-zero_size", "off", "-iter",
+                    f"{p},40,{m}", "-aggregate_mode", mode, "-time", "10", "-off_cache",
+                    "0.00015,64", "-check"], delay=d, methodology=methodology, suite="imb-ext")
+            if not expect(rc == 0 and len(reports or []) == 2,
+                          f"-off_cache {label} {mode}: rc {rc}: {err[-300:]}"):
+                continue
+            puts = reports[0]["operands"].get("MPI_Put", {})
+            where = sorted({int(k.split(" at ")[1]) for k in puts
+                            if k.startswith("MPI_BYTE x 8 to ")})
+            want = ([0, 128, 256] if label == "2021" else
+                    [8 * k for k in range(p)] if mode == "aggregate" else [0])
+            expect(where == want, f"-off_cache {label} {mode} Unidir_Put: target displacements "
+                   f"of the 8-byte puts {where}, want {want} ({puts})")
+            defects = [r["defects"] for r in rows(doc, "Unidir_Put")]
+            expect(defects and not any(defects), f"-off_cache {label} {mode}: -check {defects}")
+            print(f"-off_cache {label} {mode} Unidir_Put: target displacements {where}")
+        ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {}) if doc else {}
+        expect(ctx.get("one_sided_off_cache", "").startswith(
+                   "both ends" if label == "2021" else "the aggregate sections"),
+               f"-off_cache {label}: the context's rule {ctx.get('one_sided_off_cache')!r}")
 
 
 def overlap_by(t_ovrl, t_pure, t_cpu, divisor):
@@ -1249,10 +1302,63 @@ def check_work_spread_per_group():
            f"process's {mine1}); the Q = 4 row {lo4}..{hi4} spans both")
 
 
+def check_nbc_roots():
+    """The root of every call of IMB-NBC's rooted collectives at -n 2 (the oracle's "roots": the
+    calls by count and root; X = 8: 8 MPI_BYTEs, Ireduce's 2 MPI_FLOATs), -iter_policy off -iter
+    N. IMB 2021 runs each benchmark once untimed with the whole count before the timed run
+    (helper_IMB_functions.h:407-408, 690-694), so t_pure's loop and t_ovrl's each pass i = 0 ..
+    N - 1 twice. Ireduce's overlapped loop passes root i % np whatever -root_shift
+    (IMB_reduce.c:202), its t_pure loop the root rule (:262-280): under -root_shift off (the
+    default) 2 (N + N / 2) = 30 calls at root 0 and 2 N / 2 = 10 at root 1 for N = 10. Ibcast,
+    Igather, Igatherv, Iscatter, Iscatterv pass their rule's root in both loops
+    (IMB_bcast.c:232, 332; IMB_gather.c:220, 317; ...): 4 N = 40 at root 0. With -root_shift on
+    both loops rotate, 20 and 20 for each; under 4.0 too, Ireduce's calls by root then Ibcast's
+    (the same counts of the same loops; the 4.0 warm-up is parbench's). IMB-NBC 2021 under this
+    oracle counts 2 more at root 0 for each benchmark: its warm-up's one iteration of each loop
+    at i = 0 before the size (IMB_warm_up.c:105-125), which parbench does not reproduce."""
+    n, d = 10, 20.0
+    names = ["Ibcast", "Igather", "Igatherv", "Iscatter", "Iscatterv", "Ireduce"]
+    base = names + ["-msglog", "3:3", "-zero_size", "off", "-iter", str(n), "-iter_policy",
+                    "off", "-time", "10"]
+    count = {"Ireduce": 2}
+    rule_2021 = {name: {0: 4 * n} for name in names}
+    rule_2021["Ireduce"] = {0: 2 * (n + n // 2), 1: 2 * (n // 2)}
+    for label, extra, methodology, want in (
+            ("2021", [], None, rule_2021),
+            ("2021 -root_shift on", ["-root_shift", "on"], None,
+             {name: {0: 2 * n, 1: 2 * n} for name in names}),
+            ("4.0", [], "4.0", None)):
+        rc, doc, _, err, reports = run(2, base + extra, delay=d, methodology=methodology,
+                                       peers=True, suite="imb-nbc")
+        if not expect(rc == 0 and len(reports or []) == 2,
+                      f"roots {label}: rc {rc}, two oracle reports: {err[-300:]}"):
+            continue
+        for rank, report in enumerate(reports):
+            got = {}
+            for name in names:
+                prefix = f"MPI_{name} {count.get(name, 8)} "
+                got[name] = {int(k.split()[2]): v for k, v in report["roots"].items()
+                             if k.startswith(prefix)}
+            if want is not None:
+                expect(got == want, f"roots {label} rank {rank}: calls by root {got}, want {want}")
+            else:
+                expect(set(got["Ibcast"]) == {0, 1} and
+                       all(got[name] == got["Ibcast"] for name in names),
+                       f"roots {label} rank {rank}: every rooted call by root as Ibcast's, both "
+                       f"roots in both loops: {got}")
+            print(f"roots {label} rank {rank}: Ireduce {got['Ireduce']}, Ibcast {got['Ibcast']}")
+        ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {})
+        expect((ctx.get("root"), ctx.get("ireduce_overlapped_root")) ==
+               (("0", "i % np") if label == "2021" else ("i % np", "i % np")),
+               f"roots {label}: the context's root rules {ctx.get('root')!r}, "
+               f"{ctx.get('ireduce_overlapped_root')!r}")
+
+
 def case_imb2021_nbc():
     check_overlap_rules("imb-nbc", ["Ibcast", "Iallreduce", "Ireduce_scatter", "Ibarrier"],
                         ("Ibcast", "Iallreduce", "Ireduce_scatter"), "MPI_Ibcast 8 ",
                         "MPI_Ireduce_scatter")
+    check_nbc_roots()
     check_work_spread_per_group()
 
 

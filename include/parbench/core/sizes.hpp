@@ -58,10 +58,29 @@ inline constexpr int max_supported_msglog = 40;  // 1 TiB: far past any buffer w
 
 // IMB's sequence: 0, then max(unit, 2^min) doubling up to 2^max. unit = sizeof(float) for
 // reductions (a reduction of fewer bytes than one element is meaningless), 1 otherwise.
+// `first_cap` > 0 (IMB-EXT under IMB 2021, imb::methodology::ext_first_length_cap): IMB 2021's
+// loop with its first length capped (src_cpp/helpers/helper_IMB_functions.h:307-322, MAXMSG at
+// :756): the first is min(2^min rounded up to unit, first_cap), each next twice the last, every
+// one at most MAXMSG = 2^max rounded down to unit, until one reaches it (-msglog 10:12, cap 4:
+// 4, 8, ..., 4096; nothing but 0 where 2^max < unit, as IMB-EXT 2021 at -msglog 0:1).
 [[nodiscard]] inline std::vector<std::uint64_t> imb_sizes(msglog_range range,
-                                                          std::uint64_t unit = 1) {
+                                                          std::uint64_t unit = 1,
+                                                          std::uint64_t first_cap = 0) {
     std::vector<std::uint64_t> sizes{0};
     const std::uint64_t top = std::uint64_t{1} << range.max_log;
+    if (first_cap > 0) {
+        const std::uint64_t u = std::max<std::uint64_t>(unit, 1);
+        const std::uint64_t most = top / u * u;  // IMB's MAXMSG
+        const auto whole = [u](std::uint64_t x) { return (x + u - 1) / u * u; };
+        if (most == 0) return sizes;
+        for (std::uint64_t x = std::min(whole(std::uint64_t{1} << range.min_log), first_cap);;
+             x *= 2) {
+            x = whole(std::min(x, most));
+            sizes.push_back(x);
+            if (x >= most) break;
+        }
+        return sizes;
+    }
     for (std::uint64_t x = std::max(unit, std::uint64_t{1} << range.min_log); x <= top; x *= 2)
         sizes.push_back(x);
     return sizes;

@@ -96,6 +96,9 @@ struct overlap_rule {
     // IMB 2021's CPU work of the run (its rate probed once): each size's work set by
     // initialize(this process's t_pure), IMB_cpu_exploit(t_pure, 1), instead of calibrate().
     imb_cpu_work* run_work = nullptr;
+    // t_ovrl's calls take root i % np whatever the session's root rule, t_pure's keep it (IMB
+    // 2021's Ireduce, IMB_reduce.c:202; imb::methodology::ireduce_overlapped_root_round_robin).
+    bool overlapped_root_round_robin = false;
 };
 
 // t_CPU's iteration: the work alone.
@@ -244,6 +247,8 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
                     rule.run_work != nullptr ? rule.run_work->load : own_load;
                 rank_timing t_ovrl;
                 rank_timing t_cpu;
+                kernel_context overlapped_context = context;
+                if (rule.overlapped_root_round_robin) overlapped_context.rotate_root = true;
                 if (rule.cpu_inside_overlapped_loop) {
                     // One entry per iteration index the timing reaches; the timed loop's figures
                     // replace the warm-up's.
@@ -253,16 +258,18 @@ template <pattern::descriptor Pattern, class Start, class Resource, class Comple
                                                0.0);
                     overlapped_timing_work_kernel<Start, policy::matvec_load> overlapped{
                         config.kernel.start, &load, &work_s};
-                    t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
-                                             config.completion, plan, bytes, config.check);
+                    t_ovrl = time_iterations(s, config.pattern, ready, overlapped_context,
+                                             overlapped, config.completion, plan, bytes,
+                                             config.check);
                     t_cpu.group = t_ovrl.group;
                     t_cpu.iterations = std::min<std::uint64_t>(t_ovrl.iterations, work_s.size());
                     for (std::uint64_t i = 0; i < t_cpu.iterations; ++i) t_cpu.total_s += work_s[i];
                 } else {
                     overlapped_kernel<Start, policy::matvec_load> overlapped{config.kernel.start,
                                                                              &load};
-                    t_ovrl = time_iterations(s, config.pattern, ready, context, overlapped,
-                                             config.completion, plan, bytes, config.check);
+                    t_ovrl = time_iterations(s, config.pattern, ready, overlapped_context,
+                                             overlapped, config.completion, plan, bytes,
+                                             config.check);
                     work_kernel<policy::matvec_load> work_alone{&load};
                     t_cpu = time_iterations(s, config.pattern, ready, context, work_alone,
                                             config.completion, plan, bytes);

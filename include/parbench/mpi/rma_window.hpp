@@ -8,7 +8,8 @@
 // sections of the target window (IMB's "M-fold ... disjoint"), section i mod `sections`. Where
 // several origins write into one target (All_*_all, Exchange_*), each origin owns a region of
 // `sections` sections in every window, so that no two transfers of a timing overlap and -check
-// can tell who wrote what.
+// can tell who wrote what. Sections lie `stride` bytes apart (IMB 2021's cache offsets under
+// -off_cache), or X where it is 0; the origin's and the result's slots alike.
 #pragma once
 
 #include <parbench/core/buffers.hpp>
@@ -58,6 +59,7 @@ struct window_plan {
     window_epoch epoch = window_epoch::none;
     std::size_t bytes = 0;           // one transfer: X (bytes of the section and local slot)
     std::uint64_t sections = 1;      // disjoint sections per origin region (aggregate: M)
+    std::size_t stride = 0;          // bytes from one section's start to the next (0: bytes)
     int origin_regions = 1;          // regions per window: 1, or the group size when several
                                      // origins write into one target
     std::size_t result_bytes = 0;    // result buffer (Get_accumulate, Fetch_and_op, CAS)
@@ -65,8 +67,9 @@ struct window_plan {
     // device space under OSU's -d). MPI_Win_allocate's memory is MPI's, on the host.
     const memory_space* memory = nullptr;
 
+    [[nodiscard]] std::size_t slot_bytes() const noexcept { return stride > 0 ? stride : bytes; }
     [[nodiscard]] std::size_t region_bytes() const noexcept {
-        return bytes * static_cast<std::size_t>(sections);
+        return slot_bytes() * static_cast<std::size_t>(sections);
     }
     [[nodiscard]] std::size_t window_bytes() const noexcept {
         return region_bytes() * static_cast<std::size_t>(std::max(1, origin_regions));
@@ -84,16 +87,23 @@ struct window_view {
     int origin_regions = 1;
     const MPI_Aint* bases = nullptr;  // per target: the address of its memory (dynamic windows),
                                       // otherwise all zero
+    std::size_t stride = 0;           // window_plan::stride (0: bytes)
 
     [[nodiscard]] std::uint64_t section(std::uint64_t i) const noexcept { return i % sections; }
+    // Bytes from one section (and local or result slot) to the next.
+    [[nodiscard]] std::size_t slot_bytes() const noexcept { return stride > 0 ? stride : bytes; }
+    // Byte offset of iteration i's slot in the origin and result buffers (and in a region).
+    [[nodiscard]] std::size_t slot_offset(std::uint64_t i) const noexcept {
+        return static_cast<std::size_t>(section(i)) * slot_bytes();
+    }
     // The local slot of iteration i.
     [[nodiscard]] std::byte* local(std::uint64_t i) const noexcept {
-        return origin + section(i) * bytes;
+        return origin + slot_offset(i);
     }
     // Byte offset into a window of the region `origin_rank` writes and iteration i's section.
     [[nodiscard]] std::size_t offset(std::uint64_t i, int origin_rank = 0) const noexcept {
         const std::uint64_t region = origin_regions > 1 ? static_cast<std::uint64_t>(origin_rank) : 0;
-        return static_cast<std::size_t>((region * sections + section(i)) * bytes);
+        return static_cast<std::size_t>(region * sections) * slot_bytes() + slot_offset(i);
     }
     // The target displacement (disp_unit 1) of iteration i's section in `target`'s window.
     [[nodiscard]] MPI_Aint displacement(int target, std::uint64_t i, int origin_rank = 0) const noexcept {
@@ -272,8 +282,9 @@ public:
     }
 
     [[nodiscard]] window_view view() noexcept {
-        return {win_,           window_base_, origin_.data(),        result_.data(),
-                plan_.bytes,    plan_.sections, plan_.origin_regions, bases_.data()};
+        return {win_,           window_base_,   origin_.data(),        result_.data(),
+                plan_.bytes,    plan_.sections, plan_.origin_regions, bases_.data(),
+                plan_.stride};
     }
     [[nodiscard]] const window_plan& plan() const noexcept { return plan_; }
 

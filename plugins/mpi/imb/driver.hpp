@@ -213,22 +213,34 @@ void warn_dropped_calls(const run_state& st, std::string_view name, int processe
 void warn_storage(const run_state& st, std::string_view name, int processes, std::uint64_t bytes,
                   const mpi::storage_need& storage);
 
+// Where the transfers of a one-sided timing go in the window (mpi::window_plan): `count`
+// sections, `stride` bytes apart (0: X apart).
+struct target_sections {
+    std::uint64_t count = 1;
+    std::size_t stride = 0;
+};
+
 // The resource a definition measures on at size x: message buffers of its layout under the
 // methodology `m` (layout_under; from the
 // session's pools, rotated with -off_cache; `spread` times the data for resized datatypes), with
 // the persistent requests its request_maker makes on them once per size (IMB-MPI4; a request is
 // bound to one address, so those buffers never rotate), the RMA window of its plan with
-// `sections` disjoint sections (for Q processes per group, as layout(x, np)), or the file of its
-// plan at `site`.
+// `sections` (for Q processes per group, as layout(x, np)), or the file of its plan at `site`.
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
                                  const mpi::kernel_context& context, const methodology& m,
-                                 std::uint64_t sections, const mpi::file_site& site = {},
+                                 target_sections sections, const mpi::file_site& site = {},
                                  std::size_t spread = 1) {
     if constexpr (requires { Def::file(x, context, site); })
         return mpi::file_resource(Def::file(x, context, site), context);
-    else if constexpr (requires { Def::window(x, sections, s.layout().processes); })
-        return mpi::rma_window(Def::window(x, sections, s.layout().processes), context);
+    else if constexpr (requires { Def::window(x, sections.count, s.layout().processes); }) {
+        mpi::window_plan plan = Def::window(x, sections.count, s.layout().processes);
+        if (sections.stride > 0) {
+            plan.stride = sections.stride;
+            if (plan.result_bytes > 0) plan.result_bytes = plan.region_bytes();  // a slot each
+        }
+        return mpi::rma_window(plan, context);
+    }
     else if constexpr (requires { Def::request_maker(context, m); })
         return mpi::persistent_requests(
             mpi::message_resource(layout_under<Def>(x, s.layout().processes, m), off_cache{},
@@ -265,6 +277,13 @@ void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uin
 // volume rule allows (never more than OVERALL_VOL bytes, also with -iter_policy off).
 [[nodiscard]] std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iterations,
                                                std::uint64_t x);
+// The window sections of one size of a one-sided timing in `aggregate` mode or not: IMB 2021's
+// cache offsets under -off_cache (methodology::one_sided_at_cache_offsets), else the aggregate
+// timing's disjoint sections (methodology::aggregate_transfers_to_disjoint_sections, and the
+// guide with -off_cache), else one location.
+[[nodiscard]] target_sections one_sided_sections(const options& o,
+                                                 const policy::iterations::imb_volume& iterations,
+                                                 std::uint64_t x, bool aggregate);
 
 // What a definition's family does outside its timing, the same for every definition (compiled
 // once, in driver.cpp; family<Def> below passes what it knows of the definition):
@@ -378,13 +397,18 @@ struct family {
 
     [[nodiscard]] std::vector<std::uint64_t> sizes() const {
         // IMB 2021: lengths are multiples of the size of the benchmark's datatype (IMB-EXT's:
-        // of MPI_FLOAT, whatever the benchmark; methodology::ext_length_unit).
+        // of MPI_FLOAT, whatever the benchmark; methodology::ext_length_unit), and IMB-EXT's
+        // -msglog sequence starts at 4 at most (methodology::ext_first_length_cap).
         std::uint64_t unit = traits.unit;
-        if (run.opts->ext_lengths) unit = std::max(unit, run.opts->method.ext_length_unit());
+        std::uint64_t first_cap = 0;
+        if (run.opts->ext_lengths) {
+            unit = std::max(unit, run.opts->method.ext_length_unit());
+            first_cap = run.opts->method.ext_first_length_cap();
+        }
         if constexpr (typed_definition<Def>)
             if (run.datatypes != nullptr) unit = run.datatypes->unit(traits.reduction);
         return traits.fixed_bytes > 0 ? std::vector<std::uint64_t>{traits.fixed_bytes}
-               : traits.has_bytes     ? lengths_for(*run.opts, unit)
+               : traits.has_bytes     ? lengths_for(*run.opts, unit, first_cap)
                                       : std::vector<std::uint64_t>{0};
     }
 
@@ -419,7 +443,7 @@ struct family {
         const size_datatypes<Def> warm_types(run, small);
         // No -off_cache rotation: the warm-up is about connections, not caches.
         mpi::warm_up(c.session,
-                     make_resource<Def>(c.session, off_cache{}, small, warm, o.method, 1, {},
+                     make_resource<Def>(c.session, off_cache{}, small, warm, o.method, {}, {},
                                         warm_types.spread()),
                      warm_types.kernel(warm), make_completion<Def>(warm),
                      std::min(mpi::n_warmup, o.iterations.msgs_per_sample), small, pairs);
@@ -510,14 +534,9 @@ struct family {
         const mpi::kernel_context context =
             session.context(bytes, pattern::pairing_of(Def::descriptor));
         const size_datatypes<Def> types(run, bytes);
-        // The target sections of an aggregate timing: disjoint (the IMB 4.0 guide), or, under
-        // IMB 2021 without -off_cache, one location for every transfer
-        // (methodology::aggregate_transfers_to_disjoint_sections).
-        const std::uint64_t sections =
-            Aggregation::is_aggregate &&
-                    (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled)
-                ? aggregate_sections(iterations, x)
-                : 1;
+        // Where the transfers go in a window (one_sided_sections).
+        const target_sections sections =
+            one_sided_sections(o, iterations, x, Aggregation::is_aggregate);
         // Files: where they go and how large (file_site_of); other resources take no site.
         mpi::file_site site;
         if constexpr (requires(const mpi::file_site& f) { Def::file(bytes, context, f); })

@@ -249,11 +249,14 @@ namespace detail {
 
 // The message lengths of one benchmark, multiples of `unit` (the size of its datatype: 4 for
 // MPI_FLOAT reductions): IMB's sequence (from max(unit, 2^MIN)) or the user's -msglen list, each
-// rounded up to a whole element as IMB 2021 does; without 0 under -zero_size off.
-[[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit) {
+// rounded up to a whole element as IMB 2021 does; without 0 under -zero_size off. `first_cap`
+// (> 0: IMB-EXT under IMB 2021, methodology::ext_first_length_cap) caps the sequence's first
+// non-zero length, which then doubles up to 2^MAX (imb_sizes); a -msglen list is never capped.
+[[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit,
+                                                          std::uint64_t first_cap = 0) {
     std::vector<std::uint64_t> sizes;
     if (o.msglen.empty()) {
-        sizes = imb_sizes(o.msglog, unit);
+        sizes = imb_sizes(o.msglog, unit, first_cap);
     } else {
         for (const auto x : o.msglen) {
             const auto y = unit <= 1 ? x : (x + unit - 1) / unit * unit;

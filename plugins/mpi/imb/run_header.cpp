@@ -115,6 +115,12 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"truly_passive_put_columns", m.pure_before_overlapped() ? "t_pure t_ovrl"
                                                                  : "t_ovrl t_pure"},
         {"ext_length_unit_bytes", m.ext_length_unit()},
+        {"ext_first_length", m.ext_first_length_cap() > 0
+                                 ? "min(2^MIN, " + std::to_string(m.ext_first_length_cap()) +
+                                       ") with -msglog"
+                                 : std::string("2^MIN")},
+        {"ireduce_overlapped_root",
+         m.ireduce_overlapped_root_round_robin() || m.rotates_root() ? "i % np" : "0"},
         // How often an aggregate sample is timed (methodology::aggregate_repeats_budget_s).
         {"aggregate_epochs",
          std::isfinite(m.aggregate_repeats_budget_s())
@@ -136,7 +142,11 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
         {"one_sided_aggregate_target",
          m.aggregate_transfers_to_disjoint_sections()
              ? "disjoint sections"
-             : "one location (disjoint sections with -off_cache)"},
+             : "one location (IMB's cache offsets with -off_cache)"},
+        {"one_sided_off_cache",
+         m.one_sided_at_cache_offsets()
+             ? "both ends of transfer i at i % count * offs, every mode (IMB's cache offsets)"
+             : "the aggregate sections, non-aggregate at displacement 0"},
         {"window_put_target", m.window_puts_to_self() ? "self" : "right neighbour"},
         {"reduce_scatter_counts", m.reduce_scatter_whole_x_each()
                                       ? "X / size(type) to every process, np X reduced"

@@ -64,7 +64,8 @@
 // block length @ displacement) — IMB 2021's -data_type / -contig_type checks. With
 // PARBENCH_ORACLE_PEERS set too, "peers" counts the point-to-point calls by peer ("MPI_Send 1000
 // 3": sends of 1000 elements to world rank 3; receives by source) — IMB-P2P's pairings; "roots"
-// the rooted collectives by root ("MPI_Bcast 4 0") and "any_source" the receives from
+// the rooted collectives, blocking and nonblocking, by root ("MPI_Bcast 4 0", "MPI_Ireduce 2 1")
+// and "any_source" the receives from
 // MPI_ANY_SOURCE by count ("MPI_Recv 4") — the IMB methodologies' roots and sources.
 // "dropped_keys": the calls not counted because their map held its cap of distinct keys (0
 // unless a run passes over a thousand distinct operands to one function).
@@ -1070,6 +1071,7 @@ int MPI_Igather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, in
                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
     enter(f_igather);
     note_operand(f_igather, scount, stype, MPI_OP_NULL, in_place(sbuf));
+    note_peer(f_igather, scount, root, comm, true);
     return PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, request);
 }
 
@@ -1078,6 +1080,7 @@ int MPI_Igatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf,
                  MPI_Comm comm, MPI_Request* request) {
     enter(f_igatherv);
     note_operand(f_igatherv, scount, stype, MPI_OP_NULL, in_place(sbuf));
+    note_peer(f_igatherv, scount, root, comm, true);
     return PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, request);
 }
 
@@ -1085,6 +1088,7 @@ int MPI_Ireduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_
                 MPI_Comm comm, MPI_Request* request) {
     enter(f_ireduce);
     note_operand(f_ireduce, count, type, op, in_place(sbuf));
+    note_peer(f_ireduce, count, root, comm, true);
     return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, request);
 }
 
@@ -1106,6 +1110,7 @@ int MPI_Iscatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, i
                  MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
     enter(f_iscatter);
     note_operand(f_iscatter, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
+    note_peer(f_iscatter, rcount, root, comm, true);
     return PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, request);
 }
 
@@ -1114,6 +1119,7 @@ int MPI_Iscatterv(const void* sbuf, const int scounts[], const int displs[], MPI
                   MPI_Request* request) {
     enter(f_iscatterv);
     note_operand(f_iscatterv, rcount, rtype, MPI_OP_NULL, in_place(rbuf));
+    note_peer(f_iscatterv, rcount, root, comm, true);
     return PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, request);
 }
 

@@ -369,11 +369,18 @@ def test_lists_and_options(args):
         declared = start[0].get("columns", {}).get("Truly_passive_put", []) if start else []
         got = [c.get("source") if isinstance(c, dict) else c[0] for c in declared]
         expect(got == want, f"Truly_passive_put -methodology {method}: columns {got}, want {want}")
-    # IMB-EXT: lengths in multiples of 4 under 2021 (helper_IMB_functions.h:743-744, 322).
-    for method, msgsize, want in (("2021", None, [0, 4, 8]), ("4.0", None, [0, 1, 2, 4, 8]),
-                                  ("2021", "1,6", [4, 8])):
+    # IMB-EXT: lengths in multiples of 4 under 2021 (helper_IMB_functions.h:743-744, 322), and
+    # -msglog's first length capped at sizeof(assign_type) = 4, doubled up to 2^MAX (:309-313:
+    # IMB-EXT 2021 -msglog 10:12 prints 4, 8, ..., 4096); a -msgsize list is taken as given
+    # (:298-299); the guide starts at 2^MIN.
+    for method, msgsize, msglog, want in (
+            ("2021", None, "0:3", [0, 4, 8]), ("4.0", None, "0:3", [0, 1, 2, 4, 8]),
+            ("2021", "1,6", None, [4, 8]),
+            ("2021", None, "10:12", [0] + [2 ** k for k in range(2, 13)]),
+            ("4.0", None, "10:12", [0, 1024, 2048, 4096]),
+            ("2021", "1024,4096", None, [1024, 4096])):
         options = {"iter": "2", "methodology": method}
-        options.update({"msgsize": msgsize} if msgsize else {"msglog": "0:3"})
+        options.update({"msgsize": msgsize} if msgsize else {"msglog": msglog})
         proc, events = run(args, options, ["Unidir_Put"], suite="imb-ext")
         expect(proc.returncode == 0 and sizes_of(events, "Unidir_Put") == want,
                f"imb-ext {options}: sizes {sizes_of(events, 'Unidir_Put')}, want {want} "

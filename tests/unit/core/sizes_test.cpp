@@ -72,6 +72,20 @@ TEST_CASE("imb_sizes: 0, then max(unit, 2^min) doubling to 2^max", "[sizes]") {
         CHECK(parbench::imb_sizes({0, 0}) == sizes_t{0, 1});
         CHECK(parbench::imb_sizes({5, 5}) == sizes_t{0, 32});
     }
+    SECTION("IMB 2021's IMB-EXT: the first length capped at sizeof(assign_type) = 4") {
+        // helper_IMB_functions.h:307-322 under EXT: len = min(2^min rounded up, 4), then
+        // min(2^max, 2 len) rounded up, until 2^max (IMB-EXT -msglog 10:12 prints 4 ... 4096).
+        CHECK(parbench::imb_sizes({10, 12}, 4, 4) ==
+              sizes_t{0, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096});
+        CHECK(parbench::imb_sizes({3, 3}, 4, 4) == sizes_t{0, 4, 8});
+        CHECK(parbench::imb_sizes({0, 3}, 4, 4) == sizes_t{0, 4, 8});
+        // MAXMSG = 2^max rounded down to the unit (:756): 0 below 4 bytes, so nothing but 0
+        // (IMB-EXT 2021 -msglog 0:0, 1:1, 0:1 print one row, 0 bytes; 2:2 and 0:2 print 0, 4).
+        CHECK(parbench::imb_sizes({0, 0}, 4, 4) == sizes_t{0});
+        CHECK(parbench::imb_sizes({1, 1}, 4, 4) == sizes_t{0});
+        CHECK(parbench::imb_sizes({0, 2}, 4, 4) == sizes_t{0, 4});
+        CHECK(parbench::imb_sizes({2, 2}, 4, 4) == sizes_t{0, 4});
+    }
 }
 
 TEST_CASE("round_to_unit rounds down to whole elements", "[sizes]") {

@@ -181,10 +181,19 @@ struct methodology {
     // `i % r_cache_iter * r_offs`, which is 0 for every i without -off_cache (IMB_init.c:312-313;
     // IMB_ones_unidir.c:545-547, Bidir's through the same kernels, IMB_ones_bidir.c:136, 208;
     // IMB_ones_accu.c:230-232; IMB_rma_put.c:112-114, 176-178; IMB_rma_get.c:114-116, 183-185;
-    // IMB_rma_atomic.c:100). With -off_cache parbench keeps its disjoint sections under both.
+    // IMB_rma_atomic.c:100). With -off_cache: one_sided_at_cache_offsets under 2021, the
+    // disjoint sections under 4.0.
     [[nodiscard]] constexpr bool aggregate_transfers_to_disjoint_sections() const noexcept {
         return !is_2021();
     }
+    // -off_cache on IMB-EXT and IMB-RMA: IMB 2021 moves both ends of transfer i of every mode
+    // (aggregate and non-aggregate) by its cache offsets: the origin buffer by
+    // `i % s_cache_iter * s_offs`, the target displacement by `i % r_cache_iter * r_offs`
+    // (IMB_ones_unidir.c:456-458, 545-547; IMB_rma_put.c:102-114, 176-178, 347, 411; the Gets
+    // address the window by s_*, IMB_ones_unidir.c:292-294; IMB_rma_get.c:104-116), the offsets
+    // imb2021_cache_offsets' (helper_IMB_functions.h:493-512). Under the guide the aggregate
+    // timing's disjoint sections, the non-aggregate one at displacement 0, as without it.
+    [[nodiscard]] constexpr bool one_sided_at_cache_offsets() const noexcept { return is_2021(); }
 
     // IMB-EXT's Window puts its byte into the calling process's own window (IMB 2021,
     // `MPI_Put(..., c_info->rank, ...)`, IMB_window.c:108-109); the 4.0 rule as parbench had it
@@ -242,6 +251,15 @@ struct methodology {
     [[nodiscard]] constexpr std::uint64_t ext_length_unit() const noexcept {
         return is_2021() ? 4 : 1;
     }
+    // IMB-EXT's first non-zero length of -msglog's sequence: IMB 2021 caps it at
+    // sizeof(assign_type) = 4 under EXT (helper_IMB_functions.h:308-311; EXT/Makefile.EXT.mk:36
+    // defines EXT, RMA/Makefile.RMA.mk:35 only RMA: not IMB-RMA), then doubles it up to 2^MAX
+    // (:313), so -msglog 10:12 runs 4, 8, ..., 4096 (each at most MAXMSG, 2^MAX rounded down to
+    // the unit, :319-322, 756: -msglog 0:1 runs 0 alone). A -msglen or -msgsize list is taken as given
+    // (n_lens > 0: msglen[iter], :298-299). 0: no cap, the sequence from 2^MIN (the guide).
+    [[nodiscard]] constexpr std::uint64_t ext_first_length_cap() const noexcept {
+        return is_2021() ? 4 : 0;
+    }
 
     // IMB-NBC's t_CPU: the CPU load timed around its call inside t_ovrl's loop (IMB 2021:
     // `t_comp -= MPI_Wtime(); IMB_cpu_exploit(t_pure, 0); t_comp += MPI_Wtime();`,
@@ -257,6 +275,17 @@ struct methodology {
     // (IMB_reduce.c:207, :337); or the guide as parbench has it: calibrated collectively per size
     // to the largest t_pure, the same work on every process (mpi::calibrate).
     [[nodiscard]] constexpr bool nbc_calibrates_once_per_run() const noexcept { return is_2021(); }
+    // IMB-NBC's Ireduce: IMB 2021's overlapped loop passes `i % num_procs` as the root whatever
+    // -root_shift (IMB_reduce.c:197-204, root at :202; its `root` variable is advanced at :219
+    // and never read), while t_pure's loop takes the root rule (root 0 under -root_shift off,
+    // IMB_ireduce_pure, :262-280). Igather, Igatherv, Iscatter, Iscatterv and Ibcast pass their
+    // rule's root in both loops (IMB_gather.c:220, :317; IMB_gatherv.c:224, :327;
+    // IMB_scatter.c:220, :313; IMB_scatterv.c:226, :324; IMB_bcast.c:232, :332), and IMB-MPI4's
+    // Reduce_persist makes both requests with root 0 (`i % num_procs` at i = 0,
+    // IMB_reduce.c:322-330). The guide: one root rule for both timings.
+    [[nodiscard]] constexpr bool ireduce_overlapped_root_round_robin() const noexcept {
+        return is_2021();
+    }
     // --- IMB-IO (IMB 2021.11: src_cpp/IO/IO_suite.cpp, src_c/IMB_write.c, IMB_read.c,
     // IMB_cpu_exploit.c; IMB 4.0: the guide, catalogue A.3.3, A.6.10) ---------------------------
     // Defaults where the user gave no option: -npmin 1 (IO_suite.cpp:145), -msglog 0:22 (:291),
@@ -385,6 +414,31 @@ struct methodology {
                          : parbench::overlap_percent(t_ovrl, t_pure, t_cpu);
     }
 };
+
+// IMB 2021's -off_cache offsets of a buffer of `len` bytes (IMB_init_buffers_iter,
+// src_cpp/helpers/helper_IMB_functions.h:493-512): the stride
+// offs = ((len + line - 1) / line + 1) * line (whole cache lines and one more), and the count
+// min(n_sample, (int)((2 * cache_size * CACHE_UNIT + offs - 1) / offs)) of the positions a
+// transfer cycles through, i % count * offs; cache_size the float of -off_cache in MB, CACHE_UNIT
+// 2^20 (IMB_mem_info.h:53), n_sample the size's count before its calibration (:393-420), `len`
+// IMB's s_len or r_len (max(X, 4) for a transfer of X, :380-383, 420-470). Float arithmetic as
+// IMB's; at least one position.
+struct cache_offsets {
+    std::uint64_t count = 1;
+    std::size_t stride = 0;
+};
+[[nodiscard]] inline cache_offsets imb2021_cache_offsets(double cache_mib, std::size_t line,
+                                                         std::size_t len,
+                                                         std::uint64_t n_sample) noexcept {
+    line = std::max<std::size_t>(line, 1);
+    const std::size_t offs = ((len + line - 1) / line + 1) * line;
+    const float cache_size = static_cast<float>(cache_mib);
+    const float fits = (2.0f * cache_size * 1048576.0f + static_cast<float>(offs) - 1.0f) /
+                       static_cast<float>(offs);
+    const auto positions =
+        static_cast<std::uint64_t>(std::clamp(fits, 1.0f, static_cast<float>(INT32_MAX)));
+    return {std::max<std::uint64_t>(1, std::min(n_sample, positions)), offs};
+}
 
 // "-methodology 2021|4.0" (also "2021.11").
 [[nodiscard]] inline methodology_name parse_methodology(std::string_view text) {

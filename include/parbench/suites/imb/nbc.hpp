@@ -1,7 +1,8 @@
 // The IMB-NBC benchmarks as definitions for the runner (catalogue A.3.4): each nonblocking
 // collective is a "start" (begin the operation of iteration i, return its request); its buffers,
 // data volumes, datatypes, root rotation and -check are those of the blocking IMB-MPI1 form,
-// inherited from imb_mpi1's definition. Two definitions per collective:
+// inherited from imb_mpi1's definition (but for the root of Ireduce's overlapped loop under IMB
+// 2021: overlap_def). Two definitions per collective:
 //
 //   pure_def      Ixxx_pure: start; MPI_Wait — timed by the plain runner (t_min/t_max/t_avg)
 //   overlap_def   Ixxx: t_pure, t_ovrl with the calibrated CPU load, t_CPU, overlap[%] —
@@ -16,6 +17,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace parbench::imb_nbc {
@@ -196,7 +198,12 @@ struct overlap_def : pure_def<Blocking, Start> {
     template <class Config>
     static mpi::measurement measure(const mpi::session& s, Config&& config,
                                     const imb::methodology& m, mpi::imb_cpu_work* run_work) {
-        return mpi::measure_overlap(s, std::forward<Config>(config), overlap_rule_of(m, run_work));
+        mpi::overlap_rule rule = overlap_rule_of(m, run_work);
+        // Ireduce's overlapped loop: root i % np under IMB 2021 whatever -root_shift, t_pure's
+        // the root rule (methodology::ireduce_overlapped_root_round_robin).
+        if constexpr (std::is_same_v<Start, ireduce>)
+            rule.overlapped_root_round_robin = m.ireduce_overlapped_root_round_robin();
+        return mpi::measure_overlap(s, std::forward<Config>(config), rule);
     }
 };
 

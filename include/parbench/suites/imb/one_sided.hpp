@@ -75,7 +75,7 @@ struct get_accumulate {
     static constexpr bool fetches = true;
     static void issue(const kernel_context& c, std::uint64_t i, const window_view& v, int target) {
         const int n = floats_of(v.bytes);
-        MPI_Get_accumulate(v.local(i), n, MPI_FLOAT, v.result + v.section(i) * v.bytes, n,
+        MPI_Get_accumulate(v.local(i), n, MPI_FLOAT, v.result + v.slot_offset(i), n,
                            MPI_FLOAT, target, v.displacement(target, i, c.rank), n, MPI_FLOAT,
                            MPI_SUM, v.win);
     }
@@ -85,7 +85,7 @@ struct fetch_and_op {
     static constexpr effect does = effect::sums;
     static constexpr bool fetches = true;
     static void issue(const kernel_context& c, std::uint64_t i, const window_view& v, int target) {
-        MPI_Fetch_and_op(v.local(i), v.result + v.section(i) * v.bytes, MPI_FLOAT, target,
+        MPI_Fetch_and_op(v.local(i), v.result + v.slot_offset(i), MPI_FLOAT, target,
                          v.displacement(target, i, c.rank), MPI_SUM, v.win);
     }
 };
@@ -97,7 +97,7 @@ struct compare_and_swap {
     static constexpr bool fetches = true;
     static constexpr int initial = 0;
     static void issue(const kernel_context& c, std::uint64_t i, const window_view& v, int target) {
-        MPI_Compare_and_swap(v.local(i), &initial, v.result + v.section(i) * v.bytes, MPI_INT,
+        MPI_Compare_and_swap(v.local(i), &initial, v.result + v.slot_offset(i), MPI_INT,
                              target, v.displacement(target, i, c.rank), v.win);
     }
 };
@@ -129,7 +129,7 @@ struct compare_and_swap {
 template <effect Effect>
 struct window_contents {
     void prepare(const kernel_context& c, const window_view& v) const {
-        const std::size_t region = v.bytes * v.sections;
+        const std::size_t region = v.slot_bytes() * v.sections;
         const std::size_t window = region * static_cast<std::size_t>(std::max(1, v.origin_regions));
         const std::span<std::byte> origin(v.origin, region);
         std::memset(v.window, 0, window);
@@ -143,7 +143,7 @@ struct window_contents {
         } else {
             for (std::uint64_t s = 0; s < v.sections; ++s) {
                 const int value = swap_value(c.rank);
-                std::memcpy(v.origin + s * v.bytes, &value, sizeof value);
+                std::memcpy(v.local(s), &value, sizeof value);
             }
         }
     }
@@ -169,7 +169,7 @@ struct window_contents {
                 if (transfers_between(c, r, c.rank) == 0) continue;
                 for (std::uint64_t s = 0; s < touched; ++s)
                     defects += check::count_byte_defects({v.window + v.offset(s, r), v.bytes}, r,
-                                                         s * v.bytes);
+                                                         v.slot_offset(s));
             }
         }
         if constexpr (Effect == effect::sums) {
@@ -181,7 +181,7 @@ struct window_contents {
                     for (int r = 0; r < c.size; ++r)
                         want += transfers_between(c, r, c.rank) *
                                 static_cast<double>(uses_of_section(n, v.sections, s)) *
-                                check::float_value(r, s * floats + j);
+                                check::float_value(r, v.slot_offset(s) / sizeof(float) + j);
                     float got = 0.0f;
                     std::memcpy(&got, v.window + v.offset(s) + j * sizeof(float), sizeof got);
                     defects += got != static_cast<float>(want) ? 1 : 0;

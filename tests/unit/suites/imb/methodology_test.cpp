@@ -152,6 +152,10 @@ TEST_CASE("IMB-RMA, IMB-EXT and Truly_passive_put under each methodology", "[met
     // IMB-EXT's lengths in multiples of sizeof(MPI_FLOAT) (helper_IMB_functions.h:743-744).
     CHECK(imb2021.ext_length_unit() == 4);
     CHECK(imb40.ext_length_unit() == 1);
+    // ... and -msglog's first length capped at sizeof(assign_type) (helper_IMB_functions.h:
+    // 309-311): none under the guide.
+    CHECK(imb2021.ext_first_length_cap() == 4);
+    CHECK(imb40.ext_first_length_cap() == 0);
     // IMB-RMA's two modes: NON-AGGREGATE first under 2021 (helper_IMB_functions.h:176-182).
     CHECK(imb2021.rma_runs_non_aggregate_first());
     CHECK_FALSE(imb40.rma_runs_non_aggregate_first());
@@ -192,6 +196,29 @@ TEST_CASE("IMB-NBC's CPU work under each methodology", "[methodology]") {
     CHECK(imb2021.nbc_calibrates_once_per_run());
     // 4.0: parbench's pass calibrated collectively per size.
     CHECK_FALSE(imb40.nbc_calibrates_once_per_run());
+    // Ireduce's overlapped loop: root i % np under 2021 whatever -root_shift (IMB_reduce.c:202).
+    CHECK(imb2021.ireduce_overlapped_root_round_robin());
+    CHECK_FALSE(imb40.ireduce_overlapped_root_round_robin());
+}
+
+TEST_CASE("IMB 2021's -off_cache offsets of a one-sided transfer", "[methodology]") {
+    CHECK(imb2021.one_sided_at_cache_offsets());
+    CHECK_FALSE(imb40.one_sided_at_cache_offsets());
+    using parbench::imb::imb2021_cache_offsets;
+    // Hand-worked from helper_IMB_functions.h:500-506: offs = ((len + line - 1) / line + 1)
+    // line, count = min(n_sample, (int)((2 cache 2^20 + offs - 1) / offs)) in float.
+    // 8 B, line 64: offs = 2 lines = 128; 0.00015 MB: (314.57 + 127) / 128 = 3.45 -> 3 < 4.
+    auto at = imb2021_cache_offsets(0.00015, 64, 8, 4);
+    CHECK((at.count == 3 && at.stride == 128));
+    // IMB's -off_cache -1 (8 MB, IMB_mem_info.h:54) at 1 KiB: offs 1088, 15421 positions, n 1000.
+    at = imb2021_cache_offsets(8.0, 64, 1024, 1000);
+    CHECK((at.count == 1000 && at.stride == 1088));
+    // ... at 4 MiB: offs 4194368, (16777216 + 4194367) / 4194368 = 4.99994 -> 4 below n = 10.
+    at = imb2021_cache_offsets(8.0, 64, 4194304, 10);
+    CHECK((at.count == 4 && at.stride == 4194368));
+    // Line 128: 8 B take offs 256; 0.0001 MB: (209.7 + 255) / 256 = 1.8 -> one position.
+    at = imb2021_cache_offsets(0.0001, 128, 8, 1000);
+    CHECK((at.count == 1 && at.stride == 256));
 }
 
 TEST_CASE("IMB's one CPU work: the order of its pass under each methodology", "[methodology]") {
