@@ -365,7 +365,7 @@ template <class Def, class MakeStart>
             using start_type = std::remove_cvref_t<decltype(start)>;
             mpi::wait_kernel<start_type> pure_kernel{start};
             // OSU 7.5 times every call of both loops on its own, with an MPI_Barrier after it
-            // outside the timed part (osu_iallreduce.c:175-183 and :227-228, the other i* and
+            // outside the timed part (osu_iallreduce.c:175-183 and :230-247, the other i* and
             // ineighbor_* alike), but for osu_ibarrier's first loop, whose calls follow each
             // other (osu_ibarrier.c:109-116): the blocking test's barriers after a call there.
             // -batched: both loops batched, as before 7.5's method.

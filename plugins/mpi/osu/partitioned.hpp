@@ -3,7 +3,8 @@
 // MPI_Precv_init; -q partitions of X/q MPI_CHARs, or of (X/size)/q elements of -T's datatype):
 // MPI_Start, MPI_Pready of every partition, MPI_Wait on the send, then MPI_Start and MPI_Wait on
 // the receive; measured as OSU's nonblocking tests are, first pure, then with OSU's dummy compute
-// after each start (lines 221-321, 336-497), every figure of one round trip halved. Its catalogue
+// after each start (lines 221-321, 336-497), every round trip timed on its own (per_call_plan),
+// every figure of one round trip halved. Its catalogue
 // entry and sizes (those below -q skipped, as OSU skips them) are in
 // plugins/mpi/suites/osu_latency_variants.cpp; bench/osu_families_overhead measures its pure loop.
 #pragma once
@@ -216,10 +217,14 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype,
             if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
             if (ready.ready()) {
                 mpi::no_completion none;
-                message_plan timing = plan;
+                // OSU 7.5 reads the clock around every round trip of both loops, after one
+                // MPI_Barrier before each loop (lines 219, 328); the first loop's round trips
+                // follow each other (lines 234-255, 275-296), the second's each have an untimed
+                // MPI_Barrier after them (lines 347-385, 419-457). -batched: both loops batched.
+                collective_plan pure_plan = per_call_plan(o, plan, 0);
                 partitioned_pure_kernel pure_kernel{.partitions = partitions};
                 const mpi::rank_timing t_pure = mpi::time_iterations(
-                    s, p, ready, context, pure_kernel, none, timing, x, check);
+                    s, p, ready, context, pure_kernel, none, pure_plan, x, check);
                 dummy_compute work;
                 nbc_split split(t_pure.iterations);
                 // OSU's latency_in_secs: this process's pure one-way time (line 326)
@@ -228,8 +233,9 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype,
                     .work = &work,
                     .split = &split,
                     .target_s = mpi::per_iteration_s(t_pure) / 2};
+                collective_plan overall_plan = per_call_plan(o, plan, 1);
                 const mpi::rank_timing t_overall = mpi::time_iterations(
-                    s, p, ready, context, overall_kernel, none, timing, x, check);
+                    s, p, ready, context, overall_kernel, none, overall_plan, x, check);
                 mpi::gathered overall =
                     mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
                 mpi::gathered pure = mpi::gather(s, t_pure, 0);

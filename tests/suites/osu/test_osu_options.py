@@ -128,7 +128,7 @@ def calls_added(args, name, options, functions):
 
 def test_nbc_per_call_timing(args):
     """OSU 7.5's nonblocking collectives time every call of both loops on its own with an
-    MPI_Barrier after it (osu_iallreduce.c:175-183, 227-228), but osu_ibarrier's first loop
+    MPI_Barrier after it (osu_iallreduce.c:175-183, 230-247), but osu_ibarrier's first loop
     (osu_ibarrier.c:109-116, its barrier after the second loop's calls only, :169): between -i 10
     and -i 20 iallreduce makes 20 more MPI_Iallreduce (10 in each loop) and 20 more MPI_Barrier,
     ibarrier 20 more MPI_Ibarrier and 10 more MPI_Barrier."""

@@ -20,7 +20,11 @@ Known answers, from OSU 7.5's sources (c/mpi/pt2pt/standard/):
                Coll. Init (2 + q) D / 2, MPI_Wait D, Overlap 0; one MPI_Psend_init and one
                MPI_Precv_init of "MPI_CHAR x X/q partitions q" per size on each process,
                2 (i + x) q MPI_Pready per size (both loops), no MPI_Parrived; sizes below q are
-               skipped; -c passes where q does not divide X (only q (X/q) bytes move).
+               skipped; -c passes where q does not divide X (only q (X/q) bytes move). Every
+               round trip of both loops timed on its own, an untimed MPI_Barrier after each of
+               the second loop's alone (lines 234-296, 347-385, 419-457): 4 more timed
+               iterations add 4 MPI_Barrier, each alone between two clock readings, and 4 pure
+               round trips between two readings; -batched none.
 -n 1: `parbench list` names all 78 of OSU 7.5's MPI programs in suite osu.
 Each at -n 2 (and -n 4, where processes 2 and 3 wait); -n 1 refuses each in one line; bad -t
 and -q values are refused in one line with status 2. At -n 2 a golden of the console (numbers
@@ -69,8 +73,8 @@ OSU75_PROGRAMS = [
 ]
 
 
-def oracle_run(args, np, names, options):
-    """The run under the oracle, and each rank's report."""
+def oracle_run(args, np, names, options, oracle_env=()):
+    """The run under the oracle (with `oracle_env`'s settings too), and each rank's report."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "oracle")
         p, rows = run(names + options, np, args.parbench, timeout=300,
@@ -79,7 +83,7 @@ def oracle_run(args, np, names, options):
                       env_args=[f"LD_PRELOAD={os.path.abspath(args.oracle)}",
                                 f"PARBENCH_ORACLE_DELAY_US={D_US}",
                                 "PARBENCH_ORACLE_CLOCK=virtual",
-                                f"PARBENCH_ORACLE_REPORT={prefix}"])
+                                f"PARBENCH_ORACLE_REPORT={prefix}", *oracle_env])
         reports = {}
         for rank in range(np):
             if os.path.exists(f"{prefix}.{rank}.json"):
@@ -209,6 +213,45 @@ def test_partitioned(args, np):
     return outputs[0]
 
 
+def test_partitioned_per_call(args, np):
+    """OSU 7.5 reads the clock around every round trip of both loops and puts an untimed
+    MPI_Barrier after each round trip of the second loop alone (osu_partitioned_latency.c:234-255,
+    275-296 in the first, 347-385, 419-457 in the second): 4 more timed iterations (-i 4 to 8)
+    add on processes 0 and 1 4 more MPI_Barrier, each alone between two clock readings (the
+    oracle's segments), and 4 more pure round trips between two readings; -batched (parbench's
+    loops, timed in batches) no MPI_Barrier (its batches' sizes are the runner's: not asserted)."""
+    pure = {0: "MPI_Start MPI_Pready*2 MPI_Wait MPI_Start MPI_Wait",
+            1: "MPI_Start MPI_Wait MPI_Start MPI_Pready*2 MPI_Wait"}
+    for batched in (False, True):
+        label = f"partitioned_latency -q 2{' -batched' if batched else ''} -n {np}"
+        got = {}
+        for iterations in (4, 8):
+            p, rows, reports = oracle_run(
+                args, np, ["partitioned_latency"],
+                ["-m", "8:8", "-i", str(iterations), "-x", "1", "-q", "2"] +
+                (["-batched"] if batched else []), oracle_env=["PARBENCH_ORACLE_SEGMENTS=1"])
+            if p.returncode != 0 or len(rows) != 1 or 0 not in reports or 1 not in reports:
+                expect(False, f"{label} -i {iterations}: rc {p.returncode}, rows {rows}: "
+                       f"{p.stderr[-400:]}")
+                return
+            got[iterations] = reports
+        for rank in (0, 1):
+            fewer, more = got[4][rank], got[8][rank]
+            barriers = calls_of(more, "MPI_Barrier") - calls_of(fewer, "MPI_Barrier")
+            keys = ("MPI_Barrier",) if batched else ("MPI_Barrier", pure[rank])
+            segments = {key: more["between_readings"].get(key, 0) -
+                        fewer["between_readings"].get(key, 0) for key in keys}
+            want = (0, {"MPI_Barrier": 0}) if batched else \
+                (4, {"MPI_Barrier": 4, pure[rank]: 4})
+            expect((barriers, segments) == want,
+                   f"{label} rank {rank}: 4 more timed iterations add {barriers} MPI_Barrier "
+                   f"and the segments {segments}, expected {want}")
+
+
+def calls_of(report, function):
+    return report.get("calls", {}).get(function, 0)
+
+
 def test_golden(args, outputs):
     approve(os.path.join(args.golden, "osu_variants.txt"),
             "\n".join(mask.osu_console(o) for o in outputs))
@@ -275,6 +318,7 @@ def main():
     mt = test_latency_mt(args, args.np)
     mp = test_latency_mp(args, args.np)
     part = test_partitioned(args, args.np)
+    test_partitioned_per_call(args, args.np)
     if args.np == 2:
         test_bad_input(args)
         test_golden(args, [mt, mp, part])
