@@ -17,7 +17,8 @@
 // Every call moves X / size(T) elements of -T's datatype T (MPI_CHAR by default) to and from each
 // neighbour (the v-variants with those counts and displacements k of them, alltoallw in bytes
 // with one T per neighbour); the buffers are OSU's: X bytes to send for allgather(v), n X
-// otherwise, n X to receive, on n processes.
+// otherwise, n X to receive, on n processes. -c checks each block received against the bytes
+// its source sent this process (neighbor_check).
 //
 // The catalogue's entries are in plugins/mpi/suites/osu_neighbor.cpp; bench/osu_families_overhead
 // measures neighbor_allgather through this definition.
@@ -33,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,9 +99,7 @@ struct adjacency {
     return a;
 }
 
-[[nodiscard]] inline adjacency graph_neighbors(MPI_Comm comm, const neighborhood& t) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+[[nodiscard]] inline adjacency graph_neighbors_of(int rank, const neighborhood& t) {
     adjacency a;
     for (const auto& [src, dest] : t.edges) {
         if (src == rank) a.destinations.push_back(dest);
@@ -107,6 +107,87 @@ struct adjacency {
     }
     return a;
 }
+
+[[nodiscard]] inline adjacency graph_neighbors(MPI_Comm comm, const neighborhood& t) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    return graph_neighbors_of(rank, t);
+}
+
+// cartesian_neighbors without a communicator (for -c's check, which runs on one process): the
+// grid's ranks are row-major, the last coordinate fastest, as MPI_Cart_create numbers them
+// without reordering (MPI 4.0, section 8.5.1); a coordinate out of the grid wraps (periodic).
+[[nodiscard]] inline adjacency local_cartesian_neighbors(int rank, int processes,
+                                                         const neighborhood& t) {
+    const std::vector<int> dims = grid_shape(processes, t.dimensions);
+    std::vector<int> coords(dims.size(), 0);
+    for (std::size_t k = dims.size(), rest = static_cast<std::size_t>(rank); k-- > 0;) {
+        coords[k] = static_cast<int>(rest % static_cast<std::size_t>(dims[k]));
+        rest /= static_cast<std::size_t>(dims[k]);
+    }
+    std::vector<int> displacement(dims.size(), -t.radius);
+    adjacency a;
+    for (bool done = false; !done;) {
+        int neighbor = 0;
+        for (std::size_t k = 0; k < dims.size(); ++k)
+            neighbor = neighbor * dims[k] + ((coords[k] + displacement[k]) % dims[k] + dims[k]) %
+                                                dims[k];
+        if (neighbor != rank) {
+            a.sources.push_back(neighbor);
+            a.destinations.push_back(neighbor);
+        }
+        done = true;
+        for (std::size_t k = dims.size(); k-- > 0;) {
+            if (displacement[k] < t.radius) {
+                ++displacement[k];
+                done = false;
+                break;
+            }
+            displacement[k] = -t.radius;
+        }
+    }
+    return a;
+}
+
+// -c (OSU 7.5's set_buffer_nhbr_validation and omb_validate_neighborhood_col,
+// osu_util_mpi.c:1844-1944 and :1946-2082): each process's block for a neighbour holds the
+// check's bytes of the sender (mpi/check.hpp byte_value) from message byte 0 for the allgathers
+// (one block for every destination), from D B for the block to destination D otherwise (B: the
+// bytes of a block, X / size(T) elements); the l-th block received must hold the l-th source's,
+// from 0 or from this process's rank times B. The neighbours are the process's own under -N
+// (local_cartesian_neighbors, graph_neighbors_of), in MPI's order.
+struct neighbor_check : imb_mpi1::bytes_from_peer {
+    neighbor_call which = neighbor_call::allgather;
+    neighborhood topology;
+
+    [[nodiscard]] adjacency neighbors(const mpi::kernel_context& c) const {
+        return topology.graph ? graph_neighbors_of(c.rank, topology)
+                              : local_cartesian_neighbors(c.rank, c.size, topology);
+    }
+    // The bytes one neighbour's block carries: X / size(T) whole elements.
+    [[nodiscard]] std::size_t block(const mpi::kernel_context& c) const noexcept {
+        return c.bytes / layout.size * layout.size;
+    }
+    void fill_send(const mpi::kernel_context& c, std::span<std::byte> slot) const {
+        if (gathers(which)) return mpi::check::fill_bytes(layout, slot, c.rank);
+        const std::size_t b = block(c);
+        const std::vector<int> to = neighbors(c).destinations;
+        for (std::size_t k = 0; k < to.size(); ++k)
+            mpi::check::fill_bytes(layout, layout.part(slot, k * b, b), c.rank,
+                                   static_cast<std::uint64_t>(to[k]) * b);
+    }
+    [[nodiscard]] mpi::check::findings verify(const mpi::kernel_context& c,
+                                              std::uint64_t /*last*/,
+                                              std::span<const std::byte> recv) const {
+        const std::size_t b = block(c);
+        const std::uint64_t first = gathers(which) ? 0 : static_cast<std::uint64_t>(c.rank) * b;
+        const std::vector<int> from = neighbors(c).sources;
+        mpi::check::findings found;
+        for (std::size_t l = 0; l < from.size(); ++l)
+            found += defects(recv, l * b, b, from[l], first);
+        return found;
+    }
+};
 
 // The distributed graph communicator of one size's calls, freed with its last user.
 class graph_comm {
@@ -292,6 +373,11 @@ struct neighbor_def : mpi::definition_defaults {
         .latency = true};
 
     static constexpr pattern::collective descriptor(const options& /*o*/) { return {}; }
+    // -c: the blocks of each neighbour (neighbor_check); -T's elements (-D takes no -c)
+    using verify_check = neighbor_check;
+    static verify_check make_check(const options& o) {
+        return {imb_mpi1::bytes_from_peer{operands_of(o.table_datatype, 0)}, Call, o.topology};
+    }
     static mpi::buffer_layout layout(std::size_t x, int np) {
         const std::size_t all = x * static_cast<std::size_t>(np);
         return {gathers(Call) ? x : all, all};

@@ -25,7 +25,8 @@ golden table, bad -t values). OSU 7.5's ten neighbourhood tests (neighbor_*, ine
 the oracle at -n 2 (-N graph: an asymmetric two-process graph) and -n 4 (OSU's default cart:1:1):
 every process's MPI_Dist_graph_create_adjacent and MPI_Cart_create and each call's neighbours,
 counts and displacements against OSU's topology rule recomputed here, the figures against D,
-the console against the JSON, a golden table at -n 4; their refusals (-n 1, a topology OSU
+-c's check (no defects, Validation Pass: each block from the right neighbour), the console
+against the JSON, a golden table at -n 4; their refusals (-n 1, a topology OSU
 refuses, bad -N values).
 
 usage: test_osu.py --np N --parbench PARBENCH --golden DIR --oracle LIB
@@ -1040,7 +1041,9 @@ def test_neighbor(args, np, topology=None, edges=None):
     neighbours r - 1 and r + 1) or -N graph:FILE with `edges`: every process's
     MPI_Dist_graph_create_adjacent (its neighbours from OSU's rule, recomputed here; weights 1,
     no reordering; once per size) and MPI_Cart_create, and each call's neighbours, counts and
-    displacements; the figures: blocking Avg Latency = D (one call per iteration), nonblocking
+    displacements; -c: 0 defects and Validation Pass on every row (the check expects the l-th
+    block from the l-th source, the alltoalls' the part the source sent this process); the
+    figures: blocking Avg Latency = D (one call per iteration), nonblocking
     Pure Comm. = 2 D, Coll. Init = D, MPI_Wait = D, MPI_Test = T D, Overall = (2 + T) D,
     Overlap 0 (and from the row's own figures); the console against the JSON; a golden table.
     No -t (T = 0: MPI_Test's figure 0): the blocking neighbourhood tests, in the same run, take
@@ -1058,7 +1061,7 @@ def test_neighbor(args, np, topology=None, edges=None):
         prefix = os.path.join(tmp, "oracle")
         oracle = with_oracle(args.oracle)
         p, rows = run(names + ["-m", f"{sizes[0]}:{sizes[-1]}", "-i", str(iterations), "-x",
-                               str(skip), "-f"] + extra, np, args.parbench, timeout=400,
+                               str(skip), "-f", "-c"] + extra, np, args.parbench, timeout=400,
                       env=oracle["env"],
                       env_args=oracle["env_args"] + [f"PARBENCH_ORACLE_REPORT={prefix}"])
         reports = {}
@@ -1076,6 +1079,9 @@ def test_neighbor(args, np, topology=None, edges=None):
         expect(sizes_of(rs) == sizes and all(r["processes"] == np and
                                              r["iterations"] == iterations for r in rs),
                f"{label} {name}: {[(r['bytes'], r['processes'], r['iterations']) for r in rs]}")
+        # -c: every block received holds its source's bytes (0 defects, not the unchecked None)
+        expect(all(r["defects"] == 0 for r in rs),
+               f"{label} {name} -c: defects {[(r['bytes'], r['defects']) for r in rs]}")
         for r in rs:
             m, where = r["metrics"], f"{label} {name} {r['bytes']}"
             if name in NEIGHBOR:
@@ -1137,8 +1143,9 @@ def test_neighbor(args, np, topology=None, edges=None):
             f = line.split()
             want = [r[c] if c.startswith("t_") else r["metrics"][c] for c in columns]
             expect(int(f[0]) == r["bytes"] and
-                   all(abs(float(a) - b) <= 0.0051 for a, b in zip(f[1:], want)),
-                   f"{label} {name}: row {line!r}, JSON {want}")
+                   all(abs(float(a) - b) <= 0.0051 for a, b in zip(f[1:], want)) and
+                   f[-2:] == ["Pass", "0"],
+                   f"{label} {name}: row {line!r}, JSON {want}, Validation Pass, Defects 0")
     if edges is None:
         approve(os.path.join(args.golden, "osu_neighbor.txt"), mask.osu_console(p.stdout))
 

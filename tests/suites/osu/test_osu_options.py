@@ -1372,7 +1372,8 @@ def test_neighborhood_datatypes(args):
     osu_util_options.h:85-89, :127-132): every call moves c = X / size(T) elements of T per
     neighbour, the v-displacements k·c elements, alltoallw's k·c·size(T) bytes with one T per
     neighbour (osu_neighbor_alltoallw.c:161-185); sizes without a whole element are skipped.
-    On the graph 0->1, 1->0, 0->1 process 0 sends to 1 twice and process 1 receives twice."""
+    On the graph 0->1, 1->0, 0->1 process 0 sends to 1 twice and process 1 receives twice;
+    -c finds every block as its source sent it."""
     with tempfile.TemporaryDirectory() as tmp:
         edges = os.path.join(tmp, "graph.adj")
         with open(edges, "w") as f:
@@ -1380,7 +1381,7 @@ def test_neighborhood_datatypes(args):
         p, rows, reports = oracle_run(args, ["neighbor_allgatherv", "neighbor_alltoallw",
                                              "ineighbor_alltoall"],
                                       ["-T", "MPI_INT", "-N", f"graph:{edges}", "-m", "2:8",
-                                       "-i", "2", "-x", "0"])
+                                       "-i", "2", "-x", "0", "-c"])
     for rank, rep in reports.items():
         nbrs = " in 1 out 1,1" if rank == 0 else " in 0,0 out 0"
         want = {"MPI_Neighbor_allgatherv": {}, "MPI_Neighbor_alltoallw": {},
@@ -1403,6 +1404,10 @@ def test_neighborhood_datatypes(args):
                                         "ineighbor_alltoall") for x in (4, 8)] and
            p.stdout.count("# Datatype: MPI_INT.\n") == 3,
            f"neighbourhood -T MPI_INT records: {rows}")
+    # -c on MPI_INT blocks: each block of X / 4 ints from the right source's right part
+    expect(p.returncode == 0 and all(r.get("defects") == 0 for r in rows),
+           f"neighbourhood -T MPI_INT -c: rc {p.returncode}, "
+           f"{[(r['benchmark'], r['bytes'], r.get('defects')) for r in rows]}")
 
 
 def test_atomic_datatypes(args):
