@@ -27,9 +27,12 @@
 
 #include <fmt/format.h>
 #include <mpi.h>
+#include <fcntl.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -270,6 +273,7 @@ public:
     void setup(const communicator& /*group*/) {
         comm_ = plan_.private_file ? MPI_COMM_SELF : context_.comm;
         set_up_ = true;
+        epochs_begun_ = 0;
         if (!plan_.open_in_setup) return;
         // A kept file is made at the block's first size only; later sizes open it as it is.
         const bool fresh = plan_.kept == nullptr || !plan_.kept->made();
@@ -316,11 +320,21 @@ public:
     // block (IMB_init_file.c:124-265, called when the process count or the mode changes,
     // original_benchmark.h:163-175) and keeps it across the block's sizes, opening and closing
     // it for each (IMB_init_transfer.c:183, 273-274), and times one sample per size.
+    // Epochs after the first are parbench's repeats (IMB times one sample): each starts on the
+    // file the first found, its data cut at where the first epoch's began (first_epoch_data_end)
+    // before the file is made as large again, so that its writes fall into the same holes
+    // instead of onto the pages the epochs before it allocated.
     void begin_epoch() {
         if (!plan_.epochs_from_file_start || fh_ == MPI_FILE_NULL) return;
         const file_view v = view();
-        if (plan_.kept_for_writes() && plan_.cut_back_each_epoch)
-            v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
+        if (plan_.kept_for_writes() && plan_.cut_back_each_epoch) {
+            const auto carried = static_cast<MPI_Offset>(plan_.carried_size());
+            if (epochs_begun_ > 0 && first_epoch_data_end_ < carried)
+                v.note(MPI_File_set_size(fh_, first_epoch_data_end_));
+            v.note(MPI_File_set_size(fh_, carried));
+            if (epochs_begun_ == 0) first_epoch_data_end_ = agreed_data_end(carried);
+            ++epochs_begun_;
+        }
         v.note(MPI_File_seek(fh_, 0, MPI_SEEK_SET));
         if (plan_.shared_pointer) v.note(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET));
     }
@@ -519,6 +533,39 @@ private:
         kept.content_bytes = want;
     }
 
+    // Where the data of the file ends below `size`, agreed over the file's communicator: the end
+    // of its last data region as the file system reports it to the file's first process (lseek
+    // SEEK_DATA / SEEK_HOLE on the path, in whole blocks: what a write there finds allocated);
+    // `size` where it cannot tell (no such seek, or a path only the MPI library resolves), so
+    // that nothing is cut.
+    [[nodiscard]] MPI_Offset agreed_data_end(MPI_Offset size) const {
+        long long end = size;
+        int rank = 0;
+        MPI_Comm_rank(comm_, &rank);
+        if (rank == 0) {
+            const int fd = ::open(plan_.path.c_str(), O_RDONLY);
+            if (fd >= 0) {
+                off_t data_end = 0;
+                for (off_t at = 0; at < size;) {
+                    const off_t data = ::lseek(fd, at, SEEK_DATA);
+                    if (data < 0 && errno != ENXIO) data_end = size;  // cannot tell
+                    if (data < 0 || data >= size) break;
+                    const off_t hole = ::lseek(fd, data, SEEK_HOLE);
+                    if (hole < 0) {
+                        data_end = size;
+                        break;
+                    }
+                    data_end = hole;
+                    at = hole;
+                }
+                ::close(fd);
+                end = std::min<long long>(data_end, size);
+            }
+        }
+        MPI_Bcast(&end, 1, MPI_LONG_LONG, 0, comm_);
+        return static_cast<MPI_Offset>(end);
+    }
+
     // IMB's assured completion, outside timing.
     void sync_barrier_sync() {
         const file_view v = view();
@@ -533,6 +580,8 @@ private:
     MPI_File fh_ = MPI_FILE_NULL;
     MPI_Comm comm_ = MPI_COMM_NULL;
     bool set_up_ = false;
+    std::uint64_t epochs_begun_ = 0;         // begin_epoch calls of a kept file written to
+    MPI_Offset first_epoch_data_end_ = 0;    // where its data ended as the first epoch began
     int error_ = MPI_SUCCESS;  // the first failed MPI-IO call's code, reported at teardown
 };
 
