@@ -18,6 +18,7 @@
 #pragma once
 
 #include <parbench/core/buffers.hpp>
+#include <parbench/mpi/block_file_content.hpp>
 #include <parbench/mpi/check.hpp>
 #include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/file_errors.hpp>
@@ -37,24 +38,12 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace parbench::mpi {
-
-// Byte `offset` of a file made once for its block (kept_file): a function of the position in the
-// file alone, so that one file holds what every size of the block reads and -check knows what a
-// read at any offset must deliver, as IMB 2021's read file holds a value of its position
-// (IMB_init_file_content, src_c/IMB_init_file.c:65-83, IMB_ass_buf's BUF_VALUE(0, i) of the
-// 4-byte unit i, IMB_mem_manager.c:304-311). Never zero (a read of nothing leaves zeros), and
-// without a short period (a read misplaced by any distance shows): a 64-bit mix of the offset.
-[[nodiscard]] constexpr std::byte block_file_byte(std::uint64_t offset) noexcept {
-    std::uint64_t z = offset * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-    z = (z ^ (z >> 31)) * 0xd6e8feb86659fd93ull;
-    z ^= z >> 32;
-    return static_cast<std::byte>(1 + z % 255);
-}
 
 // IMB 2021's file of a block, made once per block (process count and mode: IMB_init_file at
 // original_benchmark.h:163-175; a read benchmark's with its content, a write benchmark's sparse)
@@ -522,7 +511,7 @@ private:
                 for (std::uint64_t at = held; at < want; at += chunk.size()) {
                     const auto these = static_cast<std::size_t>(
                         std::min<std::uint64_t>(chunk.size(), want - at));
-                    for (std::size_t k = 0; k < these; ++k) chunk[k] = block_file_byte(at + k);
+                    fill_block_file(std::span(chunk).first(these), at);
                     v.note(MPI_File_write_at(fh_, static_cast<MPI_Offset>(at), chunk.data(),
                                              static_cast<int>(these), MPI_BYTE,
                                              MPI_STATUS_IGNORE));
