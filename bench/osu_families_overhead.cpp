@@ -32,7 +32,8 @@
 //
 //   partitioned_latency   the pure loop of its measure_size (osu/partitioned.hpp: MPI_Psend_init
 //   (pure)                and MPI_Precv_init of -q 8 partitions made once per size, then
-//                         mpi::time_iterations of partitioned_pure_kernel, the batched loop)
+//                         mpi::time_iterations of partitioned_pure_kernel, each round trip
+//                         timed on its own, no barrier between: osu::per_call_plan(o, plan, 0))
 //                         beside osu_partitioned_latency.c:203-330's first loop: on each process
 //                         the clock read around each round trip (MPI_Start, MPI_Pready of every
 //                         partition, MPI_Wait; MPI_Start and MPI_Wait of the receive) and summed;
@@ -455,7 +456,8 @@ int main(int argc, char** argv) {
 
 #if MPI_VERSION >= 4
         // partitioned_latency's pure loop, as its measure_size runs it: the requests made once
-        // on the session's buffers, then the batched loop of partitioned_pure_kernel
+        // on the session's buffers, then partitioned_pure_kernel timed round trip by round trip
+        // with no barrier between them (osu::per_call_plan with none after, as OSU's first loop)
         {
             const int partitions = static_cast<int>(osu::default_partitions);
             const auto p = osu::partitioned_latency::descriptor(chars);
@@ -476,7 +478,8 @@ int main(int argc, char** argv) {
             failed += compare(
                           "partitioned_pure", rank, bytes, latency_counts.n_sample(bytes), args,
                           [&] {
-                              osu::message_plan plan{.iterations = latency_counts};
+                              osu::collective_plan plan = osu::per_call_plan(
+                                  o, osu::message_plan{.iterations = latency_counts}, 0);
                               mpi::no_completion none;
                               const mpi::rank_timing t = mpi::time_iterations(
                                   pair, p, pready, pcontext, pure, none, plan, bytes, pcheck);

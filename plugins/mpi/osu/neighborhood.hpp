@@ -61,8 +61,33 @@ struct adjacency {
 }
 
 // omb_neighborhood_create's cartesian neighbours: the displacement vector counts through
-// [-R, R]^D like an odometer, last dimension fastest; every rank but this process's own is both a
-// source and a destination.
+// [-R, R]^D like an odometer, last dimension fastest; every rank `rank_at` gives for one but
+// this process's own is both a source and a destination.
+template <class RankAt>
+[[nodiscard]] adjacency neighbors_by_displacement(std::size_t dimensions, int radius, int own,
+                                                  RankAt rank_at) {
+    std::vector<int> displacement(dimensions, -radius);
+    adjacency a;
+    for (bool done = false; !done;) {
+        const int neighbor = rank_at(displacement);
+        if (neighbor != own) {
+            a.sources.push_back(neighbor);
+            a.destinations.push_back(neighbor);
+        }
+        done = true;
+        for (std::size_t k = dimensions; k-- > 0;) {
+            if (displacement[k] < radius) {
+                ++displacement[k];
+                done = false;
+                break;
+            }
+            displacement[k] = -radius;
+        }
+    }
+    return a;
+}
+
+// The cartesian neighbours through MPI's periodic grid (MPI_Cart_create, MPI_Cart_rank).
 [[nodiscard]] inline adjacency cartesian_neighbors(MPI_Comm comm, const neighborhood& t) {
     int processes = 1;
     int rank = 0;
@@ -74,27 +99,14 @@ struct adjacency {
     MPI_Cart_create(comm, t.dimensions, dims.data(), periods.data(), 0, &cart);
     std::vector<int> coords(dims.size(), 0);
     MPI_Cart_coords(cart, rank, t.dimensions, coords.data());
-    std::vector<int> displacement(dims.size(), -t.radius);
     std::vector<int> at(dims.size(), 0);
-    adjacency a;
-    for (bool done = false; !done;) {
-        for (std::size_t k = 0; k < dims.size(); ++k) at[k] = coords[k] + displacement[k];
-        int neighbor = MPI_PROC_NULL;
-        MPI_Cart_rank(cart, at.data(), &neighbor);
-        if (neighbor != rank) {
-            a.sources.push_back(neighbor);
-            a.destinations.push_back(neighbor);
-        }
-        done = true;
-        for (std::size_t k = dims.size(); k-- > 0;) {
-            if (displacement[k] < t.radius) {
-                ++displacement[k];
-                done = false;
-                break;
-            }
-            displacement[k] = -t.radius;
-        }
-    }
+    adjacency a = neighbors_by_displacement(
+        dims.size(), t.radius, rank, [&](const std::vector<int>& displacement) {
+            for (std::size_t k = 0; k < dims.size(); ++k) at[k] = coords[k] + displacement[k];
+            int neighbor = MPI_PROC_NULL;
+            MPI_Cart_rank(cart, at.data(), &neighbor);
+            return neighbor;
+        });
     MPI_Comm_free(&cart);
     return a;
 }
@@ -125,28 +137,14 @@ struct adjacency {
         coords[k] = static_cast<int>(rest % static_cast<std::size_t>(dims[k]));
         rest /= static_cast<std::size_t>(dims[k]);
     }
-    std::vector<int> displacement(dims.size(), -t.radius);
-    adjacency a;
-    for (bool done = false; !done;) {
-        int neighbor = 0;
-        for (std::size_t k = 0; k < dims.size(); ++k)
-            neighbor = neighbor * dims[k] + ((coords[k] + displacement[k]) % dims[k] + dims[k]) %
-                                                dims[k];
-        if (neighbor != rank) {
-            a.sources.push_back(neighbor);
-            a.destinations.push_back(neighbor);
-        }
-        done = true;
-        for (std::size_t k = dims.size(); k-- > 0;) {
-            if (displacement[k] < t.radius) {
-                ++displacement[k];
-                done = false;
-                break;
-            }
-            displacement[k] = -t.radius;
-        }
-    }
-    return a;
+    return neighbors_by_displacement(
+        dims.size(), t.radius, rank, [&](const std::vector<int>& displacement) {
+            int neighbor = 0;
+            for (std::size_t k = 0; k < dims.size(); ++k)
+                neighbor = neighbor * dims[k] +
+                           ((coords[k] + displacement[k]) % dims[k] + dims[k]) % dims[k];
+            return neighbor;
+        });
 }
 
 // -c (OSU 7.5's set_buffer_nhbr_validation and omb_validate_neighborhood_col,
