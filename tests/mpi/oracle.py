@@ -1452,7 +1452,8 @@ def check_io_file_per_block(where):
 def check_io_epochs_find_holes(where):
     """IMB 2021 times one sample of an aggregate write per size, on the block's file as the earlier
     sizes and the probe left it: sparse past their data (IMB_init_file.c:236), so its writes
-    there fall into holes. parbench's repeats (epochs 2-6, under the 5 ms budget) must find the
+    there fall into holes. parbench's repeats (epochs 2-6, under -aggregate_ci always; the
+    default times one epoch, as IMB) must find the
     same: before each, the file cut at where the first epoch's data ended (the file system's
     last data region, in whole blocks) and made as large again. S_Write_indv at -n 1,
     -msgsize 1024,65536 -iter 20, aggregate mode: total = 50 x 65536 = 3276800 B (40 MiB /
@@ -1465,7 +1466,8 @@ def check_io_epochs_find_holes(where):
     the file, then once before each epoch (12): 13. On a file system that cannot report its holes nothing is
     cut (the test then fails here: the oracle run puts its files in /dev/shm)."""
     rc, doc, _, err, reports = run(1, ["S_Write_indv", "-msgsize", "1024,65536", "-iter", "20",
-                                       "-aggregate_mode", "aggregate", "-time", "600"] + where,
+                                       "-aggregate_mode", "aggregate", "-aggregate_ci",
+                                       "always", "-time", "600"] + where,
                                    delay=20.0, methodology="2021", suite="imb-io")
     if not expect(rc == 0, f"epochs find holes: rc {rc}: {err[-300:]}"):
         return
@@ -1658,11 +1660,9 @@ def case_imb2021_io():
         # position, here in portions of 64 KiB. IMB 2021 times its one sample of n writes from
         # offset 0 of the file (opened for the size, IMB_init_transfer.c:183; rewound after each
         # calibration run, helper_IMB_functions.h:613-618), so each of parbench's E aggregate
-        # epochs starts there. E: as many as fit five repeats of n x the estimate in the
-        # methodology's 5 ms (aggregate_repeats_budget_s), else one, under 2021; the estimate
-        # is the probe's second run, 50 writes (free here) and one assured completion (one
-        # barrier, D): D / 50 a write, 640 x 0.4 us = 256 us an epoch, so six. (parbench's old
-        # warm-up of chunks of 3 and 6 writes gave about D / 6 a write and one epoch.) Six
+        # epochs starts there. E: one under 2021, IMB's one sample (IMB-IO's repeats budget is
+        # none, methodology::affordable_repeats_s; five repeats of 640 x D / 50 = 256 us would
+        # have fitted IMB-EXT's and IMB-RMA's 5 ms, and a budget of 5 ms gives six here). Six
         # (min_ci_samples) under 4.0. So: IMB 2021's probe,
         # one write, then min(640, 50) = 50 (helper_IMB_functions.h:602-653; rep_test is
         # IMB-IO's compiled MSGSPERSAMPLE 50 where one write takes under 1/50 s), 51 writes from
@@ -1680,7 +1680,7 @@ def case_imb2021_io():
                 m = re.fullmatch(r"MPI_BYTE x 65536 at (\d+)", key)
                 portion = int(m.group(1)) // 65536 if m and int(m.group(1)) % 65536 == 0 else -1
                 at[portion] = at.get(portion, 0) + calls
-        epochs = 1 if 5 * 640 * (d / 50) * 1e-6 > 0.005 else 6  # under 2021
+        epochs = 1  # under 2021
         want_at = ({0: 3 + epochs, 104: epochs, 639: epochs, "last": 639,
                     "all": 202 + 640 * epochs}
                    if is_2021 else

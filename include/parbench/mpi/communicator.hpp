@@ -48,6 +48,27 @@ inline void wait_quietly(MPI_Request& request) {
     }
 }
 
+// Completes `request` polling without pause, as a blocking call does (MPI_Test in a loop; not
+// MPI_Wait, so that a PMPI tool counting a benchmark's MPI_Wait counts none of these).
+inline void wait_polling(MPI_Request& request) {
+    int done = 0;
+    while (done == 0) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+}
+
+// How a process that only waits for others (an idle process of an active set, or every process
+// between two sizes) completes its request: polling (wait_polling), where each process has a CPU
+// of its own and a sleeping one would only wake late (IMB-IO's default run lost ~2 ms a size to
+// an idle process's 1 ms sleeps), or asleep between polls (wait_quietly), where the node runs
+// more processes than CPUs or nobody knows.
+enum class idle_wait { poll, sleep };
+
+inline void wait_idle(MPI_Request& request, idle_wait how) {
+    if (how == idle_wait::poll)
+        wait_polling(request);
+    else
+        wait_quietly(request);
+}
+
 // Completes `request` polling without pause, but hands the core to any other runnable process
 // between polls (sched_yield): for a process that waits while others may still be timed, on a
 // node with more processes than CPUs. It keeps its MPI progress engine turning (a passive
@@ -102,27 +123,27 @@ public:
     void barrier() const { MPI_Barrier(comm_); }
     void dissemination_barrier() const { mpi::dissemination_barrier(comm_); }
 
-    // A barrier that does not hold a core while it waits (wait_quietly): for processes that
-    // only wait (the idle ranks of an active set): a spinning MPI_Barrier on a node with more
-    // processes than cores takes the cores from the processes being measured (a 0-byte PingPong
-    // at -n 4 on 2 cores: ~4 ms instead of ~0.2 us). A collective of its own: every process of
-    // the communicator must call quiet_barrier (an Ibarrier never matches an MPI_Barrier).
-    // Never inside a timed region.
-    void quiet_barrier() const {
+    // A barrier that does not hold a core while it waits (wait_quietly; `how`): for processes
+    // that only wait (the idle ranks of an active set): a spinning MPI_Barrier on a node with
+    // more processes than cores takes the cores from the processes being measured (a 0-byte
+    // PingPong at -n 4 on 2 cores: ~4 ms instead of ~0.2 us). A collective of its own: every
+    // process of the communicator must call quiet_barrier (an Ibarrier never matches an
+    // MPI_Barrier). Never inside a timed region.
+    void quiet_barrier(idle_wait how = idle_wait::sleep) const {
         if (!valid()) return;
         MPI_Request request = MPI_REQUEST_NULL;
         MPI_Ibarrier(comm_, &request);
-        wait_quietly(request);
+        wait_idle(request, how);
     }
 
     // quiet_barrier that also agrees on a flag: true on every process when any process passed
     // true (MPI_Iallreduce, MAX). A collective of its own, like quiet_barrier.
-    [[nodiscard]] bool quiet_any(bool flag) const {
+    [[nodiscard]] bool quiet_any(bool flag, idle_wait how = idle_wait::sleep) const {
         int any = flag ? 1 : 0;
         if (!valid()) return flag;
         MPI_Request request = MPI_REQUEST_NULL;
         MPI_Iallreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_, &request);
-        wait_quietly(request);
+        wait_idle(request, how);
         return any != 0;
     }
 

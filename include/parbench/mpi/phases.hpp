@@ -876,7 +876,8 @@ template <pattern::descriptor Pattern>
 // --- the end of a size ---------------------------------------------------------------------------
 
 // After one size, on every process of the session's world and outside any timing: the idle
-// processes wait, asleep, for the active ones (communicator::quiet_barrier). Under a block budget
+// processes wait for the active ones, asleep where the node has more processes than CPUs
+// (communicator::quiet_barrier, session::idle_waiting), polling where each has its own. Under a block budget
 // (the iteration policy's block_budget(), IMB 2021's -time) the same collective also tells every
 // process whether the size ran out — the active processes agreed on it before their timed run,
 // the idle ones learn it here, as IMB's MPI_MIN over MPI_COMM_WORLD tells every process
@@ -886,10 +887,10 @@ template <pattern::descriptor Pattern>
 template <class Iterations>
 [[nodiscard]] bool end_of_size(const session& s, const Iterations& iterations, bool timed_out) {
     if (policy::block_budget_of(iterations) == nullptr) {
-        s.world().quiet_barrier();
+        s.world().quiet_barrier(s.idle_waiting());
         return false;
     }
-    return s.world().quiet_any(timed_out);
+    return s.world().quiet_any(timed_out, s.idle_waiting());
 }
 
 }  // namespace parbench::mpi

@@ -51,6 +51,9 @@ public:
         // The run's oversubscription, as warned: every process of the node counts, the idle
         // ones too (they wake from quiet_barrier's sleeps every millisecond or less).
         if (active_flag_ && world_is_the_run) crowded_ = world_nodes::my_node().oversubscribed();
+        // Between sizes every process polls where each has a CPU of its own (known), else sleeps.
+        const node_share share = world_nodes::my_node();
+        idle_polls_ = world_is_the_run && share.cpus > 0 && !share.oversubscribed();
         active_root_ = order.front();
         group_index_ = active_flag_ ? position / q : -1;
         active_ = world_.split(active_flag_ ? 0 : -1, position);
@@ -105,12 +108,17 @@ public:
     // slice (~10 ms at -n 4 on 2 CPUs). Never wait_quietly's sleeps: a sleeping target makes each
     // put ~1 ms.
     void wait_agreement(MPI_Request& request) const {
-        if (crowded_) {
+        if (crowded_)
             wait_yielding(request);
-            return;
-        }
-        int done = 0;
-        while (done == 0) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        else
+            wait_polling(request);
+    }
+
+    // How the processes of this session's world wait for each other outside the measurements
+    // (mpi/phases.hpp end_of_size): polling where this node is known to give each process a CPU,
+    // asleep otherwise (communicator.hpp idle_wait).
+    [[nodiscard]] idle_wait idle_waiting() const noexcept {
+        return idle_polls_ ? idle_wait::poll : idle_wait::sleep;
     }
 
     // Rooted collectives of this session: root i % np (the default) or always 0 (IMB 2021's
@@ -132,6 +140,7 @@ private:
     group_layout layout_;
     bool active_flag_ = false;
     bool crowded_ = false;  // this node runs more processes than it has CPUs (wait_agreement)
+    bool idle_polls_ = false;  // this node is known to give each process a CPU (idle_waiting)
     int group_index_ = -1;
     int active_root_ = 0;
 };

@@ -38,10 +38,10 @@ struct non_aggregate {
 // the budget keeps parbench's repeats to the sizes where they cost little
 // (imb::methodology::aggregate_repeats_budget_s). All or one, so that a row has either a
 // confidence interval or the single sample of IMB's method, never a few samples without one.
-// An infinite budget or an unknown epoch time (0) gives `wanted`.
+// An infinite budget or an unknown epoch time (0) gives `wanted`; no budget (0) gives 1.
 [[nodiscard]] inline std::uint64_t epochs_within(std::uint64_t wanted, double repeats_budget_s,
                                                  double epoch_s) noexcept {
-    if (wanted <= 1) return 1;
+    if (wanted <= 1 || !(repeats_budget_s > 0.0)) return 1;
     if (!(repeats_budget_s < std::numeric_limits<double>::infinity()) || !(epoch_s > 0.0))
         return wanted;
     return static_cast<double>(wanted - 1) * epoch_s <= repeats_budget_s ? wanted : 1;

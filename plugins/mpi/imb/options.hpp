@@ -57,6 +57,9 @@ struct suite_defaults {
     bool ext_lengths = false;
     // IMB-RMA's order of the two modes (methodology::rma_runs_non_aggregate_first).
     bool rma_mode_order = false;
+    // What -aggregate_ci affordable allows a size's aggregate repeats under 2021
+    // (methodology::affordable_repeats_s).
+    double affordable_repeats_s = 0.005;
 };
 
 struct options {
@@ -289,6 +292,7 @@ namespace detail {
     o.check = request.check;
     std::optional<std::string> iter_policy_text;
     o.method.name = defaults.methodology_2021 ? methodology_name::imb2021 : methodology_name::imb40;
+    o.method.affordable_repeats_s = defaults.affordable_repeats_s;
     // The methodology first: IMB-IO's defaults depend on it, and -iter's partial lists
     // ("-iter 2000") keep the defaults' other values.
     if (const auto m = request.options.find("methodology"); m != request.options.end()) {

@@ -123,7 +123,8 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
          m.ireduce_overlapped_root_round_robin() || m.rotates_root() ? "i % np" : "0"},
         // How often an aggregate sample is timed (methodology::aggregate_repeats_budget_s).
         {"aggregate_epochs",
-         std::isfinite(m.aggregate_repeats_budget_s())
+         !(m.aggregate_repeats_budget_s() > 0.0) ? std::string("1")
+         : std::isfinite(m.aggregate_repeats_budget_s())
              ? std::to_string(min_ci_samples) + " where the " +
                    std::to_string(min_ci_samples - 1) + " repeats fit in the budget, else 1"
              : std::to_string(min_ci_samples)},

@@ -161,7 +161,8 @@ const imb::suite& suite() {
                                      .msgs_nonaggr = 10},
                       .io_files = true,
                       .methodology_2021 = true,
-                      .modes = true},
+                      .modes = true,
+                      .affordable_repeats_s = 0.0},
          .imb2021_list = imb2021_list},
         catalogue, testing::imb_io_faults());
     return s;

@@ -25,6 +25,8 @@ TEST_CASE("aggregate epochs within a budget for the repeats", "[aggregation]") {
     CHECK(epochs_within(six, 0.005, 0.0049) == 1);
     CHECK(epochs_within(six, 0.005, 10.0) == 1);
     CHECK(epochs_within(six, 0.0, 1e-9) == 1);
+    // A budget of none (IMB-IO's) is one epoch, even without an estimate.
+    CHECK(epochs_within(six, 0.0, 0.0) == 1);
     // One wanted is one, whatever the budget.
     CHECK(epochs_within(1, inf, 1.0) == 1);
     CHECK(epochs_within(0, 0.005, 1e-6) == 1);

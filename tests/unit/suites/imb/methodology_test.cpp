@@ -83,8 +83,13 @@ TEST_CASE("IMB 2021's rules and IMB 4.0's", "[methodology]") {
     CHECK(old.label() == "IMB 4.0");
 }
 
-TEST_CASE("an aggregate sample's repeats: 5 ms under 2021, unbounded under 4.0", "[methodology]") {
+TEST_CASE("an aggregate sample's repeats: 5 ms under 2021 (none for IMB-IO), unbounded under 4.0",
+          "[methodology]") {
     CHECK(imb2021.aggregate_repeats_budget_s() == 0.005);
+    constexpr methodology io{.affordable_repeats_s = 0.0};
+    CHECK(io.aggregate_repeats_budget_s() == 0.0);
+    constexpr methodology io_always{.aggregate_ci_always = true, .affordable_repeats_s = 0.0};
+    CHECK(std::isinf(io_always.aggregate_repeats_budget_s()));
     constexpr methodology always{.aggregate_ci_always = true};
     CHECK(std::isinf(always.aggregate_repeats_budget_s()));
     constexpr methodology old{.name = methodology_name::imb40};
