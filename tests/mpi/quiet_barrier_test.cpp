@@ -5,19 +5,24 @@
 // That no rank leaves before rank 0 arrived is checked by the order of two clock readings (rank
 // 0's arrival, broadcast, and the rank's return), not by a minimum wait, which a rank that a busy
 // machine starts late would fail.
-// It also checks share_of_node and busiest_node against what the test itself can see.
+// It also checks share_of_node and busiest_node against what the test itself can see, that a
+// polling quiet_barrier (idle_wait::poll) waits for rank 0 too, and which of the two a session
+// chooses for its idle processes (session::idle_waiting): polling only where the node is known
+// to give each process a CPU.
 //
 //   mpiexec -n 2 ./quiet_barrier_test
 #include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/node.hpp>
 #include <parbench/mpi/runner.hpp>
+#include <parbench/mpi/session.hpp>
 
 #include <sched.h>
 
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -75,6 +80,46 @@ int main(int argc, char** argv) {
             failed = 1;
         }
     }
+
+    // Polling: no CPU bound (it spins by design), but still no return before rank 0 arrives.
+    world.barrier();
+    if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    double arrived_0_poll = wall_seconds();
+    world.quiet_barrier(parbench::mpi::idle_wait::poll);
+    const double returned_poll = wall_seconds();
+    MPI_Bcast(&arrived_0_poll, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0 && returned_poll < arrived_0_poll) {
+        std::fprintf(stderr, "rank %d: polling quiet_barrier returned %.3f s before rank 0 "
+                     "arrived\n", rank, arrived_0_poll - returned_poll);
+        failed = 1;
+    }
+
+    // The session's choice, for three shares of this node: a CPU each (poll), more processes
+    // than CPUs (sleep), CPUs unknown (sleep).
+    using parbench::mpi::idle_wait;
+    using parbench::mpi::node_share;
+    struct choice {
+        node_share share;
+        idle_wait want;
+        const char* what;
+    };
+    const int n = world.size();
+    const choice choices[] = {{{.processes = n, .cpus = n}, idle_wait::poll, "a CPU each"},
+                              {{.processes = n, .cpus = 1}, idle_wait::sleep, "oversubscribed"},
+                              {{.processes = n, .cpus = 0}, idle_wait::sleep, "unknown"}};
+    for (const choice& c : choices) {
+        if (n < 2 && c.want == idle_wait::sleep && c.share.cpus == 1) continue;
+        parbench::mpi::world_nodes::set(std::vector<int>(static_cast<std::size_t>(n), 0), c.share);
+        const parbench::mpi::session s(MPI_COMM_WORLD, 1);
+        if (s.idle_waiting() != c.want) {
+            std::fprintf(stderr, "rank %d: %s (%d processes, %d CPUs): the session's idle "
+                         "processes %s\n", rank, c.what, c.share.processes, c.share.cpus,
+                         s.idle_waiting() == idle_wait::poll ? "poll" : "sleep");
+            failed = 1;
+        }
+        s.world().quiet_barrier(s.idle_waiting());
+    }
+
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) std::printf(failed != 0 ? "FAILED\n" : "ok\n");
     return failed;
