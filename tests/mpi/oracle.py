@@ -1627,26 +1627,29 @@ def case_imb2021_io():
         # blocking benchmarks wait for nothing). Under 2021 each timed sample begins its n = 2
         # transfers, each with a request, runs the work twice and ends them in one MPI_Waitall
         # (IMB_write.c:462-495, IMB_read.c:495-555; MPI_Wait only for a single request); each
-        # benchmark times E = 6 samples (min_ci_samples: six epochs of 2 x 2 D fit the 5 ms
-        # budget) after IMB 2021's probe: one transfer (one MPI_Wait), then min(n, 50) = 2 in
-        # one sample (one MPI_Waitall; helper_IMB_functions.h:602-653). So 2 x (1 + 2 + 6 x 2) =
-        # 30 begun, 2 MPI_Wait, 14 MPI_Waitall. The guide waits for every transfer before the
-        # next begins: no MPI_Waitall. The begins land on disjoint bytes: the probe's at 0, then
-        # 1 and 2 (parbench does not rewind between IMB's two probe runs), every timed sample's
-        # at 0 and 1 (from the file's start).
+        # benchmark times E = 1 sample, IMB's (IMB-IO's repeats budget is none; with 5 ms, six
+        # epochs of 2 x 2 D would fit) after IMB 2021's probe: one transfer (one MPI_Wait), then
+        # min(n, 50) = 2 in one sample (one MPI_Waitall; helper_IMB_functions.h:602-653). So
+        # 2 x (1 + 2 + 2E) = 10 begun, 2 MPI_Wait, 2 x (1 + E) = 4 MPI_Waitall. The guide waits
+        # for every transfer before the next begins: no MPI_Waitall. The begins land on disjoint
+        # bytes: the probe's at 0, then 1 and 2 (parbench does not rewind between IMB's two probe
+        # runs), every timed sample's at 0 and 1 (from the file's start).
         begins = [r for r in runs[label][0][4] if any(
             r.get("calls", {}).get(f, 0) for f in ("MPI_File_iwrite", "MPI_File_iread"))]
         for report in begins:
             calls = report["calls"]
             begun = calls.get("MPI_File_iwrite", 0) + calls.get("MPI_File_iread", 0)
             got_calls = (begun, calls.get("MPI_Wait", 0), calls.get("MPI_Waitall", 0))
-            want_calls = (30, 2, 14) if is_2021 else (begun, begun, 0)
+            samples = 1  # E under 2021
+            want_calls = ((2 * (3 + 2 * samples), 2, 2 * (1 + samples)) if is_2021 else
+                          (begun, begun, 0))
             at = {}
             for function in ("MPI_File_iwrite", "MPI_File_iread"):
                 for key, k in report.get("operands", {}).get(function, {}).items():
                     m = re.fullmatch(r"MPI_BYTE x 1 at (\d+)", key)
                     at[int(m.group(1)) if m else key] = at.get(int(m.group(1)) if m else key, 0) + k
-            want_at = {0: 14, 1: 14, 2: 2} if is_2021 else {0: begun // 2, 1: begun // 2}
+            want_at = ({0: 2 * (1 + samples), 1: 2 * (1 + samples), 2: 2} if is_2021 else
+                       {0: begun // 2, 1: begun // 2})
             expect(got_calls == want_calls and at == want_at,
                    f"{label} rank {report.get('rank')}: (begun, MPI_Wait, MPI_Waitall) "
                    f"{got_calls} != {want_calls}; begins at {at} != {want_at}")
