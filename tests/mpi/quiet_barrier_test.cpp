@@ -6,7 +6,7 @@
 // 0's arrival, broadcast, and the rank's return), not by a minimum wait, which a rank that a busy
 // machine starts late would fail.
 // It also checks share_of_node and busiest_node against what the test itself can see, that a
-// polling quiet_barrier (idle_wait::poll) waits for rank 0 too, and which of the two a session
+// polling quiet_barrier (idle_wait::yielding) waits for rank 0 too, and which of the two a session
 // chooses for its idle processes (session::idle_waiting): polling only where the node is known
 // to give each process a CPU.
 //
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     world.barrier();
     if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     double arrived_0_poll = wall_seconds();
-    world.quiet_barrier(parbench::mpi::idle_wait::poll);
+    world.quiet_barrier(parbench::mpi::idle_wait::yielding);
     const double returned_poll = wall_seconds();
     MPI_Bcast(&arrived_0_poll, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rank != 0 && returned_poll < arrived_0_poll) {
@@ -104,17 +104,17 @@ int main(int argc, char** argv) {
         const char* what;
     };
     const int n = world.size();
-    const choice choices[] = {{{.processes = n, .cpus = n}, idle_wait::poll, "a CPU each"},
-                              {{.processes = n, .cpus = 1}, idle_wait::sleep, "oversubscribed"},
-                              {{.processes = n, .cpus = 0}, idle_wait::sleep, "unknown"}};
+    const choice choices[] = {{{.processes = n, .cpus = n}, idle_wait::yielding, "a CPU each"},
+                              {{.processes = n, .cpus = 1}, idle_wait::sleeping, "oversubscribed"},
+                              {{.processes = n, .cpus = 0}, idle_wait::sleeping, "unknown"}};
     for (const choice& c : choices) {
-        if (n < 2 && c.want == idle_wait::sleep && c.share.cpus == 1) continue;
+        if (n < 2 && c.share.cpus == 1) continue;  // one process on one CPU is not crowded
         parbench::mpi::world_nodes::set(std::vector<int>(static_cast<std::size_t>(n), 0), c.share);
         const parbench::mpi::session s(MPI_COMM_WORLD, 1);
         if (s.idle_waiting() != c.want) {
             std::fprintf(stderr, "rank %d: %s (%d processes, %d CPUs): the session's idle "
                          "processes %s\n", rank, c.what, c.share.processes, c.share.cpus,
-                         s.idle_waiting() == idle_wait::poll ? "poll" : "sleep");
+                         s.idle_waiting() == idle_wait::yielding ? "poll" : "sleep");
             failed = 1;
         }
         s.world().quiet_barrier(s.idle_waiting());

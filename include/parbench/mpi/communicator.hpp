@@ -55,20 +55,6 @@ inline void wait_polling(MPI_Request& request) {
     while (done == 0) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
 }
 
-// How a process that only waits for others (an idle process of an active set, or every process
-// between two sizes) completes its request: polling (wait_polling), where each process has a CPU
-// of its own and a sleeping one would only wake late (IMB-IO's default run lost ~2 ms a size to
-// an idle process's 1 ms sleeps), or asleep between polls (wait_quietly), where the node runs
-// more processes than CPUs or nobody knows.
-enum class idle_wait { poll, sleep };
-
-inline void wait_idle(MPI_Request& request, idle_wait how) {
-    if (how == idle_wait::poll)
-        wait_polling(request);
-    else
-        wait_quietly(request);
-}
-
 // Completes `request` polling without pause, but hands the core to any other runnable process
 // between polls (sched_yield): for a process that waits while others may still be timed, on a
 // node with more processes than CPUs. It keeps its MPI progress engine turning (a passive
@@ -83,6 +69,23 @@ inline void wait_yielding(MPI_Request& request) {
         if (done != 0) return;
         std::this_thread::yield();
     }
+}
+
+// How a process that only waits for others (an idle process of an active set, or every process
+// between two sizes) completes its request. Yielding (wait_yielding), where each process has a
+// CPU of its own: with nothing else to run the yield returns at once and the process sees the
+// others arrive within microseconds, as IMB's spinning MPI_Barrier does, where a sleeping one
+// woke up to a millisecond late and every size waited for it (IMB-IO's default run lost ~2 ms a
+// size); yet it leaves the core to any other job that wants it. Asleep between polls
+// (wait_quietly), where the node runs more processes than CPUs or nobody knows: a runnable
+// idle process would still take time slices from the measured ones there.
+enum class idle_wait { yielding, sleeping };
+
+inline void wait_idle(MPI_Request& request, idle_wait how) {
+    if (how == idle_wait::yielding)
+        wait_yielding(request);
+    else
+        wait_quietly(request);
 }
 
 class communicator {
@@ -129,7 +132,7 @@ public:
     // PingPong at -n 4 on 2 cores: ~4 ms instead of ~0.2 us). A collective of its own: every
     // process of the communicator must call quiet_barrier (an Ibarrier never matches an
     // MPI_Barrier). Never inside a timed region.
-    void quiet_barrier(idle_wait how = idle_wait::sleep) const {
+    void quiet_barrier(idle_wait how = idle_wait::sleeping) const {
         if (!valid()) return;
         MPI_Request request = MPI_REQUEST_NULL;
         MPI_Ibarrier(comm_, &request);
@@ -138,7 +141,7 @@ public:
 
     // quiet_barrier that also agrees on a flag: true on every process when any process passed
     // true (MPI_Iallreduce, MAX). A collective of its own, like quiet_barrier.
-    [[nodiscard]] bool quiet_any(bool flag, idle_wait how = idle_wait::sleep) const {
+    [[nodiscard]] bool quiet_any(bool flag, idle_wait how = idle_wait::sleeping) const {
         int any = flag ? 1 : 0;
         if (!valid()) return flag;
         MPI_Request request = MPI_REQUEST_NULL;

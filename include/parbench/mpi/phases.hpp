@@ -876,8 +876,9 @@ template <pattern::descriptor Pattern>
 // --- the end of a size ---------------------------------------------------------------------------
 
 // After one size, on every process of the session's world and outside any timing: the idle
-// processes wait for the active ones, asleep where the node has more processes than CPUs
-// (communicator::quiet_barrier, session::idle_waiting), polling where each has its own. Under a block budget
+// processes wait for the active ones, asleep where the node has more processes than CPUs,
+// polling (yielding) where each has its own (communicator::quiet_barrier,
+// session::idle_waiting). Under a block budget
 // (the iteration policy's block_budget(), IMB 2021's -time) the same collective also tells every
 // process whether the size ran out — the active processes agreed on it before their timed run,
 // the idle ones learn it here, as IMB's MPI_MIN over MPI_COMM_WORLD tells every process

@@ -51,7 +51,8 @@ public:
         // The run's oversubscription, as warned: every process of the node counts, the idle
         // ones too (they wake from quiet_barrier's sleeps every millisecond or less).
         if (active_flag_ && world_is_the_run) crowded_ = world_nodes::my_node().oversubscribed();
-        // Between sizes every process polls where each has a CPU of its own (known), else sleeps.
+        // Between sizes every process polls (yielding) where each has a CPU of its own (known),
+        // else sleeps.
         const node_share share = world_nodes::my_node();
         idle_polls_ = world_is_the_run && share.cpus > 0 && !share.oversubscribed();
         active_root_ = order.front();
@@ -115,10 +116,10 @@ public:
     }
 
     // How the processes of this session's world wait for each other outside the measurements
-    // (mpi/phases.hpp end_of_size): polling where this node is known to give each process a CPU,
-    // asleep otherwise (communicator.hpp idle_wait).
+    // (mpi/phases.hpp end_of_size): yielding between polls where this node is known to give each
+    // process a CPU, asleep otherwise (communicator.hpp idle_wait).
     [[nodiscard]] idle_wait idle_waiting() const noexcept {
-        return idle_polls_ ? idle_wait::poll : idle_wait::sleep;
+        return idle_polls_ ? idle_wait::yielding : idle_wait::sleeping;
     }
 
     // Rooted collectives of this session: root i % np (the default) or always 0 (IMB 2021's
