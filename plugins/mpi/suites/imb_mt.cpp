@@ -138,7 +138,7 @@ options parse_options(const run_request& request) {
         if (name == "noheader")
             throw input_error("-noheader: parbench's console always prints its run header "
                               "(IMB-MT's -noheader drops its four-line banner, "
-                              "MT_suite.cpp:179-184); --quiet prints no console at all");
+                              "MT_suite.cpp:179-184); --quiet prints no console tables");
         if (name == "list")
             throw input_error("-list: `parbench list imb-mt` lists the benchmarks; a run does "
                               "not");
