@@ -80,6 +80,8 @@ struct options {
     int stride = 0;        // -stride; 0: P/2
     bool check = false;
     std::vector<std::string> input_names;  // -input FILE
+    std::vector<std::string> include;      // -include A,B (imb.cpp:98-101)
+    std::vector<std::string> exclude;      // -exclude A,B
 };
 
 int parse_int_option(std::string_view name, const std::string& text, int least) {
@@ -88,6 +90,19 @@ int parse_int_option(std::string_view name, const std::string& text, int least) 
         throw input_error(fmt::format("-{} {}: expected a whole number, at least {}", name, text,
                                       least));
     return value;
+}
+
+// The names of a list option or of the positional words, IMB's comma lists split
+// ("PingPongMT,BcastMT": args_parser's vectors, imb.cpp:98-105); an empty name is refused.
+std::vector<std::string> name_list(std::string_view what, const std::vector<std::string>& words) {
+    std::vector<std::string> names;
+    for (const std::string& word : words)
+        for (std::string& name : split_commas(word)) {
+            if (name.empty())
+                throw input_error(fmt::format("{} '{}': an empty benchmark name", what, word));
+            names.push_back(std::move(name));
+        }
+    return names;
 }
 
 // -input FILE: one benchmark name per line, '#' lines skipped (imb.cpp, "-input").
@@ -115,6 +130,18 @@ options parse_options(const run_request& request) {
                     o.counts.push_back(parse_int_option(name, item, 0));
             continue;
         }
+        if (name == "include" || name == "exclude") {
+            (name == "include" ? o.include : o.exclude) =
+                name_list("-" + name, option_words(name, value));
+            continue;
+        }
+        if (name == "noheader")
+            throw input_error("-noheader: parbench's console always prints its run header "
+                              "(IMB-MT's -noheader drops its four-line banner, "
+                              "MT_suite.cpp:179-184); --quiet prints no console tables");
+        if (name == "list")
+            throw input_error("-list: `parbench list imb-mt` lists the benchmarks; a run does "
+                              "not");
         const std::string text = option_text(name, value);
         if (name == "repeat") {
             o.repeat = parse_int_option(name, text, 1);
@@ -172,6 +199,13 @@ constexpr parbench_parameter parameter_rows[] = {
     {"datatype", "int|char", "the element type (MPI_INT or MPI_CHAR)", "int", PARBENCH_ARITY_ONE},
     {"stride", "S", "point-to-point partner: rank r +/- S (0: P/2)", "0", PARBENCH_ARITY_ONE},
     {"input", "FILE", "benchmark names from a file, one per line", nullptr, PARBENCH_ARITY_ONE},
+    {"include", "NAME[,NAME...]", "benchmarks to run first, before those named or the defaults",
+     nullptr, PARBENCH_ARITY_LIST},
+    {"exclude", "NAME[,NAME...]", "benchmarks not to run", nullptr, PARBENCH_ARITY_LIST},
+    {"noheader", nullptr, "IMB-MT's -noheader: refused, parbench always prints its header",
+     nullptr, PARBENCH_ARITY_FLAG},
+    {"list", nullptr, "IMB 2021's -list: refused, `parbench list imb-mt` shows the benchmarks",
+     nullptr, PARBENCH_ARITY_FLAG},
     {"thread_level", "single|funneled|serialized|multiple",
      "MPI_Init_thread level; OMP_NUM_THREADS threads under multiple, one otherwise", "single",
      PARBENCH_ARITY_ONE},
@@ -865,23 +899,41 @@ struct mt_family {
 
 // --- the suite -------------------------------------------------------------------------------
 
-// The benchmarks named on the command line and in -input, in that order, each once; all of
-// them in IMB-MT's order without names.
-std::vector<const benchmark*> selected(const run_request& request, const options& o) {
-    std::vector<std::string> names = request.benchmarks;
+const benchmark& find_benchmark(const std::string& name) {
+    const auto* b = std::find_if(std::begin(catalogue), std::end(catalogue),
+                                 [&](const benchmark& c) { return same_name(name, c.info.name); });
+    if (b == std::end(catalogue))
+        throw input_error("suite imb-mt has no benchmark '" + name + "'");
+    return *b;
+}
+
+// The run's benchmarks as IMB 2021 lists them (imb.cpp:215-233): the -include names, then those
+// named on the command line and in -input, or without any all ten in IMB-MT's order, less the
+// -exclude names; each once. `named`: the user asked for it (it must be able to run), not a
+// default.
+struct choice {
+    const benchmark* bench = nullptr;
+    bool named = false;
+};
+
+std::vector<choice> selected(const run_request& request, const options& o) {
+    std::vector<std::string> names = name_list("benchmark list", request.benchmarks);
     names.insert(names.end(), o.input_names.begin(), o.input_names.end());
-    std::vector<const benchmark*> out;
-    if (names.empty()) {
-        for (const benchmark& b : catalogue) out.push_back(&b);
-        return out;
+    std::vector<choice> wanted;
+    for (const std::string& n : o.include) wanted.push_back({&find_benchmark(n), true});
+    if (names.empty())
+        for (const benchmark& b : catalogue) wanted.push_back({&b, false});
+    for (const std::string& n : names) wanted.push_back({&find_benchmark(n), true});
+    std::vector<const benchmark*> dropped;
+    for (const std::string& n : o.exclude) dropped.push_back(&find_benchmark(n));
+    std::vector<choice> out;
+    for (const choice& c : wanted) {
+        const auto same = [&](const choice& d) { return d.bench == c.bench; };
+        if (std::find(dropped.begin(), dropped.end(), c.bench) == dropped.end() &&
+            std::none_of(out.begin(), out.end(), same))
+            out.push_back(c);
     }
-    for (const std::string& n : names) {
-        const auto* b = std::find_if(std::begin(catalogue), std::end(catalogue),
-                                     [&](const benchmark& c) { return same_name(n, c.info.name); });
-        if (b == std::end(catalogue))
-            throw input_error("suite imb-mt has no benchmark '" + n + "'");
-        if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
-    }
+    if (out.empty()) throw input_error("nothing to run: -exclude removed every benchmark selected");
     return out;
 }
 
@@ -892,13 +944,13 @@ bool anybody(const benchmark& b, int processes, int stride) {
     return false;
 }
 
-run_start make_run_start(const options& o, const std::vector<const benchmark*>& chosen,
+run_start make_run_start(const options& o, const std::vector<choice>& chosen,
                          int world, const thread_count& threads, bool multiple) {
     int thread_level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&thread_level);
     const auto clock = measure_clock(mpi::wtime_clock{});
     std::vector<std::string> names;
-    for (const benchmark* b : chosen) names.emplace_back(b->info.name);
+    for (const choice& c : chosen) names.emplace_back(c.bench->info.name);
     const std::uint64_t element = o.int_type ? 4 : 1;
     const auto [least, most] = std::minmax_element(o.counts.begin(), o.counts.end());
     const auto per_process = static_cast<std::uint64_t>(threads.threads) * element;
@@ -915,9 +967,9 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
         .max_bytes = static_cast<std::uint64_t>(*most) * per_process,
         .benchmark_list = names,
         .threads = threads.threads};
-    for (const benchmark* b : chosen) {
-        std::vector<column>& cols = start.columns[b->info.name];
-        switch (b->def.out) {
+    for (const choice& c : chosen) {
+        std::vector<column>& cols = start.columns[c.bench->info.name];
+        switch (c.bench->def.out) {
             case figures::times_bandwidth:
                 cols = {{"t_min_us", "t_min[usec]"}, {"t_max_us", "t_max[usec]"},
                         {"t_avg_us", "t_avg[usec]"}, {"mbytes_per_s", "Mbytes/sec"}};
@@ -961,16 +1013,15 @@ void run(const run_request& request, const plugin::host_channel& host) {
     MPI_Comm_size(MPI_COMM_WORLD, &st.world);
     MPI_Comm_rank(MPI_COMM_WORLD, &st.world_rank);
     const options o = parse_options(request);
-    const std::vector<const benchmark*> chosen = selected(request, o);
-    // A benchmark named on the command line must run; one of the defaults that cannot is
-    // noted with IMB-MT's line.
-    if (!request.benchmarks.empty() || !o.input_names.empty())
-        for (const benchmark* b : chosen)
-            if (!anybody(*b, st.world, o.stride))
-                throw input_error(fmt::format(
-                    "{} pairs rank r with r + stride (stride {}; 0 means P/2) and needs at least "
-                    "2 x stride processes, stride <= P/2; the run has {}", b->info.name, o.stride,
-                    st.world));
+    const std::vector<choice> chosen = selected(request, o);
+    // A benchmark named on the command line, in -input or -include must run; one of the
+    // defaults that cannot is noted with IMB-MT's line.
+    for (const choice& c : chosen)
+        if (c.named && !anybody(*c.bench, st.world, o.stride))
+            throw input_error(fmt::format(
+                "{} pairs rank r with r + stride (stride {}; 0 means P/2) and needs at least "
+                "2 x stride processes, stride <= P/2; the run has {}", c.bench->info.name,
+                o.stride, st.world));
     int level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&level);
     st.multiple = level == MPI_THREAD_MULTIPLE;
@@ -1017,11 +1068,16 @@ void run(const run_request& request, const plugin::host_channel& host) {
                 "(OMP_NUM_THREADS) for figures worth keeping", share.processes, st.threads,
                 share.cpus));
     }
-    for (const benchmark* b : chosen) {
-        if (anybody(*b, st.world, o.stride))
-            mpi::sweep(mt_family{.run = st, .name = b->info.name, .def = b->def});
-        else if (st.world_rank == 0)
-            host.note(fmt::format("Benchmarking {}: NO SUCCESSFUL EXECUTIONS", b->info.name));
+    for (const choice& c : chosen) {
+        const benchmark& b = *c.bench;
+        if (anybody(b, st.world, o.stride))
+            mpi::sweep(mt_family{.run = st, .name = b.info.name, .def = b.def});
+        else if (st.world_rank == 0) {
+            // IMB-MT's block's two lines (MT_benchmark.h:462-470), without its rules: the
+            // console prints a note as "# TEXT" after the table before it.
+            host.note(fmt::format("Benchmarking {}", b.info.name));
+            host.note("NO SUCCESSFUL EXECUTIONS");
+        }
     }
 }
 
@@ -1033,7 +1089,7 @@ const parbench_suite& info() {
         benchmark_rows().size(),
         parameter_rows,
         std::size(parameter_rows),
-        PARBENCH_SUITE_NEEDS_MPI};
+        PARBENCH_SUITE_NEEDS_MPI | PARBENCH_SUITE_MULTI_NAMES};  // IMB 2021's A,B lists
     return s;
 }
 

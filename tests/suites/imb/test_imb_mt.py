@@ -112,10 +112,13 @@ def check_figures(np, exe, oracle):
     got = [(r["benchmark"], r["bytes"] or 0) for r in rows]  # BarrierMT has no #bytes
     want = [(b, x) for b in names for x in ([0] if b == "BarrierMT" else [c * 4 for c in counts])]
     expect(got == want, f"figures: rows {got} != {want}")
+    lines = d.stdout.splitlines()
     for b in TABLE:
-        line = f"# Benchmarking {b}: NO SUCCESSFUL EXECUTIONS"
-        expect((line in d.stdout.splitlines()) == (not runs_at(b, np)),
-               f"figures: '{line}' {'missing' if not runs_at(b, np) else 'printed'}")
+        # IMB-MT's block for a benchmark nobody can run (MT_benchmark.h:462-470), its two lines
+        block = [f"# Benchmarking {b}", "# NO SUCCESSFUL EXECUTIONS"]
+        shown = any(lines[i:i + 2] == block for i in range(len(lines)))
+        expect(shown == (not runs_at(b, np)),
+               f"figures: {block} {'missing' if not runs_at(b, np) else 'printed'}")
     for r in rows:
         count = (r["bytes"] or 0) // 4
         label = f"-n {np} {r['benchmark']} count {count}"
@@ -214,6 +217,32 @@ def check_calls(np, exe, oracle):
                    f"{rounds})")
 
 
+def check_selection(exe):
+    """-include, -exclude and IMB's comma lists at -n 1, in IMB 2021's order (imb.cpp:215-233):
+    the -include names, then those named (on the command line, then -input) or, without any, the
+    defaults in IMB-MT's order (MT_benchmark.cpp's declarations), less the -exclude names; each
+    once (parbench runs a name given twice once)."""
+    quick = [*SHORT, "-count", "1", "-barrier", "off"]
+    pairs = ["PingPongMT", "PingPingMT", "UniBandMT", "BiBandMT"]  # nobody runs them at -n 1
+    cases = (
+        (["BarrierMT,BcastMT", "ReduceMT", "-include", "AllReduceMT", "-exclude", "BcastMT"],
+         ["AllReduceMT", "BarrierMT", "ReduceMT"]),
+        (["-include", "reducemt", "-exclude", ",".join(pairs), "SendRecvMT", "ExchangeMT",
+          "BarrierMT"], ["ReduceMT", "BcastMT", "AllReduceMT"]),
+        (["bcastmt", "BarrierMT", "-include", "BcastMT,SendRecvMT"],
+         ["BcastMT", "SendRecvMT", "BarrierMT"]),
+    )
+    for args, want in cases:
+        d, rows = run([*args, *quick], 1, exe)
+        if not expect(d.returncode == 0, f"{args}: rc {d.returncode}: {d.stderr[-800:]}"):
+            continue
+        got = [r["benchmark"] for r in rows]
+        listed = [line[2:] for line in d.stdout.splitlines()
+                  if line.startswith("# ") and line[2:] in TABLE]
+        expect(got == want and listed == want, f"{args}: rows {got}, listed {listed}, "
+                                               f"IMB-MT's order {want}")
+
+
 def bad(exe, np, args, why, env=None):
     refused(exe, "imb-mt", np, args, why, env=env)
 
@@ -239,6 +268,7 @@ def main():
         if expect(d.returncode == 0, f"-input: rc {d.returncode}: {d.stderr[-800:]}"):
             got = [r["benchmark"] for r in rows]
             expect(got == ["BcastMT", "AllReduceMT", "BarrierMT"], f"-input: benchmarks {got}")
+        check_selection(exe)
         for args, why in ((["-foo", "1"], "-foo"),
                           (["-count", "1,x"], "-count x"),
                           (["-count", "4.5"], "-count 4.5"),
@@ -246,7 +276,15 @@ def main():
                           (["-barrier", "maybe"], "-barrier maybe"),
                           (["-datatype", "char", "-check"], "int only"),
                           (["NoSuchMT"], "NoSuchMT"),
-                          (["-input", "/nonexistent/list"], "cannot open")):
+                          (["-input", "/nonexistent/list"], "cannot open"),
+                          # IMB-MT's -check on|off: parbench's -check takes no value
+                          (["BcastMT", "-check", "on"], "benchmark 'on'"),
+                          (["-check", "off", "BcastMT"], "benchmark 'off'"),
+                          (["-noheader"], "-noheader"),
+                          (["-exclude", "NoSuchMT"], "NoSuchMT"),
+                          (["BcastMT,", "BarrierMT"], "empty name"),
+                          (["-include", "BcastMT,,BarrierMT"], "empty benchmark name"),
+                          (["BcastMT", "-exclude", "bcastmt"], "nothing to run")):
             bad(exe, 1, [*args, *([] if "-repeat" in args else SHORT)], why)
         bad(exe, 1, ["BcastMT", *SHORT, *MULTIPLE], "OMP_NUM_THREADS=two",
             env={"OMP_NUM_THREADS": "two"})
