@@ -30,7 +30,11 @@ public:
         // IMB-MT's header is the one with threads per process.
         const imb_context& context = imb_.context();
         detail::imb_banner(out_, start, h, context, h.threads ? 66 : 60);
-        detail::imb_header_line(out_, "MPI Thread Environment", h.mpi_thread_environment);
+        // IMB-P2P's line has no level (imb_p2p.c:234), and no blank after its colon
+        if (h.mpi_thread_environment.empty())
+            out_ << "# MPI Thread Environment:\n";
+        else
+            detail::imb_header_line(out_, "MPI Thread Environment", h.mpi_thread_environment);
         out_ << "#\n# Calling sequence was:\n#\n";
         out_ << "# " << context.run.calling_sequence.value_or("") << "\n#\n";
         out_ << "# List of Benchmarks to run:\n#\n";
@@ -42,14 +46,30 @@ public:
         out_.flush();
     }
 
-    void on_result(const result_record& r) override { imb_.on_result(r); }
-    void on_warning(const std::string& message) override { imb_.on_warning(message); }
-    void close_table() override { imb_.close_table(); }
+    void on_result(const result_record& r) override {
+        imb_.on_result(r);
+        table_open_ = true;
+    }
+    void on_warning(const std::string& message) override {
+        imb_.on_warning(message);
+        table_open_ = false;
+    }
+    // Before a note: IMB-P2P puts an empty line before each of its lines between tables, a
+    // table's end or not (`\n# !! Benchmark %s is invalid for %d processes !!\n`,
+    // imb_p2p_pingpong.c:43-44); IMB-MT's tables only end with one.
+    void close_table() override {
+        if (table_open_ || imb_.header().threads)
+            imb_.close_table();
+        else
+            out_ << '\n';
+        table_open_ = false;
+    }
     void on_run_end(bool completed) override { imb_.on_run_end(completed); }
 
 private:
     std::ostream& out_;
     imb_console_reporter imb_;
+    bool table_open_ = false;  // a row since the last close_table() or warning
 };
 
 }  // namespace parbench::report

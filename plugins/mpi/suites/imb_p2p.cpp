@@ -1,8 +1,9 @@
 // imb-p2p: the IMB-P2P component of Intel(R) MPI Benchmarks 2021.11 (src_c/P2P/): PingPong,
 // PingPing, Unirandom, Birandom, Corandom, Stencil2D, Stencil3D and SendRecv_Replace, every
 // process taking part, with IMB-P2P's iteration rule (n = round(numerator / X), at most max;
-// n / 10 warm-up iterations), its pairings (its own random generator and seed), its options
-// (-msglog, -msglen, -msgsz, -iter, -msgwr, -msgrd, -pause) and its table
+// n / 10 warm-up iterations), its pairings (its own random generator and seed), its barrier
+// (zero-byte MPI_Sendrecv, p2p_barrier below), its options (-msglog, -msglen, -msgsz, -iter,
+// -msgwr, -msgrd, -pause) and its table
 //
 //   #bytes #repetitions t[usec] Mbytes/sec Msg/sec
 //
@@ -20,6 +21,7 @@
 #include <parbench/core/names.hpp>
 #include <parbench/core/options.hpp>
 #include <parbench/core/text.hpp>
+#include <parbench/mpi/communicator.hpp>
 #include <parbench/mpi/environment.hpp>
 #include <parbench/mpi/runner.hpp>
 #include <parbench/mpi/sweep.hpp>
@@ -197,6 +199,9 @@ options parse_options(const run_request& request) {
             }
             continue;
         }
+        if (name == "list")  // a flag: no value
+            throw input_error("-list: parbench lists every suite's benchmarks and their "
+                              "descriptions with `parbench list`; a run does not");
         const std::string text = option_text(name, value);
         if (name == "msglog") {
             ++lists;
@@ -254,6 +259,8 @@ constexpr parbench_parameter parameter_rows[] = {
      PARBENCH_ARITY_ONE},
     {"pause", "USEC", "sleep before and after each size's timing (< 0: none)", "100000",
      PARBENCH_ARITY_ONE},
+    {"list", nullptr, "IMB-P2P's -list (imb_p2p.c:743-757): refused, `parbench list` shows the "
+     "benchmarks", nullptr, PARBENCH_ARITY_FLAG},
     // IMB-MPI1's, which IMB-P2P does not have: declared so that the refusal can say why.
     {"time", "SECONDS", "IMB-MPI1's time limit: refused, IMB-P2P has none", nullptr,
      PARBENCH_ARITY_ONE},
@@ -454,14 +461,21 @@ std::array<int, 6> neighbours(const grid& g, int rank) {
     return {at(-1, 0, 0), at(1, 0, 0), at(0, -1, 0), at(0, 1, 0), at(0, 0, -1), at(0, 0, 1)};
 }
 
-// imb_p2p_sendrecv_replace.c: MPI_Sendrecv_replace to r + 1, from r - 1.
+// imb_p2p_sendrecv_replace.c: MPI_Sendrecv_replace to r + 1, from r - 1. The buffer's cache
+// lines are read once after each loop (:69, :77), not after each call: after the last of the
+// size's `warmup` untimed iterations and after the last of its `timed` ones, inside the timing.
 struct sendrecv_replace {
     touch t;
+    std::uint64_t warmup = 0;
+    std::uint64_t timed = 0;
+    std::uint64_t done = 0;
     void operator()(const mpi::kernel_context& c, std::uint64_t i, const auto& b) {
         t.send(b.send(i), c.bytes);
         MPI_Sendrecv_replace(b.send(i), static_cast<int>(c.bytes), MPI_BYTE,
                              (c.rank + 1) % c.size, 0, (c.rank + c.size - 1) % c.size, 0, c.comm,
                              MPI_STATUS_IGNORE);
+        ++done;
+        if (done == warmup || done == warmup + timed) t.recv(b.send(i), c.bytes);
     }
 };
 
@@ -477,6 +491,23 @@ struct benchmark_spec {
     double per = 1.0;    // t = t_avg / per
     int buffers = 1;     // messages of X bytes in each of the send and receive buffers
     shape who = shape::any;
+    // IMB-P2P's barrier between the warm-up and the timed loop: every benchmark's but
+    // SendRecv_Replace's, which starts its clock right after its warm-up
+    // (imb_p2p_sendrecv_replace.c:61-70; imb_p2p_pingpong.c:73, imb_p2p_pingping.c:73, ...)
+    bool barrier_before_timing = true;
+};
+
+// IMB-P2P's synchronisation (imb_p2p.c:114-129, imb_p2p_barrier): ceil(log2 P) zero-byte
+// MPI_Sendrecv to r + 2^k from r - 2^k, tag 1000, where parbench's runner calls MPI_Barrier
+// twice. As the runner's sync policy it aligns the processes before the warm-up and before the
+// timed loop; `enabled` false: neither (SendRecv_Replace, whose one barrier before the warm-up
+// p2p_family::measure() makes itself).
+struct p2p_barrier {
+    bool enabled = true;
+    template <class Comm>
+    void before_timing(Comm& comm) const {
+        if (enabled) comm.dissemination_barrier();
+    }
 };
 
 constexpr pattern::exchange p2p_pattern{.nmsg = 1,
@@ -552,12 +583,19 @@ struct p2p_family {
             const auto all = neighbours(grid_of(spec.who, context.size), context.rank);
             std::copy_n(all.begin(), k.to.size(), k.to.begin());
         }
+        if constexpr (requires { k.timed; }) {  // the runner's counts are IMB-P2P's get_iters
+            k.warmup = run.opts->iterations.warmup(context.bytes);
+            k.timed = run.opts->iterations.n_sample(context.bytes);
+        }
         return k;
     }
     [[nodiscard]] mpi::measurement measure(const count& c, std::uint64_t x) const {
         const auto bytes = static_cast<std::size_t>(x);
         const auto each = static_cast<std::size_t>(spec.buffers) * bytes;
-        pause_for(*run.opts);  // imb_p2p_pause(): before the size's barrier and after its timing
+        // IMB-P2P per size: pause, barrier, warm-up, barrier (not SendRecv_Replace's), timed
+        // loop, pause, barrier (e.g. imb_p2p_pingping.c:64-84).
+        pause_for(*run.opts);
+        if (!spec.barrier_before_timing) mpi::dissemination_barrier(MPI_COMM_WORLD);
         mpi::measurement m = mpi::measure(
             c.session,
             mpi::measure_config{
@@ -566,8 +604,11 @@ struct p2p_family {
                 .bytes = x,
                 .resource = mpi::messages{.layout = {each, each}},
                 .kernel = make_kernel(c.session.context(bytes)),
-                .plan = mpi::timing_plan<p2p_iterations>{.iterations = run.opts->iterations}});
+                .plan = mpi::timing_plan<p2p_iterations, p2p_barrier>{
+                    .iterations = run.opts->iterations,
+                    .sync = {.enabled = spec.barrier_before_timing}}});
         pause_for(*run.opts);
+        mpi::dissemination_barrier(MPI_COMM_WORLD);
         return m;
     }
     void publish(const count& /*c*/, result_record& r) const {
@@ -633,7 +674,7 @@ constexpr benchmark catalogue[] = {
      {.msgs = 6, .per = 6, .buffers = 6, .who = shape::grid_3d}, &run_benchmark<stencil<6>>},
     {plugin::catalogue_row("SendRecv_Replace", "MPI_Sendrecv_replace to r+1 from r-1", klass,
                            all),
-     {}, &run_benchmark<sendrecv_replace>},
+     {.barrier_before_timing = false}, &run_benchmark<sendrecv_replace>},
 };
 
 constexpr std::array<parbench_benchmark, std::size(catalogue)> benchmark_rows = [] {
@@ -694,7 +735,9 @@ run_start make_run_start(const options& o, const std::vector<const benchmark*>& 
     start.benchmarks = names;
     start.header = report::imb_header{
         .mpi_version = mpi::standard_version(),
-        .mpi_thread_environment = std::string(mpi::thread_level_name(thread_level)),
+        // IMB-P2P prints the label alone (imb_p2p.c:234: MPI_Init, no level asked); the level
+        // is the context's thread_level
+        .mpi_thread_environment = {},
         .min_bytes = *std::min_element(o.sizes.begin(), o.sizes.end()),
         .max_bytes = *std::max_element(o.sizes.begin(), o.sizes.end()),
         .benchmark_list = names};
@@ -741,6 +784,7 @@ void run(const run_request& request, const plugin::host_channel& host) {
             host.note(fmt::format("!! Benchmark {} is invalid for {} processes !!", b->info.name,
                                   world));
     }
+    mpi::dissemination_barrier(MPI_COMM_WORLD);  // imb_p2p.c:630, before the footer
 }
 
 const parbench_suite& info() {

@@ -26,10 +26,14 @@ each rank's counts (function, peer) over the warm-up and the timed loop must be 
 r + P/2 for PingPong and PingPing, the replayed random pairs and rings, the grid's neighbours,
 r + 1 for SendRecv_Replace.
 
+Barriers: the same runs count IMB-P2P's own barrier (imb_p2p.c:114-129, one zero-byte
+MPI_Sendrecv per 2^k < P) — three per size, two for SendRecv_Replace, one before the footer — and
+no MPI_Barrier (barrier_sendrecvs).
+
 Also: repetitions by IMB-P2P's -iter rule, -msglog/-msglen/-msgsz sizes, IMB-P2P's "invalid for
-N processes" lines for defaults that cannot run, the console table against a golden (numbers
-masked) and its t[usec] against the oracle, and one `parbench:` line with exit status 2 for bad
-input and for a named benchmark the process count does not allow.
+N processes" lines (each after an empty line) for defaults that cannot run, the console table
+against a golden (numbers masked) and its t[usec] against the oracle, and one `parbench:` line
+with exit status 2 for bad input and for a named benchmark the process count does not allow.
 
 usage: test_imb_p2p.py --np N --parbench PARBENCH --golden DIR --oracle LIBPARBENCH_PMPI_ORACLE.so
 """
@@ -148,10 +152,15 @@ def check_known_answers(np, exe, oracle, delays, what):
     names = [b for b in FIGURES if runs_on(b, np)]
     got = [(r["benchmark"], r["bytes"]) for r in rows]
     expect(got == [(b, x) for b in names for x in sizes], f"{what}: rows {got}")
+    lines = d.stdout.splitlines()
     for b in FIGURES:
         line = f"# !! Benchmark {b} is invalid for {np} processes !!"
-        expect((line in d.stdout.splitlines()) == (not runs_on(b, np)),
+        expect((line in lines) == (not runs_on(b, np)),
                f"{what}: '{line}' {'missing' if not runs_on(b, np) else 'printed'}")
+        # after an empty line, also right after another such line (imb_p2p_pingpong.c:43-44)
+        if line in lines:
+            at = lines.index(line)
+            expect(at > 0 and lines[at - 1] == "", f"{what}: no empty line before '{line}'")
     for r in rows:
         label = f"{what} {r['benchmark']} {r['bytes']} B"
         want = expected(r["benchmark"], np, n, r["bytes"], delays)
@@ -218,10 +227,20 @@ def peer_calls(name, np, count, loops):
     return out
 
 
+def barrier_sendrecvs(np, name, sizes):
+    """IMB-P2P's zero-byte MPI_Sendrecv calls on each rank over a run of `name` at `sizes`: its
+    barrier (imb_p2p.c:114-129) is one MPI_Sendrecv per mask 1, 2, 4, ... < P, made per size
+    before the warm-up, before the timed loop (not SendRecv_Replace's:
+    imb_p2p_sendrecv_replace.c:61-70) and after the timing, and once before the footer (:630)."""
+    per_barrier = len([m for m in (1 << k for k in range(np.bit_length())) if m < np])
+    return per_barrier * (1 + sizes * (2 if name == "SendRecv_Replace" else 3))
+
+
 def check_partners(np, exe, oracle):
     """Who each rank sends to and receives from, call by call, against IMB-P2P's pairings: the
     oracle counts each point-to-point call by its peer (PARBENCH_ORACLE_PEERS). 1000 bytes,
-    -iter 20: 2 warm-up iterations, then 20 timed, each loop from seed 0."""
+    -iter 20: 2 warm-up iterations, then 20 timed, each loop from seed 0. The same runs count
+    IMB-P2P's barriers (barrier_sendrecvs), and no MPI_Barrier: IMB-P2P calls none."""
     count = 1000
     for name in (b for b in FIGURES if runs_on(b, np)):
         with tempfile.TemporaryDirectory() as tmp:
@@ -234,10 +253,17 @@ def check_partners(np, exe, oracle):
             want = peer_calls(name, np, count, [2, 20])
             for r in range(np):
                 with open(f"{prefix}.{r}.json") as f:
-                    peers = json.load(f)["peers"]
+                    report = json.load(f)
+                peers = report["peers"]
                 got = Counter({k: v for k, v in peers.items() if k.split()[1] == str(count)})
                 expect(got == want[r], f"partners {name} rank {r}: {dict(sorted(got.items()))} "
                                        f"!= IMB-P2P's {dict(sorted(want[r].items()))}")
+                barriers = {"MPI_Sendrecv": report["operands"].get("MPI_Sendrecv", {}),
+                            "MPI_Barrier": report["calls"].get("MPI_Barrier", 0)}
+                want_barriers = {"MPI_Sendrecv": {"MPI_BYTE x 0": barrier_sendrecvs(np, name, 1)},
+                                 "MPI_Barrier": 0}
+                expect(barriers == want_barriers, f"barriers {name} rank {r}: {barriers} != "
+                                                  f"IMB-P2P's {want_barriers}")
 
 
 def console_rows(stdout, name):
@@ -340,6 +366,7 @@ def main():
                           (["-mem", "1"], "-mem: IMB-P2P has no memory limit"),
                           (["-iter_policy", "off"], "-iter_policy: IMB-P2P has one"),
                           (["-off_cache", "16"], "-off_cache"),
+                          (["-list"], "parbench list"),
                           (["-msglog", "5:3"], "-msglog 5:3"),
                           (["-msgsz", "12x"], "-msgsz 12x"),
                           (["-msglen", lengths], "line 2"),
