@@ -10,8 +10,9 @@
 // so the M transfers of an aggregate timing go to disjoint file sections. A file has room for
 // the warm-up and the largest timed count. File pointers run on from the warm-up, except where
 // -check needs to know where the timed iterations wrote (prepare_check) and where the plan
-// starts every timed epoch at the file's beginning (begin_epoch: IMB 2021 under its dynamic
-// policy, whose timed sample writes from offset 0 of a file just opened or rewound).
+// starts every timed epoch, and the second probe run, at the file's beginning (begin_epoch: IMB
+// 2021 under its dynamic policy, whose calibration runs and timed sample each start at offset 0
+// of a file just opened or rewound).
 //
 // Storage: check_storage() compares what the files of one size need on their file system with
 // what it has free, so the runner can skip the size with a warning instead of failing on ENOSPC.
@@ -38,6 +39,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <span>
 #include <string>
 #include <utility>
@@ -69,6 +71,21 @@ inline void remove_kept_file(kept_file& f) noexcept {
         std::filesystem::remove(f.path, ignored);
     }
     f = {};
+}
+
+// After a count: the kept files of its blocks removed, each path once. A write benchmark's two
+// modes are two blocks on one path, the second's file made where its first size removed the
+// first's as a stale one (IMB_init_file.c:195): one file left, unlinked once.
+inline void remove_kept_files(std::span<kept_file> files) noexcept {
+    for (auto f = files.begin(); f != files.end(); ++f) {
+        const bool reused = std::any_of(std::next(f), files.end(), [&](const kept_file& later) {
+            return later.made() && later.path == f->path;
+        });
+        if (reused)
+            *f = {};
+        else
+            remove_kept_file(*f);
+    }
 }
 
 // Where the files of one measurement go and how many tiles they hold.
@@ -263,6 +280,7 @@ public:
         comm_ = plan_.private_file ? MPI_COMM_SELF : context_.comm;
         set_up_ = true;
         epochs_begun_ = 0;
+        emptied_ = false;
         if (!plan_.open_in_setup) return;
         // A kept file is made at the block's first size only; later sizes open it as it is.
         const bool fresh = plan_.kept == nullptr || !plan_.kept->made();
@@ -299,31 +317,38 @@ public:
     void end_access() const noexcept {}
 
     // Collective over the file's communicator where the pointer is shared; outside timing,
-    // before each timed epoch of an aggregate completion and before the timed iterations
-    // otherwise: with plan.epochs_from_file_start the individual (and shared) pointer back to
-    // the first tile, as IMB 2021 times a sample from offset 0 (the file opened for the size,
+    // before each timed epoch of an aggregate completion, before the timed iterations otherwise,
+    // and before IMB 2021's second probe run (`where`, epoch_start): with
+    // plan.epochs_from_file_start the individual (and shared) pointer back to the first tile,
+    // as IMB 2021 times a sample from offset 0 (the file opened for the size,
     // IMB_init_transfer.c:183, and rewound after each calibration run,
     // helper_IMB_functions.h:613-618, 643-648). Explicit offsets start at tile 0 anyway.
-    // With plan.cut_back_each_epoch the file is first cut back to plan.carried_size(), the size
-    // this size found it at (collective: MPI_File_set_size): IMB 2021 makes the file once per
-    // block (IMB_init_file.c:124-265, called when the process count or the mode changes,
-    // original_benchmark.h:163-175) and keeps it across the block's sizes, opening and closing
-    // it for each (IMB_init_transfer.c:183, 273-274), and times one sample per size.
-    // Epochs after the first are parbench's repeats (IMB times one sample): each starts on the
-    // file the first found, its data cut at where the first epoch's began (first_epoch_data_end)
-    // before the file is made as large again, so that its writes fall into the same holes
-    // instead of onto the pages the epochs before it allocated.
-    void begin_epoch() {
+    // Before a timed epoch, with plan.cut_back_each_epoch, the file is first cut back to
+    // plan.carried_size(), the size this size found it at (collective: MPI_File_set_size): IMB
+    // 2021 makes the file once per block (IMB_init_file.c:124-265, called when the process count
+    // or the mode changes, original_benchmark.h:163-175) and keeps it across the block's sizes,
+    // opening and closing it for each (IMB_init_transfer.c:183, 273-274), and times one sample
+    // per size. Epochs after the first are parbench's repeats (IMB times one sample): each starts
+    // on the file the first found, its data cut at where the first epoch's began
+    // (first_epoch_data_end_, asked of the file system only where another epoch follows the
+    // first) before the file is made as large again, so that its writes fall into the same holes
+    // instead of onto the pages the epochs before it allocated. A file that prepare_check has
+    // just emptied (-check) is that already: nothing is cut or asked.
+    void begin_epoch(epoch_start where) {
         if (!plan_.epochs_from_file_start || fh_ == MPI_FILE_NULL) return;
         const file_view v = view();
-        if (plan_.kept_for_writes() && plan_.cut_back_each_epoch) {
+        if (where != epoch_start::probe_again && plan_.kept_for_writes() &&
+            plan_.cut_back_each_epoch && !emptied_) {
             const auto carried = static_cast<MPI_Offset>(plan_.carried_size());
             if (epochs_begun_ > 0 && first_epoch_data_end_ < carried)
                 v.note(MPI_File_set_size(fh_, first_epoch_data_end_));
             v.note(MPI_File_set_size(fh_, carried));
-            if (epochs_begun_ == 0) first_epoch_data_end_ = agreed_data_end(carried);
-            ++epochs_begun_;
+            if (epochs_begun_ == 0)
+                first_epoch_data_end_ =
+                    where == epoch_start::more_follow ? agreed_data_end(carried) : carried;
         }
+        if (where != epoch_start::probe_again) ++epochs_begun_;
+        emptied_ = false;
         v.note(MPI_File_seek(fh_, 0, MPI_SEEK_SET));
         if (plan_.shared_pointer) v.note(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET));
     }
@@ -331,7 +356,9 @@ public:
     // -check: the check prepares the buffer; the file pointers go back to the first tile so that
     // the timed iterations address tiles 0 .. n-1. A kept file written to is emptied first (cut
     // to 0 and made as large as before, collective), so that a write that never lands leaves a
-    // hole the check sees, not what the block's earlier sizes wrote there.
+    // hole the check sees, not what the block's earlier sizes or the probe wrote there; the
+    // runner calls this before every timed epoch under -check, and the epoch's begin_epoch then
+    // finds the file as the first epoch found it (emptied_).
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
         if constexpr (checks_data<Check>) {
@@ -341,6 +368,7 @@ public:
                     const file_view v = view();
                     v.note(MPI_File_set_size(fh_, 0));
                     v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
+                    emptied_ = true;
                 }
                 MPI_File_seek(fh_, 0, MPI_SEEK_SET);
                 if (plan_.shared_pointer) MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET);
@@ -569,8 +597,10 @@ private:
     MPI_File fh_ = MPI_FILE_NULL;
     MPI_Comm comm_ = MPI_COMM_NULL;
     bool set_up_ = false;
-    std::uint64_t epochs_begun_ = 0;         // begin_epoch calls of a kept file written to
-    MPI_Offset first_epoch_data_end_ = 0;    // where its data ended as the first epoch began
+    std::uint64_t epochs_begun_ = 0;         // timed runs begun (begin_epoch)
+    MPI_Offset first_epoch_data_end_ = 0;    // where a kept file's data ended as the first
+                                             // epoch began (its size: nothing to cut)
+    bool emptied_ = false;  // prepare_check emptied the kept file; no write since
     int error_ = MPI_SUCCESS;  // the first failed MPI-IO call's code, reported at teardown
 };
 
