@@ -1457,32 +1457,57 @@ def check_io_epochs_find_holes(where):
     same: before each, the file cut at where the first epoch's data ended (the file system's
     last data region, in whole blocks) and made as large again. S_Write_indv at -n 1,
     -msgsize 1024,65536 -iter 20, aggregate mode: total = 50 x 65536 = 3276800 B (40 MiB /
-    65536 > 50), n = 20 at both sizes; the probe writes 1 + min(20, 50) = 21 portions from 0
-    (parbench does not rewind between its two runs) and every epoch n = 20 from 0, six epochs
-    (the estimate: 20 writes and one completion, D = 20 us, well inside 5 ms). At 1024 B the
-    first epoch finds data up to 21 x 1024 = 21504 B, a 4 KiB page: 24576; at 65536 B up to
-    21 x 65536 = 1376256 (the earlier size's within it). So MPI_File_set_size to 24576 five
-    times and to 1376256 five times (before epochs 2-6 of each size); to 3276800 once to make
-    the file, then once before each epoch (12): 13. On a file system that cannot report its holes nothing is
-    cut (the test then fails here: the oracle run puts its files in /dev/shm)."""
-    rc, doc, _, err, reports = run(1, ["S_Write_indv", "-msgsize", "1024,65536", "-iter", "20",
-                                       "-aggregate_mode", "aggregate", "-aggregate_ci",
-                                       "always", "-time", "600"] + where,
-                                   delay=20.0, methodology="2021", suite="imb-io")
-    if not expect(rc == 0, f"epochs find holes: rc {rc}: {err[-300:]}"):
-        return
-    sizes = {}
-    for report in reports or []:
-        for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
-            sizes[key] = sizes.get(key, 0) + calls
-    epochs = {r["bytes"]: r.get("metrics", {}).get("epochs") for r in rows(doc, "S_Write_indv")}
-    want_epochs = {1024: 6.0, 65536: 6.0}
-    want = {"MPI_BYTE x 1 to 24576": 5, "MPI_BYTE x 1 to 1376256": 5,
-            "MPI_BYTE x 1 to 3276800": 13}
-    expect(epochs == want_epochs and sizes == want,
-           f"epochs find holes: epochs {epochs} (want {want_epochs}), file sizes set {sizes} "
-           f"(want {want})")
-    print(f"epochs find holes: epochs {epochs}, file sizes set {sizes}")
+    65536 > 50), n = 20 at both sizes; the probe writes 1 portion, then, rewound as IMB
+    rewinds between its two runs (helper_IMB_functions.h:613-618), min(20, 50) = 20 from 0,
+    and every epoch n = 20 from 0, six epochs (the estimate: 20 writes and one completion,
+    D = 20 us, well inside 5 ms). At 1024 B the first epoch finds data up to 20 x 1024 =
+    20480 B, whole 4 KiB pages; at 65536 B up to 20 x 65536 = 1310720 (the earlier size's
+    within it). So MPI_File_set_size to 20480 five times and to 1310720 five times (before
+    epochs 2-6 of each size); to 3276800 once to make the file, then once before each of
+    epochs 2-6 (10), the size the first epoch found (the probe's writes end inside it): 11; the
+    first epoch finds the file as the probe left it, as IMB's one sample, nothing set. (Without
+    the rewind: 24576, 21 portions of 1 KiB in 4 KiB pages, and 1376256; before session 46
+    also once before each first epoch, 13.) The data end is asked once per size (the file's
+    first process, then MPI_Bcast of one MPI_LONG_LONG: 2), before the first epoch, as another
+    follows (-aggregate_ci always: six epochs); with D = 2000 us an epoch costs 2 ms and one
+    epoch is timed (five repeats do not fit in IMB 2021's 5 ms): the file made (1), nothing
+    cut, nothing asked (0; before session 46 the size set before each epoch and the end asked
+    once a size, 3 and 2).
+    Under -check (D = 20 us, six epochs) the file is emptied (cut to 0 and set to 3276800 again)
+    once before the probe and once before each epoch, 7 times a size, and nothing more: the
+    emptied file is what the first epoch found, nothing is asked; so 14 to 0 and 1 + 14 to
+    3276800 (before session 46 epochs 2-6 were emptied twice and epoch 1's size set once more,
+    24 and 27, and the empty file's end asked once a size).
+    On a file system that cannot report its holes nothing is cut (the test then fails here:
+    the oracle run puts its files in /dev/shm)."""
+    always = ["-aggregate_ci", "always"]
+    for d, want_epochs, want, *extra in (
+            (20.0, 6.0, {"MPI_BYTE x 1 to 20480": 5, "MPI_BYTE x 1 to 1310720": 5,
+                         "MPI_BYTE x 1 to 3276800": 11, "asked": 2}, *always),
+            (2000.0, 1.0, {"MPI_BYTE x 1 to 3276800": 1, "asked": 0}),
+            (20.0, 6.0, {"MPI_BYTE x 1 to 0": 14, "MPI_BYTE x 1 to 3276800": 15, "asked": 0},
+             "-check", *always)):
+        rc, doc, _, err, reports = run(1, ["S_Write_indv", "-msgsize", "1024,65536", "-iter",
+                                           "20", "-aggregate_mode", "aggregate", "-time",
+                                           "600"] + list(extra) + where,
+                                       delay=d, methodology="2021", suite="imb-io")
+        label = f"epochs find holes, D {d}{' -check' if '-check' in extra else ''}"
+        if not expect(rc == 0, f"{label}: rc {rc}: {err[-300:]}"):
+            continue
+        sizes = {"asked": 0}
+        for report in reports or []:
+            for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
+                sizes[key] = sizes.get(key, 0) + calls
+            sizes["asked"] += sum(  # MPICH names it MPI_LONG_LONG_INT
+                calls for key, calls in report.get("operands", {}).get("MPI_Bcast", {}).items()
+                if re.fullmatch(r"MPI_LONG_LONG(_INT)? x 1", key))
+        epochs = {r["bytes"]: r.get("metrics", {}).get("epochs")
+                  for r in rows(doc, "S_Write_indv")}
+        want_by_size = {1024: want_epochs, 65536: want_epochs}
+        expect(epochs == want_by_size and sizes == want,
+               f"{label}: epochs {epochs} (want {want_by_size}), file sizes set and data ends "
+               f"asked {sizes} (want {want})")
+        print(f"{label}: epochs {epochs}, file sizes set {sizes}")
 
 
 # IMB 2021.11 runs the names in the order given (`IMB-IO S_IRead_indv Open_Close S_IWrite_indv`
@@ -1632,8 +1657,10 @@ def case_imb2021_io():
         # min(n, 50) = 2 in one sample (one MPI_Waitall; helper_IMB_functions.h:602-653). So
         # 2 x (1 + 2 + 2E) = 10 begun, 2 MPI_Wait, 2 x (1 + E) = 4 MPI_Waitall. The guide waits
         # for every transfer before the next begins: no MPI_Waitall. The begins land on disjoint
-        # bytes: the probe's at 0, then 1 and 2 (parbench does not rewind between IMB's two probe
-        # runs), every timed sample's at 0 and 1 (from the file's start).
+        # bytes: the probe's at 0, then, rewound as IMB rewinds between its two probe runs
+        # (helper_IMB_functions.h:613-618), at 0 and 1, every timed sample's at 0 and 1 (from the
+        # file's start): 2 x (1 + 1 + E) = 6 at 0, 2 x (1 + E) = 4 at 1 (without the rewind 4 at
+        # 0, 4 at 1, 2 at 2; with six epochs and the rewind 16 and 14).
         begins = [r for r in runs[label][0][4] if any(
             r.get("calls", {}).get(f, 0) for f in ("MPI_File_iwrite", "MPI_File_iread"))]
         for report in begins:
@@ -1648,7 +1675,7 @@ def case_imb2021_io():
                 for key, k in report.get("operands", {}).get(function, {}).items():
                     m = re.fullmatch(r"MPI_BYTE x 1 at (\d+)", key)
                     at[int(m.group(1)) if m else key] = at.get(int(m.group(1)) if m else key, 0) + k
-            want_at = ({0: 2 * (1 + samples), 1: 2 * (1 + samples), 2: 2} if is_2021 else
+            want_at = ({0: 2 * (2 + samples), 1: 2 * (1 + samples)} if is_2021 else
                        {0: begun // 2, 1: begun // 2})
             expect(got_calls == want_calls and at == want_at,
                    f"{label} rank {report.get('rank')}: (begun, MPI_Wait, MPI_Waitall) "
@@ -1668,12 +1695,14 @@ def case_imb2021_io():
         # have fitted IMB-EXT's and IMB-RMA's 5 ms, and a budget of 5 ms gives six here). Six
         # (min_ci_samples) under 4.0. So: IMB 2021's probe,
         # one write, then min(640, 50) = 50 (helper_IMB_functions.h:602-653; rep_test is
-        # IMB-IO's compiled MSGSPERSAMPLE 50 where one write takes under 1/50 s), 51 writes from
-        # 0, E epochs of 640 from 0, then the non-aggregate pass on a file of its own: its probe
-        # of 1 + min(100, 50) = 51 writes from 0, and its 100 timed writes from 0 again, as IMB
-        # 2021 times its non-aggregate writes from offset 0 too (IMB_write.c:297-339 with
-        # i_sample n, after the calibration runs and their rewinds): 3 + E writes at 0, E at 104
-        # (the timed run ends at 99, not 104), E at 639, none further, 202 + 640 E in all.
+        # IMB-IO's compiled MSGSPERSAMPLE 50 where one write takes under 1/50 s), one write at
+        # 0 and, rewound as IMB rewinds between its two runs (helper_IMB_functions.h:613-618),
+        # 50 from 0, E epochs of 640 from 0, then the non-aggregate pass on a file of its own:
+        # its probe of 1 + min(100, 50) writes likewise, and its 100 timed writes from 0 again,
+        # as IMB 2021 times its non-aggregate writes from offset 0 too (IMB_write.c:297-339 with
+        # i_sample n, after the calibration runs and their rewinds): 5 + E writes at 0, 1 + E at
+        # 50, E at 104 (the timed run ends at 99, not 104), E at 639, none further, 202 + 640 E
+        # in all. (Without the rewind between the probe runs: 3 + E at 0, 3 + E at 50.)
         # (parbench's warm-up of max(ceil(640 / 20), 3) = 32 and 5 gave 137 + 640 E.) The guide's rule lets the pointer run on: 3 warm-up
         # writes, six epochs of 50 at 3 .. 302, the non-aggregate pass (3 + 10) from 0: 2 at 0,
         # one at 302, 316 in all.
@@ -1684,7 +1713,7 @@ def case_imb2021_io():
                 portion = int(m.group(1)) // 65536 if m and int(m.group(1)) % 65536 == 0 else -1
                 at[portion] = at.get(portion, 0) + calls
         epochs = 1  # under 2021
-        want_at = ({0: 3 + epochs, 104: epochs, 639: epochs, "last": 639,
+        want_at = ({0: 5 + epochs, 50: 1 + epochs, 104: epochs, 639: epochs, "last": 639,
                     "all": 202 + 640 * epochs}
                    if is_2021 else
                    {0: 2, 302: 1, "last": 302, "all": 316})
@@ -1698,14 +1727,16 @@ def case_imb2021_io():
         # max(L, OVERALL_VOL) bytes, or 50 L where OVERALL_VOL / L > 50 (IMB_init_file.c:203-213,
         # L the largest length, 50 IMB-IO's compiled MSGSPERSAMPLE): 40 MiB / 64 KiB = 640 > 50,
         # so 50 x 65536 = 3276800 bytes. Under 2021 each pass's file is made at that size (one
-        # MPI_File_set_size in each of the two passes) and each aggregate epoch starts on it cut
-        # back to that size (E more), where the guide's rule preallocates and never cuts. The
-        # read file is cut there once more (below).
+        # MPI_File_set_size in each of the two passes); the first aggregate epoch finds it as
+        # the probe left it (its 50 portions fill it), and each later one starts on it set back
+        # to that size (E - 1 more; before session 46 E, the first epoch's too), where the
+        # guide's rule preallocates and never cuts. The read file is cut there once more
+        # (below).
         sizes = {}
         for report in dreports:
             for key, calls in report.get("operands", {}).get("MPI_File_set_size", {}).items():
                 sizes[key] = sizes.get(key, 0) + calls
-        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 3} if is_2021 else {}
+        want_sizes = {f"MPI_BYTE x 1 to {50 * 65536}": epochs + 2} if is_2021 else {}
         expect(sizes == want_sizes, f"{label}: S_Write_indv 64 KiB file sizes set {sizes} != "
                                     f"{want_sizes}")
         # Reads (S_Read_indv in the same run). IMB 2021 writes the block's file once, total
@@ -1715,8 +1746,9 @@ def case_imb2021_io():
         # 590 reach the end of the file and get 0. The oracle notes each MPI_File_read with the
         # pointer's position and the bytes it got. parbench under 2021: the file made at that
         # size (its MPI_File_set_size counted above), IMB's probe of 1 + min(640, 50) = 51 reads
-        # from 0 (0, then 1-50: portion 50 is past the file), then the 640 timed from 0 (an S_
-        # benchmark: one process count). A read at the end of the file gets 0 bytes and leaves
+        # from 0 (0, then, rewound as IMB rewinds between its two runs,
+        # helper_IMB_functions.h:613-618, 0-49), then the 640 timed from 0 (an S_ benchmark: one
+        # process count): portion 0 read full three times, 1-49 twice. A read at the end of the file gets 0 bytes and leaves
         # the pointer there (MPI-IO moves it by what was read), so the 590 empty timed reads all
         # start at portion 50. The guide's rule: a
         # fresh file of 2n = 100 portions, n = 50 (16 MiB / 64 KiB, capped at msgspersample 50),
@@ -1730,8 +1762,8 @@ def case_imb2021_io():
                          if m and int(m.group(1)) % 65536 == 0 else (-1, -1))
                 got[place] = got.get(place, 0) + calls
         if is_2021:
-            want = {(p, 65536): 2 for p in range(50)}
-            want[(50, 0)] = 640 - 50 + 1
+            want = {(p, 65536): 3 if p == 0 else 2 for p in range(50)}
+            want[(50, 0)] = 640 - 50  # without the rewind: portion 50 once more, 0 twice
         else:
             want = {(p, 65536): 1 for p in range(53)}
         reps = [r["iterations"] for r in rows(ddoc, "S_Read_indv")]

@@ -10,8 +10,9 @@
 // so the M transfers of an aggregate timing go to disjoint file sections. A file has room for
 // the warm-up and the largest timed count. File pointers run on from the warm-up, except where
 // -check needs to know where the timed iterations wrote (prepare_check) and where the plan
-// starts every timed epoch at the file's beginning (begin_epoch: IMB 2021 under its dynamic
-// policy, whose timed sample writes from offset 0 of a file just opened or rewound).
+// starts every timed epoch, and the second probe run, at the file's beginning (begin_epoch: IMB
+// 2021 under its dynamic policy, whose calibration runs and timed sample each start at offset 0
+// of a file just opened or rewound).
 //
 // Storage: check_storage() compares what the files of one size need on their file system with
 // what it has free, so the runner can skip the size with a warning instead of failing on ENOSPC.
@@ -38,6 +39,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <span>
 #include <string>
 #include <utility>
@@ -69,6 +71,21 @@ inline void remove_kept_file(kept_file& f) noexcept {
         std::filesystem::remove(f.path, ignored);
     }
     f = {};
+}
+
+// After a count: the kept files of its blocks removed, each path once. A write benchmark's two
+// modes are two blocks on one path, the second's file made where its first size removed the
+// first's as a stale one (IMB_init_file.c:195): one file left, unlinked once.
+inline void remove_kept_files(std::span<kept_file> files) noexcept {
+    for (auto f = files.begin(); f != files.end(); ++f) {
+        const bool reused = std::any_of(std::next(f), files.end(), [&](const kept_file& later) {
+            return later.made() && later.path == f->path;
+        });
+        if (reused)
+            *f = {};
+        else
+            remove_kept_file(*f);
+    }
 }
 
 // Where the files of one measurement go and how many tiles they hold.
@@ -116,9 +133,10 @@ struct file_plan {
     // first size, sparse, never preallocated (IMB_init_file.c:203-236).
     std::uint64_t block_file_bytes = 0;
     // Writes on a kept file (IMB 2021): with cut_back_each_epoch (aggregate writes, with
-    // epochs_from_file_start) the file is cut back before each timed epoch to the size it had
-    // when this size began (carried_size()), so that each epoch finds the file IMB 2021's one
-    // timed sample finds: the block's earlier sizes' data, nothing past the end they left.
+    // epochs_from_file_start) each timed epoch after the first starts on the file the first
+    // found (begin_epoch: its data cut where the first epoch's began, its size as then), so that
+    // each epoch finds the file IMB 2021's one timed sample finds: what the block's earlier
+    // sizes and the probe left.
     bool cut_back_each_epoch = false;
     // Reads (prefill) under IMB 2021: the file holds exactly this many bytes, its tiles from
     // offset 0 prefilled as far as they reach and the file cut there (MPI_File_set_size), as
@@ -147,8 +165,8 @@ struct file_plan {
     // A kept file written to (IMB 2021's writes).
     [[nodiscard]] bool kept_for_writes() const noexcept { return kept != nullptr && !prefill; }
 
-    // The size a kept file written to had when this size began (each cut-back epoch starts
-    // there): IMB's size at the block's first size, then what the earlier sizes left.
+    // The size a kept file written to had when this size began (-check empties it to that
+    // size): IMB's size at the block's first size, then what the earlier sizes left.
     [[nodiscard]] std::uint64_t carried_size() const noexcept {
         return kept_for_writes() ? std::max(kept->size_bytes, block_file_bytes) : 0;
     }
@@ -263,6 +281,8 @@ public:
         comm_ = plan_.private_file ? MPI_COMM_SELF : context_.comm;
         set_up_ = true;
         epochs_begun_ = 0;
+        first_epoch_size_ = 0;
+        emptied_ = false;
         if (!plan_.open_in_setup) return;
         // A kept file is made at the block's first size only; later sizes open it as it is.
         const bool fresh = plan_.kept == nullptr || !plan_.kept->made();
@@ -299,31 +319,38 @@ public:
     void end_access() const noexcept {}
 
     // Collective over the file's communicator where the pointer is shared; outside timing,
-    // before each timed epoch of an aggregate completion and before the timed iterations
-    // otherwise: with plan.epochs_from_file_start the individual (and shared) pointer back to
-    // the first tile, as IMB 2021 times a sample from offset 0 (the file opened for the size,
+    // before each timed epoch of an aggregate completion, before the timed iterations otherwise,
+    // and before IMB 2021's second probe run (`where`, epoch_start): with
+    // plan.epochs_from_file_start the individual (and shared) pointer back to the first tile,
+    // as IMB 2021 times a sample from offset 0 (the file opened for the size,
     // IMB_init_transfer.c:183, and rewound after each calibration run,
     // helper_IMB_functions.h:613-618, 643-648). Explicit offsets start at tile 0 anyway.
-    // With plan.cut_back_each_epoch the file is first cut back to plan.carried_size(), the size
-    // this size found it at (collective: MPI_File_set_size): IMB 2021 makes the file once per
-    // block (IMB_init_file.c:124-265, called when the process count or the mode changes,
-    // original_benchmark.h:163-175) and keeps it across the block's sizes, opening and closing
-    // it for each (IMB_init_transfer.c:183, 273-274), and times one sample per size.
-    // Epochs after the first are parbench's repeats (IMB times one sample): each starts on the
-    // file the first found, its data cut at where the first epoch's began (first_epoch_data_end)
-    // before the file is made as large again, so that its writes fall into the same holes
-    // instead of onto the pages the epochs before it allocated.
-    void begin_epoch() {
+    // IMB 2021 times one sample per size on the file as the block's earlier sizes and the probe
+    // left it (made once per block, IMB_init_file.c:124-265, original_benchmark.h:163-175; kept
+    // across the sizes, IMB_init_transfer.c:183, 273-274), and cuts nothing: nor does the first
+    // epoch here. With plan.cut_back_each_epoch, epochs after the first (parbench's repeats)
+    // each start on the file the first found: its data cut at where the first epoch's began,
+    // then the file made as large as it was (first_epoch_data_end_, first_epoch_size_, asked
+    // before the first epoch only where another follows: collective, MPI_File_set_size), so
+    // that a repeat's writes fall into the same holes instead of onto the pages the epochs
+    // before it allocated. A file that prepare_check has just emptied (-check) is what the
+    // first epoch found already: nothing is cut or asked.
+    void begin_epoch(epoch_start where) {
         if (!plan_.epochs_from_file_start || fh_ == MPI_FILE_NULL) return;
         const file_view v = view();
-        if (plan_.kept_for_writes() && plan_.cut_back_each_epoch) {
-            const auto carried = static_cast<MPI_Offset>(plan_.carried_size());
-            if (epochs_begun_ > 0 && first_epoch_data_end_ < carried)
-                v.note(MPI_File_set_size(fh_, first_epoch_data_end_));
-            v.note(MPI_File_set_size(fh_, carried));
-            if (epochs_begun_ == 0) first_epoch_data_end_ = agreed_data_end(carried);
-            ++epochs_begun_;
+        if (where != epoch_start::probe_again && plan_.kept_for_writes() &&
+            plan_.cut_back_each_epoch && !emptied_) {
+            if (epochs_begun_ == 0 && where == epoch_start::more_follow) {
+                v.note(MPI_File_get_size(fh_, &first_epoch_size_));
+                first_epoch_data_end_ = agreed_data_end(first_epoch_size_);
+            } else if (epochs_begun_ > 0 && first_epoch_size_ > 0) {
+                if (first_epoch_data_end_ < first_epoch_size_)
+                    v.note(MPI_File_set_size(fh_, first_epoch_data_end_));
+                v.note(MPI_File_set_size(fh_, first_epoch_size_));
+            }
         }
+        if (where != epoch_start::probe_again) ++epochs_begun_;
+        emptied_ = false;
         v.note(MPI_File_seek(fh_, 0, MPI_SEEK_SET));
         if (plan_.shared_pointer) v.note(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET));
     }
@@ -331,7 +358,9 @@ public:
     // -check: the check prepares the buffer; the file pointers go back to the first tile so that
     // the timed iterations address tiles 0 .. n-1. A kept file written to is emptied first (cut
     // to 0 and made as large as before, collective), so that a write that never lands leaves a
-    // hole the check sees, not what the block's earlier sizes wrote there.
+    // hole the check sees, not what the block's earlier sizes or the probe wrote there; the
+    // runner calls this before every timed epoch under -check, and the epoch's begin_epoch then
+    // finds the file as the first epoch found it (emptied_).
     template <class Check>
     void prepare_check(const Check& check, const kernel_context& context) {
         if constexpr (checks_data<Check>) {
@@ -341,6 +370,7 @@ public:
                     const file_view v = view();
                     v.note(MPI_File_set_size(fh_, 0));
                     v.note(MPI_File_set_size(fh_, static_cast<MPI_Offset>(plan_.carried_size())));
+                    emptied_ = true;
                 }
                 MPI_File_seek(fh_, 0, MPI_SEEK_SET);
                 if (plan_.shared_pointer) MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET);
@@ -569,8 +599,12 @@ private:
     MPI_File fh_ = MPI_FILE_NULL;
     MPI_Comm comm_ = MPI_COMM_NULL;
     bool set_up_ = false;
-    std::uint64_t epochs_begun_ = 0;         // begin_epoch calls of a kept file written to
-    MPI_Offset first_epoch_data_end_ = 0;    // where its data ended as the first epoch began
+    std::uint64_t epochs_begun_ = 0;         // timed runs begun (begin_epoch)
+    // Where a kept file's data ended as the first epoch began, and its size then (0: not
+    // asked, no epoch follows the first).
+    MPI_Offset first_epoch_data_end_ = 0;
+    MPI_Offset first_epoch_size_ = 0;
+    bool emptied_ = false;  // prepare_check emptied the kept file; no write since
     int error_ = MPI_SUCCESS;  // the first failed MPI-IO call's code, reported at teardown
 };
 

@@ -217,10 +217,11 @@ public:
                            int barriers_after, bool dissemination) = 0;
     // -check: clears what the warm-up delivered before the timed iterations.
     virtual void restart_check() = 0;
-    // Before each timed epoch of an aggregate completion, and before the timed iterations
-    // otherwise: the resource's begin_epoch() where it has one (a file's pointers back to its
-    // beginning under IMB 2021, mpi/file_resource.hpp).
-    virtual void begin_epoch() = 0;
+    // Before each timed epoch of an aggregate completion, before the timed iterations
+    // otherwise, and before IMB 2021's second probe run: the resource's begin_epoch(where)
+    // where it has one (a file's pointers back to its beginning under IMB 2021,
+    // mpi/file_resource.hpp).
+    virtual void begin_epoch(epoch_start where) = 0;
 
 protected:
     timed_loops() = default;
@@ -268,7 +269,7 @@ public:
         }
     }
     void restart_check() override { restart_(); }
-    void begin_epoch() override { begin_epoch_(); }
+    void begin_epoch(epoch_start where) override { begin_epoch_(where); }
 
 private:
     Kernel& kernel_;
@@ -342,7 +343,11 @@ template <class Iterations, class Sync, class Aggregation>
             const std::uint64_t rest =
                 plan.iterations.imb2021_probe_rest(bytes, aggregate, first_s);
             if (rest > 0) {
+                // A second Benchmark call: IMB rewinds the file between its two runs
+                // (helper_IMB_functions.h:613-618), and its explicit offsets start at 0 again.
                 chunk_s.clear();
+                loops.begin_epoch(epoch_start::probe_again);
+                done = 0;
                 run_chunk(rest);
             }
             estimate_s = chunk_s.back();
@@ -410,7 +415,7 @@ template <class Iterations, class Sync, class Aggregation>
         epochs = policy::aggregation::epochs_within(min_ci_samples, plan.aggregate_repeats_budget_s,
                                                     estimate_s * static_cast<double>(n));
     if (checking) loops.restart_check();
-    if (!one_sample) loops.begin_epoch();  // the epochs of a one-sample timing: below
+    if (!one_sample) loops.begin_epoch(epoch_start::last);  // a one-sample timing's: below
     // The batches: one sample for an aggregate completion; the policy's own repetitions
     // where it has them (PAW's NREPS loops of NLOOP); otherwise the batching rule.
     std::vector<std::uint64_t> ends;
@@ -527,7 +532,7 @@ template <class Iterations, class Sync, class Aggregation>
             // -check reads the last epoch's data: each epoch starts from clean data (an
             // accumulate would otherwise add every epoch's contributions).
             if (checking && e > 0) loops.restart_check();
-            loops.begin_epoch();
+            loops.begin_epoch(e + 1 < epochs ? epoch_start::more_follow : epoch_start::last);
             (void)time_round(ends.size(), /*align=*/true);
         }
         return out;
@@ -569,8 +574,8 @@ template <pattern::descriptor Pattern, resource R, class Kernel, class Completio
         r.prepare_check(check, context);  // clears what the warm-up delivered
         r.begin_access();
     };
-    const auto begin_epoch = [&] {
-        if constexpr (requires { r.begin_epoch(); }) r.begin_epoch();
+    const auto begin_epoch = [&](epoch_start where) {
+        if constexpr (requires { r.begin_epoch(where); }) r.begin_epoch(where);
     };
     detail::loop_timing timed;
     r.visit([&](const auto& view) {

@@ -20,6 +20,10 @@
 //   check_storage(active)       optional, collective over the active processes: what the
 //                               resource needs on a file system against what it has free
 //                               (files; the runner skips a size that does not fit)
+//   begin_epoch(where)          optional, collective, outside timing: before a run of
+//                               iterations whose place the resource sets (a file's pointers
+//                               back to its start: mpi/file_resource.hpp); `where` an
+//                               epoch_start
 //
 // Message buffers (here), RMA windows (mpi/rma_window.hpp) and files (mpi/file_resource.hpp)
 // follow these steps; device buffers follow the same.
@@ -41,6 +45,11 @@
 #include <vector>
 
 namespace parbench::mpi {
+
+// What the runner is about to start (begin_epoch): IMB 2021's second probe run (the first's
+// pointers rewound, as helper_IMB_functions.h:613-618 rewinds between its calibration runs), or
+// a timed run or epoch, the last or one that another timed epoch follows.
+enum class epoch_start { probe_again, last, more_follow };
 
 // What a resource needs on a file system (check_storage), and what the file system has free.
 struct storage_need {

@@ -596,8 +596,9 @@ struct family {
     void close(count& c, const mpi::size_notes& notes) const {
         // IMB-IO under IMB 2021: each pass's file goes with its block. (A write benchmark's
         // two passes use one path: the second pass's first size removed the first's file as a
-        // stale one, as IMB_init_file does at a block's start, IMB_init_file.c:195, 298-328.)
-        for (mpi::kept_file& file : c.io_files) mpi::remove_kept_file(file);
+        // stale one, as IMB_init_file does at a block's start, IMB_init_file.c:195, 298-328; the
+        // path is unlinked once.)
+        mpi::remove_kept_files(c.io_files);
         close_count(run, name, c.processes, c.timed_out, c.dropped_calls, c.timed_calls, notes);
     }
 };

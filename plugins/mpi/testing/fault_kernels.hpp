@@ -16,7 +16,8 @@ namespace parbench::mpi_plugin::testing {
 
 // Test_Rma_Corrupt and Test_Rma_Deadlock, appended to imb-rma's catalogue.
 [[nodiscard]] std::span<const imb::benchmark> imb_rma_faults();
-// Test_IO_Corrupt and Test_IO_Deadlock, appended to imb-io's catalogue.
+// Test_IO_Corrupt, Test_IO_Corrupt_Shared, Test_IO_Lost_Write and Test_IO_Deadlock, appended to
+// imb-io's catalogue.
 [[nodiscard]] std::span<const imb::benchmark> imb_io_faults();
 // Test_Corrupt_put (every put one byte off its section), appended to osu's catalogue.
 [[nodiscard]] std::span<const osu::benchmark> osu_faults();

@@ -4,7 +4,8 @@
 Every benchmark runs at tiny I/O portions with -check: the blocks (process counts, portions,
 modes), the repetitions (IMB-IO's volume rule with -iter), no defects, the class and X/t
 recomputed from the record's own t_max (catalogue A.2.2, A.3.3), and no file left in --io-dir.
-At -n 2 also: a corrupting read shows in the defects column; a run stopped by --timeout in a
+At -n 2 also: a corrupting read shows in the defects column, and so does a lost write on IMB
+2021's kept write file; a run stopped by --timeout in a
 benchmark that hangs with its file open, and one stopped by SIGTERM, leave --io-dir empty; bad
 --io-dir values fail with one line; the console blocks match golden files with numbers masked.
 At -n 1 (S_) and 2 (P_, C_) every nonblocking (I) flavour: its rows, -check, t_ovrl, t_pure,
@@ -315,6 +316,28 @@ def test_corrupt(args):
                    f"{label} left {leftovers(tmp)}")
 
 
+def test_lost_write(args):
+    """IMB 2021's write file is kept across the block's sizes and each size's probe writes the
+    portions its timed writes write again, so a timed write that never lands leaves the probe's
+    bytes, the right ones: -check must empty the file before the writes it reads back.
+    Test_IO_Lost_Write is S_Write_expl whose writes to the first portion are lost after the
+    size's first (its probe's): the X bytes of that portion are defects in every row of X > 0,
+    in both modes (aggregate: the last of the epochs, each on the file emptied once)."""
+    env = {"PARBENCH_TEST_KERNELS": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        p = parbench(args, 2, ["imb-io", "Test_IO_Lost_Write", "-msglog", "0:2", "-iter", "8,40,3",
+                               "-check", "--io-dir", tmp, "--json", out, "--quiet",
+                               "-methodology", "2021"], env)
+        label = "Test_IO_Lost_Write -methodology 2021"
+        if not expect(p.returncode == 5, f"{label}: rc {p.returncode}, want 5 {p.stderr[-300:]}"):
+            return
+        got = sorted((r["mode"], r["bytes"], r["defects"]) for r in rows_of(out))
+        want = sorted((mode, x, x) for mode in ("aggregate", "non_aggregate") for x in (0, 1, 2, 4))
+        expect(got == want, f"{label}: (mode, bytes, defects) {got} != {want}")
+        expect(leftovers(tmp) == [out], f"{label} left {leftovers(tmp)}")
+
+
 def test_timeout(args):
     env = {"PARBENCH_TEST_KERNELS": "1"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -401,6 +424,7 @@ def main():
         test_nonblocking(args, args.np)
     if args.np == 2:
         test_corrupt(args)
+        test_lost_write(args)
         test_timeout(args)
         test_sigterm(args)
         test_bad_io_dir(args)
