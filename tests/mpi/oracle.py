@@ -659,6 +659,37 @@ def case_off_cache():
                                          f">= X + 2 lines = {x + 2 * line}")
         else:
             expect(seen["distinct"] == 1, f"without -off_cache one send buffer: {seen}")
+    check_imb2021_message_offsets()
+
+
+def imb2021_cache_offsets(cache_mib, line, length, n_sample):
+    """IMB 2021's -off_cache offsets of a buffer of `length` bytes (IMB_init_buffers_iter,
+    src_cpp/helpers/helper_IMB_functions.h:503-512): offs = ((len + line - 1) / line + 1) * line,
+    count = min(n_sample, (int)((2 * cache_size * CACHE_UNIT + offs - 1) / offs)) in IMB's float
+    (cache_size a float, CACHE_UNIT 2^20). Returns (count, offs)."""
+    offs = ((length + line - 1) // line + 1) * line
+    fits = float32(float32(float32(float32(2 * float32(cache_mib)) * 1048576) + offs) - 1)
+    return min(n_sample, int(float32(fits / offs))), offs
+
+
+def check_imb2021_message_offsets():
+    """IMB 2021's -off_cache on message buffers: PingPong's message i leaves from
+    s_buffer + i % s_cache_iter * s_offs (IMB_pingpong.c), the offsets from s_len = X = 1024
+    (helper_IMB_functions.h:503-512): with 0.0625 MB and 64-byte lines offs = 1088 and
+    count = min(n_sample = 400, 121) = 121: rank 0 sends from exactly 121 addresses, 120 * 1088
+    bytes from the first to the last (the same under IMB-MPI1 2021 with this oracle)."""
+    x, n_sample = 1024, 400
+    count, offs = imb2021_cache_offsets(0.0625, 64, x, n_sample)
+    rc, _, _, _, reports = run(2, ["PingPong", "-iter", str(n_sample), "-msglog", "10:10",
+                                   "-off_cache", "0.0625,64"], methodology=None)
+    rank0 = [r for r in reports or [] if r["rank"] == 0]
+    seen = rank0[0]["send_buffers"].get(str(x), {}) if rc == 0 and rank0 else {}
+    expect(seen.get("distinct") == count and
+           seen.get("max", 0) - seen.get("min", 0) == (count - 1) * offs,
+           f"-off_cache 2021: rank 0's {x}-byte sends from {seen}; want {count} addresses "
+           f"{offs} bytes apart (IMB 2021's offsets)")
+    print(f"-off_cache 2021 PingPong {x} B: {seen.get('distinct')} send addresses, "
+          f"{seen.get('max', 0) - seen.get('min', 0)} bytes from first to last")
 
 
 def check_malloc_thresholds(doc, reports):
@@ -1081,6 +1112,76 @@ def case_imb2021_rma():
                    f"{want} ({window_puts})")
             print(f"Window {label} rank {rank}: puts to {targets}")
     check_one_sided_off_cache(d, p, m)
+    check_one_sided_imb2021_layout(d, p, m)
+
+
+def displacements(report, function, count, target=None):
+    """The target displacements of `function`'s calls of `count` elements (to `target`)."""
+    out = set()
+    for key in report["operands"].get(function, {}):
+        head, _, at = key.rpartition(" at ")
+        if " x " not in head or " to " not in head:
+            continue
+        n, _, to = head.split(" x ", 1)[1].partition(" to ")
+        if int(n) == count and (target is None or int(to) == target):
+            out.add(int(at))
+    return sorted(out)
+
+
+def check_one_sided_imb2021_layout(d, p, m):
+    """IMB 2021's window layout with -off_cache where several origins address one target, and
+    its offsets from its own buffer lengths, whole cache lines (no rounding to 4 bytes), at
+    -off_cache 0.00003,6 with -check (-iter P,40,M: these run M = 10 before calibration, P = 4
+    after; every count below is at most 4, so every position is used):
+    All_put_all / All_get_all (X = 8): every origin's transfer i at i % count * offs of each
+    target (IMB_rma_put.c:176-178, IMB_rma_get.c:183-185), offs from r_len = X: 18, count 4;
+    Exchange_put / Exchange_get at -n 3: r_len = 2X (RMA_benchmark.cpp:219-232), offs 24, count 3;
+    the put to the left neighbour and the get from the right at i % count * offs, the others X
+    further (IMB_rma_put.c:345-352, IMB_rma_get.c:369-377). Compare_and_swap at -n 2,
+    -off_cache 0.00003,4: r_len = 3 x 4 (RECVBUF_SIZE_3I, RMA_benchmark.cpp:278), offs 16,
+    count 4, in both modes (IMB_rma_atomic.c:254-272)."""
+    cache = 0.00003
+    x = 8
+    rc, doc, _, err, reports = run(
+        3, ["All_put_all", "All_get_all", "Exchange_put", "Exchange_get", "-npmin", "3",
+            "-msglog", "3:3", "-zero_size", "off", "-iter", f"{p},40,{m}", "-time", "10", "-off_cache",
+            f"{cache},6", "-check"], delay=d, methodology=None, suite="imb-rma")
+    if expect(rc == 0 and len(reports or []) == 3, f"imb-rma -off_cache -n 3: rc {rc}: "
+                                                    f"{err[-300:]}"):
+        count, offs = imb2021_cache_offsets(cache, 6, x, m)
+        every = [k * offs for k in range(count)]
+        count2, offs2 = imb2021_cache_offsets(cache, 6, 2 * x, m)
+        pairs = [k * offs2 for k in range(count2)]
+        for rank, report in enumerate(reports):
+            left, right = (rank - 1) % 3, (rank + 1) % 3
+            # One run: each target's keys are All_*_all's (`every`) and Exchange_*'s (`pairs`,
+            # or X further).
+            further = [a + x for a in pairs]
+            want = {("MPI_Put", left): every + pairs, ("MPI_Put", right): every + further,
+                    ("MPI_Get", right): every + pairs, ("MPI_Get", left): every + further}
+            for (function, target), disp in want.items():
+                got = displacements(report, function, x, target)
+                expect(got == sorted(set(disp)),
+                       f"rank {rank} {function} to {target}: displacements {got}, want "
+                       f"{sorted(set(disp))} (All_*_all's at i % {count} * {offs}, "
+                       f"Exchange_*'s at i % {count2} * {offs2}, towards the right + {x})")
+        defects = {r["benchmark"]: r["defects"] for r in rows(doc)}
+        expect(len(defects) == 4 and not any(defects.values()), f"-check: {defects}")
+        print(f"imb-rma -n 3 -off_cache {cache},6: All_*_all at {every}, Exchange_* at {pairs} "
+              f"and + {x}; -check {defects}")
+    rc, doc, _, err, reports = run(
+        2, ["Compare_and_swap", "-iter", f"{p},40,{m}", "-time", "10", "-off_cache",
+            f"{cache},4", "-check"], delay=d, methodology=None, suite="imb-rma")
+    if expect(rc == 0 and len(reports or []) == 2, f"Compare_and_swap: rc {rc}: {err[-300:]}"):
+        count, offs = imb2021_cache_offsets(cache, 4, 3 * 4, p)
+        want = [k * offs for k in range(count)]
+        got = displacements(reports[0], "MPI_Compare_and_swap", 1, 1)
+        modes = sorted(r.get("mode") or "" for r in rows(doc, "Compare_and_swap"))
+        defects = [r["defects"] for r in rows(doc, "Compare_and_swap")]
+        expect(got == want and len(modes) == 2 and not any(defects),
+               f"Compare_and_swap -off_cache {cache},4: displacements {got}, want {want} (IMB "
+               f"2021's from 3 x 4 bytes); modes {modes}, -check {defects}")
+        print(f"Compare_and_swap -off_cache {cache},4: displacements {got} in modes {modes}")
 
 
 def check_one_sided_off_cache(d, p, m):
@@ -1090,11 +1191,15 @@ def check_one_sided_off_cache(d, p, m):
     source likewise: offs = ((8 + 63) / 64 + 1) 64 = 128, count = min(n_sample, (int)((2 x
     0.00015 x 2^20 + 127) / 128)) = min(n_sample, 3) = 3 in both modes
     (helper_IMB_functions.h:500-506): the 8-byte puts at 0, 128 and 256. The guide: the
-    aggregate sample's P disjoint sections 0, 8, 16, 24, the non-aggregate puts at 0."""
+    aggregate sample's P disjoint sections 0, 8, 16, 24, the non-aggregate puts at 0.
+    Window (2021, non-aggregate run) puts its byte from s_buffer itself at every size
+    (IMB_window.c:108-109), with -off_cache too: one origin address per size (4 and 8)."""
     for label, methodology in (("2021", None), ("4.0", "4.0")):
         for mode in ("aggregate", "non_aggregate"):
+            window = label == "2021" and mode == "non_aggregate"
             rc, doc, _, err, reports = run(
-                2, ["Unidir_Put", "-msglog", "3:3", "-zero_size", "off", "-iter",
+                2, ["Unidir_Put"] + (["Window"] if window else []) +
+                ["-msglog", "3:3", "-zero_size", "off", "-iter",
                     f"{p},40,{m}", "-aggregate_mode", mode, "-time", "10", "-off_cache",
                     "0.00015,64", "-check"], delay=d, methodology=methodology, suite="imb-ext")
             if not expect(rc == 0 and len(reports or []) == 2,
@@ -1110,6 +1215,13 @@ def check_one_sided_off_cache(d, p, m):
             defects = [r["defects"] for r in rows(doc, "Unidir_Put")]
             expect(defects and not any(defects), f"-off_cache {label} {mode}: -check {defects}")
             print(f"-off_cache {label} {mode} Unidir_Put: target displacements {where}")
+            for rank, report in enumerate(reports if window else []):
+                sizes = len(rows(doc, "Window"))
+                seen = report.get("put_buffers", {}).get("1", {})
+                expect(sizes == 2 and 1 <= seen.get("distinct", 0) <= sizes,
+                       f"-off_cache Window rank {rank}: its 1-byte puts from {seen} over {sizes} "
+                       f"sizes; want one address a size")
+                print(f"-off_cache Window rank {rank}: {seen.get('distinct')} origin addresses")
         ctx = doc["context"]["parbench"]["plugin_context"].get("methodology", {}) if doc else {}
         expect(ctx.get("one_sided_off_cache", "").startswith(
                    "both ends" if label == "2021" else "the aggregate sections"),

@@ -6,6 +6,7 @@
 
 #include <parbench/core/buffers.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -50,12 +51,28 @@ struct message_buffers {
     [[nodiscard]] std::size_t recv_bytes() const noexcept { return recv_slots.bytes; }
 };
 
+// Slots given outright: `count` positions `stride` bytes apart (IMB 2021's -off_cache offsets,
+// imb::imb2021_cache_offsets), in a region of max(X, count * stride) bytes as IMB 2021 allocates
+// it (s_alloc, r_alloc: src_cpp/helpers/helper_IMB_functions.h:523-526), or more where the
+// last slot's message reaches further (a stride taken from a shorter length than the slot's).
+struct slot_spacing {
+    std::uint64_t count = 1;
+    std::size_t stride = 0;
+};
+
 // Owns the storage of one region and describes its slots.
 class message_region {
 public:
     message_region() = default;
+    message_region(std::size_t message_bytes, slot_spacing slots)
+        : bytes_(message_bytes),
+          stride_(slots.stride),
+          count_(slots.stride > 0 ? std::max<std::uint64_t>(slots.count, 1) : 1),
+          region_bytes_(std::max(static_cast<std::size_t>(count_) * stride_,
+                                 static_cast<std::size_t>(count_ - 1) * stride_ + message_bytes)) {}
     message_region(std::size_t message_bytes, const off_cache& cache)
         : rotation_(message_bytes, cache), bytes_(message_bytes) {
+        region_bytes_ = std::max(rotation_.region_bytes(), bytes_);
         if (cache.enabled) {
             // Learn the rotation's stride from its own offsets; its slots are the k * stride with
             // k * stride + message <= region (it wraps back to 0 after them). Counted, not walked:
@@ -70,9 +87,7 @@ public:
         }
     }
     // Bytes this region needs (before allocation).
-    [[nodiscard]] std::size_t footprint() const noexcept {
-        return std::max(rotation_.region_bytes(), bytes_);
-    }
+    [[nodiscard]] std::size_t footprint() const noexcept { return region_bytes_; }
     // Uses `pool` as storage, growing it when it is too small (never shrinking it), so that a
     // sequence of sizes reuses one allocation as IMB does; a new region is zero only when the
     // pool had to grow, and lives in the pool's memory space.
@@ -104,6 +119,7 @@ private:
     std::size_t bytes_ = 0;
     std::size_t stride_ = 0;
     std::uint64_t count_ = 1;
+    std::size_t region_bytes_ = 0;
     aligned_buffer storage_;  // own storage when allocate() is used instead of a pool
     std::byte* base_ = nullptr;
 };

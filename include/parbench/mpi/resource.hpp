@@ -91,6 +91,13 @@ public:
           recv_(layout.recv_bytes, cache),
           send_pool_(&send_pool),
           recv_pool_(&recv_pool) {}
+    // With the slots of each region given (IMB 2021's -off_cache offsets).
+    message_resource(buffer_layout layout, slot_spacing send_slots, slot_spacing recv_slots,
+                     aligned_buffer& send_pool, aligned_buffer& recv_pool)
+        : send_(layout.send_bytes, send_slots),
+          recv_(layout.recv_bytes, recv_slots),
+          send_pool_(&send_pool),
+          recv_pool_(&recv_pool) {}
 
     [[nodiscard]] std::size_t footprint() const noexcept {
         return send_.footprint() + recv_.footprint();

@@ -7,9 +7,13 @@
 // Sections: an aggregate timing issues M transfers before one completion; they go to disjoint
 // sections of the target window (IMB's "M-fold ... disjoint"), section i mod `sections`. Where
 // several origins write into one target (All_*_all, Exchange_*), each origin owns a region of
-// `sections` sections in every window, so that no two transfers of a timing overlap and -check
-// can tell who wrote what. Sections lie `stride` bytes apart (IMB 2021's cache offsets under
-// -off_cache), or X where it is 0; the origin's and the result's slots alike.
+// `sections` sections in every window under the IMB 4.0 guide, so that no two transfers of a
+// timing overlap and -check can tell who wrote what; IMB 2021 shares one region (All_*_all:
+// every origin's transfer i at section i, IMB_rma_put.c:176-178, IMB_rma_get.c:183-185) or
+// splits each section in `parts` (Exchange_*: X towards the left neighbour at the section's
+// start, X towards the right one after it, IMB_rma_put.c:345-352, IMB_rma_get.c:369-377).
+// Sections lie `stride` bytes apart (IMB 2021's cache offsets under -off_cache), or parts * X
+// where it is 0; the origin's and the result's slots alike.
 #pragma once
 
 #include <parbench/core/buffers.hpp>
@@ -62,12 +66,16 @@ struct window_plan {
     std::size_t stride = 0;          // bytes from one section's start to the next (0: bytes)
     int origin_regions = 1;          // regions per window: 1, or the group size when several
                                      // origins write into one target
+    int parts = 1;                   // transfers side by side in a section (IMB 2021's
+                                     // Exchange_*: 2), each X bytes
     std::size_t result_bytes = 0;    // result buffer (Get_accumulate, Fetch_and_op, CAS)
     // Where this process's origin, result and window memory live (nullptr: host memory; a
     // device space under OSU's -d). MPI_Win_allocate's memory is MPI's, on the host.
     const memory_space* memory = nullptr;
 
-    [[nodiscard]] std::size_t slot_bytes() const noexcept { return stride > 0 ? stride : bytes; }
+    [[nodiscard]] std::size_t slot_bytes() const noexcept {
+        return stride > 0 ? stride : bytes * static_cast<std::size_t>(std::max(1, parts));
+    }
     [[nodiscard]] std::size_t region_bytes() const noexcept {
         return slot_bytes() * static_cast<std::size_t>(sections);
     }
@@ -87,27 +95,38 @@ struct window_view {
     int origin_regions = 1;
     const MPI_Aint* bases = nullptr;  // per target: the address of its memory (dynamic windows),
                                       // otherwise all zero
-    std::size_t stride = 0;           // window_plan::stride (0: bytes)
+    std::size_t stride = 0;           // window_plan::stride (0: parts * bytes)
+    int parts = 1;                    // window_plan::parts
 
     [[nodiscard]] std::uint64_t section(std::uint64_t i) const noexcept { return i % sections; }
     // Bytes from one section (and local or result slot) to the next.
-    [[nodiscard]] std::size_t slot_bytes() const noexcept { return stride > 0 ? stride : bytes; }
+    [[nodiscard]] std::size_t slot_bytes() const noexcept {
+        return stride > 0 ? stride : bytes * static_cast<std::size_t>(std::max(1, parts));
+    }
     // Byte offset of iteration i's slot in the origin and result buffers (and in a region).
     [[nodiscard]] std::size_t slot_offset(std::uint64_t i) const noexcept {
         return static_cast<std::size_t>(section(i)) * slot_bytes();
     }
-    // The local slot of iteration i.
-    [[nodiscard]] std::byte* local(std::uint64_t i) const noexcept {
-        return origin + slot_offset(i);
+    // Byte offset of part `part` inside a section (0 where a section has one part).
+    [[nodiscard]] std::size_t part_offset(int part) const noexcept {
+        return parts > 1 ? static_cast<std::size_t>(part) * bytes : 0;
     }
-    // Byte offset into a window of the region `origin_rank` writes and iteration i's section.
-    [[nodiscard]] std::size_t offset(std::uint64_t i, int origin_rank = 0) const noexcept {
+    // The local slot of iteration i (its part `part`).
+    [[nodiscard]] std::byte* local(std::uint64_t i, int part = 0) const noexcept {
+        return origin + slot_offset(i) + part_offset(part);
+    }
+    // Byte offset into a window of the region `origin_rank` writes, iteration i's section and
+    // its part `part`.
+    [[nodiscard]] std::size_t offset(std::uint64_t i, int origin_rank = 0,
+                                     int part = 0) const noexcept {
         const std::uint64_t region = origin_regions > 1 ? static_cast<std::uint64_t>(origin_rank) : 0;
-        return static_cast<std::size_t>(region * sections) * slot_bytes() + slot_offset(i);
+        return static_cast<std::size_t>(region * sections) * slot_bytes() + slot_offset(i) +
+               part_offset(part);
     }
     // The target displacement (disp_unit 1) of iteration i's section in `target`'s window.
-    [[nodiscard]] MPI_Aint displacement(int target, std::uint64_t i, int origin_rank = 0) const noexcept {
-        return bases[target] + static_cast<MPI_Aint>(offset(i, origin_rank));
+    [[nodiscard]] MPI_Aint displacement(int target, std::uint64_t i, int origin_rank = 0,
+                                        int part = 0) const noexcept {
+        return bases[target] + static_cast<MPI_Aint>(offset(i, origin_rank, part));
     }
 };
 
@@ -284,7 +303,7 @@ public:
     [[nodiscard]] window_view view() noexcept {
         return {win_,           window_base_,   origin_.data(),        result_.data(),
                 plan_.bytes,    plan_.sections, plan_.origin_regions, bases_.data(),
-                plan_.stride};
+                plan_.stride,   plan_.parts};
     }
     [[nodiscard]] const window_plan& plan() const noexcept { return plan_; }
 

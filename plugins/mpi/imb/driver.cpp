@@ -161,22 +161,23 @@ std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iteration
 
 target_sections one_sided_sections(const options& o,
                                    const policy::iterations::imb_volume& iterations,
-                                   std::uint64_t x, bool aggregate) {
+                                   std::uint64_t x, bool aggregate, std::uint64_t lengths) {
+    const bool imb2021_layout = o.method.one_sided_origins_share_target();
     if (o.cache.enabled && o.method.one_sided_at_cache_offsets()) {
-        // IMB 2021's offsets from the size's count before its calibration and
-        // s_len = r_len = max(X, sizeof(assign_type)); the stride kept a multiple of 4 (the
-        // float and int operations' alignment: IMB's are whole cache lines, 64 bytes unless
-        // -off_cache names another).
+        // IMB 2021's offsets from the size's count before its calibration and its buffer
+        // length, `lengths` x max(X, sizeof(assign_type)) (the target's: r_len, which the Gets'
+        // s_len equals), whole cache lines as IMB's: with a line size that is not a multiple of
+        // 4 the float and int operations address unaligned elements, as IMB 2021's do.
         constexpr std::uint64_t assign_type_bytes = 4;  // IMB_settings.h:142-149
         const cache_offsets at = imb2021_cache_offsets(
             o.cache.cache_mib, o.cache.line_bytes,
-            static_cast<std::size_t>(std::max(x, assign_type_bytes)),
+            static_cast<std::size_t>(lengths * std::max(x, assign_type_bytes)),
             iterations.n_sample(x, aggregate));
-        return {.count = at.count, .stride = (at.stride + 3) / 4 * 4};
+        return {.count = at.count, .stride = at.stride, .imb2021_layout = imb2021_layout};
     }
     if (aggregate && (o.method.aggregate_transfers_to_disjoint_sections() || o.cache.enabled))
-        return {.count = aggregate_sections(iterations, x)};
-    return {};
+        return {.count = aggregate_sections(iterations, x), .imb2021_layout = imb2021_layout};
+    return {.imb2021_layout = imb2021_layout};
 }
 
 std::vector<int> process_counts_for(const run_state& st, std::string_view name,

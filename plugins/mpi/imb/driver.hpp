@@ -214,10 +214,12 @@ void warn_storage(const run_state& st, std::string_view name, int processes, std
                   const mpi::storage_need& storage);
 
 // Where the transfers of a one-sided timing go in the window (mpi::window_plan): `count`
-// sections, `stride` bytes apart (0: X apart).
+// sections, `stride` bytes apart (0: X apart); `imb2021_layout`: several origins address one
+// target as IMB 2021 does (methodology::one_sided_origins_share_target).
 struct target_sections {
     std::uint64_t count = 1;
     std::size_t stride = 0;
+    bool imb2021_layout = false;
 };
 
 // The resource a definition measures on at size x: message buffers of its layout under the
@@ -226,15 +228,23 @@ struct target_sections {
 // the persistent requests its request_maker makes on them once per size (IMB-MPI4; a request is
 // bound to one address, so those buffers never rotate), the RMA window of its plan with
 // `sections` (for Q processes per group, as layout(x, np)), or the file of its plan at `site`.
+// `n_sample`: the size's count before its calibration, which bounds IMB 2021's -off_cache
+// positions (imb2021_cache_offsets).
 template <class Def>
 [[nodiscard]] auto make_resource(const mpi::session& s, const off_cache& cache, std::size_t x,
                                  const mpi::kernel_context& context, const methodology& m,
                                  target_sections sections, const mpi::file_site& site = {},
-                                 std::size_t spread = 1) {
+                                 std::size_t spread = 1, std::uint64_t n_sample = 1) {
     if constexpr (requires { Def::file(x, context, site); })
         return mpi::file_resource(Def::file(x, context, site), context);
     else if constexpr (requires { Def::window(x, sections.count, s.layout().processes); }) {
-        mpi::window_plan plan = Def::window(x, sections.count, s.layout().processes);
+        mpi::window_plan plan = [&] {
+            if constexpr (requires { Def::window(x, sections.count, 1, true); })
+                return Def::window(x, sections.count, s.layout().processes,
+                                   sections.imb2021_layout);
+            else
+                return Def::window(x, sections.count, s.layout().processes);
+        }();
         if (sections.stride > 0) {
             plan.stride = sections.stride;
             if (plan.result_bytes > 0) plan.result_bytes = plan.region_bytes();  // a slot each
@@ -250,6 +260,28 @@ template <class Def>
         mpi::buffer_layout layout = layout_under<Def>(x, s.layout().processes, m);
         layout.send_bytes *= spread;
         layout.recv_bytes *= spread;
+        if (cache.enabled && m.messages_at_cache_offsets()) {
+            // IMB 2021's s_len and r_len: the buffers of a length of max(X, sizeof(assign_type))
+            // (helper_IMB_functions.h:401, 420-470; IMB_settings.h:142-149).
+            // A definition whose buffers are not IMB's (Exchange's receive slot: two messages,
+            // IMB's r_len X) names IMB's lengths.
+            constexpr std::size_t assign_type_bytes = 4;
+            const std::size_t len = std::max(x, assign_type_bytes);
+            const mpi::buffer_layout lengths = [&] {
+                if constexpr (requires { Def::imb2021_buffer_lengths(len, 1); })
+                    return Def::imb2021_buffer_lengths(len, s.layout().processes);
+                else
+                    return layout_under<Def>(len, s.layout().processes, m);
+            }();
+            const auto slots = [&](std::size_t length) {
+                const cache_offsets at = imb2021_cache_offsets(cache.cache_mib, cache.line_bytes,
+                                                               length * spread, n_sample);
+                return mpi::slot_spacing{.count = at.count, .stride = at.stride};
+            };
+            return mpi::message_resource(layout, slots(lengths.send_bytes),
+                                         slots(lengths.recv_bytes), s.send_pool(),
+                                         s.recv_pool());
+        }
         return mpi::message_resource(layout, cache, s.send_pool(), s.recv_pool());
     }
 }
@@ -278,12 +310,14 @@ void stop_on_file_failure(const mpi::session& s, std::string_view name, std::uin
 [[nodiscard]] std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iterations,
                                                std::uint64_t x);
 // The window sections of one size of a one-sided timing in `aggregate` mode or not: IMB 2021's
-// cache offsets under -off_cache (methodology::one_sided_at_cache_offsets), else the aggregate
-// timing's disjoint sections (methodology::aggregate_transfers_to_disjoint_sections, and the
-// guide with -off_cache), else one location.
+// cache offsets under -off_cache (methodology::one_sided_at_cache_offsets) from its buffer
+// length `lengths` x max(X, 4) (transfer_def::imb2021_lengths), else the aggregate timing's
+// disjoint sections (methodology::aggregate_transfers_to_disjoint_sections, and the guide with
+// -off_cache), else one location.
 [[nodiscard]] target_sections one_sided_sections(const options& o,
                                                  const policy::iterations::imb_volume& iterations,
-                                                 std::uint64_t x, bool aggregate);
+                                                 std::uint64_t x, bool aggregate,
+                                                 std::uint64_t lengths = 1);
 
 // What a definition's family does outside its timing, the same for every definition (compiled
 // once, in driver.cpp; family<Def> below passes what it knows of the definition):
@@ -535,8 +569,13 @@ struct family {
             session.context(bytes, pattern::pairing_of(Def::descriptor));
         const size_datatypes<Def> types(run, bytes);
         // Where the transfers go in a window (one_sided_sections).
-        const target_sections sections =
-            one_sided_sections(o, iterations, x, Aggregation::is_aggregate);
+        const target_sections sections = [&] {
+            if constexpr (requires { Def::imb2021_lengths; })
+                return one_sided_sections(o, iterations, x, Aggregation::is_aggregate,
+                                          Def::imb2021_lengths);
+            else
+                return one_sided_sections(o, iterations, x, Aggregation::is_aggregate);
+        }();
         // Files: where they go and how large (file_site_of); other resources take no site.
         mpi::file_site site;
         if constexpr (requires(const mpi::file_site& f) { Def::file(bytes, context, f); })
@@ -545,7 +584,8 @@ struct family {
                                 largest_length());
         auto resource =
             make_resource<Def>(session, o.cache, bytes, context, o.method, sections, site,
-                               types.spread());
+                               types.spread(),
+                               iterations.n_sample(x, Aggregation::is_aggregate));
         std::string path;  // a file's, for the message of a failed MPI-IO call
         if constexpr (requires { resource.plan().path; }) path = resource.plan().path;
         const mpi::record_labels labels = labels_of(run, selected, name, traits.has_bytes, mode);

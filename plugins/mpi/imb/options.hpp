@@ -252,7 +252,8 @@ namespace detail {
 
 // The message lengths of one benchmark, multiples of `unit` (the size of its datatype: 4 for
 // MPI_FLOAT reductions): IMB's sequence (from max(unit, 2^MIN)) or the user's -msglen list, each
-// rounded up to a whole element as IMB 2021 does; without 0 under -zero_size off. `first_cap`
+// rounded up to a whole element as IMB 2021 does; without 0 under -zero_size off (but where 0 is
+// IMB 2021's only length). `first_cap`
 // (> 0: IMB-EXT under IMB 2021, methodology::ext_first_length_cap) caps the sequence's first
 // non-zero length, which then doubles up to 2^MAX (imb_sizes); a -msglen list is never capped.
 [[nodiscard]] inline std::vector<std::uint64_t> lengths_for(const options& o, std::uint64_t unit,
@@ -266,7 +267,14 @@ namespace detail {
             if (sizes.empty() || sizes.back() != y) sizes.push_back(y);
         }
     }
-    if (!o.zero_size) std::erase(sizes, std::uint64_t{0});
+    // IMB 2021 clips the sequence's lengths to MAXMSG = 2^MAX rounded down to `unit`: where that
+    // is 0 (a float reduction at -msglog ..:0 or ..:1), its one length is 0, also under
+    // -zero_size off (helper_IMB_functions.h:306-322, 756; IMB-MPI1 2021's Reduce -msglog 0:1
+    // -zero_size off prints its 0-byte row).
+    const bool only_zero = o.msglen.empty() && unit > 1 &&
+                           (std::uint64_t{1} << o.msglog.max_log) < unit &&
+                           o.method.runs_zero_length_below_unit();
+    if (!o.zero_size && !only_zero) std::erase(sizes, std::uint64_t{0});
     return sizes;
 }
 

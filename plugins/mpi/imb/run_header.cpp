@@ -148,6 +148,13 @@ run_start make_run_start(const suite_spec& spec, const run_state& st,
          m.one_sided_at_cache_offsets()
              ? "both ends of transfer i at i % count * offs, every mode (IMB's cache offsets)"
              : "the aggregate sections, non-aggregate at displacement 0"},
+        {"one_sided_shared_target",
+         m.one_sided_origins_share_target()
+             ? "every origin at the same displacement; Exchange_* side by side, offsets from 2X"
+             : "a region per origin"},
+        {"message_off_cache", m.messages_at_cache_offsets()
+                                  ? "message i at i % count * offs (IMB's cache offsets)"
+                                  : "2 lines past the last message, in 2 max(cache, X), wrapping"},
         {"window_put_target", m.window_puts_to_self() ? "self" : "right neighbour"},
         {"reduce_scatter_counts", m.reduce_scatter_whole_x_each()
                                       ? "X / size(type) to every process, np X reduced"

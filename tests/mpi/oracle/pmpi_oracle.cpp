@@ -42,10 +42,12 @@
 // delete_on_close": imb-io's removal of a stale file, once per file made afresh), and
 // MPI_File_write_at, free, noted with its offset ("MPI_BYTE x 3200 at 0": what a read file is
 // made with).
-// One-sided: MPI_Put (its operand noted with its target, a rank of the window's group, and the
-// target displacement: "MPI_BYTE x 8 to 1 at 16"), MPI_Get and the four flushes (IMB-RMA's
-// completion per sample); the accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate,
-// MPI_Fetch_and_op, MPI_Compare_and_swap) with their origin operand and op, as OSU's -T sets them.
+// One-sided: MPI_Put and MPI_Get (their operand noted with their target, a rank of the window's
+// group, and the target displacement: "MPI_BYTE x 8 to 1 at 16"; MPI_Put's distinct origin
+// buffers by count in "put_buffers", as the send buffers) and the four flushes (IMB-RMA's completion per sample); the
+// accumulates and atomics (MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op,
+// MPI_Compare_and_swap) with their origin operand and op, as OSU's -T sets them, and
+// MPI_Compare_and_swap's target and displacement ("MPI_INT x 1 to 1 at 0").
 // MPI-4's partitioned requests (MPI_Psend_init, MPI_Precv_init: counted with their operand and
 // partitions, "MPI_CHAR x 2 partitions 8"; MPI_Pready, MPI_Parrived) cost D per call like the others.
 // MPI-4's sessions (OSU's -I): MPI_Session_init, MPI_Session_finalize and
@@ -91,6 +93,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -166,6 +169,8 @@ struct state {
     std::uint64_t calls[f_count] = {};
     // Per count of MPI_Send / MPI_Isend / MPI_Send_init: distinct buffer addresses (capped).
     std::map<int, std::set<std::uintptr_t>> send_buffers;
+    // Per count of MPI_Put: its distinct origin buffer addresses (capped).
+    std::map<int, std::set<std::uintptr_t>> put_buffers;
     // Per function: "TYPE x COUNT[ op OP]" -> calls (capped).
     std::map<std::string, std::uint64_t> operands[f_count];
     // With PARBENCH_ORACLE_PEERS set: "FUNCTION COUNT PEER" (the peer as a world rank: the
@@ -381,9 +386,9 @@ void weigh_count(int count) {
     if (extra != s.count_delay_s.end()) spend(extra->second);
 }
 
-void note_send_buffer(const void* buffer, int count) {
+void note_send_buffer(const void* buffer, int count, bool put = false) {
     const std::lock_guard<std::mutex> lock(guard());
-    auto& set = self().send_buffers[count];
+    auto& set = (put ? self().put_buffers : self().send_buffers)[count];
     if (set.size() < 100000) set.insert(reinterpret_cast<std::uintptr_t>(buffer));
 }
 
@@ -602,17 +607,19 @@ void write_report() {
     for (int i = 0; i < f_count; ++i)
         std::fprintf(f, "%s\"%s\": %llu", i ? ", " : "", fn_names[i],
                      static_cast<unsigned long long>(s.calls[i]));
-    std::fprintf(f, "}, \"send_buffers\": {");
-    bool first = true;
-    for (const auto& [count, set] : s.send_buffers) {
-        std::fprintf(f, "%s\"%d\": {\"distinct\": %zu, \"min\": %llu, \"max\": %llu}",
-                     first ? "" : ", ", count, set.size(),
-                     static_cast<unsigned long long>(*set.begin()),
-                     static_cast<unsigned long long>(*set.rbegin()));
-        first = false;
+    for (const auto* buffers : {&s.send_buffers, &s.put_buffers}) {
+        std::fprintf(f, "}, \"%s\": {", buffers == &s.send_buffers ? "send_buffers" : "put_buffers");
+        bool first = true;
+        for (const auto& [count, set] : *buffers) {
+            std::fprintf(f, "%s\"%d\": {\"distinct\": %zu, \"min\": %llu, \"max\": %llu}",
+                         first ? "" : ", ", count, set.size(),
+                         static_cast<unsigned long long>(*set.begin()),
+                         static_cast<unsigned long long>(*set.rbegin()));
+            first = false;
+        }
     }
     std::fprintf(f, "}, \"operands\": {");
-    first = true;
+    bool first = true;
     for (int i = 0; i < f_count; ++i) {
         if (s.operands[i].empty()) continue;
         std::fprintf(f, "%s\"%s\": {", first ? "" : ", ", fn_names[i]);
@@ -1204,13 +1211,15 @@ int MPI_Put(const void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Ai
     enter(f_put);
     note_operand(f_put, ocount, otype, MPI_OP_NULL,
                  " to " + std::to_string(target) + " at " + std::to_string(disp));
+    note_send_buffer(obuf, ocount, true);
     return PMPI_Put(obuf, ocount, otype, target, disp, tcount, ttype, win);
 }
 
 int MPI_Get(void* obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
             MPI_Datatype ttype, MPI_Win win) {
     enter(f_get);
-    note_operand(f_get, ocount, otype);
+    note_operand(f_get, ocount, otype, MPI_OP_NULL,
+                 " to " + std::to_string(target) + " at " + std::to_string(disp));
     return PMPI_Get(obuf, ocount, otype, target, disp, tcount, ttype, win);
 }
 
@@ -1240,7 +1249,8 @@ int MPI_Fetch_and_op(const void* obuf, void* rbuf, MPI_Datatype type, int target
 int MPI_Compare_and_swap(const void* obuf, const void* cbuf, void* rbuf, MPI_Datatype type,
                          int target, MPI_Aint disp, MPI_Win win) {
     enter(f_compare_and_swap);
-    note_operand(f_compare_and_swap, 1, type);
+    note_operand(f_compare_and_swap, 1, type, MPI_OP_NULL,
+                 " to " + std::to_string(target) + " at " + std::to_string(disp));
     return PMPI_Compare_and_swap(obuf, cbuf, rbuf, type, target, disp, win);
 }
 

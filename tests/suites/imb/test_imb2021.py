@@ -103,6 +103,16 @@ def test_zero_size(args):
         expect(h["min_bytes"] == 2, f"-zero_size {value}: minimum length 2^1, got {h['min_bytes']}")
         expect(of(events, "run_start")[0]["context"]["options"]["zero_size"] is False,
                "-zero_size off in the effective options")
+    # 2^MAX below sizeof(float): IMB 2021 clips a reduction's first length to MAXMSG =
+    # 2 / 4 * 4 = 0 and runs it also under -zero_size off (helper_IMB_functions.h:306-322, 756;
+    # IMB-MPI1 2021 Reduce Allreduce -msglog 0:1 -zero_size off prints one 0-byte row each).
+    proc, events = run(args, {"msglog": "0:1", "iter": "20", "zero_size": "off"},
+                       ["PingPong", "Allreduce"])
+    expect(proc.returncode == 0 and sizes_of(events, "PingPong") == [1, 2] and
+           sizes_of(events, "Allreduce") == [0],
+           f"-zero_size off -msglog 0:1: rc {proc.returncode}, PingPong "
+           f"{sizes_of(events, 'PingPong')}, Allreduce {sizes_of(events, 'Allreduce')} (want "
+           f"[1, 2] and IMB 2021's [0])")
 
 
 def sends_of(stderr):

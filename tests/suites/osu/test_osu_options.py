@@ -1426,7 +1426,7 @@ def test_atomic_datatypes(args):
                                   delays=str(d_us))
     want = {"MPI_Accumulate": {"MPI_INT x 1 op MPI_SUM": 2, "MPI_INT x 2 op MPI_SUM": 2},
             "MPI_Fetch_and_op": {"MPI_INT x 1 op MPI_SUM": 2},
-            "MPI_Compare_and_swap": {"MPI_INT x 1": 2}}
+            "MPI_Compare_and_swap": {"MPI_INT x 1 to 1 at 0": 2}}
     got = {function: operands(reports.get(0, {}), function) for function in want}
     expect(got == want, f"atomics -T MPI_INT process 0: {got}, expected {want}")
     got = [(r["benchmark"], r["bytes"], r.get("datatype"), r["t_max_us"]) for r in rows]

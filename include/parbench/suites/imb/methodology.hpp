@@ -200,6 +200,28 @@ struct methodology {
     // imb2021_cache_offsets' (helper_IMB_functions.h:493-512). Under the guide the aggregate
     // timing's disjoint sections, the non-aggregate one at displacement 0, as without it.
     [[nodiscard]] constexpr bool one_sided_at_cache_offsets() const noexcept { return is_2021(); }
+    // Where 2^MAX is below a benchmark's unit (a float reduction at -msglog ..:0 or ..:1), IMB
+    // 2021's length loop clips its first length to MAXMSG = 0 and runs 0 bytes also under
+    // -zero_size off (src_cpp/helpers/helper_IMB_functions.h:306-322, 756); the 4.0 rule as
+    // parbench had it runs nothing there.
+    [[nodiscard]] constexpr bool runs_zero_length_below_unit() const noexcept { return is_2021(); }
+    // -off_cache on message buffers (IMB-MPI1, IMB-NBC): IMB 2021 addresses message i at
+    // i % s_cache_iter * s_offs of the send buffer and i % r_cache_iter * r_offs of the receive
+    // buffer (IMB_pingpong.c:145-172, IMB_allreduce.c:134-135, ...), imb2021_cache_offsets' from
+    // its s_len and r_len at max(X, 4) (helper_IMB_functions.h:420-470, 493-523). The 4.0 rule:
+    // the catalogue's (A.4), each message at least two cache lines after the end of the last one
+    // in a region of 2 * max(cache, X), wrapping (core/buffers.hpp, message_rotation).
+    [[nodiscard]] constexpr bool messages_at_cache_offsets() const noexcept { return is_2021(); }
+    // Where several origins address one target (IMB-RMA's All_put_all, All_get_all,
+    // Exchange_put, Exchange_get): IMB 2021 addresses every origin's transfer i at the same
+    // displacement i % r_cache_iter * r_offs (IMB_rma_put.c:176-178, IMB_rma_get.c:183-185), and
+    // Exchange_*'s two neighbours side by side, the one towards the left at it and the other X
+    // further, its offsets taken from 2X (IMB_rma_put.c:345-352, IMB_rma_get.c:369-377,
+    // SENDBUF_SIZE_2I / RECVBUF_SIZE_2I, src_cpp/RMA/RMA_benchmark.cpp:219-232). The 4.0 rule as
+    // parbench has it: a region of the window per origin (mpi/rma_window.hpp).
+    [[nodiscard]] constexpr bool one_sided_origins_share_target() const noexcept {
+        return is_2021();
+    }
 
     // IMB-EXT's Window puts its byte into the calling process's own window (IMB 2021,
     // `MPI_Put(..., c_info->rank, ...)`, IMB_window.c:108-109); the 4.0 rule as parbench had it

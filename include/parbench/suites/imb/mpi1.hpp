@@ -171,6 +171,10 @@ struct sendrecv_def : mpi::definition_defaults {
 struct exchange_def : mpi::definition_defaults {
     static constexpr pattern::exchange descriptor = pattern::exchange::left_right();
     static buffer_layout layout(std::size_t x, int /*np*/) { return {2 * x, 2 * x}; }
+    // IMB 2021's s_len and r_len, whose -off_cache offsets the slots take (SENDBUF_SIZE_2I,
+    // RECVBUF_SIZE_I: src_cpp/MPI1/MPI1_benchmark.cpp:152-158; IMB_exchange.c:144-172 receives both
+    // messages at the receive slot, parbench into its two halves).
+    static buffer_layout imb2021_buffer_lengths(std::size_t x, int /*np*/) { return {2 * x, x}; }
     struct kernel {
         operand data;
         std::size_t half = 0;  // buffer bytes of one message

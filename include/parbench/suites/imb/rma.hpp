@@ -49,14 +49,16 @@ struct one_to_all : passive<Completion, window_epoch::lock_all, mpi::run_modes::
     static constexpr bool completes_once_per_sample_in_imb2021 = true;
 };
 
-// Parallel transfer: several origins into each window, one region each; bare timings.
+// Parallel transfer: several origins into each window, one region each (IMB 2021's layout under
+// 2021: one_sided.hpp's regions); bare timings.
 template <pattern::pairing Pairs, class Completion>
 struct many_to_many : passive<Completion, window_epoch::lock_all, mpi::run_modes::non_aggregate> {
     static constexpr pattern::one_sided descriptor{.klass = benchmark_class::parallel_transfer,
                                                    .who = pattern::participants::origin_targets,
                                                    .pairs = Pairs,
                                                    .throughput = throughput_rule::none};
-    static constexpr regions window_regions = regions::per_origin;
+    static constexpr regions window_regions =
+        Pairs.kind == pattern::pairing_kind::chain ? regions::per_neighbour : regions::per_origin;
     // All_put_all, All_get_all: IMB 2021 completes a sample's transfers with one
     // MPI_Win_flush_all; Exchange_* flush each neighbour every iteration in both.
     static constexpr bool completes_once_per_sample_in_imb2021 =

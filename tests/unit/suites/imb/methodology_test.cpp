@@ -209,6 +209,12 @@ TEST_CASE("IMB-NBC's CPU work under each methodology", "[methodology]") {
 TEST_CASE("IMB 2021's -off_cache offsets of a one-sided transfer", "[methodology]") {
     CHECK(imb2021.one_sided_at_cache_offsets());
     CHECK_FALSE(imb40.one_sided_at_cache_offsets());
+    // Several origins at one displacement (IMB_rma_put.c:176-178), and message buffers at
+    // IMB's cache offsets (IMB_pingpong.c:145), under 2021 only.
+    CHECK(imb2021.one_sided_origins_share_target());
+    CHECK_FALSE(imb40.one_sided_origins_share_target());
+    CHECK(imb2021.messages_at_cache_offsets());
+    CHECK_FALSE(imb40.messages_at_cache_offsets());
     using parbench::imb::imb2021_cache_offsets;
     // Hand-worked from helper_IMB_functions.h:500-506: offs = ((len + line - 1) / line + 1)
     // line, count = min(n_sample, (int)((2 cache 2^20 + offs - 1) / offs)) in float.
@@ -224,6 +230,9 @@ TEST_CASE("IMB 2021's -off_cache offsets of a one-sided transfer", "[methodology
     // Line 128: 8 B take offs 256; 0.0001 MB: (209.7 + 255) / 256 = 1.8 -> one position.
     at = imb2021_cache_offsets(0.0001, 128, 8, 1000);
     CHECK((at.count == 1 && at.stride == 256));
+    // Whole lines of any size, none rounded to 4 bytes: 8 B at line 6: (2 + 1) 6 = 18.
+    at = imb2021_cache_offsets(0.00003, 6, 8, 10);
+    CHECK((at.count == 4 && at.stride == 18));
 }
 
 TEST_CASE("IMB's one CPU work: the order of its pass under each methodology", "[methodology]") {
