@@ -340,58 +340,58 @@ template <class Def>
         return 1;
 }
 
-// OSU's measurement of one size of a nonblocking collective (see the top of this file), whose
-// call `make_start(context)` makes once the buffers are ready: a Start with begin(context, send,
-// recv) and the call operator of mpi/overlap.hpp's kernels (nbc_start).
-template <class Def, class MakeStart>
-[[nodiscard]] mpi::measurement measure_nbc(const mpi::session& s, const options& o,
-                                           const mpi::record_labels& labels, std::uint64_t x,
-                                           message_plan plan, const MakeStart& make_start) {
-    const auto pattern = Def::descriptor(o);
-    const auto bytes = static_cast<std::size_t>(x);
-    const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(pattern));
-    const auto check = check_of<Def>(o);  // -T's element layout, -k's root
+// OSU's measurement of one size first pure, then overall (see the top of this file): that of
+// the nonblocking collectives below and of osu/partitioned.hpp's partitioned_latency.
+// `resource` is prepared once for both loops; once it is ready, `make_loops()` gives them:
+//   pure()                            the first loop's kernel
+//   overall(work, split, target_s)    the second's: the dummy compute for target_s seconds
+//                                     after each start, each call's parts added to split
+//   pure_barriers                     the MPI_Barriers after each call of the first loop
+//   round_trip                        each call a round trip: the pure time, and the compute
+//                                     that lasts it, halved (one way, as OSU's)
+// OSU 7.5 times every call of both loops on its own, after one MPI_Barrier before each loop,
+// with an untimed MPI_Barrier after each call of the second (osu_iallreduce.c:175-183 and
+// :230-247; osu_partitioned_latency.c:219, :328, :347-385). -batched: both loops batched, as
+// before 7.5's method.
+template <class Pattern, class Resource, class Check, class MakeLoops>
+[[nodiscard]] mpi::measurement measure_pure_then_overall(
+    const mpi::session& s, const options& o, const mpi::record_labels& labels, std::uint64_t x,
+    const message_plan& plan, const Pattern& pattern, const mpi::kernel_context& context,
+    Resource resource, const Check& check, const MakeLoops& make_loops) {
     mpi::measurement out;
     {
-        const mpi::buffer_layout layout = Def::layout(bytes, s.layout().processes);
-        auto ready = mpi::prepare(s, mpi::resource_for(s, mpi::messages{.layout = layout}),
-                                  plan.mem_limit_bytes);
+        auto ready = mpi::prepare(s, std::move(resource), plan.mem_limit_bytes);
         if (ready.state() == mpi::preparation::over_memory_limit)
             out.skipped_need_bytes = ready.need_bytes();
         if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
         if (ready.ready()) {
             mpi::no_completion none;
-            const auto start = make_start(context);
-            using start_type = std::remove_cvref_t<decltype(start)>;
-            mpi::wait_kernel<start_type> pure_kernel{start};
-            // OSU 7.5 times every call of both loops on its own, with an MPI_Barrier after it
-            // outside the timed part (osu_iallreduce.c:175-183 and :230-247, the other i* and
-            // ineighbor_* alike), but for osu_ibarrier's first loop, whose calls follow each
-            // other (osu_ibarrier.c:109-116): the blocking test's barriers after a call there.
-            // -batched: both loops batched, as before 7.5's method.
-            collective_plan pure_plan = per_call_plan(o, plan, barriers_after_pure<Def>());
+            const auto loops = make_loops();
+            auto pure_kernel = loops.pure();
+            collective_plan pure_plan = per_call_plan(o, plan, loops.pure_barriers);
             const mpi::rank_timing t_pure = mpi::time_iterations(
                 s, pattern, ready, context, pure_kernel, none, pure_plan, x, check);
             dummy_compute work;
             nbc_split split(t_pure.iterations);  // the overall loop's timed count too
-            nbc_overall_kernel<start_type> overall_kernel{.start = &start,
-                                                          .work = &work,
-                                                          .split = &split,
-                                                          .target_s = mpi::per_iteration_s(t_pure),
-                                                          .probes = o.test_calls};
+            // OSU's latency_in_secs: this process's own pure time per call (one way)
+            double target_s = mpi::per_iteration_s(t_pure);
+            if (loops.round_trip) target_s /= 2;
+            auto overall_kernel = loops.overall(work, split, target_s);
             collective_plan overall_plan = per_call_plan(o, plan, 1);
             const mpi::rank_timing t_overall = mpi::time_iterations(
                 s, pattern, ready, context, overall_kernel, none, overall_plan, x, check);
             mpi::gathered overall =
                 mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
-            const mpi::gathered pure = mpi::gather(s, t_pure, 0);
+            mpi::gathered pure = mpi::gather(s, t_pure, 0);
             const std::vector<double> splits =
                 gather_splits(s, split.per_call(t_overall.iterations));
             out.records = mpi::reduce(pattern, labels, s.layout(), x,
-                                       plan.check && mpi::checks_data<typename Def::verify_check>,
-                                       overall);
+                                      plan.check && mpi::checks_data<Check>, overall);
+            if (loops.round_trip)
+                for (mpi::rank_timing& t : pure.ranks) t.total_s /= 2;
             attach_nbc_figures(out.records, pure, splits);
-            // -z: the overall loop's series of single iterations (osu/messages.hpp's tail_series)
+            // -z: the overall loop's series of single iterations (osu/messages.hpp's
+            // tail_series; osu_iallreduce.c:261-264, osu_partitioned_latency.c:393-397)
             out.reduced = std::move(overall.reduced);
             // the records' defects are the overall loop's
             out.own_check = t_overall.found;
@@ -400,6 +400,47 @@ template <class Def, class MakeStart>
     }
     s.world().quiet_barrier();
     return out;
+}
+
+// measure_pure_then_overall's loops of a nonblocking collective: `start`; MPI_Wait, then
+// nbc_overall_kernel with -t's probes.
+template <class Start>
+struct nbc_loops {
+    Start start;
+    int pure_barriers = 1;
+    std::uint64_t probes = 0;
+    static constexpr bool round_trip = false;
+
+    [[nodiscard]] mpi::wait_kernel<Start> pure() const { return {start}; }
+    [[nodiscard]] nbc_overall_kernel<Start> overall(dummy_compute& work, nbc_split& split,
+                                                    double target_s) const {
+        return {.start = &start, .work = &work, .split = &split, .target_s = target_s,
+                .probes = probes};
+    }
+};
+
+// OSU's measurement of one size of a nonblocking collective, whose call `make_start(context)`
+// makes once the buffers are ready: a Start with begin(context, send, recv) and the call
+// operator of mpi/overlap.hpp's kernels (nbc_start). The first loop's calls have an
+// MPI_Barrier after them but osu_ibarrier's, which follow each other (osu_ibarrier.c:109-116):
+// the blocking test's barriers after a call there.
+template <class Def, class MakeStart>
+[[nodiscard]] mpi::measurement measure_nbc(const mpi::session& s, const options& o,
+                                           const mpi::record_labels& labels, std::uint64_t x,
+                                           const message_plan& plan, const MakeStart& make_start) {
+    const auto pattern = Def::descriptor(o);
+    const auto bytes = static_cast<std::size_t>(x);
+    const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(pattern));
+    return measure_pure_then_overall(
+        s, o, labels, x, plan, pattern, context,
+        mpi::resource_for(s, mpi::messages{.layout = Def::layout(bytes, s.layout().processes)}),
+        check_of<Def>(o),  // -T's element layout, -k's root
+        [&] {
+            using start_type = std::remove_cvref_t<decltype(make_start(context))>;
+            return nbc_loops<start_type>{.start = make_start(context),
+                                         .pure_barriers = barriers_after_pure<Def>(),
+                                         .probes = o.test_calls};
+        });
 }
 
 // A nonblocking collective test: the blocking test `Blocking` (osu/collectives.hpp's

@@ -3,9 +3,9 @@
 // MPI_Precv_init; -q partitions of X/q MPI_CHARs, or of (X/size)/q elements of -T's datatype):
 // MPI_Start, MPI_Pready of every partition, MPI_Wait on the send, then MPI_Start and MPI_Wait on
 // the receive; measured as OSU's nonblocking tests are, first pure, then with OSU's dummy compute
-// after each start (lines 221-321, 336-497), every round trip timed on its own (per_call_plan),
-// every figure of one round trip halved. Its catalogue
-// entry and sizes (those below -q skipped, as OSU skips them) are in
+// after each start (lines 221-321, 336-497; osu/nonblocking.hpp's measure_pure_then_overall),
+// every round trip timed on its own (per_call_plan), every figure of one round trip halved. Its
+// catalogue entry and sizes (those below -q skipped, as OSU skips them) are in
 // plugins/mpi/suites/osu_latency_variants.cpp; bench/osu_families_overhead measures its pure loop.
 #pragma once
 
@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace parbench::osu {
@@ -160,6 +159,20 @@ struct partitioned_overall_kernel {
     }
 };
 
+// measure_pure_then_overall's loops (osu/nonblocking.hpp): OSU's first loop's round trips
+// follow each other (lines 234-255, 275-296), no MPI_Barrier between them.
+struct partitioned_loops {
+    int partitions = 8;
+    static constexpr int pure_barriers = 0;
+    static constexpr bool round_trip = true;
+
+    [[nodiscard]] partitioned_pure_kernel pure() const { return {.partitions = partitions}; }
+    [[nodiscard]] partitioned_overall_kernel overall(dummy_compute& work, nbc_split& split,
+                                                     double target_s) const {
+        return {.partitions = partitions, .work = &work, .split = &split, .target_s = target_s};
+    }
+};
+
 struct partitioned_latency : latency_def<false>, takes_message_datatype,
                              takes_latency_buffers {
     // OSU 7.5 reads -D here and then makes each partition ⌊n/q⌋ elements of a type of n
@@ -201,60 +214,17 @@ struct partitioned_latency : latency_def<false>, takes_message_datatype,
         const auto bytes = static_cast<std::size_t>(x);
         const int partitions = static_cast<int>(o.partitions);
         const mpi::kernel_context context = s.context(bytes, pattern::pairing_of(p));
-        const partition_check check{.partitions = o.partitions,
-                                    .element = element_bytes(o.table_datatype)};
-        mpi::measurement out;
-        {
-            auto ready = mpi::prepare(
-                s,
-                mpi::persistent_requests(
-                    mpi::message_resource(layout(bytes, 2), {}, s.send_pool(), s.recv_pool()),
-                    context, partitioned_requests{.partitions = partitions,
-                                                  .elements = message_elements::of(o, bytes)}),
-                plan.mem_limit_bytes);
-            if (ready.state() == mpi::preparation::over_memory_limit)
-                out.skipped_need_bytes = ready.need_bytes();
-            if (ready.state() == mpi::preparation::allocation_failed) out.allocation_failed = true;
-            if (ready.ready()) {
-                mpi::no_completion none;
-                // OSU 7.5 reads the clock around every round trip of both loops, after one
-                // MPI_Barrier before each loop (lines 219, 328); the first loop's round trips
-                // follow each other (lines 234-255, 275-296), the second's each have an untimed
-                // MPI_Barrier after them (lines 347-385, 419-457). -batched: both loops batched.
-                collective_plan pure_plan = per_call_plan(o, plan, 0);
-                partitioned_pure_kernel pure_kernel{.partitions = partitions};
-                const mpi::rank_timing t_pure = mpi::time_iterations(
-                    s, p, ready, context, pure_kernel, none, pure_plan, x, check);
-                dummy_compute work;
-                nbc_split split(t_pure.iterations);
-                // OSU's latency_in_secs: this process's pure one-way time (line 326)
-                partitioned_overall_kernel overall_kernel{
-                    .partitions = partitions,
-                    .work = &work,
-                    .split = &split,
-                    .target_s = mpi::per_iteration_s(t_pure) / 2};
-                collective_plan overall_plan = per_call_plan(o, plan, 1);
-                const mpi::rank_timing t_overall = mpi::time_iterations(
-                    s, p, ready, context, overall_kernel, none, overall_plan, x, check);
-                mpi::gathered overall =
-                    mpi::gather(s, t_overall, plan.batching.max_batches, plan.travel);
-                mpi::gathered pure = mpi::gather(s, t_pure, 0);
-                const std::vector<double> splits =
-                    gather_splits(s, split.per_call(t_overall.iterations));
-                out.records = mpi::reduce(p, labels, s.layout(), x, plan.check, overall);
-                for (mpi::rank_timing& t : pure.ranks) t.total_s /= 2;  // one way, as OSU's
-                attach_nbc_figures(out.records, pure, splits);
-                for (result_record& r : out.records)
-                    r.metrics["partitions"] = static_cast<double>(partitions);
-                // -z: the overall loop's one-way times of single iterations, of which
-                // osu/messages.hpp takes process 0's (osu_partitioned_latency.c:393-397, :520)
-                out.reduced = std::move(overall.reduced);
-                // the records' defects are the overall loop's
-                out.own_check = t_overall.found;
-                out.checked_iteration = t_overall.checked_iteration;
-            }
-        }
-        s.world().quiet_barrier();
+        mpi::measurement out = measure_pure_then_overall(
+            s, o, labels, x, plan, p, context,
+            mpi::persistent_requests(
+                mpi::message_resource(layout(bytes, 2), {}, s.send_pool(), s.recv_pool()),
+                context, partitioned_requests{.partitions = partitions,
+                                              .elements = message_elements::of(o, bytes)}),
+            partition_check{.partitions = o.partitions,
+                            .element = element_bytes(o.table_datatype)},
+            [partitions] { return partitioned_loops{.partitions = partitions}; });
+        for (result_record& r : out.records)
+            r.metrics["partitions"] = static_cast<double>(partitions);
         return out;
     }
 };

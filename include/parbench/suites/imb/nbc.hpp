@@ -17,7 +17,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <type_traits>
 #include <utility>
 
 namespace parbench::imb_nbc {
@@ -119,6 +118,11 @@ struct ireduce {
         return r;
     }
     static ireduce make(const kernel_context& /*c*/) { return {}; }
+    // The root of overlap_def's overlapped loop: i % np under IMB 2021 whatever -root_shift
+    // (IMB_reduce.c:197-204), t_pure's the root rule.
+    static bool overlapped_root_round_robin(const imb::methodology& m) noexcept {
+        return m.ireduce_overlapped_root_round_robin();
+    }
 };
 
 // The methodology's counts (imb::methodology::reduce_scatter_whole_x_each), as Reduce_scatter's.
@@ -199,10 +203,9 @@ struct overlap_def : pure_def<Blocking, Start> {
     static mpi::measurement measure(const mpi::session& s, Config&& config,
                                     const imb::methodology& m, mpi::imb_cpu_work* run_work) {
         mpi::overlap_rule rule = overlap_rule_of(m, run_work);
-        // Ireduce's overlapped loop: root i % np under IMB 2021 whatever -root_shift, t_pure's
-        // the root rule (methodology::ireduce_overlapped_root_round_robin).
-        if constexpr (std::is_same_v<Start, ireduce>)
-            rule.overlapped_root_round_robin = m.ireduce_overlapped_root_round_robin();
+        // a start whose overlapped loop rotates the root on a rule of its own (Ireduce's)
+        if constexpr (requires { Start::overlapped_root_round_robin(m); })
+            rule.overlapped_root_round_robin = Start::overlapped_root_round_robin(m);
         return mpi::measure_overlap(s, std::forward<Config>(config), rule);
     }
 };
