@@ -144,6 +144,19 @@ private:
     const memory_space* space_ = nullptr;
 };
 
+// `pool` made at least `bytes` long and its storage returned: grown, in its memory space, when
+// shorter or empty (the old block freed first, so that the peak is the new size; its contents
+// are not kept, and new storage reads zero), never shrunk, so that a sequence of sizes reuses one
+// allocation as IMB's buffers do (the session's pools, mpi/session.hpp).
+inline std::byte* grow_pool(aligned_buffer& pool, std::size_t bytes) {
+    if (pool.size() < bytes || pool.data() == nullptr) {
+        const memory_space* space = pool.space();
+        pool = aligned_buffer{};
+        pool = aligned_buffer(bytes, space);
+    }
+    return pool.data();
+}
+
 // -off_cache cache_size[,cache_line_size] | -1. Sizes in MB (2^20 bytes) as IMB.
 struct off_cache {
     bool enabled = false;

@@ -240,14 +240,21 @@ concept file_check = requires(const Check& c, const kernel_context& k, const fil
 
 class file_resource {
 public:
-    file_resource(file_plan plan, const kernel_context& context)
-        : plan_(std::move(plan)), context_(context) {}
+    // `pool`: host storage kept across sizes (the session's send pool, which the file benchmarks
+    // use for nothing else), grown when too short and never shrunk, as IMB-IO allocates its
+    // buffers once and grows them; nullptr, or a pool in another memory space: storage of its
+    // own, mapped and unmapped at each size (a 4 MiB write buffer's page faults then cost each
+    // size about a millisecond more than IMB-IO's).
+    file_resource(file_plan plan, const kernel_context& context, aligned_buffer* pool = nullptr)
+        : plan_(std::move(plan)), context_(context), pool_(pool) {}
     file_resource(const file_resource&) = delete;
     file_resource& operator=(const file_resource&) = delete;
     file_resource(file_resource&& other) noexcept
         : plan_(std::move(other.plan_)),
           context_(other.context_),
+          pool_(other.pool_),
           buffer_(std::move(other.buffer_)),
+          data_(std::exchange(other.data_, nullptr)),
           fh_(std::exchange(other.fh_, MPI_FILE_NULL)),
           comm_(other.comm_),
           set_up_(std::exchange(other.set_up_, false)),
@@ -270,8 +277,14 @@ public:
     }
 
     void allocate() {
-        buffer_ = aligned_buffer(std::max<std::size_t>(plan_.block_bytes, 1));
-        check::fill_bytes({buffer_.data(), plan_.block_bytes}, context_.rank);
+        const std::size_t bytes = std::max<std::size_t>(plan_.block_bytes, 1);
+        if (pool_ != nullptr && pool_->space() == nullptr) {
+            data_ = grow_pool(*pool_, bytes);
+        } else {
+            buffer_ = aligned_buffer(bytes);
+            data_ = buffer_.data();
+        }
+        check::fill_bytes({data_, plan_.block_bytes}, context_.rank);
     }
 
     // Collective over the file's communicator: IMB's preparation (a stale file removed by an
@@ -441,7 +454,7 @@ public:
     [[nodiscard]] file_view view() noexcept {
         return {fh_,
                 comm_,
-                buffer_.data(),
+                data_,
                 count(),
                 static_cast<MPI_Offset>(plan_.portion_bytes),
                 static_cast<MPI_Offset>(plan_.block_offset),
@@ -495,7 +508,7 @@ private:
                 std::clamp<std::uint64_t>(prefill_chunk_bytes / block, 1, tiles);
             std::vector<std::byte> chunk(static_cast<std::size_t>(per_call) * block);
             for (std::uint64_t k = 0; k < per_call; ++k)
-                std::memcpy(chunk.data() + k * block, buffer_.data(), block);
+                std::memcpy(chunk.data() + k * block, data_, block);
             for (std::uint64_t t = 0; t < tiles; t += per_call) {
                 const std::uint64_t these = std::min(per_call, tiles - t);
                 v.note(MPI_File_write_at(fh_, static_cast<MPI_Offset>(t * block), chunk.data(),
@@ -595,7 +608,9 @@ private:
 
     file_plan plan_;
     kernel_context context_;
-    aligned_buffer buffer_;
+    aligned_buffer* pool_ = nullptr;  // see the constructor
+    aligned_buffer buffer_;           // own storage, where there is no host pool
+    std::byte* data_ = nullptr;       // the write/read block: the pool's or buffer_'s
     MPI_File fh_ = MPI_FILE_NULL;
     MPI_Comm comm_ = MPI_COMM_NULL;
     bool set_up_ = false;

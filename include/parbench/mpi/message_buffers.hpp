@@ -91,16 +91,7 @@ public:
     // Uses `pool` as storage, growing it when it is too small (never shrinking it), so that a
     // sequence of sizes reuses one allocation as IMB does; a new region is zero only when the
     // pool had to grow, and lives in the pool's memory space.
-    void attach(aligned_buffer& pool) {
-        if (pool.size() < footprint() || pool.data() == nullptr) {
-            // The old block goes first: the peak is the new size, not old + new (its contents
-            // are not kept anyway).
-            const memory_space* space = pool.space();
-            pool = aligned_buffer{};
-            pool = aligned_buffer(footprint(), space);
-        }
-        base_ = pool.data();
-    }
+    void attach(aligned_buffer& pool) { base_ = grow_pool(pool, footprint()); }
     void allocate() { attach(storage_); }
     [[nodiscard]] bool rotating() const noexcept { return count_ > 1; }
     [[nodiscard]] std::uint64_t slot_count() const noexcept { return count_; }

@@ -236,7 +236,7 @@ template <class Def>
                                  target_sections sections, const mpi::file_site& site = {},
                                  std::size_t spread = 1, std::uint64_t n_sample = 1) {
     if constexpr (requires { Def::file(x, context, site); })
-        return mpi::file_resource(Def::file(x, context, site), context);
+        return mpi::file_resource(Def::file(x, context, site), context, &s.send_pool());
     else if constexpr (requires { Def::window(x, sections.count, s.layout().processes); }) {
         mpi::window_plan plan = [&] {
             if constexpr (requires { Def::window(x, sections.count, 1, true); })
