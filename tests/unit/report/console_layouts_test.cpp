@@ -48,11 +48,14 @@ TEST_CASE("a suite that declares no layout is an error, never IMB's by default")
 }
 
 TEST_CASE("a note reaches every console as a comment line") {
-    for (const char* layout : {"caf", "imb", "imb-p2p", "osu", "paw"}) {
+    for (const std::string layout : {"caf", "imb", "imb-p2p", "osu", "paw"}) {
         std::ostringstream out;
         auto console = report::make_console(layout, "s", {.out = out});
         console->on_note("cache flushed between sizes");
-        CHECK(out.str() == "# cache flushed between sizes\n");
+        // IMB-P2P puts an empty line before each of its lines between tables
+        // (imb_p2p_pingpong.c:43-44), a table's end or not.
+        const std::string blank = layout == "imb-p2p" ? "\n" : "";
+        CHECK(out.str() == blank + "# cache flushed between sizes\n");
     }
 }
 
