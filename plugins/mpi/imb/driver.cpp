@@ -159,6 +159,19 @@ std::uint64_t aggregate_sections(const policy::iterations::imb_volume& iteration
     return std::max<std::uint64_t>(1, std::min(n, iterations.overall_vol_bytes / x));
 }
 
+mpi::message_resource imb2021_message_resource(const mpi::session& s, mpi::buffer_layout layout,
+                                               mpi::buffer_layout lengths,
+                                               const off_cache& cache, std::size_t spread,
+                                               std::uint64_t n_sample) {
+    const auto slots = [&](std::size_t length) {
+        const cache_offsets at =
+            imb2021_cache_offsets(cache.cache_mib, cache.line_bytes, length * spread, n_sample);
+        return mpi::slot_spacing{.count = at.count, .stride = at.stride};
+    };
+    return mpi::message_resource(layout, slots(lengths.send_bytes), slots(lengths.recv_bytes),
+                                 s.send_pool(), s.recv_pool());
+}
+
 target_sections one_sided_sections(const options& o,
                                    const policy::iterations::imb_volume& iterations,
                                    std::uint64_t x, bool aggregate, std::uint64_t lengths) {
@@ -168,10 +181,9 @@ target_sections one_sided_sections(const options& o,
         // length, `lengths` x max(X, sizeof(assign_type)) (the target's: r_len, which the Gets'
         // s_len equals), whole cache lines as IMB's: with a line size that is not a multiple of
         // 4 the float and int operations address unaligned elements, as IMB 2021's do.
-        constexpr std::uint64_t assign_type_bytes = 4;  // IMB_settings.h:142-149
         const cache_offsets at = imb2021_cache_offsets(
             o.cache.cache_mib, o.cache.line_bytes,
-            static_cast<std::size_t>(lengths * std::max(x, assign_type_bytes)),
+            static_cast<std::size_t>(lengths * std::max<std::uint64_t>(x, assign_type_bytes)),
             iterations.n_sample(x, aggregate));
         return {.count = at.count, .stride = at.stride, .imb2021_layout = imb2021_layout};
     }

@@ -222,6 +222,17 @@ struct target_sections {
     bool imb2021_layout = false;
 };
 
+// Message buffers of `layout` at IMB 2021's -off_cache slots (methodology::
+// messages_at_cache_offsets): each region's slots from imb2021_cache_offsets of IMB's buffer
+// length in `lengths` (times `spread`) and the size's count before its calibration, `n_sample`.
+// Compiled once (driver.cpp), for every definition's make_resource.
+[[nodiscard]] mpi::message_resource imb2021_message_resource(const mpi::session& s,
+                                                             mpi::buffer_layout layout,
+                                                             mpi::buffer_layout lengths,
+                                                             const off_cache& cache,
+                                                             std::size_t spread,
+                                                             std::uint64_t n_sample);
+
 // The resource a definition measures on at size x: message buffers of its layout under the
 // methodology `m` (layout_under; from the
 // session's pools, rotated with -off_cache; `spread` times the data for resized datatypes), with
@@ -262,10 +273,8 @@ template <class Def>
         layout.recv_bytes *= spread;
         if (cache.enabled && m.messages_at_cache_offsets()) {
             // IMB 2021's s_len and r_len: the buffers of a length of max(X, sizeof(assign_type))
-            // (helper_IMB_functions.h:401, 420-470; IMB_settings.h:142-149).
-            // A definition whose buffers are not IMB's (Exchange's receive slot: two messages,
-            // IMB's r_len X) names IMB's lengths.
-            constexpr std::size_t assign_type_bytes = 4;
+            // (helper_IMB_functions.h:401, 420-470). A definition whose buffers are not IMB's
+            // (Exchange's receive slot: two messages, IMB's r_len X) names IMB's lengths.
             const std::size_t len = std::max(x, assign_type_bytes);
             const mpi::buffer_layout lengths = [&] {
                 if constexpr (requires { Def::imb2021_buffer_lengths(len, 1); })
@@ -273,14 +282,7 @@ template <class Def>
                 else
                     return layout_under<Def>(len, s.layout().processes, m);
             }();
-            const auto slots = [&](std::size_t length) {
-                const cache_offsets at = imb2021_cache_offsets(cache.cache_mib, cache.line_bytes,
-                                                               length * spread, n_sample);
-                return mpi::slot_spacing{.count = at.count, .stride = at.stride};
-            };
-            return mpi::message_resource(layout, slots(lengths.send_bytes),
-                                         slots(lengths.recv_bytes), s.send_pool(),
-                                         s.recv_pool());
+            return imb2021_message_resource(s, layout, lengths, cache, spread, n_sample);
         }
         return mpi::message_resource(layout, cache, s.send_pool(), s.recv_pool());
     }

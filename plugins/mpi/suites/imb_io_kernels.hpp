@@ -291,7 +291,7 @@ struct file_contents {
     if (private_q > 0) {
         const auto q = static_cast<std::uint64_t>(private_q);
         total = (total + q - 1) / q;
-        if (largest % q != 0) total += imb::io_assign_type_bytes * compiled_msgs_per_sample;
+        if (largest % q != 0) total += imb::assign_type_bytes * compiled_msgs_per_sample;
     }
     return total;
 }

@@ -24,10 +24,12 @@ namespace parbench::imb {
 
 enum class methodology_name { imb2021, imb40 };
 
-// sizeof(assign_type) of IMB-IO (`int`, IMB_settings_io.h:142): the unit a portion is split in
-// (methodology::io_portion_split) and of the room a private file gets (imb_io's
+// sizeof(assign_type), 4 in every IMB 2021 component (`float` in IMB-MPI1, -EXT, -RMA, -NBC:
+// IMB_settings.h:142-149; `int` in IMB-IO: IMB_settings_io.h:142): the least length of IMB's
+// buffers (their -off_cache offsets, imb2021_cache_offsets), the unit an IMB-IO portion is split
+// in (methodology::io_portion_split) and of the room a private file gets (imb_io's
 // imb2021_block_file_bytes).
-inline constexpr std::size_t io_assign_type_bytes = 4;
+inline constexpr std::size_t assign_type_bytes = 4;
 
 [[nodiscard]] constexpr std::string_view to_string(methodology_name m) noexcept {
     return m == methodology_name::imb40 ? "4.0" : "2021";
@@ -339,7 +341,7 @@ struct methodology {
     // IMB_init.c:1030-1075), so at Q = 2 a portion of up to 4 bytes is rank 0's alone on a common
     // file and every private file takes rank 0's block; X/Q bytes each in the guide (A.3.3).
     [[nodiscard]] constexpr pattern::io_split io_portion_split() const noexcept {
-        return is_2021() ? pattern::io_split{.unit = io_assign_type_bytes, .by_file_rank = true}
+        return is_2021() ? pattern::io_split{.unit = assign_type_bytes, .by_file_rank = true}
                          : pattern::io_split{};
     }
     // The nonblocking flavours (S_IWrite_indv ... C_IRead_shared) in the default set (IMB 2021:
